@@ -1,0 +1,362 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/pflag"
+
+	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/mechanics"
+	_ "github.com/oddsmith/oddsmith/mechanics/ag"
+	"github.com/oddsmith/oddsmith/reports"
+	"github.com/oddsmith/oddsmith/sim"
+)
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitBadInput    = 2
+	exitInterrupted = 130
+)
+
+// usageError marks bad input: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func badInput(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// exitCode maps an error to the process exit status, in one place.
+func exitCode(err error) int {
+	var ue usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, pflag.ErrHelp):
+		return exitOK
+	case errors.Is(err, context.Canceled):
+		return exitInterrupted
+	case errors.As(err, &ue):
+		return exitBadInput
+	default:
+		return exitFailure
+	}
+}
+
+type command struct {
+	name, usage, short, long string
+	run                      func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+var commands []*command
+
+func init() {
+	commands = []*command{
+		{name: "list", usage: "oddsmith list", short: "list every mechanic with a one-line summary", run: runList,
+			long: "Lists every registered mechanic id with its summary and the engines that can compute it.\n\nExample:\n  oddsmith list"},
+		{name: "describe", usage: "oddsmith describe ID", short: "show a mechanic's parameters, ranges, defaults, options and outputs", run: runDescribe,
+			long: "Documents one mechanic: its rule, parameters (default and allowed range), ambiguity options (default first) and outputs.\n\nExample:\n  oddsmith describe ag.skill_test"},
+		{name: "exact", usage: "oddsmith exact ID [--set name=value]... [--format table|csv|json] [-o FILE]", short: "compute the exact distribution", run: runExact,
+			long: "Computes the mechanic's distributions, events and bands exactly (convolution, order statistics, multiset DP, Markov chains).\n\nExamples:\n  oddsmith exact ag.skill_test --set skill=2 --set attribute=2 --set tn=5\n  oddsmith exact ag.opposed --set skill=3 --set opp_skill=2 --format json\n  oddsmith exact ag.skill_test --set skill=3 --set opt.tie=cost_accepted --format csv -o skill3.csv"},
+		{name: "sim", usage: "oddsmith sim ID [--set name=value]... [-n TRIALS] [-s SEED] [--workers W] [--format table|csv|json] [-o FILE]", short: "estimate the distribution by parallel Monte Carlo simulation", run: runSim,
+			long: "Simulates the mechanic with independent per-chunk random streams: the same seed and trial count give byte-identical output for any number of workers. Events carry Wilson 95% intervals.\n\nExamples:\n  oddsmith sim ag.skill_test --set skill=2 --set attribute=2 --set tn=5\n  oddsmith sim ag.opposed --set skill=3 --set opp_skill=2 -n 10000000 -s 7 --workers 2"},
+	}
+}
+
+func findCommand(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func rootUsage(w io.Writer) {
+	fmt.Fprint(w, `oddsmith — how tabletop dice mechanics really behave, exactly and by simulation.
+
+Usage:
+  oddsmith COMMAND [arguments]
+
+Commands:
+`)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, c := range commands {
+		fmt.Fprintf(tw, "  %s\t%s\n", c.name, c.short)
+	}
+	tw.Flush()
+	fmt.Fprint(w, `
+Examples:
+  oddsmith list
+  oddsmith exact ag.skill_test --set skill=2 --set attribute=2 --set tn=5
+  oddsmith sim ag.skill_test --set skill=2 --set attribute=2 --set tn=5 -n 1000000 -s 1
+
+Run 'oddsmith COMMAND --help' for a command's flags.
+Exit status: 0 ok, 1 failure, 2 bad input, 130 interrupted.
+`)
+}
+
+// run is the whole program: it parses, dispatches and maps errors to exit
+// codes. Data goes to stdout; errors and progress to stderr.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		rootUsage(stderr)
+		return exitBadInput
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		if len(args) > 1 && args[0] == "help" {
+			if c := findCommand(args[1]); c != nil {
+				return run(ctx, []string{c.name, "--help"}, stdout, stderr)
+			}
+		}
+		rootUsage(stdout)
+		return exitOK
+	case "--version", "version":
+		fmt.Fprintln(stdout, "oddsmith", mechanics.Version)
+		return exitOK
+	}
+	c := findCommand(args[0])
+	if c == nil {
+		fmt.Fprintf(stderr, "oddsmith: unknown command %q\nRun 'oddsmith --help' for usage.\n", args[0])
+		return exitBadInput
+	}
+	err := c.run(ctx, args[1:], stdout, stderr)
+	code := exitCode(err)
+	switch {
+	case err == nil || errors.Is(err, pflag.ErrHelp):
+	case code == exitInterrupted:
+		fmt.Fprintln(stderr, "oddsmith: interrupted")
+	default:
+		fmt.Fprintf(stderr, "oddsmith: %v\n", oneLine(err))
+		var fe flagError
+		if errors.As(err, &fe) {
+			fmt.Fprintf(stderr, "Run 'oddsmith %s --help' for usage.\n", c.name)
+		}
+	}
+	return code
+}
+
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
+
+type flagError struct{ error }
+
+func (e flagError) Unwrap() error { return e.error }
+
+// newFlags makes a command's flag set with its help text.
+func newFlags(c *command, stdout io.Writer) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, "Usage: %s\n\n%s\n\nFlags:\n", c.usage, c.long)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+func parse(fs *pflag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fs.Usage()
+			return err
+		}
+		return usageError{flagError{err}}
+	}
+	return nil
+}
+
+func runList(_ context.Context, args []string, stdout, _ io.Writer) error {
+	fs := newFlags(findCommand("list"), stdout)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return badInput("list takes no arguments, got %q", fs.Arg(0))
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tENGINES\tSUMMARY")
+	for _, m := range mechanics.All() {
+		eng := "exact+sim"
+		if m.MCOnly {
+			eng = "sim only"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", m.ID, eng, m.Summary)
+	}
+	return tw.Flush()
+}
+
+func lookup(fs *pflag.FlagSet) (*mechanics.Mechanic, error) {
+	switch fs.NArg() {
+	case 0:
+		return nil, badInput("missing mechanic id (run 'oddsmith list')")
+	case 1:
+	default:
+		return nil, badInput("expected one mechanic id, got %d arguments (%s)", fs.NArg(), strings.Join(fs.Args(), " "))
+	}
+	m, err := mechanics.Lookup(fs.Arg(0))
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return m, nil
+}
+
+func runDescribe(_ context.Context, args []string, stdout, _ io.Writer) error {
+	fs := newFlags(findCommand("describe"), stdout)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	m, err := lookup(fs)
+	if err != nil {
+		return err
+	}
+	w := stdout
+	fmt.Fprintf(w, "%s — %s\n\n%s\n\n", m.ID, m.Summary, m.Doc)
+	if m.MCOnly {
+		fmt.Fprintf(w, "Engines: simulator only (%s)\n\n", m.MCReason)
+	} else {
+		fmt.Fprintf(w, "Engines: exact and simulator\n\n")
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PARAMETER\tDEFAULT\tRANGE\tDESCRIPTION")
+	for _, p := range m.Params {
+		kind := ""
+		if p.Real {
+			kind = " (real)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s..%s%s\t%s\n", p.Name, mechanics.FormatNum(p.Default), mechanics.FormatNum(p.Min), mechanics.FormatNum(p.Max), kind, p.Doc)
+	}
+	tw.Flush()
+	if len(m.Options) > 0 {
+		fmt.Fprintf(w, "\nOptions (set with --set opt.NAME=VALUE or the full name; default first):\n")
+		for _, o := range m.Options {
+			fmt.Fprintf(w, "  %s (opt.%s) = %s\n      %s\n", o.Name, o.Short(), strings.Join(o.Values, " | "), o.Doc)
+		}
+	}
+	if len(m.Outputs) > 0 {
+		fmt.Fprintf(w, "\nOutputs:\n")
+		for _, o := range m.Outputs {
+			fmt.Fprintf(w, "  %s\n", o)
+		}
+	}
+	fmt.Fprintf(w, "\nExample:\n  oddsmith exact %s", m.ID)
+	for _, p := range m.Params {
+		fmt.Fprintf(w, " --set %s=%s", p.Name, mechanics.FormatNum(p.Default))
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+type outputFlags struct {
+	sets   []string
+	format string
+	output string
+}
+
+func (o *outputFlags) register(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&o.sets, "set", nil, "set a parameter or option: `name=value` (repeatable; see 'oddsmith describe ID')")
+	fs.StringVarP(&o.format, "format", "f", "table", "output `format`: table, csv or json")
+	fs.StringVarP(&o.output, "output", "o", "", "write to `FILE` (atomically: a temp file renamed into place) instead of stdout")
+}
+
+func (o *outputFlags) configure(fs *pflag.FlagSet) (*mechanics.Mechanic, mechanics.Config, error) {
+	m, err := lookup(fs)
+	if err != nil {
+		return nil, mechanics.Config{}, err
+	}
+	if !slices.Contains(reports.Formats, o.format) {
+		return nil, mechanics.Config{}, badInput("unknown format %q (want %s)", o.format, strings.Join(reports.Formats, ", "))
+	}
+	c, err := m.Configure(o.sets)
+	if err != nil {
+		return nil, mechanics.Config{}, usageError{err}
+	}
+	return m, c, nil
+}
+
+// emit renders the result fully in memory, then writes it to stdout or
+// atomically to the output file.
+func (o *outputFlags) emit(r *mechanics.Result, stdout io.Writer) error {
+	var buf bytes.Buffer
+	if err := reports.Write(&buf, r, o.format); err != nil {
+		return err
+	}
+	if o.output == "" {
+		_, err := stdout.Write(buf.Bytes())
+		return err
+	}
+	return reports.AtomicWrite(o.output, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	})
+}
+
+// buildError classifies a failure to build or compute a model: the model
+// rejected the parameters (bad input) or the engine failed.
+func buildError(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	return usageError{err}
+}
+
+func runExact(_ context.Context, args []string, stdout, _ io.Writer) error {
+	var of outputFlags
+	fs := newFlags(findCommand("exact"), stdout)
+	of.register(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	m, c, err := of.configure(fs)
+	if err != nil {
+		return err
+	}
+	r, err := exact.Run(m, c)
+	if err != nil {
+		return buildError(err)
+	}
+	return of.emit(r, stdout)
+}
+
+func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var of outputFlags
+	fs := newFlags(findCommand("sim"), stdout)
+	of.register(fs)
+	trials := fs.Int64P("trials", "n", 1_000_000, "number of `trials`")
+	seed := fs.Uint64P("seed", "s", 1, "random `seed`; the same seed and trial count give identical output for any worker count")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "number of parallel `workers`")
+	quiet := fs.BoolP("quiet", "q", false, "no progress on stderr")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	m, c, err := of.configure(fs)
+	if err != nil {
+		return err
+	}
+	if *trials < 1 {
+		return badInput("--trials must be at least 1, got %d", *trials)
+	}
+	if *workers < 1 {
+		return badInput("--workers must be at least 1, got %d", *workers)
+	}
+	opt := sim.Options{Trials: *trials, Seed: *seed, Workers: *workers}
+	if !*quiet {
+		opt.Progress = stderr
+	}
+	r, err := sim.Run(ctx, m, c, opt)
+	if err != nil {
+		return buildError(err)
+	}
+	return of.emit(r, stdout)
+}

@@ -1,0 +1,180 @@
+package exact
+
+import (
+	"math"
+	"sort"
+)
+
+// MaxOf returns the distribution of the largest of independent variables:
+// P(max ≤ x) = Π P(Xᵢ ≤ x) (K4).
+func MaxOf(ds ...Dist) Dist { return orderStat(ds, true) }
+
+// MinOf returns the distribution of the smallest of independent variables:
+// P(min > x) = Π P(Xᵢ > x).
+func MinOf(ds ...Dist) Dist { return orderStat(ds, false) }
+
+func orderStat(ds []Dist, isMax bool) Dist {
+	lo, hi := math.MaxInt, math.MinInt
+	for _, d := range ds {
+		if len(d.P) == 0 {
+			return Dist{}
+		}
+		lo, hi = min(lo, d.Lo), max(hi, d.Hi())
+	}
+	n := hi - lo + 1
+	// acc[x] = Π CDF_i(x) for max, Π Survival_i(x) for min.
+	acc := make([]float64, n)
+	for i := range acc {
+		acc[i] = 1
+	}
+	for _, d := range ds {
+		if isMax {
+			c := 0.0
+			for x := 0; x < n; x++ {
+				c += d.Prob(lo + x)
+				acc[x] *= math.Min(c, 1)
+			}
+		} else {
+			s := 0.0
+			for x := n - 1; x >= 0; x-- {
+				acc[x] *= math.Min(s, 1) // P(X > lo+x)
+				s += d.Prob(lo + x)
+			}
+		}
+	}
+	p := make([]float64, n)
+	if isMax {
+		prev := 0.0
+		for x := 0; x < n; x++ {
+			p[x] = math.Max(acc[x]-prev, 0)
+			prev = acc[x]
+		}
+	} else {
+		prev := 1.0 // P(min > lo-1)
+		for x := 0; x < n; x++ {
+			p[x] = math.Max(prev-acc[x], 0)
+			prev = acc[x]
+		}
+	}
+	return Dist{Lo: lo, P: p}.Trim()
+}
+
+// faceTable is a die's distinct faces in ascending order with their
+// probabilities.
+type faceTable struct {
+	faces []int
+	probs []float64
+}
+
+func newFaceTable(faces []int, weight func(int) int64, total int64) faceTable {
+	m := map[int]int64{}
+	for i, f := range faces {
+		m[f] += weight(i)
+	}
+	ft := faceTable{}
+	for f := range m {
+		ft.faces = append(ft.faces, f)
+	}
+	sort.Ints(ft.faces)
+	for _, f := range ft.faces {
+		ft.probs = append(ft.probs, float64(m[f])/float64(total))
+	}
+	return ft
+}
+
+// conditionals returns, for faces in ascending order, q_i = P(face i | face ≥
+// face i): the chance that a die not yet placed below face i shows face i.
+func (ft faceTable) conditionals() []float64 {
+	q := make([]float64, len(ft.probs))
+	rest := 0.0
+	for i := len(ft.probs) - 1; i >= 0; i-- {
+		rest += ft.probs[i]
+		q[i] = ft.probs[i] / rest
+	}
+	q[len(q)-1] = 1
+	return q
+}
+
+// binomRow fills row[c] = C(r,c) q^c (1−q)^(r−c) for c = 0..r.
+func binomRow(row []float64, r int, q float64) {
+	row = row[:r+1]
+	switch {
+	case q >= 1:
+		clear(row)
+		row[r] = 1
+		return
+	case q <= 0:
+		clear(row)
+		row[0] = 1
+		return
+	}
+	p0 := math.Pow(1-q, float64(r))
+	if p0 > 1e-250 {
+		ratio := q / (1 - q)
+		row[0] = p0
+		for c := 0; c < r; c++ {
+			row[c+1] = row[c] * float64(r-c) / float64(c+1) * ratio
+		}
+		return
+	}
+	lq, l1q := math.Log(q), math.Log1p(-q)
+	lr, _ := math.Lgamma(float64(r + 1))
+	for c := 0; c <= r; c++ {
+		lc, _ := math.Lgamma(float64(c + 1))
+		lrc, _ := math.Lgamma(float64(r - c + 1))
+		row[c] = math.Exp(lr - lc - lrc + float64(c)*lq + float64(r-c)*l1q)
+	}
+}
+
+// Keep returns the distribution of the sum of the k highest (or lowest) of n
+// rolls of a die. Faces are popped in ascending order with conditional
+// binomial weights over the state (dice placed, kept sum): O(F·n²·S) for F
+// faces and S possible kept sums.
+func Keep(ft faceTable, n, k int, highest bool) Dist {
+	if k == 0 || n == 0 {
+		return Point(0)
+	}
+	fmin, fmax := ft.faces[0], ft.faces[len(ft.faces)-1]
+	// Partial kept sums lie between 0 and the full ones.
+	sLo, sHi := min(0, k*fmin), max(0, k*fmax)
+	ns := sHi - sLo + 1
+	// dp[m*ns + s]: m dice placed so far, kept sum sLo+s.
+	dp := make([]float64, (n+1)*ns)
+	nd := make([]float64, (n+1)*ns)
+	dp[0-sLo] = 1
+	qs := ft.conditionals()
+	row := make([]float64, n+1)
+	for fi, f := range ft.faces {
+		clear(nd)
+		for m := 0; m <= n; m++ {
+			r := n - m
+			binomRow(row, r, qs[fi])
+			base := dp[m*ns : (m+1)*ns]
+			for c := 0; c <= r; c++ {
+				w := row[c]
+				if w == 0 {
+					continue
+				}
+				kept := keptCount(n, k, m, c, highest)
+				out := nd[(m+c)*ns : (m+c+1)*ns]
+				shift := f * kept
+				for s, p := range base {
+					if p != 0 {
+						out[s+shift] += p * w
+					}
+				}
+			}
+		}
+		dp, nd = nd, dp
+	}
+	return Dist{Lo: sLo, P: append([]float64(nil), dp[n*ns:(n+1)*ns]...)}.Trim()
+}
+
+// keptCount is how many of c dice placed at ascending ranks m..m+c−1 are
+// among the k highest (or lowest) of n.
+func keptCount(n, k, m, c int, highest bool) int {
+	if highest {
+		return max(0, m+c-max(m, n-k))
+	}
+	return max(0, min(m+c, k)-m)
+}

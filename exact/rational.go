@@ -1,0 +1,312 @@
+package exact
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// RatDist is an exact distribution with rational probabilities (math/big),
+// for tests and small cases: 6¹⁰⁰ outcomes need no rounding here.
+type RatDist map[int]*big.Rat
+
+// Values returns the support in ascending order.
+func (r RatDist) Values() []int {
+	vs := make([]int, 0, len(r))
+	for v, p := range r {
+		if p.Sign() != 0 {
+			vs = append(vs, v)
+		}
+	}
+	sort.Ints(vs)
+	return vs
+}
+
+// Prob returns P(X = v) (a fresh zero when v is outside the support).
+func (r RatDist) Prob(v int) *big.Rat {
+	if p, ok := r[v]; ok {
+		return p
+	}
+	return new(big.Rat)
+}
+
+// Float converts to a float64 Dist.
+func (r RatDist) Float() Dist {
+	m := map[int]float64{}
+	for v, p := range r {
+		f, _ := p.Float64()
+		m[v] = f
+	}
+	d, _ := FromMap(m)
+	return d
+}
+
+func (r RatDist) add(v int, p *big.Rat) {
+	if q, ok := r[v]; ok {
+		q.Add(q, p)
+		return
+	}
+	r[v] = new(big.Rat).Set(p)
+}
+
+func ratMap(d RatDist, f func(int) int) RatDist {
+	out := RatDist{}
+	for v, p := range d {
+		out.add(f(v), p)
+	}
+	return out
+}
+
+func ratCombine(x, y RatDist, f func(a, b int) int) RatDist {
+	out := RatDist{}
+	t := new(big.Rat)
+	for a, p := range x {
+		for b, q := range y {
+			out.add(f(a, b), t.Mul(p, q))
+		}
+	}
+	return out
+}
+
+func ratDie(d mechanics.Die) RatDist {
+	out := RatDist{}
+	tot := d.TotalWeight()
+	for i, f := range d.Faces {
+		out.add(f, big.NewRat(d.Weight(i), tot))
+	}
+	return out
+}
+
+func ratMix(ws []*big.Rat, ds []RatDist) RatDist {
+	out := RatDist{}
+	t := new(big.Rat)
+	for i, d := range ds {
+		for v, p := range d {
+			out.add(v, t.Mul(ws[i], p))
+		}
+	}
+	return out
+}
+
+func ratOrder(ds []RatDist, isMax bool) RatDist {
+	pick := func(a, b int) int { return min(a, b) }
+	if isMax {
+		pick = func(a, b int) int { return max(a, b) }
+	}
+	acc := ds[0]
+	for _, d := range ds[1:] {
+		acc = ratCombine(acc, d, pick)
+	}
+	return acc
+}
+
+// EvalRat computes a node's distribution with exact rationals. It supports
+// every node type; it is meant for small cases (its cost is not tuned).
+func EvalRat(n mechanics.Node) (RatDist, error) {
+	if err := mechanics.Validate(n); err != nil {
+		return nil, err
+	}
+	return evalRat(n)
+}
+
+func evalRatAll(ns []mechanics.Node) ([]RatDist, error) {
+	out := make([]RatDist, len(ns))
+	for i, c := range ns {
+		d, err := evalRat(c)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+func evalRat(n mechanics.Node) (RatDist, error) {
+	switch n := n.(type) {
+	case mechanics.Die:
+		return ratDie(n), nil
+	case mechanics.Const:
+		return RatDist{n.V: big.NewRat(1, 1)}, nil
+	case mechanics.Sum:
+		ds, err := evalRatAll(n.Terms)
+		if err != nil {
+			return nil, err
+		}
+		acc := RatDist{0: big.NewRat(1, 1)}
+		for _, d := range ds {
+			acc = ratCombine(acc, d, func(a, b int) int { return a + b })
+		}
+		return acc, nil
+	case mechanics.Repeat:
+		d, err := evalRat(n.X)
+		if err != nil {
+			return nil, err
+		}
+		acc := RatDist{0: big.NewRat(1, 1)}
+		for i := 0; i < n.N; i++ {
+			acc = ratCombine(acc, d, func(a, b int) int { return a + b })
+		}
+		return acc, nil
+	case mechanics.Scale:
+		d, err := evalRat(n.X)
+		return ratMap(d, func(x int) int { return n.K * x }), err
+	case mechanics.Clamp:
+		d, err := evalRat(n.X)
+		return ratMap(d, func(x int) int { return min(max(x, n.Lo), n.Hi) }), err
+	case mechanics.Map:
+		d, err := evalRat(n.X)
+		return ratMap(d, n.F), err
+	case mechanics.Compare:
+		d, err := evalRat(n.X)
+		return ratMap(d, func(x int) int {
+			if n.Op.Holds(x, n.T) {
+				return 1
+			}
+			return 0
+		}), err
+	case mechanics.Combine:
+		ds, err := evalRatAll([]mechanics.Node{n.X, n.Y})
+		if err != nil {
+			return nil, err
+		}
+		return ratCombine(ds[0], ds[1], n.F), nil
+	case mechanics.Max, mechanics.Min:
+		terms, isMax := []mechanics.Node(nil), false
+		if m, ok := n.(mechanics.Max); ok {
+			terms, isMax = m.Terms, true
+		} else {
+			terms = n.(mechanics.Min).Terms
+		}
+		ds, err := evalRatAll(terms)
+		if err != nil {
+			return nil, err
+		}
+		return ratOrder(ds, isMax), nil
+	case mechanics.Keep:
+		return ratPool(n.Die, n.N, KeepEvaluator(n.N, n.K, n.Highest)), nil
+	case mechanics.Pool:
+		return ratPool(n.Die, n.N, n.Eval), nil
+	case mechanics.Cond:
+		ds, err := evalRatAll([]mechanics.Node{n.If, n.Then, n.Else})
+		if err != nil {
+			return nil, err
+		}
+		pz := ds[0].Prob(0)
+		pnz := new(big.Rat).Sub(big.NewRat(1, 1), pz)
+		return ratMix([]*big.Rat{pnz, pz}, ds[1:]), nil
+	case mechanics.Mixture:
+		ds, err := evalRatAll(n.Of)
+		if err != nil {
+			return nil, err
+		}
+		var tot int64
+		for _, w := range n.Weights {
+			tot += w
+		}
+		ws := make([]*big.Rat, len(ds))
+		for i, w := range n.Weights {
+			ws[i] = big.NewRat(w, tot)
+		}
+		return ratMix(ws, ds), nil
+	case mechanics.Explode:
+		return ratExplode(n.Die, n.Depth), nil
+	default:
+		return nil, fmt.Errorf("exact: unsupported node %T", n)
+	}
+}
+
+// ratPool is the multiset DP of PoolDist with rational weights.
+func ratPool(die mechanics.Die, n int, ev mechanics.Evaluator) RatDist {
+	tot := die.TotalWeight()
+	wts := map[int]int64{}
+	for i, f := range die.Faces {
+		wts[f] += die.Weight(i)
+	}
+	faces := make([]int, 0, len(wts))
+	for f := range wts {
+		faces = append(faces, f)
+	}
+	sort.Ints(faces)
+	type key struct {
+		s uint64
+		r int
+	}
+	cur := map[key]*big.Rat{{ev.Start(), n}: big.NewRat(1, 1)}
+	rest := tot
+	for _, f := range faces {
+		q := big.NewRat(wts[f], rest) // P(f | face ≥ f)
+		q1 := new(big.Rat).Sub(big.NewRat(1, 1), q)
+		rest -= wts[f]
+		next := map[key]*big.Rat{}
+		for k, p := range cur {
+			for c := 0; c <= k.r; c++ {
+				w := new(big.Rat).SetInt(new(big.Int).Binomial(int64(k.r), int64(c)))
+				w.Mul(w, ratPow(q, c))
+				w.Mul(w, ratPow(q1, k.r-c))
+				if w.Sign() == 0 {
+					continue
+				}
+				w.Mul(w, p)
+				nk := key{ev.Next(k.s, f, c), k.r - c}
+				if old, ok := next[nk]; ok {
+					old.Add(old, w)
+				} else {
+					next[nk] = w
+				}
+			}
+		}
+		cur = next
+	}
+	out := RatDist{}
+	for k, p := range cur {
+		if k.r == 0 {
+			out.add(ev.Final(k.s), p)
+		}
+	}
+	return out
+}
+
+func ratPow(q *big.Rat, k int) *big.Rat {
+	out := big.NewRat(1, 1)
+	for i := 0; i < k; i++ {
+		out.Mul(out, q)
+	}
+	return out
+}
+
+func ratExplode(die mechanics.Die, depth int) RatDist {
+	d := ratDie(die)
+	vs := d.Values()
+	M := vs[len(vs)-1]
+	pm := d[M]
+	out := RatDist{}
+	reach := big.NewRat(1, 1)
+	t := new(big.Rat)
+	for j := 0; j <= depth; j++ {
+		for _, f := range vs {
+			if f == M && j < depth {
+				continue
+			}
+			out.add(j*M+f, t.Mul(reach, d[f]))
+		}
+		reach = new(big.Rat).Mul(reach, pm)
+	}
+	return out
+}
+
+// KeepEvaluator is the evaluator form of Keep: the sum of the k highest (or
+// lowest) of n dice. The state packs (dice seen, kept sum + 2³¹).
+func KeepEvaluator(n, k int, highest bool) mechanics.Evaluator {
+	const off = 1 << 31
+	return mechanics.EvalFunc{
+		StartF: func() uint64 { return off },
+		NextF: func(s uint64, face, c int) uint64 {
+			m := int(s >> 32)
+			sum := int64(s&0xffffffff) + int64(face*keptCount(n, k, m, c, highest))
+			return uint64(m+c)<<32 | uint64(sum)
+		},
+		FinalF: func(s uint64) int { return int(int64(s&0xffffffff) - off) },
+	}
+}

@@ -1,0 +1,39 @@
+package mechanics
+
+// Evaluator folds the face counts of a pool of dice into one value, as
+// icepool's MultisetEvaluator does. Its state is packed into a uint64 so both
+// engines can key tables by it without allocating.
+//
+// Both engines call Next once for every face of the pool's die, in ascending
+// face order, with the number of dice showing that face (possibly 0). The
+// exact engine runs it as a dynamic program over faces (binomial weights), the
+// simulator on rolled dice, so an exact-versus-simulation cross-check tests
+// the engines, not two copies of the rules.
+type Evaluator interface {
+	// Start is the state before any face is seen.
+	Start() uint64
+	// Next folds in "face appeared count times".
+	Next(s uint64, face, count int) uint64
+	// Final turns the state after the last face into the pool's value.
+	Final(s uint64) int
+}
+
+// EvalFunc is an Evaluator made of three functions.
+type EvalFunc struct {
+	StartF func() uint64
+	NextF  func(s uint64, face, count int) uint64
+	FinalF func(s uint64) int
+}
+
+func (e EvalFunc) Start() uint64                         { return e.StartF() }
+func (e EvalFunc) Next(s uint64, face, count int) uint64 { return e.NextF(s, face, count) }
+func (e EvalFunc) Final(s uint64) int                    { return e.FinalF(s) }
+
+// SumEval is the evaluator of a plain sum of the dice (useful in tests).
+type SumEval struct{}
+
+func (SumEval) Start() uint64 { return 1 << 62 }
+func (SumEval) Next(s uint64, face, count int) uint64 {
+	return uint64(int64(s) + int64(face*count))
+}
+func (SumEval) Final(s uint64) int { return int(int64(s) - 1<<62) }

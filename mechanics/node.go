@@ -1,0 +1,324 @@
+package mechanics
+
+import (
+	"fmt"
+	"math"
+)
+
+// Node is one random variable of a model: a closed set of exported node
+// types walked by type switches in both engines (exact and sim), like go/ast
+// nodes. Every node denotes an integer-valued random variable; the children
+// of a node are independent of each other unless the node says otherwise.
+type Node interface {
+	node()
+}
+
+// Unbounded marks a missing bound of Clamp.
+const (
+	NoLo = math.MinInt32
+	NoHi = math.MaxInt32
+)
+
+// Die is one roll of a die with arbitrary integer faces and positive integer
+// weights (nil Weights means every face is equally likely). Faces need not be
+// sorted or distinct; the engines treat repeated faces as extra weight.
+type Die struct {
+	Faces   []int
+	Weights []int64
+}
+
+// D returns the fair die with faces 1..n. It panics if n < 1.
+func D(n int) Die {
+	if n < 1 {
+		panic(fmt.Sprintf("mechanics: D(%d): a die needs at least one face", n))
+	}
+	f := make([]int, n)
+	for i := range f {
+		f[i] = i + 1
+	}
+	return Die{Faces: f}
+}
+
+// Weight returns the weight of face i (1 when Weights is nil).
+func (d Die) Weight(i int) int64 {
+	if d.Weights == nil {
+		return 1
+	}
+	return d.Weights[i]
+}
+
+// TotalWeight is the sum of the weights.
+func (d Die) TotalWeight() int64 {
+	if d.Weights == nil {
+		return int64(len(d.Faces))
+	}
+	var t int64
+	for _, w := range d.Weights {
+		t += w
+	}
+	return t
+}
+
+// Uniform reports whether every face has the same weight.
+func (d Die) Uniform() bool {
+	for i := range d.Faces {
+		if d.Weight(i) != d.Weight(0) {
+			return false
+		}
+	}
+	return true
+}
+
+// Validate reports a malformed die: no faces, weights of the wrong length,
+// or a weight that is not positive.
+func (d Die) Validate() error {
+	if len(d.Faces) == 0 {
+		return fmt.Errorf("die has no faces")
+	}
+	if d.Weights != nil && len(d.Weights) != len(d.Faces) {
+		return fmt.Errorf("die has %d faces but %d weights", len(d.Faces), len(d.Weights))
+	}
+	for i := range d.Faces {
+		if d.Weight(i) <= 0 {
+			return fmt.Errorf("die face %d has weight %d; weights must be positive", d.Faces[i], d.Weight(i))
+		}
+	}
+	return nil
+}
+
+// Const is a constant value.
+type Const struct{ V int }
+
+// Sum is the sum of independent terms.
+type Sum struct{ Terms []Node }
+
+// Repeat is the sum of N independent copies of X (N ≥ 0; 0 gives the constant 0).
+type Repeat struct {
+	X Node
+	N int
+}
+
+// Scale is K·X. Neg(X) is Scale{X, -1}.
+type Scale struct {
+	X Node
+	K int
+}
+
+// Clamp is min(max(X, Lo), Hi); use NoLo / NoHi for a missing bound.
+type Clamp struct {
+	X      Node
+	Lo, Hi int
+}
+
+// Map applies a deterministic function to X. F must be pure: both engines
+// call it, the exact engine once per support point, the simulator per trial.
+type Map struct {
+	X    Node
+	F    func(int) int
+	Name string
+}
+
+// Combine is F(X, Y) for independent X and Y: the general form of opposed
+// rolls (K5) and of packing several independent results into one outcome.
+type Combine struct {
+	X, Y Node
+	F    func(x, y int) int
+	Name string
+}
+
+// Max is the largest of independent terms; Min the smallest (K4).
+type Max struct{ Terms []Node }
+
+// Min is the smallest of independent terms.
+type Min struct{ Terms []Node }
+
+// Keep is the sum of the K highest (or lowest) of N rolls of Die.
+type Keep struct {
+	Die     Die
+	N, K    int
+	Highest bool
+}
+
+// Pool rolls N copies of Die and folds the face counts through Eval (K2).
+type Pool struct {
+	Die  Die
+	N    int
+	Eval Evaluator
+}
+
+// CmpOp is a comparison operator.
+type CmpOp int
+
+// Comparison operators of Compare.
+const (
+	GE CmpOp = iota
+	GT
+	LE
+	LT
+	EQ
+	NE
+)
+
+func (op CmpOp) String() string {
+	return [...]string{">=", ">", "<=", "<", "==", "!="}[op]
+}
+
+// Holds reports x op t.
+func (op CmpOp) Holds(x, t int) bool {
+	switch op {
+	case GE:
+		return x >= t
+	case GT:
+		return x > t
+	case LE:
+		return x <= t
+	case LT:
+		return x < t
+	case EQ:
+		return x == t
+	default:
+		return x != t
+	}
+}
+
+// Compare is 1 when X op T holds and 0 otherwise.
+type Compare struct {
+	X  Node
+	Op CmpOp
+	T  int
+}
+
+// Cond is Then when If is non-zero and Else otherwise; If, Then and Else are
+// independent, so Cond is a two-way mixture weighted by P(If ≠ 0).
+type Cond struct{ If, Then, Else Node }
+
+// Mixture picks Of[i] with probability Weights[i]/ΣWeights.
+type Mixture struct {
+	Weights []int64
+	Of      []Node
+}
+
+// Explode rolls Die and, while the roll shows the die's highest face, rolls
+// again and adds (a bursting die), at most Depth extra rolls. The exact engine
+// reports the probability that the limit was reached as truncated mass.
+type Explode struct {
+	Die   Die
+	Depth int
+}
+
+func (Die) node()     {}
+func (Const) node()   {}
+func (Sum) node()     {}
+func (Repeat) node()  {}
+func (Scale) node()   {}
+func (Clamp) node()   {}
+func (Map) node()     {}
+func (Combine) node() {}
+func (Max) node()     {}
+func (Min) node()     {}
+func (Keep) node()    {}
+func (Pool) node()    {}
+func (Compare) node() {}
+func (Cond) node()    {}
+func (Mixture) node() {}
+func (Explode) node() {}
+
+// Neg is −X.
+func Neg(x Node) Node { return Scale{X: x, K: -1} }
+
+// Validate walks a model and reports the first malformed node.
+func Validate(n Node) error {
+	switch n := n.(type) {
+	case Die:
+		return n.Validate()
+	case Const:
+		return nil
+	case Sum:
+		return validateAll(n.Terms)
+	case Max:
+		if len(n.Terms) == 0 {
+			return fmt.Errorf("max of no terms")
+		}
+		return validateAll(n.Terms)
+	case Min:
+		if len(n.Terms) == 0 {
+			return fmt.Errorf("min of no terms")
+		}
+		return validateAll(n.Terms)
+	case Repeat:
+		if n.N < 0 {
+			return fmt.Errorf("repeat count %d is negative", n.N)
+		}
+		return Validate(n.X)
+	case Scale:
+		return Validate(n.X)
+	case Clamp:
+		if n.Lo > n.Hi {
+			return fmt.Errorf("clamp bounds %d > %d", n.Lo, n.Hi)
+		}
+		return Validate(n.X)
+	case Map:
+		if n.F == nil {
+			return fmt.Errorf("map %q has no function", n.Name)
+		}
+		return Validate(n.X)
+	case Combine:
+		if n.F == nil {
+			return fmt.Errorf("combine %q has no function", n.Name)
+		}
+		if err := Validate(n.X); err != nil {
+			return err
+		}
+		return Validate(n.Y)
+	case Keep:
+		if n.N < 0 || n.K < 0 || n.K > n.N {
+			return fmt.Errorf("keep %d of %d dice is impossible", n.K, n.N)
+		}
+		return n.Die.Validate()
+	case Pool:
+		if n.N < 0 {
+			return fmt.Errorf("pool of %d dice", n.N)
+		}
+		if n.Eval == nil {
+			return fmt.Errorf("pool has no evaluator")
+		}
+		return n.Die.Validate()
+	case Compare:
+		return Validate(n.X)
+	case Cond:
+		for _, c := range []Node{n.If, n.Then, n.Else} {
+			if err := Validate(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	case Mixture:
+		if len(n.Of) == 0 || len(n.Weights) != len(n.Of) {
+			return fmt.Errorf("mixture has %d weights for %d branches", len(n.Weights), len(n.Of))
+		}
+		for _, w := range n.Weights {
+			if w < 0 {
+				return fmt.Errorf("mixture weight %d is negative", w)
+			}
+		}
+		return validateAll(n.Of)
+	case Explode:
+		if n.Depth < 0 {
+			return fmt.Errorf("explode depth %d is negative", n.Depth)
+		}
+		return n.Die.Validate()
+	case nil:
+		return fmt.Errorf("nil node")
+	default:
+		return fmt.Errorf("unknown node type %T", n)
+	}
+}
+
+func validateAll(ns []Node) error {
+	for _, c := range ns {
+		if err := Validate(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package mechanics
+
+// Version is oddsmith's version, recorded in every result.
+const Version = "0.1.0"
+
+// Result is what either engine returns; reports never care which one made it.
+type Result struct {
+	Mechanic string
+	Engine   string // "exact" or "sim"
+	Version  string
+	Params   []NamedValue // in declaration order
+	Options  []NamedString
+	// Simulation metadata (Engine == "sim").
+	Seed    uint64
+	Trials  int64
+	Workers int
+
+	Vars    []VarResult
+	Events  []EventResult
+	Bands   []BandResult
+	Process *ProcessResult
+	// Truncated is the probability mass the exact engine could not place
+	// (explosion depth, horizons); 0 when the result is complete.
+	Truncated float64
+	Warnings  []string
+}
+
+// NamedValue is a parameter and its value.
+type NamedValue struct {
+	Name  string
+	Value float64
+}
+
+// NamedString is an option and its value.
+type NamedString struct {
+	Name, Value string
+}
+
+// VarResult is the distribution of one variable over [Lo, Lo+len(P)).
+type VarResult struct {
+	Name   string
+	Lo     int
+	P      []float64
+	Counts []int64 // simulator only
+	Stats  Stats
+}
+
+// Stats summarises a distribution.
+type Stats struct {
+	Mean, SD               float64
+	Min, Max               int
+	P5, P25, P50, P75, P95 int
+}
+
+// EventResult is the probability of a named event; CI is the Wilson 95%
+// interval of a simulated estimate (zero for exact results).
+type EventResult struct {
+	Name  string
+	P     float64
+	Count int64
+	CI    [2]float64
+}
+
+// BandResult is a categorical distribution.
+type BandResult struct {
+	Name   string
+	Labels []string
+	P      []float64
+	CI     [][2]float64
+}
+
+// ProcessResult adds what a Process reports beyond the time variable.
+type ProcessResult struct {
+	TimeUnit string `json:"time_unit"`
+	Horizon  int    `json:"horizon"`
+	// Absorbed[i] is P(absorbed in AbsorbingStates[i] within the horizon).
+	AbsorbingStates []string  `json:"absorbing_states"`
+	Absorbed        []float64 `json:"absorbed"`
+	// Undecided is P(not absorbed within the horizon).
+	Undecided float64 `json:"not_absorbed"`
+	// Survival[t] = P(T > t) for t = 0..Horizon.
+	Survival []float64 `json:"survival"`
+	// Exact engine, homogeneous chains only: values for an unlimited
+	// horizon from the fundamental matrix N = (I − Q)⁻¹.
+	Unbounded         bool      `json:"unbounded"`
+	MeanTimeUnbounded float64   `json:"mean_time_unbounded,omitempty"`
+	AbsorbedUnbounded []float64 `json:"absorbed_unbounded,omitempty"`
+}
+
+// Var returns the named variable result, or nil.
+func (r *Result) Var(name string) *VarResult {
+	for i := range r.Vars {
+		if r.Vars[i].Name == name {
+			return &r.Vars[i]
+		}
+	}
+	return nil
+}
+
+// Event returns the named event result, or nil.
+func (r *Result) Event(name string) *EventResult {
+	for i := range r.Events {
+		if r.Events[i].Name == name {
+			return &r.Events[i]
+		}
+	}
+	return nil
+}

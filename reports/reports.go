@@ -1,0 +1,328 @@
+// Package reports turns results into files a designer reads: terminal
+// tables, CSV (tidy, with a metadata header) and JSON. It takes plain data
+// (mechanics.Result) and never computes probabilities itself.
+package reports
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// Formats lists the output formats of Write.
+var Formats = []string{"table", "csv", "json"}
+
+// Write renders a result in the named format.
+func Write(w io.Writer, r *mechanics.Result, format string) error {
+	switch format {
+	case "table":
+		return WriteTable(w, r)
+	case "csv":
+		return WriteCSV(w, r)
+	case "json":
+		return WriteJSON(w, r)
+	default:
+		return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
+	}
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+
+// Header returns the metadata lines shared by every format.
+func Header(r *mechanics.Result) [][2]string {
+	h := [][2]string{
+		{"oddsmith", r.Version},
+		{"mechanic", r.Mechanic},
+		{"engine", r.Engine},
+		{"params", paramString(r)},
+		{"options", optionString(r)},
+	}
+	if r.Engine == "sim" {
+		h = append(h, [2]string{"seed", strconv.FormatUint(r.Seed, 10)},
+			[2]string{"trials", strconv.FormatInt(r.Trials, 10)},
+			[2]string{"workers", strconv.Itoa(r.Workers)})
+	}
+	if r.Truncated > 0 {
+		h = append(h, [2]string{"truncated_mass", num(r.Truncated)})
+	}
+	return h
+}
+
+func paramString(r *mechanics.Result) string {
+	var parts []string
+	for _, p := range r.Params {
+		parts = append(parts, p.Name+"="+mechanics.FormatNum(p.Value))
+	}
+	return strings.Join(parts, " ")
+}
+
+func optionString(r *mechanics.Result) string {
+	var parts []string
+	for _, o := range r.Options {
+		parts = append(parts, o.Name+"="+o.Value)
+	}
+	return strings.Join(parts, " ")
+}
+
+// WriteTable writes a human-readable report.
+func WriteTable(w io.Writer, r *mechanics.Result) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	sim := r.Engine == "sim"
+	for _, h := range Header(r) {
+		fmt.Fprintf(tw, "%s:\t%s\n", h[0], h[1])
+	}
+	for _, wmsg := range r.Warnings {
+		fmt.Fprintf(tw, "warning:\t%s\n", wmsg)
+	}
+	if len(r.Events) > 0 {
+		fmt.Fprintln(tw)
+		if sim {
+			fmt.Fprintln(tw, "event\tP\t95% CI (Wilson)\t")
+		} else {
+			fmt.Fprintln(tw, "event\tP\t")
+		}
+		for _, e := range r.Events {
+			if sim {
+				fmt.Fprintf(tw, "%s\t%.4f\t[%.4f, %.4f]\t\n", e.Name, e.P, e.CI[0], e.CI[1])
+			} else {
+				fmt.Fprintf(tw, "%s\t%.4f\t\n", e.Name, e.P)
+			}
+		}
+	}
+	for _, b := range r.Bands {
+		fmt.Fprintln(tw)
+		fmt.Fprintf(tw, "%s\tP\t\n", b.Name)
+		for i, l := range b.Labels {
+			if sim {
+				fmt.Fprintf(tw, "%s\t%.4f\t[%.4f, %.4f]\t\n", l, b.P[i], b.CI[i][0], b.CI[i][1])
+			} else {
+				fmt.Fprintf(tw, "%s\t%.4f\t\n", l, b.P[i])
+			}
+		}
+	}
+	if p := r.Process; p != nil {
+		fmt.Fprintln(tw)
+		fmt.Fprintf(tw, "absorbed within %d %ss\tP\t\n", p.Horizon, unit(p.TimeUnit))
+		for i, s := range p.AbsorbingStates {
+			fmt.Fprintf(tw, "%s\t%.4f\t\n", s, p.Absorbed[i])
+		}
+		fmt.Fprintf(tw, "(not absorbed)\t%.4f\t\n", p.Undecided)
+		if p.Unbounded {
+			fmt.Fprintf(tw, "mean time, unlimited horizon\t%.4f\t\n", p.MeanTimeUnbounded)
+			for i, s := range p.AbsorbingStates {
+				fmt.Fprintf(tw, "P(%s), unlimited horizon\t%.4f\t\n", s, p.AbsorbedUnbounded[i])
+			}
+		}
+	}
+	if len(r.Vars) > 0 {
+		fmt.Fprintln(tw)
+		fmt.Fprintln(tw, "variable\tmean\tsd\tmin\tp5\tp25\tp50\tp75\tp95\tmax\t")
+		for _, v := range r.Vars {
+			s := v.Stats
+			fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", v.Name, s.Mean, s.SD, s.Min, s.P5, s.P25, s.P50, s.P75, s.P95, s.Max)
+		}
+		v := r.Vars[0]
+		fmt.Fprintln(tw)
+		fmt.Fprintf(tw, "%s\tP\tP(≤)\tP(≥)\t\n", v.Name)
+		cdf := 0.0
+		for i, p := range v.P {
+			if p == 0 {
+				continue
+			}
+			ge := 1 - cdf
+			cdf += p
+			fmt.Fprintf(tw, "%d\t%.4f\t%.4f\t%.4f\t\n", v.Lo+i, p, math.Min(cdf, 1), math.Max(ge, 0))
+		}
+	}
+	return tw.Flush()
+}
+
+func unit(u string) string {
+	if u == "" {
+		return "step"
+	}
+	return u
+}
+
+// WriteCSV writes one tidy table: a "# key: value" metadata header (spreadsheet
+// tools skip it as comments; pandas reads it with comment='#'), then rows of
+// kind,name,x,probability,cdf,ccdf,count,ci_lo,ci_hi. kind is pmf (x is the
+// value), event, band (x is the label), stat (x is the statistic's name) or
+// process.
+func WriteCSV(w io.Writer, r *mechanics.Result) error {
+	for _, h := range Header(r) {
+		if _, err := fmt.Fprintf(w, "# %s: %s\n", h[0], h[1]); err != nil {
+			return err
+		}
+	}
+	for _, m := range r.Warnings {
+		fmt.Fprintf(w, "# warning: %s\n", m)
+	}
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"kind", "name", "x", "probability", "cdf", "ccdf", "count", "ci_lo", "ci_hi"})
+	sim := r.Engine == "sim"
+	ci := func(c [2]float64) []string {
+		if !sim {
+			return []string{"", ""}
+		}
+		return []string{num(c[0]), num(c[1])}
+	}
+	for _, v := range r.Vars {
+		cdf := 0.0
+		for i, p := range v.P {
+			if p == 0 {
+				continue
+			}
+			cdf += p
+			count := ""
+			if v.Counts != nil {
+				count = strconv.FormatInt(v.Counts[i], 10)
+			}
+			cw.Write([]string{"pmf", v.Name, strconv.Itoa(v.Lo + i), num(p), num(math.Min(cdf, 1)), num(math.Max(1-cdf, 0)), count, "", ""})
+		}
+	}
+	for _, e := range r.Events {
+		count := ""
+		if sim {
+			count = strconv.FormatInt(e.Count, 10)
+		}
+		cw.Write(append([]string{"event", e.Name, "", num(e.P), "", "", count}, ci(e.CI)...))
+	}
+	for _, b := range r.Bands {
+		for i, l := range b.Labels {
+			c := [2]float64{}
+			if sim {
+				c = b.CI[i]
+			}
+			cw.Write(append([]string{"band", b.Name, l, num(b.P[i]), "", "", ""}, ci(c)...))
+		}
+	}
+	for _, v := range r.Vars {
+		s := v.Stats
+		for _, kv := range []struct {
+			k string
+			v float64
+		}{{"mean", s.Mean}, {"sd", s.SD}, {"min", float64(s.Min)}, {"p5", float64(s.P5)}, {"p25", float64(s.P25)},
+			{"p50", float64(s.P50)}, {"p75", float64(s.P75)}, {"p95", float64(s.P95)}, {"max", float64(s.Max)}} {
+			cw.Write([]string{"stat", v.Name, kv.k, num(kv.v), "", "", "", "", ""})
+		}
+	}
+	if p := r.Process; p != nil {
+		for t, s := range p.Survival {
+			cw.Write([]string{"survival", "time", strconv.Itoa(t), num(s), "", "", "", "", ""})
+		}
+		for i, s := range p.AbsorbingStates {
+			cw.Write([]string{"process", "absorbed", s, num(p.Absorbed[i]), "", "", "", "", ""})
+		}
+		cw.Write([]string{"process", "absorbed", "(not absorbed)", num(p.Undecided), "", "", "", "", ""})
+		if p.Unbounded {
+			cw.Write([]string{"process", "mean_time_unbounded", "", num(p.MeanTimeUnbounded), "", "", "", "", ""})
+			for i, s := range p.AbsorbingStates {
+				cw.Write([]string{"process", "absorbed_unbounded", s, num(p.AbsorbedUnbounded[i]), "", "", "", "", ""})
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// jsonResult fixes the key order of the stable JSON form.
+type jsonResult struct {
+	Mechanic      string                     `json:"mechanic"`
+	Engine        string                     `json:"engine"`
+	Version       string                     `json:"version"`
+	Params        map[string]float64         `json:"params"`
+	Options       map[string]string          `json:"options"`
+	Seed          *uint64                    `json:"seed,omitempty"`
+	Trials        int64                      `json:"trials,omitempty"`
+	Workers       int                        `json:"workers,omitempty"`
+	Distributions map[string][][2]any        `json:"distributions"`
+	Events        map[string]float64         `json:"events"`
+	CI95          map[string][2]float64      `json:"ci95,omitempty"`
+	Bands         map[string]map[string]any  `json:"bands,omitempty"`
+	Stats         map[string]mechanics.Stats `json:"stats"`
+	Process       *mechanics.ProcessResult   `json:"process,omitempty"`
+	Truncated     float64                    `json:"truncated_mass,omitempty"`
+	Warnings      []string                   `json:"warnings,omitempty"`
+}
+
+// WriteJSON writes the stable JSON form documented in DESIGN.md.
+func WriteJSON(w io.Writer, r *mechanics.Result) error {
+	j := jsonResult{
+		Mechanic: r.Mechanic, Engine: r.Engine, Version: r.Version,
+		Params: map[string]float64{}, Options: map[string]string{},
+		Distributions: map[string][][2]any{}, Events: map[string]float64{},
+		Stats: map[string]mechanics.Stats{}, Process: r.Process, Truncated: r.Truncated, Warnings: r.Warnings,
+	}
+	for _, p := range r.Params {
+		j.Params[p.Name] = p.Value
+	}
+	for _, o := range r.Options {
+		j.Options[o.Name] = o.Value
+	}
+	if r.Engine == "sim" {
+		seed := r.Seed
+		j.Seed, j.Trials, j.Workers = &seed, r.Trials, r.Workers
+		j.CI95 = map[string][2]float64{}
+		for _, e := range r.Events {
+			j.CI95[e.Name] = e.CI
+		}
+	}
+	for _, v := range r.Vars {
+		pts := [][2]any{}
+		for i, p := range v.P {
+			if p != 0 {
+				pts = append(pts, [2]any{v.Lo + i, p})
+			}
+		}
+		j.Distributions[v.Name] = pts
+		j.Stats[v.Name] = v.Stats
+	}
+	for _, e := range r.Events {
+		j.Events[e.Name] = e.P
+	}
+	if len(r.Bands) > 0 {
+		j.Bands = map[string]map[string]any{}
+		for _, b := range r.Bands {
+			m := map[string]any{"labels": b.Labels, "p": b.P}
+			if b.CI != nil {
+				m["ci95"] = b.CI
+			}
+			j.Bands[b.Name] = m
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(j)
+}
+
+// AtomicWrite writes a file through a temporary file in the same directory
+// and renames it into place, so a reader never sees a half-written file.
+func AtomicWrite(path string, write func(io.Writer) error) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = write(f); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

@@ -1,0 +1,408 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// sampler draws one value of a compiled node. Samplers are built per worker
+// (they own scratch buffers) and never allocate while sampling.
+type sampler interface {
+	sample(r *Source) int
+}
+
+// tableMax bounds the lookup tables the compiler builds. A node whose whole
+// randomness is at most tableMax equally likely index values (a die, a small
+// pool, two small pools combined, any function of those) becomes a table:
+// one uniform index per trial, then a lookup. Tables are built by rolling
+// every combination of dice through the model's own node functions and pool
+// evaluators, so a table is a simulation of the dice, not of the exact
+// engine's answer.
+const tableMax = 1 << 16
+
+// table samples vals[U], U uniform on [0, len(vals)).
+type table struct {
+	vals []int
+}
+
+func (t *table) sample(r *Source) int { return t.vals[r.Index(uint64(len(t.vals)))] }
+
+type compiler struct{}
+
+func asTable(s sampler) (*table, bool) {
+	t, ok := s.(*table)
+	return t, ok
+}
+
+// product fuses two independent tables into one by f, if it fits.
+func product(a, b *table, f func(x, y int) int) (*table, bool) {
+	if len(a.vals)*len(b.vals) > tableMax {
+		return nil, false
+	}
+	out := make([]int, 0, len(a.vals)*len(b.vals))
+	for _, x := range a.vals {
+		for _, y := range b.vals {
+			out = append(out, f(x, y))
+		}
+	}
+	return &table{vals: out}, true
+}
+
+func mapTable(t *table, f func(int) int) *table {
+	out := make([]int, len(t.vals))
+	for i, v := range t.vals {
+		out[i] = f(v)
+	}
+	return &table{vals: out}
+}
+
+func compile(n mechanics.Node) (sampler, error) {
+	switch n := n.(type) {
+	case mechanics.Die:
+		if n.TotalWeight() <= tableMax {
+			return &table{vals: dieFaces(n)}, nil
+		}
+		return newWeighted(n), nil
+	case mechanics.Const:
+		return &table{vals: []int{n.V}}, nil
+	case mechanics.Sum:
+		return compileFold(n.Terms, func(x, y int) int { return x + y })
+	case mechanics.Repeat:
+		if n.N == 0 {
+			return &table{vals: []int{0}}, nil
+		}
+		x, err := compile(n.X)
+		if err != nil {
+			return nil, err
+		}
+		if t, ok := asTable(x); ok {
+			acc := t
+			for i := 1; i < n.N; i++ {
+				if acc, ok = product(acc, t, func(a, b int) int { return a + b }); !ok {
+					break
+				}
+			}
+			if acc != nil {
+				return acc, nil
+			}
+		}
+		return &repeatSampler{x: x, n: n.N}, nil
+	case mechanics.Max:
+		return compileFold(n.Terms, func(x, y int) int { return max(x, y) })
+	case mechanics.Min:
+		return compileFold(n.Terms, func(x, y int) int { return min(x, y) })
+	case mechanics.Scale:
+		k := n.K
+		return compileMap(n.X, func(x int) int { return k * x })
+	case mechanics.Clamp:
+		lo, hi := n.Lo, n.Hi
+		return compileMap(n.X, func(x int) int { return min(max(x, lo), hi) })
+	case mechanics.Map:
+		return compileMap(n.X, n.F)
+	case mechanics.Compare:
+		op, t := n.Op, n.T
+		return compileMap(n.X, func(x int) int {
+			if op.Holds(x, t) {
+				return 1
+			}
+			return 0
+		})
+	case mechanics.Combine:
+		x, err := compile(n.X)
+		if err != nil {
+			return nil, err
+		}
+		y, err := compile(n.Y)
+		if err != nil {
+			return nil, err
+		}
+		return fuse(x, y, n.F), nil
+	case mechanics.Keep:
+		return compilePool(n.Die, n.N, keepEval{n: n.N, k: n.K, highest: n.Highest})
+	case mechanics.Pool:
+		return compilePool(n.Die, n.N, n.Eval)
+	case mechanics.Cond:
+		c, err := compile(n.If)
+		if err != nil {
+			return nil, err
+		}
+		a, err := compile(n.Then)
+		if err != nil {
+			return nil, err
+		}
+		b, err := compile(n.Else)
+		if err != nil {
+			return nil, err
+		}
+		return &condSampler{c, a, b}, nil
+	case mechanics.Mixture:
+		var pick mechanics.Die
+		branches := make([]sampler, len(n.Of))
+		for i, b := range n.Of {
+			s, err := compile(b)
+			if err != nil {
+				return nil, err
+			}
+			branches[i] = s
+			if n.Weights[i] > 0 {
+				pick.Faces = append(pick.Faces, i)
+				pick.Weights = append(pick.Weights, n.Weights[i])
+			}
+		}
+		p, err := compile(pick)
+		if err != nil {
+			return nil, err
+		}
+		return &mixSampler{pick: p, of: branches}, nil
+	case mechanics.Explode:
+		d, err := compile(n.Die)
+		if err != nil {
+			return nil, err
+		}
+		top := n.Die.Faces[0]
+		for _, f := range n.Die.Faces {
+			top = max(top, f)
+		}
+		return &explodeSampler{die: d, top: top, depth: n.Depth}, nil
+	default:
+		return nil, fmt.Errorf("sim: unsupported node %T", n)
+	}
+}
+
+// dieFaces lists a die's faces, each repeated by its weight.
+func dieFaces(d mechanics.Die) []int {
+	var out []int
+	for i, f := range d.Faces {
+		for w := int64(0); w < d.Weight(i); w++ {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func compileMap(x mechanics.Node, f func(int) int) (sampler, error) {
+	s, err := compile(x)
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := asTable(s); ok {
+		return mapTable(t, f), nil
+	}
+	return &mapSampler{s, f}, nil
+}
+
+func fuse(x, y sampler, f func(a, b int) int) sampler {
+	if tx, ok := asTable(x); ok {
+		if ty, ok := asTable(y); ok {
+			if t, ok := product(tx, ty, f); ok {
+				return t
+			}
+		}
+	}
+	return &pairSampler{x, y, f}
+}
+
+func compileFold(terms []mechanics.Node, f func(x, y int) int) (sampler, error) {
+	var acc sampler
+	for _, t := range terms {
+		s, err := compile(t)
+		if err != nil {
+			return nil, err
+		}
+		if acc == nil {
+			acc = s
+			continue
+		}
+		acc = fuse(acc, s, f)
+	}
+	if acc == nil {
+		return &table{vals: []int{0}}, nil
+	}
+	return acc, nil
+}
+
+// compilePool tables small pools by rolling every combination of dice
+// through the evaluator; larger pools roll their dice each trial.
+func compilePool(die mechanics.Die, n int, ev mechanics.Evaluator) (sampler, error) {
+	faces := dieFaces(die)
+	distinct := append([]int(nil), faces...)
+	sort.Ints(distinct)
+	distinct = dedup(distinct)
+	slot := make([]int, len(faces)) // index into distinct of each weighted face
+	for i, f := range faces {
+		slot[i] = sort.SearchInts(distinct, f)
+	}
+	total := 1
+	fits := true
+	for i := 0; i < n; i++ {
+		total *= len(faces)
+		if total > tableMax {
+			fits = false
+			break
+		}
+	}
+	ps := &poolSampler{n: n, radix: uint64(len(faces)), slot: slot, faces: distinct, ev: ev, counts: make([]int, len(distinct))}
+	if !fits {
+		ps.batch = newBatch(ps.radix)
+		ps.buf = make([]uint64, ps.batch.k)
+		return ps, nil
+	}
+	vals := make([]int, total)
+	for idx := range vals {
+		clear(ps.counts)
+		x := idx
+		for i := 0; i < n; i++ {
+			ps.counts[slot[x%len(faces)]]++
+			x /= len(faces)
+		}
+		vals[idx] = ps.fold()
+	}
+	return &table{vals: vals}, nil
+}
+
+func dedup(s []int) []int {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// poolSampler rolls n dice, several per 64-bit word, counts the faces and
+// folds the counts through the evaluator in ascending face order.
+type poolSampler struct {
+	n      int
+	radix  uint64
+	slot   []int
+	faces  []int
+	ev     mechanics.Evaluator
+	counts []int
+	batch  batch
+	buf    []uint64
+}
+
+func (p *poolSampler) fold() int {
+	s := p.ev.Start()
+	for i, f := range p.faces {
+		s = p.ev.Next(s, f, p.counts[i])
+	}
+	return p.ev.Final(s)
+}
+
+func (p *poolSampler) sample(r *Source) int {
+	clear(p.counts)
+	for left := p.n; left > 0; {
+		p.batch.fill(r, p.buf)
+		for _, u := range p.buf[:min(left, len(p.buf))] {
+			p.counts[p.slot[u]]++
+		}
+		left -= len(p.buf)
+	}
+	return p.fold()
+}
+
+// keepEval is the sim's own keep-highest/lowest evaluator: it folds counts
+// into (dice seen, kept sum) like exact.KeepEvaluator, written separately so
+// the cross-check compares two implementations of the rule.
+type keepEval struct {
+	n, k    int
+	highest bool
+}
+
+func (e keepEval) Start() uint64 { return 1 << 31 }
+func (e keepEval) Next(s uint64, face, c int) uint64 {
+	seen := int(s >> 32)
+	sum := int64(s & 0xffffffff)
+	for i := seen; i < seen+c; i++ { // ascending rank i
+		if (e.highest && i >= e.n-e.k) || (!e.highest && i < e.k) {
+			sum += int64(face)
+		}
+	}
+	return uint64(seen+c)<<32 | uint64(sum)
+}
+func (e keepEval) Final(s uint64) int { return int(int64(s&0xffffffff) - 1<<31) }
+
+type weighted struct {
+	faces []int
+	cum   []uint64
+	total uint64
+}
+
+func newWeighted(d mechanics.Die) *weighted {
+	w := &weighted{}
+	for i, f := range d.Faces {
+		w.total += uint64(d.Weight(i))
+		w.faces = append(w.faces, f)
+		w.cum = append(w.cum, w.total)
+	}
+	return w
+}
+
+func (w *weighted) sample(r *Source) int {
+	u := r.Index(w.total)
+	i := sort.Search(len(w.cum), func(i int) bool { return w.cum[i] > u })
+	return w.faces[i]
+}
+
+type mapSampler struct {
+	x sampler
+	f func(int) int
+}
+
+func (m *mapSampler) sample(r *Source) int { return m.f(m.x.sample(r)) }
+
+type pairSampler struct {
+	x, y sampler
+	f    func(a, b int) int
+}
+
+func (p *pairSampler) sample(r *Source) int { return p.f(p.x.sample(r), p.y.sample(r)) }
+
+type condSampler struct{ c, a, b sampler }
+
+func (c *condSampler) sample(r *Source) int {
+	if c.c.sample(r) != 0 {
+		return c.a.sample(r)
+	}
+	return c.b.sample(r)
+}
+
+type mixSampler struct {
+	pick sampler
+	of   []sampler
+}
+
+func (m *mixSampler) sample(r *Source) int { return m.of[m.pick.sample(r)].sample(r) }
+
+type explodeSampler struct {
+	die        sampler
+	top, depth int
+}
+
+func (e *explodeSampler) sample(r *Source) int {
+	sum := 0
+	for j := 0; ; j++ {
+		v := e.die.sample(r)
+		sum += v
+		if v != e.top || j == e.depth {
+			return sum
+		}
+	}
+}
+
+type repeatSampler struct {
+	x sampler
+	n int
+}
+
+func (p *repeatSampler) sample(r *Source) int {
+	s := 0
+	for i := 0; i < p.n; i++ {
+		s += p.x.sample(r)
+	}
+	return s
+}

@@ -1,0 +1,420 @@
+// Package sim runs any oddsmith model by parallel Monte Carlo sampling.
+//
+// Trials are cut into fixed-size chunks; chunk c draws from its own PCG
+// stream derived from (seed, c), and per-worker histograms are merged by
+// integer addition, so a result depends on the seed and the trial count but
+// never on the number of workers. Hot loops use a concrete PCG, draw several
+// dice per 64-bit word without bias, and do not allocate.
+package sim
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// ChunkSize is the number of trials of one chunk (one RNG stream).
+const ChunkSize = 1 << 16
+
+// Options control a run.
+type Options struct {
+	Trials  int64
+	Seed    uint64
+	Workers int // ≤ 0 means runtime.GOMAXPROCS(0)
+	// Progress, when set, receives a progress line for runs longer than
+	// about two seconds.
+	Progress io.Writer
+}
+
+// Hist counts outcomes over [Lo, Lo+len(Counts)).
+type Hist struct {
+	Lo     int
+	Counts []int64
+}
+
+func (h *Hist) add(v int, c int64) {
+	if len(h.Counts) == 0 {
+		h.Lo, h.Counts = v, make([]int64, 1, 16)
+	}
+	if v < h.Lo {
+		grow := make([]int64, h.Lo-v+len(h.Counts))
+		copy(grow[h.Lo-v:], h.Counts)
+		h.Lo, h.Counts = v, grow
+	}
+	for v-h.Lo >= len(h.Counts) {
+		h.Counts = append(h.Counts, 0)
+	}
+	h.Counts[v-h.Lo] += c
+}
+
+// Merge adds o's counts into h.
+func (h *Hist) Merge(o Hist) {
+	for i, c := range o.Counts {
+		if c != 0 {
+			h.add(o.Lo+i, c)
+		}
+	}
+}
+
+// Total is the number of trials counted.
+func (h Hist) Total() int64 {
+	var t int64
+	for _, c := range h.Counts {
+		t += c
+	}
+	return t
+}
+
+// Dist converts counts to observed frequencies.
+func (h Hist) Dist() exact.Dist {
+	t := float64(h.Total())
+	p := make([]float64, len(h.Counts))
+	for i, c := range h.Counts {
+		p[i] = float64(c) / t
+	}
+	return exact.Dist{Lo: h.Lo, P: p}
+}
+
+// worker runs chunks of trials into its own histogram.
+type worker interface {
+	run(src *Source, n int) error
+	hist() Hist
+}
+
+// Outcomes samples a spec's outcome Trials times.
+func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, error) {
+	if opt.Trials < 1 {
+		return Hist{}, fmt.Errorf("trials must be at least 1, got %d", opt.Trials)
+	}
+	newWorker, err := workerFactory(spec)
+	if err != nil {
+		return Hist{}, err
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	nChunks := (opt.Trials + ChunkSize - 1) / ChunkSize
+	workers = int(min(int64(workers), nChunks))
+
+	var next, done atomic.Int64
+	var firstErr error
+	var errOnce sync.Once
+	stop := make(chan struct{})
+	ws := make([]worker, workers)
+	for i := range ws {
+		if ws[i], err = newWorker(); err != nil {
+			return Hist{}, err
+		}
+	}
+	var wg sync.WaitGroup
+	for _, w := range ws {
+		wg.Go(func() {
+			var src Source
+			for {
+				c := next.Add(1) - 1
+				if c >= nChunks || ctx.Err() != nil {
+					return
+				}
+				n := min(ChunkSize, opt.Trials-c*ChunkSize)
+				src.Seed(opt.Seed, uint64(c))
+				if err := w.run(&src, int(n)); err != nil {
+					errOnce.Do(func() { firstErr = err })
+					next.Store(nChunks)
+					return
+				}
+				done.Add(n)
+			}
+		})
+	}
+	progressDone := make(chan struct{})
+	go progress(opt, &done, stop, progressDone)
+	wg.Wait()
+	close(stop)
+	<-progressDone
+	if firstErr != nil {
+		return Hist{}, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return Hist{}, err
+	}
+	var h Hist
+	for _, w := range ws {
+		h.Merge(w.hist())
+	}
+	return h, nil
+}
+
+func progress(opt Options, done *atomic.Int64, stop <-chan struct{}, finished chan<- struct{}) {
+	defer close(finished)
+	if opt.Progress == nil {
+		return
+	}
+	start := time.Now()
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	printed := false
+	for {
+		select {
+		case <-stop:
+			if printed {
+				fmt.Fprintf(opt.Progress, "\rsim: %d/%d trials (100%%) in %.1fs\n", opt.Trials, opt.Trials, time.Since(start).Seconds())
+			}
+			return
+		case <-tick.C:
+			el := time.Since(start)
+			if el < 2*time.Second {
+				continue
+			}
+			d := done.Load()
+			rate := float64(d) / el.Seconds()
+			eta := time.Duration(float64(opt.Trials-d) / math.Max(rate, 1) * float64(time.Second))
+			fmt.Fprintf(opt.Progress, "\rsim: %d/%d trials (%.0f%%), %.3g trials/s, eta %s   ",
+				d, opt.Trials, 100*float64(d)/float64(opt.Trials), rate, eta.Round(time.Second))
+			printed = true
+		}
+	}
+}
+
+func workerFactory(spec *mechanics.Spec) (func() (worker, error), error) {
+	if p := spec.Process; p != nil {
+		if err := p.Validate(); err != nil {
+			return nil, err
+		}
+		return func() (worker, error) { return newProcessWorker(p), nil }, nil
+	}
+	if err := mechanics.Validate(spec.Outcome); err != nil {
+		return nil, err
+	}
+	return func() (worker, error) {
+		s, err := compile(spec.Outcome)
+		if err != nil {
+			return nil, err
+		}
+		if t, ok := asTable(s); ok {
+			return newTableWorker(t), nil
+		}
+		return &nodeWorker{s: s}, nil
+	}, nil
+}
+
+// tableWorker is the hot path: the whole model is one table, indices are
+// drawn several per 64-bit word and counted straight into a dense histogram.
+type tableWorker struct {
+	lo     int
+	slot   []uint32
+	counts []int64
+	b      batch
+	buf    []uint64
+}
+
+func newTableWorker(t *table) *tableWorker {
+	lo, hi := t.vals[0], t.vals[0]
+	for _, v := range t.vals {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	w := &tableWorker{lo: lo, slot: make([]uint32, len(t.vals)), counts: make([]int64, hi-lo+1)}
+	for i, v := range t.vals {
+		w.slot[i] = uint32(v - lo)
+	}
+	w.b = newBatch(uint64(len(t.vals)))
+	w.buf = make([]uint64, w.b.k)
+	return w
+}
+
+func (w *tableWorker) run(src *Source, n int) error {
+	counts, slot, buf := w.counts, w.slot, w.buf[:w.b.k]
+	for ; n >= len(buf); n -= len(buf) {
+		w.b.fill(src, buf)
+		for _, u := range buf {
+			counts[slot[u]]++
+		}
+	}
+	for ; n > 0; n-- {
+		counts[slot[src.Index(w.b.radix)]]++
+	}
+	return nil
+}
+
+func (w *tableWorker) hist() Hist { return Hist{Lo: w.lo, Counts: w.counts} }
+
+// nodeWorker samples a compiled node tree per trial.
+type nodeWorker struct {
+	s sampler
+	h Hist
+}
+
+func (w *nodeWorker) run(src *Source, n int) error {
+	for ; n > 0; n-- {
+		w.h.add(w.s.sample(src), 1)
+	}
+	return nil
+}
+
+func (w *nodeWorker) hist() Hist { return w.h }
+
+// processWorker runs a Process trial by trial, compiling each state's step
+// once (per step for time-dependent processes).
+type processWorker struct {
+	p      *mechanics.Process
+	absIdx []int
+	nAbs   int
+	steps  []sampler          // homogeneous: per state
+	byTime map[[2]int]sampler // inhomogeneous: per (t, state)
+	h      Hist
+}
+
+func newProcessWorker(p *mechanics.Process) *processWorker {
+	w := &processWorker{p: p, absIdx: make([]int, len(p.States)), steps: make([]sampler, len(p.States)), byTime: map[[2]int]sampler{}}
+	for i := range w.absIdx {
+		w.absIdx[i] = -1
+	}
+	for k, s := range p.AbsorbingStates() {
+		w.absIdx[s] = k
+	}
+	w.nAbs = len(p.AbsorbingStates())
+	return w
+}
+
+func (w *processWorker) step(t, s int) (sampler, error) {
+	if w.p.Homogeneous {
+		if w.steps[s] == nil {
+			c, err := compile(w.p.Step(1, s))
+			if err != nil {
+				return nil, err
+			}
+			w.steps[s] = c
+		}
+		return w.steps[s], nil
+	}
+	key := [2]int{t, s}
+	if c, ok := w.byTime[key]; ok {
+		return c, nil
+	}
+	n := w.p.Step(t, s)
+	if err := mechanics.Validate(n); err != nil {
+		return nil, err
+	}
+	c, err := compile(n)
+	if err != nil {
+		return nil, err
+	}
+	w.byTime[key] = c
+	return c, nil
+}
+
+func (w *processWorker) run(src *Source, n int) error {
+	p := w.p
+	for ; n > 0; n-- {
+		s := p.Start
+		out := p.Outcome(p.Horizon, w.nAbs)
+		if k := w.absIdx[s]; k >= 0 {
+			out = p.Outcome(0, k)
+		} else {
+			for t := 1; t <= p.Horizon; t++ {
+				c, err := w.step(t, s)
+				if err != nil {
+					return err
+				}
+				s = c.sample(src)
+				if s < 0 || s >= len(p.States) {
+					return fmt.Errorf("step leads to state %d outside the %d states", s, len(p.States))
+				}
+				if k := w.absIdx[s]; k >= 0 {
+					out = p.Outcome(t, k)
+					break
+				}
+			}
+		}
+		w.h.add(out, 1)
+	}
+	return nil
+}
+
+func (w *processWorker) hist() Hist { return w.h }
+
+// Run builds a mechanic's model and simulates it.
+func Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Options) (*mechanics.Result, error) {
+	spec, err := m.Build(c)
+	if err != nil {
+		return nil, err
+	}
+	h, err := Outcomes(ctx, spec, opt)
+	if err != nil {
+		return nil, err
+	}
+	res := exact.Metadata(m, c, "sim")
+	res.Seed, res.Trials = opt.Seed, opt.Trials
+	res.Workers = opt.Workers
+	if res.Workers <= 0 {
+		res.Workers = runtime.GOMAXPROCS(0)
+	}
+	if err := Summarize(spec, h, res); err != nil {
+		return nil, fmt.Errorf("%s: %w", m.ID, err)
+	}
+	return res, nil
+}
+
+// Summarize fills a result from simulated counts: observed distributions,
+// event and band frequencies with Wilson 95% intervals.
+func Summarize(spec *mechanics.Spec, h Hist, res *mechanics.Result) error {
+	if err := exact.Summarize(spec, h.Dist(), res); err != nil {
+		return err
+	}
+	n := h.Total()
+	for vi, v := range spec.Vars {
+		vr := &res.Vars[vi]
+		vr.Counts = make([]int64, len(vr.P))
+		for i, c := range h.Counts {
+			if c != 0 {
+				vr.Counts[v.Of(h.Lo+i)-vr.Lo] += c
+			}
+		}
+	}
+	for ei, e := range spec.Events {
+		var k int64
+		for i, c := range h.Counts {
+			if c != 0 && e.Of(h.Lo+i) {
+				k += c
+			}
+		}
+		res.Events[ei].Count = k
+		res.Events[ei].CI = Wilson(k, n)
+	}
+	for bi, b := range spec.Bands {
+		ks := make([]int64, len(b.Labels))
+		for i, c := range h.Counts {
+			if c != 0 {
+				ks[b.Of(h.Lo+i)] += c
+			}
+		}
+		br := &res.Bands[bi]
+		br.CI = make([][2]float64, len(ks))
+		for j, k := range ks {
+			br.CI[j] = Wilson(k, n)
+		}
+	}
+	return nil
+}
+
+// Wilson returns the Wilson score 95% interval for k successes in n trials.
+func Wilson(k, n int64) [2]float64 {
+	if n == 0 {
+		return [2]float64{0, 1}
+	}
+	const z = 1.959963984540054
+	p := float64(k) / float64(n)
+	nf := float64(n)
+	den := 1 + z*z/nf
+	center := (p + z*z/(2*nf)) / den
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
+	return [2]float64{math.Max(0, center-half), math.Min(1, center+half)}
+}
