@@ -47,9 +47,15 @@ type VarResult struct {
 
 // Stats summarises a distribution.
 type Stats struct {
-	Mean, SD               float64
-	Min, Max               int
-	P5, P25, P50, P75, P95 int
+	Mean float64 `json:"mean"`
+	SD   float64 `json:"sd"`
+	Min  int     `json:"min"`
+	Max  int     `json:"max"`
+	P5   int     `json:"p5"`
+	P25  int     `json:"p25"`
+	P50  int     `json:"p50"`
+	P75  int     `json:"p75"`
+	P95  int     `json:"p95"`
 }
 
 // EventResult is the probability of a named event; CI is the Wilson 95%

@@ -37,7 +37,9 @@ func Write(w io.Writer, r *mechanics.Result, format string) error {
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 
-// Header returns the metadata lines shared by every format.
+// Header returns the metadata lines shared by every format. The worker count
+// is deliberately absent: a simulation's output is byte-identical for any
+// number of workers.
 func Header(r *mechanics.Result) [][2]string {
 	h := [][2]string{
 		{"oddsmith", r.Version},
@@ -48,8 +50,7 @@ func Header(r *mechanics.Result) [][2]string {
 	}
 	if r.Engine == "sim" {
 		h = append(h, [2]string{"seed", strconv.FormatUint(r.Seed, 10)},
-			[2]string{"trials", strconv.FormatInt(r.Trials, 10)},
-			[2]string{"workers", strconv.Itoa(r.Workers)})
+			[2]string{"trials", strconv.FormatInt(r.Trials, 10)})
 	}
 	if r.Truncated > 0 {
 		h = append(h, [2]string{"truncated_mass", num(r.Truncated)})
@@ -271,7 +272,7 @@ func WriteJSON(w io.Writer, r *mechanics.Result) error {
 	}
 	if r.Engine == "sim" {
 		seed := r.Seed
-		j.Seed, j.Trials, j.Workers = &seed, r.Trials, r.Workers
+		j.Seed, j.Trials = &seed, r.Trials
 		j.CI95 = map[string][2]float64{}
 		for _, e := range r.Events {
 			j.CI95[e.Name] = e.CI
@@ -301,7 +302,7 @@ func WriteJSON(w io.Writer, r *mechanics.Result) error {
 		}
 	}
 	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(j)
 }
 
