@@ -19,16 +19,19 @@ func PoolDist(ft faceTable, n int, ev mechanics.Evaluator) Dist {
 	}
 	cur := layer{states: []uint64{ev.Start()}, mass: make([]float64, w)}
 	cur.mass[n] = 1
-	row := make([]float64, n+1)
-	rows := make([][]float64, n+1) // rows[r] = binomial row for r dice left
-	var buf []float64
+	// binom[c*w + r] = C(r,c)·q^c·(1−q)^(r−c), column-major so the inner loop
+	// below walks contiguous memory; built by Pascal's rule (only convex
+	// combinations: no powers, no divisions, no cancellation).
+	binom := make([]float64, w*w)
 	for fi, f := range ft.faces {
-		buf = buf[:0]
-		for r := 0; r <= n; r++ {
-			binomRow(row, r, qs[fi])
-			start := len(buf)
-			buf = append(buf, row[:r+1]...)
-			rows[r] = buf[start : start+r+1 : start+r+1]
+		q := qs[fi]
+		clear(binom)
+		binom[0] = 1
+		for r := 1; r <= n; r++ {
+			binom[r] = (1 - q) * binom[r-1]
+			for c := 1; c <= r; c++ {
+				binom[c*w+r] = q*binom[(c-1)*w+r-1] + (1-q)*binom[c*w+r-1]
+			}
 		}
 		index := make(map[uint64]int32, 2*len(cur.states))
 		next := layer{}
@@ -41,20 +44,26 @@ func PoolDist(ft faceTable, n int, ev mechanics.Evaluator) Dist {
 					break
 				}
 			}
+			prev, j := uint64(0), int32(-1)
 			for c := 0; c <= rmax; c++ {
 				ns := ev.Next(s, f, c)
-				j, ok := index[ns]
-				if !ok {
-					j = int32(len(next.states))
-					index[ns] = j
-					next.states = append(next.states, ns)
-					next.mass = append(next.mass, make([]float64, w)...)
+				if j < 0 || ns != prev {
+					var ok bool
+					if j, ok = index[ns]; !ok {
+						j = int32(len(next.states))
+						index[ns] = j
+						next.states = append(next.states, ns)
+						next.mass = append(next.mass, make([]float64, w)...)
+					}
+					prev = ns
 				}
 				out := next.mass[int(j)*w : int(j+1)*w]
-				for r := c; r <= rmax; r++ {
-					if p := m[r]; p != 0 {
-						out[r-c] += p * rows[r][c]
-					}
+				mm := m[c : rmax+1]
+				bc := binom[c*w+c : c*w+rmax+1]
+				oo := out[:len(mm)]
+				bc = bc[:len(mm)]
+				for i, p := range mm {
+					oo[i] += p * bc[i]
 				}
 			}
 		}

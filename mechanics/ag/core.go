@@ -212,7 +212,7 @@ func init() {
 			"compare with the TN: MoS = T − TN, success at MoS ≥ 1. A skill-1 character fumbles one roll in six; " +
 			"a skill-3 character fumbles one in 216 but crits 44% of the time (mechanics.md §1.2).",
 		Params:  []mechanics.Param{pSkill, pAttr, pModifier, pTN},
-		Options: []mechanics.Option{optCritCount, optFumbleCrit, optUnskilledCrit, optTie, optNegativePool},
+		Options: []mechanics.Option{optCritCount, optFumbleCrit, optUnskilledCrit, optTie},
 		Outputs: testOutputs,
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
@@ -244,7 +244,7 @@ func init() {
 			named(pAttr, "opp_attribute", "opponent's attribute"),
 			named(pModifier, "opp_modifier", "opponent's situational modifiers"),
 		},
-		Options: []mechanics.Option{optCritCount, optFumbleCrit, optUnskilledCrit, optTie, optNegativePool},
+		Options: []mechanics.Option{optCritCount, optFumbleCrit, optUnskilledCrit, optTie},
 		Outputs: []string{
 			"distributions: mos (actor's MoS, primary), actor_total, opponent_total",
 			"events: success (actor wins), tie, opponent_wins, actor_crit, actor_fumble, opponent_crit, opponent_fumble",

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+
+func runCLI(ctx context.Context, args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = run(ctx, args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestBadInput(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string // in the one-line error
+	}{
+		{[]string{}, "Usage"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"exact"}, "missing mechanic id"},
+		{[]string{"exact", "ag.nope"}, `unknown mechanic "ag.nope"`},
+		{[]string{"exact", "ag.skill_test", "ag.opposed"}, "expected one mechanic id"},
+		{[]string{"exact", "ag.skill_test", "--set", "skil=2"}, `unknown parameter or option "skil"`},
+		{[]string{"exact", "ag.skill_test", "--set", "skill=two"}, `skill="two" is not a number`},
+		{[]string{"exact", "ag.skill_test", "--set", "skill=41"}, "skill=41 out of range [0, 40]"},
+		{[]string{"exact", "ag.skill_test", "--set", "skill=1.5"}, "must be a whole number"},
+		{[]string{"exact", "ag.skill_test", "--set", "tn=0"}, "tn=0 out of range"},
+		{[]string{"exact", "ag.skill_test", "--set", "skill"}, "not of the form name=value"},
+		{[]string{"exact", "ag.skill_test", "--set", "opt.tie=maybe"}, `option ag.core.opt.tie="maybe" is not one of`},
+		{[]string{"exact", "ag.skill_test", "--format", "xml"}, `unknown format "xml"`},
+		{[]string{"exact", "ag.skill_test", "--bogus"}, "unknown flag: --bogus"},
+		{[]string{"sim", "ag.skill_test", "-n", "0"}, "--trials must be at least 1"},
+		{[]string{"sim", "ag.skill_test", "-n", "many"}, `invalid argument "many"`},
+		{[]string{"sim", "ag.skill_test", "--workers", "0"}, "--workers must be at least 1"},
+		{[]string{"sim", "ag.skill_test", "-s", "-4"}, "invalid argument"},
+		{[]string{"describe"}, "missing mechanic id"},
+		{[]string{"describe", "gm.unknown"}, `unknown mechanic "gm.unknown"`},
+		{[]string{"list", "extra"}, "list takes no arguments"},
+	}
+	for _, c := range cases {
+		code, out, errOut := runCLI(context.Background(), c.args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d; want 2 (stderr %q)", c.args, code, errOut)
+		}
+		if len(c.args) == 0 {
+			continue
+		}
+		if out != "" {
+			t.Errorf("%v: wrote data to stdout: %q", c.args, out)
+		}
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if !strings.HasPrefix(lines[0], "oddsmith: ") || !strings.Contains(lines[0], c.want) {
+			t.Errorf("%v: stderr %q; want one line containing %q", c.args, errOut, c.want)
+		}
+		if len(lines) > 2 || (len(lines) == 2 && !strings.HasPrefix(lines[1], "Run 'oddsmith")) {
+			t.Errorf("%v: stderr is not one clear line: %q", c.args, errOut)
+		}
+		if strings.Contains(errOut, "goroutine") || strings.Contains(errOut, "panic") {
+			t.Errorf("%v: stack trace on stderr", c.args)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"help"}, {"-h"}, {"help", "sim"}, {"list", "--help"}, {"describe", "-h"}, {"exact", "--help"}, {"sim", "--help"}} {
+		code, out, errOut := runCLI(context.Background(), args...)
+		if code != 0 || !strings.Contains(out, "Usage") || errOut != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+		if args[0] != "-h" && args[0] != "--help" && args[0] != "help" && !strings.Contains(out, "Example") {
+			t.Errorf("%v: help has no examples", args)
+		}
+	}
+}
+
+func TestListAndDescribeEveryMechanic(t *testing.T) {
+	code, out, _ := runCLI(context.Background(), "list")
+	if code != 0 {
+		t.Fatalf("list exit %d", code)
+	}
+	for _, m := range mechanics.All() {
+		if !strings.Contains(out, m.ID) {
+			t.Errorf("list lacks %s", m.ID)
+		}
+		code, d, errOut := runCLI(context.Background(), "describe", m.ID)
+		if code != 0 || errOut != "" {
+			t.Errorf("describe %s: exit %d %s", m.ID, code, errOut)
+		}
+		for _, p := range m.Params {
+			if !strings.Contains(d, p.Name) {
+				t.Errorf("describe %s lacks parameter %s", m.ID, p.Name)
+			}
+		}
+		for _, o := range m.Options {
+			if !strings.Contains(d, o.Name) || !strings.Contains(d, o.Default()) {
+				t.Errorf("describe %s lacks option %s", m.ID, o.Name)
+			}
+		}
+		// Every mechanic runs with its defaults in both engines.
+		if code, _, errOut := runCLI(context.Background(), "exact", m.ID); code != 0 && !m.MCOnly {
+			t.Errorf("exact %s: exit %d: %s", m.ID, code, errOut)
+		}
+		if code, _, errOut := runCLI(context.Background(), "sim", m.ID, "-n", "20000", "-q"); code != 0 {
+			t.Errorf("sim %s: exit %d: %s", m.ID, code, errOut)
+		}
+	}
+}
+
+// TestGoldenOutputs pins the exact engine's output byte for byte (exact
+// results do not depend on the machine beyond float formatting of 4 digits).
+func TestGoldenOutputs(t *testing.T) {
+	cases := map[string][]string{
+		"exact_skill_test": {"exact", "ag.skill_test", "--set", "skill=2", "--set", "attribute=2", "--set", "tn=5"},
+		"exact_opposed":    {"exact", "ag.opposed", "--set", "skill=3", "--set", "opp_skill=2"},
+		"describe_skill":   {"describe", "ag.skill_test"},
+	}
+	for name, args := range cases {
+		code, out, errOut := runCLI(context.Background(), args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, errOut)
+		}
+		path := filepath.Join("testdata", name+".stdout")
+		if *update {
+			os.WriteFile(path, []byte(out), 0o644)
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out != string(want) {
+			os.WriteFile(path+".got", []byte(out), 0o644)
+			t.Errorf("%s: output differs from %s (see %s.got; run go test -update to accept)", name, path, path)
+		}
+	}
+}
+
+func TestIssueExample(t *testing.T) {
+	_, out, _ := runCLI(context.Background(), "exact", "ag.skill_test", "--set", "skill=2", "--set", "attribute=2", "--set", "tn=5")
+	for _, want := range []string{"success             0.7778", "tie                 0.1389", "mos_band", "yes_advantage (MoS>=3)     0.3333"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("exact output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestSimDeterministicAcrossWorkers: byte-identical output for any worker
+// count, in every format.
+func TestSimDeterministicAcrossWorkers(t *testing.T) {
+	for _, format := range []string{"table", "csv", "json"} {
+		var first string
+		for _, w := range []string{"1", "2", "5"} {
+			code, out, errOut := runCLI(context.Background(), "sim", "ag.opposed", "--set", "skill=3", "--set", "opp_skill=2",
+				"-n", "300000", "-s", "42", "--workers", w, "--format", format, "-q")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			if first == "" {
+				first = out
+			} else if out != first {
+				t.Errorf("%s: --workers %s output differs from --workers 1", format, w)
+			}
+		}
+	}
+}
+
+func TestSimAgreesWithExactInCLI(t *testing.T) {
+	_, out, _ := runCLI(context.Background(), "sim", "ag.skill_test", "--set", "skill=2", "--set", "attribute=2", "--set", "tn=5", "-n", "400000", "-q")
+	if !strings.Contains(out, "success") || !strings.Contains(out, "95% CI") {
+		t.Fatalf("sim output lacks intervals:\n%s", out)
+	}
+	// The exact P(success) = 28/36 must lie in the printed interval.
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 4 && f[0] == "success" {
+			var lo, hi float64
+			if _, err := fmtSscan(f[2]+" "+f[3], &lo, &hi); err != nil {
+				t.Fatal(err)
+			}
+			if p := 28.0 / 36; p < lo || p > hi {
+				t.Errorf("exact %.4f outside simulated interval [%v, %v]", p, lo, hi)
+			}
+			return
+		}
+	}
+	t.Fatalf("no success line in\n%s", out)
+}
+
+func TestOutputFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.csv")
+	code, out, errOut := runCLI(context.Background(), "exact", "ag.skill_test", "--format", "csv", "-o", path)
+	if code != 0 || out != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.HasPrefix(string(b), "# oddsmith: ") || !strings.Contains(string(b), "kind,name,x,probability") {
+		t.Fatalf("bad csv file: %v\n%s", err, b)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	// A bad input writes nothing at all.
+	bad := filepath.Join(dir, "bad.csv")
+	if code, _, _ := runCLI(context.Background(), "exact", "ag.skill_test", "--set", "tn=99", "-o", bad); code != 2 {
+		t.Errorf("exit %d; want 2", code)
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Errorf("bad input left an output file")
+	}
+	// An unwritable destination is a failure (1), not bad input.
+	if code, _, errOut := runCLI(context.Background(), "exact", "ag.skill_test", "-o", filepath.Join(dir, "no", "such", "dir.csv")); code != 1 || !strings.HasPrefix(errOut, "oddsmith: ") {
+		t.Errorf("unwritable output: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := t.TempDir()
+	code, out, errOut := runCLI(ctx, "sim", "ag.skill_test", "-n", "100000000", "-o", filepath.Join(dir, "x.json"))
+	if code != 130 || out != "" || !strings.Contains(errOut, "interrupted") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("interrupted run left files: %v", entries)
+	}
+}
+
+func fmtSscan(s string, lo, hi *float64) (int, error) {
+	s = strings.NewReplacer("[", "", "]", "", ",", " ").Replace(s)
+	return fmt.Sscan(s, lo, hi)
+}
