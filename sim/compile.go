@@ -243,10 +243,10 @@ func compilePool(die mechanics.Die, n int, ev mechanics.Evaluator) (sampler, err
 			break
 		}
 	}
-	ps := &poolSampler{n: n, radix: uint64(len(faces)), slot: slot, faces: distinct, ev: ev, counts: make([]int, len(distinct))}
+	ps := &poolSampler{n: n, radix: uint64(len(faces)), slot: slot, faces: distinct, ev: ev, counts: padded[int](len(distinct))}
 	if !fits {
 		ps.batch = newBatch(ps.radix)
-		ps.buf = make([]uint64, ps.batch.k)
+		ps.buf = padded[uint64](ps.batch.k)
 		return ps, nil
 	}
 	vals := make([]int, total)

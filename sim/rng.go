@@ -8,7 +8,9 @@ import (
 // Source is the simulator's random source: a concrete PCG (no interface in
 // the hot path) with unbiased ranged draws.
 type Source struct {
+	_   [64]byte // keep each worker's generator on its own cache line
 	pcg rand.PCG
+	_   [64]byte
 }
 
 // splitmix64 is the SplitMix64 finaliser, used to derive stream seeds.

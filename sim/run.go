@@ -42,7 +42,7 @@ type Hist struct {
 
 func (h *Hist) add(v int, c int64) {
 	if len(h.Counts) == 0 {
-		h.Lo, h.Counts = v, make([]int64, 1, 16)
+		h.Lo, h.Counts = v, padded[int64](1)[:1:1]
 	}
 	if v < h.Lo {
 		grow := make([]int64, h.Lo-v+len(h.Counts))
@@ -221,12 +221,12 @@ func newTableWorker(t *table) *tableWorker {
 	for _, v := range t.vals {
 		lo, hi = min(lo, v), max(hi, v)
 	}
-	w := &tableWorker{lo: lo, slot: make([]uint32, len(t.vals)), counts: padded(hi - lo + 1)}
+	w := &tableWorker{lo: lo, slot: make([]uint32, len(t.vals)), counts: padded[int64](hi - lo + 1)}
 	for i, v := range t.vals {
 		w.slot[i] = uint32(v - lo)
 	}
 	w.b = newBatch(uint64(len(t.vals)))
-	w.buf = make([]uint64, w.b.k)
+	w.buf = padded[uint64](w.b.k)
 	return w
 }
 
@@ -249,9 +249,9 @@ func (w *tableWorker) hist() Hist { return Hist{Lo: w.lo, Counts: w.counts} }
 // padded allocates n counters with a cache line of padding on both sides, so
 // two workers' histograms never share a cache line (false sharing halved the
 // two-worker speed-up before).
-func padded(n int) []int64 {
-	const pad = 16 // 128 bytes
-	return make([]int64, n+2*pad)[pad : pad+n : pad+n]
+func padded[T int | int64 | uint64](n int) []T {
+	const pad = 16 // at least 128 bytes on each side
+	return make([]T, n+2*pad)[pad : pad+n : pad+n]
 }
 
 // nodeWorker samples a compiled node tree per trial.

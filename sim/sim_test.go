@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/exact"
@@ -228,5 +229,25 @@ func TestAllocsPerTrial(t *testing.T) {
 		if a := testing.AllocsPerRun(20, func() { w.run(&src, 1000) }); a != 0 {
 			t.Errorf("%s: %v allocations per 1000 trials", name, a)
 		}
+	}
+}
+
+// TestMemoryFlatInTrials: a run's allocations do not grow with the number of
+// trials (histograms, not samples, are kept).
+func TestMemoryFlatInTrials(t *testing.T) {
+	spec := &mechanics.Spec{Outcome: mechanics.Pool{Die: mechanics.D(6), N: 9, Eval: mechanics.SumEval{}}}
+	alloc := func(n int64) uint64 {
+		var a, b runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&a)
+		if _, err := Outcomes(context.Background(), spec, Options{Trials: n, Seed: 1, Workers: 2}); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&b)
+		return b.TotalAlloc - a.TotalAlloc
+	}
+	small, large := alloc(ChunkSize*2), alloc(ChunkSize*40)
+	if large > 2*small+64<<10 {
+		t.Errorf("allocations grew with trials: %d bytes for %d trials, %d bytes for %d", small, ChunkSize*2, large, ChunkSize*40)
 	}
 }

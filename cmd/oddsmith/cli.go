@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -354,9 +355,14 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !*quiet {
 		opt.Progress = stderr
 	}
+	start := time.Now()
 	r, err := sim.Run(ctx, m, c, opt)
 	if err != nil {
 		return buildError(err)
+	}
+	if !*quiet {
+		el := time.Since(start).Seconds()
+		fmt.Fprintf(stderr, "sim: %d trials, seed %d, %d workers, %.2fs (%.3g trials/s)\n", r.Trials, r.Seed, r.Workers, el, float64(r.Trials)/el)
 	}
 	return of.emit(r, stdout)
 }
