@@ -101,7 +101,11 @@ func WriteTable(w io.Writer, r *mechanics.Result) error {
 	}
 	for _, b := range r.Bands {
 		fmt.Fprintln(tw)
-		fmt.Fprintf(tw, "%s\tP\t\n", b.Name)
+		if sim {
+			fmt.Fprintf(tw, "%s\tP\t95%% CI (Wilson)\t\n", b.Name)
+		} else {
+			fmt.Fprintf(tw, "%s\tP\t\n", b.Name)
+		}
 		for i, l := range b.Labels {
 			if sim {
 				fmt.Fprintf(tw, "%s\t%.4f\t[%.4f, %.4f]\t\n", l, b.P[i], b.CI[i][0], b.CI[i][1])

@@ -110,14 +110,21 @@ func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, err
 	var errOnce sync.Once
 	stop := make(chan struct{})
 	ws := make([]worker, workers)
-	for i := range ws {
-		if ws[i], err = newWorker(); err != nil {
-			return Hist{}, err
-		}
+	fail := func(err error) {
+		errOnce.Do(func() { firstErr = err })
+		next.Store(nChunks)
 	}
 	var wg sync.WaitGroup
-	for _, w := range ws {
+	for i := range ws {
 		wg.Go(func() {
+			// Each worker compiles its own samplers (they own scratch
+			// buffers), in parallel.
+			w, err := newWorker()
+			if err != nil {
+				fail(err)
+				return
+			}
+			ws[i] = w
 			var src Source
 			for {
 				c := next.Add(1) - 1
@@ -127,8 +134,7 @@ func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, err
 				n := min(ChunkSize, opt.Trials-c*ChunkSize)
 				src.Seed(opt.Seed, uint64(c))
 				if err := w.run(&src, int(n)); err != nil {
-					errOnce.Do(func() { firstErr = err })
-					next.Store(nChunks)
+					fail(err)
 					return
 				}
 				done.Add(n)
@@ -148,7 +154,9 @@ func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, err
 	}
 	var h Hist
 	for _, w := range ws {
-		h.Merge(w.hist())
+		if w != nil {
+			h.Merge(w.hist())
+		}
 	}
 	return h, nil
 }

@@ -1,0 +1,140 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// sample is a literal result, so these tests need no engine.
+func sample(engine string) *mechanics.Result {
+	r := &mechanics.Result{
+		Mechanic: "ag.skill_test", Engine: engine, Version: "test",
+		Params:  []mechanics.NamedValue{{Name: "skill", Value: 2}, {Name: "tn", Value: 5}},
+		Options: []mechanics.NamedString{{Name: "ag.core.opt.tie", Value: "band"}},
+		Vars: []mechanics.VarResult{{Name: "mos", Lo: -1, P: []float64{0.25, 0.5, 0, 0.25},
+			Stats: mechanics.Stats{Mean: 0.25, SD: 0.829, Min: -1, Max: 2, P5: -1, P25: -1, P50: 0, P75: 0, P95: 2}}},
+		Events: []mechanics.EventResult{{Name: "success", P: 0.25, Count: 25, CI: [2]float64{0.17, 0.34}}},
+		Bands:  []mechanics.BandResult{{Name: "mos_band", Labels: []string{"lo, with comma", "hi"}, P: []float64{0.75, 0.25}, CI: [][2]float64{{0.6, 0.8}, {0.17, 0.34}}}},
+	}
+	if engine == "sim" {
+		r.Seed, r.Trials, r.Workers = 7, 100, 2
+		r.Vars[0].Counts = []int64{25, 50, 0, 25}
+	}
+	return r
+}
+
+func TestCSVRoundTrip(t *testing.T) {
+	for _, engine := range []string{"exact", "sim"} {
+		var buf bytes.Buffer
+		if err := WriteCSV(&buf, sample(engine)); err != nil {
+			t.Fatal(err)
+		}
+		cr := csv.NewReader(&buf)
+		cr.Comment = '#'
+		rows, err := cr.ReadAll()
+		if err != nil {
+			t.Fatalf("%s: csv does not parse: %v", engine, err)
+		}
+		if strings.Join(rows[0], ",") != "kind,name,x,probability,cdf,ccdf,count,ci_lo,ci_hi" {
+			t.Errorf("header %v", rows[0])
+		}
+		var pmf float64
+		sawBand := false
+		for _, r := range rows[1:] {
+			switch r[0] {
+			case "pmf":
+				p, _ := strconv.ParseFloat(r[3], 64)
+				pmf += p
+			case "band":
+				sawBand = sawBand || r[2] == "lo, with comma"
+			case "event":
+				if engine == "sim" && (r[6] != "25" || r[7] != "0.17") {
+					t.Errorf("sim event row %v lacks count or interval", r)
+				}
+			}
+		}
+		if pmf != 1 || !sawBand {
+			t.Errorf("%s: pmf sums to %v, band label quoted: %v", engine, pmf, sawBand)
+		}
+	}
+}
+
+func TestJSONShape(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, sample("sim")); err != nil {
+		t.Fatal(err)
+	}
+	var j struct {
+		Mechanic      string                  `json:"mechanic"`
+		Engine        string                  `json:"engine"`
+		Params        map[string]float64      `json:"params"`
+		Distributions map[string][][2]float64 `json:"distributions"`
+		Events        map[string]float64      `json:"events"`
+		CI95          map[string][2]float64   `json:"ci95"`
+		Stats         map[string]map[string]float64
+		Seed          *uint64 `json:"seed"`
+		Trials        int64   `json:"trials"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.Mechanic != "ag.skill_test" || j.Params["skill"] != 2 || j.Events["success"] != 0.25 ||
+		j.CI95["success"] != [2]float64{0.17, 0.34} || j.Stats["mos"]["mean"] != 0.25 || *j.Seed != 7 || j.Trials != 100 {
+		t.Errorf("unexpected JSON: %s", buf.String())
+	}
+	if d := j.Distributions["mos"]; len(d) != 3 || d[0] != [2]float64{-1, 0.25} {
+		t.Errorf("distribution pairs %v (zero-probability values are left out)", d)
+	}
+	if strings.Contains(buf.String(), "workers") {
+		t.Error("JSON names the worker count; output must not depend on it")
+	}
+}
+
+func TestTable(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, sample("sim")); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"mechanic:", "ag.skill_test", "seed:", "success", "[0.1700, 0.3400]", "mos_band", "P(≥)"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, buf.String())
+		}
+	}
+	if err := Write(io.Discard, sample("exact"), "yaml"); err == nil {
+		t.Error("unknown format accepted")
+	}
+}
+
+func TestAtomicWrite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.csv")
+	os.WriteFile(path, []byte("old"), 0o644)
+	err := AtomicWrite(path, func(w io.Writer) error {
+		io.WriteString(w, "half")
+		return io.ErrUnexpectedEOF
+	})
+	if err == nil {
+		t.Fatal("failed write reported success")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("failed write changed the file: %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temp file left: %v", entries)
+	}
+	if err := AtomicWrite(path, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Errorf("file is %q", b)
+	}
+}
