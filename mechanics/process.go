@@ -63,3 +63,39 @@ func (p *Process) Validate() error {
 	}
 	return nil
 }
+
+// ProcessSpec is the standard report of a process: the variable "time"
+// (steps until absorption; Horizon+1 stands for "not absorbed within the
+// horizon"), one event per absorbing state, "not_absorbed", and the band
+// "final_state".
+func ProcessSpec(p *Process) *Spec {
+	abs := p.AbsorbingStates()
+	nAbs := len(abs)
+	spec := &Spec{Process: p}
+	spec.Vars = []Var{{Name: "time", Doc: "steps until absorption; horizon+1 = not absorbed within the horizon", Of: func(o int) int {
+		t, k := p.SplitOutcome(o)
+		if k == nAbs {
+			return p.Horizon + 1
+		}
+		return t
+	}}}
+	labels := make([]string, 0, nAbs+1)
+	for k, s := range abs {
+		k := k
+		spec.Events = append(spec.Events, Event{Name: "absorbed:" + p.States[s], Of: func(o int) bool {
+			_, kk := p.SplitOutcome(o)
+			return kk == k
+		}})
+		labels = append(labels, p.States[s])
+	}
+	spec.Events = append(spec.Events, Event{Name: "not_absorbed", Of: func(o int) bool {
+		_, kk := p.SplitOutcome(o)
+		return kk == nAbs
+	}})
+	labels = append(labels, "(not absorbed)")
+	spec.Bands = []Bands{{Name: "final_state", Labels: labels, Of: func(o int) int {
+		_, k := p.SplitOutcome(o)
+		return k
+	}}}
+	return spec
+}
