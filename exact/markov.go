@@ -9,8 +9,8 @@ import (
 )
 
 // Chain is the exact solution of a Process: the joint distribution of
-// (absorption step, absorbing state) within the horizon, packed as
-// Process.Outcome, plus unlimited-horizon figures for homogeneous chains.
+// (absorption step, state) packed as Process.Outcome, plus unlimited-horizon
+// figures for homogeneous chains.
 type Chain struct {
 	Outcome Dist
 	// Unbounded is set for homogeneous chains whose fundamental matrix
@@ -31,25 +31,35 @@ func SolveProcess(p *mechanics.Process) (*Chain, error) {
 		return nil, err
 	}
 	S := len(p.States)
-	abs := p.AbsorbingStates()
-	absIdx := make([]int, S)
-	for i := range absIdx {
-		absIdx[i] = -1
-	}
-	for k, s := range abs {
-		absIdx[s] = k
-	}
 	var trunc float64
-	step := func(t, s int) (Dist, error) {
-		n := p.Step(t, s)
+	eval := func(n mechanics.Node) (Dist, error) {
 		if err := mechanics.Validate(n); err != nil {
-			return Dist{}, fmt.Errorf("step from state %q: %w", p.States[s], err)
-		}
-		d, tr, err := evalNode(n)
-		if err != nil {
 			return Dist{}, err
 		}
+		d, tr, err := evalNode(n)
 		trunc += tr
+		return d, err
+	}
+	// Kernel form: one increment distribution per step, mapped per state.
+	var kernel Dist
+	kernelT := -1
+	step := func(t, s int) (Dist, error) {
+		var d Dist
+		var err error
+		if p.Kernel != nil {
+			if kernelT != t && !(p.Homogeneous && kernelT >= 0) {
+				if kernel, err = eval(p.Kernel(t)); err != nil {
+					return Dist{}, fmt.Errorf("step %d: %w", t, err)
+				}
+				kernelT = t
+			}
+			d, err = kernel.Map(func(x int) int { return p.Move(t, s, x) })
+		} else {
+			d, err = eval(p.Step(t, s))
+		}
+		if err != nil {
+			return Dist{}, fmt.Errorf("step from state %q: %w", p.States[s], err)
+		}
 		if d.Min() < 0 || d.Max() >= S {
 			return Dist{}, fmt.Errorf("step from state %q leads outside the %d states", p.States[s], S)
 		}
@@ -74,8 +84,8 @@ func SolveProcess(p *mechanics.Process) (*Chain, error) {
 	out := map[int]float64{}
 	v := make([]float64, S)
 	v[p.Start] = 1
-	if absIdx[p.Start] >= 0 {
-		out[p.Outcome(0, absIdx[p.Start])] = 1
+	if p.Absorbing[p.Start] {
+		out[p.Outcome(0, p.Start)] = 1
 		v[p.Start] = 0
 	}
 	nv := make([]float64, S)
@@ -99,26 +109,31 @@ func SolveProcess(p *mechanics.Process) (*Chain, error) {
 			break
 		}
 		for s, m := range nv {
-			if k := absIdx[s]; k >= 0 && m != 0 {
-				out[p.Outcome(t, k)] += m
+			if p.Absorbing[s] && m != 0 {
+				out[p.Outcome(t, s)] += m
 				nv[s] = 0
 			}
 		}
 		v, nv = nv, v
 	}
-	rest := 0.0
-	for _, m := range v {
-		rest += m
-	}
-	if rest > 0 {
-		out[p.Outcome(p.Horizon, len(abs))] += rest
+	for s, m := range v {
+		if m > 0 {
+			out[p.Outcome(p.Horizon+1, s)] += m
+		}
 	}
 	d, err := FromMap(out)
 	if err != nil {
 		return nil, err
 	}
 	ch := &Chain{Outcome: d, Truncated: trunc}
-	if p.Homogeneous && absIdx[p.Start] < 0 {
+	if p.Homogeneous && !p.Absorbing[p.Start] {
+		absIdx := make([]int, S)
+		for i := range absIdx {
+			absIdx[i] = -1
+		}
+		for k, s := range p.AbsorbingStates() {
+			absIdx[s] = k
+		}
 		if err := ch.solveUnbounded(p, get, absIdx); err != nil {
 			return nil, err
 		}

@@ -54,22 +54,23 @@ func processResult(p *mechanics.Process, outcome Dist) *mechanics.ProcessResult 
 		Absorbed: make([]float64, len(abs)),
 		Survival: make([]float64, p.Horizon+1),
 	}
-	for _, s := range abs {
+	k := map[int]int{}
+	for i, s := range abs {
 		pr.AbsorbingStates = append(pr.AbsorbingStates, p.States[s])
+		k[s] = i
 	}
 	byTime := make([]float64, p.Horizon+2)
 	for i, q := range outcome.P {
 		if q == 0 {
 			continue
 		}
-		t, k := p.SplitOutcome(outcome.Lo + i)
-		if k == len(abs) {
+		t, s := p.SplitOutcome(outcome.Lo + i)
+		if t > p.Horizon {
 			pr.Undecided += q
-			byTime[p.Horizon+1] += q
-			continue
+		} else {
+			pr.Absorbed[k[s]] += q
 		}
-		pr.Absorbed[k] += q
-		byTime[t] += q
+		byTime[min(t, p.Horizon+1)] += q
 	}
 	s := 0.0
 	for t := p.Horizon; t >= 0; t-- {

@@ -4,18 +4,26 @@ import "fmt"
 
 // Process is a finite-state random process that unfolds step by step
 // (ailments, bleeding out, burnout, extended tasks, chases). States are
-// 0..len(States)-1; the process starts in Start and moves each step to the
-// state drawn from Step(t, s), t = 1, 2, … being the step being taken. It
-// stops when it enters an absorbing state or after Horizon steps.
+// 0..len(States)-1; the process starts in Start and takes steps t = 1, 2, …
+// It stops when it enters an absorbing state or after Horizon steps.
 //
-// When Homogeneous is true Step must not depend on t, and the exact engine
-// solves the absorbing Markov chain (K6) as well as propagating it; otherwise
-// it propagates the distribution step by step (K7).
+// A step is given in one of two forms. Step(t, s) is the distribution of the
+// next state from state s. Or, for random walks, Kernel(t) is one random
+// increment shared by every state and Move(t, s, x) the state it leads to;
+// the engines then compute (exact) or compile (sim) the increment once per
+// step rather than once per state.
+//
+// When Homogeneous is true the step must not depend on t, and the exact
+// engine solves the absorbing Markov chain (K6) as well as propagating it;
+// otherwise it propagates the distribution step by step (K7).
 type Process struct {
-	States      []string
-	Absorbing   []bool
-	Start       int
-	Step        func(t, s int) Node
+	States    []string
+	Absorbing []bool
+	Start     int
+	Step      func(t, s int) Node
+	Kernel    func(t int) Node
+	Move      func(t, s, x int) int
+
 	Homogeneous bool
 	Horizon     int
 	// TimeUnit names one step ("test", "round", "day") for outputs.
@@ -33,15 +41,14 @@ func (p *Process) AbsorbingStates() []int {
 	return out
 }
 
-// Outcome packs "absorbed in the k-th absorbing state at step t" into one
-// integer; k = number of absorbing states means "not absorbed by the
-// horizon" (t is then the horizon).
-func (p *Process) Outcome(t, k int) int { return t*(len(p.AbsorbingStates())+1) + k }
+// Outcome packs "in state s at step t" into one integer: the step at which
+// the process was absorbed in s, or t = Horizon+1 when it was still in the
+// (transient) state s at the horizon.
+func (p *Process) Outcome(t, s int) int { return t*len(p.States) + s }
 
 // SplitOutcome is the inverse of Outcome.
-func (p *Process) SplitOutcome(o int) (t, k int) {
-	m := len(p.AbsorbingStates()) + 1
-	return o / m, o % m
+func (p *Process) SplitOutcome(o int) (t, s int) {
+	return o / len(p.States), o % len(p.States)
 }
 
 // Validate reports an inconsistent process.
@@ -55,8 +62,8 @@ func (p *Process) Validate() error {
 	if p.Start < 0 || p.Start >= len(p.States) {
 		return fmt.Errorf("process start state %d out of range", p.Start)
 	}
-	if p.Step == nil {
-		return fmt.Errorf("process has no step")
+	if (p.Step == nil) == (p.Kernel == nil || p.Move == nil) {
+		return fmt.Errorf("process needs either Step or Kernel and Move")
 	}
 	if p.Horizon < 1 {
 		return fmt.Errorf("process horizon %d must be at least 1", p.Horizon)
@@ -67,35 +74,28 @@ func (p *Process) Validate() error {
 // ProcessSpec is the standard report of a process: the variable "time"
 // (steps until absorption; Horizon+1 stands for "not absorbed within the
 // horizon"), one event per absorbing state, "not_absorbed", and the band
-// "final_state".
+// "final_state" (the state the process ends in: where it was absorbed, or
+// where it stands at the horizon).
 func ProcessSpec(p *Process) *Spec {
-	abs := p.AbsorbingStates()
-	nAbs := len(abs)
 	spec := &Spec{Process: p}
 	spec.Vars = []Var{{Name: "time", Doc: "steps until absorption; horizon+1 = not absorbed within the horizon", Of: func(o int) int {
-		t, k := p.SplitOutcome(o)
-		if k == nAbs {
-			return p.Horizon + 1
-		}
+		t, _ := p.SplitOutcome(o)
 		return t
 	}}}
-	labels := make([]string, 0, nAbs+1)
-	for k, s := range abs {
-		k := k
+	for _, s := range p.AbsorbingStates() {
+		s := s
 		spec.Events = append(spec.Events, Event{Name: "absorbed:" + p.States[s], Of: func(o int) bool {
-			_, kk := p.SplitOutcome(o)
-			return kk == k
+			t, ss := p.SplitOutcome(o)
+			return ss == s && t <= p.Horizon
 		}})
-		labels = append(labels, p.States[s])
 	}
 	spec.Events = append(spec.Events, Event{Name: "not_absorbed", Of: func(o int) bool {
-		_, kk := p.SplitOutcome(o)
-		return kk == nAbs
+		t, _ := p.SplitOutcome(o)
+		return t > p.Horizon
 	}})
-	labels = append(labels, "(not absorbed)")
-	spec.Bands = []Bands{{Name: "final_state", Labels: labels, Of: func(o int) int {
-		_, k := p.SplitOutcome(o)
-		return k
+	spec.Bands = []Bands{{Name: "final_state", Labels: p.States, Of: func(o int) int {
+		_, s := p.SplitOutcome(o)
+		return s
 	}}}
 	return spec
 }

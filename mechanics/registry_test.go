@@ -80,14 +80,16 @@ func TestValidate(t *testing.T) {
 func TestProcessOutcomePacking(t *testing.T) {
 	p := &Process{States: []string{"a", "b", "x", "y"}, Absorbing: []bool{false, false, true, true}, Horizon: 9, Step: func(_, s int) Node { return Const{V: s} }}
 	for t0 := 0; t0 <= 10; t0++ {
-		for k := 0; k <= 2; k++ {
+		for k := 0; k <= 3; k++ {
 			if tt, kk := p.SplitOutcome(p.Outcome(t0, k)); tt != t0 || kk != k {
 				t.Fatalf("Outcome(%d,%d) splits into (%d,%d)", t0, k, tt, kk)
 			}
 		}
 	}
 	s := ProcessSpec(p)
-	if len(s.Events) != 3 || s.Events[1].Name != "absorbed:y" || !s.Events[2].Of(p.Outcome(9, 2)) || s.Vars[0].Of(p.Outcome(9, 2)) != 10 {
+	if len(s.Events) != 3 || s.Events[1].Name != "absorbed:y" || !s.Events[1].Of(p.Outcome(4, 3)) ||
+		!s.Events[2].Of(p.Outcome(10, 1)) || s.Events[2].Of(p.Outcome(9, 2)) || s.Vars[0].Of(p.Outcome(10, 1)) != 10 ||
+		s.Bands[0].Of(p.Outcome(10, 1)) != 1 {
 		t.Errorf("ProcessSpec events %v", s.Events)
 	}
 }

@@ -277,78 +277,87 @@ func (w *nodeWorker) run(src *Source, n int) error {
 
 func (w *nodeWorker) hist() Hist { return w.h }
 
-// processWorker runs a Process trial by trial, compiling each state's step
-// once (per step for time-dependent processes).
+// processWorker runs a Process trial by trial, compiling each step once
+// (per step number for time-dependent processes).
 type processWorker struct {
-	p      *mechanics.Process
-	absIdx []int
-	nAbs   int
-	steps  []sampler          // homogeneous: per state
-	byTime map[[2]int]sampler // inhomogeneous: per (t, state)
-	h      Hist
+	p       *mechanics.Process
+	steps   []sampler          // homogeneous Step form: per state
+	byTime  map[[2]int]sampler // inhomogeneous Step form: per (t, state)
+	kernels map[int]sampler    // Kernel form: per t (t = 1 when homogeneous)
+	h       Hist
 }
 
 func newProcessWorker(p *mechanics.Process) *processWorker {
-	w := &processWorker{p: p, absIdx: make([]int, len(p.States)), steps: make([]sampler, len(p.States)), byTime: map[[2]int]sampler{}}
-	for i := range w.absIdx {
-		w.absIdx[i] = -1
-	}
-	for k, s := range p.AbsorbingStates() {
-		w.absIdx[s] = k
-	}
-	w.nAbs = len(p.AbsorbingStates())
-	return w
+	return &processWorker{p: p, steps: make([]sampler, len(p.States)), byTime: map[[2]int]sampler{}, kernels: map[int]sampler{}}
 }
 
-func (w *processWorker) step(t, s int) (sampler, error) {
-	if w.p.Homogeneous {
-		if w.steps[s] == nil {
-			c, err := compile(w.p.Step(1, s))
-			if err != nil {
-				return nil, err
-			}
-			w.steps[s] = c
-		}
-		return w.steps[s], nil
-	}
-	key := [2]int{t, s}
-	if c, ok := w.byTime[key]; ok {
-		return c, nil
-	}
-	n := w.p.Step(t, s)
+func compileChecked(n mechanics.Node) (sampler, error) {
 	if err := mechanics.Validate(n); err != nil {
 		return nil, err
 	}
-	c, err := compile(n)
-	if err != nil {
-		return nil, err
+	return compile(n)
+}
+
+// next draws the state after step t from state s.
+func (w *processWorker) next(src *Source, t, s int) (int, error) {
+	p := w.p
+	if p.Kernel != nil {
+		kt := t
+		if p.Homogeneous {
+			kt = 1
+		}
+		k, ok := w.kernels[kt]
+		if !ok {
+			var err error
+			if k, err = compileChecked(p.Kernel(kt)); err != nil {
+				return 0, err
+			}
+			w.kernels[kt] = k
+		}
+		return p.Move(t, s, k.sample(src)), nil
 	}
-	w.byTime[key] = c
-	return c, nil
+	if p.Homogeneous {
+		if w.steps[s] == nil {
+			c, err := compileChecked(p.Step(1, s))
+			if err != nil {
+				return 0, err
+			}
+			w.steps[s] = c
+		}
+		return w.steps[s].sample(src), nil
+	}
+	key := [2]int{t, s}
+	c, ok := w.byTime[key]
+	if !ok {
+		var err error
+		if c, err = compileChecked(p.Step(t, s)); err != nil {
+			return 0, err
+		}
+		w.byTime[key] = c
+	}
+	return c.sample(src), nil
 }
 
 func (w *processWorker) run(src *Source, n int) error {
 	p := w.p
 	for ; n > 0; n-- {
 		s := p.Start
-		out := p.Outcome(p.Horizon, w.nAbs)
-		if k := w.absIdx[s]; k >= 0 {
-			out = p.Outcome(0, k)
-		} else {
-			for t := 1; t <= p.Horizon; t++ {
-				c, err := w.step(t, s)
-				if err != nil {
+		out := p.Outcome(0, s)
+		if !p.Absorbing[s] {
+			t := 1
+			for ; t <= p.Horizon; t++ {
+				var err error
+				if s, err = w.next(src, t, s); err != nil {
 					return err
 				}
-				s = c.sample(src)
 				if s < 0 || s >= len(p.States) {
-					return fmt.Errorf("step leads to state %d outside the %d states", s, len(p.States))
+					return fmt.Errorf("step %d leads to state %d outside the %d states", t, s, len(p.States))
 				}
-				if k := w.absIdx[s]; k >= 0 {
-					out = p.Outcome(t, k)
+				if p.Absorbing[s] {
 					break
 				}
 			}
+			out = p.Outcome(t, s)
 		}
 		w.h.add(out, 1)
 	}

@@ -251,3 +251,34 @@ func TestMemoryFlatInTrials(t *testing.T) {
 		t.Errorf("allocations grew with trials: %d bytes for %d trials, %d bytes for %d", small, ChunkSize*2, large, ChunkSize*40)
 	}
 }
+
+// TestKernelFormMatchesStepForm: a random walk written with Kernel/Move
+// gives the same exact distribution as with Step, and the simulator agrees.
+func TestKernelFormMatchesStepForm(t *testing.T) {
+	for _, homogeneous := range []bool{true, false} {
+		step := exact.GamblersRuin(7, 3, 2, 3)
+		step.Horizon, step.Homogeneous = 50, homogeneous
+		kern := exact.GamblersRuin(7, 3, 2, 3)
+		kern.Horizon, kern.Homogeneous, kern.Step = 50, homogeneous, nil
+		kern.Kernel = func(int) mechanics.Node { return mechanics.Die{Faces: []int{1, -1}, Weights: []int64{2, 3}} }
+		kern.Move = func(_, s, x int) int { return s + x }
+		a, err := exact.SolveProcess(step)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := exact.SolveProcess(kern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v := a.Outcome.Lo; v <= a.Outcome.Hi(); v++ {
+			if math.Abs(a.Outcome.Prob(v)-b.Outcome.Prob(v)) > 1e-15 {
+				t.Fatalf("kernel form differs at outcome %d: %v vs %v", v, b.Outcome.Prob(v), a.Outcome.Prob(v))
+			}
+		}
+		h, err := Outcomes(context.Background(), &mechanics.Spec{Process: kern}, Options{Trials: trials(200_000, 1_000_000), Seed: 21})
+		if err != nil {
+			t.Fatal(err)
+		}
+		requireAgreement(t, "kernel walk", h, b.Outcome)
+	}
+}
