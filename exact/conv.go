@@ -58,15 +58,35 @@ func SumN(a Dist, n int) Dist {
 	if n < 0 {
 		panic("exact: SumN with negative count")
 	}
+	// A sparse X (packed outcomes: few values spread over a wide range) is
+	// cheaper to add one copy at a time: each step costs nnz(X)·span, where a
+	// squaring costs span² on the mostly-empty dense support.
+	nnz := 0
+	for _, p := range a.P {
+		if p != 0 {
+			nnz++
+		}
+	}
+	if n > 1 && n <= 64 && 2*nnz < len(a.P) {
+		acc := a
+		for i := 1; i < n; i++ {
+			acc = flushTiny(Convolve(acc, a))
+		}
+		return acc
+	}
+	return sumNSquaring(a, n)
+}
+
+func sumNSquaring(a Dist, n int) Dist {
 	switch {
 	case n == 0:
 		return Point(0)
 	case n == 1:
 		return a
 	case n%2 == 0:
-		return flushTiny(square(SumN(a, n/2)))
+		return flushTiny(square(sumNSquaring(a, n/2)))
 	default:
-		return flushTiny(Convolve(SumN(a, n-1), a))
+		return flushTiny(Convolve(sumNSquaring(a, n-1), a))
 	}
 }
 

@@ -27,13 +27,19 @@ type Option struct {
 	Values []string
 }
 
-// Short is the name after ".opt.", e.g. "tie".
+// Short is the name after ".opt." ("tie" for "ag.core.opt.tie"), or, for a
+// named choice that is not an ambiguity switch ("ag.fall_damage.surface"),
+// the name after the last dot.
 func (o Option) Short() string {
 	if i := strings.LastIndex(o.Name, ".opt."); i >= 0 {
 		return o.Name[i+len(".opt."):]
 	}
-	return o.Name
+	return o.Name[strings.LastIndex(o.Name, ".")+1:]
 }
+
+// IsChoice reports a named choice (set by its bare name, like a parameter)
+// rather than an ambiguity switch.
+func (o Option) IsChoice() bool { return !strings.Contains(o.Name, ".opt.") }
 
 // Default is the first value.
 func (o Option) Default() string { return o.Values[0] }
@@ -72,7 +78,7 @@ func (c Config) Opt(name string) string {
 		return v
 	}
 	for k, v := range c.Options {
-		if strings.HasSuffix(k, ".opt."+name) {
+		if strings.HasSuffix(k, ".opt."+name) || (!strings.Contains(k, ".opt.") && strings.HasSuffix(k, "."+name)) {
 			return v
 		}
 	}
@@ -172,12 +178,13 @@ func (m *Mechanic) findParam(name string) *Param {
 	return nil
 }
 
-// findOption resolves "opt.tie", "tie" is not accepted (it could shadow a
-// parameter); the full name "ag.core.opt.tie" and "<id>.opt.tie" are.
+// findOption resolves "opt.tie", the full name "ag.core.opt.tie" and
+// "<id>.opt.tie"; a bare "tie" is not accepted (it could shadow a parameter),
+// except for named choices ("surface=grass").
 func (m *Mechanic) findOption(name string) *Option {
 	for i := range m.Options {
 		o := &m.Options[i]
-		if name == o.Name || name == "opt."+o.Short() || name == m.ID+".opt."+o.Short() {
+		if name == o.Name || name == "opt."+o.Short() || name == m.ID+".opt."+o.Short() || (o.IsChoice() && name == o.Short()) {
 			return o
 		}
 	}

@@ -240,9 +240,13 @@ func runDescribe(_ context.Context, args []string, stdout, _ io.Writer) error {
 	}
 	tw.Flush()
 	if len(m.Options) > 0 {
-		fmt.Fprintf(w, "\nOptions (set with --set opt.NAME=VALUE or the full name; default first):\n")
+		fmt.Fprintf(w, "\nOptions (set with --set opt.NAME=VALUE or the full name; choices with NAME=VALUE; default first):\n")
 		for _, o := range m.Options {
-			fmt.Fprintf(w, "  %s (opt.%s) = %s\n      %s\n", o.Name, o.Short(), strings.Join(o.Values, " | "), o.Doc)
+			short := "opt." + o.Short()
+			if o.IsChoice() {
+				short = o.Short()
+			}
+			fmt.Fprintf(w, "  %s (%s) = %s\n      %s\n", o.Name, short, strings.Join(o.Values, " | "), o.Doc)
 		}
 	}
 	if len(m.Outputs) > 0 {
