@@ -182,10 +182,17 @@ func (m *Mechanic) findParam(name string) *Param {
 // "<id>.opt.tie"; a bare "tie" is not accepted (it could shadow a parameter),
 // except for named choices ("surface=grass").
 func (m *Mechanic) findOption(name string) *Option {
-	for i := range m.Options {
-		o := &m.Options[i]
-		if name == o.Name || name == "opt."+o.Short() || name == m.ID+".opt."+o.Short() || (o.IsChoice() && name == o.Short()) {
-			return o
+	// The mechanic's own switches win over shared ones with the same short
+	// name (ag.initiative.opt.tie over ag.core.opt.tie).
+	for _, own := range []bool{true, false} {
+		for i := range m.Options {
+			o := &m.Options[i]
+			if strings.HasPrefix(o.Name, m.ID+".") != own {
+				continue
+			}
+			if name == o.Name || name == "opt."+o.Short() || name == m.ID+".opt."+o.Short() || (o.IsChoice() && name == o.Short()) {
+				return o
+			}
 		}
 	}
 	return nil

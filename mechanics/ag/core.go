@@ -5,8 +5,6 @@
 package ag
 
 import (
-	"fmt"
-
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
@@ -255,23 +253,23 @@ func init() {
 }
 
 func buildOpposed(c mechanics.Config) (*mechanics.Spec, error) {
-	o := coreOptionsOf(c)
-	a, b := Pool(c.Int("skill"), o), Pool(c.Int("opp_skill"), o)
-	aA, aM, bA, bM := c.Int("attribute"), c.Int("modifier"), c.Int("opp_attribute"), c.Int("opp_modifier")
-	if c.Int("skill")+5 >= rollBase/4 || c.Int("opp_skill")+5 >= rollBase/4 {
-		return nil, fmt.Errorf("pools above %d dice are not supported", rollBase/4-6)
-	}
-	pack := mechanics.Combine{X: a, Y: b, Name: "actor,opponent", F: func(x, y int) int { return x*rollBase + y }}
-	actor := func(o int) int { return o / rollBase }
-	opp := func(o int) int { return o % rollBase }
-	raw := func(x int) int { return Total(actor(x), aA, aM) - Total(opp(x), bA, bM) }
+	return opposedSpec(sideOf(c, ""), sideOf(c, "opp_"), coreOptionsOf(c)), nil
+}
+
+// opposedSpec is an opposed test of two sides (K5): the outcome packs both
+// rolls, the MoS is T_a − T_b.
+func opposedSpec(a, b side, o CoreOptions) *mechanics.Spec {
+	pack := mechanics.Combine{X: a.roll(o), Y: b.roll(o), Name: "actor,opponent", F: func(x, y int) int { return x*rollBase + y }}
+	actor := func(x int) int { return x / rollBase }
+	opp := func(x int) int { return x % rollBase }
+	raw := func(x int) int { return a.total(actor(x)) - b.total(opp(x)) }
 	mos := func(x int) int { return reportedMoS(raw(x), o.Tie) }
 	return &mechanics.Spec{
 		Outcome: pack,
 		Vars: []mechanics.Var{
 			{Name: "mos", Doc: "actor's MoS T_actor − T_opponent", Of: mos},
-			{Name: "actor_total", Of: func(x int) int { return Total(actor(x), aA, aM) }},
-			{Name: "opponent_total", Of: func(x int) int { return Total(opp(x), bA, bM) }},
+			{Name: "actor_total", Of: func(x int) int { return a.total(actor(x)) }},
+			{Name: "opponent_total", Of: func(x int) int { return b.total(opp(x)) }},
 		},
 		Events: []mechanics.Event{
 			{Name: "success", Doc: "actor wins: MoS ≥ 1 (or per the tie option)", Of: func(x int) bool { return success(mos(x), o.Tie) }},
@@ -285,5 +283,5 @@ func buildOpposed(c mechanics.Config) (*mechanics.Spec, error) {
 			{Name: "opponent_fumble", Of: func(x int) bool { return rollFumble(opp(x)) }},
 		},
 		Bands: []mechanics.Bands{{Name: "mos_band", Labels: BandLabels, Of: func(x int) int { return Band(mos(x)) }}},
-	}, nil
+	}
 }

@@ -1,0 +1,104 @@
+package ag
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/sim"
+)
+
+// extraConfigs are settings beyond the defaults that every cross-check also
+// runs: other sizes and every option value that changes the model.
+var extraConfigs = map[string][][]string{
+	"ag.take_average":     {{"skill=4", "attribute=4", "tn=7", "opt.penalties=applied", "modifier=-2"}},
+	"ag.assist":           {{"group=9", "opt.group_counts=helpers_only"}, {"group=40", "opt.beyond_32=extend_log", "tn=9"}},
+	"ag.multi_action":     {{"actions=4", "skill=5", "tn=6"}},
+	"ag.wound_penalty":    {{"flesh_wounds=3", "deep_bruises=1", "flesh_bruises=1", "opt.rounding=round_half_up"}, {"deep_wounds=2", "opt.rows=second_pair_is_subsequent_wounds", "opt.stacking=worst_only"}},
+	"ag.swim":             {{"skill=5", "athletics=1", "encumbrance=1", "tn=3"}},
+	"ag.social":           {{"deception=0", "intimidation=3", "negotiation=1", "wrangle=2", "disposition_tn=6", "tn_modifier=2"}},
+	"ag.jump":             {{"movement=sprint", "surface=rough", "direction=vertical", "gap_cm=50"}, {"movement=run", "opt.move_bonus=none"}},
+	"ag.initiative":       {{"other_skill=4", "opt.tie=simultaneous"}},
+	"ag.surprise":         {{"victim_skill=4", "ambusher_skill=1", "defence_combat_modifier=3"}},
+	"ag.magic.tn_spell":   {{"spell=heal", "skill=0"}, {"spell=ward", "skill=4"}},
+	"ag.magic.info_level": {{"spell=scrying", "skill=5"}},
+	"ag.magic.banish":     {{"skill=4", "spirit_psyche=5"}},
+}
+
+func exactOutcome(t *testing.T, spec *mechanics.Spec) exact.Dist {
+	t.Helper()
+	if spec.Process != nil {
+		ch, err := exact.SolveProcess(spec.Process)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ch.Outcome
+	}
+	d, _, err := exact.Eval(spec.Outcome)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestEveryMechanicBothEngines: every registered ag mechanic, with its
+// defaults and its extra configurations, is computed by both engines, which
+// must agree (chi-square p > 1e-6 and every event inside a widened Wilson
+// interval); exact probabilities must sum to 1.
+func TestEveryMechanicBothEngines(t *testing.T) {
+	n := int64(1_000_000)
+	if testing.Short() {
+		n = 100_000
+	}
+	seen := 0
+	for _, m := range mechanics.All() {
+		if !strings.HasPrefix(m.ID, "ag.") {
+			continue
+		}
+		seen++
+		configs := append([][]string{nil}, extraConfigs[m.ID]...)
+		for _, sets := range configs {
+			c, err := m.Configure(sets)
+			if err != nil {
+				t.Fatalf("%s %v: %v", m.ID, sets, err)
+			}
+			spec, err := m.Build(c)
+			if err != nil {
+				t.Fatalf("%s %v: %v", m.ID, sets, err)
+			}
+			if m.MCOnly {
+				continue
+			}
+			d := exactOutcome(t, spec)
+			if tot := d.Total(); tot < 1-1e-9 || tot > 1+1e-9 {
+				t.Errorf("%s %v: exact probabilities sum to %v", m.ID, sets, tot)
+			}
+			h, err := sim.Outcomes(context.Background(), spec, sim.Options{Trials: n, Seed: 77})
+			if err != nil {
+				t.Fatalf("%s %v: %v", m.ID, sets, err)
+			}
+			if a := sim.ChiSquare(h, d); a.Impossible > 0 || a.P < 1e-6 {
+				t.Errorf("%s %v: chi2 = %.1f df = %d p = %.3g impossible = %d", m.ID, sets, a.Stat, a.DF, a.P, a.Impossible)
+			}
+			ex, sm := &mechanics.Result{}, &mechanics.Result{}
+			if err := exact.Summarize(spec, d, ex); err != nil {
+				t.Fatal(err)
+			}
+			if err := sim.Summarize(spec, h, sm); err != nil {
+				t.Fatal(err)
+			}
+			for i, e := range sm.Events {
+				p := ex.Events[i].P
+				w := e.CI[1] - e.CI[0]
+				if p < e.CI[0]-1.25*w || p > e.CI[1]+1.25*w {
+					t.Errorf("%s %v: event %s exact %.5f outside sim %v", m.ID, sets, e.Name, p, e.CI)
+				}
+			}
+		}
+	}
+	if seen < 3 {
+		t.Fatalf("only %d ag mechanics registered", seen)
+	}
+}
