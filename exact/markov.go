@@ -40,18 +40,20 @@ func SolveProcess(p *mechanics.Process) (*Chain, error) {
 		trunc += tr
 		return d, err
 	}
-	// Kernel form: one increment distribution per step, mapped per state.
-	var kernel Dist
-	kernelT := -1
+	// Kernel form: one increment distribution per step (per kernel key),
+	// mapped per state.
+	kernels := map[int]Dist{}
 	step := func(t, s int) (Dist, error) {
 		var d Dist
 		var err error
 		if p.Kernel != nil {
-			if kernelT != t && !(p.Homogeneous && kernelT >= 0) {
+			key := p.KernelKeyOf(t)
+			kernel, ok := kernels[key]
+			if !ok {
 				if kernel, err = eval(p.Kernel(t)); err != nil {
 					return Dist{}, fmt.Errorf("step %d: %w", t, err)
 				}
-				kernelT = t
+				kernels[key] = kernel
 			}
 			d, err = kernel.Map(func(x int) int { return p.Move(t, s, x) })
 		} else {

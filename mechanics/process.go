@@ -23,6 +23,10 @@ type Process struct {
 	Step      func(t, s int) Node
 	Kernel    func(t int) Node
 	Move      func(t, s, x int) int
+	// KernelKey, when set, names the kernel of step t: steps with the same
+	// key share one kernel, which the engines then compute only once (a
+	// chase whose obstacle rounds recur, say).
+	KernelKey func(t int) int
 
 	Homogeneous bool
 	Horizon     int
@@ -98,4 +102,16 @@ func ProcessSpec(p *Process) *Spec {
 		return s
 	}}}
 	return spec
+}
+
+// KernelKeyOf is the cache key of step t's kernel.
+func (p *Process) KernelKeyOf(t int) int {
+	switch {
+	case p.Homogeneous:
+		return 1
+	case p.KernelKey != nil:
+		return p.KernelKey(t)
+	default:
+		return t
+	}
 }

@@ -302,14 +302,11 @@ func compileChecked(n mechanics.Node) (sampler, error) {
 func (w *processWorker) next(src *Source, t, s int) (int, error) {
 	p := w.p
 	if p.Kernel != nil {
-		kt := t
-		if p.Homogeneous {
-			kt = 1
-		}
+		kt := p.KernelKeyOf(t)
 		k, ok := w.kernels[kt]
 		if !ok {
 			var err error
-			if k, err = compileChecked(p.Kernel(kt)); err != nil {
+			if k, err = compileChecked(p.Kernel(t)); err != nil {
 				return 0, err
 			}
 			w.kernels[kt] = k

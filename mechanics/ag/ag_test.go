@@ -323,3 +323,35 @@ func TestBadConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestAccumulatedGolden(t *testing.T) {
+	// mechanics.md §1.3: skill 2 + attr 2 vs TN 5, Q = 6, floor at 0.
+	r := runExact(t, "ag.accumulated", "skill=2", "attribute=2", "tn=5", "q=6")
+	near(t, "E[tests]", r.Process.MeanTimeUnbounded, 4.0758, 5e-5)
+	for i, want := range []float64{0.125, 0.4376, 0.6863, 0.8365} {
+		near(t, "P(done by t)", 1-r.Process.Survival[i+2], want, 5e-5)
+	}
+	// Dispel is accumulated damage with Q = 6: it ends, sooner with more skill.
+	lo := runExact(t, "ag.magic.dispel", "skill=1").Process.MeanTimeUnbounded
+	hi := runExact(t, "ag.magic.dispel", "skill=5").Process.MeanTimeUnbounded
+	if !(hi < lo) {
+		t.Errorf("dispel: mean attempts %v at skill 5, %v at skill 1", hi, lo)
+	}
+	// Hurrying: a k = 4 character takes more tests than k = 0.
+	k0 := runExact(t, "ag.acting_fast", "k=0").Var("time").Stats.Mean
+	k4 := runExact(t, "ag.acting_fast", "k=4").Var("time").Stats.Mean
+	if !(k4 > k0) {
+		t.Errorf("acting fast: %v tests at k=4, %v at k=0", k4, k0)
+	}
+}
+
+func TestChaseSanity(t *testing.T) {
+	// Equal runners from the middle: symmetric chances of capture and escape.
+	r := runExact(t, "ag.chase", "gap=15", "escape_gap=30", "rounds=200")
+	near(t, "P(caught)-P(escaped)", r.Event("absorbed:caught").P-r.Event("absorbed:escaped").P, 0, 1e-3)
+	// A much faster pursuer almost always catches.
+	f := runExact(t, "ag.chase", "pursuer_speed=30")
+	if p := f.Event("absorbed:caught").P; p < 0.99 {
+		t.Errorf("faster pursuer catches with %v", p)
+	}
+}
