@@ -180,6 +180,9 @@ func (ch *Chain) solveUnbounded(p *mechanics.Process, get func(t, s int) (Dist, 
 		d, _ := get(1, s)
 		for j, q := range d.P {
 			ns := d.Lo + j
+			if q == 0 {
+				continue
+			}
 			if k := absIdx[ns]; k >= 0 {
 				r.Set(i, k, r.At(i, k)+q)
 			} else {

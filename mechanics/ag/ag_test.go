@@ -355,3 +355,20 @@ func TestChaseSanity(t *testing.T) {
 		t.Errorf("faster pursuer catches with %v", p)
 	}
 }
+
+func TestAttackDamageGolden(t *testing.T) {
+	// mechanics.md §1.4: 3 dice + 2 vs 2 dice + 2, DV 3.
+	r := runExact(t, "ag.attack_damage", "skill=3", "attribute=2", "defence_skill=2", "defence_attribute=2", "dv=3")
+	d := r.Var("damage")
+	for i, want := range []float64{.4509, .2149, .1587, .1019, .0498, .0195, .0044} {
+		near(t, "P(D = 3i)", d.P[3*i-d.Lo], want, 5e-5)
+	}
+	// The attack alone is the opposed golden.
+	near(t, "P(hit)", runExact(t, "ag.attack", "skill=3", "defence_skill=2").Event("hit").P, 0.5491, 5e-5)
+	// Bigger guns incapacitate sooner.
+	a := runExact(t, "ag.attack_damage", "report=until_incapacitated", "dv=2").Process.MeanTimeUnbounded
+	b := runExact(t, "ag.attack_damage", "report=until_incapacitated", "dv=6").Process.MeanTimeUnbounded
+	if !(b < a) {
+		t.Errorf("mean attacks to incapacitate: DV 6 %v, DV 2 %v", b, a)
+	}
+}
