@@ -372,3 +372,44 @@ func TestAttackDamageGolden(t *testing.T) {
 		t.Errorf("mean attacks to incapacitate: DV 6 %v, DV 2 %v", b, a)
 	}
 }
+
+func TestHazardGoldens(t *testing.T) {
+	// mechanics.md §1.6, athletics 2 + agility 2.
+	ge := func(r *mechanics.Result, v int) float64 {
+		d := r.Var("damage")
+		s := 0.0
+		for i, p := range d.P {
+			if d.Lo+i >= v {
+				s += p
+			}
+		}
+		return s
+	}
+	c9 := runExact(t, "ag.fall_damage", "athletics=2", "agility=2", "height=9", "surface=concrete")
+	near(t, "9 m concrete P(0)", c9.Event("no_damage").P, .5833, 5e-5)
+	near(t, "9 m concrete E[D]", c9.Var("damage").Stats.Mean, 4.099, 5e-4)
+	near(t, "9 m concrete P(D ≥ 10)", ge(c9, 10), .2523, 5e-5)
+	near(t, "9 m concrete P(D ≥ 20)", ge(c9, 20), .0162, 5e-5)
+	near(t, "9 m grass E[D]", runExact(t, "ag.fall_damage", "height=9", "surface=grass").Var("damage").Stats.Mean, 2.049, 5e-4)
+	c15 := runExact(t, "ag.fall_damage", "height=15", "surface=concrete")
+	near(t, "15 m concrete E[D]", c15.Var("damage").Stats.Mean, 22.54, 5e-3)
+	near(t, "15 m concrete P(D ≥ 20)", ge(c15, 20), .6682, 5e-5)
+	// Bonfire, full round.
+	f := runExact(t, "ag.fire", "dv=2")
+	near(t, "fire E[D]", f.Var("damage").Stats.Mean, 9.194, 5e-4)
+	for v, n := range map[int]float64{1: 1, 4: 2, 6: 5, 8: 7, 10: 9, 12: 11, 14: 1} {
+		d := f.Var("damage")
+		near(t, "fire P(D=v)", d.P[v-d.Lo], n/36, 1e-12)
+	}
+	// Electricity, Body 3, no wound penalties; the golden values hold with
+	// the listed DV in the TN (with the default effective DV a fumbled damage
+	// roll halves the TN too).
+	el := func(dv string) *mechanics.Result {
+		return runExact(t, "ag.electricity", "body=3", "dv="+dv, "opt.test_trigger=always", "opt.wound_penalty_in_test=no", "opt.tn_dv=listed")
+	}
+	near(t, "DV 1 KO", el("1").Event("ko_or_worse").P, 1.0/36, 1e-12)
+	near(t, "DV 2 KO", el("2").Event("ko_or_worse").P, .9722, 5e-5)
+	near(t, "DV 2 coma", el("2").Event("coma_or_worse").P, .0833, 5e-5)
+	near(t, "DV 4 coma", el("4").Event("coma_or_worse").P, 1, 1e-12)
+	near(t, "DV 4 death", el("4").Event("death").P, 1.0/36, 1e-12)
+}
