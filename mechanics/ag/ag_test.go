@@ -413,3 +413,28 @@ func TestHazardGoldens(t *testing.T) {
 	near(t, "DV 4 coma", el("4").Event("coma_or_worse").P, 1, 1e-12)
 	near(t, "DV 4 death", el("4").Event("death").P, 1.0/36, 1e-12)
 }
+
+func TestInjuryGoldens(t *testing.T) {
+	// mechanics.md §1.6: Body 2, P(blackout at test 1…7).
+	s := runExact(t, "ag.suffocation", "body=2")
+	tm := s.Var("time")
+	for j, want := range []float64{0, .0278, .0810, .1980, .2888, .2696, .1310} {
+		got := 0.0
+		if v := j + 1 - tm.Lo; v >= 0 && v < len(tm.P) {
+			got = tm.P[v]
+		}
+		near(t, "P(blackout at test j)", got, want, 5e-5)
+	}
+	// Fever lethality floor: P(fumble)·(1 − (5/6)⁷) ≈ .0200 whatever the Body.
+	for _, body := range []string{"0", "3", "6"} {
+		near(t, "P(death per exposure, aid)", runExact(t, "ag.disease", "body="+body).Event("died").P, (1-math.Pow(5.0/6, 7))/36, 1e-12)
+	}
+	near(t, "P(death, no aid)", runExact(t, "ag.disease", "aid=0").Event("died").P, (1-math.Pow(2.0/3, 7))/36, 1e-12)
+	// Stabilising: a bleeding patient is saved by one success in two attempts.
+	st := runExact(t, "ag.stabilize", "bleeding_out=1", "skill=1", "logic=0", "patient_body=0", "patient_penalty=0")
+	// Skill 1 + 0 vs TN 1 succeeds on 2..6 (5/6); the fumble (1/6) adds a
+	// flesh wound, so the second attempt is at −1 and needs 3..6 (4/6).
+	near(t, "P(saved)", st.Event("absorbed:saved").P, 5.0/6+(1.0/6)*(4.0/6), 1e-12)
+	// Recovery: two flesh bruises (2d6 hours) beside one aided flesh wound (72 h): the wound decides.
+	near(t, "recovery hours", runExact(t, "ag.recovery", "deep_bruises=0").Var("hours").Stats.Mean, 72, 1e-12)
+}
