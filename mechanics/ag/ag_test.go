@@ -438,3 +438,17 @@ func TestInjuryGoldens(t *testing.T) {
 	// Recovery: two flesh bruises (2d6 hours) beside one aided flesh wound (72 h): the wound decides.
 	near(t, "recovery hours", runExact(t, "ag.recovery", "deep_bruises=0").Var("hours").Stats.Mean, 72, 1e-12)
 }
+
+func TestRadiation(t *testing.T) {
+	x := DosePath(0, 15, 2, 1.5, 30)
+	near(t, "X_2", x[2], 20, 1e-12)
+	near(t, "X_16 (shed 1 per 14 days)", x[16], 19, 1e-9)
+	if y := DosePath(20, 0, 0, 1, 400); y[400] < 2-1e-12 {
+		t.Errorf("dose shed below a tenth of the peak: %v", y[400])
+	}
+	// One acute 90 dGy dose, Body 3: one test at TN 16; fatal on MoS ≤ −10 (R ≤ 3).
+	r := runExact(t, "ag.radiation", "acute_dose=90", "body=3")
+	near(t, "P(fatal)", r.Event("absorbed:fatal").P, 8.0/36, 1e-12)
+	// A house (RSF 15) keeps 90 dGy under the test threshold.
+	near(t, "sheltered", runExact(t, "ag.radiation", "acute_dose=90", "rsf=15").Event("any_illness").P, 0, 0)
+}

@@ -1,0 +1,150 @@
+package ag
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+func init() { register(radiation()) }
+
+// radiation bands: dose threshold (dGy), TN, illness penalty (0 = none; −1
+// marks the lethal ≥ 300 band).
+var radBands = []struct{ dose, tn, penalty int }{{7, 6, 0}, {10, 8, 1}, {20, 12, 2}, {60, 14, 3}, {80, 16, 4}, {300, 18, -1}}
+
+// DosePath is the deterministic dose X_t (dGy) for days 1..days: daily
+// accrual divided by the RSF, shedding 1 dGy per 14 days (1/14 a day) but
+// never below a tenth of the peak.
+func DosePath(acute, daily float64, exposureDays int, rsf float64, days int) []float64 {
+	x := make([]float64, days+1)
+	peak := 0.0
+	for t := 1; t <= days; t++ {
+		in := 0.0
+		if t == 1 {
+			in += acute
+		}
+		if t <= exposureDays {
+			in += daily
+		}
+		v := x[t-1] + in/rsf
+		peak = math.Max(peak, v)
+		if in == 0 {
+			v = math.Max(v-1.0/14, 0.1*peak)
+		}
+		x[t] = v
+	}
+	return x
+}
+
+func bandOf(x float64, above7 bool) int {
+	b := -1
+	for i, r := range radBands {
+		if x >= float64(r.dose)-1e-12 {
+			b = i
+		}
+	}
+	if b == 0 && above7 && x <= 7+1e-12 {
+		return -1
+	}
+	return b
+}
+
+func radiation() *mechanics.Mechanic {
+	const id = "ag.radiation"
+	return &mechanics.Mechanic{
+		ID:      id,
+		Summary: "radiation: a deterministic dose path with Body tests on days the dose rises (TN 6…18 by band)",
+		Doc: "Dose accumulates in dGy (incoming dose ÷ RSF: unprotected 1, vehicle 1.5, house 15, public shelter 40) and is shed at 1 dGy " +
+			"per 2 weeks, never below a tenth of the peak. At most once a day, when the total has risen and is at least 7, the character " +
+			"makes a Body test, TN by the total: ≥7 → 6, ≥10 → 8, ≥20 → 12, ≥60 → 14, ≥80 → 16, ≥300 → 18. Failure brings the band's " +
+			"illness (≥10 −1, ≥20 −2, ≥60 −3, ≥80 −4; ≥300 death); MoS ≤ −10 or a fumble is fatal too. Tests are independent given " +
+			"the path: a forward DP over the days (K7) (mechanics.md §1.6). The penalty-onset timeline is not modelled.",
+		Params: []mechanics.Param{
+			{Name: "acute_dose", Default: 25, Min: 0, Max: 100000, Real: true, Doc: "dose on day 1, dGy before shielding (kiloton air burst at 1 km: 10; megaton at 2/10/25 km: 600/50/10)"},
+			{Name: "daily_dose", Default: 0, Min: 0, Max: 100000, Real: true, Doc: "dose per day of exposure, dGy (fallout ≈ 30/12/3/1 per hour at 1 h/2 h/6 h/1 day)"},
+			ip("exposure_days", 0, 0, 3650, "days of the daily dose"),
+			{Name: "rsf", Default: 1, Min: 1, Max: 10000, Real: true, Doc: "radiation shielding factor: unprotected 1, vehicle 1.5, house 15, public shelter 40"},
+			named(pAttr, "body", "Body"), pModifier, ip("treatment", 0, 0, 1, "1: treatment in a modern facility (+2)"), ip("days", 60, 1, 3650, "horizon in days"),
+		},
+		Options: []mechanics.Option{optCritCount, optFumbleCrit,
+			opt(id, "trigger", "daily_if_increased: a test every day the dose rose; band_crossing_only: only when it enters a higher band", "daily_if_increased", "band_crossing_only"),
+			opt(id, "threshold", "at_least_7 or above_7", "at_least_7", "above_7"),
+			opt(id, "illness_stack", "worst_only: the worst illness counts; accumulate_penalties: penalties of failed bands add", "worst_only", "accumulate_penalties"),
+			opt(id, "treatment", "bonus_on_test: +2 on every test; bonus_on_later_tests: +2 from the second test on", "bonus_on_test", "bonus_on_later_tests"),
+			opt(id, "tie", "failure: MoS 0 fails", "failure")},
+		Outputs: []string{"distributions: time (day of a fatal test; days+1 = alive), penalty (illness penalty at the end)", "events: absorbed:fatal, any_illness, not_absorbed", "bands: final_state"},
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			o := coreOptionsOf(c)
+			H := c.Int("days")
+			x := DosePath(c.Float("acute_dose"), c.Float("daily_dose"), c.Int("exposure_days"), c.Float("rsf"), H)
+			above7 := c.Opt("threshold") == "above_7"
+			crossing := c.Opt("trigger") == "band_crossing_only"
+			accumulate := c.Opt("illness_stack") == "accumulate_penalties"
+			body, m := c.Int("body"), c.Int("modifier")
+			// Test days and their bands.
+			testBand := make([]int, H+1)
+			highest, tests := -1, 0
+			bonus := make([]int, H+1)
+			for t := 1; t <= H; t++ {
+				testBand[t] = -1
+				b := bandOf(x[t], above7)
+				if b < 0 || x[t] <= x[t-1] || (crossing && b <= highest) {
+					continue
+				}
+				testBand[t] = b
+				highest = max(highest, b)
+				if c.Int("treatment") == 1 && (c.Opt("treatment") == "bonus_on_test" || tests > 0) {
+					bonus[t] = 2
+				}
+				tests++
+			}
+			maxPen := 4
+			if accumulate {
+				maxPen = 4 * tests
+			}
+			p := &mechanics.Process{Horizon: H, TimeUnit: "day"}
+			for pen := 0; pen <= maxPen; pen++ {
+				p.States = append(p.States, fmt.Sprintf("penalty -%d", pen))
+				p.Absorbing = append(p.Absorbing, false)
+			}
+			fatal := len(p.States)
+			p.States, p.Absorbing = append(p.States, "fatal"), append(p.Absorbing, true)
+			roll := Pool(2, o)
+			p.Step = func(t, s int) mechanics.Node {
+				b := testBand[t]
+				if b < 0 {
+					return mechanics.Const{V: s}
+				}
+				tn, mod := radBands[b].tn, m+bonus[t]
+				return mechanics.Map{X: roll, Name: "body test", F: func(r int) int {
+					mos := Total(r, body, mod) - tn
+					switch {
+					case rollFumble(r) || mos <= -10:
+						return fatal
+					case mos >= 1:
+						return s
+					case radBands[b].penalty < 0:
+						return fatal
+					case accumulate:
+						return s + radBands[b].penalty
+					}
+					return max(s, radBands[b].penalty)
+				}}
+			}
+			spec := mechanics.ProcessSpec(p)
+			spec.Vars = append(spec.Vars, mechanics.Var{Name: "penalty", Doc: "illness penalty at the end (fatal counts as none)", Of: func(o int) int {
+				_, s := p.SplitOutcome(o)
+				if s == fatal {
+					return 0
+				}
+				return -s
+			}})
+			spec.Events = append(spec.Events, mechanics.Event{Name: "any_illness", Doc: "a failed test that brings an illness, or a fatal one", Of: func(o int) bool {
+				_, s := p.SplitOutcome(o)
+				return s != 0
+			}})
+			return spec, nil
+		},
+	}
+}
