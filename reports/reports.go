@@ -117,8 +117,18 @@ func WriteTable(w io.Writer, r *mechanics.Result) error {
 	if p := r.Process; p != nil {
 		fmt.Fprintln(tw)
 		fmt.Fprintf(tw, "absorbed within %d %ss\tP\t\n", p.Horizon, unit(p.TimeUnit))
+		shown := 0
 		for i, s := range p.AbsorbingStates {
+			// Event-driven chains have an absorbing state per time; list
+			// the first few that matter (the CSV has them all).
+			if len(p.AbsorbingStates) > 12 && (p.Absorbed[i] < 0.001 || shown >= 12) {
+				continue
+			}
+			shown++
 			fmt.Fprintf(tw, "%s\t%.4f\t\n", s, p.Absorbed[i])
+		}
+		if shown < len(p.AbsorbingStates) {
+			fmt.Fprintf(tw, "(%d more states; see --format csv)\t\t\n", len(p.AbsorbingStates)-shown)
 		}
 		fmt.Fprintf(tw, "(not absorbed)\t%.4f\t\n", p.Undecided)
 		if p.Unbounded {

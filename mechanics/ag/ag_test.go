@@ -452,3 +452,23 @@ func TestRadiation(t *testing.T) {
 	// A house (RSF 15) keeps 90 dGy under the test threshold.
 	near(t, "sheltered", runExact(t, "ag.radiation", "acute_dose=90", "rsf=15").Event("any_illness").P, 0, 0)
 }
+
+func TestWoundDegeneration(t *testing.T) {
+	// Body 6 and one flesh wound: the TN 1 test fails only on a fumble; tests at 24 h and 48 h.
+	r := runExact(t, "ag.wound_degeneration", "flesh=1", "deep=0", "body=6", "hours=48")
+	near(t, "P(worse)", r.Event("got_worse").P, 1-math.Pow(35.0/36, 2), 1e-12)
+	// Penalty feedback accelerates bleeding out.
+	on := runExact(t, "ag.wound_degeneration", "body=2", "hours=24").Event("bled_out").P
+	off := runExact(t, "ag.wound_degeneration", "body=2", "hours=24", "opt.penalties=off").Event("bled_out").P
+	if !(on > off) {
+		t.Errorf("bleed-out within 24 h: %v with penalties, %v without", on, off)
+	}
+	if _, err := mechanics.Lookup("ag.wound_degeneration"); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := mechanics.Lookup("ag.wound_degeneration")
+	c, _ := m.Configure([]string{"flesh=2", "deep=2"})
+	if _, err := m.Build(c); err == nil {
+		t.Error("a full track at the start was accepted")
+	}
+}
