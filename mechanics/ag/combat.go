@@ -90,6 +90,9 @@ func attackModel(c mechanics.Config, o CoreOptions, multiple string) (mechanics.
 	δ := c.Int("deception")
 	a.n += c.Int("aiming") - δ
 	d.n -= δ
+	if c.Opt("move_bonus") == "seed_reading" {
+		d.m += map[string]int{"standing": 0, "walk": 1, "run": 2, "sprint": 3}[c.Opt("target_movement")]
+	}
 	extra := c.Int("attacker_number") - 1
 	if multiple == "modifier_table" {
 		d.m -= extra
@@ -104,6 +107,10 @@ func attackModel(c mechanics.Config, o CoreOptions, multiple string) (mechanics.
 	return pack, func(x int) int { return a.total(x/rollBase) - d.total(x%rollBase) }, nil
 }
 
+var optMoveBonus = opt("ag.attack", "move_bonus", "seed_reading: a moving target defends at +1 walk, +2 run, +3 sprint; none: movement adds nothing (fold your own table into defence_modifier)", "seed_reading", "none")
+
+var choiceMovement = choice("ag.attack", "target_movement", "the target's movement this round", "standing", "walk", "run", "sprint")
+
 var optMultiple = opt("ag.attack", "multiple_attackers", "seed_special_rule: −1/−2/−3 for the second, third, fourth-and-later attacker; modifier_table: −1 per extra attacker, no cap", "seed_special_rule", "modifier_table")
 
 func attack() *mechanics.Mechanic {
@@ -114,7 +121,7 @@ func attack() *mechanics.Mechanic {
 			"(r ≤ skill); fold cover, lighting, range, movement (walk +1, run +2, sprint +3), full defence +3 and the like into the two " +
 			"modifiers. Objects, locations and unaware targets have a fixed defence of 1 + modifiers. Hit ⇔ MoS ≥ 1 (mechanics.md §1.4).",
 		Params:  attackParams,
-		Options: withCore(optNegativePool, optMultiple),
+		Options: withCore(optNegativePool, optMultiple, optMoveBonus, choiceMovement),
 		Outputs: []string{"distributions: mos", "events: hit, tie, miss", "bands: mos_band"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
@@ -158,12 +165,13 @@ func attackDamage(id string) *mechanics.Mechanic {
 	ps = append(ps, ip("bruise_boxes", 6, 1, 50, "bruise track boxes [placeholder 6]"), ip("wound_boxes", 6, 1, 50, "wound track boxes [placeholder 6]"),
 		ip("attacks", 20, 1, 500, "with report=until_incapacitated: attacks simulated at most"))
 	opts := withCore(
-		choice(id, "location", "body: thresholds as given; head: aimed head/eye shot halves the thresholds", "body", "head"),
+		choice(id, "location", "body: thresholds as given; head: aimed head/eye shot halves the thresholds; limb: an aimed limb shot", "body", "head", "limb"),
+		opt("ag.attack_damage", "critical_limb", "sever_no_death: a critical on a limb severs it without killing; death: it kills like any critical", "sever_no_death", "death"),
 		choice(id, "damage_type", "wounds (weapons, collisions) or bruises (unarmed, low-impact trauma)", "wounds", "bruises"),
 		choice(id, "report", "single_attack: one attack's damage and category; until_incapacitated: the chain of attacks", "single_attack", "until_incapacitated"),
 		opt("ag.attack_damage", "threshold_compare", "at_least: D ≥ threshold; greater_than: D > threshold", "at_least", "greater_than"))
 	if !harm {
-		opts = append(opts, optNegativePool, optMultiple)
+		opts = append(opts, optNegativePool, optMultiple, optMoveBonus, choiceMovement)
 	}
 	return &mechanics.Mechanic{
 		ID:      id,
@@ -208,16 +216,27 @@ func attackDamage(id string) *mechanics.Mechanic {
 				return dv * min(max(mos(x), 1), 6)
 			}
 			cat := func(x int) int { return th.category(damage(x), 1, 1, den) }
+			severs := c.Opt("location") == "limb" && c.Opt("critical_limb") == "sever_no_death" && c.Opt("damage_type") == "wounds"
 			if c.Opt("report") == "until_incapacitated" {
 				kern := mechanics.Map{X: out, Name: "category", F: cat}
-				return mechanics.ProcessSpec(trackChain(kern, c.Int("bruise_boxes"), c.Int("wound_boxes"), c.Opt("damage_type") == "bruises", c.Int("attacks"))), nil
+				p := trackChain(kern, c.Int("bruise_boxes"), c.Int("wound_boxes"), c.Opt("damage_type") == "bruises", c.Int("attacks"))
+				if severs {
+					p.States[len(p.States)-2] = "limb_lost"
+				}
+				return mechanics.ProcessSpec(p), nil
 			}
 			return &mechanics.Spec{
 				Outcome: out,
 				Vars:    []mechanics.Var{{Name: "damage", Of: damage}, {Name: "mos", Of: mos}},
 				Events: []mechanics.Event{
 					{Name: "hit", Of: func(x int) bool { return success(mos(x), o.Tie) }},
-					{Name: "one_shot_kill", Doc: "a critical (on a limb: the limb is lost; bruises: knocked out)", Of: func(x int) bool { return cat(x) == catCritical }},
+					{Name: "one_shot_kill", Doc: "a critical that kills (not a severed limb, not a bruise knock-out)", Of: func(x int) bool {
+						return cat(x) == catCritical && !severs && c.Opt("damage_type") == "wounds"
+					}},
+					{Name: "limb_lost", Of: func(x int) bool { return cat(x) == catCritical && severs }},
+					{Name: "knocked_out", Doc: "a critical bruise: out for 1d6 hours", Of: func(x int) bool {
+						return cat(x) == catCritical && c.Opt("damage_type") == "bruises"
+					}},
 				},
 				Bands: []mechanics.Bands{{Name: "category", Labels: categoryLabels, Of: cat}},
 			}, nil
