@@ -472,3 +472,18 @@ func TestWoundDegeneration(t *testing.T) {
 		t.Error("a full track at the start was accepted")
 	}
 }
+
+func TestInitiativeOrder(t *testing.T) {
+	// Identical combatants: each is first with probability 1/k.
+	for _, k := range []string{"3", "4"} {
+		r := runExact(t, "ag.initiative", "combatants="+k)
+		kk := float64(k[0] - '0')
+		for _, e := range r.Events[:int(kk)] {
+			near(t, e.Name, e.P, 1/kk, 1e-12)
+		}
+	}
+	// With two combatants the full ordering agrees with the pairwise margin.
+	two := runExact(t, "ag.initiative", "skill=3")
+	three := runExact(t, "ag.initiative", "skill=3", "combatants=3", "third_skill=0", "third_attribute=0", "third_modifier=-20")
+	near(t, "A first", three.Event("a_first").P, two.Event("a_first").P, 1e-12)
+}

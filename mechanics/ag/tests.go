@@ -343,19 +343,27 @@ func jump() *mechanics.Mechanic {
 func initiative() *mechanics.Mechanic {
 	const id = "ag.initiative"
 	ps := append(sideParams("", "first combatant (A)", 2, 2), sideParams("other_", "second combatant (B)", 2, 2)...)
+	ps = append(ps, sideParams("third_", "third combatant (C; with combatants ≥ 3)", 2, 2)...)
+	ps = append(ps, sideParams("fourth_", "fourth combatant (D; with combatants = 4)", 2, 2)...)
+	ps = append(ps, ip("combatants", 2, 2, 4, "combatants in the tier: 2 gives the pairwise margin, 3–4 the full ordering (exact enumeration)"))
 	return &mechanics.Mechanic{
 		ID:      id,
 		Summary: "who acts first within a tier: opposed Awareness + Perception, highest first",
 		Doc: "Declared intents act in three tiers; within a tier, opposed Awareness + Perception, highest first. Pairwise " +
 			"P(A before B) = P(T_A > T_B) + ½·P(T_A = T_B) with a coin for ties (reroll has the same marginal) (mechanics.md §1.3). " +
-			"Orderings of more than two combatants are not modelled yet.",
+			"For three or four combatants the whole ordering is enumerated exactly: ties are broken by a uniformly random order " +
+			"(coin, reroll) or left as shared places (simultaneous).",
 		Params: ps,
 		Options: []mechanics.Option{optCritCount, optFumbleCrit, optUnskilledCrit,
 			opt(id, "tie", "coin: a tie is broken by a coin; reroll: reroll until different (same probabilities as coin); simultaneous: both act at once",
 				"coin", "reroll", "simultaneous")},
-		Outputs: []string{"distributions: margin (T_A − T_B)", "events: a_first, b_first, simultaneous, tie_roll"},
+		Outputs: []string{"2 combatants — distributions: margin (T_A − T_B); events: a_first, b_first, simultaneous, tie_roll",
+			"3–4 combatants — distributions: a_position; events: a_first … d_first, tie_for_first"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
+			if k := c.Int("combatants"); k > 2 {
+				return initiativeOrder(c, o, k), nil
+			}
 			a, b := sideOf(c, ""), sideOf(c, "other_")
 			const base = 1 << 10
 			diff := mechanics.Combine{X: a.roll(o), Y: b.roll(o), Name: "margin", F: func(x, y int) int { return a.total(x) - b.total(y) }}
@@ -375,6 +383,90 @@ func initiative() *mechanics.Mechanic {
 			}, nil
 		},
 	}
+}
+
+// initiativeOrder enumerates the ordering of k = 3 or 4 combatants.
+func initiativeOrder(c mechanics.Config, o CoreOptions, k int) *mechanics.Spec {
+	sides := []side{sideOf(c, ""), sideOf(c, "other_"), sideOf(c, "third_"), sideOf(c, "fourth_")}[:k]
+	coin := c.Opt("tie") != "simultaneous"
+	// Totals packed in mixed radix: side i's total lies in
+	// [T(R = 1), T(R = max(n, 2) + 5)].
+	lo, base := make([]int, k), make([]int, k)
+	var acc mechanics.Node = mechanics.Const{V: 0}
+	radix := 1
+	for i, s := range sides {
+		lo[i] = s.total(1 << 2)
+		base[i] = radix
+		radix *= s.total((max(s.n, 2)+5)<<2) - lo[i] + 1
+		s, i := s, i
+		acc = mechanics.Combine{X: acc, Y: s.roll(o), Name: "totals", F: func(x, r int) int { return x + (s.total(r)-lo[i])*base[i] }}
+	}
+	width := func(i int) int {
+		if i+1 < k {
+			return base[i+1] / base[i]
+		}
+		return radix / base[i]
+	}
+	// A uniformly random order π breaks ties (k! equally likely orders).
+	perms := permutations(k)
+	var tieBreak mechanics.Node = mechanics.Const{V: 0}
+	if coin {
+		tieBreak = mechanics.D(len(perms))
+	}
+	out := mechanics.Combine{X: acc, Y: tieBreak, Name: "order", F: func(x, pi int) int {
+		tot := make([]int, k)
+		for i := range tot {
+			tot[i] = lo[i] + x/base[i]%width(i)
+		}
+		rank := make([]int, k) // position of combatant i in the tie-break order
+		if coin {
+			for pos, who := range perms[pi-1] {
+				rank[who] = pos
+			}
+		}
+		before := func(i, j int) bool { return tot[i] > tot[j] || (coin && tot[i] == tot[j] && rank[i] < rank[j]) }
+		first, aPos := 0, 1
+		for i := 0; i < k; i++ {
+			beaten := false
+			for j := 0; j < k; j++ {
+				if j != i && before(j, i) {
+					beaten = true
+				}
+			}
+			if !beaten {
+				first |= 1 << uint(i)
+			}
+			if i > 0 && before(i, 0) {
+				aPos++
+			}
+		}
+		return first | aPos<<4
+	}}
+	spec := &mechanics.Spec{
+		Outcome: out,
+		Vars:    []mechanics.Var{{Name: "a_position", Doc: "A's place in the order (1 = first; shared places count as one)", Of: func(x int) int { return x >> 4 }}},
+	}
+	for i := 0; i < k; i++ {
+		b := 1 << uint(i)
+		spec.Events = append(spec.Events, mechanics.Event{Name: string(rune('a'+i)) + "_first", Of: func(x int) bool { return x&15 == b }})
+	}
+	spec.Events = append(spec.Events, mechanics.Event{Name: "tie_for_first", Of: func(x int) bool { return x&15&(x&15-1) != 0 }})
+	return spec
+}
+
+// permutations lists the orders of 0..k−1.
+func permutations(k int) [][]int {
+	if k == 1 {
+		return [][]int{{0}}
+	}
+	var out [][]int
+	for _, p := range permutations(k - 1) {
+		for pos := 0; pos <= len(p); pos++ {
+			q := append(append(append([]int(nil), p[:pos]...), k-1), p[pos:]...)
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 func surprise() *mechanics.Mechanic {
