@@ -425,6 +425,9 @@ func TestInjuryGoldens(t *testing.T) {
 		}
 		near(t, "P(blackout at test j)", got, want, 5e-5)
 	}
+	// Panic: Psyche 2 + two dice vs TN 3 fails on T ≤ 3, i.e. R = 1 (1/36).
+	near(t, "P(panic)", s.Event("panic").P, 1.0/36, 1e-12)
+	near(t, "P(panic), Psyche 0", runExact(t, "ag.suffocation", "psyche=0").Event("panic").P, 1.0/36+2.0/36+5.0/36, 1e-12)
 	// Fever lethality floor: P(fumble)·(1 − (5/6)⁷) ≈ .0200 whatever the Body.
 	for _, body := range []string{"0", "3", "6"} {
 		near(t, "P(death per exposure, aid)", runExact(t, "ag.disease", "body="+body).Event("died").P, (1-math.Pow(5.0/6, 7))/36, 1e-12)

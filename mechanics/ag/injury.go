@@ -19,14 +19,16 @@ func suffocation() *mechanics.Mechanic {
 		Summary: "holding breath: a Body test vs TN 2 every 30 s after the first minute, −1 more each time; the first failure is the blackout",
 		Doc: "After the first minute, every 30 s the character makes a Body test vs TN 2 with an extra −1 each time; strenuous activity halves " +
 			"all times. Test j (at 60 + 30·j s by default) has modifier −(j − 1); the first failure (MoS ≤ 0) is the blackout. A " +
-			"time-inhomogeneous chain (K7). What happens after the blackout is not stated; the Psyche panic roll is not modelled (mechanics.md §1.6).",
-		Params: []mechanics.Param{named(pAttr, "body", "Body"), pModifier, ip("strenuous", 0, 0, 1, "1: strenuous activity halves all times"),
+			"time-inhomogeneous chain (K7). Running out of air (at the first test) also forces a Psyche roll at TN 3; a failure means panic. " +
+			"What happens after the blackout is not stated (mechanics.md §1.6).",
+		Params: []mechanics.Param{named(pAttr, "body", "Body"), pModifier, ip("psyche", 2, 0, 20, "Psyche, for the panic roll at TN 3"),
+			ip("strenuous", 0, 0, 1, "1: strenuous activity halves all times"),
 			ip("horizon", 30, 1, 500, "tests simulated at most")},
 		Options: []mechanics.Option{optCritCount, optFumbleCrit,
 			opt(id, "first_test", "90s: 30 s after the first minute; 150s: the text's two-minute limit, then every 30 s", "90s", "150s"),
 			opt(id, "penalty_index", "j_minus_1: the first test is unpenalised; j: it is at −1", "j_minus_1", "j"),
 			opt(id, "tie", "failure: MoS 0 is a blackout", "failure")},
-		Outputs: []string{"distributions: time (test of the blackout; horizon+1 = none yet), blackout_s (seconds)", "events: absorbed:blackout, not_absorbed", "process: S(t)"},
+		Outputs: []string{"distributions: time (test of the blackout; horizon+1 = none yet), blackout_s (seconds)", "events: blackout, panic, not_absorbed", "process: S(t)"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
 			body, m := c.Int("body"), c.Int("modifier")
@@ -38,14 +40,29 @@ func suffocation() *mechanics.Mechanic {
 			if c.Opt("first_test") == "150s" {
 				first = 150
 			}
-			p := &mechanics.Process{States: []string{"conscious", "blackout"}, Absorbing: []bool{false, true}, Horizon: c.Int("horizon"), TimeUnit: "test"}
+			p := &mechanics.Process{States: []string{"conscious", "conscious, panicked", "blackout", "blackout, panicked"},
+				Absorbing: []bool{false, false, true, true}, Horizon: c.Int("horizon"), TimeUnit: "test"}
 			roll := Pool(2, o)
+			psyche := c.Int("psyche")
 			p.Kernel = func(t int) mechanics.Node {
 				mod := m - (t - shift)
-				return mechanics.Map{X: roll, Name: "passes", F: func(r int) int { return bit(Total(r, body, mod)-2 >= 1) }}
+				pass := mechanics.Map{X: roll, Name: "passes", F: func(r int) int { return bit(Total(r, body, mod)-2 >= 1) }}
+				if t > 1 {
+					return pass
+				}
+				// The first test is when the air runs out: the panic roll too.
+				return mechanics.Combine{X: pass, Y: roll, Name: "panic", F: func(ok, r int) int { return ok | bit(Total(r, psyche, m)-3 <= 0)<<1 }}
 			}
-			p.Move = func(_, _, pass int) int { return 1 - pass }
+			p.Move = func(_, s, x int) int {
+				panicked := s%2 == 1 || x>>1 == 1
+				return 2*(1-x&1) + bit(panicked)
+			}
 			spec := mechanics.ProcessSpec(p)
+			spec.Events = []mechanics.Event{
+				{Name: "blackout", Of: func(x int) bool { _, s := p.SplitOutcome(x); return s >= 2 }},
+				{Name: "panic", Doc: "the Psyche roll at TN 3 failed", Of: func(x int) bool { _, s := p.SplitOutcome(x); return s%2 == 1 }},
+				spec.Events[len(spec.Events)-1],
+			}
 			strenuous := c.Int("strenuous") == 1
 			spec.Vars = append(spec.Vars, mechanics.Var{Name: "blackout_s", Doc: "seconds until the blackout (halved when strenuous)", Of: func(x int) int {
 				t, _ := p.SplitOutcome(x)
