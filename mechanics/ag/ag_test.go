@@ -466,9 +466,11 @@ func TestWoundDegeneration(t *testing.T) {
 	if !(on > off) {
 		t.Errorf("bleed-out within 24 h: %v with penalties, %v without", on, off)
 	}
-	if _, err := mechanics.Lookup("ag.wound_degeneration"); err != nil {
-		t.Fatal(err)
-	}
+	// The memoryless clock has the same mean test rate: one flesh wound, Body 6
+	// (only fumbles matter), 48 h: P(no fumble) ≈ exp(−2/36) for Poisson
+	// clocks; per-minute steps are within 1e-4 of it.
+	ex := runExact(t, "ag.wound_degeneration", "flesh=1", "deep=0", "body=6", "hours=48", "opt.clock=exponential")
+	near(t, "P(worse), exponential clock", ex.Event("got_worse").P, 1-math.Exp(-2.0/36), 1e-4)
 	m, _ := mechanics.Lookup("ag.wound_degeneration")
 	c, _ := m.Configure([]string{"flesh=2", "deep=2"})
 	if _, err := m.Build(c); err == nil {

@@ -38,7 +38,8 @@ func woundDegeneration() *mechanics.Mechanic {
 		Doc: "Each untreated, unstabilised wound type is tested on its own clock: flesh wounds every 24 h divided by their number, deep " +
 			"wounds every hour divided by theirs. The test is Body vs TN 1 with the current wound penalties; failure adds a flesh wound, a " +
 			"fumble a deep wound. A full wound track (flesh 1 box, deep 2) means bleeding out. Exact event DP over (wounds, clock times) " +
-			"with the times kept exactly (K10) (mechanics.md §1.7). The exponential-clock approximation is not offered.",
+			"with the times kept exactly (K10); opt.clock=exponential is the memoryless approximation, a chain on (F, D) stepped per " +
+			"minute (mechanics.md §1.7).",
 		Params: []mechanics.Param{ip("flesh", 1, 0, 11, "initial unstabilised flesh wounds F₀"), ip("deep", 1, 0, 6, "initial unstabilised deep wounds D₀"),
 			named(pAttr, "body", "Body"), pModifier, ip("boxes", 6, 2, 12, "wound track capacity B (flesh 1, deep 2) [placeholder 6]"),
 			ip("hours", 48, 1, 168, "horizon in hours")},
@@ -48,7 +49,8 @@ func woundDegeneration() *mechanics.Mechanic {
 			opt(id, "first_test", "after_one_period or immediately", "after_one_period", "immediately"),
 			opt(id, "period_update", "at_next_test: a clock's new period applies from its next test; immediately_on_change: both clocks are rescheduled from their last test when the counts change", "at_next_test", "immediately_on_change"),
 			opt(id, "penalties", "on: wound penalties (flesh −1, deep −2) apply to the tests; off", "on", "off"),
-			opt(id, "tie", "failure: T = 1 exactly fails", "failure")},
+			opt(id, "tie", "failure: T = 1 exactly fails", "failure"),
+			opt(id, "clock", "deterministic: tests every 24 h ÷ F and 1 h ÷ D exactly; exponential: memoryless clocks with rates F/24 and D per hour, stepped per minute (a test falls in a minute with probability F/1440 and D/60)", "deterministic", "exponential")},
 		Outputs: []string{"distributions: hours_to_bleed_out (hours+1 = not within the horizon), flesh_at_end, deep_at_end", "events: bled_out, got_worse"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
@@ -56,6 +58,9 @@ func woundDegeneration() *mechanics.Mechanic {
 			f0, d0 := c.Int("flesh"), c.Int("deep")
 			if f0+2*d0 >= B {
 				return nil, fmt.Errorf("initial wounds fill the track already (%d flesh + 2·%d deep ≥ %d boxes)", f0, d0, B)
+			}
+			if c.Opt("clock") == "exponential" {
+				return memorylessDegeneration(c, o, B, f0, d0), nil
 			}
 			L := lcmUpTo(B)
 			H := int64(c.Int("hours")) * 60 * L
@@ -226,6 +231,108 @@ func woundDegeneration() *mechanics.Mechanic {
 					{Name: "got_worse", Of: func(x int) bool { s := stateOf(x); return s.f > f0 || s.d > d0 }},
 				},
 			}, nil
+		},
+	}
+}
+
+// memorylessDegeneration is opt.clock=exponential: the state is (F, D) only;
+// each minute a flesh test happens with probability F/1440 and a deep test
+// with probability D/60 (flesh first when both), the per-minute form of
+// Poisson clocks with rates F/24 and D per hour.
+func memorylessDegeneration(c mechanics.Config, o CoreOptions, B, f0, d0 int) *mechanics.Spec {
+	sameType := c.Opt("failure_adds") == "same_type"
+	inAddition := c.Opt("fumble") == "deep_in_addition"
+	penalties := c.Opt("penalties") == "on"
+	body, m := c.Int("body"), c.Int("modifier")
+	W := B + 1
+	p := &mechanics.Process{Homogeneous: true, TimeUnit: "minute", Horizon: c.Int("hours") * 60}
+	for f := 0; f <= B; f++ {
+		for d := 0; d <= B; d++ {
+			p.States = append(p.States, fmt.Sprintf("%d flesh %d deep", f, d))
+			p.Absorbing = append(p.Absorbing, false)
+		}
+	}
+	bled := len(p.States)
+	p.States, p.Absorbing = append(p.States, "bled_out"), append(p.Absorbing, true)
+	p.Start = f0*W + d0
+	roll := Pool(2, o)
+	// class of a test: 0 pass, 1 fail, 2 fumble.
+	classOf := func(r, f, d int) int {
+		pen := 0
+		if penalties {
+			pen = -(f + 2*d)
+		}
+		switch {
+		case rollFumble(r):
+			return 2
+		case Total(r, body, m+pen) <= 1:
+			return 1
+		}
+		return 0
+	}
+	apply := func(f, d, class int, flesh bool) (int, int) {
+		if class == 1 || (class == 2 && inAddition) {
+			if sameType && !flesh {
+				d++
+			} else {
+				f++
+			}
+		}
+		if class == 2 {
+			d++
+		}
+		return f, d
+	}
+	p.Step = func(_, s int) mechanics.Node {
+		f, d := s/W, s%W
+		// 0 no test, 1 test, for each clock; the same roll node is used twice
+		// (independent rolls).
+		clock := func(n, per int) mechanics.Node {
+			if n == 0 {
+				return mechanics.Const{V: 0}
+			}
+			return mechanics.Die{Faces: []int{1, 0}, Weights: []int64{int64(n), int64(per - n)}}
+		}
+		test := func(happens mechanics.Node) mechanics.Node {
+			return mechanics.Combine{X: happens, Y: roll, Name: "test", F: func(h, r int) int { return h * (1 + r) }}
+		}
+		return mechanics.Combine{X: test(clock(f, 1440)), Y: test(clock(d, 60)), Name: "minute", F: func(x, y int) int {
+			nf, nd := f, d
+			if x > 0 {
+				nf, nd = apply(nf, nd, classOf(x-1, f, d), true)
+			}
+			if y > 0 {
+				nf, nd = apply(nf, nd, classOf(y-1, nf, nd), false)
+			}
+			if nf+2*nd >= B {
+				return bled
+			}
+			return nf*W + nd
+		}}
+	}
+	stateOf := func(x int) (int, int, bool) {
+		_, s := p.SplitOutcome(x)
+		if s == bled {
+			return 0, 0, true
+		}
+		return s / W, s % W, false
+	}
+	return &mechanics.Spec{
+		Process: p,
+		Vars: []mechanics.Var{
+			{Name: "hours_to_bleed_out", Doc: "hours (rounded up) until the track is full; hours+1 = not within the horizon", Of: func(x int) int {
+				t, _ := p.SplitOutcome(x)
+				if _, _, b := stateOf(x); !b {
+					return c.Int("hours") + 1
+				}
+				return (t + 59) / 60
+			}},
+			{Name: "flesh_at_end", Doc: "0 after bleeding out", Of: func(x int) int { f, _, _ := stateOf(x); return f }},
+			{Name: "deep_at_end", Doc: "0 after bleeding out", Of: func(x int) int { _, d, _ := stateOf(x); return d }},
+		},
+		Events: []mechanics.Event{
+			{Name: "bled_out", Of: func(x int) bool { _, _, b := stateOf(x); return b }},
+			{Name: "got_worse", Of: func(x int) bool { f, d, b := stateOf(x); return b || f > f0 || d > d0 }},
 		},
 	}
 }
