@@ -452,6 +452,12 @@ func TestRadiation(t *testing.T) {
 	// One acute 90 dGy dose, Body 3: one test at TN 16; fatal on MoS ≤ −10 (R ≤ 3).
 	r := runExact(t, "ag.radiation", "acute_dose=90", "body=3")
 	near(t, "P(fatal)", r.Event("absorbed:fatal").P, 8.0/36, 1e-12)
+	// Survivors failed by 1…9: T = R + 3 is the onset in hours, penalty capped at −4.
+	on := r.Var("first_onset_h")
+	near(t, "P(onset 7 h)", on.P[7-on.Lo], 7.0/36, 1e-12) // T = 7: R = 4
+	near(t, "P(immediate −4)", r.Var("immediate_penalty").P[-4-r.Var("immediate_penalty").Lo], 28.0/36, 1e-12)
+	im := runExact(t, "ag.radiation", "acute_dose=90", "body=3", "opt.penalty_onset=immediate").Var("first_onset_h")
+	near(t, "immediate onset", im.P[0-im.Lo], 28.0/36, 1e-12)
 	// A house (RSF 15) keeps 90 dGy under the test threshold.
 	near(t, "sheltered", runExact(t, "ag.radiation", "acute_dose=90", "rsf=15").Event("any_illness").P, 0, 0)
 }

@@ -59,7 +59,8 @@ func radiation() *mechanics.Mechanic {
 			"per 2 weeks, never below a tenth of the peak. At most once a day, when the total has risen and is at least 7, the character " +
 			"makes a Body test, TN by the total: ≥7 → 6, ≥10 → 8, ≥20 → 12, ≥60 → 14, ≥80 → 16, ≥300 → 18. Failure brings the band's " +
 			"illness (≥10 −1, ≥20 −2, ≥60 −3, ≥80 −4; ≥300 death); MoS ≤ −10 or a fumble is fatal too. Tests are independent given " +
-			"the path: a forward DP over the days (K7) (mechanics.md §1.6). The penalty-onset timeline is not modelled.",
+			"the path: a forward DP over the days (K7). A failed test (MoS ≤ −1) also brings an immediate action penalty equal to the MoS " +
+			"(capped at −4), starting after as many hours as the test total by default, easing by 1 every 12 h (mechanics.md §1.6).",
 		Params: []mechanics.Param{
 			{Name: "acute_dose", Default: 25, Min: 0, Max: 100000, Real: true, Doc: "dose on day 1, dGy before shielding (kiloton air burst at 1 km: 10; megaton at 2/10/25 km: 600/50/10)"},
 			{Name: "daily_dose", Default: 0, Min: 0, Max: 100000, Real: true, Doc: "dose per day of exposure, dGy (fallout ≈ 30/12/3/1 per hour at 1 h/2 h/6 h/1 day)"},
@@ -72,8 +73,10 @@ func radiation() *mechanics.Mechanic {
 			opt(id, "threshold", "at_least_7 or above_7", "at_least_7", "above_7"),
 			opt(id, "illness_stack", "worst_only: the worst illness counts; accumulate_penalties: penalties of failed bands add", "worst_only", "accumulate_penalties"),
 			opt(id, "treatment", "bonus_on_test: +2 on every test; bonus_on_later_tests: +2 from the second test on", "bonus_on_test", "bonus_on_later_tests"),
+			opt(id, "penalty_onset", "test_result_hours: the immediate penalty starts after as many hours as the Body test total; immediate", "test_result_hours", "immediate"),
 			opt(id, "tie", "failure: MoS 0 fails", "failure")},
-		Outputs: []string{"distributions: time (day of a fatal test; days+1 = alive), penalty (illness penalty at the end)", "events: absorbed:fatal, any_illness, not_absorbed", "bands: final_state"},
+		Outputs: []string{"distributions: time (day of a fatal test; days+1 = alive), penalty (illness penalty at the end), immediate_penalty (worst immediate action penalty), first_onset_h (hours after the first failed test until its penalty starts; −1 none)",
+			"events: absorbed:fatal, any_illness, immediate_penalty, not_absorbed", "bands: final_state"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
 			H := c.Int("days")
@@ -103,13 +106,23 @@ func radiation() *mechanics.Mechanic {
 			if accumulate {
 				maxPen = 4 * tests
 			}
+			// State: illness penalty, onset hours of the first immediate penalty
+			// (−1 = none yet) and the worst immediate penalty (0..4).
+			immediate := c.Opt("penalty_onset") == "immediate"
+			const onsets, imms = 64, 5
+			enc := func(pen, onset, imm int) int { return (pen*onsets+onset+1)*imms + imm }
 			p := &mechanics.Process{Horizon: H, TimeUnit: "day"}
 			for pen := 0; pen <= maxPen; pen++ {
-				p.States = append(p.States, fmt.Sprintf("penalty -%d", pen))
-				p.Absorbing = append(p.Absorbing, false)
+				for on := -1; on < onsets-1; on++ {
+					for im := 0; im < imms; im++ {
+						p.States = append(p.States, fmt.Sprintf("illness -%d, immediate -%d from hour %d", pen, im, on))
+						p.Absorbing = append(p.Absorbing, false)
+					}
+				}
 			}
 			fatal := len(p.States)
 			p.States, p.Absorbing = append(p.States, "fatal"), append(p.Absorbing, true)
+			p.Start = enc(0, -1, 0)
 			roll := Pool(2, o)
 			p.Step = func(t, s int) mechanics.Node {
 				b := testBand[t]
@@ -117,8 +130,10 @@ func radiation() *mechanics.Mechanic {
 					return mechanics.Const{V: s}
 				}
 				tn, mod := radBands[b].tn, m+bonus[t]
+				pen, onset, imm := s/imms/onsets, s/imms%onsets-1, s%imms
 				return mechanics.Map{X: roll, Name: "body test", F: func(r int) int {
-					mos := Total(r, body, mod) - tn
+					T := Total(r, body, mod)
+					mos := T - tn
 					switch {
 					case rollFumble(r) || mos <= -10:
 						return fatal
@@ -126,24 +141,37 @@ func radiation() *mechanics.Mechanic {
 						return s
 					case radBands[b].penalty < 0:
 						return fatal
-					case accumulate:
-						return s + radBands[b].penalty
 					}
-					return max(s, radBands[b].penalty)
+					np := max(pen, radBands[b].penalty)
+					if accumulate {
+						np = pen + radBands[b].penalty
+					}
+					no := onset
+					if no < 0 && mos <= -1 {
+						no = min(T, onsets-2)
+						if immediate {
+							no = 0
+						}
+					}
+					return enc(np, no, max(imm, min(-mos, 4)))
 				}}
 			}
 			spec := mechanics.ProcessSpec(p)
-			spec.Vars = append(spec.Vars, mechanics.Var{Name: "penalty", Doc: "illness penalty at the end (fatal counts as none)", Of: func(o int) int {
-				_, s := p.SplitOutcome(o)
+			part := func(x int) (pen, onset, imm int, dead bool) {
+				_, s := p.SplitOutcome(x)
 				if s == fatal {
-					return 0
+					return 0, -1, 0, true
 				}
-				return -s
-			}})
-			spec.Events = append(spec.Events, mechanics.Event{Name: "any_illness", Doc: "a failed test that brings an illness, or a fatal one", Of: func(o int) bool {
-				_, s := p.SplitOutcome(o)
-				return s != 0
-			}})
+				return s / imms / onsets, s/imms%onsets - 1, s % imms, false
+			}
+			spec.Bands = nil // thousands of states: the variables below summarise them
+			spec.Vars = append(spec.Vars,
+				mechanics.Var{Name: "penalty", Doc: "illness penalty at the end (fatal counts as none)", Of: func(x int) int { pen, _, _, _ := part(x); return -pen }},
+				mechanics.Var{Name: "immediate_penalty", Doc: "worst immediate action penalty", Of: func(x int) int { _, _, im, _ := part(x); return -im }},
+				mechanics.Var{Name: "first_onset_h", Doc: "hours from the first failed test to its penalty (−1: none)", Of: func(x int) int { _, on, _, _ := part(x); return on }})
+			spec.Events = append(spec.Events,
+				mechanics.Event{Name: "any_illness", Doc: "a failed test that brings an illness, or a fatal one", Of: func(x int) bool { pen, _, _, dead := part(x); return dead || pen > 0 }},
+				mechanics.Event{Name: "immediate_penalty", Doc: "a failed test (MoS ≤ −1)", Of: func(x int) bool { _, _, im, dead := part(x); return dead || im > 0 }})
 			return spec, nil
 		},
 	}
