@@ -34,26 +34,9 @@ func thresholdsOf(c mechanics.Config) thresholds {
 	return thresholds{c.Int("flesh"), c.Int("deep"), c.Int("critical"), false}
 }
 
-// category of damage d (in units of 1/scale) with thresholds multiplied by
-// num/den (½ for head shots and fumbled falls).
-func (t thresholds) category(d, scale, num, den int) int {
-	reach := func(th int) bool {
-		l, r := d*den, th*num*scale
-		if t.greaterThan {
-			return l > r
-		}
-		return l >= r
-	}
-	switch {
-	case reach(t.crit):
-		return catCritical
-	case reach(t.deep):
-		return catDeep
-	case reach(t.flesh):
-		return catFlesh
-	}
-	return catNone
-}
+// category of an integer damage against the thresholds × mult (½ for head
+// shots and fumbled falls; exact in float64).
+func (t thresholds) category(d int, mult float64) int { return t.realCategory(float64(d), mult) }
 
 func thresholdParams(fl, dp, cr float64) []mechanics.Param {
 	return []mechanics.Param{
@@ -204,9 +187,9 @@ func attackDamage(id string) *mechanics.Mechanic {
 			}
 			th := thresholdsOf(c)
 			th.greaterThan = c.Opt("threshold_compare") == "greater_than"
-			den := 1
+			mult := 1.0
 			if c.Opt("location") == "head" {
-				den = 2
+				mult = 0.5
 			}
 			mos := func(x int) int { return reportedMoS(raw(x), o.Tie) }
 			damage := func(x int) int {
@@ -215,7 +198,7 @@ func attackDamage(id string) *mechanics.Mechanic {
 				}
 				return dv * min(max(mos(x), 1), 6)
 			}
-			cat := func(x int) int { return th.category(damage(x), 1, 1, den) }
+			cat := func(x int) int { return th.category(damage(x), mult) }
 			severs := c.Opt("location") == "limb" && c.Opt("critical_limb") == "sever_no_death" && c.Opt("damage_type") == "wounds"
 			if c.Opt("report") == "until_incapacitated" {
 				kern := mechanics.Map{X: out, Name: "category", F: cat}

@@ -288,7 +288,7 @@ func fireVehicle() *mechanics.Mechanic {
 				}
 				return 0
 			}
-			cat := func(r int) int { return th.category(dmg(r), 1, 1, 1) }
+			cat := func(r int) int { return th.category(dmg(r), 1) }
 			return &mechanics.Spec{
 				Outcome: Pool(c.Int("pilot"), o),
 				Vars:    []mechanics.Var{{Name: "damage", Of: dmg}, {Name: "mos", Of: mos}},
