@@ -1,10 +1,15 @@
 package sim
 
 import (
+	"context"
+	"fmt"
+	"math"
+
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // Agreement is Pearson's chi-square test of simulated counts against an
@@ -60,4 +65,50 @@ func ChiSquare(h Hist, d exact.Dist) Agreement {
 	a.Stat = stat.ChiSquare(obs, exp)
 	a.P = distuv.ChiSquared{K: float64(a.DF)}.Survival(a.Stat)
 	return a
+}
+
+// CrossCheck computes a spec exactly and by simulation and reports where they
+// disagree: a chi-square test of the whole outcome (p below minP, or a trial
+// the exact model calls impossible) and every event whose exact probability
+// lies outside its simulated Wilson interval widened by `widen` widths.
+// An empty report means the engines agree.
+func CrossCheck(ctx context.Context, spec *mechanics.Spec, opt Options, minP, widen float64) ([]string, error) {
+	var d exact.Dist
+	if spec.Process != nil {
+		ch, err := exact.SolveProcess(spec.Process)
+		if err != nil {
+			return nil, err
+		}
+		d = ch.Outcome
+	} else {
+		var err error
+		if d, _, err = exact.Eval(spec.Outcome); err != nil {
+			return nil, err
+		}
+	}
+	var report []string
+	if tot := d.Total(); math.Abs(tot-1) > 1e-9 {
+		report = append(report, fmt.Sprintf("exact probabilities sum to %v", tot))
+	}
+	h, err := Outcomes(ctx, spec, opt)
+	if err != nil {
+		return nil, err
+	}
+	if a := ChiSquare(h, d); a.Impossible > 0 || a.P < minP {
+		report = append(report, fmt.Sprintf("chi2 = %.1f, df = %d, p = %.3g, impossible = %d", a.Stat, a.DF, a.P, a.Impossible))
+	}
+	ex, sm := &mechanics.Result{}, &mechanics.Result{}
+	if err := exact.Summarize(spec, d, ex); err != nil {
+		return nil, err
+	}
+	if err := Summarize(spec, h, sm); err != nil {
+		return nil, err
+	}
+	for i, e := range sm.Events {
+		p, w := ex.Events[i].P, e.CI[1]-e.CI[0]
+		if p < e.CI[0]-widen*w || p > e.CI[1]+widen*w {
+			report = append(report, fmt.Sprintf("event %s: exact %.5f outside simulated %v", e.Name, p, e.CI))
+		}
+	}
+	return report, nil
 }
