@@ -37,8 +37,14 @@ func runExact(t *testing.T, id string, sets ...string) *mechanics.Result {
 
 // extraConfigs: settings beyond the defaults that the cross-check also runs.
 var extraConfigs = map[string][][]string{
-	"grim.check":  {{"attribute=-3", "tn=15"}, {"attribute=10", "tn=5"}},
-	"grim.attack": {{"attribute=4", "tn=12", "ff_threshold=3"}},
+	"grim.check":         {{"attribute=-3", "tn=15"}, {"attribute=10", "tn=5"}},
+	"grim.attack":        {{"attribute=4", "tn=12", "ff_threshold=3"}},
+	"grim.pvp":           {{"kind=nonattack"}, {"kind=nonattack", "opt.nonattack_tie=reroll"}, {"opt.naturals=ignore_naturals", "opp_attribute=6"}},
+	"grim.assist":        {{"helpers=0"}, {"helpers=4", "helper_attribute=-2", "tn=16"}},
+	"grim.damage":        {{"weapon=2d8", "armour=3", "target_type=resistant", "opt.resist_rounding=ceil", "opt.min1_after_resist=no"}, {"weapon=unarmed", "tog=-2", "target_type=weak", "opt.crit_order=after_armour", "armour=2"}, {"weapon_kind=ranged", "damage_type=other", "target_type=immune"}},
+	"grim.light_attacks": {{"cor=6", "weapon=d4", "frenzy=1"}, {"cor=10", "armour=2"}},
+	"grim.heavy_weapon":  {{"tog=1", "requirement=4", "opt.tog_tn=10_plus_deficit", "weapon=2d8"}},
+	"grim.friendly_fire": {{"tog=1", "requirement=3", "attacks=3", "allies=2", "candidates=4"}, {"frenzy=1", "opt.extended_range_naturals=resolve_and_ff", "opt.trigger=gm_probability", "gm_percent=40", "avoid=0"}},
 }
 
 // TestEveryMechanicBothEngines: every grim mechanic, defaults and extras,
@@ -87,4 +93,28 @@ func TestCoreGoldens(t *testing.T) {
 	c := runExact(t, "grim.check", "attribute=0", "tn=25")
 	near(t, "impossible check", c.Event("success").P, 0, 0)
 	near(t, "flavour 20", c.Event("flavour_20").P, 0.05, 1e-12)
+}
+
+func TestCombatSanity(t *testing.T) {
+	// Damage: d6 + TOG 2 on a normal target, COR +3 vs 12: hit faces 9..20 (12/20), crit 1/20.
+	d := runExact(t, "grim.damage")
+	near(t, "P(hit)", d.Event("hit").P, 12.0/20, 1e-12)
+	near(t, "E[hit damage]", d.Var("hit_damage").Stats.Mean, 5.5, 1e-12)
+	near(t, "E[crit damage]", d.Var("crit_damage").Stats.Mean, 11, 1e-12)
+	near(t, "E[damage per attack]", d.Var("damage").Stats.Mean, 11.0/20*5.5+1.0/20*11, 1e-12)
+	// Attacks per turn by COR.
+	for cor, want := range map[int]int{-2: 1, 0: 1, 2: 1, 3: 2, 5: 2, 6: 3, 8: 3, 9: 4, 10: 4} {
+		if got := AttacksPerTurn(cor, false); got != want {
+			t.Errorf("AttacksPerTurn(%d) = %d; want %d", cor, got, want)
+		}
+	}
+	// Friendly fire, closed form: (f/20)·(a/k)·P(ally fails AGL 11 − COR), per turn 1 − (1 − x)^m.
+	ff := runExact(t, "grim.friendly_fire", "tog=1", "requirement=3", "cor=3", "candidates=3", "allies=1", "ally_agl=2", "attacks=2")
+	// f = 3; the ally fails AGL vs 8: N + 2 < 8 or N = 1 → N ≤ 5 → 5/20.
+	x := 3.0 / 20 * (1.0 / 3) * (5.0 / 20)
+	near(t, "P(ally hit per turn)", ff.Event("ally_hit_this_turn").P, 1-math.Pow(1-x, 2), 1e-12)
+	// Player vs player with reroll: P(win) = P(win)/(1 − P(tie)).
+	a := runExact(t, "grim.pvp", "kind=nonattack")
+	b := runExact(t, "grim.pvp", "kind=nonattack", "opt.nonattack_tie=reroll", "horizon=200")
+	near(t, "reroll", b.Event("absorbed:initiator_wins").P, a.Event("initiator_wins").P/(1-a.Event("tie").P), 1e-12)
 }
