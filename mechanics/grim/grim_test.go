@@ -118,3 +118,22 @@ func TestCombatSanity(t *testing.T) {
 	b := runExact(t, "grim.pvp", "kind=nonattack", "opt.nonattack_tie=reroll", "horizon=200")
 	near(t, "reroll", b.Event("absorbed:initiator_wins").P, a.Event("initiator_wins").P/(1-a.Event("tie").P), 1e-12)
 }
+
+func TestTimeGoldens(t *testing.T) {
+	// mechanics.md §4.8: 18 m, AGL +3, hard surface.
+	f := runExact(t, "grim.fall", "distance=18", "agl=3")
+	near(t, "P(break)", f.Event("broken").P, 0.4, 1e-12)
+	near(t, "E[damage]", f.Var("damage").Stats.Mean, 10.30, 5e-3)
+	// §4.10: MND +2 stays conscious with P = 0.6, E[rounds conscious] = 1.5.
+	d := runExact(t, "grim.drowning", "mnd=2", "horizon=400")
+	near(t, "E[rounds conscious]", d.Var("rounds_conscious").Stats.Mean, 1.5, 1e-9)
+	// Burning for a fixed 3 turns: 6d6, mean 21.
+	near(t, "burning 3 turns", runExact(t, "grim.burning", "turns=3", "condition=300").Var("damage").Stats.Mean, 21, 1e-9)
+	// Unstable d20 item: the permanent break is Geometric(1/20), mean 20.
+	near(t, "uses until destroyed", runExact(t, "grim.instability", "uses=400").Var("time").Stats.Mean, 20, 1e-6)
+	near(t, "successful uses", runExact(t, "grim.instability", "uses=400").Var("successful_uses").Stats.Mean, 17, 1e-6)
+	// Dying without a helper who can treat: dead after c₀ + 11 turns.
+	dy := runExact(t, "grim.dying", "condition=-3", "medkit=0", "helper_mnd=-10", "knowledge_tn=40")
+	near(t, "P(dead)", dy.Event("absorbed:dead").P, 1, 1e-12)
+	near(t, "turns to death", dy.Var("time").Stats.Mean, 8, 1e-12)
+}
