@@ -137,3 +137,17 @@ func TestTimeGoldens(t *testing.T) {
 	near(t, "P(dead)", dy.Event("absorbed:dead").P, 1, 1e-12)
 	near(t, "turns to death", dy.Var("time").Stats.Mean, 8, 1e-12)
 }
+
+func TestMiscClosedForms(t *testing.T) {
+	// Crafting 2 of 3: p_ext = 3p² − 2p³; COR +2 vs 12 → p = 0.55.
+	p := 0.55
+	near(t, "extended COR", runExact(t, "grim.crafting", "known=1", "extended=1").Event("well_made").P, 3*p*p-2*p*p*p, 1e-12)
+	// MND and COR +2 vs 12, unknown design: well made p², unstable 2p(1−p).
+	cr := runExact(t, "grim.crafting")
+	near(t, "well made", cr.Event("well_made").P, p*p, 1e-12)
+	near(t, "unstable", cr.Event("unstable").P, 2*p*(1-p), 1e-12)
+	// Terror: geometric, mean turns = 1/p with p = P(MND +2 vs 11) = 0.6.
+	near(t, "terror turns", runExact(t, "grim.terror", "turns=400").Var("time").Stats.Mean, 1/0.6, 1e-9)
+	// One grappler with equal attributes: P(break free) = P(X > Y) for two d20 = 190/400.
+	near(t, "grapple", runExact(t, "grim.grapple", "grapplers=1").Event("breaks_free").P, 190.0/400, 1e-12)
+}
