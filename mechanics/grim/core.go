@@ -66,7 +66,7 @@ func checkSpec(a, m, tn int) *mechanics.Spec {
 
 func init() {
 	register(&mechanics.Mechanic{
-		ID:      "grim.check",
+		ID:      "grim.core.check",
 		Summary: "non-attack check: d20 + attribute + modifiers ≥ TN; a natural 1 always fails, a natural 20 does not always succeed",
 		Doc:     "N ~ d20, T = N + A + M; success ⇔ N ≠ 1 ∧ T ≥ TN. A natural 20 that fails is exported as the 'flavour 20' rate (mechanics.md §4.1).",
 		Params:  []mechanics.Param{attr("attribute", "the attribute (TOG, AGL, COR, MND, PER, RSN; at most 10, may be negative)", 2), pMod, pTN},
@@ -75,7 +75,7 @@ func init() {
 			return checkSpec(c.Int("attribute"), c.Int("modifier"), c.Int("tn")), nil
 		},
 	}, &mechanics.Mechanic{
-		ID:      "grim.attack",
+		ID:      "grim.core.attack",
 		Summary: "attack roll: a natural 20 always hits and doubles damage; naturals ≤ f miss and risk friendly fire",
 		Doc: "Success ⇔ N = 20 ∨ (N > f ∧ N + A + M ≥ TN); f = 1 normally, 1 + the TOG deficit for a heavy weapon, +5 in frenzy. " +
 			"Typical attack attribute: COR (mechanics.md §4.1).",

@@ -37,8 +37,8 @@ func runExact(t *testing.T, id string, sets ...string) *mechanics.Result {
 
 // extraConfigs: settings beyond the defaults that the cross-check also runs.
 var extraConfigs = map[string][][]string{
-	"grim.check":         {{"attribute=-3", "tn=15"}, {"attribute=10", "tn=5"}},
-	"grim.attack":        {{"attribute=4", "tn=12", "ff_threshold=3"}},
+	"grim.core.check":         {{"attribute=-3", "tn=15"}, {"attribute=10", "tn=5"}},
+	"grim.core.attack":        {{"attribute=4", "tn=12", "ff_threshold=3"}},
 	"grim.pvp":           {{"kind=nonattack"}, {"kind=nonattack", "opt.nonattack_tie=reroll"}, {"opt.naturals=ignore_naturals", "opp_attribute=6"}},
 	"grim.assist":        {{"helpers=0"}, {"helpers=4", "helper_attribute=-2", "tn=16"}},
 	"grim.damage":        {{"weapon=2d8", "armour=3", "target_type=resistant", "opt.resist_rounding=ceil", "opt.min1_after_resist=no"}, {"weapon=unarmed", "tog=-2", "target_type=weak", "opt.crit_order=after_armour", "armour=2"}, {"weapon_kind=ranged", "damage_type=other", "target_type=immune"}},
@@ -85,12 +85,12 @@ func TestEveryMechanicBothEngines(t *testing.T) {
 
 func TestCoreGoldens(t *testing.T) {
 	// mechanics.md §4.1.
-	a := runExact(t, "grim.attack", "attribute=3", "tn=14")
+	a := runExact(t, "grim.core.attack", "attribute=3", "tn=14")
 	near(t, "P(hit) COR+3 vs 14", a.Event("hit").P, 0.5, 1e-12)
 	near(t, "P(crit)", a.Event("crit").P, 0.05, 1e-12)
-	near(t, "P(hit) COR+4 vs 12", runExact(t, "grim.attack", "attribute=4", "tn=12").Event("hit").P, 0.65, 1e-12)
+	near(t, "P(hit) COR+4 vs 12", runExact(t, "grim.core.attack", "attribute=4", "tn=12").Event("hit").P, 0.65, 1e-12)
 	// A natural 20 need not succeed on a check: +0 vs TN 25 never succeeds.
-	c := runExact(t, "grim.check", "attribute=0", "tn=25")
+	c := runExact(t, "grim.core.check", "attribute=0", "tn=25")
 	near(t, "impossible check", c.Event("success").P, 0, 0)
 	near(t, "flavour 20", c.Event("flavour_20").P, 0.05, 1e-12)
 }
