@@ -37,8 +37,8 @@ func runExact(t *testing.T, id string, sets ...string) *mechanics.Result {
 
 // extraConfigs: settings beyond the defaults that the cross-check also runs.
 var extraConfigs = map[string][][]string{
-	"grim.core.check":         {{"attribute=-3", "tn=15"}, {"attribute=10", "tn=5"}},
-	"grim.core.attack":        {{"attribute=4", "tn=12", "ff_threshold=3"}},
+	"grim.core.check":    {{"attribute=-3", "tn=15"}, {"attribute=10", "tn=5"}},
+	"grim.core.attack":   {{"attribute=4", "tn=12", "ff_threshold=3"}},
 	"grim.pvp":           {{"kind=nonattack"}, {"kind=nonattack", "opt.nonattack_tie=reroll"}, {"opt.naturals=ignore_naturals", "opp_attribute=6"}},
 	"grim.assist":        {{"helpers=0"}, {"helpers=4", "helper_attribute=-2", "tn=16"}},
 	"grim.damage":        {{"weapon=2d8", "armour=3", "target_type=resistant", "opt.resist_rounding=ceil", "opt.min1_after_resist=no"}, {"weapon=unarmed", "tog=-2", "target_type=weak", "opt.crit_order=after_armour", "armour=2"}, {"weapon_kind=ranged", "damage_type=other", "target_type=immune"}},
