@@ -1,0 +1,70 @@
+package reports
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// checkPNG decodes a plot and requires a sensible size and more than a
+// handful of colours (not blank). Plots are never byte-compared.
+func checkPNG(t *testing.T, name string, b []byte) {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%s: not a PNG: %v", name, err)
+	}
+	bd := img.Bounds()
+	if bd.Dx() < 400 || bd.Dy() < 300 {
+		t.Errorf("%s: %v is too small", name, bd)
+	}
+	colours := map[[4]uint32]bool{}
+	for y := bd.Min.Y; y < bd.Max.Y; y += 3 {
+		for x := bd.Min.X; x < bd.Max.X; x += 3 {
+			r, g, b, a := img.At(x, y).RGBA()
+			colours[[4]uint32{r, g, b, a}] = true
+		}
+	}
+	if len(colours) < 5 {
+		t.Errorf("%s: looks blank (%d colours)", name, len(colours))
+	}
+	if dir := os.Getenv("ODDSMITH_PLOT_DIR"); dir != "" {
+		os.WriteFile(filepath.Join(dir, name+".png"), b, 0o644)
+	}
+	_ = image.Point{}
+}
+
+func TestPlots(t *testing.T) {
+	r := sample("exact")
+	r.Process = &mechanics.ProcessResult{TimeUnit: "test", Horizon: 4, Survival: []float64{1, 0.8, 0.4, 0.1, 0.02}}
+	cases := map[string]func(*bytes.Buffer) error{
+		"pmf":      func(b *bytes.Buffer) error { return WritePMF(b, r, &r.Vars[0]) },
+		"atleast":  func(b *bytes.Buffer) error { return WriteAtLeast(b, r, &r.Vars[0]) },
+		"survival": func(b *bytes.Buffer) error { return WriteSurvival(b, r) },
+		"bands": func(b *bytes.Buffer) error {
+			return WriteBands(b, "bands", []string{"TN 4", "TN 5"}, []*mechanics.Result{r, r}, "mos_band")
+		},
+		"lines": func(b *bytes.Buffer) error {
+			return WriteLines(b, "overlay", "TN", "P(success)", "caption", []Series{
+				{Name: "a", XY: plotter.XYs{{X: 1, Y: 0.9}, {X: 2, Y: 0.5}}}, {Name: "b", XY: plotter.XYs{{X: 1, Y: 0.7}, {X: 2, Y: 0.2}}}})
+		},
+		"heatmap": func(b *bytes.Buffer) error {
+			return WriteHeatmap(b, "heat", "skill", "TN", "P(success)", "caption", []float64{1, 2, 3}, []float64{4, 5},
+				[][]float64{{0.5, 0.6, 0.7}, {0.3, 0.4, 0.55}})
+		},
+	}
+	for name, f := range cases {
+		var b bytes.Buffer
+		if err := f(&b); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		checkPNG(t, name, b.Bytes())
+	}
+}
