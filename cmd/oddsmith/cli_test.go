@@ -243,3 +243,48 @@ func fmtSscan(s string, lo, hi *float64) (int, error) {
 	s = strings.NewReplacer("[", "", "]", "", ",", " ").Replace(s)
 	return fmt.Sscan(s, lo, hi)
 }
+
+func TestSweep(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI(context.Background(), "sweep", "ag.skill_test", "--vary", "skill=0..4", "--vary", "tn=3..6", "-o", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, f := range []string{"ag_skill_test_sweep.csv", "ag_skill_test_sweep.png"} {
+		if !strings.Contains(out, f) {
+			t.Errorf("stdout does not name %s: %q", f, out)
+		}
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "ag_skill_test_sweep.csv"))
+	if rows := strings.Count(string(b), "\n") - strings.Count(string(b), "# "); rows != 1+5*4 {
+		t.Errorf("sweep CSV has %d data lines; want 20 points + header", rows)
+	}
+	// Golden point: skill 2, TN 5 (attribute 2) succeeds with 28/36.
+	if !strings.Contains(string(b), "\n2,5,0.7777777778,") {
+		t.Errorf("sweep CSV lacks the skill 2 / TN 5 golden row:\n%s", b)
+	}
+	// One varied parameter, simulated, a mean as the metric.
+	if code, _, errOut := runCLI(context.Background(), "sweep", "grim.core.attack", "--vary", "attribute=-2..6:2", "--engine", "sim", "-n", "20000", "--metric", "mean:total", "-o", dir); code != 0 {
+		t.Fatalf("sim sweep: exit %d: %s", code, errOut)
+	}
+	// Bad input writes nothing.
+	bad := filepath.Join(dir, "bad")
+	for _, args := range [][]string{
+		{"sweep", "ag.skill_test", "--vary", "skill=0..50", "-o", bad},
+		{"sweep", "ag.skill_test", "--vary", "skill=4..1", "-o", bad},
+		{"sweep", "ag.skill_test", "--vary", "skill=a..b", "-o", bad},
+		{"sweep", "ag.skill_test", "--vary", "skill=0..2", "--metric", "event:nope", "-o", bad},
+		{"sweep", "ag.skill_test", "-o", bad},
+		{"sweep", "ag.skill_test", "--vary", "skill=0..2"},
+	} {
+		if code, _, errOut := runCLI(context.Background(), args...); code != 2 || !strings.HasPrefix(errOut, "oddsmith: ") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Error("a bad sweep created its output directory")
+	}
+}
