@@ -1,4 +1,4 @@
-package sim
+package sim_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
+	"github.com/oddsmith/oddsmith/sim"
 )
 
 // ruin is an unregistered mechanic around the gambler's-ruin chain, to test
@@ -60,7 +61,7 @@ func TestProcessMechanicBothEngines(t *testing.T) {
 		t.Errorf("event and process result disagree")
 	}
 
-	sm, err := Run(context.Background(), ruin, c, Options{Trials: trials(200_000, 1_000_000), Seed: 12})
+	sm, err := sim.Run(context.Background(), ruin, c, sim.Options{Trials: trialsFor(200_000, 1_000_000), Seed: 12})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,4 +85,11 @@ func TestProcessMechanicBothEngines(t *testing.T) {
 			t.Errorf("%s table lacks the process summary: %v\n%s", r.Engine, err, buf.String())
 		}
 	}
+}
+
+func trialsFor(short, long int64) int64 {
+	if testing.Short() {
+		return short
+	}
+	return long
 }
