@@ -1,0 +1,108 @@
+package reports
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/oddsmith/oddsmith/mechanics/ag"
+	_ "github.com/oddsmith/oddsmith/mechanics/grim"
+)
+
+// TestExamplePlan runs the shipped example plan: every file is complete,
+// CSVs parse, PNGs decode and are not blank, the index links them all.
+func TestExamplePlan(t *testing.T) {
+	src, err := os.ReadFile("../examples/tour.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParsePlan("tour.toml", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "bundle")
+	files, err := RunPlan(context.Background(), p, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index, err := os.ReadFile(filepath.Join(dir, "index.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(f)
+		switch filepath.Ext(f) {
+		case ".png":
+			checkPNG(t, strings.TrimSuffix(name, ".png"), b)
+		case ".csv":
+			if !bytes.HasPrefix(b, []byte("# oddsmith: ")) {
+				t.Errorf("%s lacks the metadata header", name)
+			}
+		}
+		if name != "index.md" && !bytes.Contains(index, []byte("("+name+")")) {
+			t.Errorf("index.md does not link %s", name)
+		}
+	}
+	for _, want := range []string{"P(success) = 0.7778", "crosses 50%", "## falls_ag_vs_grim"} {
+		if !bytes.Contains(index, []byte(want)) {
+			t.Errorf("index.md lacks %q", want)
+		}
+	}
+	// Only the bundle is left: no temporary directory beside it.
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	if len(entries) != 1 {
+		t.Errorf("left beside the bundle: %v", entries)
+	}
+}
+
+func TestPlanErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"title = \"x\"\n[[analysis]\nname = \"a\"\n", "bad.toml:3: expected end of table array name"},
+		{"title = \"x\"\n", "no [[analysis]]"},
+		{"colour = 3\n[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\n", "unknown key \"colour\""},
+		{"\n\n[[analysis]]\nname = \"a\"\nmechanic = \"ag.nope\"\n", "bad.toml:3: analysis 1 (a): unknown mechanic"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nset = { skill = 99 }\n", "bad.toml:1: analysis 1 (a): ag.skill_test: parameter skill=99 out of range"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { tn = \"5..1\" }\n", "end below start"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nengine = \"gpu\"\n", "unknown engine"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\n[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\n", "bad.toml:4: analysis 2 (a): duplicate name"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.fall_damage\"\nset = { surface = \"lava\" }\n", "is not one of"},
+		{"[[overlay]]\nname = \"o\"\nrange = \"0..3\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"heigth\" } ]\n", "unknown parameter or option \"heigth\""},
+	}
+	for _, c := range cases {
+		_, err := ParsePlan("bad.toml", []byte(c.src))
+		var pe *PlanError
+		if err == nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("ParsePlan(%q) = %v; want one line containing %q", c.src, err, c.want)
+		}
+	}
+}
+
+// FuzzParsePlan: any input gives a plan or a PlanError naming the file,
+// never a panic. Seeds are in testdata/fuzz/FuzzParsePlan.
+func FuzzParsePlan(f *testing.F) {
+	if src, err := os.ReadFile("../examples/tour.toml"); err == nil {
+		f.Add(src)
+	}
+	f.Add([]byte("[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { skill = \"0..3:0.5\" }\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		p, err := ParsePlan("f.toml", src)
+		if err != nil {
+			var pe *PlanError
+			if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "f.toml") {
+				t.Fatalf("error %v is not a PlanError naming the file", err)
+			}
+			return
+		}
+		if p.Points() < 1 {
+			t.Fatalf("a valid plan with no work")
+		}
+	})
+}
