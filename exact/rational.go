@@ -2,6 +2,7 @@ package exact
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"sort"
 
@@ -308,5 +309,83 @@ func KeepEvaluator(n, k int, highest bool) mechanics.Evaluator {
 			return uint64(m+c)<<32 | uint64(sum)
 		},
 		FinalF: func(s uint64) int { return int(int64(s&0xffffffff) - off) },
+	}
+}
+
+// Combinations estimates how many equally weighted dice outcomes a node
+// spans (the work of exact rational arithmetic and of brute enumeration).
+func Combinations(n mechanics.Node) float64 {
+	switch n := n.(type) {
+	case mechanics.Die:
+		return float64(len(n.Faces))
+	case mechanics.Const:
+		return 1
+	case mechanics.Sum:
+		return prodCombos(n.Terms)
+	case mechanics.Max:
+		return prodCombos(n.Terms)
+	case mechanics.Min:
+		return prodCombos(n.Terms)
+	case mechanics.Repeat:
+		return math.Pow(Combinations(n.X), float64(n.N))
+	case mechanics.Scale:
+		return Combinations(n.X)
+	case mechanics.Clamp:
+		return Combinations(n.X)
+	case mechanics.Map:
+		return Combinations(n.X)
+	case mechanics.Compare:
+		return Combinations(n.X)
+	case mechanics.Combine:
+		return Combinations(n.X) * Combinations(n.Y)
+	case mechanics.Keep:
+		return math.Pow(float64(len(n.Die.Faces)), float64(n.N))
+	case mechanics.Pool:
+		return math.Pow(float64(len(n.Die.Faces)), float64(n.N))
+	case mechanics.Cond:
+		return Combinations(n.If) * (Combinations(n.Then) + Combinations(n.Else))
+	case mechanics.Mixture:
+		s := 0.0
+		for _, c := range n.Of {
+			s += Combinations(c)
+		}
+		return s
+	case mechanics.Explode:
+		return math.Pow(float64(len(n.Die.Faces)), float64(n.Depth+1))
+	}
+	return math.Inf(1)
+}
+
+func prodCombos(ns []mechanics.Node) float64 {
+	p := 1.0
+	for _, c := range ns {
+		p *= Combinations(c)
+	}
+	return p
+}
+
+// RationalLimit bounds Combinations for which exact.Run adds rationals.
+const RationalLimit = 1e6
+
+// addRationals fills VarResult.Exact with exact fractions for small models.
+func addRationals(spec *mechanics.Spec, res *mechanics.Result) {
+	if spec.Outcome == nil || Combinations(spec.Outcome) > RationalLimit {
+		return
+	}
+	rd, err := EvalRat(spec.Outcome)
+	if err != nil {
+		return
+	}
+	for i, v := range spec.Vars {
+		m := ratMap(rd, v.Of)
+		vr := &res.Vars[i]
+		vr.Exact = make([]string, len(vr.P))
+		for j := range vr.P {
+			if p, ok := m[vr.Lo+j]; ok {
+				vr.Exact[j] = p.RatString()
+			} else {
+				vr.Exact[j] = "0"
+			}
+		}
 	}
 }

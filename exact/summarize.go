@@ -137,6 +137,7 @@ func Run(m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
 	if err := Summarize(spec, d, res); err != nil {
 		return nil, fmt.Errorf("%s: %w", m.ID, err)
 	}
+	addRationals(spec, res)
 	if ch != nil && ch.Unbounded && res.Process != nil {
 		res.Process.Unbounded = true
 		res.Process.MeanTimeUnbounded = ch.MeanTimeUnbounded

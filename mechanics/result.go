@@ -42,7 +42,10 @@ type VarResult struct {
 	Lo     int
 	P      []float64
 	Counts []int64 // simulator only
-	Stats  Stats
+	// Exact holds the probabilities as exact fractions ("5/36") when the
+	// exact engine could afford rational arithmetic; nil otherwise.
+	Exact []string
+	Stats Stats
 }
 
 // Stats summarises a distribution.

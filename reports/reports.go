@@ -183,7 +183,7 @@ func WriteCSV(w io.Writer, r *mechanics.Result) error {
 		fmt.Fprintf(w, "# warning: %s\n", m)
 	}
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"kind", "name", "x", "probability", "cdf", "ccdf", "count", "ci_lo", "ci_hi"})
+	cw.Write([]string{"kind", "name", "x", "probability", "cdf", "ccdf", "count", "ci_lo", "ci_hi", "exact"})
 	sim := r.Engine == "sim"
 	ci := func(c [2]float64) []string {
 		if !sim {
@@ -202,7 +202,11 @@ func WriteCSV(w io.Writer, r *mechanics.Result) error {
 			if v.Counts != nil {
 				count = strconv.FormatInt(v.Counts[i], 10)
 			}
-			cw.Write([]string{"pmf", v.Name, strconv.Itoa(v.Lo + i), num(p), num(math.Min(cdf, 1)), num(math.Max(1-cdf, 0)), count, "", ""})
+			ex := ""
+			if v.Exact != nil {
+				ex = v.Exact[i]
+			}
+			cw.Write([]string{"pmf", v.Name, strconv.Itoa(v.Lo + i), num(p), num(math.Min(cdf, 1)), num(math.Max(1-cdf, 0)), count, "", "", ex})
 		}
 	}
 	for _, e := range r.Events {
@@ -210,7 +214,7 @@ func WriteCSV(w io.Writer, r *mechanics.Result) error {
 		if sim {
 			count = strconv.FormatInt(e.Count, 10)
 		}
-		cw.Write(append([]string{"event", e.Name, "", num(e.P), "", "", count}, ci(e.CI)...))
+		cw.Write(append(append([]string{"event", e.Name, "", num(e.P), "", "", count}, ci(e.CI)...), ""))
 	}
 	for _, b := range r.Bands {
 		for i, l := range b.Labels {
@@ -218,7 +222,7 @@ func WriteCSV(w io.Writer, r *mechanics.Result) error {
 			if sim {
 				c = b.CI[i]
 			}
-			cw.Write(append([]string{"band", b.Name, l, num(b.P[i]), "", "", ""}, ci(c)...))
+			cw.Write(append(append([]string{"band", b.Name, l, num(b.P[i]), "", "", ""}, ci(c)...), ""))
 		}
 	}
 	for _, v := range r.Vars {
@@ -228,21 +232,21 @@ func WriteCSV(w io.Writer, r *mechanics.Result) error {
 			v float64
 		}{{"mean", s.Mean}, {"sd", s.SD}, {"min", float64(s.Min)}, {"p5", float64(s.P5)}, {"p25", float64(s.P25)},
 			{"p50", float64(s.P50)}, {"p75", float64(s.P75)}, {"p95", float64(s.P95)}, {"max", float64(s.Max)}} {
-			cw.Write([]string{"stat", v.Name, kv.k, num(kv.v), "", "", "", "", ""})
+			cw.Write([]string{"stat", v.Name, kv.k, num(kv.v), "", "", "", "", "", ""})
 		}
 	}
 	if p := r.Process; p != nil {
 		for t, s := range p.Survival {
-			cw.Write([]string{"survival", "time", strconv.Itoa(t), num(s), "", "", "", "", ""})
+			cw.Write([]string{"survival", "time", strconv.Itoa(t), num(s), "", "", "", "", "", ""})
 		}
 		for i, s := range p.AbsorbingStates {
-			cw.Write([]string{"process", "absorbed", s, num(p.Absorbed[i]), "", "", "", "", ""})
+			cw.Write([]string{"process", "absorbed", s, num(p.Absorbed[i]), "", "", "", "", "", ""})
 		}
-		cw.Write([]string{"process", "absorbed", "(not absorbed)", num(p.Undecided), "", "", "", "", ""})
+		cw.Write([]string{"process", "absorbed", "(not absorbed)", num(p.Undecided), "", "", "", "", "", ""})
 		if p.Unbounded {
-			cw.Write([]string{"process", "mean_time_unbounded", "", num(p.MeanTimeUnbounded), "", "", "", "", ""})
+			cw.Write([]string{"process", "mean_time_unbounded", "", num(p.MeanTimeUnbounded), "", "", "", "", "", ""})
 			for i, s := range p.AbsorbingStates {
-				cw.Write([]string{"process", "absorbed_unbounded", s, num(p.AbsorbedUnbounded[i]), "", "", "", "", ""})
+				cw.Write([]string{"process", "absorbed_unbounded", s, num(p.AbsorbedUnbounded[i]), "", "", "", "", "", ""})
 			}
 		}
 	}

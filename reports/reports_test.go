@@ -44,7 +44,7 @@ func TestCSVRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: csv does not parse: %v", engine, err)
 		}
-		if strings.Join(rows[0], ",") != "kind,name,x,probability,cdf,ccdf,count,ci_lo,ci_hi" {
+		if strings.Join(rows[0], ",") != "kind,name,x,probability,cdf,ccdf,count,ci_lo,ci_hi,exact" {
 			t.Errorf("header %v", rows[0])
 		}
 		var pmf float64
@@ -136,5 +136,29 @@ func TestAtomicWrite(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); string(b) != "new" {
 		t.Errorf("file is %q", b)
+	}
+}
+
+func TestCSVExactColumn(t *testing.T) {
+	r := sample("exact")
+	r.Vars[0].Exact = []string{"1/4", "1/2", "0", "1/4"}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	cr := csv.NewReader(&buf)
+	cr.Comment = '#'
+	rows, err := cr.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, row := range rows[1:] {
+		if row[0] == "pmf" {
+			got[row[2]] = row[9]
+		}
+	}
+	if got["-1"] != "1/4" || got["0"] != "1/2" || got["2"] != "1/4" {
+		t.Errorf("exact column %v", got)
 	}
 }

@@ -498,3 +498,19 @@ func TestInitiativeOrder(t *testing.T) {
 	three := runExact(t, "ag.initiative", "skill=3", "combatants=3", "third_skill=0", "third_attribute=0", "third_modifier=-20")
 	near(t, "A first", three.Event("a_first").P, two.Event("a_first").P, 1e-12)
 }
+
+// TestExactRationals: small models carry exact fractions that match the
+// floats and the mechanics.md goldens.
+func TestExactRationals(t *testing.T) {
+	r := runExact(t, "ag.skill_test", "skill=2", "attribute=2", "tn=5")
+	mos := r.Var("mos")
+	want := map[int]string{-2: "1/36", -1: "1/18", 0: "5/36", 1: "7/36", 2: "1/4", 3: "11/36", 4: "1/36"}
+	for v, w := range want {
+		if got := mos.Exact[v-mos.Lo]; got != w {
+			t.Errorf("exact P(MoS=%d) = %s; want %s", v, got, w)
+		}
+	}
+	if big := runExact(t, "ag.skill_test", "skill=30"); big.Var("mos").Exact != nil {
+		t.Error("rationals computed for a 30-die pool (too costly)")
+	}
+}
