@@ -591,6 +591,7 @@ func runOverlay(o *Overlay, write func(string, func(io.Writer) error) error, ind
 		return err
 	}
 	var series []Series
+	var mets []string
 	var csvRows [][]string
 	var caption string
 	for _, s := range o.Series {
@@ -603,12 +604,13 @@ func runOverlay(o *Overlay, write func(string, func(io.Writer) error) error, ind
 			return err
 		}
 		var xy plotter.XYs
+		met := ""
 		for i, c := range cs {
 			r, err := exact.Run(m, c)
 			if err != nil {
 				return err
 			}
-			met := s.Metric
+			met = s.Metric
 			if met == "" {
 				met = defaultMetric(r, o.Metric)
 			}
@@ -624,6 +626,7 @@ func runOverlay(o *Overlay, write func(string, func(io.Writer) error) error, ind
 		}
 		caption += s.Label + ": " + m.ID + "  "
 		series = append(series, Series{Name: s.Label, XY: xy})
+		mets = append(mets, met)
 	}
 	if err := write(o.Name+".csv", func(w io.Writer) error {
 		fmt.Fprintf(w, "# oddsmith: %s\n# overlay: %s\n", mechanics.Version, o.Name)
@@ -645,8 +648,8 @@ func runOverlay(o *Overlay, write func(string, func(io.Writer) error) error, ind
 		return err
 	}
 	fmt.Fprintf(index, "## %s — overlay\n\n", o.Name)
-	for _, s := range series {
-		fmt.Fprintf(index, "- %s: %s\n", s.Name, strings.TrimPrefix(lineFinding(o.Metric, xl, s.XY), "Finding: "))
+	for i, s := range series {
+		fmt.Fprintf(index, "- %s: %s\n", s.Name, strings.TrimPrefix(lineFinding(mets[i], xl, s.XY), "Finding: "))
 	}
 	fmt.Fprintf(index, "\n%s\n", linkList([]string{o.Name + ".csv", o.Name + ".png"}))
 	return nil

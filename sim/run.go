@@ -32,6 +32,10 @@ type Options struct {
 	// Progress, when set, receives a progress line for runs longer than
 	// about two seconds.
 	Progress io.Writer
+	// OnProgress, when set, is called (from one goroutine, about four times
+	// a second, starting after about two seconds) with the trials done so
+	// far; a command line can drive a progress bar library with it.
+	OnProgress func(done, total int64)
 }
 
 // Hist counts outcomes over [Lo, Lo+len(Counts)).
@@ -163,7 +167,7 @@ func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, err
 
 func progress(opt Options, done *atomic.Int64, stop <-chan struct{}, finished chan<- struct{}) {
 	defer close(finished)
-	if opt.Progress == nil {
+	if opt.Progress == nil && opt.OnProgress == nil {
 		return
 	}
 	start := time.Now()
@@ -173,7 +177,10 @@ func progress(opt Options, done *atomic.Int64, stop <-chan struct{}, finished ch
 	for {
 		select {
 		case <-stop:
-			if printed {
+			if opt.OnProgress != nil && printed {
+				opt.OnProgress(opt.Trials, opt.Trials)
+			}
+			if printed && opt.Progress != nil {
 				fmt.Fprintf(opt.Progress, "\rsim: %d/%d trials (100%%) in %.1fs\n", opt.Trials, opt.Trials, time.Since(start).Seconds())
 			}
 			return
@@ -183,11 +190,17 @@ func progress(opt Options, done *atomic.Int64, stop <-chan struct{}, finished ch
 				continue
 			}
 			d := done.Load()
+			printed = true
+			if opt.OnProgress != nil {
+				opt.OnProgress(d, opt.Trials)
+			}
+			if opt.Progress == nil {
+				continue
+			}
 			rate := float64(d) / el.Seconds()
 			eta := time.Duration(float64(opt.Trials-d) / math.Max(rate, 1) * float64(time.Second))
 			fmt.Fprintf(opt.Progress, "\rsim: %d/%d trials (%.0f%%), %.3g trials/s, eta %s   ",
 				d, opt.Trials, 100*float64(d)/float64(opt.Trials), rate, eta.Round(time.Second))
-			printed = true
 		}
 	}
 }

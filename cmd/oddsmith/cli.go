@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
 
 	"github.com/oddsmith/oddsmith/exact"
@@ -358,7 +359,18 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	opt := sim.Options{Trials: *trials, Seed: *seed, Workers: *workers}
 	if !*quiet {
-		opt.Progress = stderr
+		// A progress bar (schollz/progressbar) for runs longer than ~2 s.
+		var bar *progressbar.ProgressBar
+		opt.OnProgress = func(done, total int64) {
+			if bar == nil {
+				bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("sim "+m.ID),
+					progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("trials"), progressbar.OptionClearOnFinish())
+			}
+			bar.Set64(done)
+			if done == total {
+				bar.Finish()
+			}
+		}
 	}
 	start := time.Now()
 	r, err := sim.Run(ctx, m, c, opt)

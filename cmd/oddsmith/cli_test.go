@@ -288,3 +288,27 @@ func TestSweep(t *testing.T) {
 		t.Error("a bad sweep created its output directory")
 	}
 }
+
+func TestRunPlan(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "report")
+	code, out, errOut := runCLI(context.Background(), "run", "../../examples/tour.toml", "-o", dir, "-q")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, filepath.Join(dir, "index.md")) {
+		t.Errorf("stdout does not list index.md: %q", out)
+	}
+	bad := filepath.Join(t.TempDir(), "plan.toml")
+	os.WriteFile(bad, []byte("[[analysis]]\nname = \"x\"\nmechanic = \"ag.skill_test\"\nset = { tn = 0 }\n"), 0o644)
+	badDir := filepath.Join(t.TempDir(), "never")
+	code, out, errOut = runCLI(context.Background(), "run", bad, "-o", badDir)
+	if code != 2 || out != "" || !strings.Contains(errOut, "plan.toml:1: analysis 1 (x):") {
+		t.Errorf("bad plan: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, err := os.Stat(badDir); !os.IsNotExist(err) {
+		t.Error("a bad plan created its output directory")
+	}
+	if code, _, _ := runCLI(context.Background(), "run", "no-such-plan.toml", "-o", badDir); code != 2 {
+		t.Errorf("missing plan: exit %d", code)
+	}
+}
