@@ -360,7 +360,8 @@ func (a *Analysis) run(ctx context.Context, p *Plan, m *mechanics.Mechanic, c me
 	return sim.Run(ctx, m, c, sim.Options{Trials: n, Seed: seed})
 }
 
-func defaultMetric(r *mechanics.Result, metric string) string {
+// DefaultMetric is metric, or else the first event, or else the first variable's mean.
+func DefaultMetric(r *mechanics.Result, metric string) string {
 	if metric != "" {
 		return metric
 	}
@@ -420,73 +421,34 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, write func(string, f
 		fmt.Fprintf(index, "%s\n\n%s\n\n", findingOf(r), linkList(links))
 		return nil
 	}
-	var grid [][]float64
-	if len(axes) == 1 {
-		for _, x := range axes[0] {
-			grid = append(grid, []float64{x})
-		}
-	} else {
-		for _, y := range axes[1] {
-			for _, x := range axes[0] {
-				grid = append(grid, []float64{x, y})
-			}
-		}
+	grid := Grid(axes)
+	configs, err := SweepConfigs(m, base, names, grid)
+	if err != nil {
+		return err
 	}
 	var pts []SweepPoint
-	for _, pt := range grid {
+	for i, c := range configs {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		c := cloneConfig(base)
-		for j, n := range names {
-			if err := m.Set(c, n+"="+mechanics.FormatNum(pt[j])); err != nil {
-				return err
-			}
-		}
 		r, err := a.run(ctx, p, m, c)
 		if err != nil {
-			return fmt.Errorf("at %v: %w", pt, err)
+			return fmt.Errorf("at %v: %w", grid[i], err)
 		}
-		pts = append(pts, SweepPoint{Values: pt, Result: r})
+		pts = append(pts, SweepPoint{Values: grid[i], Result: r})
 		if progress != nil {
 			progress.Add(1)
 		}
 	}
-	met := defaultMetric(pts[0].Result, a.Metric)
-	zs := make([]float64, len(pts))
-	for i, pt := range pts {
-		if zs[i], err = Metric(pt.Result, met); err != nil {
-			return err
-		}
-	}
-	fixed := *pts[0].Result
-	fixed.Params = nil
-	for _, pr := range pts[0].Result.Params {
-		if !contains(names, pr.Name) {
-			fixed.Params = append(fixed.Params, pr)
-		}
-	}
-	caption := Caption(&fixed)
-	title := fmt.Sprintf("%s — %s", m.ID, met)
+	met := DefaultMetric(pts[0].Result, a.Metric)
 	if err := write(a.Name+".csv", func(w io.Writer) error { return WriteSweepCSV(w, names, pts) }); err != nil {
 		return err
 	}
 	var finding string
 	err = write(a.Name+".png", func(w io.Writer) error {
-		if len(axes) == 1 {
-			var xy plotter.XYs
-			for i, pt := range pts {
-				xy = append(xy, plotter.XY{X: pt.Values[0], Y: zs[i]})
-			}
-			finding = lineFinding(met, names[0], xy)
-			return WriteLines(w, title, names[0], met, caption, []Series{{Name: met, XY: xy}})
-		}
-		z := make([][]float64, len(axes[1]))
-		for r := range z {
-			z[r] = zs[r*len(axes[0]) : (r+1)*len(axes[0])]
-		}
-		finding = heatFinding(met, names, axes, z)
-		return WriteHeatmap(w, title, names[0], names[1], met, caption, axes[0], axes[1], z)
+		var err error
+		finding, err = WriteSweepPlot(w, m.ID, met, names, axes, pts)
+		return err
 	})
 	if err != nil {
 		return err
@@ -612,7 +574,7 @@ func runOverlay(o *Overlay, write func(string, func(io.Writer) error) error, ind
 			}
 			met = s.Metric
 			if met == "" {
-				met = defaultMetric(r, o.Metric)
+				met = DefaultMetric(r, o.Metric)
 			}
 			y, err := Metric(r, met)
 			if err != nil {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 
+	"gonum.org/v1/plot/plotter"
+
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
@@ -136,4 +138,70 @@ func ParseRange(s string) ([]float64, error) {
 		out[i] = lo + float64(i)*step
 	}
 	return out, nil
+}
+
+// Grid lists the points of one or two axes (x varies fastest).
+func Grid(axes [][]float64) [][]float64 {
+	var g [][]float64
+	if len(axes) == 1 {
+		for _, x := range axes[0] {
+			g = append(g, []float64{x})
+		}
+		return g
+	}
+	for _, y := range axes[1] {
+		for _, x := range axes[0] {
+			g = append(g, []float64{x, y})
+		}
+	}
+	return g
+}
+
+// SweepConfigs validates every point of a sweep before anything runs.
+func SweepConfigs(m *mechanics.Mechanic, base mechanics.Config, names []string, grid [][]float64) ([]mechanics.Config, error) {
+	out := make([]mechanics.Config, len(grid))
+	for i, pt := range grid {
+		c := cloneConfig(base)
+		for j, n := range names {
+			if err := m.Set(c, n+"="+mechanics.FormatNum(pt[j])); err != nil {
+				return nil, err
+			}
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// WriteSweepPlot draws a sweep's metric: a line for one varied parameter, a
+// heat map for two. The caption names the fixed parameters only. It returns
+// the one-line finding for an index.
+func WriteSweepPlot(w io.Writer, id, metric string, names []string, axes [][]float64, pts []SweepPoint) (string, error) {
+	zs := make([]float64, len(pts))
+	for i, p := range pts {
+		var err error
+		if zs[i], err = Metric(p.Result, metric); err != nil {
+			return "", err
+		}
+	}
+	fixed := *pts[0].Result
+	fixed.Params = nil
+	for _, pr := range pts[0].Result.Params {
+		if !contains(names, pr.Name) {
+			fixed.Params = append(fixed.Params, pr)
+		}
+	}
+	caption := Caption(&fixed)
+	title := fmt.Sprintf("%s — %s", id, metric)
+	if len(axes) == 1 {
+		var xy plotter.XYs
+		for i, p := range pts {
+			xy = append(xy, plotter.XY{X: p.Values[0], Y: zs[i]})
+		}
+		return lineFinding(metric, names[0], xy), WriteLines(w, title, names[0], metric, caption, []Series{{Name: metric, XY: xy}})
+	}
+	z := make([][]float64, len(axes[1]))
+	for r := range z {
+		z[r] = zs[r*len(axes[0]) : (r+1)*len(axes[0])]
+	}
+	return heatFinding(metric, names, axes, z), WriteHeatmap(w, title, names[0], names[1], metric, caption, axes[0], axes[1], z)
 }

@@ -1,16 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
-
-	"gonum.org/v1/plot/plotter"
 
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -78,27 +76,10 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		names, axes = append(names, name), append(axes, vals)
 	}
 	// Every point is validated before anything runs or is written.
-	var grid [][]float64
-	if len(axes) == 1 {
-		for _, x := range axes[0] {
-			grid = append(grid, []float64{x})
-		}
-	} else {
-		for _, y := range axes[1] {
-			for _, x := range axes[0] {
-				grid = append(grid, []float64{x, y})
-			}
-		}
-	}
-	configs := make([]mechanics.Config, len(grid))
-	for i, pt := range grid {
-		c := copyConfig(base)
-		for j, name := range names {
-			if err := m.Set(c, name+"="+mechanics.FormatNum(pt[j])); err != nil {
-				return usageError{err}
-			}
-		}
-		configs[i] = c
+	grid := reports.Grid(axes)
+	configs, err := reports.SweepConfigs(m, base, names, grid)
+	if err != nil {
+		return usageError{err}
 	}
 	var pts []reports.SweepPoint
 	for i, c := range configs {
@@ -116,19 +97,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		pts = append(pts, reports.SweepPoint{Values: grid[i], Result: r})
 	}
-	met := *metric
-	if met == "" {
-		if len(pts[0].Result.Events) > 0 {
-			met = "event:" + pts[0].Result.Events[0].Name
-		} else {
-			met = "mean:" + pts[0].Result.Vars[0].Name
-		}
-	}
-	zs := make([]float64, len(pts))
-	for i, p := range pts {
-		if zs[i], err = reports.Metric(p.Result, met); err != nil {
-			return usageError{err}
-		}
+	met := reports.DefaultMetric(pts[0].Result, *metric)
+	// The plot is rendered in memory first, so a bad metric writes nothing.
+	var png bytes.Buffer
+	if _, err := reports.WriteSweepPlot(&png, m.ID, met, names, axes, pts); err != nil {
+		return usageError{err}
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -137,44 +110,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := reports.AtomicWrite(stem+".csv", func(w io.Writer) error { return reports.WriteSweepCSV(w, names, pts) }); err != nil {
 		return err
 	}
-	// The caption names the fixed parameters; the varied ones are on the axes.
-	fixed := *pts[0].Result
-	fixed.Params = nil
-	for _, p := range pts[0].Result.Params {
-		if !slices.Contains(names, p.Name) {
-			fixed.Params = append(fixed.Params, p)
-		}
-	}
-	caption := reports.Caption(&fixed)
-	title := fmt.Sprintf("%s — %s", m.ID, met)
-	err = reports.AtomicWrite(stem+".png", func(w io.Writer) error {
-		if len(axes) == 1 {
-			var xy plotter.XYs
-			for i, p := range pts {
-				xy = append(xy, plotter.XY{X: p.Values[0], Y: zs[i]})
-			}
-			return reports.WriteLines(w, title, names[0], met, caption, []reports.Series{{Name: met, XY: xy}})
-		}
-		z := make([][]float64, len(axes[1]))
-		for r := range z {
-			z[r] = zs[r*len(axes[0]) : (r+1)*len(axes[0])]
-		}
-		return reports.WriteHeatmap(w, title, names[0], names[1], met, caption, axes[0], axes[1], z)
-	})
-	if err != nil {
+	if err := reports.AtomicWrite(stem+".png", func(w io.Writer) error { _, err := w.Write(png.Bytes()); return err }); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s.csv\n%s.png\n", stem, stem)
 	return nil
-}
-
-func copyConfig(c mechanics.Config) mechanics.Config {
-	n := mechanics.Config{Params: map[string]float64{}, Options: map[string]string{}}
-	for k, v := range c.Params {
-		n.Params[k] = v
-	}
-	for k, v := range c.Options {
-		n.Options[k] = v
-	}
-	return n
 }
