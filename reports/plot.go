@@ -142,6 +142,9 @@ func WriteSurvival(w io.Writer, r *mechanics.Result) error {
 	var pts plotter.XYs
 	for t, s := range pr.Survival {
 		pts = append(pts, plotter.XY{X: float64(t), Y: s})
+		if s < 1e-3 && t >= 5 {
+			break // the rest of the horizon is flat at ~0
+		}
 	}
 	l, err := plotter.NewLine(pts)
 	if err != nil {
