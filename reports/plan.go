@@ -406,7 +406,7 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, write func(string, f
 		if len(r.Bands) > 0 {
 			b := r.Bands[0].Name
 			if err := write(a.Name+"_bands.png", func(w io.Writer) error {
-				return WriteBands(w, fmt.Sprintf("%s — %s", m.ID, b), []string{a.Name}, []*mechanics.Result{r}, b)
+				return WriteBands(w, fmt.Sprintf("%s — %s", m.ID, b), "", []string{a.Name}, []*mechanics.Result{r}, b)
 			}); err != nil {
 				return err
 			}
@@ -453,7 +453,24 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, write func(string, f
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(index, "%s\n\n%s\n\n", finding, linkList([]string{a.Name + ".csv", a.Name + ".png"}))
+	links := []string{a.Name + ".csv", a.Name + ".png"}
+	// One varied parameter and a categorical band: one stacked bar per point.
+	if len(axes) == 1 && len(pts[0].Result.Bands) > 0 {
+		band := pts[0].Result.Bands[0].Name
+		var labels []string
+		var rs []*mechanics.Result
+		for _, pt := range pts {
+			labels = append(labels, fmt.Sprintf("%s=%g", names[0], pt.Values[0]))
+			rs = append(rs, pt.Result)
+		}
+		if err := write(a.Name+"_bands.png", func(w io.Writer) error {
+			return WriteBands(w, fmt.Sprintf("%s — %s by %s", m.ID, band, names[0]), fixedCaption(pts[0].Result, names), labels, rs, band)
+		}); err != nil {
+			return err
+		}
+		links = append(links, a.Name+"_bands.png")
+	}
+	fmt.Fprintf(index, "%s\n\n%s\n\n", finding, linkList(links))
 	return nil
 }
 

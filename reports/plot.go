@@ -160,7 +160,7 @@ func WriteSurvival(w io.Writer, r *mechanics.Result) error {
 
 // WriteBands draws one stacked bar per result (e.g. one per TN) of a
 // categorical band, labelled by labels.
-func WriteBands(w io.Writer, title string, labels []string, rs []*mechanics.Result, band string) error {
+func WriteBands(w io.Writer, title, caption string, labels []string, rs []*mechanics.Result, band string) error {
 	if len(rs) == 0 {
 		return fmt.Errorf("no results to plot")
 	}
@@ -173,7 +173,10 @@ func WriteBands(w io.Writer, title string, labels []string, rs []*mechanics.Resu
 	if b0 == nil {
 		return fmt.Errorf("%s has no band %q", rs[0].Mechanic, band)
 	}
-	p := newPlot(title, "\n"+Caption(rs[0]), "probability")
+	if caption == "" {
+		caption = Caption(rs[0])
+	}
+	p := newPlot(title, "\n"+caption, "probability")
 	pal := moreland.SmoothBlueRed().Palette(max(2, len(b0.Labels)))
 	width := vg.Points(math.Max(8, 360/float64(len(rs))))
 	var below *plotter.BarChart
@@ -204,6 +207,7 @@ func WriteBands(w io.Writer, title string, labels []string, rs []*mechanics.Resu
 	p.NominalX(labels...)
 	// Headroom above the bars for the legend.
 	p.Y.Min, p.Y.Max = 0, 1+0.07*float64(len(b0.Labels))
+	p.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "0"}, {Value: 0.25, Label: "0.25"}, {Value: 0.5, Label: "0.5"}, {Value: 0.75, Label: "0.75"}, {Value: 1, Label: "1"}}
 	return save(p, w)
 }
 

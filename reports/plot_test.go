@@ -49,7 +49,7 @@ func TestPlots(t *testing.T) {
 		"atleast":  func(b *bytes.Buffer) error { return WriteAtLeast(b, r, &r.Vars[0]) },
 		"survival": func(b *bytes.Buffer) error { return WriteSurvival(b, r) },
 		"bands": func(b *bytes.Buffer) error {
-			return WriteBands(b, "bands", []string{"TN 4", "TN 5"}, []*mechanics.Result{r, r}, "mos_band")
+			return WriteBands(b, "bands", "", []string{"TN 4", "TN 5"}, []*mechanics.Result{r, r}, "mos_band")
 		},
 		"lines": func(b *bytes.Buffer) error {
 			return WriteLines(b, "overlay", "TN", "P(success)", "caption", []Series{

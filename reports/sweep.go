@@ -183,14 +183,7 @@ func WriteSweepPlot(w io.Writer, id, metric string, names []string, axes [][]flo
 			return "", err
 		}
 	}
-	fixed := *pts[0].Result
-	fixed.Params = nil
-	for _, pr := range pts[0].Result.Params {
-		if !contains(names, pr.Name) {
-			fixed.Params = append(fixed.Params, pr)
-		}
-	}
-	caption := Caption(&fixed)
+	caption := fixedCaption(pts[0].Result, names)
 	title := fmt.Sprintf("%s — %s", id, metric)
 	if len(axes) == 1 {
 		var xy plotter.XYs
@@ -204,4 +197,17 @@ func WriteSweepPlot(w io.Writer, id, metric string, names []string, axes [][]flo
 		z[r] = zs[r*len(axes[0]) : (r+1)*len(axes[0])]
 	}
 	return heatFinding(metric, names, axes, z), WriteHeatmap(w, title, names[0], names[1], metric, caption, axes[0], axes[1], z)
+}
+
+// fixedCaption is the caption of a sweep: the parameters held fixed (the
+// varied ones are on the axes) and the options.
+func fixedCaption(r *mechanics.Result, varied []string) string {
+	fixed := *r
+	fixed.Params = nil
+	for _, p := range r.Params {
+		if !contains(varied, p.Name) {
+			fixed.Params = append(fixed.Params, p)
+		}
+	}
+	return Caption(&fixed)
 }
