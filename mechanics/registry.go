@@ -244,3 +244,19 @@ func (m *Mechanic) Configure(settings []string) (Config, error) {
 
 // FormatNum prints a number without a trailing ".0".
 func FormatNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// IntParam declares an integer parameter.
+func IntParam(name string, def, lo, hi float64, doc string) Param {
+	return Param{Name: name, Default: def, Min: lo, Max: hi, Doc: doc}
+}
+
+// Switch declares an ambiguity switch "<id>.opt.<name>"; the first value is
+// the default.
+func Switch(id, name, doc string, values ...string) Option {
+	return Option{Name: id + ".opt." + name, Doc: doc, Values: values}
+}
+
+// Choice declares a named choice "<id>.<name>", set as name=value.
+func Choice(id, name, doc string, values ...string) Option {
+	return Option{Name: id + "." + name, Doc: doc, Values: values}
+}

@@ -35,35 +35,20 @@ func TestEveryMechanicBothEngines(t *testing.T) {
 	if testing.Short() {
 		n = 100_000
 	}
-	seen := 0
+	var ms []*mechanics.Mechanic
 	for _, m := range mechanics.All() {
-		if !strings.HasPrefix(m.ID, "ag.") {
-			continue
-		}
-		seen++
-		configs := append([][]string{nil}, extraConfigs[m.ID]...)
-		for _, sets := range configs {
-			c, err := m.Configure(sets)
-			if err != nil {
-				t.Fatalf("%s %v: %v", m.ID, sets, err)
-			}
-			spec, err := m.Build(c)
-			if err != nil {
-				t.Fatalf("%s %v: %v", m.ID, sets, err)
-			}
-			if m.MCOnly {
-				continue
-			}
-			report, err := sim.CrossCheck(context.Background(), spec, sim.Options{Trials: n, Seed: 77}, 1e-6, 1.25)
-			if err != nil {
-				t.Fatalf("%s %v: %v", m.ID, sets, err)
-			}
-			for _, r := range report {
-				t.Errorf("%s %v: %s", m.ID, sets, r)
-			}
+		if strings.HasPrefix(m.ID, "ag.") {
+			ms = append(ms, m)
 		}
 	}
-	if seen < 3 {
-		t.Fatalf("only %d ag mechanics registered", seen)
+	if len(ms) < 2 {
+		t.Fatalf("only %d mechanics registered", len(ms))
+	}
+	report, err := sim.CheckMechanics(context.Background(), ms, extraConfigs, sim.Options{Trials: n, Seed: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range report {
+		t.Error(r)
 	}
 }

@@ -4,20 +4,12 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
-// ip declares an integer parameter.
-func ip(name string, def, lo, hi float64, doc string) mechanics.Param {
-	return mechanics.Param{Name: name, Default: def, Min: lo, Max: hi, Doc: doc}
-}
-
-// opt declares an ambiguity switch "<id>.opt.<name>"; the first value is the default.
-func opt(id, name, doc string, values ...string) mechanics.Option {
-	return mechanics.Option{Name: id + ".opt." + name, Doc: doc, Values: values}
-}
-
-// choice declares a named choice "<id>.<name>" set as name=value.
-func choice(id, name, doc string, values ...string) mechanics.Option {
-	return mechanics.Option{Name: id + "." + name, Doc: doc, Values: values}
-}
+// Shorthands for the declarations of mechanics.
+var (
+	ip     = mechanics.IntParam
+	opt    = mechanics.Switch
+	choice = mechanics.Choice
+)
 
 // side is one roller: pool size, attribute and modifier.
 type side struct{ n, a, m int }

@@ -19,17 +19,12 @@ func CheckSucceeds(n, attr, mod, tn int) bool { return n != 1 && n+attr+mod >= t
 // AttackHits is grim.core.attack: N = 20 ∨ (N > f ∧ N + A + M ≥ TN).
 func AttackHits(n, attr, mod, tn, f int) bool { return n == 20 || (n > f && n+attr+mod >= tn) }
 
-func ip(name string, def, lo, hi float64, doc string) mechanics.Param {
-	return mechanics.Param{Name: name, Default: def, Min: lo, Max: hi, Doc: doc}
-}
-
-func opt(id, name, doc string, values ...string) mechanics.Option {
-	return mechanics.Option{Name: id + ".opt." + name, Doc: doc, Values: values}
-}
-
-func choice(id, name, doc string, values ...string) mechanics.Option {
-	return mechanics.Option{Name: id + "." + name, Doc: doc, Values: values}
-}
+// Shorthands for the declarations of mechanics.
+var (
+	ip     = mechanics.IntParam
+	opt    = mechanics.Switch
+	choice = mechanics.Choice
+)
 
 func attr(name, doc string, def float64) mechanics.Param { return ip(name, def, -10, 10, doc) }
 
