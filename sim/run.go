@@ -10,7 +10,6 @@ package sim
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"runtime"
 	"sync"
@@ -29,9 +28,6 @@ type Options struct {
 	Trials  int64
 	Seed    uint64
 	Workers int // ≤ 0 means runtime.GOMAXPROCS(0)
-	// Progress, when set, receives a progress line for runs longer than
-	// about two seconds.
-	Progress io.Writer
 	// OnProgress, when set, is called (from one goroutine, about four times
 	// a second, starting after about two seconds) with the trials done so
 	// far; a command line can drive a progress bar library with it.
@@ -165,42 +161,29 @@ func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, err
 	return h, nil
 }
 
+// progress calls opt.OnProgress about four times a second once a run has
+// lasted two seconds, and once more at the end if it did.
 func progress(opt Options, done *atomic.Int64, stop <-chan struct{}, finished chan<- struct{}) {
 	defer close(finished)
-	if opt.Progress == nil && opt.OnProgress == nil {
+	if opt.OnProgress == nil {
 		return
 	}
 	start := time.Now()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
-	printed := false
+	reported := false
 	for {
 		select {
 		case <-stop:
-			if opt.OnProgress != nil && printed {
+			if reported {
 				opt.OnProgress(opt.Trials, opt.Trials)
-			}
-			if printed && opt.Progress != nil {
-				fmt.Fprintf(opt.Progress, "\rsim: %d/%d trials (100%%) in %.1fs\n", opt.Trials, opt.Trials, time.Since(start).Seconds())
 			}
 			return
 		case <-tick.C:
-			el := time.Since(start)
-			if el < 2*time.Second {
-				continue
+			if time.Since(start) >= 2*time.Second {
+				reported = true
+				opt.OnProgress(done.Load(), opt.Trials)
 			}
-			d := done.Load()
-			printed = true
-			if opt.OnProgress != nil {
-				opt.OnProgress(d, opt.Trials)
-			}
-			if opt.Progress == nil {
-				continue
-			}
-			rate := float64(d) / el.Seconds()
-			eta := time.Duration(float64(opt.Trials-d) / math.Max(rate, 1) * float64(time.Second))
-			fmt.Fprintf(opt.Progress, "\rsim: %d/%d trials (%.0f%%), %.3g trials/s, eta %s   ",
-				d, opt.Trials, 100*float64(d)/float64(opt.Trials), rate, eta.Round(time.Second))
 		}
 	}
 }
