@@ -115,3 +115,14 @@ func (p *Process) KernelKeyOf(t int) int {
 		return t
 	}
 }
+
+// Add appends states that are all absorbing or all transient and returns the
+// index of the first one.
+func (p *Process) Add(absorbing bool, names ...string) int {
+	first := len(p.States)
+	for _, n := range names {
+		p.States = append(p.States, n)
+		p.Absorbing = append(p.Absorbing, absorbing)
+	}
+	return first
+}

@@ -236,13 +236,11 @@ func trackChain(kern mechanics.Node, bb, wb int, bruises bool, horizon int) *mec
 	idx := func(b, w int) int { return b*wb + w }
 	for b := 0; b <= bb; b++ {
 		for w := 0; w < wb; w++ {
-			p.States = append(p.States, fmt.Sprintf("bruises %d wounds %d", b, w))
-			p.Absorbing = append(p.Absorbing, false)
+			p.Add(false, fmt.Sprintf("bruises %d wounds %d", b, w))
 		}
 	}
-	bleed, crit, ko := len(p.States), len(p.States)+1, len(p.States)+2
-	p.States = append(p.States, "bleeding_out", "critical", "knocked_out")
-	p.Absorbing = append(p.Absorbing, true, true, true)
+	bleed := p.Add(true, "bleeding_out", "critical", "knocked_out")
+	crit, ko := bleed+1, bleed+2
 	p.Kernel = func(int) mechanics.Node { return kern }
 	p.Move = func(_, s, cat int) int {
 		b, w := s/wb, s%wb

@@ -191,8 +191,7 @@ func woundDegeneration() *mechanics.Mechanic {
 				case s.atHorizon:
 					name = fmt.Sprintf("alive at %d h with %d flesh, %d deep", c.Int("hours"), s.f, s.d)
 				}
-				p.States = append(p.States, name)
-				p.Absorbing = append(p.Absorbing, s.bled || s.atHorizon)
+				p.Add(s.bled || s.atHorizon, name)
 			}
 			roll := Pool(2, o)
 			p.Kernel = func(int) mechanics.Node { return roll }
@@ -248,12 +247,10 @@ func memorylessDegeneration(c mechanics.Config, o CoreOptions, B, f0, d0 int) *m
 	p := &mechanics.Process{Homogeneous: true, TimeUnit: "minute", Horizon: c.Int("hours") * 60}
 	for f := 0; f <= B; f++ {
 		for d := 0; d <= B; d++ {
-			p.States = append(p.States, fmt.Sprintf("%d flesh %d deep", f, d))
-			p.Absorbing = append(p.Absorbing, false)
+			p.Add(false, fmt.Sprintf("%d flesh %d deep", f, d))
 		}
 	}
-	bled := len(p.States)
-	p.States, p.Absorbing = append(p.States, "bled_out"), append(p.Absorbing, true)
+	bled := p.Add(true, "bled_out")
 	p.Start = f0*W + d0
 	roll := Pool(2, o)
 	// class of a test: 0 pass, 1 fail, 2 fumble.

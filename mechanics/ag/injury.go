@@ -226,13 +226,11 @@ func stabilize() *mechanics.Mechanic {
 			p := &mechanics.Process{Horizon: c.Int("attempts"), TimeUnit: "attempt", Homogeneous: !bleeding}
 			for f := 0; f <= fmax; f++ {
 				for u := 0; u < W; u++ {
-					p.States = append(p.States, fmt.Sprintf("%d open, %d fumbles", u, f))
-					p.Absorbing = append(p.Absorbing, false)
+					p.Add(false, fmt.Sprintf("%d open, %d fumbles", u, f))
 				}
 			}
-			stab, saved, dead := len(p.States), len(p.States)+1, len(p.States)+2
-			p.States = append(p.States, "stabilised", "saved", "dead")
-			p.Absorbing = append(p.Absorbing, true, true, true)
+			stab := p.Add(true, "stabilised", "saved", "dead")
+			saved, dead := stab+1, stab+2
 			p.Start = U
 			roll := Pool(c.Int("skill"), o)
 			needAll := c.Opt("bleed_out_needs") == "all_wounds"

@@ -67,18 +67,14 @@ func progressChain(q, lowerLimit, horizon int, a accOpts, kernel mechanics.Node,
 	}
 	p := &mechanics.Process{Homogeneous: true, Horizon: horizon, TimeUnit: "test"}
 	for v := lo; v < q; v++ {
-		p.States = append(p.States, fmt.Sprintf("progress %d", v))
-		p.Absorbing = append(p.Absorbing, false)
+		p.Add(false, fmt.Sprintf("progress %d", v))
 	}
-	done := len(p.States)
-	p.States, p.Absorbing = append(p.States, "done"), append(p.Absorbing, true)
+	done := p.Add(true, "done")
 	abandoned, below := -1, -1
 	if a.floor == "none" && a.abandon == "at_minus_Q" {
-		abandoned = len(p.States)
-		p.States, p.Absorbing = append(p.States, "abandoned"), append(p.Absorbing, true)
+		abandoned = p.Add(true, "abandoned")
 	} else if a.floor == "none" {
-		below = len(p.States)
-		p.States, p.Absorbing = append(p.States, "below_limit"), append(p.Absorbing, true)
+		below = p.Add(true, "below_limit")
 	}
 	p.Start = -lo
 	p.Kernel = func(int) mechanics.Node { return kernel }
@@ -254,12 +250,10 @@ func chase(obstacles bool) *mechanics.Mechanic {
 			regular := mechanics.Combine{X: dist(q, vq), Y: dist(pu, vp), Name: "gap change", F: func(a, b int) int { return a - b }}
 			p := &mechanics.Process{Horizon: c.Int("rounds"), TimeUnit: "round", Homogeneous: !obstacles}
 			for gap := 1; gap < G; gap++ {
-				p.States = append(p.States, fmt.Sprintf("gap %d", gap))
-				p.Absorbing = append(p.Absorbing, false)
+				p.Add(false, fmt.Sprintf("gap %d", gap))
 			}
-			caught, escaped := len(p.States), len(p.States)+1
-			p.States = append(p.States, "caught", "escaped")
-			p.Absorbing = append(p.Absorbing, true, true)
+			caught := p.Add(true, "caught", "escaped")
+			escaped := caught + 1
 			p.Start = min(max(g0, 0), G)
 			switch {
 			case g0 <= 0:

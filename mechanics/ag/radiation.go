@@ -115,13 +115,11 @@ func radiation() *mechanics.Mechanic {
 			for pen := 0; pen <= maxPen; pen++ {
 				for on := -1; on < onsets-1; on++ {
 					for im := 0; im < imms; im++ {
-						p.States = append(p.States, fmt.Sprintf("illness -%d, immediate -%d from hour %d", pen, im, on))
-						p.Absorbing = append(p.Absorbing, false)
+						p.Add(false, fmt.Sprintf("illness -%d, immediate -%d from hour %d", pen, im, on))
 					}
 				}
 			}
-			fatal := len(p.States)
-			p.States, p.Absorbing = append(p.States, "fatal"), append(p.Absorbing, true)
+			fatal := p.Add(true, "fatal")
 			p.Start = enc(0, -1, 0)
 			roll := Pool(2, o)
 			p.Step = func(t, s int) mechanics.Node {

@@ -122,15 +122,12 @@ func burning() *mechanics.Mechanic {
 			C, e := c.Int("condition"), int64(c.Int("escape_percent"))
 			p := &mechanics.Process{Homogeneous: true, Horizon: c.Int("turns"), TimeUnit: "turn"}
 			for d := 0; d < C; d++ {
-				p.States = append(p.States, fmt.Sprintf("burning, %d damage", d))
-				p.Absorbing = append(p.Absorbing, false)
+				p.Add(false, fmt.Sprintf("burning, %d damage", d))
 			}
 			for d := 0; d < C; d++ {
-				p.States = append(p.States, fmt.Sprintf("escaped with %d damage", d))
-				p.Absorbing = append(p.Absorbing, true)
+				p.Add(true, fmt.Sprintf("escaped with %d damage", d))
 			}
-			down := len(p.States)
-			p.States, p.Absorbing = append(p.States, "down"), append(p.Absorbing, true)
+			down := p.Add(true, "down")
 			var esc mechanics.Node = mechanics.Const{V: 0}
 			if e > 0 {
 				esc = mechanics.Die{Faces: []int{1, 0}, Weights: []int64{e, 100 - e}}
@@ -251,12 +248,11 @@ func dying() *mechanics.Mechanic {
 			p := &mechanics.Process{Homogeneous: true, Horizon: 20, TimeUnit: "turn"}
 			for k := 0; k < 3; k++ {
 				for cc := 0; cc <= 10; cc++ {
-					p.States = append(p.States, fmt.Sprintf("condition %d (%s)", -cc, []string{"can treat", "cannot treat", "knowledge unknown"}[k]))
-					p.Absorbing = append(p.Absorbing, false)
+					p.Add(false, fmt.Sprintf("condition %d (%s)", -cc, []string{"can treat", "cannot treat", "knowledge unknown"}[k]))
 				}
 			}
-			revived, dead := len(p.States), len(p.States)+1
-			p.States, p.Absorbing = append(p.States, "revived", "dead"), append(p.Absorbing, true, true)
+			revived := p.Add(true, "revived", "dead")
+			dead := revived + 1
 			state := func(k, cc int) int { return k*11 + cc }
 			start := -c.Int("condition")
 			switch {
@@ -324,15 +320,13 @@ func burnout() *mechanics.Mechanic {
 			r, l := int64(c.Int("resolve_percent")), int64(c.Int("rest_percent"))
 			p := &mechanics.Process{Homogeneous: true, Horizon: c.Int("days"), TimeUnit: "day"}
 			for lv := 0; lv < 4; lv++ {
-				p.States = append(p.States, fmt.Sprintf("level %d, cause active", lv))
-				p.Absorbing = append(p.Absorbing, false)
+				p.Add(false, fmt.Sprintf("level %d, cause active", lv))
 			}
 			for lv := 1; lv < 4; lv++ {
-				p.States = append(p.States, fmt.Sprintf("level %d, recovering", lv))
-				p.Absorbing = append(p.Absorbing, false)
+				p.Add(false, fmt.Sprintf("level %d, recovering", lv))
 			}
-			dying, recovered := len(p.States), len(p.States)+1
-			p.States, p.Absorbing = append(p.States, "level 4 (dying)", "recovered"), append(p.Absorbing, true, true)
+			dying := p.Add(true, "level 4 (dying)", "recovered")
+			recovered := dying + 1
 			p.Start = c.Int("start_level")
 			coin := func(pct int64) mechanics.Node {
 				switch pct {
@@ -407,15 +401,13 @@ func instability() *mechanics.Mechanic {
 			p := &mechanics.Process{Horizon: H, TimeUnit: "use", KernelKey: func(int) int { return 1 }}
 			for k := 0; k <= H; k++ {
 				for rp := 0; rp < 4; rp++ {
-					p.States = append(p.States, fmt.Sprintf("%d uses, %d repairs", k, rp))
-					p.Absorbing = append(p.Absorbing, false)
+					p.Add(false, fmt.Sprintf("%d uses, %d repairs", k, rp))
 				}
 			}
 			base := len(p.States)
 			for k := 0; k <= H; k++ {
 				for rp := 0; rp < 4; rp++ {
-					p.States = append(p.States, fmt.Sprintf("destroyed after %d uses, %d repairs", k, rp))
-					p.Absorbing = append(p.Absorbing, true)
+					p.Add(true, fmt.Sprintf("destroyed after %d uses, %d repairs", k, rp))
 				}
 			}
 			p.Kernel = func(int) mechanics.Node { return die }
