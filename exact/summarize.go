@@ -145,3 +145,17 @@ func Run(m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
 	}
 	return res, nil
 }
+
+// RunSettings looks a mechanic up, applies "name=value" settings to its
+// defaults and computes it exactly.
+func RunSettings(id string, settings ...string) (*mechanics.Result, error) {
+	m, err := mechanics.Lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	c, err := m.Configure(settings)
+	if err != nil {
+		return nil, err
+	}
+	return Run(m, c)
+}

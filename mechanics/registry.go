@@ -260,3 +260,14 @@ func Switch(id, name, doc string, values ...string) Option {
 func Choice(id, name, doc string, values ...string) Option {
 	return Option{Name: id + "." + name, Doc: doc, Values: values}
 }
+
+// System returns the mechanics of one system ("ag", "grim", …) sorted by id.
+func System(prefix string) []*Mechanic {
+	var out []*Mechanic
+	for _, m := range All() {
+		if strings.HasPrefix(m.ID, prefix+".") {
+			out = append(out, m)
+		}
+	}
+	return out
+}

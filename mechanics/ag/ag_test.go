@@ -181,15 +181,7 @@ func bruteAG(n int, o CoreOptions) map[int]int64 {
 
 func runExact(t *testing.T, id string, sets ...string) *mechanics.Result {
 	t.Helper()
-	m, err := mechanics.Lookup(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := m.Configure(sets)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := exact.Run(m, c)
+	r, err := exact.RunSettings(id, sets...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,69 +227,6 @@ func TestOpposedGolden(t *testing.T) {
 	// Symmetric sides tie as often as either wins... and each wins equally.
 	s := runExact(t, "ag.opposed", "skill=3", "opp_skill=3")
 	near(t, "symmetric", s.Event("success").P, s.Event("opponent_wins").P, 1e-12)
-}
-
-// crossChecks are the configurations whose simulation must agree with the
-// exact engine: every mechanic, several sizes and every option value.
-var crossChecks = []struct {
-	id   string
-	sets []string
-}{
-	{"ag.skill_test", []string{"skill=2", "attribute=2", "tn=5"}},
-	{"ag.skill_test", []string{"skill=0", "attribute=1", "tn=3"}},
-	{"ag.skill_test", []string{"skill=5", "attribute=3", "modifier=-2", "tn=9"}},
-	{"ag.skill_test", []string{"skill=9", "attribute=1", "tn=11"}},
-	{"ag.skill_test", []string{"skill=4", "opt.crit_count=repeated_faces", "opt.fumble_crit=stack", "opt.tie=cost_accepted"}},
-	{"ag.skill_test", []string{"skill=4", "opt.crit_count=kept_only"}},
-	{"ag.skill_test", []string{"skill=0", "opt.unskilled_crit=none", "opt.tie=success"}},
-	{"ag.attribute_test", []string{"attribute=3", "tn=6"}},
-	{"ag.attribute_test", []string{"attribute=0", "modifier=-3", "tn=2", "opt.tie=failure"}},
-	{"ag.opposed", []string{"skill=3", "attribute=2", "opp_skill=2", "opp_attribute=2"}},
-	{"ag.opposed", []string{"skill=0", "opp_skill=4", "opp_modifier=-2"}},
-	{"ag.opposed", []string{"skill=6", "opp_skill=5", "opt.crit_count=repeated_faces"}},
-}
-
-func TestExactVsSim(t *testing.T) {
-	n := int64(1_000_000)
-	if testing.Short() {
-		n = 200_000
-	}
-	for _, cc := range crossChecks {
-		m, _ := mechanics.Lookup(cc.id)
-		c, err := m.Configure(cc.sets)
-		if err != nil {
-			t.Fatal(err)
-		}
-		spec, err := m.Build(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, _, err := exact.Eval(spec.Outcome)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := sim.Outcomes(context.Background(), spec, sim.Options{Trials: n, Seed: 2026})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a := sim.ChiSquare(h, d); a.Impossible > 0 || a.P < 1e-6 {
-			t.Errorf("%s %v: chi2 = %.1f df = %d p = %.3g impossible = %d", cc.id, cc.sets, a.Stat, a.DF, a.P, a.Impossible)
-		}
-		// Every event's exact probability lies within a widened Wilson interval.
-		res := &mechanics.Result{}
-		if err := sim.Summarize(spec, h, res); err != nil {
-			t.Fatal(err)
-		}
-		ex := &mechanics.Result{}
-		exact.Summarize(spec, d, ex)
-		for i, e := range res.Events {
-			p := ex.Events[i].P
-			w := (e.CI[1] - e.CI[0]) // 95% width; allow 2.5 widths (≈ 5 sigma)
-			if p < e.CI[0]-1.25*w || p > e.CI[1]+1.25*w {
-				t.Errorf("%s %v: event %s exact %.5f outside sim interval %v", cc.id, cc.sets, e.Name, p, e.CI)
-			}
-		}
-	}
 }
 
 // TestCrossCheckCatchesWrongRule: simulate the default crit rule against

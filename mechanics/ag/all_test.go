@@ -2,7 +2,6 @@ package ag
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -12,6 +11,12 @@ import (
 // extraConfigs are settings beyond the defaults that every cross-check also
 // runs: other sizes and every option value that changes the model.
 var extraConfigs = map[string][][]string{
+	"ag.skill_test": {{"skill=2", "attribute=2", "tn=5"}, {"skill=0", "attribute=1", "tn=3"}, {"skill=5", "attribute=3", "modifier=-2", "tn=9"},
+		{"skill=9", "attribute=1", "tn=11"}, {"skill=4", "opt.crit_count=repeated_faces", "opt.fumble_crit=stack", "opt.tie=cost_accepted"},
+		{"skill=4", "opt.crit_count=kept_only"}, {"skill=0", "opt.unskilled_crit=none", "opt.tie=success"}},
+	"ag.attribute_test": {{"attribute=3", "tn=6"}, {"attribute=0", "modifier=-3", "tn=2", "opt.tie=failure"}},
+	"ag.opposed": {{"skill=3", "attribute=2", "opp_skill=2", "opp_attribute=2"}, {"skill=0", "opp_skill=4", "opp_modifier=-2"},
+		{"skill=6", "opp_skill=5", "opt.crit_count=repeated_faces"}},
 	"ag.take_average":     {{"skill=4", "attribute=4", "tn=7", "opt.penalties=applied", "modifier=-2"}},
 	"ag.assist":           {{"group=9", "opt.group_counts=helpers_only"}, {"group=40", "opt.beyond_32=extend_log", "tn=9"}},
 	"ag.multi_action":     {{"actions=4", "skill=5", "tn=6"}},
@@ -35,12 +40,7 @@ func TestEveryMechanicBothEngines(t *testing.T) {
 	if testing.Short() {
 		n = 100_000
 	}
-	var ms []*mechanics.Mechanic
-	for _, m := range mechanics.All() {
-		if strings.HasPrefix(m.ID, "ag.") {
-			ms = append(ms, m)
-		}
-	}
+	ms := mechanics.System("ag")
 	if len(ms) < 2 {
 		t.Fatalf("only %d mechanics registered", len(ms))
 	}

@@ -3,7 +3,6 @@ package grim
 import (
 	"context"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/exact"
@@ -20,15 +19,7 @@ func near(t *testing.T, what string, got, want, tol float64) {
 
 func runExact(t *testing.T, id string, sets ...string) *mechanics.Result {
 	t.Helper()
-	m, err := mechanics.Lookup(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := m.Configure(sets)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := exact.Run(m, c)
+	r, err := exact.RunSettings(id, sets...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,12 +45,7 @@ func TestEveryMechanicBothEngines(t *testing.T) {
 	if testing.Short() {
 		n = 100_000
 	}
-	var ms []*mechanics.Mechanic
-	for _, m := range mechanics.All() {
-		if strings.HasPrefix(m.ID, "grim.") {
-			ms = append(ms, m)
-		}
-	}
+	ms := mechanics.System("grim")
 	if len(ms) < 2 {
 		t.Fatalf("only %d mechanics registered", len(ms))
 	}
