@@ -72,17 +72,26 @@ func (c Config) Int(name string) int { return int(c.Params[name]) }
 // Float returns a parameter.
 func (c Config) Float(name string) float64 { return c.Params[name] }
 
-// Opt returns an option value by full or short name.
+// Opt returns an option value by full or short name. It panics if the short
+// name is unknown or matches more than one option (map order must never
+// decide which value a builder reads).
 func (c Config) Opt(name string) string {
 	if v, ok := c.Options[name]; ok {
 		return v
 	}
+	found, value := 0, ""
 	for k, v := range c.Options {
 		if strings.HasSuffix(k, ".opt."+name) || (!strings.Contains(k, ".opt.") && strings.HasSuffix(k, "."+name)) {
-			return v
+			found, value = found+1, v
 		}
 	}
-	panic("mechanics: unknown option " + name)
+	switch found {
+	case 0:
+		panic("mechanics: unknown option " + name)
+	case 1:
+		return value
+	}
+	panic("mechanics: ambiguous option " + name)
 }
 
 // Spec is what a builder returns: the model and what to report.
