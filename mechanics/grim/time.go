@@ -52,35 +52,35 @@ func fall() *mechanics.Mechanic {
 				r := fallRows[i]
 				return mechanics.Map{X: mechanics.Repeat{X: mechanics.D(r.die), N: r.n}, Name: "row", F: func(d int) int { return d*16 + i }}
 			}
+			const noRow = 15 // the fall is too short to do damage
+			row := c.Opt("row")
 			var dice mechanics.Node
 			switch {
-			case lo < 0 && c.Opt("below_4_5m") == "no_damage" && c.Opt("row") != "nearest_row":
-				dice = nil
 			case lo < 0:
-				dice = rowNode(0)
-			case c.Opt("row") == "nearest_row" && lo+1 < len(fallRows) && fallRows[lo+1].dist-h < h-fallRows[lo].dist:
+				// Below 4.5 m: no damage, or the first row (nearest_row rounds
+				// falls of 2.25 m or more up to it).
+				if c.Opt("below_4_5m") == "no_damage" && (row != "nearest_row" || h < 2.25) {
+					dice = mechanics.Const{V: noRow}
+				} else {
+					dice = rowNode(0)
+				}
+			case row == "nearest_row" && lo+1 < len(fallRows) && fallRows[lo+1].dist-h < h-fallRows[lo].dist:
 				dice = rowNode(lo + 1)
-			case c.Opt("row") == "interpolate_dice" && lo+1 < len(fallRows):
+			case row == "interpolate_dice" && lo+1 < len(fallRows):
 				span := fallRows[lo+1].dist - fallRows[lo].dist
 				w := int64((h - fallRows[lo].dist) / span * 1000)
 				dice = mechanics.Mixture{Weights: []int64{1000 - w, w}, Of: []mechanics.Node{rowNode(lo), rowNode(lo + 1)}}
 			default:
 				dice = rowNode(lo)
 			}
-			if lo < 0 && c.Opt("row") == "nearest_row" && h < 2.25 && c.Opt("below_4_5m") == "no_damage" {
-				dice = nil
-			}
-			if dice == nil {
-				dice = mechanics.Const{V: 0*16 + 15} // row 15: no fall damage
-			}
-			auto := surface != "hard" && h < 45 && !(surface == "water" && h >= 45)
+			auto := surface != "hard" && h < 45
 			canRoll := h < 45 || surface == "soft"
 			out := mechanics.Combine{X: dice, Y: d20, Name: "fall", F: func(dr, n int) int {
-				d, row := dr/16, dr%16
-				if row == 15 {
+				d, ri := dr/16, dr%16
+				if ri == noRow {
 					return 0
 				}
-				broken := auto || (canRoll && CheckSucceeds(n, agl, m, fallRows[row].tn))
+				broken := auto || (canRoll && CheckSucceeds(n, agl, m, fallRows[ri].tn))
 				if !broken {
 					return d * 2
 				}
