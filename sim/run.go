@@ -279,7 +279,8 @@ type processWorker struct {
 	p       *mechanics.Process
 	steps   []sampler          // homogeneous Step form: per state
 	byTime  map[[2]int]sampler // inhomogeneous Step form: per (t, state)
-	kernels map[int]sampler    // Kernel form: per t (t = 1 when homogeneous)
+	kernels map[int]sampler    // Kernel form: per kernel key
+	kernel  sampler            // Kernel form, homogeneous: the one kernel
 	h       Hist
 }
 
@@ -298,6 +299,9 @@ func compileChecked(n mechanics.Node) (sampler, error) {
 func (w *processWorker) next(src *Source, t, s int) (int, error) {
 	p := w.p
 	if p.Kernel != nil {
+		if w.kernel != nil { // homogeneous: compiled once, no lookup per step
+			return p.Move(t, s, w.kernel.sample(src)), nil
+		}
 		kt := p.KernelKeyOf(t)
 		k, ok := w.kernels[kt]
 		if !ok {
@@ -306,6 +310,9 @@ func (w *processWorker) next(src *Source, t, s int) (int, error) {
 				return 0, err
 			}
 			w.kernels[kt] = k
+			if p.Homogeneous {
+				w.kernel = k
+			}
 		}
 		return p.Move(t, s, k.sample(src)), nil
 	}
