@@ -28,7 +28,7 @@ func exactTasks() []struct {
 		{"max_10d6", mechanics.Max{Terms: []mechanics.Node{d6, d6, d6, d6, d6, d6, d6, d6, d6, d6}}},
 		{"explode_d10", mechanics.Explode{Die: mechanics.D(10), Depth: 20}},
 	}
-	opts := ag.CoreOptions{CritCount: "extra_copies", FumbleCrit: "suppress", UnskilledCrit: "apply", Tie: "band"}
+	opts := ag.CoreOptions{CritCount: ag.CritExtraCopies, FumbleCrit: ag.FumbleSuppress, UnskilledCrit: ag.UnskilledApply, Tie: ag.TieBand}
 	for n := 1; n <= 20; n++ {
 		tasks = append(tasks, struct {
 			name string

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/internal/fixtures"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
@@ -163,7 +164,7 @@ func TestKeepOracle(t *testing.T) {
 // TestEveryNodeFloatVsRational runs the float engine and the rational engine
 // over every node kind.
 func TestEveryNodeFloatVsRational(t *testing.T) {
-	for name, n := range NodeZoo() {
+	for name, n := range fixtures.NodeZoo() {
 		want, err := EvalRat(n)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -252,7 +253,7 @@ func TestDistVerbs(t *testing.T) {
 // TestGamblersRuin checks the absorbing-chain solver against the closed form:
 // from i of N with win probability p, P(reach N) = (1 − r^i)/(1 − r^N), r = q/p.
 func TestGamblersRuin(t *testing.T) {
-	p := GamblersRuin(10, 3, 2, 3)
+	p := fixtures.GamblersRuin(10, 3, 2, 3)
 	ch, err := SolveProcess(p)
 	if err != nil {
 		t.Fatal(err)

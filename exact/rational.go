@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
 // RatDist is an exact distribution with rational probabilities (math/big),
@@ -376,15 +377,39 @@ func addRationals(spec *mechanics.Spec, res *mechanics.Result) {
 	if err != nil {
 		return
 	}
-	for i, v := range spec.Vars {
-		m := ratMap(rd, v.Of)
-		vr := &res.Vars[i]
+	outs, err := spec.Compile()
+	if err != nil {
+		return
+	}
+	vals := make([][]expr.Rat, 0, len(rd.Values()))
+	codes := rd.Values()
+	vars, events, bands := make([]expr.Rat, len(spec.Vars)), make([]bool, len(spec.Events)), make([]int, len(spec.Bands))
+	for _, code := range codes {
+		if outs.Eval(code, vars, events, bands) != nil {
+			return
+		}
+		vals = append(vals, append([]expr.Rat(nil), vars...))
+	}
+	for k := range spec.Vars {
+		vr := &res.Vars[k]
+		sum := make([]*big.Rat, len(vr.P))
+		for i, code := range codes {
+			u := vals[i][k].Mul(expr.Int(int64(max(vr.Den, 1))))
+			j := int(u.N) - vr.Lo
+			if j < 0 || j >= len(sum) {
+				return
+			}
+			if sum[j] == nil {
+				sum[j] = new(big.Rat)
+			}
+			sum[j].Add(sum[j], rd.Prob(code))
+		}
 		vr.Exact = make([]string, len(vr.P))
-		for j := range vr.P {
-			if p, ok := m[vr.Lo+j]; ok {
-				vr.Exact[j] = p.RatString()
-			} else {
+		for j, q := range sum {
+			if q == nil {
 				vr.Exact[j] = "0"
+			} else {
+				vr.Exact[j] = q.RatString()
 			}
 		}
 	}

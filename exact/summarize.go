@@ -5,44 +5,123 @@ import (
 	"math"
 
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
 // Summarize turns the distribution of a spec's outcome into the variables,
-// events and bands the spec asks for. Both engines call it: the exact engine
-// with exact probabilities, the simulator with observed frequencies.
+// events and bands the spec declares.
 func Summarize(spec *mechanics.Spec, outcome Dist, res *mechanics.Result) error {
-	for _, v := range spec.Vars {
-		d, err := outcome.Map(v.Of)
-		if err != nil {
-			return fmt.Errorf("variable %s: %w", v.Name, err)
-		}
-		res.Vars = append(res.Vars, mechanics.VarResult{Name: v.Name, Lo: d.Lo, P: d.P, Stats: StatsOf(d)})
+	return summarize(spec, outcome.Lo, outcome.P, nil, res)
+}
+
+// SummarizeCounts does the same for simulated counts of the outcome over
+// [lo, lo+len(counts)): probabilities are the observed frequencies, and
+// every variable, event and band also gets its integer counts.
+func SummarizeCounts(spec *mechanics.Spec, lo int, counts []int64, res *mechanics.Result) error {
+	var n int64
+	for _, c := range counts {
+		n += c
 	}
-	for _, e := range spec.Events {
-		p := 0.0
-		for i, q := range outcome.P {
-			if q != 0 && e.Of(outcome.Lo+i) {
-				p += q
+	p := make([]float64, len(counts))
+	for i, c := range counts {
+		p[i] = float64(c) / float64(n)
+	}
+	return summarize(spec, lo, p, counts, res)
+}
+
+// maxVarSupport bounds the dense support of one reported variable.
+const maxVarSupport = 1 << 24
+
+func summarize(spec *mechanics.Spec, lo int, p []float64, counts []int64, res *mechanics.Result) error {
+	outs, err := spec.Compile()
+	if err != nil {
+		return err
+	}
+	nv, ne, nb := len(spec.Vars), len(spec.Events), len(spec.Bands)
+	vars, events, bands := make([]expr.Rat, nv), make([]bool, ne), make([]int, nb)
+	// Variable values of every outcome with mass, kept for the second pass.
+	type point struct {
+		i    int
+		vals []expr.Rat
+	}
+	var pts []point
+	evP, evN := make([]float64, ne), make([]int64, ne)
+	bP, bN := make([][]float64, nb), make([][]int64, nb)
+	for k, b := range spec.Bands {
+		bP[k], bN[k] = make([]float64, len(b.Labels)), make([]int64, len(b.Labels))
+	}
+	den := make([]int64, nv)
+	vmin, vmax := make([]expr.Rat, nv), make([]expr.Rat, nv)
+	for k := range den {
+		den[k] = 1
+	}
+	for i, q := range p {
+		if q == 0 {
+			continue
+		}
+		var c int64
+		if counts != nil {
+			c = counts[i]
+		}
+		if err := outs.Eval(lo+i, vars, events, bands); err != nil {
+			return err
+		}
+		for k, v := range vars {
+			den[k] = expr.Lcm(den[k], v.D)
+			if len(pts) == 0 || v.Cmp(vmin[k]) < 0 {
+				vmin[k] = v
+			}
+			if len(pts) == 0 || v.Cmp(vmax[k]) > 0 {
+				vmax[k] = v
 			}
 		}
-		res.Events = append(res.Events, mechanics.EventResult{Name: e.Name, P: math.Min(p, 1)})
-	}
-	for _, b := range spec.Bands {
-		ps := make([]float64, len(b.Labels))
-		for i, q := range outcome.P {
-			if q == 0 {
-				continue
+		pts = append(pts, point{i, append([]expr.Rat(nil), vars...)})
+		for k, e := range events {
+			if e {
+				evP[k] += q
+				evN[k] += c
 			}
-			k := b.Of(outcome.Lo + i)
-			if k < 0 || k >= len(ps) {
-				return fmt.Errorf("band %s: outcome %d maps to category %d of %d", b.Name, outcome.Lo+i, k, len(ps))
-			}
-			ps[k] += q
 		}
-		res.Bands = append(res.Bands, mechanics.BandResult{Name: b.Name, Labels: b.Labels, P: ps})
+		for k, b := range bands {
+			bP[k][b] += q
+			bN[k][b] += c
+		}
 	}
-	if p := spec.Process; p != nil {
-		res.Process = processResult(p, outcome)
+	for k, v := range spec.Vars {
+		vr := mechanics.VarResult{Name: v.Name, Doc: v.Doc, Unit: v.Unit, Den: int(den[k])}
+		if len(pts) > 0 {
+			d := expr.Int(den[k])
+			ulo, uhi := vmin[k].Mul(d).N, vmax[k].Mul(d).N
+			if uhi-ulo+1 > maxVarSupport {
+				return fmt.Errorf("variable %s takes values from %s to %s in steps of 1/%d: too many to list", v.Name, vmin[k], vmax[k], den[k])
+			}
+			vr.Lo, vr.P = int(ulo), make([]float64, uhi-ulo+1)
+			if counts != nil {
+				vr.Counts = make([]int64, len(vr.P))
+			}
+			for _, pt := range pts {
+				j := pt.vals[k].Mul(d).N - ulo
+				vr.P[j] += p[pt.i]
+				if counts != nil {
+					vr.Counts[j] += counts[pt.i]
+				}
+			}
+		}
+		vr.Stats = statsOf(Dist{Lo: vr.Lo, P: vr.P}, vr.Den)
+		res.Vars = append(res.Vars, vr)
+	}
+	for k, e := range spec.Events {
+		res.Events = append(res.Events, mechanics.EventResult{Name: e.Name, Doc: e.Doc, P: math.Min(evP[k], 1), Count: evN[k]})
+	}
+	for k, b := range spec.Bands {
+		br := mechanics.BandResult{Name: b.Name, Doc: b.Doc, Labels: b.Labels, P: bP[k]}
+		if counts != nil {
+			br.Counts = bN[k]
+		}
+		res.Bands = append(res.Bands, br)
+	}
+	if pr := spec.Process; pr != nil {
+		res.Process = processResult(pr, Dist{Lo: lo, P: p})
 	}
 	return nil
 }
@@ -81,50 +160,58 @@ func processResult(p *mechanics.Process, outcome Dist) *mechanics.ProcessResult 
 }
 
 // StatsOf summarises a distribution: mean, SD, support and percentiles.
-func StatsOf(d Dist) mechanics.Stats {
+func StatsOf(d Dist) mechanics.Stats { return statsOf(d, 1) }
+
+// statsOf summarises a distribution over the lattice (Lo+i)/den.
+func statsOf(d Dist, den int) mechanics.Stats {
 	if d.Total() == 0 {
 		return mechanics.Stats{Mean: math.NaN(), SD: math.NaN()}
 	}
+	k := float64(max(den, 1))
+	v := func(x int) float64 { return float64(x) / k }
 	return mechanics.Stats{
-		Mean: d.Mean(), SD: d.StdDev(), Min: d.Min(), Max: d.Max(),
-		P5: d.Quantile(0.05), P25: d.Quantile(0.25), P50: d.Quantile(0.5),
-		P75: d.Quantile(0.75), P95: d.Quantile(0.95),
+		Mean: d.Mean() / k, SD: d.StdDev() / k, Min: v(d.Min()), Max: v(d.Max()),
+		P5: v(d.Quantile(0.05)), P25: v(d.Quantile(0.25)), P50: v(d.Quantile(0.5)),
+		P75: v(d.Quantile(0.75)), P95: v(d.Quantile(0.95)),
 	}
-}
-
-// Metadata fills the result's description of what was computed.
-func Metadata(m *mechanics.Mechanic, c mechanics.Config, engine string) *mechanics.Result {
-	r := &mechanics.Result{Mechanic: m.ID, Engine: engine, Version: mechanics.Version}
-	for _, p := range m.Params {
-		r.Params = append(r.Params, mechanics.NamedValue{Name: p.Name, Value: c.Params[p.Name]})
-	}
-	for _, o := range m.Options {
-		r.Options = append(r.Options, mechanics.NamedString{Name: o.Name, Value: c.Options[o.Name]})
-	}
-	return r
 }
 
 // Run builds a mechanic's model and computes it exactly.
 func Run(m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
 	if m.MCOnly {
-		return nil, fmt.Errorf("%s has no exact model (%s); use 'oddsmith sim'", m.ID, m.MCReason)
+		return nil, mechanics.Invalid("%s has no exact model (%s); use 'oddsmith sim'", m.ID, m.MCReason)
 	}
-	spec, err := m.Build(c)
+	spec, err := m.Model(c)
 	if err != nil {
 		return nil, err
 	}
-	res := Metadata(m, c, "exact")
+	res := mechanics.NewResult(m, c, "exact")
+	if err := Compute(spec, res); err != nil {
+		return nil, fmt.Errorf("%s: %w", m.ID, err)
+	}
+	return res, nil
+}
+
+// Compute fills res with the exact figures of a declared model. A panic in
+// the model's own functions (a field set out of its declared range, say)
+// comes back as an error.
+func Compute(spec *mechanics.Spec, res *mechanics.Result) (err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			err = fmt.Errorf("the model failed: %v", x)
+		}
+	}()
 	var ch *Chain
 	var d Dist
 	if spec.Process != nil {
 		if ch, err = SolveProcess(spec.Process); err != nil {
-			return nil, fmt.Errorf("%s: %w", m.ID, err)
+			return err
 		}
 		d, res.Truncated = ch.Outcome, ch.Truncated
 	} else {
 		var tr float64
 		if d, tr, err = Eval(spec.Outcome); err != nil {
-			return nil, fmt.Errorf("%s: %w", m.ID, err)
+			return err
 		}
 		res.Truncated = tr
 		if tr > 0 {
@@ -135,7 +222,7 @@ func Run(m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("probabilities sum to %.12g", tot))
 	}
 	if err := Summarize(spec, d, res); err != nil {
-		return nil, fmt.Errorf("%s: %w", m.ID, err)
+		return err
 	}
 	addRationals(spec, res)
 	if ch != nil && ch.Unbounded && res.Process != nil {
@@ -143,19 +230,5 @@ func Run(m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
 		res.Process.MeanTimeUnbounded = ch.MeanTimeUnbounded
 		res.Process.AbsorbedUnbounded = ch.AbsorbedUnbounded
 	}
-	return res, nil
-}
-
-// RunSettings looks a mechanic up, applies "name=value" settings to its
-// defaults and computes it exactly.
-func RunSettings(id string, settings ...string) (*mechanics.Result, error) {
-	m, err := mechanics.Lookup(id)
-	if err != nil {
-		return nil, err
-	}
-	c, err := m.Configure(settings)
-	if err != nil {
-		return nil, err
-	}
-	return Run(m, c)
+	return nil
 }

@@ -1,6 +1,10 @@
 package mechanics
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+)
 
 // Process is a finite-state random process that unfolds step by step
 // (ailments, bleeding out, burnout, extended tasks, chases). States are
@@ -75,33 +79,67 @@ func (p *Process) Validate() error {
 	return nil
 }
 
+// Record is the outcome record of a process: the field "state" (an enum
+// of the state names) and "time", the step at which the process was
+// absorbed, or Horizon+1 when it was still in a transient state at the
+// horizon. Its codes are Outcome(t, s).
+func (p *Process) Record() *Record {
+	return NewRecord(
+		Enum("state", "the state the process ends in: where it was absorbed, or where it stands at the horizon", p.States...),
+		Int("time", 0, p.Horizon+1, "steps until absorption; horizon+1 = not absorbed within the horizon").In(p.TimeUnit),
+	)
+}
+
 // ProcessSpec is the standard report of a process: the variable "time"
 // (steps until absorption; Horizon+1 stands for "not absorbed within the
 // horizon"), one event per absorbing state, "not_absorbed", and the band
 // "final_state" (the state the process ends in: where it was absorbed, or
-// where it stands at the horizon).
+// where it stands at the horizon). Call it once every state is added.
 func ProcessSpec(p *Process) *Spec {
-	spec := &Spec{Process: p}
-	spec.Vars = []Var{{Name: "time", Doc: "steps until absorption; horizon+1 = not absorbed within the horizon", Of: func(o int) int {
-		t, _ := p.SplitOutcome(o)
-		return t
-	}}}
+	spec := &Spec{Process: p, Record: p.Record()}
+	spec.Vars = []Var{{Name: "time", Doc: "steps until absorption; horizon+1 = not absorbed within the horizon", Unit: p.TimeUnit, Expr: expr.F("time")}}
+	within := expr.Le(expr.F("time"), expr.K(int64(p.Horizon)))
 	for _, s := range p.AbsorbingStates() {
-		s := s
-		spec.Events = append(spec.Events, Event{Name: "absorbed:" + p.States[s], Of: func(o int) bool {
-			t, ss := p.SplitOutcome(o)
-			return ss == s && t <= p.Horizon
-		}})
+		spec.Events = append(spec.Events, Event{Name: "absorbed:" + p.States[s], Doc: "absorbed in " + p.States[s] + " within the horizon",
+			Expr: expr.And(p.In(s), within)})
 	}
-	spec.Events = append(spec.Events, Event{Name: "not_absorbed", Of: func(o int) bool {
-		t, _ := p.SplitOutcome(o)
-		return t > p.Horizon
-	}})
-	spec.Bands = []Bands{{Name: "final_state", Labels: p.States, Of: func(o int) int {
-		_, s := p.SplitOutcome(o)
-		return s
-	}}}
+	spec.Events = append(spec.Events, Event{Name: "not_absorbed", Doc: "still in a transient state at the horizon", Expr: expr.Not(within)})
+	spec.Bands = []Band{{Name: "final_state", Doc: "where the process was absorbed, or stands at the horizon", Labels: p.States, Expr: expr.F("state")}}
 	return spec
+}
+
+// In is the expression "the process ends in state s".
+func (p *Process) In(s int) expr.Expr { return expr.Eq(expr.F("state"), expr.K(int64(s))) }
+
+// StateTable is the expression "f of the final state": f is evaluated once
+// per state when the model is built, and the outputs read the table.
+func (p *Process) StateTable(f func(s int) int) expr.Expr {
+	t := make([]int64, len(p.States))
+	for s := range t {
+		t[s] = int64(f(s))
+	}
+	return expr.Table(expr.F("state"), 0, t...)
+}
+
+// StateSet is the expression "the final state is one for which f holds".
+func (p *Process) StateSet(f func(s int) bool) expr.Expr {
+	return p.StateTable(func(s int) int {
+		if f(s) {
+			return 1
+		}
+		return 0
+	})
+}
+
+// AddRecord adds one state per record of rec, all absorbing or all
+// transient, named by the record's fields ("c=-3 knows=yes"); state
+// base+code is the record with that code. It returns base.
+func (p *Process) AddRecord(absorbing bool, rec *Record) int {
+	base := len(p.States)
+	for code := 0; code < rec.Size(); code++ {
+		p.Add(absorbing, rec.Format(code))
+	}
+	return base
 }
 
 // KernelKeyOf is the cache key of step t's kernel.

@@ -1,8 +1,11 @@
 package mechanics
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
 func testMechanic() *Mechanic {
@@ -87,9 +90,27 @@ func TestProcessOutcomePacking(t *testing.T) {
 		}
 	}
 	s := ProcessSpec(p)
-	if len(s.Events) != 3 || s.Events[1].Name != "absorbed:y" || !s.Events[1].Of(p.Outcome(4, 3)) ||
-		!s.Events[2].Of(p.Outcome(10, 1)) || s.Events[2].Of(p.Outcome(9, 2)) || s.Vars[0].Of(p.Outcome(10, 1)) != 10 ||
-		s.Bands[0].Of(p.Outcome(10, 1)) != 1 {
+	if s.Record.Size() != 4*11 {
+		t.Fatalf("process record has %d codes", s.Record.Size())
+	}
+	o, err := s.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars, events, bands := make([]expr.Rat, 1), make([]bool, 3), make([]int, 1)
+	check := func(t0, st int, wantEvents []bool) {
+		t.Helper()
+		if err := o.Eval(p.Outcome(t0, st), vars, events, bands); err != nil {
+			t.Fatal(err)
+		}
+		if vars[0] != expr.Int(int64(t0)) || bands[0] != st || !slices.Equal(events, wantEvents) {
+			t.Errorf("(t=%d, s=%d): time %v, events %v, final state %d", t0, st, vars[0], events, bands[0])
+		}
+	}
+	if len(s.Events) != 3 || s.Events[1].Name != "absorbed:y" {
 		t.Errorf("ProcessSpec events %v", s.Events)
 	}
+	check(4, 3, []bool{false, true, false})
+	check(10, 1, []bool{false, false, true})
+	check(9, 2, []bool{true, false, false})
 }

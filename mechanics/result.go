@@ -10,6 +10,9 @@ type Result struct {
 	Version  string
 	Params   []NamedValue // in declaration order
 	Options  []NamedString
+	// Fingerprint identifies the model (see Fingerprint); results with
+	// different fingerprints must never be merged.
+	Fingerprint string
 	// Simulation metadata (Engine == "sim").
 	Seed    uint64
 	Trials  int64
@@ -36,10 +39,15 @@ type NamedString struct {
 	Name, Value string
 }
 
-// VarResult is the distribution of one variable over [Lo, Lo+len(P)).
+// VarResult is the distribution of one variable: P[i] is the probability
+// of the value (Lo+i)/Den. Den is 1 for integer variables; a variable on
+// halves has Den 2, and so on.
 type VarResult struct {
 	Name   string
+	Doc    string
+	Unit   string
 	Lo     int
+	Den    int
 	P      []float64
 	Counts []int64 // simulator only
 	// Exact holds the probabilities as exact fractions ("5/36") when the
@@ -48,23 +56,33 @@ type VarResult struct {
 	Stats Stats
 }
 
-// Stats summarises a distribution.
+// Value is the variable's i-th support point (Lo+i)/Den.
+func (v *VarResult) Value(i int) float64 {
+	if v.Den > 1 {
+		return float64(v.Lo+i) / float64(v.Den)
+	}
+	return float64(v.Lo + i)
+}
+
+// Stats summarises a distribution; the percentiles are values of the
+// variable (whole numbers unless the variable has Den > 1).
 type Stats struct {
 	Mean float64 `json:"mean"`
 	SD   float64 `json:"sd"`
-	Min  int     `json:"min"`
-	Max  int     `json:"max"`
-	P5   int     `json:"p5"`
-	P25  int     `json:"p25"`
-	P50  int     `json:"p50"`
-	P75  int     `json:"p75"`
-	P95  int     `json:"p95"`
+	Min  float64 `json:"min"`
+	Max  float64 `json:"max"`
+	P5   float64 `json:"p5"`
+	P25  float64 `json:"p25"`
+	P50  float64 `json:"p50"`
+	P75  float64 `json:"p75"`
+	P95  float64 `json:"p95"`
 }
 
 // EventResult is the probability of a named event; CI is the Wilson 95%
 // interval of a simulated estimate (zero for exact results).
 type EventResult struct {
 	Name  string
+	Doc   string
 	P     float64
 	Count int64
 	CI    [2]float64
@@ -73,8 +91,10 @@ type EventResult struct {
 // BandResult is a categorical distribution.
 type BandResult struct {
 	Name   string
+	Doc    string
 	Labels []string
 	P      []float64
+	Counts []int64 // simulator only
 	CI     [][2]float64
 }
 

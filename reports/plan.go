@@ -506,7 +506,7 @@ func findingOf(r *mechanics.Result) string {
 	}
 	if len(r.Vars) > 0 {
 		v := r.Vars[0]
-		parts = append(parts, fmt.Sprintf("%s: mean %.3f, median %d, 5–95%% %d…%d", v.Name, v.Stats.Mean, v.Stats.P50, v.Stats.P5, v.Stats.P95))
+		parts = append(parts, fmt.Sprintf("%s: mean %.3f, median %s, 5–95%% %s…%s", v.Name, v.Stats.Mean, value(v.Stats.P50), value(v.Stats.P5), value(v.Stats.P95)))
 	}
 	if r.Process != nil && r.Process.Unbounded {
 		parts = append(parts, fmt.Sprintf("mean time (unlimited horizon) %.3f %ss", r.Process.MeanTimeUnbounded, unit(r.Process.TimeUnit)))

@@ -81,7 +81,12 @@ func save(p *plot.Plot, w io.Writer) error {
 
 // WritePMF draws a variable's PMF as bars with the mean marked.
 func WritePMF(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
-	p := newPlot(fmt.Sprintf("%s — distribution of %s", r.Mechanic, v.Name), v.Name+"\n"+Caption(r), "probability")
+	p := newPlot(fmt.Sprintf("%s — distribution of %s", r.Mechanic, v.Name), axisLabel(v)+"\n"+Caption(r), "probability")
+	// Bars stand at the lattice units Lo+i; the ticks print the values.
+	den := float64(max(v.Den, 1))
+	if v.Den > 1 {
+		p.X.Tick.Marker = scaledTicks{den}
+	}
 	vals := make(plotter.Values, len(v.P))
 	copy(vals, v.P)
 	bars, err := plotter.NewBarChart(vals, vg.Points(max(2, 400/float64(len(vals)+1))))
@@ -92,7 +97,7 @@ func WritePMF(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
 	bars.LineStyle.Width = 0
 	bars.XMin = float64(v.Lo)
 	p.Add(bars)
-	ml, err := plotter.NewLine(plotter.XYs{{X: v.Stats.Mean, Y: 0}, {X: v.Stats.Mean, Y: maxOf(v.P) * 1.05}})
+	ml, err := plotter.NewLine(plotter.XYs{{X: v.Stats.Mean * den, Y: 0}, {X: v.Stats.Mean * den, Y: maxOf(v.P) * 1.05}})
 	if err != nil {
 		return err
 	}
@@ -106,6 +111,26 @@ func WritePMF(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
 	return save(p, w)
 }
 
+// axisLabel names a variable's axis in words, with its unit.
+func axisLabel(v *mechanics.VarResult) string {
+	l := strings.ReplaceAll(v.Name, "_", " ")
+	if v.Unit != "" {
+		l += " (" + v.Unit + ")"
+	}
+	return l
+}
+
+// scaledTicks labels an axis in lattice units u with the values u/den.
+type scaledTicks struct{ den float64 }
+
+func (s scaledTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo/s.den, hi/s.den)
+	for i := range ts {
+		ts[i].Value *= s.den
+	}
+	return ts
+}
+
 func maxOf(xs []float64) float64 {
 	m := 0.0
 	for _, x := range xs {
@@ -116,12 +141,12 @@ func maxOf(xs []float64) float64 {
 
 // WriteAtLeast draws P(X ≥ x) for a variable.
 func WriteAtLeast(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
-	p := newPlot(fmt.Sprintf("%s — P(%s ≥ x)", r.Mechanic, v.Name), "x\n"+Caption(r), "P(at least x)")
+	p := newPlot(fmt.Sprintf("%s — P(%s ≥ x)", r.Mechanic, v.Name), "x = "+axisLabel(v)+"\n"+Caption(r), "P(at least x)")
 	var pts plotter.XYs
 	tail := 0.0
 	for i := len(v.P) - 1; i >= 0; i-- {
 		tail += v.P[i]
-		pts = append(pts, plotter.XY{X: float64(v.Lo + i), Y: math.Min(tail, 1)})
+		pts = append(pts, plotter.XY{X: v.Value(i), Y: math.Min(tail, 1)})
 	}
 	sort.Slice(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
 	l, sc, err := plotter.NewLinePoints(pts)

@@ -47,6 +47,7 @@ func Header(r *mechanics.Result) [][2]string {
 		{"engine", r.Engine},
 		{"params", paramString(r)},
 		{"options", optionString(r)},
+		{"fingerprint", r.Fingerprint},
 	}
 	if r.Engine == "sim" {
 		h = append(h, [2]string{"seed", strconv.FormatUint(r.Seed, 10)},
@@ -143,7 +144,7 @@ func WriteTable(w io.Writer, r *mechanics.Result) error {
 		fmt.Fprintln(tw, "variable\tmean\tsd\tmin\tp5\tp25\tp50\tp75\tp95\tmax\t")
 		for _, v := range r.Vars {
 			s := v.Stats
-			fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", v.Name, s.Mean, s.SD, s.Min, s.P5, s.P25, s.P50, s.P75, s.P95, s.Max)
+			fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name, s.Mean, s.SD, value(s.Min), value(s.P5), value(s.P25), value(s.P50), value(s.P75), value(s.P95), value(s.Max))
 		}
 		v := r.Vars[0]
 		fmt.Fprintln(tw)
@@ -155,10 +156,60 @@ func WriteTable(w io.Writer, r *mechanics.Result) error {
 			}
 			ge := 1 - cdf
 			cdf += p
-			fmt.Fprintf(tw, "%d\t%.4f\t%.4f\t%.4f\t\n", v.Lo+i, p, math.Min(cdf, 1), math.Max(ge, 0))
+			fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%.4f\t\n", VarValue(&v, i), p, math.Min(cdf, 1), math.Max(ge, 0))
 		}
 	}
 	return tw.Flush()
+}
+
+// value prints a value of a variable: whole numbers without a decimal
+// point, others with up to four decimals.
+func value(x float64) string {
+	if x == math.Trunc(x) {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 10, 64)
+}
+
+// VarValue prints the i-th support point of a variable: an integer, a short
+// decimal (2.5) or, on lattices such as thirds, the fraction (7/3).
+func VarValue(v *mechanics.VarResult, i int) string {
+	if v.Den <= 1 {
+		return strconv.Itoa(v.Lo + i)
+	}
+	n, d := int64(v.Lo+i), int64(v.Den)
+	g := gcd(abs(n), d)
+	n, d = n/g, d/g
+	for dd := d; ; {
+		switch {
+		case dd == 1:
+			return strconv.FormatFloat(float64(n)/float64(d), 'f', -1, 64)
+		case dd%2 == 0:
+			dd /= 2
+			continue
+		case dd%5 == 0:
+			dd /= 5
+			continue
+		}
+		return strconv.FormatInt(n, 10) + "/" + strconv.FormatInt(d, 10)
+	}
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	if a == 0 {
+		return 1
+	}
+	return a
 }
 
 func unit(u string) string {
@@ -206,7 +257,7 @@ func WriteCSV(w io.Writer, r *mechanics.Result) error {
 			if v.Exact != nil {
 				ex = v.Exact[i]
 			}
-			cw.Write([]string{"pmf", v.Name, strconv.Itoa(v.Lo + i), num(p), num(math.Min(cdf, 1)), num(math.Max(1-cdf, 0)), count, "", "", ex})
+			cw.Write([]string{"pmf", v.Name, num(v.Value(i)), num(p), num(math.Min(cdf, 1)), num(math.Max(1-cdf, 0)), count, "", "", ex})
 		}
 	}
 	for _, e := range r.Events {
@@ -230,8 +281,8 @@ func WriteCSV(w io.Writer, r *mechanics.Result) error {
 		for _, kv := range []struct {
 			k string
 			v float64
-		}{{"mean", s.Mean}, {"sd", s.SD}, {"min", float64(s.Min)}, {"p5", float64(s.P5)}, {"p25", float64(s.P25)},
-			{"p50", float64(s.P50)}, {"p75", float64(s.P75)}, {"p95", float64(s.P95)}, {"max", float64(s.Max)}} {
+		}{{"mean", s.Mean}, {"sd", s.SD}, {"min", s.Min}, {"p5", s.P5}, {"p25", s.P25},
+			{"p50", s.P50}, {"p75", s.P75}, {"p95", s.P95}, {"max", s.Max}} {
 			cw.Write([]string{"stat", v.Name, kv.k, num(kv.v), "", "", "", "", "", ""})
 		}
 	}
@@ -259,6 +310,7 @@ type jsonResult struct {
 	Mechanic      string                     `json:"mechanic"`
 	Engine        string                     `json:"engine"`
 	Version       string                     `json:"version"`
+	Fingerprint   string                     `json:"fingerprint"`
 	Params        map[string]float64         `json:"params"`
 	Options       map[string]string          `json:"options"`
 	Seed          *uint64                    `json:"seed,omitempty"`
@@ -277,7 +329,7 @@ type jsonResult struct {
 // WriteJSON writes the stable JSON form documented in DESIGN.md.
 func WriteJSON(w io.Writer, r *mechanics.Result) error {
 	j := jsonResult{
-		Mechanic: r.Mechanic, Engine: r.Engine, Version: r.Version,
+		Mechanic: r.Mechanic, Engine: r.Engine, Version: r.Version, Fingerprint: r.Fingerprint,
 		Params: map[string]float64{}, Options: map[string]string{},
 		Distributions: map[string][][2]any{}, Events: map[string]float64{},
 		Stats: map[string]mechanics.Stats{}, Process: r.Process, Truncated: r.Truncated, Warnings: r.Warnings,
@@ -299,7 +351,11 @@ func WriteJSON(w io.Writer, r *mechanics.Result) error {
 	for _, v := range r.Vars {
 		pts := [][2]any{}
 		for i, p := range v.P {
-			if p != 0 {
+			switch {
+			case p == 0:
+			case v.Den > 1:
+				pts = append(pts, [2]any{v.Value(i), p})
+			default:
 				pts = append(pts, [2]any{v.Lo + i, p})
 			}
 		}

@@ -112,33 +112,3 @@ func CrossCheck(ctx context.Context, spec *mechanics.Spec, opt Options, minP, wi
 	}
 	return report, nil
 }
-
-// CheckMechanics cross-checks every given mechanic with its defaults and
-// with each extra list of settings (CrossCheck at minP 1e-6 and intervals
-// widened by 1.25 widths). It returns one line per disagreement.
-func CheckMechanics(ctx context.Context, ms []*mechanics.Mechanic, extra map[string][][]string, opt Options) ([]string, error) {
-	var report []string
-	for _, m := range ms {
-		if m.MCOnly {
-			continue
-		}
-		for _, sets := range append([][]string{nil}, extra[m.ID]...) {
-			c, err := m.Configure(sets)
-			if err != nil {
-				return nil, fmt.Errorf("%s %v: %w", m.ID, sets, err)
-			}
-			spec, err := m.Build(c)
-			if err != nil {
-				return nil, fmt.Errorf("%s %v: %w", m.ID, sets, err)
-			}
-			r, err := CrossCheck(ctx, spec, opt, 1e-6, 1.25)
-			if err != nil {
-				return nil, fmt.Errorf("%s %v: %w", m.ID, sets, err)
-			}
-			for _, line := range r {
-				report = append(report, fmt.Sprintf("%s %v: %s", m.ID, sets, line))
-			}
-		}
-	}
-	return report, nil
-}

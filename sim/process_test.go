@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/internal/fixtures"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
 	"github.com/oddsmith/oddsmith/sim"
@@ -23,7 +24,7 @@ var ruin = &mechanics.Mechanic{
 		{Name: "horizon", Default: 60, Min: 1, Max: 1000},
 	},
 	Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-		p := exact.GamblersRuin(c.Int("goal"), c.Int("start"), 2, 3)
+		p := fixtures.GamblersRuin(c.Int("goal"), c.Int("start"), 2, 3)
 		p.Horizon = c.Int("horizon")
 		return mechanics.ProcessSpec(p), nil
 	},

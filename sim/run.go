@@ -9,6 +9,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -92,7 +93,7 @@ type worker interface {
 // Outcomes samples a spec's outcome Trials times.
 func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, error) {
 	if opt.Trials < 1 {
-		return Hist{}, fmt.Errorf("trials must be at least 1, got %d", opt.Trials)
+		return Hist{}, mechanics.Invalid("trials must be at least 1, got %d", opt.Trials)
 	}
 	newWorker, err := workerFactory(spec)
 	if err != nil {
@@ -117,6 +118,11 @@ func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, err
 	var wg sync.WaitGroup
 	for i := range ws {
 		wg.Go(func() {
+			defer func() {
+				if x := recover(); x != nil {
+					fail(fmt.Errorf("the model failed: %v", x))
+				}
+			}()
 			// Each worker compiles its own samplers (they own scratch
 			// buffers), in parallel.
 			w, err := newWorker()
@@ -368,62 +374,48 @@ func (w *processWorker) hist() Hist { return w.h }
 
 // Run builds a mechanic's model and simulates it.
 func Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Options) (*mechanics.Result, error) {
-	spec, err := m.Build(c)
+	spec, err := m.Model(c)
 	if err != nil {
 		return nil, err
 	}
-	h, err := Outcomes(ctx, spec, opt)
-	if err != nil {
-		return nil, err
-	}
-	res := exact.Metadata(m, c, "sim")
-	res.Seed, res.Trials = opt.Seed, opt.Trials
-	res.Workers = opt.Workers
-	if res.Workers <= 0 {
-		res.Workers = runtime.GOMAXPROCS(0)
-	}
-	if err := Summarize(spec, h, res); err != nil {
+	res := mechanics.NewResult(m, c, "sim")
+	if err := Simulate(ctx, spec, opt, res); err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || mechanics.IsInput(err) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%s: %w", m.ID, err)
 	}
 	return res, nil
 }
 
+// Simulate fills res with the simulated figures of a declared model.
+func Simulate(ctx context.Context, spec *mechanics.Spec, opt Options, res *mechanics.Result) error {
+	h, err := Outcomes(ctx, spec, opt)
+	if err != nil {
+		return err
+	}
+	res.Seed, res.Trials = opt.Seed, opt.Trials
+	res.Workers = opt.Workers
+	if res.Workers <= 0 {
+		res.Workers = runtime.GOMAXPROCS(0)
+	}
+	return Summarize(spec, h, res)
+}
+
 // Summarize fills a result from simulated counts: observed distributions,
 // event and band frequencies with Wilson 95% intervals.
 func Summarize(spec *mechanics.Spec, h Hist, res *mechanics.Result) error {
-	if err := exact.Summarize(spec, h.Dist(), res); err != nil {
+	if err := exact.SummarizeCounts(spec, h.Lo, h.Counts, res); err != nil {
 		return err
 	}
 	n := h.Total()
-	for vi, v := range spec.Vars {
-		vr := &res.Vars[vi]
-		vr.Counts = make([]int64, len(vr.P))
-		for i, c := range h.Counts {
-			if c != 0 {
-				vr.Counts[v.Of(h.Lo+i)-vr.Lo] += c
-			}
-		}
+	for i := range res.Events {
+		res.Events[i].CI = Wilson(res.Events[i].Count, n)
 	}
-	for ei, e := range spec.Events {
-		var k int64
-		for i, c := range h.Counts {
-			if c != 0 && e.Of(h.Lo+i) {
-				k += c
-			}
-		}
-		res.Events[ei].Count = k
-		res.Events[ei].CI = Wilson(k, n)
-	}
-	for bi, b := range spec.Bands {
-		ks := make([]int64, len(b.Labels))
-		for i, c := range h.Counts {
-			if c != 0 {
-				ks[b.Of(h.Lo+i)] += c
-			}
-		}
-		br := &res.Bands[bi]
-		br.CI = make([][2]float64, len(ks))
-		for j, k := range ks {
+	for i := range res.Bands {
+		br := &res.Bands[i]
+		br.CI = make([][2]float64, len(br.Counts))
+		for j, k := range br.Counts {
 			br.CI[j] = Wilson(k, n)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/internal/fixtures"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
@@ -30,7 +31,7 @@ func requireAgreement(t *testing.T, name string, h Hist, d exact.Dist) {
 
 // TestEveryNodeSimVsExact runs both engines on every node kind.
 func TestEveryNodeSimVsExact(t *testing.T) {
-	for name, n := range exact.NodeZoo() {
+	for name, n := range fixtures.NodeZoo() {
 		d, _, err := exact.Eval(n)
 		if err != nil {
 			t.Fatal(err)
@@ -175,7 +176,7 @@ func TestWilson(t *testing.T) {
 }
 
 func TestProcessSimVsExact(t *testing.T) {
-	p := exact.GamblersRuin(6, 2, 1, 1)
+	p := fixtures.GamblersRuin(6, 2, 1, 1)
 	p.Horizon = 40
 	ch, err := exact.SolveProcess(p)
 	if err != nil {
@@ -187,7 +188,7 @@ func TestProcessSimVsExact(t *testing.T) {
 	}
 	requireAgreement(t, "gambler's ruin", h, ch.Outcome)
 	// A time-dependent variant: the walk is biased upward from step 5 on.
-	q := exact.GamblersRuin(6, 2, 1, 1)
+	q := fixtures.GamblersRuin(6, 2, 1, 1)
 	q.Horizon, q.Homogeneous = 30, false
 	q.Step = func(t, s int) mechanics.Node {
 		up := int64(1)
@@ -256,9 +257,9 @@ func TestMemoryFlatInTrials(t *testing.T) {
 // gives the same exact distribution as with Step, and the simulator agrees.
 func TestKernelFormMatchesStepForm(t *testing.T) {
 	for _, homogeneous := range []bool{true, false} {
-		step := exact.GamblersRuin(7, 3, 2, 3)
+		step := fixtures.GamblersRuin(7, 3, 2, 3)
 		step.Horizon, step.Homogeneous = 50, homogeneous
-		kern := exact.GamblersRuin(7, 3, 2, 3)
+		kern := fixtures.GamblersRuin(7, 3, 2, 3)
 		kern.Horizon, kern.Homogeneous, kern.Step = 50, homogeneous, nil
 		kern.Kernel = func(int) mechanics.Node { return mechanics.Die{Faces: []int{1, -1}, Weights: []int64{2, 3}} }
 		kern.Move = func(_, s, x int) int { return s + x }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
 	_ "github.com/oddsmith/oddsmith/mechanics/ag"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
 	_ "github.com/oddsmith/oddsmith/mechanics/grim"
 	"github.com/oddsmith/oddsmith/reports"
 	"github.com/oddsmith/oddsmith/sim"
@@ -217,10 +219,16 @@ func lookup(fs *pflag.FlagSet) (*mechanics.Mechanic, error) {
 
 func runDescribe(_ context.Context, args []string, stdout, _ io.Writer) error {
 	fs := newFlags(findCommand("describe"), stdout)
+	var sets []string
+	fs.StringArrayVar(&sets, "set", nil, "describe the model at these settings: `name=value` (repeatable; outputs can depend on them)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	m, err := lookup(fs)
+	if err != nil {
+		return err
+	}
+	c, err := m.Configure(sets)
 	if err != nil {
 		return err
 	}
@@ -251,18 +259,90 @@ func runDescribe(_ context.Context, args []string, stdout, _ io.Writer) error {
 			fmt.Fprintf(w, "  %s (%s) = %s\n      %s\n", o.Name, short, strings.Join(o.Values, " | "), o.Doc)
 		}
 	}
-	if len(m.Outputs) > 0 {
-		fmt.Fprintf(w, "\nOutputs:\n")
-		for _, o := range m.Outputs {
-			fmt.Fprintf(w, "  %s\n", o)
-		}
+	spec, err := m.Model(c)
+	if err != nil {
+		return err
 	}
+	describeModel(w, spec, len(sets) > 0)
 	fmt.Fprintf(w, "\nExample:\n  oddsmith exact %s", m.ID)
 	for _, p := range m.Params {
 		fmt.Fprintf(w, " --set %s=%s", p.Name, mechanics.FormatNum(p.Default))
 	}
 	fmt.Fprintln(w)
 	return nil
+}
+
+// describeModel lists what a model declares: its outcome record (or
+// process) and every output with the expression it is computed from.
+func describeModel(w io.Writer, spec *mechanics.Spec, custom bool) {
+	at := "at the defaults"
+	if custom {
+		at = "at these settings"
+	}
+	if p := spec.Process; p != nil {
+		n := len(p.AbsorbingStates())
+		fmt.Fprintf(w, "\nModel (%s): a process over %d states (%d absorbing), one step = one %s, horizon %d steps", at, len(p.States), n, cmp.Or(p.TimeUnit, "step"), p.Horizon)
+		if p.Homogeneous {
+			fmt.Fprintf(w, "; time-homogeneous, so the exact engine also solves it for an unlimited horizon")
+		}
+		fmt.Fprintln(w)
+	}
+	if r := spec.Record; r != nil && spec.Process == nil {
+		fmt.Fprintf(w, "\nOutcome record (%s):\n", at)
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, f := range r.Fields {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Name, fieldType(f), f.Doc)
+		}
+		tw.Flush()
+	}
+	formula := func(e expr.Expr) string {
+		if e == nil {
+			return "(a function of the outcome)"
+		}
+		return "= " + expr.String(e)
+	}
+	fmt.Fprintf(w, "\nOutputs (%s):\n", at)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for i, v := range spec.Vars {
+		kind := "distribution"
+		if i == 0 {
+			kind = "distribution (primary)"
+		}
+		name := v.Name
+		if v.Unit != "" {
+			name += " [" + v.Unit + "]"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", kind, name, formula(v.Expr), v.Doc)
+	}
+	for _, e := range spec.Events {
+		fmt.Fprintf(tw, "  event\t%s\t%s\t%s\n", e.Name, formula(e.Expr), e.Doc)
+	}
+	for _, b := range spec.Bands {
+		labels := strings.Join(b.Labels, " | ")
+		if len(b.Labels) > 8 {
+			labels = fmt.Sprintf("%d labels: %s | … | %s", len(b.Labels), strings.Join(b.Labels[:3], " | "), b.Labels[len(b.Labels)-1])
+		}
+		fmt.Fprintf(tw, "  band\t%s\t%s\t%s\n", b.Name, formula(b.Expr), labels)
+	}
+	if spec.Process != nil {
+		fmt.Fprintf(tw, "  process\tsurvival S(t), absorption per state%s\t\t\n", map[bool]string{true: ", unlimited-horizon mean time and absorption", false: ""}[spec.Process.Homogeneous])
+	}
+	tw.Flush()
+}
+
+func fieldType(f mechanics.Field) string {
+	switch f.Kind {
+	case mechanics.FlagField:
+		return "yes/no"
+	case mechanics.EnumField:
+		if len(f.Labels) > 8 {
+			return fmt.Sprintf("one of %d labels", len(f.Labels))
+		}
+		return "one of " + strings.Join(f.Labels, " | ")
+	case mechanics.ScaledField:
+		return fmt.Sprintf("%s..%s in steps of 1/%d %s", f.Format(f.Lo), f.Format(f.Hi), f.Den, f.Unit)
+	}
+	return fmt.Sprintf("%d..%d %s", f.Lo, f.Hi, f.Unit)
 }
 
 type outputFlags struct {

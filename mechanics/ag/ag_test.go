@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
 )
 
-var defaults = CoreOptions{CritCount: "extra_copies", FumbleCrit: "suppress", UnskilledCrit: "apply", Tie: "band", NegativePool: "unskilled"}
+var defaults = CoreOptions{CritCount: CritExtraCopies, FumbleCrit: FumbleSuppress, UnskilledCrit: UnskilledApply, Tie: TieBand, NegativePool: NegativeUnskilled}
 
 func near(t *testing.T, what string, got, want, tol float64) {
 	t.Helper()
@@ -84,9 +85,9 @@ func TestPoolGolden(t *testing.T) {
 // TestPoolOptionsOracle compares every option combination with brute-force
 // enumeration of all rolls, exactly (rationals).
 func TestPoolOptionsOracle(t *testing.T) {
-	for _, cc := range optCritCount.Values {
-		for _, fc := range optFumbleCrit.Values {
-			for _, uc := range optUnskilledCrit.Values {
+	for _, cc := range optCritCount.Values() {
+		for _, fc := range optFumbleCrit.Values() {
+			for _, uc := range optUnskilledCrit.Values() {
 				o := CoreOptions{CritCount: cc, FumbleCrit: fc, UnskilledCrit: uc}
 				for n := 0; n <= 5; n++ {
 					got, err := exact.EvalRat(Pool(n, o))
@@ -157,23 +158,19 @@ func bruteAG(n int, o CoreOptions) map[int]int64 {
 				rep++
 			}
 		}
-		bonus := map[string]int{"extra_copies": dice - distinct, "repeated_faces": rep, "kept_only": count[kept] - 1}[o.CritCount]
-		if keepLow && o.UnskilledCrit == "none" {
+		bonus := map[CritCount]int{CritExtraCopies: dice - distinct, CritRepeatedFaces: rep, CritKeptOnly: count[kept] - 1}[o.CritCount]
+		if keepLow && o.UnskilledCrit == UnskilledNone {
 			bonus = 0
 		}
 		if count[1] == dice {
 			r := 1
-			if o.FumbleCrit == "stack" {
+			if o.FumbleCrit == FumbleStack {
 				r += bonus
 			}
-			out[r<<2|flagFumble]++
+			out[slotFumble.Set(slotRoll.Set(RollRecord.Start(), r), 1)]++
 			return
 		}
-		v := (kept + bonus) << 2
-		if bonus > 0 {
-			v |= flagCrit
-		}
-		out[v]++
+		out[slotCrit.SetBool(slotRoll.Set(RollRecord.Start(), kept+bonus), bonus > 0)]++
 	}
 	rec(0)
 	return out
@@ -181,7 +178,7 @@ func bruteAG(n int, o CoreOptions) map[int]int64 {
 
 func runExact(t *testing.T, id string, sets ...string) *mechanics.Result {
 	t.Helper()
-	r, err := exact.RunSettings(id, sets...)
+	r, err := mechtest.Exact(id, sets...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +230,7 @@ func TestOpposedGolden(t *testing.T) {
 // the exact distribution of another rule; the check must reject it.
 func TestCrossCheckCatchesWrongRule(t *testing.T) {
 	o := defaults
-	o.CritCount = "repeated_faces"
+	o.CritCount = CritRepeatedFaces
 	d, _, _ := exact.Eval(Pool(4, o))
 	h, err := sim.Outcomes(context.Background(), &mechanics.Spec{Outcome: Pool(4, defaults)}, sim.Options{Trials: 200_000, Seed: 1})
 	if err != nil {

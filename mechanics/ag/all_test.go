@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
 )
@@ -44,7 +45,7 @@ func TestEveryMechanicBothEngines(t *testing.T) {
 	if len(ms) < 2 {
 		t.Fatalf("only %d mechanics registered", len(ms))
 	}
-	report, err := sim.CheckMechanics(context.Background(), ms, extraConfigs, sim.Options{Trials: n, Seed: 77})
+	report, err := mechtest.CheckMechanics(context.Background(), ms, extraConfigs, sim.Options{Trials: n, Seed: 77})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,8 +86,10 @@ func attackModel(c mechanics.Config, o CoreOptions, multiple string) (mechanics.
 		tn := 1 + d.m
 		return a.roll(o), func(x int) int { return a.total(x) - tn }, nil
 	}
-	pack := mechanics.Combine{X: a.roll(o), Y: d.roll(o), Name: "attack,defence", F: func(x, y int) int { return x*rollBase + y }}
-	return pack, func(x int) int { return a.total(x/rollBase) - d.total(x%rollBase) }, nil
+	pack := pairNode(a, d, o)
+	return pack, func(x int) int {
+		return a.total(pairActor.Get(x)) - d.total(pairOpponent.Get(x))
+	}, nil
 }
 
 var optMoveBonus = opt("ag.attack", "move_bonus", "seed_reading: a moving target defends at +1 walk, +2 run, +3 sprint; none: movement adds nothing (fold your own table into defence_modifier)", "seed_reading", "none")
@@ -104,7 +106,7 @@ func attack() *mechanics.Mechanic {
 			"(r ≤ skill); fold cover, lighting, range, movement (walk +1, run +2, sprint +3), full defence +3 and the like into the two " +
 			"modifiers. Objects, locations and unaware targets have a fixed defence of 1 + modifiers. Hit ⇔ MoS ≥ 1 (mechanics.md §1.4).",
 		Params:  attackParams,
-		Options: withCore(optNegativePool, optMultiple, optMoveBonus, choiceMovement),
+		Options: withCore(optNegativePool.Option, optMultiple, optMoveBonus, choiceMovement),
 		Outputs: []string{"distributions: mos", "events: hit, tie, miss", "bands: mos_band"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
@@ -154,7 +156,7 @@ func attackDamage(id string) *mechanics.Mechanic {
 		choice(id, "report", "single_attack: one attack's damage and category; until_incapacitated: the chain of attacks", "single_attack", "until_incapacitated"),
 		opt("ag.attack_damage", "threshold_compare", "at_least: D ≥ threshold; greater_than: D > threshold", "at_least", "greater_than"))
 	if !harm {
-		opts = append(opts, optNegativePool, optMultiple, optMoveBonus, choiceMovement)
+		opts = append(opts, optNegativePool.Option, optMultiple, optMoveBonus, choiceMovement)
 	}
 	return &mechanics.Mechanic{
 		ID:      id,

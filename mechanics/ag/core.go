@@ -6,66 +6,127 @@ package ag
 
 import (
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
-// Core options of §1.1; they apply to every ag roll.
-var (
-	optCritCount = mechanics.Option{Name: "ag.core.opt.crit_count", Values: []string{"extra_copies", "repeated_faces", "kept_only"},
-		Doc: "extra_copies: +1 for every die beyond the first showing any face (n − distinct faces); repeated_faces: +1 per face value shown at least twice; kept_only: +1 per extra copy of the kept face only"}
-	optFumbleCrit = mechanics.Option{Name: "ag.core.opt.fumble_crit", Values: []string{"suppress", "stack"},
-		Doc: "suppress: a fumble (all ones) scores 1 with no crit bonus; stack: all ones also earns the crit bonus"}
-	optUnskilledCrit = mechanics.Option{Name: "ag.core.opt.unskilled_crit", Values: []string{"apply", "none"},
-		Doc: "apply: doubles on the unskilled (skill 0, two dice keep lowest) roll add +1; none: they do not"}
-	optTie = mechanics.Option{Name: "ag.core.opt.tie", Values: []string{"band", "cost_accepted", "success", "failure"},
-		Doc: "band: MoS 0 is the 'maybe, at a cost' band, not a success; cost_accepted: MoS 0 becomes MoS 1 (success with a downside); success: MoS 0 counts as a success; failure: MoS 0 counts as a failure"}
-	optNegativePool = mechanics.Option{Name: "ag.core.opt.negative_pool", Values: []string{"unskilled", "auto_fail"},
-		Doc: "a pool reduced to ≤ 0 dice (deception) rolls as skill 0 (unskilled) or fails automatically (auto_fail)"}
-)
+//go:generate go tool stringer -type=CritCount,FumbleCrit,UnskilledCrit,Tie,NegativePool -linecomment -output=core_string.go
 
-// CoreOptions are the §1.1 switches, read from a configuration.
-type CoreOptions struct {
-	CritCount, FumbleCrit, UnskilledCrit, Tie, NegativePool string
-}
+// CritCount is ag.core.opt.crit_count.
+type CritCount int
 
-// coreOptionsOf reads whichever core options the mechanic declares; the rest
-// keep their defaults.
-func coreOptionsOf(c mechanics.Config) CoreOptions {
-	get := func(o mechanics.Option) string {
-		if v, ok := c.Options[o.Name]; ok {
-			return v
-		}
-		return o.Default()
-	}
-	return CoreOptions{
-		CritCount: get(optCritCount), FumbleCrit: get(optFumbleCrit), UnskilledCrit: get(optUnskilledCrit),
-		Tie: get(optTie), NegativePool: get(optNegativePool),
-	}
-}
-
-// A roll is packed as R·4 + crit + 2·fumble, R ≥ 0 the pool result (R is
-// rollAutoFail for an automatic failure).
+// Values of ag.core.opt.crit_count.
 const (
-	flagCrit   = 1
-	flagFumble = 2
-	// rollAutoFail is R for an automatic failure: T clamps to 0.
-	rollAutoFail = -100
-	// rollBase is the packing base of one roll in a two-roll outcome.
-	rollBase = 256
+	CritExtraCopies   CritCount = iota // extra_copies
+	CritRepeatedFaces                  // repeated_faces
+	CritKeptOnly                       // kept_only
 )
 
-// Roll result fields of a packed roll.
-func rollValue(o int) int   { return o >> 2 }
-func rollCrit(o int) bool   { return o&flagCrit != 0 }
-func rollFumble(o int) bool { return o&flagFumble != 0 }
+// FumbleCrit is ag.core.opt.fumble_crit.
+type FumbleCrit int
+
+// Values of ag.core.opt.fumble_crit.
+const (
+	FumbleSuppress FumbleCrit = iota // suppress
+	FumbleStack                      // stack
+)
+
+// UnskilledCrit is ag.core.opt.unskilled_crit.
+type UnskilledCrit int
+
+// Values of ag.core.opt.unskilled_crit.
+const (
+	UnskilledApply UnskilledCrit = iota // apply
+	UnskilledNone                       // none
+)
+
+// Tie is ag.core.opt.tie: how MoS 0 counts.
+type Tie int
+
+// Values of ag.core.opt.tie.
+const (
+	TieBand         Tie = iota // band
+	TieCostAccepted            // cost_accepted
+	TieSuccess                 // success
+	TieFailure                 // failure
+)
+
+// NegativePool is ag.core.opt.negative_pool.
+type NegativePool int
+
+// Values of ag.core.opt.negative_pool.
+const (
+	NegativeUnskilled NegativePool = iota // unskilled
+	NegativeAutoFail                      // auto_fail
+)
+
+// Core options of §1.1.
+var (
+	optCritCount = mechanics.SwitchOf("ag.core", "crit_count",
+		"extra_copies: +1 for every die beyond the first showing any face (n − distinct faces); repeated_faces: +1 per face value shown at least twice; kept_only: +1 per extra copy of the kept face only",
+		CritExtraCopies, CritRepeatedFaces, CritKeptOnly)
+	optFumbleCrit = mechanics.SwitchOf("ag.core", "fumble_crit",
+		"suppress: a fumble (all ones) scores 1 with no crit bonus; stack: all ones also earns the crit bonus", FumbleSuppress, FumbleStack)
+	optUnskilledCrit = mechanics.SwitchOf("ag.core", "unskilled_crit",
+		"apply: doubles on the unskilled (skill 0, two dice keep lowest) roll add +1; none: they do not", UnskilledApply, UnskilledNone)
+	optTie = mechanics.SwitchOf("ag.core", "tie",
+		"band: MoS 0 is the 'maybe, at a cost' band, not a success; cost_accepted: MoS 0 becomes MoS 1 (success with a downside); success: MoS 0 counts as a success; failure: MoS 0 counts as a failure",
+		TieBand, TieCostAccepted, TieSuccess, TieFailure)
+	optNegativePool = mechanics.SwitchOf("ag.core", "negative_pool",
+		"a pool reduced to ≤ 0 dice (deception) rolls as skill 0 (unskilled) or fails automatically (auto_fail)", NegativeUnskilled, NegativeAutoFail)
+)
+
+// CoreOptions are the §1.1 switches, decoded from a configuration.
+type CoreOptions struct {
+	CritCount     CritCount
+	FumbleCrit    FumbleCrit
+	UnskilledCrit UnskilledCrit
+	Tie           Tie
+	NegativePool  NegativePool
+}
+
+// coreOptionsOf decodes whichever core options the mechanic declares; the
+// rest keep their defaults.
+func coreOptionsOf(c mechanics.Config) CoreOptions {
+	return CoreOptions{
+		CritCount: optCritCount.OrDefault(c), FumbleCrit: optFumbleCrit.OrDefault(c), UnskilledCrit: optUnskilledCrit.OrDefault(c),
+		Tie: optTie.OrDefault(c), NegativePool: optNegativePool.OrDefault(c),
+	}
+}
+
+// maxRoll bounds a pool result: the kept face plus one per extra die.
+const maxRoll = 6 + 40
+
+// RollRecord is the outcome of one ag roll: the pool result R (highest die
+// plus crits), whether it crit, whether it fumbled (every die a 1), and
+// whether the pool failed automatically (negative_pool=auto_fail).
+var RollRecord = mechanics.NewRecord(
+	mechanics.Int("roll", 0, maxRoll, "pool result R: the kept die plus the crit bonus"),
+	mechanics.Flag("crit", "at least one extra copy, not a fumble"),
+	mechanics.Flag("fumble", "every die shows 1"),
+	mechanics.Flag("auto_fail", "the pool was reduced below zero dice and fails automatically"),
+)
+
+var (
+	slotRoll     = RollRecord.Slot("roll")
+	slotCrit     = RollRecord.Slot("crit")
+	slotFumble   = RollRecord.Slot("fumble")
+	slotAutoFail = RollRecord.Slot("auto_fail")
+	autoFailRoll = slotAutoFail.Set(RollRecord.Start(), 1)
+)
+
+// Roll result fields of a roll record.
+func rollValue(o int) int   { return slotRoll.Get(o) }
+func rollCrit(o int) bool   { return slotCrit.Bool(o) }
+func rollFumble(o int) bool { return slotFumble.Bool(o) }
 
 // poolEval is the ag pool as an Evaluator. Faces arrive in ascending order;
-// the state keeps only what the options need, packed in bytes:
-// kept face | distinct faces <<8 | faces seen twice or more <<16 | count of
-// the kept face <<24.
+// the DP state keeps only what the options need, packed in bytes (the
+// evaluator's private state, not an outcome): kept face | distinct faces
+// <<8 | faces seen twice or more <<16 | count of the kept face <<24.
 type poolEval struct {
 	n         int
 	keepLow   bool
-	critCount string
+	critCount CritCount
 	stack     bool
 	crits     bool
 }
@@ -78,12 +139,12 @@ func (e poolEval) Next(s uint64, face, count int) uint64 {
 	}
 	kept, distinct, rep, keptN := s&0xff, (s>>8)&0xff, (s>>16)&0xff, (s>>24)&0xff
 	distinct++
-	if count >= 2 && e.critCount == "repeated_faces" {
+	if count >= 2 && e.critCount == CritRepeatedFaces {
 		rep++
 	}
 	if !e.keepLow || kept == 0 {
 		kept = uint64(face)
-		if e.critCount == "kept_only" {
+		if e.critCount == CritKeptOnly {
 			keptN = uint64(count)
 		}
 	}
@@ -95,61 +156,86 @@ func (e poolEval) Final(s uint64) int {
 	bonus := 0
 	if e.crits {
 		switch e.critCount {
-		case "extra_copies":
+		case CritExtraCopies:
 			bonus = e.n - distinct
-		case "repeated_faces":
+		case CritRepeatedFaces:
 			bonus = rep
-		case "kept_only":
+		case CritKeptOnly:
 			bonus = keptN - 1
 		}
 	}
+	o := RollRecord.Start()
 	if distinct == 1 && kept == 1 { // every die shows 1
 		r := 1
 		if e.stack {
 			r += bonus
 		}
-		return r<<2 | flagFumble
+		return slotFumble.Set(slotRoll.Set(o, r), 1)
 	}
-	o := (kept + bonus) << 2
-	if bonus > 0 {
-		o |= flagCrit
-	}
-	return o
+	return slotCrit.SetBool(slotRoll.Set(o, kept+bonus), bonus > 0)
 }
 
 // Pool is the model of one ag roll with n dice (§1.1): n ≥ 1 keeps the
 // highest die, n = 0 (and n < 0 with negative_pool=unskilled) rolls two dice
-// and keeps the lowest. The value is a packed roll (see rollValue).
+// and keeps the lowest. It yields RollRecord codes.
 func Pool(n int, o CoreOptions) mechanics.Node {
-	if n < 0 && o.NegativePool == "auto_fail" {
-		return mechanics.Const{V: rollAutoFail << 2}
+	if n < 0 && o.NegativePool == NegativeAutoFail {
+		return mechanics.Const{V: autoFailRoll}
 	}
-	ev := poolEval{n: n, critCount: o.CritCount, stack: o.FumbleCrit == "stack", crits: true}
+	ev := poolEval{n: n, critCount: o.CritCount, stack: o.FumbleCrit == FumbleStack, crits: true}
 	if n <= 0 {
-		ev.n, ev.keepLow, ev.crits = 2, true, o.UnskilledCrit == "apply"
+		ev.n, ev.keepLow, ev.crits = 2, true, o.UnskilledCrit == UnskilledApply
 	}
 	return mechanics.Pool{Die: mechanics.D(6), N: ev.n, Eval: ev}
 }
 
-// Total is T = max(0, R + A + M) of §1.1 for a packed roll.
-func Total(roll, attr, mod int) int { return max(0, rollValue(roll)+attr+mod) }
+// Total is T = max(0, R + A + M) of §1.1 for a roll record (0 for an
+// automatic failure).
+func Total(roll, attr, mod int) int {
+	if slotAutoFail.Bool(roll) {
+		return 0
+	}
+	return max(0, rollValue(roll)+attr+mod)
+}
+
+// totalExpr is Total as an expression over the fields prefix+"roll" and
+// prefix+"auto_fail".
+func totalExpr(prefix string, attr, mod int) expr.Expr {
+	return expr.Cond(expr.F(prefix+"auto_fail"), expr.K(0), expr.Max(expr.K(0), expr.Add(expr.F(prefix+"roll"), expr.K(int64(attr+mod)))))
+}
 
 // success applies ag.core.opt.tie to a MoS.
-func success(mos int, tie string) bool {
+func success(mos int, tie Tie) bool {
 	switch tie {
-	case "cost_accepted", "success":
+	case TieCostAccepted, TieSuccess:
 		return mos >= 0
 	default:
 		return mos >= 1
 	}
 }
 
+// successExpr is success as an expression of a (reported) MoS.
+func successExpr(mos expr.Expr, tie Tie) expr.Expr {
+	if tie == TieCostAccepted || tie == TieSuccess {
+		return expr.Ge(mos, expr.K(0))
+	}
+	return expr.Ge(mos, expr.K(1))
+}
+
 // reportedMoS applies the cost_accepted reading (MoS 0 is taken as MoS 1).
-func reportedMoS(mos int, tie string) int {
-	if tie == "cost_accepted" && mos == 0 {
+func reportedMoS(mos int, tie Tie) int {
+	if tie == TieCostAccepted && mos == 0 {
 		return 1
 	}
 	return mos
+}
+
+// reportedMoSExpr is reportedMoS as an expression of the raw MoS.
+func reportedMoSExpr(raw expr.Expr, tie Tie) expr.Expr {
+	if tie == TieCostAccepted {
+		return expr.Cond(expr.Eq(raw, expr.K(0)), expr.K(1), raw)
+	}
+	return raw
 }
 
 // BandLabels are the seven MoS bands of §1.1, from worst to best.
@@ -160,6 +246,9 @@ var BandLabels = []string{
 
 // Band maps a MoS to its band index 0..6.
 func Band(mos int) int { return min(max(mos, -3), 3) + 3 }
+
+// bandExpr is Band as an expression.
+func bandExpr(mos expr.Expr) expr.Expr { return expr.Add(expr.Clamp(mos, -3, 3), expr.K(3)) }
 
 var (
 	pSkill    = mechanics.Param{Name: "skill", Default: 2, Min: 0, Max: 40, Doc: "skill level n = dice in the pool; 0 rolls two dice and keeps the lowest (sweep 0–8)"}
@@ -173,33 +262,26 @@ func named(p mechanics.Param, name, doc string) mechanics.Param {
 	return p
 }
 
-// testSpec reports a single roll against a TN: the outcome is the packed roll.
+// testSpec reports a single roll against a TN: the outcome is the roll
+// record.
 func testSpec(roll mechanics.Node, attr, mod, tn int, o CoreOptions) *mechanics.Spec {
-	mos := func(r int) int { return reportedMoS(Total(r, attr, mod)-tn, o.Tie) }
-	return &mechanics.Spec{
-		Outcome: roll,
-		Vars: []mechanics.Var{
-			{Name: "mos", Doc: "margin of success T − TN", Of: mos},
-			{Name: "total", Doc: "T = max(0, R + A + M)", Of: func(r int) int { return Total(r, attr, mod) }},
-			{Name: "roll", Doc: "pool result R (highest die + crits)", Of: rollValue},
-		},
-		Events: []mechanics.Event{
-			{Name: "success", Doc: "MoS ≥ 1 (or per the tie option)", Of: func(r int) bool { return success(mos(r), o.Tie) }},
-			{Name: "tie", Doc: "raw MoS = 0", Of: func(r int) bool { return Total(r, attr, mod) == tn }},
-			{Name: "success_or_cost", Doc: "MoS ≥ 0", Of: func(r int) bool { return mos(r) >= 0 }},
-			{Name: "crit", Doc: "at least one extra copy, not a fumble", Of: rollCrit},
-			{Name: "fumble", Doc: "every die shows 1", Of: rollFumble},
-			{Name: "crit_and_success", Of: func(r int) bool { return rollCrit(r) && success(mos(r), o.Tie) }},
-			{Name: "fumble_and_success", Of: func(r int) bool { return rollFumble(r) && success(mos(r), o.Tie) }},
-		},
-		Bands: []mechanics.Bands{{Name: "mos_band", Labels: BandLabels, Of: func(r int) int { return Band(mos(r)) }}},
-	}
-}
-
-var testOutputs = []string{
-	"distributions: mos (primary), total, roll",
-	"events: success, tie, success_or_cost, crit, fumble, crit_and_success, fumble_and_success",
-	"bands: mos_band (seven MoS bands)",
+	total := totalExpr("", attr, mod)
+	raw := expr.Sub(total, expr.K(int64(tn)))
+	mos := reportedMoSExpr(raw, o.Tie)
+	ok := successExpr(mos, o.Tie)
+	spec := &mechanics.Spec{Record: RollRecord, Outcome: roll}
+	spec.Var("mos", "margin of success T − TN", mos).
+		Var("total", "T = max(0, R + A + M)", total).
+		Var("roll", "pool result R (highest die + crits)", expr.F("roll")).
+		Event("success", "MoS ≥ 1 (or per the tie option)", ok).
+		Event("tie", "raw MoS = 0", expr.Eq(raw, expr.K(0))).
+		Event("success_or_cost", "MoS ≥ 0", expr.Ge(mos, expr.K(0))).
+		Event("crit", "at least one extra copy, not a fumble", expr.F("crit")).
+		Event("fumble", "every die shows 1", expr.F("fumble")).
+		Event("crit_and_success", "a crit and a success", expr.And(expr.F("crit"), ok)).
+		Event("fumble_and_success", "a fumble that still succeeds", expr.And(expr.F("fumble"), ok)).
+		Band("mos_band", "the seven MoS bands of §1.1", BandLabels, bandExpr(mos))
+	return spec
 }
 
 func init() {
@@ -210,8 +292,7 @@ func init() {
 			"compare with the TN: MoS = T − TN, success at MoS ≥ 1. A skill-1 character fumbles one roll in six; " +
 			"a skill-3 character fumbles one in 216 but crits 44% of the time (mechanics.md §1.2).",
 		Params:  []mechanics.Param{pSkill, pAttr, pModifier, pTN},
-		Options: []mechanics.Option{optCritCount, optFumbleCrit, optUnskilledCrit, optTie},
-		Outputs: testOutputs,
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
 			return testSpec(Pool(c.Int("skill"), o), c.Int("attribute"), c.Int("modifier"), c.Int("tn"), o), nil
@@ -222,8 +303,7 @@ func init() {
 		Summary: "attribute roll: two dice keep highest (+1 on doubles) + attribute + modifiers vs a TN",
 		Doc:     "Body, Psyche and other attribute tests roll exactly the two-dice pool R₂, add the attribute and modifiers, clamp at 0 and compare with the TN (mechanics.md §1.2).",
 		Params:  []mechanics.Param{pAttr, pModifier, pTN},
-		Options: []mechanics.Option{optCritCount, optFumbleCrit, optTie},
-		Outputs: testOutputs,
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optTie),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
 			return testSpec(Pool(2, o), c.Int("attribute"), c.Int("modifier"), c.Int("tn"), o), nil
@@ -242,13 +322,8 @@ func init() {
 			named(pAttr, "opp_attribute", "opponent's attribute"),
 			named(pModifier, "opp_modifier", "opponent's situational modifiers"),
 		},
-		Options: []mechanics.Option{optCritCount, optFumbleCrit, optUnskilledCrit, optTie},
-		Outputs: []string{
-			"distributions: mos (actor's MoS, primary), actor_total, opponent_total",
-			"events: success (actor wins), tie, opponent_wins, actor_crit, actor_fumble, opponent_crit, opponent_fumble",
-			"bands: mos_band (the actor's seven MoS bands)",
-		},
-		Build: buildOpposed,
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie),
+		Build:   buildOpposed,
 	})
 }
 
@@ -256,32 +331,40 @@ func buildOpposed(c mechanics.Config) (*mechanics.Spec, error) {
 	return opposedSpec(sideOf(c, ""), sideOf(c, "opp_"), coreOptionsOf(c)), nil
 }
 
-// opposedSpec is an opposed test of two sides (K5): the outcome packs both
-// rolls, the MoS is T_a − T_b.
+// pairRecord is the outcome of two independent rolls: the actor's and the
+// opponent's roll records side by side.
+var (
+	pairRecord   = mechanics.NewRecord(append(RollRecord.Prefixed("actor_"), RollRecord.Prefixed("opponent_")...)...)
+	pairActor    = pairRecord.Embed("actor_", RollRecord)
+	pairOpponent = pairRecord.Embed("opponent_", RollRecord)
+)
+
+// pairNode rolls both sides into a pairRecord.
+func pairNode(a, b side, o CoreOptions) mechanics.Node {
+	return mechanics.Joint(pairRecord, a.roll(o), pairActor, b.roll(o), pairOpponent)
+}
+
+// opposedSpec is an opposed test of two sides (K5): the outcome is the pair
+// of rolls, the MoS is T_a − T_b.
 func opposedSpec(a, b side, o CoreOptions) *mechanics.Spec {
-	pack := mechanics.Combine{X: a.roll(o), Y: b.roll(o), Name: "actor,opponent", F: func(x, y int) int { return x*rollBase + y }}
-	actor := func(x int) int { return x / rollBase }
-	opp := func(x int) int { return x % rollBase }
-	raw := func(x int) int { return a.total(actor(x)) - b.total(opp(x)) }
-	mos := func(x int) int { return reportedMoS(raw(x), o.Tie) }
-	return &mechanics.Spec{
-		Outcome: pack,
-		Vars: []mechanics.Var{
-			{Name: "mos", Doc: "actor's MoS T_actor − T_opponent", Of: mos},
-			{Name: "actor_total", Of: func(x int) int { return a.total(actor(x)) }},
-			{Name: "opponent_total", Of: func(x int) int { return b.total(opp(x)) }},
-		},
-		Events: []mechanics.Event{
-			{Name: "success", Doc: "actor wins: MoS ≥ 1 (or per the tie option)", Of: func(x int) bool { return success(mos(x), o.Tie) }},
-			{Name: "tie", Doc: "equal totals", Of: func(x int) bool { return raw(x) == 0 }},
-			{Name: "opponent_wins", Doc: "MoS ≤ −1 (a tie too when the tie option is failure)", Of: func(x int) bool {
-				return raw(x) <= -1 || (raw(x) == 0 && o.Tie == "failure")
-			}},
-			{Name: "actor_crit", Of: func(x int) bool { return rollCrit(actor(x)) }},
-			{Name: "actor_fumble", Of: func(x int) bool { return rollFumble(actor(x)) }},
-			{Name: "opponent_crit", Of: func(x int) bool { return rollCrit(opp(x)) }},
-			{Name: "opponent_fumble", Of: func(x int) bool { return rollFumble(opp(x)) }},
-		},
-		Bands: []mechanics.Bands{{Name: "mos_band", Labels: BandLabels, Of: func(x int) int { return Band(mos(x)) }}},
+	ta, tb := totalExpr("actor_", a.a, a.m), totalExpr("opponent_", b.a, b.m)
+	raw := expr.Sub(ta, tb)
+	mos := reportedMoSExpr(raw, o.Tie)
+	lose := expr.Le(raw, expr.K(-1))
+	if o.Tie == TieFailure {
+		lose = expr.Le(raw, expr.K(0))
 	}
+	spec := &mechanics.Spec{Record: pairRecord, Outcome: pairNode(a, b, o)}
+	spec.Var("mos", "actor's MoS T_actor − T_opponent", mos).
+		Var("actor_total", "the actor's T", ta).
+		Var("opponent_total", "the opponent's T", tb).
+		Event("success", "actor wins: MoS ≥ 1 (or per the tie option)", successExpr(mos, o.Tie)).
+		Event("tie", "equal totals", expr.Eq(raw, expr.K(0))).
+		Event("opponent_wins", "MoS ≤ −1 (a tie too when the tie option is failure)", lose).
+		Event("actor_crit", "the actor's roll crit", expr.F("actor_crit")).
+		Event("actor_fumble", "the actor fumbled", expr.F("actor_fumble")).
+		Event("opponent_crit", "the opponent's roll crit", expr.F("opponent_crit")).
+		Event("opponent_fumble", "the opponent fumbled", expr.F("opponent_fumble")).
+		Band("mos_band", "the actor's seven MoS bands", BandLabels, bandExpr(mos))
+	return spec
 }

@@ -43,7 +43,7 @@ func woundDegeneration() *mechanics.Mechanic {
 		Params: []mechanics.Param{ip("flesh", 1, 0, 11, "initial unstabilised flesh wounds F₀"), ip("deep", 1, 0, 6, "initial unstabilised deep wounds D₀"),
 			named(pAttr, "body", "Body"), pModifier, ip("boxes", 6, 2, 12, "wound track capacity B (flesh 1, deep 2) [placeholder 6]"),
 			ip("hours", 48, 1, 168, "horizon in hours")},
-		Options: []mechanics.Option{optCritCount, optFumbleCrit,
+		Options: []mechanics.Option{optCritCount.Option, optFumbleCrit.Option,
 			opt(id, "failure_adds", "flesh: a failure on either clock adds a flesh wound; same_type: a failure adds a wound of the clock's type", "flesh", "same_type"),
 			opt(id, "fumble", "deep_instead: a fumble adds a deep wound; deep_in_addition: a deep wound as well as the failure's", "deep_instead", "deep_in_addition"),
 			opt(id, "first_test", "after_one_period or immediately", "after_one_period", "immediately"),

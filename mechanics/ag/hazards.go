@@ -19,16 +19,12 @@ func damageRoll(kind string) mechanics.Node {
 	switch kind {
 	case "sum_2d6":
 		return mechanics.Combine{X: mechanics.D(6), Y: mechanics.D(6), Name: "2d6", F: func(a, b int) int {
-			f := 0
-			if a == 1 && b == 1 {
-				f = flagFumble
-			}
-			return (a+b)<<2 | f
+			return slotFumble.SetBool(slotRoll.Set(RollRecord.Start(), a+b), a == 1 && b == 1)
 		}}
 	case "two_dice_keep_high_no_crit":
-		return mechanics.Pool{Die: mechanics.D(6), N: 2, Eval: poolEval{n: 2, critCount: "extra_copies"}}
+		return mechanics.Pool{Die: mechanics.D(6), N: 2, Eval: poolEval{n: 2, critCount: CritExtraCopies}}
 	default:
-		return Pool(2, CoreOptions{CritCount: "extra_copies", FumbleCrit: "suppress"})
+		return Pool(2, CoreOptions{CritCount: CritExtraCopies, FumbleCrit: FumbleSuppress})
 	}
 }
 
@@ -112,7 +108,7 @@ func fallDamage() *mechanics.Mechanic {
 			head := c.Int("head_first") == 1
 			var ath mechanics.Node = Pool(c.Int("athletics"), o)
 			if c.Opt("athletics") == "optional" {
-				ath = mechanics.Const{V: rollAutoFail << 2}
+				ath = mechanics.Const{V: autoFailRoll}
 			}
 			dvOf := func(T int) float64 {
 				hh := h
@@ -317,7 +313,7 @@ func electricity() *mechanics.Mechanic {
 			"≤ −5 coma, a fumble instant death. With attributes in single digits the test is a near-certain KO from DV 2 and a " +
 			"near-certain coma from DV 3–4 (mechanics.md §1.6).",
 		Params: ps,
-		Options: []mechanics.Option{optCritCount, optFumbleCrit,
+		Options: []mechanics.Option{optCritCount.Option, optFumbleCrit.Option,
 			choice(id, "exposure", "full contact or partial (halves the DV)", "full", "partial"),
 			opt(id, "test_trigger", "any_wound: the Body test only follows damage ≥ Flesh; always", "any_wound", "always"),
 			opt(id, "tn_dv", "effective: the TN uses the DV after halvings; listed: the listed DV", "effective", "listed"),

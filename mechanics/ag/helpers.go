@@ -48,7 +48,7 @@ func register(ms ...*mechanics.Mechanic) {
 }
 
 // coreOpts are the §1.1 switches every single-roll ag mechanic offers.
-var coreOpts = []mechanics.Option{optCritCount, optFumbleCrit, optUnskilledCrit, optTie}
+var coreOpts = mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie)
 
 func withCore(extra ...mechanics.Option) []mechanics.Option {
 	return append(append([]mechanics.Option(nil), coreOpts...), extra...)

@@ -124,7 +124,7 @@ func accumulated() *mechanics.Mechanic {
 			"by default, absorbed when S_t ≥ Q. Solved as an absorbing Markov chain (K6): the number of tests to finish (PMF, S(t)), and " +
 			"for an unlimited horizon the mean from N = (I − Q)⁻¹ (mechanics.md §1.3).",
 		Params:  []mechanics.Param{pQ, pSkill, pAttr, pModifier, pTN, pHorizon, pLower},
-		Options: append([]mechanics.Option{optCritCount, optFumbleCrit, optUnskilledCrit}, accOptions...),
+		Options: append([]mechanics.Option{optCritCount.Option, optFumbleCrit.Option, optUnskilledCrit.Option}, accOptions...),
 		Outputs: []string{"distributions: time (tests until done; horizon+1 = not done)", "events: absorbed:done (within the horizon), absorbed:abandoned, not_absorbed",
 			"process: S(t), mean tests for an unlimited horizon", "bands: final_state"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -143,7 +143,7 @@ func actingFast() *mechanics.Mechanic {
 			"= tests × base time × 2^−k; the events give P(finishing within a deadline) (mechanics.md §1.2).",
 		Params: []mechanics.Param{ip("k", 1, 0, 4, "hurry level: 2^−k of the time per test at −k"), ip("base_minutes", 60, 1, 100000, "time of one test at normal speed, in minutes"),
 			ip("deadline_minutes", 240, 1, 10000000, "the deadline, in minutes"), pQ, pSkill, pAttr, pModifier, pTN, pHorizon, pLower},
-		Options: append([]mechanics.Option{optCritCount, optFumbleCrit, optUnskilledCrit}, accOptions...),
+		Options: append([]mechanics.Option{optCritCount.Option, optFumbleCrit.Option, optUnskilledCrit.Option}, accOptions...),
 		Outputs: []string{"distributions: time (tests), elapsed_s (wall-clock seconds, rounded)", "events: done_by_deadline, absorbed:done, not_absorbed"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			a := accOptsOf(c)

@@ -68,7 +68,7 @@ func radiation() *mechanics.Mechanic {
 			{Name: "rsf", Default: 1, Min: 1, Max: 10000, Real: true, Doc: "radiation shielding factor: unprotected 1, vehicle 1.5, house 15, public shelter 40"},
 			named(pAttr, "body", "Body"), pModifier, ip("treatment", 0, 0, 1, "1: treatment in a modern facility (+2)"), ip("days", 60, 1, 3650, "horizon in days"),
 		},
-		Options: []mechanics.Option{optCritCount, optFumbleCrit,
+		Options: []mechanics.Option{optCritCount.Option, optFumbleCrit.Option,
 			opt(id, "trigger", "daily_if_increased: a test every day the dose rose; band_crossing_only: only when it enters a higher band", "daily_if_increased", "band_crossing_only"),
 			opt(id, "threshold", "at_least_7 or above_7", "at_least_7", "above_7"),
 			opt(id, "illness_stack", "worst_only: the worst illness counts; accumulate_penalties: penalties of failed bands add", "worst_only", "accumulate_penalties"),

@@ -227,7 +227,6 @@ func swim() *mechanics.Mechanic {
 			pModifier, ip("encumbrance", 0, 0, 10, "encumbrance penalty on land (doubled in water)"), pTN,
 		},
 		Options: coreOpts,
-		Outputs: testOutputs,
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
 			n := min(c.Int("skill"), c.Int("athletics"))
@@ -354,7 +353,7 @@ func initiative() *mechanics.Mechanic {
 			"For three or four combatants the whole ordering is enumerated exactly: ties are broken by a uniformly random order " +
 			"(coin, reroll) or left as shared places (simultaneous).",
 		Params: ps,
-		Options: []mechanics.Option{optCritCount, optFumbleCrit, optUnskilledCrit,
+		Options: []mechanics.Option{optCritCount.Option, optFumbleCrit.Option, optUnskilledCrit.Option,
 			opt(id, "tie", "coin: a tie is broken by a coin; reroll: reroll until different (same probabilities as coin); simultaneous: both act at once",
 				"coin", "reroll", "simultaneous")},
 		Outputs: []string{"2 combatants — distributions: margin (T_A − T_B); events: a_first, b_first, simultaneous, tie_roll",
@@ -519,7 +518,6 @@ func tnSpell() *mechanics.Mechanic {
 		Doc:     "A skill test of the spell's skill + attribute against the spell's fixed TN (mechanics.md §1.8). Heal uses the target's penalties as the modifier.",
 		Params:  []mechanics.Param{named(pSkill, "skill", "the spell's skill (Astralmancy, Divination, Evocation, Restoration…)"), named(pAttr, "attribute", "Psyche or Intuition"), pModifier},
 		Options: withCore(choice(id, "spell", "the spell (sets the TN)", "entropomancy", "shield", "ward", "remote_viewing", "scrying", "invocate", "summon", "bolster", "heal")),
-		Outputs: testOutputs,
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
 			return testSpec(Pool(c.Int("skill"), o), c.Int("attribute"), c.Int("modifier"), spellTNs[c.Opt("spell")], o), nil

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
 )
@@ -19,7 +19,7 @@ func near(t *testing.T, what string, got, want, tol float64) {
 
 func runExact(t *testing.T, id string, sets ...string) *mechanics.Result {
 	t.Helper()
-	r, err := exact.RunSettings(id, sets...)
+	r, err := mechtest.Exact(id, sets...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestEveryMechanicBothEngines(t *testing.T) {
 	if len(ms) < 2 {
 		t.Fatalf("only %d mechanics registered", len(ms))
 	}
-	report, err := sim.CheckMechanics(context.Background(), ms, extraConfigs, sim.Options{Trials: n, Seed: 20})
+	report, err := mechtest.CheckMechanics(context.Background(), ms, extraConfigs, sim.Options{Trials: n, Seed: 20})
 	if err != nil {
 		t.Fatal(err)
 	}

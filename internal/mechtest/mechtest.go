@@ -1,0 +1,67 @@
+// Package mechtest helps the tests of the game systems: it computes a
+// mechanic by name and cross-checks whole systems against the simulator. It
+// is internal: test support, not API.
+package mechtest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/sim"
+)
+
+// Exact looks a mechanic up, applies "name=value" settings to its defaults
+// and computes it exactly.
+func Exact(id string, settings ...string) (*mechanics.Result, error) {
+	m, err := mechanics.Lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	c, err := m.Configure(settings)
+	if err != nil {
+		return nil, err
+	}
+	return exact.Run(m, c)
+}
+
+// CheckMechanics cross-checks every given mechanic with its defaults and
+// with each extra list of settings (sim.CrossCheck at minP 1e-6 and
+// intervals widened by 1.25 widths). It returns one line per disagreement.
+func CheckMechanics(ctx context.Context, ms []*mechanics.Mechanic, extra map[string][][]string, opt sim.Options) ([]string, error) {
+	var report []string
+	for _, m := range ms {
+		if m.MCOnly {
+			continue
+		}
+		for _, sets := range append([][]string{nil}, extra[m.ID]...) {
+			c, err := m.Configure(sets)
+			if err != nil {
+				return nil, fmt.Errorf("%s %v: %w", m.ID, sets, err)
+			}
+			spec, err := m.Model(c)
+			if err != nil {
+				return nil, fmt.Errorf("%s %v: %w", m.ID, sets, err)
+			}
+			r, err := sim.CrossCheck(ctx, spec, opt, 1e-6, 1.25)
+			if err != nil {
+				return nil, fmt.Errorf("%s %v: %w", m.ID, sets, err)
+			}
+			for _, line := range r {
+				report = append(report, fmt.Sprintf("%s %v: %s", m.ID, sets, line))
+			}
+		}
+	}
+	return report, nil
+}
+
+// Trials is the simulation size of a cross-check: 10⁶ trials, or 2·10⁵
+// under -short, with a fixed seed so the test is deterministic.
+func Trials(t testing.TB) sim.Options {
+	if testing.Short() {
+		return sim.Options{Trials: 200_000, Seed: 7}
+	}
+	return sim.Options{Trials: 1_000_000, Seed: 7}
+}

@@ -1,0 +1,261 @@
+package mechanics
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+)
+
+// Spec is the declared model a builder returns: the outcome record, the
+// random variable that produces it (Outcome) or the process whose path
+// produces it (Process), and what to report. Exactly one of Outcome and
+// Process is set; a Process spec gets its record from ProcessSpec.
+type Spec struct {
+	// Record declares the fields of an outcome; Outcome yields encoded
+	// records (see Record and Slot).
+	Record  *Record
+	Outcome Node
+	Process *Process
+	// Vars are reported distributions; the first is the primary one.
+	Vars   []Var
+	Events []Event
+	Bands  []Band
+}
+
+// Var is a reported distribution: an expression over the record's fields.
+type Var struct {
+	Name, Doc string
+	// Unit names the unit of the values, for axis labels ("wounds", "m").
+	Unit string
+	Expr expr.Expr
+	// Of is the pre-record form (a function of the packed outcome); kept
+	// only while mechanics migrate.
+	Of func(o int) int
+}
+
+// Event is a reported probability: an expression that is true (non-zero)
+// or false.
+type Event struct {
+	Name, Doc string
+	Expr      expr.Expr
+	Of        func(o int) bool // pre-record form; see Var.Of
+}
+
+// Band is a reported categorical distribution: an expression whose value is
+// the index of one of the labels.
+type Band struct {
+	Name, Doc string
+	Labels    []string
+	Expr      expr.Expr
+	Of        func(o int) int // pre-record form; see Var.Of
+}
+
+// Bands is the former name of Band.
+type Bands = Band
+
+// Report adds one output per named field, by its kind: an Int or Scaled
+// field becomes a variable, a Flag an event, an Enum a band, each with the
+// field's name and doc. It panics on an unknown field.
+func (s *Spec) Report(fields ...string) *Spec {
+	for _, name := range fields {
+		i := s.Record.Index(name)
+		if i < 0 {
+			panic("mechanics: Report: record has no field " + name)
+		}
+		f := s.Record.Fields[i]
+		switch f.Kind {
+		case FlagField:
+			s.Events = append(s.Events, Event{Name: f.Name, Doc: f.Doc, Expr: expr.F(f.Name)})
+		case EnumField:
+			s.Bands = append(s.Bands, Band{Name: f.Name, Doc: f.Doc, Labels: f.Labels, Expr: expr.F(f.Name)})
+		default:
+			s.Vars = append(s.Vars, Var{Name: f.Name, Doc: f.Doc, Unit: f.Unit, Expr: expr.F(f.Name)})
+		}
+	}
+	return s
+}
+
+// Var appends a variable.
+func (s *Spec) Var(name, doc string, e expr.Expr) *Spec {
+	s.Vars = append(s.Vars, Var{Name: name, Doc: doc, Expr: e})
+	return s
+}
+
+// Event appends an event.
+func (s *Spec) Event(name, doc string, e expr.Expr) *Spec {
+	s.Events = append(s.Events, Event{Name: name, Doc: doc, Expr: e})
+	return s
+}
+
+// Band appends a band.
+func (s *Spec) Band(name, doc string, labels []string, e expr.Expr) *Spec {
+	s.Bands = append(s.Bands, Band{Name: name, Doc: doc, Labels: labels, Expr: e})
+	return s
+}
+
+// Check reports a spec that does not hold together: no model or two, an
+// output with no expression, an expression naming no field, duplicate output
+// names.
+func (s *Spec) Check() error {
+	if (s.Outcome == nil) == (s.Process == nil) {
+		return fmt.Errorf("a model needs exactly one of an outcome and a process")
+	}
+	if s.Process != nil {
+		if err := s.Process.Validate(); err != nil {
+			return err
+		}
+	}
+	_, err := s.Compile()
+	return err
+}
+
+// Outputs is a spec's outputs compiled against its record: for one encoded
+// outcome, the value of every variable, event and band.
+type Outputs struct {
+	spec   *Spec
+	vars   []expr.Program
+	events []expr.Program
+	bands  []expr.Program
+	legacy bool
+	vals   []expr.Rat
+}
+
+// Compile resolves every output expression against the record.
+func (s *Spec) Compile() (*Outputs, error) {
+	o := &Outputs{spec: s}
+	if s.Record == nil {
+		// Pre-record specs report through functions of the outcome.
+		o.legacy = true
+		for _, v := range s.Vars {
+			if v.Of == nil {
+				return nil, fmt.Errorf("variable %s: a model without a record needs Of", v.Name)
+			}
+		}
+		return o, nil
+	}
+	o.vals = make([]expr.Rat, len(s.Record.Fields))
+	seen := map[string]bool{}
+	compile := func(kind, name string, e expr.Expr) (expr.Program, error) {
+		if seen[kind+name] {
+			return expr.Program{}, fmt.Errorf("two %ss named %s", kind, name)
+		}
+		seen[kind+name] = true
+		p, err := expr.Compile(e, s.Record.Resolve)
+		if err != nil {
+			return p, fmt.Errorf("%s %s: %w", kind, name, err)
+		}
+		return p, nil
+	}
+	for _, v := range s.Vars {
+		p, err := compile("variable", v.Name, v.Expr)
+		if err != nil {
+			return nil, err
+		}
+		o.vars = append(o.vars, p)
+	}
+	for _, e := range s.Events {
+		p, err := compile("event", e.Name, e.Expr)
+		if err != nil {
+			return nil, err
+		}
+		o.events = append(o.events, p)
+	}
+	for _, b := range s.Bands {
+		if len(b.Labels) == 0 {
+			return nil, fmt.Errorf("band %s has no labels", b.Name)
+		}
+		p, err := compile("band", b.Name, b.Expr)
+		if err != nil {
+			return nil, err
+		}
+		o.bands = append(o.bands, p)
+	}
+	return o, nil
+}
+
+// Eval computes the outputs of one encoded outcome into vars, events and
+// bands (lengths as in the spec). It is not safe for concurrent use.
+func (o *Outputs) Eval(code int, vars []expr.Rat, events []bool, bands []int) error {
+	s := o.spec
+	if o.legacy {
+		for i, v := range s.Vars {
+			vars[i] = expr.Int(int64(v.Of(code)))
+		}
+		for i, e := range s.Events {
+			events[i] = e.Of(code)
+		}
+		for i, b := range s.Bands {
+			bands[i] = b.Of(code)
+			if bands[i] < 0 || bands[i] >= len(b.Labels) {
+				return fmt.Errorf("band %s: outcome %d maps to category %d of %d", b.Name, code, bands[i], len(b.Labels))
+			}
+		}
+		return nil
+	}
+	s.Record.Values(code, o.vals)
+	for i, p := range o.vars {
+		v, err := p.Eval(o.vals)
+		if err != nil {
+			return fmt.Errorf("variable %s at %s: %w", s.Vars[i].Name, s.Record.Format(code), err)
+		}
+		vars[i] = v
+	}
+	for i, p := range o.events {
+		v, err := p.Eval(o.vals)
+		if err != nil {
+			return fmt.Errorf("event %s at %s: %w", s.Events[i].Name, s.Record.Format(code), err)
+		}
+		events[i] = v.N != 0
+	}
+	for i, p := range o.bands {
+		v, err := p.Eval(o.vals)
+		if err != nil {
+			return fmt.Errorf("band %s at %s: %w", s.Bands[i].Name, s.Record.Format(code), err)
+		}
+		if !v.IsInt() || v.N < 0 || v.N >= int64(len(s.Bands[i].Labels)) {
+			return fmt.Errorf("band %s at %s: value %s is not one of its %d labels", s.Bands[i].Name, s.Record.Format(code), v, len(s.Bands[i].Labels))
+		}
+		bands[i] = int(v.N)
+	}
+	return nil
+}
+
+// Fingerprint is the stable identity of a model: a hash of its canonical
+// text (see Canonical). Two results with the same fingerprint were computed
+// from the same model by the same version of oddsmith.
+func Fingerprint(canonical string) string {
+	h := sha256.Sum256([]byte(canonical))
+	return "sha256:" + hex.EncodeToString(h[:16])
+}
+
+// Canonical is the canonical text of a model: the oddsmith version, the
+// mechanic id (or a rule's canonical text), the parameters and the options
+// in declaration order with their values printed in one way.
+func Canonical(id string, params []NamedValue, options []NamedString) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "oddsmith %s\n%s\n", Version, id)
+	for _, p := range params {
+		fmt.Fprintf(&b, "%s=%s\n", p.Name, FormatNum(p.Value))
+	}
+	for _, o := range options {
+		fmt.Fprintf(&b, "%s=%s\n", o.Name, o.Value)
+	}
+	return b.String()
+}
+
+// NewResult starts a result for a mechanic at a configuration: its
+// metadata and fingerprint, no figures yet.
+func NewResult(m *Mechanic, c Config, engine string) *Result {
+	r := &Result{Mechanic: m.ID, Engine: engine, Version: Version}
+	for _, p := range m.Params {
+		r.Params = append(r.Params, NamedValue{Name: p.Name, Value: c.Params[p.Name]})
+	}
+	for _, o := range m.Options {
+		r.Options = append(r.Options, NamedString{Name: o.Name, Value: c.Options[o.Name]})
+	}
+	r.Fingerprint = Fingerprint(Canonical(m.ID, r.Params, r.Options))
+	return r
+}
