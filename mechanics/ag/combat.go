@@ -13,46 +13,6 @@ func init() {
 	register(attack(), attackDamage("ag.attack_damage"), attackDamage("ag.magic.harm"))
 }
 
-// Wound categories of damage against thresholds.
-const (
-	catNone = iota
-	catFlesh
-	catDeep
-	catCritical
-)
-
-var categoryLabels = []string{"none (scrapes)", "flesh", "deep", "critical"}
-
-// thresholds compare damage with Flesh / Deep / Critical (inclusive by
-// default); halved ones are compared exactly (2·D ≥ T).
-type thresholds struct {
-	flesh, deep, crit int
-	greaterThan       bool
-}
-
-func thresholdsOf(c mechanics.Config) thresholds {
-	return thresholds{c.Int("flesh"), c.Int("deep"), c.Int("critical"), false}
-}
-
-// category of an integer damage against the thresholds × mult (½ for head
-// shots and fumbled falls; exact in float64).
-func (t thresholds) category(d int, mult float64) int { return t.realCategory(float64(d), mult) }
-
-func thresholdParams(fl, dp, cr float64) []mechanics.Param {
-	return []mechanics.Param{
-		ip("flesh", fl, 1, 1000, "Flesh wound threshold [placeholder 5; sweep 2–10]"),
-		ip("deep", dp, 1, 1000, "Deep wound threshold [placeholder 10 = 2·Flesh]"),
-		ip("critical", cr, 1, 1000, "Critical threshold [placeholder 20 = 4·Flesh]"),
-	}
-}
-
-func checkThresholds(c mechanics.Config) error {
-	if !(c.Int("flesh") <= c.Int("deep") && c.Int("deep") <= c.Int("critical")) {
-		return fmt.Errorf("thresholds must satisfy flesh ≤ deep ≤ critical, got %d / %d / %d", c.Int("flesh"), c.Int("deep"), c.Int("critical"))
-	}
-	return nil
-}
-
 var attackParams = func() []mechanics.Param {
 	ps := sideParams("", "attacker's attack skill + attribute", 3, 2)
 	ps = append(ps, sideParams("defence_", "defender's Defense + Agility", 2, 2)...)

@@ -38,35 +38,6 @@ func round(d float64, how string) int {
 	return int(math.Floor(d + eps))
 }
 
-// realCategory compares a real damage with thresholds × mult.
-func (t thresholds) realCategory(d, mult float64) int {
-	const eps = 1e-9
-	reach := func(th int) bool {
-		if t.greaterThan {
-			return d > float64(th)*mult+eps
-		}
-		return d >= float64(th)*mult-eps
-	}
-	switch {
-	case reach(t.crit):
-		return catCritical
-	case reach(t.deep):
-		return catDeep
-	case reach(t.flesh):
-		return catFlesh
-	}
-	return catNone
-}
-
-// categorise uses the rounded damage unless the rounding is exact_fraction.
-func (t thresholds) categorise(real float64, how string, mult float64) (int, int) {
-	d := round(real, how)
-	if how == "exact_fraction" {
-		return d, t.realCategory(real, mult)
-	}
-	return d, t.realCategory(float64(d), mult)
-}
-
 var roundingValues = []string{"floor", "round_half_up", "exact_fraction"}
 
 var surfaces = map[string]float64{"concrete": 2, "grass": 1, "dirt": 1, "sand": 0.5, "shallow_water": 0.5, "deep_water": 0.25, "crash_pads": 0.1}
