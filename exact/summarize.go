@@ -32,7 +32,12 @@ func SummarizeCounts(spec *mechanics.Spec, lo int, counts []int64, res *mechanic
 // maxVarSupport bounds the dense support of one reported variable.
 const maxVarSupport = 1 << 24
 
-func summarize(spec *mechanics.Spec, lo int, p []float64, counts []int64, res *mechanics.Result) error {
+func summarize(spec *mechanics.Spec, lo int, p []float64, counts []int64, res *mechanics.Result) (err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			err = fmt.Errorf("the model's outputs failed: %v", x)
+		}
+	}()
 	outs, err := spec.Compile()
 	if err != nil {
 		return err

@@ -114,8 +114,15 @@ func (s *Spec) Check() error {
 
 // Outputs is a spec's outputs compiled against its record: for one encoded
 // outcome, the value of every variable, event and band.
+//
+// An expression may name a record field or a variable of the spec (fields
+// first): "success = mos >= 1" reads the variable mos. Variables are
+// evaluated in an order where each follows those it names; a cycle is an
+// error.
 type Outputs struct {
 	spec   *Spec
+	nf     int
+	order  []int // variables in evaluation order
 	vars   []expr.Program
 	events []expr.Program
 	bands  []expr.Program
@@ -123,7 +130,8 @@ type Outputs struct {
 	vals   []expr.Rat
 }
 
-// Compile resolves every output expression against the record.
+// Compile resolves every output expression against the record and the
+// spec's variables.
 func (s *Spec) Compile() (*Outputs, error) {
 	o := &Outputs{spec: s}
 	if s.Record == nil {
@@ -136,14 +144,63 @@ func (s *Spec) Compile() (*Outputs, error) {
 		}
 		return o, nil
 	}
-	o.vals = make([]expr.Rat, len(s.Record.Fields))
+	o.nf = len(s.Record.Fields)
+	o.vals = make([]expr.Rat, o.nf+len(s.Vars))
+	varIndex := map[string]int{}
+	for i, v := range s.Vars {
+		if _, dup := varIndex[v.Name]; dup {
+			return nil, fmt.Errorf("two variables named %s", v.Name)
+		}
+		varIndex[v.Name] = i
+	}
+	resolve := func(name string) (int, bool) {
+		if i := s.Record.Index(name); i >= 0 {
+			return i, true
+		}
+		if i, ok := varIndex[name]; ok {
+			return o.nf + i, true
+		}
+		return 0, false
+	}
+	// Order the variables so that each follows the variables it names.
+	state := make([]int, len(s.Vars)) // 0 new, 1 visiting, 2 done
+	var visit func(i int) error
+	visit = func(i int) error {
+		switch state[i] {
+		case 1:
+			return fmt.Errorf("variable %s depends on itself", s.Vars[i].Name)
+		case 2:
+			return nil
+		}
+		state[i] = 1
+		if s.Vars[i].Expr == nil {
+			return fmt.Errorf("variable %s: missing expression", s.Vars[i].Name)
+		}
+		for _, r := range expr.Refs(s.Vars[i].Expr) {
+			if s.Record.Index(r) < 0 {
+				if j, ok := varIndex[r]; ok {
+					if err := visit(j); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		state[i] = 2
+		o.order = append(o.order, i)
+		return nil
+	}
+	for i := range s.Vars {
+		if err := visit(i); err != nil {
+			return nil, err
+		}
+	}
 	seen := map[string]bool{}
 	compile := func(kind, name string, e expr.Expr) (expr.Program, error) {
 		if seen[kind+name] {
 			return expr.Program{}, fmt.Errorf("two %ss named %s", kind, name)
 		}
 		seen[kind+name] = true
-		p, err := expr.Compile(e, s.Record.Resolve)
+		p, err := expr.Compile(e, resolve)
 		if err != nil {
 			return p, fmt.Errorf("%s %s: %w", kind, name, err)
 		}
@@ -195,12 +252,13 @@ func (o *Outputs) Eval(code int, vars []expr.Rat, events []bool, bands []int) er
 		}
 		return nil
 	}
-	s.Record.Values(code, o.vals)
-	for i, p := range o.vars {
-		v, err := p.Eval(o.vals)
+	s.Record.Values(code, o.vals[:o.nf])
+	for _, i := range o.order {
+		v, err := o.vars[i].Eval(o.vals)
 		if err != nil {
 			return fmt.Errorf("variable %s at %s: %w", s.Vars[i].Name, s.Record.Format(code), err)
 		}
+		o.vals[o.nf+i] = v
 		vars[i] = v
 	}
 	for i, p := range o.events {

@@ -35,6 +35,8 @@ func Write(w io.Writer, r *mechanics.Result, format string) error {
 	}
 }
 
+func csvWriter(w io.Writer) *csv.Writer { return csv.NewWriter(w) }
+
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 
 // Header returns the metadata lines shared by every format. The worker count

@@ -4,7 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"strconv"
+	"slices"
 
 	"gonum.org/v1/plot/plotter"
 
@@ -26,6 +26,9 @@ func WriteSweepCSV(w io.Writer, varied []string, pts []SweepPoint) error {
 	}
 	r0 := pts[0].Result
 	for _, h := range Header(r0) {
+		if h[0] == "fingerprint" {
+			continue // one per row: every point is its own model
+		}
 		if h[0] == "params" {
 			h[1] += " (varied: " + fmt.Sprint(varied) + ")"
 		}
@@ -42,6 +45,7 @@ func WriteSweepCSV(w io.Writer, varied []string, pts []SweepPoint) error {
 	for _, v := range r0.Vars {
 		head = append(head, v.Name+"_mean", v.Name+"_sd")
 	}
+	head = append(head, "fingerprint")
 	cw.Write(head)
 	for _, p := range pts {
 		var row []string
@@ -57,6 +61,7 @@ func WriteSweepCSV(w io.Writer, varied []string, pts []SweepPoint) error {
 		for _, v := range p.Result.Vars {
 			row = append(row, num(v.Stats.Mean), num(v.Stats.SD))
 		}
+		row = append(row, p.Result.Fingerprint)
 		cw.Write(row)
 	}
 	cw.Flush()
@@ -93,83 +98,24 @@ func cutColon(s string) (string, string, bool) {
 	return "", "", false
 }
 
-// ParseRange parses "a..b" or "a..b:step" into the list of values.
-func ParseRange(s string) ([]float64, error) {
-	var lo, hi, step float64 = 0, 0, 1
-	body, st, hasStep := s, "", false
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == ':' {
-			body, st, hasStep = s[:i], s[i+1:], true
-			break
-		}
+// CheckMetric reports a metric that is not of the form event:NAME or
+// mean:VAR.
+func CheckMetric(metric string) error {
+	if k, _, ok := cutColon(metric); !ok || (k != "event" && k != "mean") {
+		return fmt.Errorf("metric %q is not event:NAME or mean:VAR", metric)
 	}
-	var a, b string
-	found := false
-	for i := 0; i+1 < len(body); i++ {
-		if body[i] == '.' && body[i+1] == '.' {
-			a, b, found = body[:i], body[i+2:], true
-			break
-		}
-	}
-	if !found {
-		return nil, fmt.Errorf("range %q is not a..b or a..b:step", s)
-	}
-	var err error
-	if lo, err = strconv.ParseFloat(a, 64); err != nil {
-		return nil, fmt.Errorf("range %q: bad start %q", s, a)
-	}
-	if hi, err = strconv.ParseFloat(b, 64); err != nil {
-		return nil, fmt.Errorf("range %q: bad end %q", s, b)
-	}
-	if hasStep {
-		if step, err = strconv.ParseFloat(st, 64); err != nil || step <= 0 {
-			return nil, fmt.Errorf("range %q: step must be a positive number", s)
-		}
-	}
-	if hi < lo {
-		return nil, fmt.Errorf("range %q: end below start", s)
-	}
-	n := int((hi-lo)/step+1e-9) + 1
-	if n > 10000 {
-		return nil, fmt.Errorf("range %q has %d points (at most 10000)", s, n)
-	}
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = lo + float64(i)*step
-	}
-	return out, nil
+	return nil
 }
 
-// Grid lists the points of one or two axes (x varies fastest).
-func Grid(axes [][]float64) [][]float64 {
-	var g [][]float64
-	if len(axes) == 1 {
-		for _, x := range axes[0] {
-			g = append(g, []float64{x})
-		}
-		return g
+// DefaultMetric is metric, or else the first event, or else the first variable's mean.
+func DefaultMetric(r *mechanics.Result, metric string) string {
+	if metric != "" {
+		return metric
 	}
-	for _, y := range axes[1] {
-		for _, x := range axes[0] {
-			g = append(g, []float64{x, y})
-		}
+	if len(r.Events) > 0 {
+		return "event:" + r.Events[0].Name
 	}
-	return g
-}
-
-// SweepConfigs validates every point of a sweep before anything runs.
-func SweepConfigs(m *mechanics.Mechanic, base mechanics.Config, names []string, grid [][]float64) ([]mechanics.Config, error) {
-	out := make([]mechanics.Config, len(grid))
-	for i, pt := range grid {
-		c := cloneConfig(base)
-		for j, n := range names {
-			if err := m.Set(c, n+"="+mechanics.FormatNum(pt[j])); err != nil {
-				return nil, err
-			}
-		}
-		out[i] = c
-	}
-	return out, nil
+	return "mean:" + r.Vars[0].Name
 }
 
 // WriteSweepPlot draws a sweep's metric: a line for one varied parameter, a
@@ -183,14 +129,14 @@ func WriteSweepPlot(w io.Writer, id, metric string, names []string, axes [][]flo
 			return "", err
 		}
 	}
-	caption := fixedCaption(pts[0].Result, names)
+	caption := FixedCaption(pts[0].Result, names)
 	title := fmt.Sprintf("%s — %s", id, metric)
 	if len(axes) == 1 {
 		var xy plotter.XYs
 		for i, p := range pts {
 			xy = append(xy, plotter.XY{X: p.Values[0], Y: zs[i]})
 		}
-		return lineFinding(metric, names[0], xy), WriteLines(w, title, names[0], metric, caption, []Series{{Name: metric, XY: xy}})
+		return LineFinding(metric, names[0], xy), WriteLines(w, title, names[0], metric, caption, []Series{{Name: metric, XY: xy}})
 	}
 	z := make([][]float64, len(axes[1]))
 	for r := range z {
@@ -201,11 +147,11 @@ func WriteSweepPlot(w io.Writer, id, metric string, names []string, axes [][]flo
 
 // fixedCaption is the caption of a sweep: the parameters held fixed (the
 // varied ones are on the axes) and the options.
-func fixedCaption(r *mechanics.Result, varied []string) string {
+func FixedCaption(r *mechanics.Result, varied []string) string {
 	fixed := *r
 	fixed.Params = nil
 	for _, p := range r.Params {
-		if !contains(varied, p.Name) {
+		if !slices.Contains(varied, p.Name) {
 			fixed.Params = append(fixed.Params, p)
 		}
 	}

@@ -7,22 +7,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
 
-	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
 	_ "github.com/oddsmith/oddsmith/mechanics/ag"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 	_ "github.com/oddsmith/oddsmith/mechanics/grim"
 	"github.com/oddsmith/oddsmith/reports"
-	"github.com/oddsmith/oddsmith/sim"
+	"github.com/oddsmith/oddsmith/study"
 )
 
 // Exit codes.
@@ -30,56 +31,51 @@ const (
 	exitOK          = 0
 	exitFailure     = 1
 	exitBadInput    = 2
-	exitInterrupted = 130
+	exitInterrupted = 130 // SIGINT (Ctrl-C)
+	exitTerminated  = 143 // SIGTERM
 )
 
-// usageError marks bad input: exit status 2.
-type usageError struct{ err error }
+// flagError is a command-line flag error: bad input, and the message adds a
+// pointer to --help.
+type flagError struct{ error }
 
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
+func (e flagError) Unwrap() error { return e.error }
 
-func badInput(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+func badInput(format string, a ...any) error { return mechanics.Invalid(format, a...) }
 
-// exitCode maps an error to the process exit status, in one place.
-func exitCode(err error) int {
-	var ue usageError
+// signalled is the cancellation cause when a signal stops the program.
+type signalled struct{ sig os.Signal }
+
+func (s signalled) Error() string { return "interrupted by " + s.sig.String() }
+
+// exitCode maps an error to the process exit status, in one place: only bad
+// input (mechanics.InputError) gives 2; a signal gives 130 or 143; any other
+// failure (an engine limit, a write that fails) gives 1.
+func exitCode(ctx context.Context, err error) int {
+	var sg signalled
 	switch {
-	case err == nil:
-		return exitOK
-	case errors.Is(err, pflag.ErrHelp):
+	case err == nil || errors.Is(err, pflag.ErrHelp):
 		return exitOK
 	case errors.Is(err, context.Canceled):
+		if errors.As(context.Cause(ctx), &sg) && sg.sig == syscall.SIGTERM {
+			return exitTerminated
+		}
 		return exitInterrupted
-	case errors.As(err, &ue):
+	case mechanics.IsInput(err):
 		return exitBadInput
 	default:
 		return exitFailure
 	}
 }
 
+// command is one subcommand; commandTable lists them all in one place.
 type command struct {
 	name, usage, short, long string
 	run                      func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-var commands []*command
-
-func init() {
-	commands = []*command{
-		{name: "list", usage: "oddsmith list", short: "list every mechanic with a one-line summary", run: runList,
-			long: "Lists every registered mechanic id with its summary and the engines that can compute it.\n\nExample:\n  oddsmith list"},
-		{name: "describe", usage: "oddsmith describe ID", short: "show a mechanic's parameters, ranges, defaults, options and outputs", run: runDescribe,
-			long: "Documents one mechanic: its rule, parameters (default and allowed range), ambiguity options (default first) and outputs.\n\nExample:\n  oddsmith describe ag.skill_test"},
-		{name: "exact", usage: "oddsmith exact ID [--set name=value]... [--format table|csv|json] [-o FILE]", short: "compute the exact distribution", run: runExact,
-			long: "Computes the mechanic's distributions, events and bands exactly (convolution, order statistics, multiset DP, Markov chains).\n\nExamples:\n  oddsmith exact ag.skill_test --set skill=2 --set attribute=2 --set tn=5\n  oddsmith exact ag.opposed --set skill=3 --set opp_skill=2 --format json\n  oddsmith exact ag.skill_test --set skill=3 --set opt.tie=cost_accepted --format csv -o skill3.csv"},
-		{name: "sim", usage: "oddsmith sim ID [--set name=value]... [-n TRIALS] [-s SEED] [--workers W] [--format table|csv|json] [-o FILE]", short: "estimate the distribution by parallel Monte Carlo simulation", run: runSim,
-			long: "Simulates the mechanic with independent per-chunk random streams: the same seed and trial count give byte-identical output for any number of workers. Events carry Wilson 95% intervals.\n\nExamples:\n  oddsmith sim ag.skill_test --set skill=2 --set attribute=2 --set tn=5\n  oddsmith sim ag.opposed --set skill=3 --set opp_skill=2 -n 10000000 -s 7 --workers 2"},
-	}
-}
-
 func findCommand(name string) *command {
-	for _, c := range commands {
+	for _, c := range commandTable() {
 		if c.name == name {
 			return c
 		}
@@ -96,7 +92,7 @@ Usage:
 Commands:
 `)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, c := range commands {
+	for _, c := range commandTable() {
 		fmt.Fprintf(tw, "  %s\t%s\n", c.name, c.short)
 	}
 	tw.Flush()
@@ -107,7 +103,7 @@ Examples:
   oddsmith sim ag.skill_test --set skill=2 --set attribute=2 --set tn=5 -n 1000000 -s 1
 
 Run 'oddsmith COMMAND --help' for a command's flags.
-Exit status: 0 ok, 1 failure, 2 bad input, 130 interrupted.
+Exit status: 0 ok, 1 failure, 2 bad input, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
 `)
 }
 
@@ -137,10 +133,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	err := c.run(ctx, args[1:], stdout, stderr)
-	code := exitCode(err)
+	code := exitCode(ctx, err)
 	switch {
 	case err == nil || errors.Is(err, pflag.ErrHelp):
-	case code == exitInterrupted:
+	case code == exitInterrupted || code == exitTerminated:
 		fmt.Fprintln(stderr, "oddsmith: interrupted")
 	default:
 		fmt.Fprintf(stderr, "oddsmith: %v\n", oneLine(err))
@@ -153,10 +149,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
-
-type flagError struct{ error }
-
-func (e flagError) Unwrap() error { return e.error }
 
 // newFlags makes a command's flag set with its help text.
 func newFlags(c *command, stdout io.Writer) *pflag.FlagSet {
@@ -177,7 +169,7 @@ func parse(fs *pflag.FlagSet, args []string) error {
 			fs.Usage()
 			return err
 		}
-		return usageError{flagError{err}}
+		return mechanics.AsInput(flagError{err})
 	}
 	return nil
 }
@@ -210,11 +202,7 @@ func lookup(fs *pflag.FlagSet) (*mechanics.Mechanic, error) {
 	default:
 		return nil, badInput("expected one mechanic id, got %d arguments (%s)", fs.NArg(), strings.Join(fs.Args(), " "))
 	}
-	m, err := mechanics.Lookup(fs.Arg(0))
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return m, nil
+	return mechanics.Lookup(fs.Arg(0))
 }
 
 func runDescribe(_ context.Context, args []string, stdout, _ io.Writer) error {
@@ -367,7 +355,7 @@ func (o *outputFlags) configure(fs *pflag.FlagSet) (*mechanics.Mechanic, mechani
 	}
 	c, err := m.Configure(o.sets)
 	if err != nil {
-		return nil, mechanics.Config{}, usageError{err}
+		return nil, mechanics.Config{}, err
 	}
 	return m, c, nil
 }
@@ -389,16 +377,7 @@ func (o *outputFlags) emit(r *mechanics.Result, stdout io.Writer) error {
 	})
 }
 
-// buildError classifies a failure to build or compute a model: the model
-// rejected the parameters (bad input) or the engine failed.
-func buildError(err error) error {
-	if errors.Is(err, context.Canceled) {
-		return err
-	}
-	return usageError{err}
-}
-
-func runExact(_ context.Context, args []string, stdout, _ io.Writer) error {
+func runExact(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	var of outputFlags
 	fs := newFlags(findCommand("exact"), stdout)
 	of.register(fs)
@@ -409,9 +388,9 @@ func runExact(_ context.Context, args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := exact.Run(m, c)
+	r, err := study.Engine{Kind: "exact"}.Run(ctx, m, c)
 	if err != nil {
-		return buildError(err)
+		return err
 	}
 	return of.emit(r, stdout)
 }
@@ -431,13 +410,13 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if *trials < 1 {
-		return badInput("--trials must be at least 1, got %d", *trials)
+	if *trials < 1 || *trials > study.MaxTrials {
+		return badInput("--trials must be between 1 and %d, got %d", study.MaxTrials, *trials)
 	}
 	if *workers < 1 {
 		return badInput("--workers must be at least 1, got %d", *workers)
 	}
-	opt := sim.Options{Trials: *trials, Seed: *seed, Workers: *workers}
+	opt := study.Engine{Kind: "sim", Trials: *trials, Seed: *seed, Workers: *workers}
 	if !*quiet {
 		// A progress bar (schollz/progressbar) for runs longer than ~2 s.
 		var bar *progressbar.ProgressBar
@@ -453,9 +432,9 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	start := time.Now()
-	r, err := sim.Run(ctx, m, c, opt)
+	r, err := opt.Run(ctx, m, c)
 	if err != nil {
-		return buildError(err)
+		return err
 	}
 	if !*quiet {
 		el := time.Since(start).Seconds()

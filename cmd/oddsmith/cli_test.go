@@ -40,7 +40,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"exact", "ag.skill_test", "--set", "opt.tie=maybe"}, `option ag.core.opt.tie="maybe" is not one of`},
 		{[]string{"exact", "ag.skill_test", "--format", "xml"}, `unknown format "xml"`},
 		{[]string{"exact", "ag.skill_test", "--bogus"}, "unknown flag: --bogus"},
-		{[]string{"sim", "ag.skill_test", "-n", "0"}, "--trials must be at least 1"},
+		{[]string{"sim", "ag.skill_test", "-n", "0"}, "--trials must be between 1 and"},
 		{[]string{"sim", "ag.skill_test", "-n", "many"}, `invalid argument "many"`},
 		{[]string{"sim", "ag.skill_test", "--workers", "0"}, "--workers must be at least 1"},
 		{[]string{"sim", "ag.skill_test", "-s", "-4"}, "invalid argument"},

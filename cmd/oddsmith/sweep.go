@@ -10,24 +10,9 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/oddsmith/oddsmith/exact"
-	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
-	"github.com/oddsmith/oddsmith/sim"
+	"github.com/oddsmith/oddsmith/study"
 )
-
-func init() {
-	commands = append(commands, &command{name: "sweep",
-		usage: "oddsmith sweep ID --vary name=a..b[:step] [--vary name2=a..b[:step]] [--set name=value]... [--metric event:NAME|mean:VAR] [--engine exact|sim] -o DIR",
-		short: "run a grid of parameter points → one CSV row per point and a line plot or heat map",
-		long: "Runs the mechanic at every point of the grid (one or two varied parameters) with the exact engine (or the simulator) and " +
-			"writes DIR/<id>_sweep.csv (one row per point: every event and every variable's mean and SD) and DIR/<id>_sweep.png: a line " +
-			"plot of the metric for one varied parameter, a heat map with the values printed for two.\n\nExamples:\n" +
-			"  oddsmith sweep ag.skill_test --vary skill=0..8 --vary tn=1..14 -o out\n" +
-			"  oddsmith sweep grim.core.attack --vary attribute=-3..10 --set tn=14 --metric event:hit -o out\n" +
-			"  oddsmith sweep ag.fall_damage --vary height=0..40:3 --metric mean:damage --engine sim -n 200000 -o out",
-		run: runSweep})
-}
 
 func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags(findCommand("sweep"), stdout)
@@ -52,56 +37,33 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(*varies) == 0 || len(*varies) > 2 {
 		return badInput("sweep needs one or two --vary name=a..b[:step], got %d", len(*varies))
 	}
-	if *engine != "exact" && *engine != "sim" {
-		return badInput("unknown engine %q (want exact or sim)", *engine)
-	}
-	if *engine == "exact" && m.MCOnly {
-		return badInput("%s has no exact model; use --engine sim", m.ID)
-	}
 	base, err := m.Configure(*sets)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
-	var names []string
-	var axes [][]float64
+	sw := &study.Sweep{Mechanic: m, Base: base, Metric: *metric,
+		Engine: study.Engine{Kind: *engine, Trials: *trials, Seed: *seed, Workers: *workers}}
 	for _, v := range *varies {
-		name, rng, ok := strings.Cut(v, "=")
-		if !ok {
-			return badInput("--vary %q is not name=a..b[:step]", v)
-		}
-		vals, err := reports.ParseRange(rng)
+		a, err := study.ParseAxis(v)
 		if err != nil {
-			return usageError{err}
-		}
-		names, axes = append(names, name), append(axes, vals)
-	}
-	// Every point is validated before anything runs or is written.
-	grid := reports.Grid(axes)
-	configs, err := reports.SweepConfigs(m, base, names, grid)
-	if err != nil {
-		return usageError{err}
-	}
-	var pts []reports.SweepPoint
-	for i, c := range configs {
-		if err := ctx.Err(); err != nil {
 			return err
 		}
-		var r *mechanics.Result
-		if *engine == "exact" {
-			r, err = exact.Run(m, c)
-		} else {
-			r, err = sim.Run(ctx, m, c, sim.Options{Trials: *trials, Seed: *seed, Workers: *workers})
-		}
-		if err != nil {
-			return buildError(fmt.Errorf("at %v: %w", grid[i], err))
-		}
-		pts = append(pts, reports.SweepPoint{Values: grid[i], Result: r})
+		sw.Axes = append(sw.Axes, a)
 	}
+	// Every point is validated before anything runs or is written.
+	if err := sw.Validate(); err != nil {
+		return err
+	}
+	pts, err := sw.Run(ctx, nil)
+	if err != nil {
+		return err
+	}
+	names, axes := sw.Names(), sw.Values()
 	met := reports.DefaultMetric(pts[0].Result, *metric)
-	// The plot is rendered in memory first, so a bad metric writes nothing.
+	// The plot is rendered in memory first, so a failure writes nothing.
 	var png bytes.Buffer
 	if _, err := reports.WriteSweepPlot(&png, m.ID, met, names, axes, pts); err != nil {
-		return usageError{err}
+		return err
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err

@@ -265,13 +265,12 @@ func named(p mechanics.Param, name, doc string) mechanics.Param {
 // testSpec reports a single roll against a TN: the outcome is the roll
 // record.
 func testSpec(roll mechanics.Node, attr, mod, tn int, o CoreOptions) *mechanics.Spec {
-	total := totalExpr("", attr, mod)
+	total, mos := expr.F("total"), expr.F("mos")
 	raw := expr.Sub(total, expr.K(int64(tn)))
-	mos := reportedMoSExpr(raw, o.Tie)
 	ok := successExpr(mos, o.Tie)
 	spec := &mechanics.Spec{Record: RollRecord, Outcome: roll}
-	spec.Var("mos", "margin of success T − TN", mos).
-		Var("total", "T = max(0, R + A + M)", total).
+	spec.Var("mos", "margin of success T − TN", reportedMoSExpr(raw, o.Tie)).
+		Var("total", "T = max(0, R + A + M)", totalExpr("", attr, mod)).
 		Var("roll", "pool result R (highest die + crits)", expr.F("roll")).
 		Event("success", "MoS ≥ 1 (or per the tie option)", ok).
 		Event("tie", "raw MoS = 0", expr.Eq(raw, expr.K(0))).
@@ -347,17 +346,16 @@ func pairNode(a, b side, o CoreOptions) mechanics.Node {
 // opposedSpec is an opposed test of two sides (K5): the outcome is the pair
 // of rolls, the MoS is T_a − T_b.
 func opposedSpec(a, b side, o CoreOptions) *mechanics.Spec {
-	ta, tb := totalExpr("actor_", a.a, a.m), totalExpr("opponent_", b.a, b.m)
-	raw := expr.Sub(ta, tb)
-	mos := reportedMoSExpr(raw, o.Tie)
+	raw := expr.Sub(expr.F("actor_total"), expr.F("opponent_total"))
+	mos := expr.F("mos")
 	lose := expr.Le(raw, expr.K(-1))
 	if o.Tie == TieFailure {
 		lose = expr.Le(raw, expr.K(0))
 	}
 	spec := &mechanics.Spec{Record: pairRecord, Outcome: pairNode(a, b, o)}
-	spec.Var("mos", "actor's MoS T_actor − T_opponent", mos).
-		Var("actor_total", "the actor's T", ta).
-		Var("opponent_total", "the opponent's T", tb).
+	spec.Var("mos", "actor's MoS T_actor − T_opponent", reportedMoSExpr(raw, o.Tie)).
+		Var("actor_total", "the actor's T", totalExpr("actor_", a.a, a.m)).
+		Var("opponent_total", "the opponent's T", totalExpr("opponent_", b.a, b.m)).
 		Event("success", "actor wins: MoS ≥ 1 (or per the tie option)", successExpr(mos, o.Tie)).
 		Event("tie", "equal totals", expr.Eq(raw, expr.K(0))).
 		Event("opponent_wins", "MoS ≤ −1 (a tie too when the tie option is failure)", lose).

@@ -1,4 +1,4 @@
-package reports
+package study
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/internal/pngtest"
 	_ "github.com/oddsmith/oddsmith/mechanics/ag"
 	_ "github.com/oddsmith/oddsmith/mechanics/grim"
 )
@@ -41,7 +42,7 @@ func TestExamplePlan(t *testing.T) {
 		name := filepath.Base(f)
 		switch filepath.Ext(f) {
 		case ".png":
-			checkPNG(t, strings.TrimSuffix(name, ".png"), b)
+			pngtest.Check(t, strings.TrimSuffix(name, ".png"), b)
 		case ".csv":
 			if !bytes.HasPrefix(b, []byte("# oddsmith: ")) {
 				t.Errorf("%s lacks the metadata header", name)

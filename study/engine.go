@@ -1,0 +1,73 @@
+package study
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/sim"
+)
+
+// Engine names how a result is computed.
+type Engine struct {
+	// Kind is "exact" or "sim".
+	Kind string
+	// Simulation settings (Kind "sim").
+	Trials  int64
+	Seed    uint64
+	Workers int
+	// OnProgress is passed to the simulator (see sim.Options).
+	OnProgress func(done, total int64)
+}
+
+// MaxTrials bounds the trials of one simulation: beyond it a run would take
+// days on a workstation and a count could overflow.
+const MaxTrials = int64(1) << 50
+
+// Validate reports an engine that cannot compute m, as bad input.
+func (e Engine) Validate(m *mechanics.Mechanic) error {
+	switch e.Kind {
+	case "exact":
+		if m.MCOnly {
+			return mechanics.Invalid("%s has no exact model (%s); use the simulator", m.ID, m.MCReason)
+		}
+	case "sim":
+		if e.Trials < 1 || e.Trials > MaxTrials {
+			return mechanics.Invalid("trials must be between 1 and %d, got %d", MaxTrials, e.Trials)
+		}
+		if e.Workers < 0 {
+			return mechanics.Invalid("workers must be at least 1, got %d", e.Workers)
+		}
+	default:
+		return mechanics.Invalid("unknown engine %q (want exact or sim)", e.Kind)
+	}
+	return nil
+}
+
+// Run computes m at c with the engine.
+func (e Engine) Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
+	if err := e.Validate(m); err != nil {
+		return nil, err
+	}
+	if e.Kind == "exact" {
+		return exact.Run(m, c)
+	}
+	return sim.Run(ctx, m, c, sim.Options{Trials: e.Trials, Seed: e.Seed, Workers: e.Workers, OnProgress: e.OnProgress})
+}
+
+// Configure looks a mechanic up and applies settings to its defaults.
+func Configure(id string, settings []string) (*mechanics.Mechanic, mechanics.Config, error) {
+	m, err := mechanics.Lookup(id)
+	if err != nil {
+		return nil, mechanics.Config{}, err
+	}
+	c, err := m.Configure(settings)
+	if err != nil {
+		return nil, mechanics.Config{}, err
+	}
+	return m, c, nil
+}
+
+// errAt adds where in a grid an error happened.
+func errAt(pt []float64, err error) error { return fmt.Errorf("at %v: %w", pt, err) }

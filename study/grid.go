@@ -1,0 +1,160 @@
+package study
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// MaxAxisPoints bounds one axis of a grid, and MaxGridPoints a whole grid,
+// so that a typo in a range is refused before anything is allocated.
+const (
+	MaxAxisPoints = 10_000
+	MaxGridPoints = 100_000
+)
+
+// ParseRange parses "a..b" or "a..b:step" into the list of values. The
+// bounds and the step must be finite, the step positive, and the range at
+// most MaxAxisPoints long. Errors are bad input.
+func ParseRange(s string) ([]float64, error) {
+	body, st, hasStep := s, "", false
+	if i := strings.LastIndexByte(s, ':'); i >= 0 {
+		body, st, hasStep = s[:i], s[i+1:], true
+	}
+	a, b, found := strings.Cut(body, "..")
+	if !found {
+		return nil, mechanics.Invalid("range %q is not a..b or a..b:step", s)
+	}
+	finite := func(what, x string) (float64, error) {
+		v, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e15 {
+			return 0, mechanics.Invalid("range %q: %s %q is not a finite number", s, what, x)
+		}
+		return v, nil
+	}
+	lo, err := finite("start", a)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := finite("end", b)
+	if err != nil {
+		return nil, err
+	}
+	step := 1.0
+	if hasStep {
+		if step, err = finite("step", st); err != nil {
+			return nil, err
+		}
+		if step <= 0 {
+			return nil, mechanics.Invalid("range %q: step must be positive", s)
+		}
+	}
+	if hi < lo {
+		return nil, mechanics.Invalid("range %q: end below start", s)
+	}
+	n := (hi-lo)/step + 1e-9
+	if n >= MaxAxisPoints {
+		return nil, mechanics.Invalid("range %q has more than %d points", s, MaxAxisPoints)
+	}
+	out := make([]float64, int(n)+1)
+	for i := range out {
+		// Decimal steps land on the decimals a person typed (0.1·3 = 0.3).
+		v := lo + float64(i)*step
+		if r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64); err == nil {
+			v = r
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// Axis is one varied parameter of a grid.
+type Axis struct {
+	Name   string
+	Values []float64
+}
+
+// ParseAxis parses "name=a..b[:step]".
+func ParseAxis(s string) (Axis, error) {
+	name, rng, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(name) == "" {
+		return Axis{}, mechanics.Invalid("--vary %q is not name=a..b[:step]", s)
+	}
+	vals, err := ParseRange(rng)
+	if err != nil {
+		return Axis{}, err
+	}
+	return Axis{Name: strings.TrimSpace(name), Values: vals}, nil
+}
+
+// Grid lists the points of one or two axes (x varies fastest). It refuses
+// grids over MaxGridPoints before building them.
+func Grid(axes []Axis) ([][]float64, error) {
+	n := 1
+	for _, a := range axes {
+		n *= len(a.Values)
+		if n > MaxGridPoints {
+			return nil, mechanics.Invalid("the grid has more than %d points; narrow a range or raise its step", MaxGridPoints)
+		}
+	}
+	var g [][]float64
+	switch len(axes) {
+	case 1:
+		for _, x := range axes[0].Values {
+			g = append(g, []float64{x})
+		}
+	case 2:
+		for _, y := range axes[1].Values {
+			for _, x := range axes[0].Values {
+				g = append(g, []float64{x, y})
+			}
+		}
+	default:
+		return nil, mechanics.Invalid("vary one or two parameters, got %d", len(axes))
+	}
+	return g, nil
+}
+
+// Configs validates every point of a grid against the mechanic before
+// anything runs and returns one configuration per point.
+func Configs(m *mechanics.Mechanic, base mechanics.Config, axes []Axis, grid [][]float64) ([]mechanics.Config, error) {
+	out := make([]mechanics.Config, len(grid))
+	for i, pt := range grid {
+		c := base.Clone()
+		for j, a := range axes {
+			if err := m.Set(c, a.Name+"="+mechanics.FormatNum(pt[j])); err != nil {
+				return nil, err
+			}
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+func names(axes []Axis) []string {
+	out := make([]string, len(axes))
+	for i, a := range axes {
+		out[i] = a.Name
+	}
+	return out
+}
+
+func values(axes []Axis) [][]float64 {
+	out := make([][]float64, len(axes))
+	for i, a := range axes {
+		out[i] = a.Values
+	}
+	return out
+}
+
+// describePoint prints a grid point as "skill=3 tn=5".
+func describePoint(axes []Axis, pt []float64) string {
+	var parts []string
+	for i, a := range axes {
+		parts = append(parts, fmt.Sprintf("%s=%s", a.Name, mechanics.FormatNum(pt[i])))
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,454 @@
+package study
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/reports"
+)
+
+// Plan is a batch of analyses read from a TOML file.
+type Plan struct {
+	Title    string     `toml:"title"`
+	Seed     uint64     `toml:"seed"`
+	Trials   int64      `toml:"trials"`
+	Analyses []Analysis `toml:"analysis"`
+	Overlays []Overlay  `toml:"overlay"`
+}
+
+// Analysis is one mechanic at fixed settings, or swept over one or two
+// parameters.
+type Analysis struct {
+	Name     string         `toml:"name"`
+	Mechanic string         `toml:"mechanic"`
+	Engine   string         `toml:"engine"`
+	Set      map[string]any `toml:"set"`
+	Vary     map[string]any `toml:"vary"`
+	Order    []string       `toml:"order"` // which varied parameter is the x axis (first) and y (second)
+	Metric   string         `toml:"metric"`
+	Trials   int64          `toml:"trials"`
+	Seed     *uint64        `toml:"seed"`
+}
+
+// Overlay compares several mechanics or option settings on one line chart.
+type Overlay struct {
+	Name   string       `toml:"name"`
+	XLabel string       `toml:"xlabel"`
+	Range  string       `toml:"range"`
+	Metric string       `toml:"metric"`
+	Series []PlanSeries `toml:"series"`
+}
+
+// PlanSeries is one line of an overlay: a mechanic, the parameter the x axis
+// sets, fixed settings and (optionally) its own metric.
+type PlanSeries struct {
+	Label    string         `toml:"label"`
+	Mechanic string         `toml:"mechanic"`
+	X        string         `toml:"x"`
+	Set      map[string]any `toml:"set"`
+	Metric   string         `toml:"metric"`
+}
+
+// PlanError names the file, the line and the problem.
+type PlanError struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (e *PlanError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
+}
+
+func (e *PlanError) Unwrap() error { return e.Err }
+
+// tableLine finds the line of the n-th [[name]] header.
+func tableLine(src []byte, name string, n int) int {
+	k := -1
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.TrimSpace(l) == "[["+name+"]]" {
+			k++
+			if k == n {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// ParsePlan reads and validates a plan: TOML syntax, unknown keys, unknown
+// mechanics, parameters, options, ranges and metrics are all reported with
+// the file and line before anything runs.
+func ParsePlan(file string, src []byte) (*Plan, error) {
+	var p Plan
+	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&p)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &PlanError{file, pe.Position.Line, errors.New(pe.Message)}
+		}
+		return nil, &PlanError{file, 0, err}
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, &PlanError{file, 0, fmt.Errorf("unknown key %q", und[0].String())}
+	}
+	if len(p.Analyses) == 0 && len(p.Overlays) == 0 {
+		return nil, &PlanError{file, 0, errors.New("the plan has no [[analysis]] or [[overlay]]")}
+	}
+	if p.Trials == 0 {
+		p.Trials = 200_000
+	}
+	if p.Trials < 1 || p.Trials > MaxTrials {
+		return nil, &PlanError{file, 0, fmt.Errorf("trials must be between 1 and %d, got %d", MaxTrials, p.Trials)}
+	}
+	names := map[string]bool{}
+	for i := range p.Analyses {
+		a := &p.Analyses[i]
+		line := tableLine(src, "analysis", i)
+		fail := func(f string, args ...any) error {
+			return &PlanError{file, line, fmt.Errorf("analysis %d (%s): %s", i+1, a.Name, fmt.Sprintf(f, args...))}
+		}
+		if a.Name == "" || strings.ContainsAny(a.Name, "/\\ ") {
+			return nil, fail("needs a name without spaces or slashes")
+		}
+		if names[a.Name] {
+			return nil, fail("duplicate name")
+		}
+		names[a.Name] = true
+		if a.Engine == "" {
+			a.Engine = "exact"
+		}
+		if a.Engine != "exact" && a.Engine != "sim" {
+			return nil, fail("unknown engine %q (want exact or sim)", a.Engine)
+		}
+		if _, err := a.sweep(&p); err != nil {
+			return nil, fail("%v", err)
+		}
+	}
+	for i := range p.Overlays {
+		o := &p.Overlays[i]
+		line := tableLine(src, "overlay", i)
+		fail := func(f string, args ...any) error {
+			return &PlanError{file, line, fmt.Errorf("overlay %d (%s): %s", i+1, o.Name, fmt.Sprintf(f, args...))}
+		}
+		if o.Name == "" || strings.ContainsAny(o.Name, "/\\ ") || names[o.Name] {
+			return nil, fail("needs a unique name without spaces or slashes")
+		}
+		names[o.Name] = true
+		xs, err := ParseRange(o.Range)
+		if err != nil {
+			return nil, fail("%v", err)
+		}
+		if len(o.Series) == 0 {
+			return nil, fail("has no series")
+		}
+		for _, s := range o.Series {
+			if _, _, err := s.configs(xs); err != nil {
+				return nil, fail("series %q: %v", s.Label, err)
+			}
+		}
+	}
+	return &p, nil
+}
+
+func settingString(k string, v any) string {
+	switch v := v.(type) {
+	case string:
+		return k + "=" + v
+	case int64:
+		return fmt.Sprintf("%s=%d", k, v)
+	case float64:
+		return k + "=" + mechanics.FormatNum(v)
+	case bool:
+		return fmt.Sprintf("%s=%d", k, map[bool]int{true: 1}[v])
+	}
+	return fmt.Sprintf("%s=%v", k, v)
+}
+
+// configure looks a mechanic up and applies a TOML table of settings.
+func configure(id string, set map[string]any) (*mechanics.Mechanic, mechanics.Config, error) {
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var sets []string
+	for _, k := range keys {
+		sets = append(sets, settingString(k, set[k]))
+	}
+	return Configure(id, sets)
+}
+
+// engine is the analysis's engine with the plan's defaults.
+func (a *Analysis) engine(p *Plan) Engine {
+	e := Engine{Kind: a.Engine, Trials: a.Trials, Seed: p.Seed}
+	if e.Trials == 0 {
+		e.Trials = p.Trials
+	}
+	if a.Seed != nil {
+		e.Seed = *a.Seed
+	}
+	return e
+}
+
+// sweep validates an analysis and returns it as a sweep (no axes for a
+// single point).
+func (a *Analysis) sweep(p *Plan) (*Sweep, error) {
+	m, base, err := configure(a.Mechanic, a.Set)
+	if err != nil {
+		return nil, err
+	}
+	if len(a.Vary) > 2 {
+		return nil, fmt.Errorf("vary at most two parameters, got %d", len(a.Vary))
+	}
+	order := a.Order
+	if len(order) == 0 {
+		for k := range a.Vary {
+			order = append(order, k)
+		}
+		sort.Strings(order)
+	}
+	if len(order) != len(a.Vary) {
+		return nil, fmt.Errorf("order lists %v but vary has %d parameters", order, len(a.Vary))
+	}
+	s := &Sweep{Mechanic: m, Base: base, Engine: a.engine(p), Metric: a.Metric}
+	for _, n := range order {
+		r, ok := a.Vary[n].(string)
+		if !ok {
+			return nil, fmt.Errorf("vary %s must be a string \"a..b[:step]\"", n)
+		}
+		xs, err := ParseRange(r)
+		if err != nil {
+			return nil, err
+		}
+		s.Axes = append(s.Axes, Axis{Name: n, Values: xs})
+	}
+	if len(s.Axes) == 0 {
+		if err := s.Engine.Validate(m); err != nil {
+			return nil, err
+		}
+		if a.Metric != "" {
+			if err := reports.CheckMetric(a.Metric); err != nil {
+				return nil, err
+			}
+		}
+		return s, nil
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s PlanSeries) configs(xs []float64) (*mechanics.Mechanic, []mechanics.Config, error) {
+	m, base, err := configure(s.Mechanic, s.Set)
+	if err != nil {
+		return nil, nil, err
+	}
+	if m.MCOnly {
+		return nil, nil, fmt.Errorf("%s has no exact model", m.ID)
+	}
+	var out []mechanics.Config
+	for _, x := range xs {
+		c := base.Clone()
+		if err := m.Set(c, s.X+"="+mechanics.FormatNum(x)); err != nil {
+			return nil, nil, err
+		}
+		out = append(out, c)
+	}
+	return m, out, nil
+}
+
+// Progress is told how many units of work there are and when each is done.
+type Progress interface {
+	Add(int) error
+}
+
+// RunPlan computes every analysis and writes the bundle to dir: per analysis
+// a CSV and PNGs, per overlay a CSV and a PNG, and index.md linking them with
+// one-line findings and the fingerprint of each model. The bundle appears
+// file by file only when everything is computed (see reports.Bundle).
+func RunPlan(ctx context.Context, p *Plan, dir string, progress Progress) ([]string, error) {
+	b, err := reports.NewBundle(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	title := p.Title
+	if title == "" {
+		title = "oddsmith report"
+	}
+	fmt.Fprintf(&b.Index, "# %s\n\noddsmith %s. Each analysis links its table (CSV) and plots (PNG); a fingerprint identifies the model each figure comes from.\n\n", title, mechanics.Version)
+	for i := range p.Analyses {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		a := &p.Analyses[i]
+		if err := runAnalysis(ctx, p, a, b, progress); err != nil {
+			return nil, fmt.Errorf("analysis %s: %w", a.Name, err)
+		}
+	}
+	for i := range p.Overlays {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		o := &p.Overlays[i]
+		if err := runOverlay(ctx, o, b, progress); err != nil {
+			return nil, fmt.Errorf("overlay %s: %w", o.Name, err)
+		}
+	}
+	return b.Commit()
+}
+
+func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, progress Progress) error {
+	s, err := a.sweep(p)
+	if err != nil {
+		return err
+	}
+	m := s.Mechanic
+	fmt.Fprintf(&b.Index, "## %s — `%s` (%s)\n\n", a.Name, m.ID, a.Engine)
+	tick := func() {
+		if progress != nil {
+			progress.Add(1)
+		}
+	}
+	if len(s.Axes) == 0 {
+		r, err := s.Engine.Run(ctx, m, s.Base)
+		if err != nil {
+			return err
+		}
+		tick()
+		links, err := b.WriteResultFiles(a.Name, r)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b.Index, "%s\n\nFingerprint: `%s`\n\n%s\n", reports.Finding(r), r.Fingerprint, reports.LinkList(links))
+		return nil
+	}
+	pts, err := s.Run(ctx, tick)
+	if err != nil {
+		return err
+	}
+	names, axes := s.Names(), s.Values()
+	met := reports.DefaultMetric(pts[0].Result, a.Metric)
+	if err := b.Write(a.Name+".csv", func(w io.Writer) error { return reports.WriteSweepCSV(w, names, pts) }); err != nil {
+		return err
+	}
+	var finding string
+	err = b.Write(a.Name+".png", func(w io.Writer) error {
+		var err error
+		finding, err = reports.WriteSweepPlot(w, m.ID, met, names, axes, pts)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	links := []string{a.Name + ".csv", a.Name + ".png"}
+	// One varied parameter and a categorical band: one stacked bar per point.
+	if len(axes) == 1 && len(pts[0].Result.Bands) > 0 {
+		band := pts[0].Result.Bands[0].Name
+		var labels []string
+		var rs []*mechanics.Result
+		for _, pt := range pts {
+			labels = append(labels, fmt.Sprintf("%s=%g", names[0], pt.Values[0]))
+			rs = append(rs, pt.Result)
+		}
+		if err := b.Write(a.Name+"_bands.png", func(w io.Writer) error {
+			return reports.WriteBands(w, fmt.Sprintf("%s — %s by %s", m.ID, band, names[0]), reports.FixedCaption(pts[0].Result, names), labels, rs, band)
+		}); err != nil {
+			return err
+		}
+		links = append(links, a.Name+"_bands.png")
+	}
+	fmt.Fprintf(&b.Index, "%s\n\nFingerprints: one per grid point, in the last column of the CSV.\n\n%s\n", finding, reports.LinkList(links))
+	return nil
+}
+
+func runOverlay(ctx context.Context, o *Overlay, b *reports.Bundle, progress Progress) error {
+	xs, err := ParseRange(o.Range)
+	if err != nil {
+		return err
+	}
+	var series []reports.Series
+	var mets []string
+	var rows []reports.OverlayRow
+	var caption string
+	exactly := Engine{Kind: "exact"}
+	for _, s := range o.Series {
+		m, cs, err := s.configs(xs)
+		if err != nil {
+			return err
+		}
+		var xy plotter.XYs
+		met := ""
+		for i, c := range cs {
+			r, err := exactly.Run(ctx, m, c)
+			if err != nil {
+				return err
+			}
+			met = s.Metric
+			if met == "" {
+				met = reports.DefaultMetric(r, o.Metric)
+			}
+			y, err := reports.Metric(r, met)
+			if err != nil {
+				return err
+			}
+			xy = append(xy, plotter.XY{X: xs[i], Y: y})
+			rows = append(rows, reports.OverlayRow{Series: s.Label, Mechanic: m.ID, Fingerprint: r.Fingerprint, X: xs[i], Value: y})
+			if progress != nil {
+				progress.Add(1)
+			}
+		}
+		caption += s.Label + ": " + m.ID + "  "
+		series = append(series, reports.Series{Name: s.Label, XY: xy})
+		mets = append(mets, met)
+	}
+	if err := b.Write(o.Name+".csv", func(w io.Writer) error { return reports.WriteOverlayCSV(w, o.Name, rows) }); err != nil {
+		return err
+	}
+	xl := o.XLabel
+	if xl == "" {
+		xl = "x"
+	}
+	if err := b.Write(o.Name+".png", func(w io.Writer) error {
+		return reports.WriteLines(w, o.Name, xl, o.Metric, strings.TrimSpace(caption), series)
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintf(&b.Index, "## %s — overlay\n\n", o.Name)
+	for i, s := range series {
+		fmt.Fprintf(&b.Index, "- %s: %s\n", s.Name, strings.TrimPrefix(reports.LineFinding(mets[i], xl, s.XY), "Finding: "))
+	}
+	fmt.Fprintf(&b.Index, "\n%s\n", reports.LinkList([]string{o.Name + ".csv", o.Name + ".png"}))
+	return nil
+}
+
+// Points counts the units of work of a plan, for a progress bar.
+func (p *Plan) Points() int {
+	n := 0
+	for i := range p.Analyses {
+		s, err := p.Analyses[i].sweep(p)
+		if err != nil {
+			continue
+		}
+		n += max(s.Points(), 1)
+	}
+	for _, o := range p.Overlays {
+		xs, _ := ParseRange(o.Range)
+		n += len(xs) * len(o.Series)
+	}
+	return n
+}
