@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,14 +109,69 @@ func TestListAndDescribeEveryMechanic(t *testing.T) {
 				t.Errorf("describe %s lacks option %s", m.ID, o.Name)
 			}
 		}
-		// Every mechanic runs with its defaults in both engines.
-		if code, _, errOut := runCLI(context.Background(), "exact", m.ID); code != 0 && !m.MCOnly {
-			t.Errorf("exact %s: exit %d: %s", m.ID, code, errOut)
-		}
-		if code, _, errOut := runCLI(context.Background(), "sim", m.ID, "-n", "20000", "-q"); code != 0 {
-			t.Errorf("sim %s: exit %d: %s", m.ID, code, errOut)
+		// Every mechanic runs with its defaults in both engines, and what
+		// describe lists is exactly what each engine's result contains.
+		listed := describedOutputs(d)
+		for _, eng := range [][]string{{"exact", m.ID}, {"sim", m.ID, "-n", "20000", "-q"}} {
+			if eng[0] == "exact" && m.MCOnly {
+				continue
+			}
+			code, js, errOut := runCLI(context.Background(), append(eng, "--format", "json")...)
+			if code != 0 {
+				t.Errorf("%s %s: exit %d: %s", eng[0], m.ID, code, errOut)
+				continue
+			}
+			if got := resultOutputs(t, js); !slices.Equal(got, listed) {
+				t.Errorf("%s %s reports %v; describe lists %v", eng[0], m.ID, got, listed)
+			}
 		}
 	}
+}
+
+// describedOutputs reads the names of the Outputs section of describe:
+// "kind name" pairs, sorted.
+func describedOutputs(d string) []string {
+	_, section, _ := strings.Cut(d, "\nOutputs (")
+	section, _, _ = strings.Cut(section, "\n\n")
+	var out []string
+	for _, line := range strings.Split(section, "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] == "process" {
+			continue
+		}
+		kind := map[string]string{"distribution": "var", "event": "event", "band": "band"}[f[0]]
+		name := f[1]
+		if f[1] == "(primary)" {
+			name = f[2]
+		}
+		out = append(out, kind+" "+name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// resultOutputs lists the outputs of a JSON result the same way.
+func resultOutputs(t *testing.T, js string) []string {
+	var r struct {
+		Distributions map[string]any
+		Events        map[string]any
+		Bands         map[string]any
+	}
+	if err := json.Unmarshal([]byte(js), &r); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for k := range r.Distributions {
+		out = append(out, "var "+k)
+	}
+	for k := range r.Events {
+		out = append(out, "event "+k)
+	}
+	for k := range r.Bands {
+		out = append(out, "band "+k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // TestGoldenOutputs pins the exact engine's output byte for byte (exact
