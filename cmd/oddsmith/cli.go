@@ -20,6 +20,7 @@ import (
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	_ "github.com/oddsmith/oddsmith/mechanics/ag"
+	_ "github.com/oddsmith/oddsmith/mechanics/d20w"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 	_ "github.com/oddsmith/oddsmith/mechanics/grim"
 	"github.com/oddsmith/oddsmith/reports"
