@@ -114,3 +114,57 @@ func TestProcessOutcomePacking(t *testing.T) {
 	check(10, 1, []bool{false, false, true})
 	check(9, 2, []bool{true, false, false})
 }
+
+// A configuration refuses undeclared names and any read after the model is
+// built: nothing may look a parameter up on a per-trial path.
+func TestConfigSealedAfterBuild(t *testing.T) {
+	var late func() int
+	m := &Mechanic{ID: "test.sealed", Params: []Param{{Name: "n", Default: 2, Min: 0, Max: 10}},
+		Build: func(c Config) (*Spec, error) {
+			late = func() int { return c.Int("n") }
+			rec := NewRecord(Int("v", 1, 6, ""))
+			s := &Spec{Record: rec, Outcome: D(6)}
+			return s.Var("v", "", expr.F("v")), nil
+		}}
+	c := m.DefaultConfig()
+	for name, f := range map[string]func(){"Int": func() { c.Int("nope") }, "Float": func() { c.Float("nope") }, "Opt": func() { c.Opt("nope") }} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(r.(string), "undeclared") {
+					t.Errorf("%s of an undeclared name: %v", name, r)
+				}
+			}()
+			f()
+		}()
+	}
+	if _, err := m.Model(c); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "after the model was built") {
+			t.Errorf("read after build: %v", r)
+		}
+	}()
+	late()
+}
+
+func TestFingerprint(t *testing.T) {
+	m := testMechanic()
+	fp := func(sets ...string) string {
+		c, err := m.Configure(sets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return NewResult(m, c, "exact").Fingerprint
+	}
+	a := fp()
+	if a != fp() || a != fp("n=2") || !strings.HasPrefix(a, "sha256:") || len(a) != len("sha256:")+32 {
+		t.Errorf("fingerprint %q is not stable", a)
+	}
+	if fp("n=3") == a || fp("opt.tie=success") == a || fp("rate=0.25") == a {
+		t.Error("different models share a fingerprint")
+	}
+	if c := Canonical("x.y", []NamedValue{{"a", 0.1}}, []NamedString{{"x.opt.b", "c"}}); c != "oddsmith "+Version+"\nx.y\na=0.1\nx.opt.b=c\n" {
+		t.Errorf("canonical text %q", c)
+	}
+}

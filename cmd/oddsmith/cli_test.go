@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -367,5 +369,58 @@ func TestRunPlan(t *testing.T) {
 	}
 	if code, _, _ := runCLI(context.Background(), "run", "no-such-plan.toml", "-o", badDir); code != 2 {
 		t.Errorf("missing plan: exit %d", code)
+	}
+}
+
+// exitCode: only bad input is 2; a failure of the engine or of a write is 1;
+// signals give 130 and 143.
+func TestExitCodes(t *testing.T) {
+	bg := context.Background()
+	term, cancel := context.WithCancelCause(bg)
+	cancel(signalled{syscall.SIGTERM})
+	intr, cancel2 := context.WithCancelCause(bg)
+	cancel2(signalled{os.Interrupt})
+	for _, c := range []struct {
+		ctx  context.Context
+		err  error
+		want int
+	}{
+		{bg, nil, 0},
+		{bg, mechanics.Invalid("bad %s", "x"), 2},
+		{bg, fmt.Errorf("at skill=3: %w", mechanics.Invalid("nope")), 2},
+		{bg, errors.New("support too wide"), 1},
+		{bg, &os.PathError{Op: "open", Path: "/x", Err: os.ErrPermission}, 1},
+		{term, context.Canceled, 143},
+		{intr, context.Canceled, 130},
+	} {
+		if got := exitCode(c.ctx, c.err); got != c.want {
+			t.Errorf("exitCode(%v) = %d; want %d", c.err, got, c.want)
+		}
+	}
+}
+
+// Every output form carries the model's fingerprint; it is the same for
+// both engines and changes with a parameter.
+func TestFingerprintInOutputs(t *testing.T) {
+	fp := func(args ...string) string {
+		_, js, errOut := runCLI(context.Background(), append(args, "--format", "json")...)
+		var r struct{ Fingerprint string }
+		if err := json.Unmarshal([]byte(js), &r); err != nil || r.Fingerprint == "" {
+			t.Fatalf("%v: %v %s", args, err, errOut)
+		}
+		return r.Fingerprint
+	}
+	e := fp("exact", "ag.skill_test", "--set", "skill=3")
+	if s := fp("sim", "ag.skill_test", "--set", "skill=3", "-n", "1000", "-q"); s != e {
+		t.Errorf("exact %s, sim %s", e, s)
+	}
+	if o := fp("exact", "ag.skill_test", "--set", "skill=4"); o == e {
+		t.Error("skill 3 and 4 share a fingerprint")
+	}
+	for _, f := range []string{"csv", "table"} {
+		_, out, _ := runCLI(context.Background(), "exact", "ag.skill_test", "--set", "skill=3", "--format", f)
+		if !strings.Contains(out, e) {
+			t.Errorf("%s output lacks the fingerprint %s", f, e)
+		}
 	}
 }

@@ -213,7 +213,7 @@ func Bool(b bool) Rat {
 	if b {
 		return Int(1)
 	}
-	return Rat{}
+	return Int(0)
 }
 
 // String prints an expression in infix form ("damage >= 5 and not fumble").
