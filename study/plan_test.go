@@ -52,7 +52,7 @@ func TestExamplePlan(t *testing.T) {
 			t.Errorf("index.md does not link %s", name)
 		}
 	}
-	for _, want := range []string{"P(success) = 0.7778", "crosses 50%", "## falls_ag_vs_grim"} {
+	for _, want := range []string{"P(success) = 0.7778", "crosses 50%", "## falls_ag_vs_grim", "Fingerprint: `sha256:"} {
 		if !bytes.Contains(index, []byte(want)) {
 			t.Errorf("index.md lacks %q", want)
 		}
