@@ -191,6 +191,7 @@ func burning() *mechanics.Mechanic {
 				}
 				return burn.state(sBurn.Set(code, d))
 			}
+			tabulate(p, 0, turn.Size()-1)
 			damage := p.StateTable(func(s int) int {
 				if code, ok := burn.code(s); ok {
 					return sBurn.Get(code)
@@ -259,6 +260,9 @@ func drowning() *mechanics.Mechanic {
 					return conscious
 				}
 				return blackout
+			}
+			if !esc {
+				tabulate(p, 1, 20)
 			}
 			spec := mechanics.ProcessSpec(p)
 			t := field("time")
@@ -373,6 +377,7 @@ func dying() *mechanics.Mechanic {
 				}
 				return alive.state(sKnow.Set(sCond.Set(code, cc-1), kn))
 			}
+			tabulate(p, 0, turn.Size()-1)
 			return mechanics.ProcessSpec(p), nil
 		},
 	}
@@ -425,6 +430,7 @@ func burnout() *mechanics.Mechanic {
 				}
 				return gone.state(sGone.Set(code, lv-1))
 			}
+			tabulate(p, 0, day.Size()-1)
 			return mechanics.ProcessSpec(p), nil
 		},
 	}
@@ -497,6 +503,7 @@ func instabilitySpec(N, H int) *mechanics.Spec {
 		}
 		return s // works, or a dud (3)
 	}
+	tabulate(p, 1, N)
 	repairs := p.StateTable(func(s int) int {
 		if code, ok := live.code(s); ok {
 			return sLive.Get(code)
