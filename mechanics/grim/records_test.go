@@ -326,3 +326,49 @@ func TestProcessesDeclared(t *testing.T) {
 		}
 	}
 }
+
+// Every output is documented, and the cross-check configurations reach
+// every value of every option.
+func TestOutputsDocumentedAndOptionsCovered(t *testing.T) {
+	for _, m := range mechanics.System("grim") {
+		seen := map[string]map[string]bool{}
+		for _, sets := range append([][]string{nil}, extraConfigs[m.ID]...) {
+			c, err := m.Configure(sets)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, v := range c.Options {
+				if seen[name] == nil {
+					seen[name] = map[string]bool{}
+				}
+				seen[name][v] = true
+			}
+			spec, err := m.Model(c)
+			if err != nil {
+				t.Fatalf("%s %v: %v", m.ID, sets, err)
+			}
+			for _, v := range spec.Vars {
+				if v.Doc == "" {
+					t.Errorf("%s %v: variable %s has no doc", m.ID, sets, v.Name)
+				}
+			}
+			for _, e := range spec.Events {
+				if e.Doc == "" {
+					t.Errorf("%s %v: event %s has no doc", m.ID, sets, e.Name)
+				}
+			}
+			for _, b := range spec.Bands {
+				if b.Doc == "" {
+					t.Errorf("%s %v: band %s has no doc", m.ID, sets, b.Name)
+				}
+			}
+		}
+		for _, o := range m.Options {
+			for _, v := range o.Values {
+				if !seen[o.Name][v] {
+					t.Errorf("%s: no cross-check configuration sets %s=%s", m.ID, o.Name, v)
+				}
+			}
+		}
+	}
+}
