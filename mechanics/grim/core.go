@@ -3,28 +3,43 @@
 // always fails; on an attack a natural 20 always hits and doubles damage, and
 // a natural 1 (or up to f for a heavy weapon wielded without the strength)
 // misses and may hit someone else.
+//
+// Every mechanic declares its outcome as a record (the naturals rolled, or
+// the counts an attack sequence produced) and its outputs as expressions over
+// that record; the processes name their states by records too.
 package grim
 
 import (
+	"fmt"
+
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/mechanics/kit"
 )
 
 // d20 is the natural die.
 var d20 = mechanics.D(20)
 
-// CheckSucceeds is grim.core.check: N ≠ 1 ∧ N + A + M ≥ TN (a natural 20
-// does not guarantee success).
-func CheckSucceeds(n, attr, mod, tn int) bool { return n != 1 && n+attr+mod >= tn }
+// Check is grim.core.check on the natural in field: success ⇔ N ≠ 1 ∧
+// N + bonus ≥ TN (a natural 20 does not guarantee success).
+func Check(field string, bonus, tn int) kit.Check {
+	return kit.Check{Field: field, Sides: 20, Bonus: bonus, Target: tn, Cmp: mechanics.GE, AutoFail: 1, AutoSucceed: 21}
+}
 
-// AttackHits is grim.core.attack: N = 20 ∨ (N > f ∧ N + A + M ≥ TN).
-func AttackHits(n, attr, mod, tn, f int) bool { return n == 20 || (n > f && n+attr+mod >= tn) }
+// Attack is grim.core.attack on the natural in field: success ⇔ N = 20 ∨
+// (N > f ∧ N + bonus ≥ TN).
+func Attack(field string, bonus, tn, f int) kit.Check {
+	return kit.Check{Field: field, Sides: 20, Bonus: bonus, Target: tn, Cmp: mechanics.GE, AutoFail: f, AutoSucceed: 20}
+}
+
+// CheckSucceeds is grim.core.check for a natural n: N ≠ 1 ∧ N + A + M ≥ TN.
+func CheckSucceeds(n, attr, mod, tn int) bool { return Check("", attr+mod, tn).Holds(n) }
+
+// AttackHits is grim.core.attack for a natural n: N = 20 ∨ (N > f ∧ N + A + M ≥ TN).
+func AttackHits(n, attr, mod, tn, f int) bool { return Attack("", attr+mod, tn, f).Holds(n) }
 
 // Shorthands for the declarations of mechanics.
-var (
-	ip     = mechanics.IntParam
-	opt    = mechanics.Switch
-	choice = mechanics.Choice
-)
+var ip = mechanics.IntParam
 
 func attr(name, doc string, def float64) mechanics.Param { return ip(name, def, -10, 10, doc) }
 
@@ -33,30 +48,156 @@ var (
 	pTN  = ip("tn", 11, 1, 40, "target number (typical 5–30)")
 )
 
-func bit(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 func register(ms ...*mechanics.Mechanic) {
 	for _, m := range ms {
 		mechanics.Register(m)
 	}
 }
 
+// Shorthands for output expressions.
+var field = expr.F
+
+func num(n int) expr.Expr { return expr.K(int64(n)) }
+
+// naturals declares a record of d20 naturals, one field per name.
+func naturals(names ...string) *mechanics.Record {
+	fs := make([]mechanics.Field, len(names))
+	for i, n := range names {
+		fs[i] = kit.Natural(n, 20)
+	}
+	return mechanics.NewRecord(fs...)
+}
+
+// part is one field of a record and the independent node that rolls it.
+type part struct {
+	field string
+	node  mechanics.Node
+}
+
+// roll is the record whose fields are the values of independent nodes,
+// the fields not named staying at their start values.
+func roll(rec *mechanics.Record, parts ...part) mechanics.Node {
+	var acc mechanics.Node = mechanics.Const{V: rec.Start()}
+	for _, p := range parts {
+		s := rec.Slot(p.field)
+		acc = mechanics.Combine{X: acc, Y: p.node, Name: p.field, F: func(code, v int) int { return s.Set(code, v) }}
+	}
+	return acc
+}
+
+// rollNaturals is the record of naturals with every field rolled on a d20.
+func rollNaturals(rec *mechanics.Record) mechanics.Node {
+	parts := make([]part, len(rec.Fields))
+	for i, fl := range rec.Fields {
+		parts[i] = part{fl.Name, d20}
+	}
+	return roll(rec, parts...)
+}
+
+// round is a kit.Rounding as an expression (kit has only the Go form).
+func round(r kit.Rounding, x expr.Expr) expr.Expr {
+	switch r {
+	case kit.Floor:
+		return expr.Floor(x)
+	case kit.Ceil:
+		return expr.Ceil(x)
+	case kit.RoundHalfUp:
+		return expr.Floor(expr.Add(x, expr.Q(1, 2)))
+	}
+	return x
+}
+
+// coin is 1 with probability pct/100, else 0.
+func coin(pct int) mechanics.Node {
+	switch {
+	case pct <= 0:
+		return mechanics.Const{V: 0}
+	case pct >= 100:
+		return mechanics.Const{V: 1}
+	}
+	g := int64(gcd(pct, 100))
+	return mechanics.Die{Faces: []int{1, 0}, Weights: []int64{int64(pct) / g, int64(100-pct) / g}}
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// block is a run of process states, one per code of a record (added with
+// Process.AddRecord): state base+code is the record with that code.
+type block struct {
+	base int
+	rec  *mechanics.Record
+}
+
+func addBlock(p *mechanics.Process, absorbing bool, rec *mechanics.Record) block {
+	return block{base: p.AddRecord(absorbing, rec), rec: rec}
+}
+
+// state is the process state of a record code.
+func (b block) state(code int) int { return b.base + code }
+
+// code is the record code of a state, and whether the state is in the block.
+func (b block) code(s int) (int, bool) {
+	c := s - b.base
+	return c, c >= 0 && c < b.rec.Size()
+}
+
+// has reports whether state s is in the block.
+func (b block) has(s int) bool { _, ok := b.code(s); return ok }
+
+// tabulate computes a homogeneous process's Move once for every transient
+// state and every kernel value in [lo, hi], and replaces it by the lookup.
+// The rule stays written as Move; a step then costs one table read instead
+// of the record arithmetic (slot reads divide), which in the simulator's
+// per-step loop was most of the time.
+func tabulate(p *mechanics.Process, lo, hi int) {
+	if !p.Homogeneous {
+		bug("tabulate: the step of a time-varying process depends on t")
+	}
+	move, width := p.Move, hi-lo+1
+	next := make([]int32, len(p.States)*width)
+	for s := range p.States {
+		for x := lo; x <= hi; x++ {
+			to := -1 // no step leaves an absorbing state
+			if !p.Absorbing[s] {
+				to = move(1, s, x)
+			}
+			next[s*width+x-lo] = int32(to)
+		}
+	}
+	p.Move = func(_, s, x int) int { return int(next[s*width+x-lo]) }
+}
+
 // checkSpec reports a single non-attack check on the natural die.
 func checkSpec(a, m, tn int) *mechanics.Spec {
-	return &mechanics.Spec{
-		Outcome: d20,
-		Vars:    []mechanics.Var{{Name: "total", Of: func(n int) int { return n + a + m }}, {Name: "margin", Doc: "T − TN", Of: func(n int) int { return n + a + m - tn }}},
-		Events: []mechanics.Event{
-			{Name: "success", Of: func(n int) bool { return CheckSucceeds(n, a, m, tn) }},
-			{Name: "natural_1", Of: func(n int) bool { return n == 1 }},
-			{Name: "flavour_20", Doc: "a natural 20 that still fails (a GM-granted side benefit)", Of: func(n int) bool { return n == 20 && !CheckSucceeds(n, a, m, tn) }},
-		},
-	}
+	rec := naturals("natural")
+	chk := Check("natural", a+m, tn)
+	n := field("natural")
+	spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
+	spec.Var("total", "T = N + A + M", chk.Total()).
+		Var("margin", "T − TN", chk.Margin()).
+		Event("success", "N ≠ 1 and T ≥ TN", chk.Success()).
+		Event("natural_1", "the die shows 1: always a failure", expr.Eq(n, num(1))).
+		Event("flavour_20", "a natural 20 that still fails (a GM-granted side benefit)", expr.And(expr.Eq(n, num(20)), expr.Not(chk.Success())))
+	return spec
+}
+
+// attackSpec reports a single attack roll with friendly-fire threshold f.
+func attackSpec(a, m, tn, ff int) *mechanics.Spec {
+	rec := naturals("natural")
+	atk := Attack("natural", a+m, tn, ff)
+	n := field("natural")
+	spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
+	spec.Var("total", "T = N + A + M", atk.Total()).
+		Event("hit", "N = 20, or N > f and T ≥ TN", atk.Success()).
+		Event("crit", "natural 20: hits, double damage", expr.Eq(n, num(20))).
+		Event("friendly_fire_trigger", "natural ≤ f (and not 20): a miss that may hit someone else", expr.And(expr.Le(n, num(ff)), expr.Ne(n, num(20)))).
+		Event("miss", "not a hit", expr.Not(atk.Success()))
+	return spec
 }
 
 func init() {
@@ -65,7 +206,6 @@ func init() {
 		Summary: "non-attack check: d20 + attribute + modifiers ≥ TN; a natural 1 always fails, a natural 20 does not always succeed",
 		Doc:     "N ~ d20, T = N + A + M; success ⇔ N ≠ 1 ∧ T ≥ TN. A natural 20 that fails is exported as the 'flavour 20' rate (mechanics.md §4.1).",
 		Params:  []mechanics.Param{attr("attribute", "the attribute (TOG, AGL, COR, MND, PER, RSN; at most 10, may be negative)", 2), pMod, pTN},
-		Outputs: []string{"distributions: total, margin", "events: success, natural_1, flavour_20"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			return checkSpec(c.Int("attribute"), c.Int("modifier"), c.Int("tn")), nil
 		},
@@ -76,19 +216,11 @@ func init() {
 			"Typical attack attribute: COR (mechanics.md §4.1).",
 		Params: []mechanics.Param{attr("attribute", "attack attribute (COR)", 3), pMod, ip("tn", 14, 1, 40, "target number"),
 			ip("ff_threshold", 1, 1, 20, "friendly-fire threshold f: naturals ≤ f miss and trigger the friendly-fire procedure")},
-		Outputs: []string{"distributions: total", "events: hit, crit, friendly_fire_trigger, miss"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			a, m, tn, f := c.Int("attribute"), c.Int("modifier"), c.Int("tn"), c.Int("ff_threshold")
-			return &mechanics.Spec{
-				Outcome: d20,
-				Vars:    []mechanics.Var{{Name: "total", Of: func(n int) int { return n + a + m }}},
-				Events: []mechanics.Event{
-					{Name: "hit", Of: func(n int) bool { return AttackHits(n, a, m, tn, f) }},
-					{Name: "crit", Doc: "natural 20: hits, double damage", Of: func(n int) bool { return n == 20 }},
-					{Name: "friendly_fire_trigger", Doc: "natural ≤ f", Of: func(n int) bool { return n <= f && n != 20 }},
-					{Name: "miss", Of: func(n int) bool { return !AttackHits(n, a, m, tn, f) }},
-				},
-			}, nil
+			return attackSpec(c.Int("attribute"), c.Int("modifier"), c.Int("tn"), c.Int("ff_threshold")), nil
 		},
 	})
 }
+
+// bug reports a programming error in a model (a state outside its blocks).
+func bug(format string, a ...any) { panic(fmt.Sprintf("grim: "+format, a...)) }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/mechanics/kit"
 )
 
 // §4.8–4.13: falling, burning, drowning, dying, burnout, unstable items.
@@ -12,16 +14,93 @@ func init() {
 	register(fall(), burning(), drowning(), dying(), burnout(), instability())
 }
 
-// fallRows is the §4.8 table: distance (m), dice count, die size, break-fall TN.
-var fallRows = []struct {
-	dist       float64
+// fallRow is one row of the §4.8 table: the distance (exact: 4.5 m is 9/2),
+// the damage dice and the break-fall TN.
+type fallRow struct {
+	dist       expr.Rat
 	n, die, tn int
-}{{4.5, 1, 6, 10}, {9, 2, 8, 13}, {18, 2, 12, 16}, {45, 3, 20, 19}, {81, 4, 20, 22}, {126, 5, 20, 25}, {180, 6, 20, 28}}
+}
+
+var fallRows = []fallRow{
+	{expr.Frac(9, 2), 1, 6, 10}, {expr.Int(9), 2, 8, 13}, {expr.Int(18), 2, 12, 16}, {expr.Int(45), 3, 20, 19},
+	{expr.Int(81), 4, 20, 22}, {expr.Int(126), 5, 20, 25}, {expr.Int(180), 6, 20, 28},
+}
+
+func (r fallRow) label() string {
+	return fmt.Sprintf("%g m: %dd%d, TN %d", r.dist.Float(), r.n, r.die, r.tn)
+}
+
+var (
+	optSurface  = mechanics.ChoiceOf("grim.fall", "surface", "hard, soft or water", Hard, Soft, Water)
+	optFallRow  = mechanics.SwitchOf("grim.fall", "row", "floor_row: the largest listed distance ≤ the fall; nearest_row; interpolate_dice: a mixture of the two neighbouring rows weighted by distance", FloorRow, NearestRow, InterpolateDice)
+	optBelow45  = mechanics.SwitchOf("grim.fall", "below_4_5m", "no_damage or first_row", Below45NoDamage, Below45FirstRow)
+	optFallHalf = mechanics.SwitchOf("grim.fall", "half", "floor or ceil when halving", kit.Floor, kit.Ceil)
+	optFallArm  = mechanics.SwitchOf("grim.fall", "armour", "no: armour does not reduce falling damage", No)
+)
+
+// Thresholds of the falling rules, exact.
+var (
+	softLimit      = expr.Int(45)     // soft landings break falls below 45 m
+	deliberateJump = expr.Int(9)      // a broken deliberate jump from 9 m or lower does no damage
+	halfFirstRow   = expr.Frac(9, 4)  // nearest_row: the first row is nearest from 2.25 m
+	noRow          = 0                // the "row" label of a fall too short to do damage
+	fallMaxDice    = 6 * 20           // 6d20
+	fallRowLabels  = []string{"none"} // filled in init
+)
+
+func init() {
+	for _, r := range fallRows {
+		fallRowLabels = append(fallRowLabels, r.label())
+	}
+}
+
+// fallDice is the dice node of the §4.8 row choice for a fall of h metres:
+// it yields the record with the row (1-based; 0 none) and its dice sum.
+func fallDice(rec *mechanics.Record, h expr.Rat, row FallRow, below Below45) mechanics.Node {
+	sRow, sDice := rec.Slot("row"), rec.Slot("dice")
+	start := rec.Start()
+	rowNode := func(i int) mechanics.Node {
+		r := fallRows[i]
+		return mechanics.Map{X: mechanics.Repeat{X: mechanics.D(r.die), N: r.n}, Name: "row " + r.label(), F: func(d int) int {
+			return sDice.Set(sRow.Set(start, i+1), d)
+		}}
+	}
+	lo := -1 // the largest row whose distance the fall reaches
+	for i, r := range fallRows {
+		if h.Cmp(r.dist) >= 0 {
+			lo = i
+		}
+	}
+	switch {
+	case lo < 0:
+		// Below 4.5 m: no damage, or the first row (nearest_row rounds
+		// falls of 2.25 m or more up to it).
+		if below == Below45NoDamage && (row != NearestRow || h.Cmp(halfFirstRow) < 0) {
+			return mechanics.Const{V: start}
+		}
+		return rowNode(0)
+	case lo+1 == len(fallRows):
+		return rowNode(lo) // no increase past the last row
+	}
+	next, this := fallRows[lo+1].dist, fallRows[lo].dist
+	switch row {
+	case NearestRow:
+		if next.Sub(h).Cmp(h.Sub(this)) < 0 {
+			return rowNode(lo + 1)
+		}
+	case InterpolateDice:
+		// The upper row's weight is (h − lower)/(upper − lower), exactly.
+		w, _ := h.Sub(this).Div(next.Sub(this))
+		if w.N > 0 {
+			return mechanics.Mixture{Weights: []int64{w.D - w.N, w.N}, Of: []mechanics.Node{rowNode(lo), rowNode(lo + 1)}}
+		}
+	}
+	return rowNode(lo)
+}
 
 func fall() *mechanics.Mechanic {
-	const id = "grim.fall"
 	return &mechanics.Mechanic{
-		ID:      id,
+		ID:      "grim.fall",
 		Summary: "falling table (4.5 m d6 … 180 m 6d20) with an AGL break-fall for half damage",
 		Doc: "Falls deal the table's dice; an AGL roll vs the row's TN breaks the fall: half damage, no knock-down. A deliberate jump from " +
 			"9 m or lower takes no damage if broken. Under 45 m a soft landing (bush, loose sand, dumpster, water) breaks the fall " +
@@ -29,81 +108,48 @@ func fall() *mechanics.Mechanic {
 			"180 m (mechanics.md §4.8).",
 		Params: []mechanics.Param{{Name: "distance", Default: 18, Min: 0, Max: 1000, Real: true, Doc: "metres fallen (sweep 0–250)"},
 			attr("agl", "AGL", 3), pMod, ip("intentional", 0, 0, 1, "1: a deliberate jump"), ip("condition", 15, 1, 200, "Condition (sweep 5–40)")},
-		Options: []mechanics.Option{
-			choice(id, "surface", "hard, soft or water", "hard", "soft", "water"),
-			opt(id, "row", "floor_row: the largest listed distance ≤ the fall; nearest_row; interpolate_dice: a mixture of the two neighbouring rows weighted by distance", "floor_row", "nearest_row", "interpolate_dice"),
-			opt(id, "below_4_5m", "no_damage or first_row", "no_damage", "first_row"),
-			opt(id, "half", "floor or ceil when halving", "floor", "ceil"),
-			opt(id, "armour", "no: armour does not reduce falling damage", "no")},
-		Outputs: []string{"distributions: damage, condition_after", "events: broken, down (Condition ≤ 0), dead (< −10)"},
+		Options: mechanics.Options(optSurface, optFallRow, optBelow45, optFallHalf, optFallArm),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			h := c.Float("distance")
-			agl, m, cond := c.Int("agl"), c.Int("modifier"), c.Int("condition")
-			surface := c.Opt("surface")
-			ceil := c.Opt("half") == "ceil"
-			// Row choice: index (−1 = none) and, for interpolation, the upper row and its weight.
-			lo := -1
-			for i, r := range fallRows {
-				if h >= r.dist-1e-9 {
-					lo = i
-				}
-			}
-			rowNode := func(i int) mechanics.Node {
-				r := fallRows[i]
-				return mechanics.Map{X: mechanics.Repeat{X: mechanics.D(r.die), N: r.n}, Name: "row", F: func(d int) int { return d*16 + i }}
-			}
-			const noRow = 15 // the fall is too short to do damage
-			row := c.Opt("row")
-			var dice mechanics.Node
+			h := c.Rat("distance")
+			agl, m, cond, intentional := c.Int("agl"), c.Int("modifier"), c.Int("condition"), c.Int("intentional") == 1
+			surface, row, below, half := optSurface.Of(c), optFallRow.Of(c), optBelow45.Of(c), optFallHalf.Of(c)
+			_ = optFallArm.Of(c) // its only value: armour does not reduce falling damage
+
+			rec := mechanics.NewRecord(
+				mechanics.Enum("row", "the table row that sets the dice and the break-fall TN (none: too short a fall to hurt)", fallRowLabels...),
+				mechanics.Int("dice", 0, fallMaxDice, "the row's damage dice"),
+				kit.Natural("natural", 20))
+			sNat := rec.Slot("natural")
+			out := mechanics.Combine{X: fallDice(rec, h, row, below), Y: d20, Name: "fall", F: func(code, n int) int { return sNat.Set(code, n) }}
+
+			// Broken: automatically on a soft landing below 45 m; by an AGL
+			// roll vs the row's TN below 45 m, or on a soft surface above.
+			rowF, dice := field("row"), field("dice")
+			var broken expr.Expr = num(0)
 			switch {
-			case lo < 0:
-				// Below 4.5 m: no damage, or the first row (nearest_row rounds
-				// falls of 2.25 m or more up to it).
-				if c.Opt("below_4_5m") == "no_damage" && (row != "nearest_row" || h < 2.25) {
-					dice = mechanics.Const{V: noRow}
-				} else {
-					dice = rowNode(0)
+			case surface != Hard && h.Cmp(softLimit) < 0:
+				broken = num(1)
+			case h.Cmp(softLimit) < 0 || surface == Soft:
+				var byRow []expr.Expr
+				for i, r := range fallRows {
+					byRow = append(byRow, expr.And(expr.Eq(rowF, num(i+1)), Check("natural", agl+m, r.tn).Success()))
 				}
-			case row == "nearest_row" && lo+1 < len(fallRows) && fallRows[lo+1].dist-h < h-fallRows[lo].dist:
-				dice = rowNode(lo + 1)
-			case row == "interpolate_dice" && lo+1 < len(fallRows):
-				span := fallRows[lo+1].dist - fallRows[lo].dist
-				w := int64((h - fallRows[lo].dist) / span * 1000)
-				dice = mechanics.Mixture{Weights: []int64{1000 - w, w}, Of: []mechanics.Node{rowNode(lo), rowNode(lo + 1)}}
-			default:
-				dice = rowNode(lo)
+				broken = expr.Or(byRow...)
 			}
-			auto := surface != "hard" && h < 45
-			canRoll := h < 45 || surface == "soft"
-			out := mechanics.Combine{X: dice, Y: d20, Name: "fall", F: func(dr, n int) int {
-				d, ri := dr/16, dr%16
-				if ri == noRow {
-					return 0
-				}
-				broken := auto || (canRoll && CheckSucceeds(n, agl, m, fallRows[ri].tn))
-				if !broken {
-					return d * 2
-				}
-				if c.Int("intentional") == 1 && h <= 9 {
-					return 1
-				}
-				half := d / 2
-				if ceil {
-					half = (d + 1) / 2
-				}
-				return half*2 + 1
-			}}
-			dmg := func(x int) int { return x / 2 }
-			return &mechanics.Spec{
-				Outcome: out,
-				Vars: []mechanics.Var{{Name: "damage", Of: dmg},
-					{Name: "condition_after", Of: func(x int) int { return cond - dmg(x) }}},
-				Events: []mechanics.Event{
-					{Name: "broken", Of: func(x int) bool { return x%2 == 1 }},
-					{Name: "down", Of: func(x int) bool { return cond-dmg(x) <= 0 }},
-					{Name: "dead", Of: func(x int) bool { return cond-dmg(x) < -10 }},
-				},
-			}, nil
+			broken = expr.And(expr.Ne(rowF, num(noRow)), broken)
+			halved := round(half, expr.Mul(dice, expr.Q(1, 2)))
+			if intentional && h.Cmp(deliberateJump) <= 0 {
+				halved = num(0)
+			}
+			dmg := expr.Cond(broken, halved, dice)
+			after := expr.Sub(num(cond), dmg)
+			spec := &mechanics.Spec{Record: rec, Outcome: out}
+			spec.Var("damage", "falling damage: the row's dice, halved when the fall is broken", dmg).
+				Var("condition_after", "Condition after the fall", after).
+				Event("broken", "the fall is broken (half damage, no knock-down)", broken).
+				Event("down", "Condition ≤ 0 after the fall", expr.Le(after, num(0))).
+				Event("dead", "Condition < −10 after the fall", expr.Lt(after, num(-10)))
+			return spec, nil
 		},
 	}
 }
@@ -117,66 +163,65 @@ func burning() *mechanics.Mechanic {
 			"(the seed gives no procedure). Heat is not physical: armour does not apply (mechanics.md §4.9).",
 		Params: []mechanics.Param{ip("turns", 3, 1, 100, "turns burning (the horizon)"), ip("escape_percent", 0, 0, 100, "percent chance per turn of escaping and putting the fire out (0 = burn all turns)"),
 			ip("condition", 20, 1, 300, "Condition")},
-		Outputs: []string{"distributions: damage (total, capped at the Condition), time (turn of going down or escaping)", "events: down, escaped, still_burning"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			C, e := c.Int("condition"), int64(c.Int("escape_percent"))
+			C, e := c.Int("condition"), c.Int("escape_percent")
 			p := &mechanics.Process{Homogeneous: true, Horizon: c.Int("turns"), TimeUnit: "turn"}
-			for d := 0; d < C; d++ {
-				p.Add(false, fmt.Sprintf("burning, %d damage", d))
-			}
-			for d := 0; d < C; d++ {
-				p.Add(true, fmt.Sprintf("escaped with %d damage", d))
-			}
+			onFire := mechanics.NewRecord(mechanics.Enum("status", "on fire or out of it", "burning"), mechanics.Int("damage", 0, C-1, "fire damage so far"))
+			outRec := mechanics.NewRecord(mechanics.Enum("status", "on fire or out of it", "escaped"), mechanics.Int("damage", 0, C-1, "fire damage taken"))
+			burn, out := addBlock(p, false, onFire), addBlock(p, true, outRec)
 			down := p.Add(true, "down")
-			var esc mechanics.Node = mechanics.Const{V: 0}
-			if e > 0 {
-				esc = mechanics.Die{Faces: []int{1, 0}, Weights: []int64{e, 100 - e}}
-				if e == 100 {
-					esc = mechanics.Const{V: 1}
-				}
-			}
-			p.Kernel = func(int) mechanics.Node {
-				return mechanics.Combine{X: mechanics.Repeat{X: mechanics.D(6), N: 2}, Y: esc, Name: "turn", F: func(d, x int) int { return d*2 + x }}
-			}
+			sBurn, sOut := onFire.Slot("damage"), outRec.Slot("damage")
+			p.Start = burn.state(onFire.Start())
+
+			turn := mechanics.NewRecord(mechanics.Int("fire", 2, 12, "this turn's 2d6"), mechanics.Flag("escapes", "gets out and puts the flames out after this turn's damage"))
+			sFire, sEsc := turn.Slot("fire"), turn.Slot("escapes")
+			kernel := roll(turn, part{"fire", mechanics.Repeat{X: mechanics.D(6), N: 2}}, part{"escapes", coin(e)})
+			p.Kernel = func(int) mechanics.Node { return kernel }
 			p.Move = func(_, s, x int) int {
-				d := s + x/2
+				code, ok := burn.code(s)
+				if !ok {
+					bug("burning: a step from state %d", s)
+				}
+				d := sBurn.Get(code) + sFire.Get(x)
 				switch {
 				case d >= C:
 					return down
-				case x%2 == 1:
-					return C + d
+				case sEsc.Bool(x):
+					return out.state(sOut.Set(outRec.Start(), d))
 				}
-				return d
+				return burn.state(sBurn.Set(code, d))
 			}
-			spec := &mechanics.Spec{Process: p}
-			stateOf := func(o int) int { _, s := p.SplitOutcome(o); return s }
+			tabulate(p, 0, turn.Size()-1)
+			damage := p.StateTable(func(s int) int {
+				if code, ok := burn.code(s); ok {
+					return sBurn.Get(code)
+				}
+				if code, ok := out.code(s); ok {
+					return sOut.Get(code)
+				}
+				return C // down
+			})
+			spec := &mechanics.Spec{Process: p, Record: p.Record()}
 			spec.Vars = []mechanics.Var{
-				{Name: "damage", Doc: "total fire damage (Condition when down)", Of: func(o int) int {
-					s := stateOf(o)
-					switch {
-					case s == down:
-						return C
-					case s >= C:
-						return s - C
-					}
-					return s
-				}},
-				{Name: "time", Of: func(o int) int { t, _ := p.SplitOutcome(o); return t }},
+				{Name: "damage", Doc: "total fire damage (the Condition when down)", Expr: damage},
+				{Name: "time", Doc: "turn of going down or escaping (turns+1: still burning)", Unit: "turn", Expr: field("time")},
 			}
-			spec.Events = []mechanics.Event{
-				{Name: "down", Of: func(o int) bool { return stateOf(o) == down }},
-				{Name: "escaped", Of: func(o int) bool { s := stateOf(o); return s >= C && s != down }},
-				{Name: "still_burning", Doc: "burning when the turns run out", Of: func(o int) bool { return stateOf(o) < C }},
-			}
+			spec.Event("down", "the fire takes the Condition to 0", p.In(down)).
+				Event("escaped", "out of the fire before going down", p.StateSet(out.has)).
+				Event("still_burning", "burning when the turns run out", p.StateSet(burn.has))
 			return spec, nil
 		},
 	}
 }
 
+var (
+	optDyingTick  = mechanics.SwitchOf("grim.drowning", "dying_tick", "stacks: the −1 per turn of dying adds to the drowning damage once Condition ≤ 0; drowning_only", TickStacks, TickDrowningOnly)
+	optEscalation = mechanics.SwitchOf("grim.drowning", "escalation", "none: the MND roll does not get harder; minus_1_per_round", EscalationNone, EscalationMinus1PerRound)
+)
+
 func drowning() *mechanics.Mechanic {
-	const id = "grim.drowning"
 	return &mechanics.Mechanic{
-		ID:      id,
+		ID:      "grim.drowning",
 		Summary: "drowning: breath for 2 + TOG minutes, then a MND 11 roll each round to stay conscious, 6 damage a round after",
 		Doc: "Breath lasts 2 minutes + 1 per TOG point. Then conflict rounds: a MND 11 roll each round keeps the character conscious; an " +
 			"unconscious character underwater takes 6 damage per round, plus the dying tick (−1 a turn) once Condition ≤ 0 by default; " +
@@ -184,50 +229,69 @@ func drowning() *mechanics.Mechanic {
 		Params: []mechanics.Param{attr("tog", "TOG (breath B = max(0, 2 + TOG) minutes)", 2), attr("mnd", "MND", 2), pMod,
 			ip("condition", 20, 1, 300, "Condition"), ip("rescue_round", 5, 0, 1000, "rescue arrives after this many rounds past the breath"),
 			ip("horizon", 60, 1, 5000, "rounds simulated at most")},
-		Options: []mechanics.Option{
-			opt(id, "dying_tick", "stacks: the −1 per turn of dying adds to the drowning damage once Condition ≤ 0; drowning_only", "stacks", "drowning_only"),
-			opt(id, "escalation", "none: the MND roll does not get harder; minus_1_per_round", "none", "minus_1_per_round")},
-		Outputs: []string{"distributions: rounds_conscious (after the breath runs out), death_round, time (round of the blackout)",
-			"events: alive_at_rescue, conscious_at_rescue, absorbed:blackout", "breath_minutes is in the doc: max(0, 2 + TOG)"},
+		Options: mechanics.Options(optDyingTick, optEscalation),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			mnd, m := c.Int("mnd"), c.Int("modifier")
-			esc := c.Opt("escalation") == "minus_1_per_round"
+			mnd, m, rescue := c.Int("mnd"), c.Int("modifier"), c.Int("rescue_round")
+			esc := optEscalation.Of(c) == EscalationMinus1PerRound
+			stacks := optDyingTick.Of(c) == TickStacks
 			// Rounds from blackout to death (Condition < −10).
 			cond, k := c.Int("condition"), 0
 			for cond >= -10 {
-				if cond <= 0 && c.Opt("dying_tick") == "stacks" {
+				if cond <= 0 && stacks {
 					cond--
 				}
 				cond -= 6
 				k++
 			}
-			p := &mechanics.Process{States: []string{"conscious", "blackout"}, Absorbing: []bool{false, true}, Horizon: c.Int("horizon"), TimeUnit: "round", Homogeneous: !esc}
-			p.Kernel = func(t int) mechanics.Node {
-				mod := m
+			p := &mechanics.Process{Horizon: c.Int("horizon"), TimeUnit: "round", Homogeneous: !esc}
+			conscious := p.Add(false, "conscious")
+			blackout := p.Add(true, "blackout")
+			// The die is the same every round; with escalation the round
+			// number lowers the roll (in Move), so the one kernel is shared.
+			p.Kernel = func(int) mechanics.Node { return d20 }
+			p.KernelKey = func(int) int { return 0 }
+			stay := Check("", mnd+m, 11)
+			p.Move = func(t, _, n int) int {
+				chk := stay
 				if esc {
-					mod -= t - 1
+					chk.Bonus -= t - 1
 				}
-				return mechanics.Map{X: d20, Name: "MND 11", F: func(n int) int { return bit(!CheckSucceeds(n, mnd, mod, 11)) }}
+				if chk.Holds(n) {
+					return conscious
+				}
+				return blackout
 			}
-			p.Move = func(_, _, out int) int { return out }
+			if !esc {
+				tabulate(p, 1, 20)
+			}
 			spec := mechanics.ProcessSpec(p)
-			r := c.Int("rescue_round")
-			blackout := func(o int) int { t, _ := p.SplitOutcome(o); return t }
+			t := field("time")
 			spec.Vars = append(spec.Vars,
-				mechanics.Var{Name: "rounds_conscious", Doc: "rounds passed before the blackout", Of: func(o int) int { return blackout(o) - 1 }},
-				mechanics.Var{Name: "death_round", Doc: "round of death: blackout + the deterministic countdown", Of: func(o int) int { return blackout(o) + k }})
-			spec.Events = append(spec.Events,
-				mechanics.Event{Name: "alive_at_rescue", Of: func(o int) bool { return blackout(o)+k > r }},
-				mechanics.Event{Name: "conscious_at_rescue", Of: func(o int) bool { return blackout(o) > r }})
+				mechanics.Var{Name: "rounds_conscious", Doc: "rounds passed before the blackout", Unit: "round", Expr: expr.Sub(t, num(1))},
+				mechanics.Var{Name: "death_round", Doc: "round of death: blackout + the deterministic countdown", Unit: "round", Expr: expr.Add(t, num(k))})
+			spec.Event("alive_at_rescue", "death comes after the rescue round", expr.Gt(expr.Add(t, num(k)), num(rescue))).
+				Event("conscious_at_rescue", "the blackout comes after the rescue round", expr.Gt(t, num(rescue)))
 			return spec, nil
 		},
 	}
 }
 
+var (
+	optCorTN         = mechanics.SwitchOf("grim.dying", "cor_tn", "10_plus_abs_c: the COR TN is 10 + |c|", CorTN10PlusAbsC)
+	optIntAs         = mechanics.SwitchOf("grim.dying", "int_as", "MND: INT rolls use MND", IntAsMND)
+	optKnowledgeRoll = mechanics.SwitchOf("grim.dying", "knowledge_roll", "once: one knowledge roll decides whether the helper can try at all; each_attempt", KnowledgeOnce, KnowledgeEachAttempt)
+)
+
+// What a helper knows about treating the dying.
+const (
+	canTreat = iota
+	cannotTreat
+	unknownYet
+)
+
 func dying() *mechanics.Mechanic {
-	const id = "grim.dying"
 	return &mechanics.Mechanic{
-		ID:      id,
+		ID:      "grim.dying",
 		Summary: "dying: Condition −1 a turn from ≤ 0 to dead below −10; a helper's COR roll vs 10 + |c| revives",
 		Doc: "At Condition 0 or below the character is dying: −1 each turn, dead below −10. A helper needs a medkit or training (or an " +
 			"MND roll, TN 11 by default) and a COR roll vs 10 + |c| to revive; a revived character has Condition 1 and gains a burnout " +
@@ -235,72 +299,85 @@ func dying() *mechanics.Mechanic {
 		Params: []mechanics.Param{ip("condition", 0, -10, 0, "starting Condition c₀"), attr("helper_cor", "helper's COR", 2),
 			ip("medkit", 1, 0, 1, "1: the helper has a medkit or medical training (no knowledge roll)"), attr("helper_mnd", "helper's MND (knowledge roll)", 1),
 			ip("knowledge_tn", 11, 1, 40, "TN of the knowledge roll [default 11]"), ip("attempts", 1, 1, 2, "stabilisation attempts per turn")},
-		Options: []mechanics.Option{
-			opt(id, "cor_tn", "10_plus_abs_c: the COR TN is 10 + |c|", "10_plus_abs_c"),
-			opt(id, "int_as", "MND: INT rolls use MND", "MND"),
-			opt(id, "knowledge_roll", "once: one knowledge roll decides whether the helper can try at all; each_attempt", "once", "each_attempt")},
-		Outputs: []string{"distributions: time (turns until revived or dead)", "events: absorbed:revived, absorbed:dead"},
+		Options: mechanics.Options(optCorTN, optIntAs, optKnowledgeRoll),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			cor, mnd, ktn := c.Int("helper_cor"), c.Int("helper_mnd"), c.Int("knowledge_tn")
-			medkit, each := c.Int("medkit") == 1, c.Opt("knowledge_roll") == "each_attempt"
-			tries := c.Int("attempts")
-			// States: c = 0…−10 knowing (0..10), c not knowing (11..21), unknown yet (22), revived, dead.
+			medkit, each, tries := c.Int("medkit") == 1, optKnowledgeRoll.Of(c) == KnowledgeEachAttempt, c.Int("attempts")
+			_, _ = optCorTN.Of(c), optIntAs.Of(c) // their only values: COR vs 10 + |c|, the knowledge roll on MND
+			know := Check("", c.Int("helper_mnd"), c.Int("knowledge_tn"))
+			// The COR roll vs 10 + |c| for c = 0…−10.
+			var cor [11]kit.Check
+			for depth := range cor {
+				cor[depth] = Check("", c.Int("helper_cor"), 10+depth)
+			}
+
 			p := &mechanics.Process{Homogeneous: true, Horizon: 20, TimeUnit: "turn"}
-			for k := 0; k < 3; k++ {
-				for cc := 0; cc <= 10; cc++ {
-					p.Add(false, fmt.Sprintf("condition %d (%s)", -cc, []string{"can treat", "cannot treat", "knowledge unknown"}[k]))
+			rec := mechanics.NewRecord(mechanics.Int("condition", -10, 0, "Condition c: −1 a turn, dead below −10"),
+				mechanics.Enum("knowledge", "whether the helper knows how to treat", "can treat", "cannot treat", "unknown"))
+			sCond, sKnow := rec.Slot("condition"), rec.Slot("knowledge")
+			alive := addBlock(p, false, rec)
+			revived := p.Add(true, "revived")
+			dead := p.Add(true, "dead")
+			first := canTreat // a medkit or training; or the knowledge rolled with every attempt
+			if !medkit && !each {
+				first = unknownYet // one knowledge roll, on the first turn
+			}
+			p.Start = alive.state(sKnow.Set(sCond.Set(rec.Start(), c.Int("condition")), first))
+
+			// One turn's rolls: the knowledge roll (the one roll of
+			// knowledge_roll=once, or the first attempt's), the COR roll, and
+			// the second attempt's knowledge and COR rolls.
+			turn := mechanics.NewRecord(mechanics.Flag("knows", "the (first) knowledge roll succeeds"), kit.Natural("cor", 20),
+				mechanics.Flag("knows_2", "the second attempt's knowledge roll succeeds"), kit.Natural("cor_2", 20))
+			sKnows, sCor, sKnows2, sCor2 := turn.Slot("knows"), turn.Slot("cor"), turn.Slot("knows_2"), turn.Slot("cor_2")
+			knowNode := mechanics.Map{X: d20, Name: "knowledge", F: func(n int) int {
+				if know.Holds(n) {
+					return 1
+				}
+				return 0
+			}}
+			sure := mechanics.Const{V: 1}
+			parts := []part{{"knows", sure}, {"cor", d20}, {"knows_2", sure}}
+			if !medkit {
+				parts[0].node = knowNode
+				if each && tries == 2 {
+					parts[2].node = knowNode
 				}
 			}
-			revived := p.Add(true, "revived", "dead")
-			dead := revived + 1
-			state := func(k, cc int) int { return k*11 + cc }
-			start := -c.Int("condition")
-			switch {
-			case medkit:
-				p.Start = state(0, start)
-			case each:
-				p.Start = state(0, start) // knowledge rolled with every attempt
-			default:
-				p.Start = state(2, start)
+			if tries == 2 {
+				parts = append(parts, part{"cor_2", d20})
 			}
-			knowNode := mechanics.Map{X: d20, Name: "knowledge", F: func(n int) int { return bit(CheckSucceeds(n, mnd, 0, ktn)) }}
-			p.Step = func(_, s int) mechanics.Node {
-				k, cc := s/11, s%11
-				attempt := func(know bool) mechanics.Node {
-					var ok mechanics.Node = mechanics.Map{X: d20, Name: "COR", F: func(n int) int { return bit(CheckSucceeds(n, cor, 0, 10+cc)) }}
-					if !know {
-						ok = mechanics.Const{V: 0}
-					} else if each && !medkit {
-						ok = mechanics.Combine{X: knowNode, Y: ok, Name: "both", F: func(a, b int) int { return a & b }}
-					}
-					var any mechanics.Node = ok
-					for i := 1; i < tries; i++ {
-						any = mechanics.Combine{X: any, Y: ok, Name: "or", F: func(a, b int) int { return a | b }}
-					}
-					return any
+			kernel := roll(turn, parts...)
+			perAttempt := each && !medkit // each attempt needs its own knowledge roll
+			p.Kernel = func(int) mechanics.Node { return kernel }
+			p.Move = func(_, s, x int) int {
+				code, ok := alive.code(s)
+				if !ok {
+					bug("dying: a step from state %d", s)
 				}
-				next := func(success int, k int) int {
-					switch {
-					case success == 1:
-						return revived
-					case cc+1 > 10:
-						return dead
+				cc, kn := sCond.Get(code), sKnow.Get(code)
+				chk := cor[-cc]
+				ok1 := chk.Holds(sCor.Get(x)) && (!perAttempt || sKnows.Bool(x))
+				ok2 := tries == 2 && chk.Holds(sCor2.Get(x)) && (!perAttempt || sKnows2.Bool(x))
+				success := ok1 || ok2
+				switch kn {
+				case unknownYet:
+					if sKnows.Bool(x) {
+						kn = canTreat
+					} else {
+						kn, success = cannotTreat, false
 					}
-					return state(k, cc+1)
+				case cannotTreat:
+					success = false
 				}
-				switch k {
-				case 2:
-					return mechanics.Combine{X: knowNode, Y: attempt(true), Name: "first turn", F: func(kn, ok int) int {
-						if kn == 0 {
-							return next(0, 1)
-						}
-						return next(ok, 0)
-					}}
-				case 1:
-					return mechanics.Const{V: next(0, 1)}
+				switch {
+				case success:
+					return revived
+				case cc-1 < -10:
+					return dead
 				}
-				return mechanics.Map{X: attempt(true), Name: "turn", F: func(ok int) int { return next(ok, 0) }}
+				return alive.state(sKnow.Set(sCond.Set(code, cc-1), kn))
 			}
+			tabulate(p, 0, turn.Size()-1)
 			return mechanics.ProcessSpec(p), nil
 		},
 	}
@@ -315,130 +392,136 @@ func burnout() *mechanics.Mechanic {
 			"max Condition 50%; 4: Condition 0 and dying (absorbing). A daily chain on (level, cause active) (K6) (mechanics.md §4.12).",
 		Params: []mechanics.Param{ip("start_level", 0, 0, 3, "starting burnout level"), ip("resolve_percent", 30, 0, 100, "r: percent chance per day that the cause is dealt with"),
 			ip("rest_percent", 80, 0, 100, "ℓ: percent chance per day of a long rest once the cause is gone"), ip("days", 30, 1, 1000, "horizon in days")},
-		Outputs: []string{"distributions: time (day of reaching level 4 or recovering)", "events: absorbed:level 4 (dying), absorbed:recovered", "bands: final_state"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			r, l := int64(c.Int("resolve_percent")), int64(c.Int("rest_percent"))
 			p := &mechanics.Process{Homogeneous: true, Horizon: c.Int("days"), TimeUnit: "day"}
-			for lv := 0; lv < 4; lv++ {
-				p.Add(false, fmt.Sprintf("level %d, cause active", lv))
-			}
-			for lv := 1; lv < 4; lv++ {
-				p.Add(false, fmt.Sprintf("level %d, recovering", lv))
-			}
-			dying := p.Add(true, "level 4 (dying)", "recovered")
-			recovered := dying + 1
-			p.Start = c.Int("start_level")
-			coin := func(pct int64) mechanics.Node {
-				switch pct {
-				case 0:
-					return mechanics.Const{V: 0}
-				case 100:
-					return mechanics.Const{V: 1}
-				}
-				return mechanics.Die{Faces: []int{1, 0}, Weights: []int64{pct, 100 - pct}}
-			}
-			p.Step = func(_, s int) mechanics.Node {
-				if s < 4 { // cause active: +1, then resolved with probability r
-					lv := s + 1
-					return mechanics.Map{X: coin(r), Name: "resolved", F: func(x int) int {
-						switch {
-						case lv >= 4:
-							return dying
-						case x == 1:
-							return 3 + lv // recovering at lv
-						}
-						return lv
-					}}
-				}
-				lv := s - 3
-				return mechanics.Map{X: coin(l), Name: "rest", F: func(x int) int {
+			activeRec := mechanics.NewRecord(mechanics.Int("level", 0, 3, "burnout level"), mechanics.Enum("cause", "whether the cause persists", "active"))
+			goneRec := mechanics.NewRecord(mechanics.Int("level", 1, 3, "burnout level"), mechanics.Enum("cause", "whether the cause persists", "gone"))
+			active, gone := addBlock(p, false, activeRec), addBlock(p, false, goneRec)
+			dying := p.Add(true, "level 4 (dying)")
+			recovered := p.Add(true, "recovered")
+			sActive, sGone := activeRec.Slot("level"), goneRec.Slot("level")
+			p.Start = active.state(sActive.Set(activeRec.Start(), c.Int("start_level")))
+
+			day := mechanics.NewRecord(mechanics.Flag("resolved", "the cause is dealt with today"), mechanics.Flag("rested", "a long rest is had today"))
+			sResolved, sRested := day.Slot("resolved"), day.Slot("rested")
+			kernel := roll(day, part{"resolved", coin(c.Int("resolve_percent"))}, part{"rested", coin(c.Int("rest_percent"))})
+			p.Kernel = func(int) mechanics.Node { return kernel }
+			p.Move = func(_, s, x int) int {
+				if code, ok := active.code(s); ok { // +1 today, then the cause may be dealt with
+					lv := sActive.Get(code) + 1
 					switch {
-					case x == 0:
-						return s
-					case lv == 1:
-						return recovered
+					case lv >= 4:
+						return dying
+					case sResolved.Bool(x):
+						return gone.state(sGone.Set(goneRec.Start(), lv))
 					}
-					return 3 + lv - 1
-				}}
+					return active.state(sActive.Set(code, lv))
+				}
+				code, ok := gone.code(s)
+				if !ok {
+					bug("burnout: a step from state %d", s)
+				}
+				lv := sGone.Get(code)
+				switch {
+				case !sRested.Bool(x):
+					return s
+				case lv == 1:
+					return recovered
+				}
+				return gone.state(sGone.Set(code, lv-1))
 			}
+			tabulate(p, 0, day.Size()-1)
 			return mechanics.ProcessSpec(p), nil
 		},
 	}
 }
 
+var (
+	optInstabilityDie = mechanics.ChoiceOf("grim.instability", "die", "the instability die",
+		InstabilityD20, InstabilityD4, InstabilityD6, InstabilityD8, InstabilityD10, InstabilityD12)
+	optItemKind = mechanics.ChoiceOf("grim.instability", "item", "durable (a lifetime of uses) or consumable (one use)", Durable, Consumable)
+)
+
 func instability() *mechanics.Mechanic {
-	const id = "grim.instability"
 	return &mechanics.Mechanic{
-		ID:      id,
+		ID:      "grim.instability",
 		Summary: "unstable items: each use rolls a die — 3 fails this time, 2 breaks (repairable), 1 breaks for good",
 		Doc: "Each use of an unstable item rolls its instability die (d20 by default, smaller for worse items): 3 → it does not work this " +
 			"time, 2 → it breaks but can be repaired, 1 → it breaks for good and may hurt people nearby. Consumables roll a d10 (or their " +
-			"die): 2–3 dud, 1 harmful. Lifetime: uses until the permanent break ~ Geometric(1/N), mean N; successful uses N − 3 on average " +
-			"(mechanics.md §4.13).",
-		Params: []mechanics.Param{ip("uses", 100, 1, 1000, "uses simulated at most (the horizon)")},
-		Options: []mechanics.Option{
-			choice(id, "die", "the instability die", "d20", "d4", "d6", "d8", "d10", "d12"),
-			choice(id, "item", "durable (a lifetime of uses) or consumable (one use)", "durable", "consumable")},
-		Outputs: []string{"durable — distributions: time (use of the permanent break), successful_uses, repairs; events: absorbed:destroyed",
-			"consumable — events: works, dud, harmful"},
+			"die): 2–3 dud, 1 harmful. Lifetime: uses until the permanent break ~ Geometric(1/N), mean N; successful uses N − 3 on average; " +
+			"repairs before it ~ Geometric(½), mean 1 (mechanics.md §4.13).",
+		Params:  []mechanics.Param{ip("uses", 100, 1, 1000, "uses simulated at most (the horizon)")},
+		Options: mechanics.Options(optInstabilityDie, optItemKind),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			var N int
-			fmt.Sscanf(c.Opt("die"), "d%d", &N)
-			die := mechanics.D(N)
-			if c.Opt("item") == "consumable" {
-				return &mechanics.Spec{
-					Outcome: die,
-					Events: []mechanics.Event{{Name: "works", Of: func(n int) bool { return n > 3 }},
-						{Name: "dud", Of: func(n int) bool { return n == 2 || n == 3 }},
-						{Name: "harmful", Of: func(n int) bool { return n == 1 }}},
-				}, nil
+			N, H := optInstabilityDie.Of(c).Sides(), c.Int("uses")
+			if optItemKind.Of(c) == Consumable {
+				rec := mechanics.NewRecord(kit.Natural("instability", N))
+				n := field("instability")
+				spec := &mechanics.Spec{Record: rec, Outcome: roll(rec, part{"instability", mechanics.D(N)})}
+				spec.Event("works", "the die shows more than 3", expr.Gt(n, num(3))).
+					Event("dud", "the die shows 2 or 3: used up, no effect", expr.And(expr.Ge(n, num(2)), expr.Le(n, num(3)))).
+					Event("harmful", "the die shows 1: a harmful effect", expr.Eq(n, num(1)))
+				return spec, nil
 			}
-			H := c.Int("uses")
-			// State = successful uses·4 + repairs (capped at 3); absorbing "destroyed".
-			// Not marked homogeneous: the chain is, but its unlimited-horizon
-			// figures have closed forms (mean N uses) and a fundamental matrix
-			// of this size would cost seconds; the kernel is shared by key.
-			p := &mechanics.Process{Horizon: H, TimeUnit: "use", KernelKey: func(int) int { return 1 }}
-			for k := 0; k <= H; k++ {
-				for rp := 0; rp < 4; rp++ {
-					p.Add(false, fmt.Sprintf("%d uses, %d repairs", k, rp))
-				}
-			}
-			base := len(p.States)
-			for k := 0; k <= H; k++ {
-				for rp := 0; rp < 4; rp++ {
-					p.Add(true, fmt.Sprintf("destroyed after %d uses, %d repairs", k, rp))
-				}
-			}
-			p.Kernel = func(int) mechanics.Node { return die }
-			p.Move = func(_, s, n int) int {
-				k, rp := s/4, s%4
-				switch n {
-				case 1:
-					return base + s
-				case 2:
-					return k*4 + min(rp+1, 3)
-				case 3:
-					return s
-				}
-				return min(k+1, H)*4 + rp
-			}
-			spec := &mechanics.Spec{Process: p}
-			part := func(o int) (k, rp int, gone bool) {
-				_, s := p.SplitOutcome(o)
-				if s >= base {
-					s -= base
-					gone = true
-				}
-				return s / 4, s % 4, gone
-			}
-			spec.Vars = []mechanics.Var{
-				{Name: "time", Doc: "the use that breaks it for good (uses+1: still going)", Of: func(o int) int { t, _ := p.SplitOutcome(o); return t }},
-				{Name: "successful_uses", Of: func(o int) int { k, _, _ := part(o); return k }},
-				{Name: "repairs", Doc: "repairable breaks (3 = three or more; mean 1 over a lifetime)", Of: func(o int) int { _, rp, _ := part(o); return rp }},
-			}
-			spec.Events = []mechanics.Event{{Name: "destroyed", Of: func(o int) bool { _, _, g := part(o); return g }}}
-			return spec, nil
+			return instabilitySpec(N, H), nil
 		},
 	}
+}
+
+// instabilitySpec is the lifetime of a durable unstable item with an N-sided
+// instability die over at most H uses: a chain on the repairs so far, in use
+// or destroyed, with the time the use count. Repairs are counted in full
+// (0…H: the horizon is their only bound).
+//
+// The successful uses are not a third counter of the chain: counting them
+// beside the repairs and the time would take about H³/6 outcomes (1.7·10⁸ at
+// H = 1000). Given the uses before the break (or the H uses) and the repairs
+// among them, each other use works with probability (N−3)/(N−2) (works and
+// duds, 3 a dud); the output successful_uses is that conditional expectation,
+// whose mean is the mean number of successful uses.
+func instabilitySpec(N, H int) *mechanics.Spec {
+	p := &mechanics.Process{Homogeneous: true, Horizon: H, TimeUnit: "use"}
+	inUse := mechanics.NewRecord(mechanics.Enum("item", "in use or destroyed", "in use"), mechanics.Int("repairs", 0, H, "repairable breaks so far"))
+	broken := mechanics.NewRecord(mechanics.Enum("item", "in use or destroyed", "destroyed"), mechanics.Int("repairs", 0, H, "repairable breaks before the permanent one"))
+	live, gone := addBlock(p, false, inUse), addBlock(p, true, broken)
+	sLive, sGone := inUse.Slot("repairs"), broken.Slot("repairs")
+	p.Start = live.state(inUse.Start())
+	die := mechanics.D(N)
+	p.Kernel = func(int) mechanics.Node { return die }
+	p.Move = func(_, s, n int) int {
+		code, ok := live.code(s)
+		if !ok {
+			bug("instability: a step from state %d", s)
+		}
+		switch n {
+		case 1: // broken for good
+			return gone.state(sGone.Set(broken.Start(), sLive.Get(code)))
+		case 2: // broken, repaired
+			// H repairs take all H uses: no use follows them within the
+			// horizon, so the step from there is never taken.
+			return live.state(sLive.Set(code, min(sLive.Get(code)+1, H)))
+		}
+		return s // works, or a dud (3)
+	}
+	tabulate(p, 1, N)
+	repairs := p.StateTable(func(s int) int {
+		if code, ok := live.code(s); ok {
+			return sLive.Get(code)
+		}
+		code, _ := gone.code(s)
+		return sGone.Get(code)
+	})
+	destroyed := p.StateSet(gone.has)
+	// The uses other than the permanent break: time − 1, or all H uses.
+	before := expr.Cond(destroyed, expr.Sub(field("time"), num(1)), num(H))
+	spec := &mechanics.Spec{Process: p, Record: p.Record()}
+	spec.Vars = []mechanics.Var{
+		{Name: "time", Doc: "the use that breaks it for good (uses+1: still going)", Unit: "use", Expr: field("time")},
+		{Name: "successful_uses", Doc: "expected successful uses given the lifetime and the repairs: (uses before the break − repairs)·(N−3)/(N−2); " +
+			"its mean is the mean number of successful uses (N − 3 without a horizon)", Unit: "use",
+			Expr: expr.Mul(expr.Sub(before, repairs), expr.Q(int64(N-3), int64(N-2)))},
+		{Name: "repairs", Doc: "repairable breaks before the permanent one (or within the uses): Geometric(½) without a horizon, mean 1", Expr: repairs},
+	}
+	spec.Event("destroyed", "broken for good within the uses", destroyed)
+	return spec
 }
