@@ -197,10 +197,30 @@ func Run(m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
 	return res, nil
 }
 
-// Compute fills res with the exact figures of a declared model. A panic in
-// the model's own functions (a field set out of its declared range, say)
-// comes back as an error.
-func Compute(spec *mechanics.Spec, res *mechanics.Result) (err error) {
+// Compute fills res with the exact figures of a declared model and of its
+// Also parts. A panic in the model's own functions (a field set out of its
+// declared range, say) comes back as an error.
+func Compute(spec *mechanics.Spec, res *mechanics.Result) error {
+	for i, part := range spec.Parts() {
+		r := res
+		if i > 0 {
+			r = &mechanics.Result{}
+		}
+		if err := computePart(part, r); err != nil {
+			return err
+		}
+		if i > 0 {
+			res.Vars = append(res.Vars, r.Vars...)
+			res.Events = append(res.Events, r.Events...)
+			res.Bands = append(res.Bands, r.Bands...)
+			res.Truncated += r.Truncated
+			res.Warnings = append(res.Warnings, r.Warnings...)
+		}
+	}
+	return nil
+}
+
+func computePart(spec *mechanics.Spec, res *mechanics.Result) (err error) {
 	defer func() {
 		if x := recover(); x != nil {
 			err = fmt.Errorf("the model failed: %v", x)

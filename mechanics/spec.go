@@ -23,7 +23,19 @@ type Spec struct {
 	Vars   []Var
 	Events []Event
 	Bands  []Band
+	// Also lists further models of the same mechanic, computed and
+	// simulated on their own, whose outputs are reported beside this
+	// spec's: for quantities whose joint distribution would be too large
+	// to hold (the lifetime of an item with its successful uses, and apart
+	// from them the count of its repairs). Every output's distribution is
+	// exact, but outputs of different parts must not be read jointly. A
+	// part has no parts of its own, and only the main spec's process gives
+	// the survival and absorption figures.
+	Also []*Spec
 }
+
+// Parts lists the spec and its Also parts, the spec first.
+func (s *Spec) Parts() []*Spec { return append([]*Spec{s}, s.Also...) }
 
 // Var is a reported distribution: an expression over the record's fields.
 type Var struct {
@@ -100,16 +112,44 @@ func (s *Spec) Band(name, doc string, labels []string, e expr.Expr) *Spec {
 // output with no expression, an expression naming no field, duplicate output
 // names.
 func (s *Spec) Check() error {
-	if (s.Outcome == nil) == (s.Process == nil) {
-		return fmt.Errorf("a model needs exactly one of an outcome and a process")
-	}
-	if s.Process != nil {
-		if err := s.Process.Validate(); err != nil {
+	names := map[string]bool{}
+	for i, part := range s.Parts() {
+		if (part.Outcome == nil) == (part.Process == nil) {
+			return fmt.Errorf("a model needs exactly one of an outcome and a process")
+		}
+		if i > 0 && len(part.Also) > 0 {
+			return fmt.Errorf("a part of a model cannot have parts of its own")
+		}
+		if part.Process != nil {
+			if err := part.Process.Validate(); err != nil {
+				return err
+			}
+		}
+		if _, err := part.Compile(); err != nil {
 			return err
 		}
+		for _, n := range part.outputNames() {
+			if names[n] {
+				return fmt.Errorf("two parts of the model report %s", n)
+			}
+			names[n] = true
+		}
 	}
-	_, err := s.Compile()
-	return err
+	return nil
+}
+
+func (s *Spec) outputNames() []string {
+	var out []string
+	for _, v := range s.Vars {
+		out = append(out, "variable "+v.Name)
+	}
+	for _, e := range s.Events {
+		out = append(out, "event "+e.Name)
+	}
+	for _, b := range s.Bands {
+		out = append(out, "band "+b.Name)
+	}
+	return out
 }
 
 // Outputs is a spec's outputs compiled against its record: for one encoded
