@@ -292,9 +292,23 @@ func describeModel(w io.Writer, spec *mechanics.Spec, custom bool) {
 	}
 	fmt.Fprintf(w, "\nOutputs (%s):\n", at)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for pi, part := range spec.Parts() {
+		if pi > 0 {
+			tw.Flush()
+			fmt.Fprintln(w, "  computed apart, from a separate model of the same rule (exact on its own; not joint with the outputs above):")
+		}
+		describeOutputs(tw, part, formula, pi == 0)
+	}
+	if spec.Process != nil {
+		fmt.Fprintf(tw, "  process\tsurvival S(t), absorption per state%s\t\t\n", map[bool]string{true: ", unlimited-horizon mean time and absorption", false: ""}[spec.Process.Homogeneous])
+	}
+	tw.Flush()
+}
+
+func describeOutputs(tw io.Writer, spec *mechanics.Spec, formula func(expr.Expr) string, main bool) {
 	for i, v := range spec.Vars {
 		kind := "distribution"
-		if i == 0 {
+		if i == 0 && main {
 			kind = "distribution (primary)"
 		}
 		name := v.Name
@@ -313,10 +327,6 @@ func describeModel(w io.Writer, spec *mechanics.Spec, custom bool) {
 		}
 		fmt.Fprintf(tw, "  band\t%s\t%s\t%s\n", b.Name, formula(b.Expr), labels)
 	}
-	if spec.Process != nil {
-		fmt.Fprintf(tw, "  process\tsurvival S(t), absorption per state%s\t\t\n", map[bool]string{true: ", unlimited-horizon mean time and absorption", false: ""}[spec.Process.Homogeneous])
-	}
-	tw.Flush()
 }
 
 func fieldType(f mechanics.Field) string {

@@ -141,7 +141,10 @@ func describedOutputs(d string) []string {
 		if len(f) < 2 || f[0] == "process" {
 			continue
 		}
-		kind := map[string]string{"distribution": "var", "event": "event", "band": "band"}[f[0]]
+		kind, ok := map[string]string{"distribution": "var", "event": "event", "band": "band"}[f[0]]
+		if !ok {
+			continue
+		}
 		name := f[1]
 		if f[1] == "(primary)" {
 			name = f[2]

@@ -372,3 +372,39 @@ func TestOutputsDocumentedAndOptionsCovered(t *testing.T) {
 		}
 	}
 }
+
+// The successful uses are the full distribution (not a conditional mean):
+// a DP over the uses, each working with probability (N−3)/N, breaking the
+// item for good with 1/N, and otherwise (a dud or a repairable break)
+// leaving the count as it is.
+func TestInstabilitySuccessfulUsesDistribution(t *testing.T) {
+	for _, c := range []struct{ N, H int }{{4, 12}, {20, 60}} {
+		die := map[int]string{4: "d4", 20: "d20"}[c.N]
+		N := float64(c.N)
+		alive := make([]float64, c.H+1)
+		alive[0] = 1
+		final := make([]float64, c.H+1)
+		for use := 1; use <= c.H; use++ {
+			next := make([]float64, c.H+1)
+			for k, p := range alive {
+				final[k] += p / N
+				next[k] += p * 2 / N
+				if k < c.H {
+					next[k+1] += p * (N - 3) / N
+				}
+			}
+			alive = next
+		}
+		for k, p := range alive {
+			final[k] += p
+		}
+		v := runExact(t, "grim.instability", "die="+die, "uses="+itoa(c.H)).Var("successful_uses")
+		for k, want := range final {
+			got := 0.0
+			if i := k - v.Lo; i >= 0 && i < len(v.P) {
+				got = v.P[i]
+			}
+			near(t, die+": P(successful uses = "+itoa(k)+")", got, want, 1e-12)
+		}
+	}
+}

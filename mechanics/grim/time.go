@@ -469,59 +469,61 @@ func instability() *mechanics.Mechanic {
 }
 
 // instabilitySpec is the lifetime of a durable unstable item with an N-sided
-// instability die over at most H uses: a chain on the repairs so far, in use
-// or destroyed, with the time the use count. Repairs are counted in full
-// (0…H: the horizon is their only bound).
-//
-// The successful uses are not a third counter of the chain: counting them
-// beside the repairs and the time would take about H³/6 outcomes (1.7·10⁸ at
-// H = 1000). Given the uses before the break (or the H uses) and the repairs
-// among them, each other use works with probability (N−3)/(N−2) (works and
-// duds, 3 a dud); the output successful_uses is that conditional expectation,
-// whose mean is the mean number of successful uses.
+// instability die over at most H uses, in two parts computed on their own:
+// a chain on the successful uses so far (in use or destroyed), whose time
+// is the use of the permanent break, and a chain on the repairs so far.
+// Each part's distributions are exact; together the three counts would
+// need about H³/6 joint outcomes (1.7·10⁸ at H = 1000), so they are not
+// reported jointly. Repairs are counted in full (0…H: the horizon is their
+// only bound).
 func instabilitySpec(N, H int) *mechanics.Spec {
-	p := &mechanics.Process{Homogeneous: true, Horizon: H, TimeUnit: "use"}
-	inUse := mechanics.NewRecord(mechanics.Enum("item", "in use or destroyed", "in use"), mechanics.Int("repairs", 0, H, "repairable breaks so far"))
-	broken := mechanics.NewRecord(mechanics.Enum("item", "in use or destroyed", "destroyed"), mechanics.Int("repairs", 0, H, "repairable breaks before the permanent one"))
-	live, gone := addBlock(p, false, inUse), addBlock(p, true, broken)
-	sLive, sGone := inUse.Slot("repairs"), broken.Slot("repairs")
-	p.Start = live.state(inUse.Start())
 	die := mechanics.D(N)
-	p.Kernel = func(int) mechanics.Node { return die }
-	p.Move = func(_, s, n int) int {
-		code, ok := live.code(s)
-		if !ok {
-			bug("instability: a step from state %d", s)
+	// counter is a chain that counts the uses whose face satisfies count
+	// until a 1 breaks the item for good.
+	counter := func(name, doc string, count func(n int) bool) (*mechanics.Process, expr.Expr, expr.Expr) {
+		p := &mechanics.Process{Homogeneous: true, Horizon: H, TimeUnit: "use"}
+		inUse := mechanics.NewRecord(mechanics.Enum("item", "in use or destroyed", "in use"), mechanics.Int(name, 0, H, doc))
+		broken := mechanics.NewRecord(mechanics.Enum("item", "in use or destroyed", "destroyed"), mechanics.Int(name, 0, H, doc))
+		live, gone := addBlock(p, false, inUse), addBlock(p, true, broken)
+		sLive, sGone := inUse.Slot(name), broken.Slot(name)
+		p.Start = live.state(inUse.Start())
+		p.Kernel = func(int) mechanics.Node { return die }
+		p.Move = func(_, s, n int) int {
+			code, ok := live.code(s)
+			if !ok {
+				bug("instability: a step from state %d", s)
+			}
+			switch {
+			case n == 1: // broken for good
+				return gone.state(sGone.Set(broken.Start(), sLive.Get(code)))
+			case count(n):
+				// H counted uses take all H uses: no use follows them
+				// within the horizon, so the step from there is never taken.
+				return live.state(sLive.Set(code, min(sLive.Get(code)+1, H)))
+			}
+			return s
 		}
-		switch n {
-		case 1: // broken for good
-			return gone.state(sGone.Set(broken.Start(), sLive.Get(code)))
-		case 2: // broken, repaired
-			// H repairs take all H uses: no use follows them within the
-			// horizon, so the step from there is never taken.
-			return live.state(sLive.Set(code, min(sLive.Get(code)+1, H)))
-		}
-		return s // works, or a dud (3)
+		tabulate(p, 1, N)
+		counted := p.StateTable(func(s int) int {
+			if code, ok := live.code(s); ok {
+				return sLive.Get(code)
+			}
+			code, _ := gone.code(s)
+			return sGone.Get(code)
+		})
+		return p, counted, p.StateSet(gone.has)
 	}
-	tabulate(p, 1, N)
-	repairs := p.StateTable(func(s int) int {
-		if code, ok := live.code(s); ok {
-			return sLive.Get(code)
-		}
-		code, _ := gone.code(s)
-		return sGone.Get(code)
-	})
-	destroyed := p.StateSet(gone.has)
-	// The uses other than the permanent break: time − 1, or all H uses.
-	before := expr.Cond(destroyed, expr.Sub(field("time"), num(1)), num(H))
-	spec := &mechanics.Spec{Process: p, Record: p.Record()}
+	// 4…N works, 3 is a dud, 2 a repairable break, 1 the permanent break.
+	life, uses, destroyed := counter("successful_uses", "uses that worked so far", func(n int) bool { return n >= 4 })
+	spec := &mechanics.Spec{Process: life, Record: life.Record()}
 	spec.Vars = []mechanics.Var{
 		{Name: "time", Doc: "the use that breaks it for good (uses+1: still going)", Unit: "use", Expr: field("time")},
-		{Name: "successful_uses", Doc: "expected successful uses given the lifetime and the repairs: (uses before the break − repairs)·(N−3)/(N−2); " +
-			"its mean is the mean number of successful uses (N − 3 without a horizon)", Unit: "use",
-			Expr: expr.Mul(expr.Sub(before, repairs), expr.Q(int64(N-3), int64(N-2)))},
-		{Name: "repairs", Doc: "repairable breaks before the permanent one (or within the uses): Geometric(½) without a horizon, mean 1", Expr: repairs},
+		{Name: "successful_uses", Doc: "uses that worked before the permanent break (or within the uses); mean N − 3 without a horizon", Unit: "use", Expr: uses},
 	}
 	spec.Event("destroyed", "broken for good within the uses", destroyed)
+	fix, repairs, _ := counter("repairs", "repairable breaks so far", func(n int) bool { return n == 2 })
+	repairsPart := &mechanics.Spec{Process: fix, Record: fix.Record()}
+	repairsPart.Var("repairs", "repairable breaks before the permanent one (or within the uses): Geometric(½) without a horizon, mean 1", repairs)
+	spec.Also = []*mechanics.Spec{repairsPart}
 	return spec
 }
