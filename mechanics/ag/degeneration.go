@@ -2,6 +2,7 @@ package ag
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -39,6 +40,7 @@ type degRules struct {
 	penalties       bool
 	exponential     bool
 	classes         [][]uint8 // [penalty][roll record] → test result
+	possible        [][3]bool // [penalty][test result]: some roll gives it
 }
 
 // Results of one degeneration test.
@@ -61,6 +63,8 @@ func newDegRules(c mechanics.Config) degRules {
 	}
 	_ = degTie.Of(c) // T = 1 fails: the test passes at T ≥ 2 below
 	r.classes = make([][]uint8, r.boxes)
+	r.possible = make([][3]bool, r.boxes)
+	rolls := poolOutcomes(Pool(2, r.o))
 	for pen := range r.classes {
 		r.classes[pen] = make([]uint8, RollRecord.Size())
 		m := r.mod
@@ -74,6 +78,9 @@ func newDegRules(c mechanics.Config) degRules {
 			case Total(code, r.body, m) <= 1:
 				r.classes[pen][code] = degFail
 			}
+		}
+		for _, code := range rolls {
+			r.possible[pen][r.classes[pen][code]] = true
 		}
 	}
 	return r
@@ -264,6 +271,9 @@ func eventDegeneration(r *degRules) (*mechanics.Spec, error) {
 			continue
 		}
 		for class := range 3 {
+			if !r.possible[s.f+2*s.d][class] {
+				continue // no roll gives it: its successor is never reached
+			}
 			ns := step(s, class)
 			n := len(states)
 			j := intern(ns)
@@ -290,8 +300,8 @@ func eventDegeneration(r *degRules) (*mechanics.Spec, error) {
 			return longest[i]
 		}
 		d := 0
-		if trans[i][0] >= 0 {
-			for _, j := range trans[i] {
+		for _, j := range trans[i] {
+			if j >= 0 {
 				d = max(d, 1+depth(j))
 			}
 		}
@@ -323,12 +333,12 @@ func eventDegeneration(r *degRules) (*mechanics.Spec, error) {
 	K := degRoll.Size()
 	move := make([]int32, len(states)*K)
 	for si := range states {
-		if trans[si][0] < 0 {
-			continue // absorbing
+		if states[si].bled || states[si].atHorizon {
+			continue
 		}
 		for k := range K {
 			x := slotFumble.SetBool(slotRoll.Set(RollRecord.Start(), degRollValue.Get(k)), degRollFumble.Bool(k))
-			move[si*K+k] = int32(trans[si][r.classes[pens[si]][x]])
+			move[si*K+k] = int32(trans[si][r.classes[pens[si]][x]]) // −1 for a roll the dice never show
 		}
 	}
 	p.Kernel = func(int) mechanics.Node { return kernel }
@@ -429,4 +439,40 @@ func memorylessDegeneration(r *degRules) *mechanics.Spec {
 			return s != bled && (sFlesh.Get(s-base) > f0 || sDeep.Get(s-base) > d0)
 		})))
 	return spec
+}
+
+// poolOutcomes lists the roll records a pool node can yield, by rolling
+// every combination of its dice through its evaluator.
+func poolOutcomes(n mechanics.Node) []int {
+	p, ok := n.(mechanics.Pool)
+	if !ok {
+		panic("ag: poolOutcomes of a node that is not a pool")
+	}
+	faces := append([]int(nil), p.Die.Faces...)
+	slices.Sort(faces)
+	faces = slices.Compact(faces)
+	counts := make([]int, len(faces))
+	seen := map[int]bool{}
+	var out []int
+	var roll func(left, from int)
+	roll = func(left, from int) {
+		if left == 0 {
+			st := p.Eval.Start()
+			for i, f := range faces {
+				st = p.Eval.Next(st, f, counts[i])
+			}
+			if v := p.Eval.Final(st); !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+			return
+		}
+		for i := from; i < len(faces); i++ {
+			counts[i]++
+			roll(left-1, i)
+			counts[i]--
+		}
+	}
+	roll(p.N, 0)
+	return out
 }
