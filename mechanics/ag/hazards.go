@@ -270,30 +270,23 @@ func buildFire(c mechanics.Config) (*mechanics.Spec, error) {
 	if fireDice.Of(c) == FireSum2d6 {
 		kind = FallSum2d6
 	}
-	// One round's damage by the damage roll, exact: DV × ½ᵏ × R rounded,
-	// on the lattice 1/4 (1/2 when the halvings do not stack) with
-	// exact_fraction.
-	den := int64(1)
-	if rounding == kit.ExactFraction {
-		k := bit(partial) + 1 // the fumble can always halve
-		if !stack {
-			k = 1
-		}
-		den = int64(1) << k
-	}
+	// One round's damage by the damage roll, exact: DV × ½ᵏ × R, rounded
+	// unless exact_fraction; the damage field's lattice 1/den is the lcm of
+	// the denominators of every damage value (quarters at most).
 	type roundDamage struct {
 		damage expr.Rat
 		cat    int
 	}
 	var byRoll [2][maxDamageDice + 1]roundDamage // [fumble][R]
-	maxUnits := 0
-	for f := 0; f < 2; f++ {
+	den := int64(1)
+	for f := range 2 {
 		for R := 1; R <= maxDamageDice; R++ {
 			d := rounding.Round(expr.Int(int64(dv * R)).Mul(halving(partial, f == 1, stack)))
 			byRoll[f][R] = roundDamage{d, th.Of(d)}
-			maxUnits = max(maxUnits, int(d.Mul(expr.Int(den)).N))
+			den = expr.Lcm(den, denOf(d))
 		}
 	}
+	maxUnits := int(byRoll[0][maxDamageDice].damage.Mul(expr.Int(den)).N)
 	if r == 1 {
 		rec := mechanics.NewRecord(
 			mechanics.Scaled("damage", int(den), 0, maxUnits, "wounds this round: DV × ½ᵏ × damage roll, rounded per opt.rounding (the exact fraction with exact_fraction)").In("wounds"),
@@ -323,16 +316,17 @@ func buildFire(c mechanics.Config) (*mechanics.Spec, error) {
 		mechanics.Int("critical_wounds", 0, r, "critical wounds taken over the rounds"),
 		mechanics.Int("incapacitated_rounds", 0, 6*r, "Σ over deep results of d6").In("rounds"),
 	)
-	slots := []mechanics.Slot{rec.Slot("flesh_wounds"), rec.Slot("deep_wounds"), rec.Slot("critical_wounds"), rec.Slot("incapacitated_rounds")}
-	sInc := slots[3]
+	sFlesh, sDeep, sCrit, sInc := rec.Slot("flesh_wounds"), rec.Slot("deep_wounds"), rec.Slot("critical_wounds"), rec.Slot("incapacitated_rounds")
+	slots := []mechanics.Slot{sFlesh, sDeep, sCrit, sInc}
 	start := rec.Start()
 	one := mechanics.Combine{X: damageDice(kind), Y: mechanics.D(6), Name: "round", F: func(x, d6 int) int {
-		rd := byRoll[bit(rollFumble(x))][rollValue(x)]
-		switch rd.cat {
-		case catFlesh, catCritical:
-			return slots[rd.cat-1].Set(start, 1)
+		switch byRoll[bit(rollFumble(x))][rollValue(x)].cat {
+		case catFlesh:
+			return sFlesh.Set(start, 1)
 		case catDeep:
-			return sInc.Set(slots[1].Set(start, 1), d6)
+			return sInc.Set(sDeep.Set(start, 1), d6)
+		case catCritical:
+			return sCrit.Set(start, 1)
 		}
 		return start
 	}}
