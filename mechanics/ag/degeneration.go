@@ -322,8 +322,6 @@ func eventDegeneration(r *degRules) (*mechanics.Spec, error) {
 		}
 		p.Add(s.bled || s.atHorizon, name)
 	}
-	// One kernel for every state, the Body roll; the move reads the
-	// state's successor for the roll's result at the state's penalty.
 	// One kernel for every state, the Body roll (what the test reads of
 	// it); the move reads the state's successor for the roll's result at
 	// the state's penalty, tabulated per state and roll.
