@@ -4,32 +4,41 @@ import (
 	"math"
 
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/mechanics/kit"
 )
 
 // §1.6 hazards: falling, fire, fire in vehicles, electricity.
 
 func init() {
-	register(fallDamage(), fire(), fireVehicle(), electricity())
-}
-
-// damageRoll is the "two dice" damage roll, packed like a pool roll
-// (value << 2 | fumble flag): keep the highest with or without the +1 on
-// doubles, or the sum of 2d6; double ones are its fumble.
-func damageRoll(kind string) mechanics.Node {
-	switch kind {
-	case "sum_2d6":
-		return mechanics.Combine{X: mechanics.D(6), Y: mechanics.D(6), Name: "2d6", F: func(a, b int) int {
-			return slotFumble.SetBool(slotRoll.Set(RollRecord.Start(), a+b), a == 1 && b == 1)
-		}}
-	case "two_dice_keep_high_no_crit":
-		return mechanics.Pool{Die: mechanics.D(6), N: 2, Eval: poolEval{n: 2, critCount: CritExtraCopies}}
-	default:
-		return Pool(2, CoreOptions{CritCount: CritExtraCopies, FumbleCrit: FumbleSuppress})
+	for _, m := range []*mechanics.Mechanic{fallDamage(), fire(), fireVehicle(), electricity()} {
+		mechanics.Register(m)
 	}
 }
 
-// round applies a rounding option to a non-negative real damage; exact
-// comparisons with thresholds use the real value (see category).
+// damageDice is the "two dice" damage roll of falls and fire, yielding
+// RollRecord codes: two dice keep the highest with or without the +1 on
+// doubles, or the sum of 2d6; double ones are its fumble (scoring 1 when
+// the dice are kept, 2 when summed).
+func damageDice(kind FallDamageRoll) mechanics.Node {
+	switch kind {
+	case FallSum2d6:
+		start := RollRecord.Start()
+		return mechanics.Combine{X: mechanics.D(6), Y: mechanics.D(6), Name: "2d6", F: func(a, b int) int {
+			return slotFumble.SetBool(slotRoll.Set(start, a+b), a == 1 && b == 1)
+		}}
+	case FallKeepHighNoCrit:
+		return mechanics.Pool{Die: mechanics.D(6), N: 2, Eval: poolEval{n: 2, critCount: CritExtraCopies}}
+	}
+	return Pool(2, CoreOptions{CritCount: CritExtraCopies, FumbleCrit: FumbleSuppress})
+}
+
+// maxDamageDice bounds the damage dice: 12 on 2d6.
+const maxDamageDice = 12
+
+// round applies a rounding option to a non-negative real damage. It is
+// the pre-record form, kept only for thresholds.categorise until every
+// mechanic uses kit.Rounding.
 func round(d float64, how string) int {
 	const eps = 1e-9
 	if how == "round_half_up" {
@@ -38,9 +47,50 @@ func round(d float64, how string) int {
 	return int(math.Floor(d + eps))
 }
 
-var roundingValues = []string{"floor", "round_half_up", "exact_fraction"}
+// denOf is the denominator of a rational (1 for the zero value).
+func denOf(r expr.Rat) int64 {
+	if r.D == 0 {
+		return 1
+	}
+	return r.D
+}
 
-var surfaces = map[string]float64{"concrete": 2, "grass": 1, "dirt": 1, "sand": 0.5, "shallow_water": 0.5, "deep_water": 0.25, "crash_pads": 0.1}
+// woundCategoryEvents adds the usual events of a wound category
+// expression (flesh or worse, deep or worse, critical) and, with band, the
+// band "category".
+func woundCategoryEvents(spec *mechanics.Spec, cat expr.Expr, band bool) {
+	spec.Event("flesh_or_worse", "damage reaches the Flesh threshold", expr.Ge(cat, expr.K(catFlesh))).
+		Event("deep_or_worse", "damage reaches the Deep threshold", expr.Ge(cat, expr.K(catDeep))).
+		Event("critical", "damage reaches the Critical threshold", expr.Eq(cat, expr.K(catCritical)))
+	if band {
+		spec.Band("category", "the wound category of the damage", categoryLabels, cat)
+	}
+}
+
+// Options of ag.fall_damage.
+var (
+	fallSurface = mechanics.ChoiceOf("ag.fall_damage", "surface", "landing surface",
+		FallConcrete, FallGrass, FallDirt, FallSand, FallShallowWater, FallDeepWater, FallCrashPads)
+	fallDVSteps = mechanics.SwitchOf("ag.fall_damage", "dv_per_3m", "floor: whole 3 m steps; ceil; real: (h − T)/3 without rounding",
+		FallDVFloor, FallDVCeil, FallDVReal)
+	fallCapOrder = mechanics.SwitchOf("ag.fall_damage", "cap_order",
+		"cap_after_reduction: DV = min(10, steps of h − T); cap_before_reduction: the height is capped at 30 m before T is taken off",
+		FallCapAfter, FallCapBefore)
+	fallRounding = roundingOpt("ag.fall_damage",
+		"rounding of DV × surface × roll: floor, round_half_up, or exact_fraction (the damage is the unrounded fraction, compared exactly with the thresholds)")
+	fallFeet = mechanics.SwitchOf("ag.fall_damage", "feet_rule", "strictly_greater: T > h lands on the feet; at_least: T ≥ h",
+		FallFeetGreater, FallFeetAtLeast)
+	fallDamageRoll = mechanics.SwitchOf("ag.fall_damage", "damage_roll", "the damage dice",
+		FallKeepHighCrit, FallKeepHighNoCrit, FallSum2d6)
+	fallAthletics = mechanics.SwitchOf("ag.fall_damage", "athletics", "always_rolled; optional: the faller does not roll (no reduction, no fumble)",
+		FallAthleticsRolled, FallAthleticsOptional)
+)
+
+// surfaceFactor is the DV multiplier of each landing surface.
+var surfaceFactor = map[FallSurface]expr.Rat{
+	FallConcrete: expr.Int(2), FallGrass: expr.Int(1), FallDirt: expr.Int(1), FallSand: expr.Frac(1, 2),
+	FallShallowWater: expr.Frac(1, 2), FallDeepWater: expr.Frac(1, 4), FallCrashPads: expr.Frac(1, 10),
+}
 
 func fallDamage() *mechanics.Mechanic {
 	const id = "ag.fall_damage"
@@ -58,86 +108,135 @@ func fallDamage() *mechanics.Mechanic {
 			"water ¼, crash pads 0.1), × a two-dice-keep-highest roll. Landing on the head or fumbling the Athletics roll halves the " +
 			"thresholds. Damage is wounds (mechanics.md §1.6).",
 		Params: ps,
-		Options: withCore(
-			choice(id, "surface", "landing surface", "concrete", "grass", "dirt", "sand", "shallow_water", "deep_water", "crash_pads"),
-			opt(id, "dv_per_3m", "floor: whole 3 m steps; ceil; real: (h − T)/3 without rounding", "floor", "ceil", "real"),
-			opt(id, "cap_order", "cap_after_reduction: DV = min(10, steps of h − T); cap_before_reduction: the height is capped at 30 m before T is taken off", "cap_after_reduction", "cap_before_reduction"),
-			opt(id, "rounding", "rounding of DV × surface × roll: floor, round_half_up, or exact_fraction (thresholds compare the unrounded damage)", roundingValues...),
-			opt(id, "feet_rule", "strictly_greater: T > h lands on the feet; at_least: T ≥ h", "strictly_greater", "at_least"),
-			opt(id, "damage_roll", "the damage dice", "two_dice_keep_high_with_crit", "two_dice_keep_high_no_crit", "sum_2d6"),
-			opt(id, "athletics", "always_rolled; optional: the faller does not roll (no reduction, no fumble)", "always_rolled", "optional")),
-		Outputs: []string{"distributions: damage, dv", "events: no_damage, flesh_or_worse, deep_or_worse, critical, athletics_fumble", "bands: category"},
-		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			if err := checkThresholds(c); err != nil {
-				return nil, err
-			}
-			o := coreOptionsOf(c)
-			h := c.Float("height")
-			s := surfaces[c.Opt("surface")]
-			th := thresholdsOf(c)
-			a, m := c.Int("agility"), c.Int("modifier")
-			head := c.Int("head_first") == 1
-			var ath mechanics.Node = Pool(c.Int("athletics"), o)
-			if c.Opt("athletics") == "optional" {
-				ath = mechanics.Const{V: autoFailRoll}
-			}
-			dvOf := func(T int) float64 {
-				hh := h
-				if c.Opt("cap_order") == "cap_before_reduction" {
-					hh = math.Min(h, 30)
-				}
-				rest := math.Max(0, hh-float64(T))
-				var dv float64
-				switch c.Opt("dv_per_3m") {
-				case "ceil":
-					dv = math.Ceil(rest/3 - 1e-12)
-				case "real":
-					dv = rest / 3
-				default:
-					dv = math.Floor(rest/3 + 1e-12)
-				}
-				return math.Min(10, dv)
-			}
-			// Outcome: damage << 5 | dv*... packed below.
-			out := mechanics.Combine{X: ath, Y: damageRoll(c.Opt("damage_roll")), Name: "fall", F: func(x, y int) int {
-				T := Total(x, a, m)
-				fum := rollFumble(x)
-				if (c.Opt("feet_rule") == "at_least" && float64(T) >= h) || float64(T) > h {
-					return bit(fum)
-				}
-				dv := dvOf(T)
-				mult := 1.0
-				if fum || head {
-					mult = 0.5
-				}
-				d, cat := th.categorise(dv*s*float64(rollValue(y)), c.Opt("rounding"), mult)
-				return d<<3 | cat<<1 | bit(fum)
-			}}
-			dmg := func(x int) int { return x >> 3 }
-			cat := func(x int) int { return (x >> 1) & 3 }
-			return &mechanics.Spec{
-				Outcome: out,
-				Vars:    []mechanics.Var{{Name: "damage", Of: dmg}},
-				Events: []mechanics.Event{
-					{Name: "no_damage", Of: func(x int) bool { return dmg(x) == 0 }},
-					{Name: "flesh_or_worse", Of: func(x int) bool { return cat(x) >= catFlesh }},
-					{Name: "deep_or_worse", Of: func(x int) bool { return cat(x) >= catDeep }},
-					{Name: "critical", Of: func(x int) bool { return cat(x) == catCritical }},
-					{Name: "athletics_fumble", Of: func(x int) bool { return x&1 == 1 }},
-				},
-				Bands: []mechanics.Bands{{Name: "category", Labels: categoryLabels, Of: cat}},
-			}, nil
-		},
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie,
+			fallSurface, fallDVSteps, fallCapOrder, fallRounding, fallFeet, fallDamageRoll, fallAthletics),
+		Build: buildFall,
 	}
 }
 
-// halving returns the DV factor for partial exposure and a fumbled damage roll.
-func halving(partial, fumble bool, stack string) float64 {
+// fallDV is the DV of a fall of h metres after an Athletics total T
+// (§1.6): one per 3 m of what is left (whole steps, rounded up, or the
+// exact fraction), at most 10; the height is capped at 30 m first under
+// cap_before_reduction.
+func fallDV(h expr.Rat, T int, steps FallDV, capBefore bool) expr.Rat {
+	if capBefore && h.Cmp(expr.Int(30)) > 0 {
+		h = expr.Int(30)
+	}
+	rest := h.Sub(expr.Int(int64(T)))
+	if rest.Cmp(expr.Int(0)) < 0 {
+		rest = expr.Int(0)
+	}
+	dv := rest.Mul(expr.Frac(1, 3))
+	switch steps {
+	case FallDVFloor:
+		dv = expr.Int(dv.Floor())
+	case FallDVCeil:
+		dv = expr.Int(dv.Ceil())
+	}
+	if dv.Cmp(expr.Int(10)) > 0 {
+		dv = expr.Int(10)
+	}
+	return dv
+}
+
+func buildFall(c mechanics.Config) (*mechanics.Spec, error) {
+	if err := checkThresholds(c); err != nil {
+		return nil, err
+	}
+	o := coreOptionsOf(c)
+	th := woundThresholds(c)
+	h := c.Rat("height")
+	s := surfaceFactor[fallSurface.Of(c)]
+	steps, capBefore := fallDVSteps.Of(c), fallCapOrder.Of(c) == FallCapBefore
+	rounding := fallRounding.Of(c)
+	atLeast := fallFeet.Of(c) == FallFeetAtLeast
+	dice := damageDice(fallDamageRoll.Of(c))
+	a, m := c.Int("agility"), c.Int("modifier")
+	head := c.Int("head_first") == 1
+	var ath mechanics.Node = Pool(c.Int("athletics"), o)
+	if fallAthletics.Of(c) == FallAthleticsOptional {
+		ath = mechanics.Const{V: autoFailRoll}
+	}
+
+	// Everything the trial needs is tabulated here, by the Athletics total
+	// T and the damage roll R, in exact rationals: the DV, whether the
+	// faller lands on the feet, and the damage DV × surface × R (rounded
+	// unless exact_fraction). The damage field's lattice 1/den is the lcm
+	// of the denominators of every damage value.
+	maxT := maxRoll + a + max(m, 0)
+	dvs := make([]expr.Rat, maxT+1)
+	damage := make([][maxDamageDice + 1]expr.Rat, maxT+1)
+	den := int64(1)
+	for T := 0; T <= maxT; T++ {
+		dvs[T] = expr.Int(0)
+		tr := expr.Int(int64(T))
+		if !(tr.Cmp(h) > 0 || (atLeast && tr.Cmp(h) == 0)) { // else on the feet: DV 0, no damage
+			dvs[T] = fallDV(h, T, steps, capBefore)
+		}
+		for R := 1; R <= maxDamageDice; R++ {
+			damage[T][R] = rounding.Round(dvs[T].Mul(s).Mul(expr.Int(int64(R))))
+			den = expr.Lcm(den, denOf(damage[T][R]))
+		}
+	}
+	units := make([][maxDamageDice + 1]int, maxT+1)
+	maxUnits := 0
+	for T := range units {
+		for R := 1; R <= maxDamageDice; R++ {
+			units[T][R] = int(damage[T][R].Mul(expr.Int(den)).N)
+			maxUnits = max(maxUnits, units[T][R])
+		}
+	}
+	rec := mechanics.NewRecord(
+		mechanics.Scaled("damage", int(den), 0, maxUnits, "wounds: DV × surface × damage roll, rounded per opt.rounding (the exact fraction with exact_fraction)").In("wounds"),
+		mechanics.Int("athletics_total", 0, maxT, "the Athletics total T taken off the height (0 when not rolled)"),
+		mechanics.Flag("athletics_fumble", "the Athletics roll fumbled (halves the thresholds)"),
+	)
+	sDamage, sTotal, sFumble := rec.Slot("damage"), rec.Slot("athletics_total"), rec.Slot("athletics_fumble")
+	start := rec.Start()
+	out := mechanics.Combine{X: ath, Y: dice, Name: "fall", F: func(x, y int) int {
+		T := Total(x, a, m)
+		code := sFumble.SetBool(sTotal.Set(start, T), rollFumble(x))
+		return sDamage.Set(code, units[T][rollValue(y)])
+	}}
+
+	dmg := expr.F("damage")
+	half := th.Scale(halfThresholds)
+	var cat expr.Expr
+	switch {
+	case head:
+		cat = half.Band(dmg)
+	default:
+		cat = expr.Cond(expr.F("athletics_fumble"), half.Band(dmg), th.Band(dmg))
+	}
+	spec := &mechanics.Spec{Record: rec, Outcome: out}
+	spec.Report("damage").
+		Var("dv", "the fall's DV before the surface multiplier: one per 3 m left after the Athletics total, at most 10 (0 on the feet)",
+			expr.Lookup{X: expr.F("athletics_total"), Lo: 0, Table: dvs}).
+		Event("no_damage", "no damage (on the feet, or too short a fall)", expr.Eq(dmg, expr.K(0)))
+	woundCategoryEvents(spec, cat, false)
+	spec.Event("athletics_fumble", "the Athletics roll fumbled (halves the thresholds)", expr.F("athletics_fumble")).
+		Band("category", "the wound category, against thresholds halved for a head-first landing or a fumbled Athletics roll", categoryLabels, cat)
+	return spec, nil
+}
+
+// Options of ag.fire.
+var (
+	fireExposure = mechanics.ChoiceOf("ag.fire", "exposure", "full round or partial (halves the DV)", FireFull, FirePartial)
+	fireDice     = mechanics.SwitchOf("ag.fire", "dice", "keep_high_2: two dice keep highest, +1 on doubles (the global rule); sum_2d6",
+		FireKeepHigh2, FireSum2d6)
+	fireHalving = mechanics.SwitchOf("ag.fire", "halving_stack", "multiply: partial and fumble give ¼; once: at most ½",
+		FireHalvingMultiply, FireHalvingOnce)
+	fireRounding = roundingOpt("ag.fire", "rounding of DV × roll (exact_fraction keeps the fraction and compares it exactly with the thresholds)")
+)
+
+// halving is the DV factor for partial exposure and a fumbled damage roll:
+// ½ each, or ½ at most when they do not stack.
+func halving(partial, fumble, stack bool) expr.Rat {
 	k := bit(partial) + bit(fumble)
-	if stack == "once" {
+	if !stack {
 		k = min(k, 1)
 	}
-	return math.Pow(0.5, float64(k))
+	return expr.Frac(1, int64(1)<<k)
 }
 
 func fire() *mechanics.Mechanic {
@@ -152,82 +251,107 @@ func fire() *mechanics.Mechanic {
 		Doc: "A full round in fire deals 2 dice × DV automatically; less than a full round halves the DV, and so does a fumble on the " +
 			"damage dice. Each round's damage is compared with the thresholds separately; a deep wound from fire incapacitates for 1d6 " +
 			"rounds. With rounds = 1 the damage PMF is reported; over several rounds the wound counts (mechanics.md §1.6).",
-		Params: ps,
-		Options: []mechanics.Option{
-			choice(id, "exposure", "full round or partial (halves the DV)", "full", "partial"),
-			opt(id, "dice", "keep_high_2: two dice keep highest, +1 on doubles (the global rule); sum_2d6", "keep_high_2", "sum_2d6"),
-			opt(id, "halving_stack", "multiply: partial and fumble give ¼; once: at most ½", "multiply", "once"),
-			opt(id, "rounding", "rounding of DV × roll", roundingValues...),
-		},
-		Outputs: []string{"rounds = 1 — distributions: damage, incapacitated_rounds; bands: category",
-			"rounds > 1 — distributions: flesh_wounds, deep_wounds, incapacitated_rounds; events: any_deep, track_full, any_critical"},
-		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			if err := checkThresholds(c); err != nil {
-				return nil, err
-			}
-			dv, r, boxes := float64(c.Int("dv")), c.Int("rounds"), c.Int("wound_boxes")
-			th := thresholdsOf(c)
-			partial := c.Opt("exposure") == "partial"
-			kind := "two_dice_keep_high_with_crit"
-			if c.Opt("dice") == "sum_2d6" {
-				kind = "sum_2d6"
-			}
-			// One round: damage << 6 | category << 3 | incapacitation rounds.
-			one := mechanics.Combine{X: damageRoll(kind), Y: mechanics.D(6), Name: "round", F: func(x, d6 int) int {
-				real := dv * halving(partial, rollFumble(x), c.Opt("halving_stack")) * float64(rollValue(x))
-				d, cat := th.categorise(real, c.Opt("rounding"), 1)
-				inc := 0
-				if cat == catDeep {
-					inc = d6
-				}
-				return d<<6 | cat<<3 | inc
-			}}
-			if r == 1 {
-				cat := func(x int) int { return (x >> 3) & 7 }
-				return &mechanics.Spec{
-					Outcome: one,
-					Vars:    []mechanics.Var{{Name: "damage", Of: func(x int) int { return x >> 6 }}, {Name: "incapacitated_rounds", Of: func(x int) int { return x & 7 }}},
-					Events: []mechanics.Event{
-						{Name: "flesh_or_worse", Of: func(x int) bool { return cat(x) >= catFlesh }},
-						{Name: "deep_or_worse", Of: func(x int) bool { return cat(x) >= catDeep }},
-						{Name: "critical", Of: func(x int) bool { return cat(x) == catCritical }},
-					},
-					Bands: []mechanics.Bands{{Name: "category", Labels: categoryLabels, Of: cat}},
-				}, nil
-			}
-			// Several rounds: counts add, so pack them additively:
-			// incap + 64·(flesh + 11·(deep + 11·critical)).
-			counts := mechanics.Map{X: one, Name: "counts", F: func(x int) int {
-				cat := (x >> 3) & 7
-				v := x & 7
-				switch cat {
-				case catFlesh:
-					v += 64
-				case catDeep:
-					v += 64 * 11
-				case catCritical:
-					v += 64 * 121
-				}
-				return v
-			}}
-			flesh := func(x int) int { return (x / 64) % 11 }
-			deep := func(x int) int { return (x / 64 / 11) % 11 }
-			crit := func(x int) int { return x / 64 / 121 }
-			return &mechanics.Spec{
-				Outcome: mechanics.Repeat{X: counts, N: r},
-				Vars: []mechanics.Var{
-					{Name: "deep_wounds", Of: deep}, {Name: "flesh_wounds", Of: flesh},
-					{Name: "incapacitated_rounds", Doc: "Σ over deep results of d6", Of: func(x int) int { return x % 64 }},
-				},
-				Events: []mechanics.Event{
-					{Name: "any_deep", Of: func(x int) bool { return deep(x) >= 1 }},
-					{Name: "any_critical", Of: func(x int) bool { return crit(x) >= 1 }},
-					{Name: "track_full", Doc: "flesh + 2·deep ≥ wound boxes, or a critical", Of: func(x int) bool { return flesh(x)+2*deep(x) >= boxes || crit(x) >= 1 }},
-				},
-			}, nil
-		},
+		Params:  ps,
+		Options: mechanics.Options(fireExposure, fireDice, fireHalving, fireRounding),
+		Build:   buildFire,
 	}
 }
+
+func buildFire(c mechanics.Config) (*mechanics.Spec, error) {
+	if err := checkThresholds(c); err != nil {
+		return nil, err
+	}
+	dv, r, boxes := c.Int("dv"), c.Int("rounds"), c.Int("wound_boxes")
+	th := woundThresholds(c)
+	partial := fireExposure.Of(c) == FirePartial
+	stack := fireHalving.Of(c) == FireHalvingMultiply
+	rounding := fireRounding.Of(c)
+	kind := FallKeepHighCrit
+	if fireDice.Of(c) == FireSum2d6 {
+		kind = FallSum2d6
+	}
+	// One round's damage by the damage roll, exact: DV × ½ᵏ × R, rounded
+	// unless exact_fraction; the damage field's lattice 1/den is the lcm of
+	// the denominators of every damage value (quarters at most).
+	type roundDamage struct {
+		damage expr.Rat
+		cat    int
+	}
+	var byRoll [2][maxDamageDice + 1]roundDamage // [fumble][R]
+	den := int64(1)
+	for f := range 2 {
+		for R := 1; R <= maxDamageDice; R++ {
+			d := rounding.Round(expr.Int(int64(dv * R)).Mul(halving(partial, f == 1, stack)))
+			byRoll[f][R] = roundDamage{d, th.Of(d)}
+			den = expr.Lcm(den, denOf(d))
+		}
+	}
+	maxUnits := int(byRoll[0][maxDamageDice].damage.Mul(expr.Int(den)).N)
+	if r == 1 {
+		rec := mechanics.NewRecord(
+			mechanics.Scaled("damage", int(den), 0, maxUnits, "wounds this round: DV × ½ᵏ × damage roll, rounded per opt.rounding (the exact fraction with exact_fraction)").In("wounds"),
+			mechanics.Int("incapacitated_rounds", 0, 6, "1d6 rounds of incapacitation after a deep wound, else 0").In("rounds"),
+		)
+		sDamage, sInc := rec.Slot("damage"), rec.Slot("incapacitated_rounds")
+		start := rec.Start()
+		one := mechanics.Combine{X: damageDice(kind), Y: mechanics.D(6), Name: "round", F: func(x, d6 int) int {
+			rd := byRoll[bit(rollFumble(x))][rollValue(x)]
+			code := sDamage.SetRat(start, rd.damage)
+			if rd.cat == catDeep {
+				code = sInc.Set(code, d6)
+			}
+			return code
+		}}
+		spec := &mechanics.Spec{Record: rec, Outcome: one}
+		spec.Report("damage", "incapacitated_rounds")
+		woundCategoryEvents(spec, th.Band(expr.F("damage")), true)
+		return spec, nil
+	}
+	// Several rounds: each round adds one wound of its category (and its
+	// incapacitation); the rounds are independent, so the counts are the
+	// fold of r rounds by field-wise addition.
+	rec := mechanics.NewRecord(
+		mechanics.Int("flesh_wounds", 0, r, "flesh wounds taken over the rounds"),
+		mechanics.Int("deep_wounds", 0, r, "deep wounds taken over the rounds"),
+		mechanics.Int("critical_wounds", 0, r, "critical wounds taken over the rounds"),
+		mechanics.Int("incapacitated_rounds", 0, 6*r, "Σ over deep results of d6").In("rounds"),
+	)
+	sFlesh, sDeep, sCrit, sInc := rec.Slot("flesh_wounds"), rec.Slot("deep_wounds"), rec.Slot("critical_wounds"), rec.Slot("incapacitated_rounds")
+	slots := []mechanics.Slot{sFlesh, sDeep, sCrit, sInc}
+	start := rec.Start()
+	one := mechanics.Combine{X: damageDice(kind), Y: mechanics.D(6), Name: "round", F: func(x, d6 int) int {
+		switch byRoll[bit(rollFumble(x))][rollValue(x)].cat {
+		case catFlesh:
+			return sFlesh.Set(start, 1)
+		case catDeep:
+			return sInc.Set(sDeep.Set(start, 1), d6)
+		case catCritical:
+			return sCrit.Set(start, 1)
+		}
+		return start
+	}}
+	add := func(a, b int) int {
+		for _, s := range slots {
+			a = s.Set(a, s.Get(a)+s.Get(b))
+		}
+		return a
+	}
+	var all mechanics.Node = one
+	for i := 1; i < r; i++ {
+		all = mechanics.Combine{X: all, Y: one, Name: "next round", F: add}
+	}
+	flesh, deep, crit := expr.F("flesh_wounds"), expr.F("deep_wounds"), expr.F("critical_wounds")
+	spec := &mechanics.Spec{Record: rec, Outcome: all}
+	spec.Report("deep_wounds", "flesh_wounds", "incapacitated_rounds").
+		Event("any_deep", "at least one deep wound", expr.Ge(deep, expr.K(1))).
+		Event("any_critical", "at least one critical wound", expr.Ge(crit, expr.K(1))).
+		Event("track_full", "flesh + 2·deep ≥ wound boxes, or a critical",
+			expr.Or(expr.Ge(expr.Add(flesh, expr.Mul(expr.K(2), deep)), expr.K(int64(boxes))), expr.Ge(crit, expr.K(1))))
+	return spec, nil
+}
+
+var vehicleVictim = mechanics.ChoiceOf("ag.fire_vehicle", "victim", "whose thresholds the damage meets (set them accordingly)",
+	VictimVehicle, VictimOccupants)
 
 func fireVehicle() *mechanics.Mechanic {
 	const id = "ag.fire_vehicle"
@@ -239,37 +363,48 @@ func fireVehicle() *mechanics.Mechanic {
 		Summary: "driving through fire: Pilot + Agility vs 3 × DV; a failure hits like an attack that succeeded by the failure",
 		Doc:     "A vehicle crossing burning terrain needs Pilot + Agility vs TN 3 × DV; on MoS ≤ −1 the fire deals DV × min(|MoS|, 6) to the victim's thresholds (mechanics.md §1.6).",
 		Params:  ps,
-		Options: withCore(choice(id, "victim", "whose thresholds the damage meets (set them accordingly)", "vehicle", "occupants")),
-		Outputs: []string{"distributions: damage, mos", "events: burned, flesh_or_worse, deep_or_worse, critical", "bands: category"},
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie, vehicleVictim),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			if err := checkThresholds(c); err != nil {
 				return nil, err
 			}
 			o := coreOptionsOf(c)
+			_ = vehicleVictim.Of(c) // the victim only says whose thresholds were given
 			dv, a, m := c.Int("dv"), c.Int("agility"), c.Int("modifier")
-			th := thresholdsOf(c)
-			mos := func(r int) int { return Total(r, a, m) - 3*dv }
-			dmg := func(r int) int {
-				if mos(r) <= -1 {
-					return dv * min(-mos(r), 6)
-				}
-				return 0
-			}
-			cat := func(r int) int { return th.category(dmg(r), 1) }
-			return &mechanics.Spec{
-				Outcome: Pool(c.Int("pilot"), o),
-				Vars:    []mechanics.Var{{Name: "damage", Of: dmg}, {Name: "mos", Of: mos}},
-				Events: []mechanics.Event{
-					{Name: "burned", Of: func(r int) bool { return mos(r) <= -1 }},
-					{Name: "flesh_or_worse", Of: func(r int) bool { return cat(r) >= catFlesh }},
-					{Name: "deep_or_worse", Of: func(r int) bool { return cat(r) >= catDeep }},
-					{Name: "critical", Of: func(r int) bool { return cat(r) == catCritical }},
-				},
-				Bands: []mechanics.Bands{{Name: "category", Labels: categoryLabels, Of: cat}},
-			}, nil
+			th := woundThresholds(c)
+			mos := expr.Sub(totalExpr("", a, m), expr.K(int64(3*dv)))
+			burned := expr.Le(mos, expr.K(-1))
+			dmg := expr.Cond(burned, expr.Mul(expr.K(int64(dv)), expr.Min(expr.Neg(mos), expr.K(6))), expr.K(0))
+			spec := &mechanics.Spec{Record: RollRecord, Outcome: Pool(c.Int("pilot"), o)}
+			spec.Var("damage", "DV × min(|MoS|, 6) on MoS ≤ −1, else 0", dmg).
+				Var("mos", "the driver's MoS T − 3·DV", mos).
+				Event("burned", "MoS ≤ −1: the fire hits", burned)
+			woundCategoryEvents(spec, th.Band(dmg), true)
+			return spec, nil
 		},
 	}
 }
+
+// Options of ag.electricity.
+var (
+	shockExposure = mechanics.ChoiceOf("ag.electricity", "exposure", "full contact or partial (halves the DV)", FireFull, FirePartial)
+	shockTrigger  = mechanics.SwitchOf("ag.electricity", "test_trigger", "any_wound: the Body test only follows damage ≥ Flesh; always",
+		ShockAnyWound, ShockAlways)
+	shockTN = mechanics.SwitchOf("ag.electricity", "tn_dv", "effective: the TN uses the DV after halvings; listed: the listed DV",
+		ShockTNEffective, ShockTNListed)
+	shockPenalty = mechanics.SwitchOf("ag.electricity", "wound_penalty_in_test", "yes: the new wound already penalises the test (flesh −1, deep −2); no",
+		ShockPenaltyYes, ShockPenaltyNo)
+)
+
+// Results of the Body test after a shock (band indices).
+const (
+	shockNone = iota
+	shockKO
+	shockComa
+	shockDeath
+)
+
+var shockLabels = []string{"none", "knocked_out", "coma", "death"}
 
 func electricity() *mechanics.Mechanic {
 	const id = "ag.electricity"
@@ -283,65 +418,74 @@ func electricity() *mechanics.Mechanic {
 			"area, a deep wound fully. Whatever wound is taken, the victim also makes a Body test vs TN 5 × DV: MoS ≤ −1 knocked out, " +
 			"≤ −5 coma, a fumble instant death. With attributes in single digits the test is a near-certain KO from DV 2 and a " +
 			"near-certain coma from DV 3–4 (mechanics.md §1.6).",
-		Params: ps,
-		Options: []mechanics.Option{optCritCount.Option, optFumbleCrit.Option,
-			choice(id, "exposure", "full contact or partial (halves the DV)", "full", "partial"),
-			opt(id, "test_trigger", "any_wound: the Body test only follows damage ≥ Flesh; always", "any_wound", "always"),
-			opt(id, "tn_dv", "effective: the TN uses the DV after halvings; listed: the listed DV", "effective", "listed"),
-			opt(id, "wound_penalty_in_test", "yes: the new wound already penalises the test (flesh −1, deep −2); no", "yes", "no")},
-		Outputs: []string{"distributions: damage", "events: paralysis_local, paralysis_full, tested, ko_or_worse, coma_or_worse, death, critical_wound", "bands: test (none, KO, coma, death)"},
-		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			if err := checkThresholds(c); err != nil {
-				return nil, err
-			}
-			o := coreOptionsOf(c)
-			dv, body, m := float64(c.Int("dv")), c.Int("body"), c.Int("modifier")
-			th := thresholdsOf(c)
-			partial := c.Opt("exposure") == "partial"
-			always, listed, pen := c.Opt("test_trigger") == "always", c.Opt("tn_dv") == "listed", c.Opt("wound_penalty_in_test") == "yes"
-			// damage << 5 | category << 3 | tested << 2 | test result (0 none, 1 KO, 2 coma, 3 death)
-			out := mechanics.Combine{X: damageRoll("two_dice_keep_high_with_crit"), Y: Pool(2, o), Name: "shock", F: func(x, y int) int {
-				eff := dv * halving(partial, rollFumble(x), "multiply")
-				d, cat := th.categorise(eff*float64(rollValue(x)), "floor", 1)
-				tested := always || cat >= catFlesh
-				res := 0
-				if tested {
-					tn := 5 * eff
-					if listed {
-						tn = 5 * dv
-					}
-					mod := m
-					if pen {
-						mod -= map[int]int{catFlesh: 1, catDeep: 2, catCritical: 2}[cat]
-					}
-					mos := float64(Total(y, body, mod)) - tn
-					switch {
-					case rollFumble(y):
-						res = 3
-					case mos <= -5:
-						res = 2
-					case mos <= -1:
-						res = 1
-					}
-				}
-				return d<<5 | cat<<3 | bit(tested)<<2 | res
-			}}
-			cat := func(x int) int { return (x >> 3) & 3 }
-			res := func(x int) int { return x & 3 }
-			return &mechanics.Spec{
-				Outcome: out,
-				Vars:    []mechanics.Var{{Name: "damage", Of: func(x int) int { return x >> 5 }}},
-				Events: []mechanics.Event{
-					{Name: "paralysis_local", Doc: "a flesh wound", Of: func(x int) bool { return cat(x) == catFlesh }},
-					{Name: "paralysis_full", Doc: "a deep wound or worse", Of: func(x int) bool { return cat(x) >= catDeep }},
-					{Name: "tested", Of: func(x int) bool { return x&4 != 0 }},
-					{Name: "ko_or_worse", Of: func(x int) bool { return res(x) >= 1 }},
-					{Name: "coma_or_worse", Of: func(x int) bool { return res(x) >= 2 }},
-					{Name: "death", Doc: "a fumbled Body test", Of: func(x int) bool { return res(x) == 3 }},
-					{Name: "critical_wound", Of: func(x int) bool { return cat(x) == catCritical }},
-				},
-				Bands: []mechanics.Bands{{Name: "test", Labels: []string{"none", "knocked_out", "coma", "death"}, Of: res}},
-			}, nil
-		},
+		Params:  ps,
+		Options: mechanics.Options(optCritCount, optFumbleCrit, shockExposure, shockTrigger, shockTN, shockPenalty),
+		Build:   buildElectricity,
 	}
+}
+
+func buildElectricity(c mechanics.Config) (*mechanics.Spec, error) {
+	if err := checkThresholds(c); err != nil {
+		return nil, err
+	}
+	o := coreOptionsOf(c)
+	dv, body, m := c.Int("dv"), c.Int("body"), c.Int("modifier")
+	th := woundThresholds(c)
+	partial := shockExposure.Of(c) == FirePartial
+	always, listed := shockTrigger.Of(c) == ShockAlways, shockTN.Of(c) == ShockTNListed
+	pen := shockPenalty.Of(c) == ShockPenaltyYes
+	woundPenalty := [4]int{catFlesh: 1, catDeep: 2, catCritical: 2}
+	rec := mechanics.NewRecord(
+		mechanics.Int("damage", 0, 40*7, "wounds: ⌊DV × ½ᵏ × damage roll⌋").In("wounds"),
+		mechanics.Enum("test", "the Body test after the shock: none (not tested or passed), knocked out, coma, death", shockLabels...),
+	)
+	sDamage, sTest := rec.Slot("damage"), rec.Slot("test")
+	start := rec.Start()
+	// The damage dice always follow the global rule (two dice keep the
+	// highest, +1 on doubles); the Body test uses the core options.
+	out := mechanics.Combine{X: damageDice(FallKeepHighCrit), Y: Pool(2, o), Name: "shock", F: func(x, y int) int {
+		eff := expr.Int(int64(dv)).Mul(halving(partial, rollFumble(x), true))
+		d := kit.Floor.Round(eff.Mul(expr.Int(int64(rollValue(x)))))
+		cat := th.Of(d)
+		code := sDamage.Set(start, int(d.N))
+		if !always && cat < catFlesh {
+			return code
+		}
+		tn := eff.Mul(expr.Int(5))
+		if listed {
+			tn = expr.Int(int64(5 * dv))
+		}
+		mod := m
+		if pen {
+			mod -= woundPenalty[cat]
+		}
+		mos := expr.Int(int64(Total(y, body, mod))).Sub(tn)
+		res := shockNone
+		switch {
+		case rollFumble(y):
+			res = shockDeath
+		case mos.Cmp(expr.Int(-5)) <= 0:
+			res = shockComa
+		case mos.Cmp(expr.Int(-1)) <= 0:
+			res = shockKO
+		}
+		return sTest.Set(code, res)
+	}}
+	cat := th.Band(expr.F("damage"))
+	tested := expr.Ge(cat, expr.K(catFlesh))
+	if always {
+		tested = expr.K(1)
+	}
+	test := expr.F("test")
+	spec := &mechanics.Spec{Record: rec, Outcome: out}
+	spec.Report("damage").
+		Event("paralysis_local", "a flesh wound", expr.Eq(cat, expr.K(catFlesh))).
+		Event("paralysis_full", "a deep wound or worse", expr.Ge(cat, expr.K(catDeep))).
+		Event("tested", "the Body test was made (damage ≥ Flesh, or always)", tested).
+		Event("ko_or_worse", "the Body test failed: MoS ≤ −1 or worse", expr.Ge(test, expr.K(shockKO))).
+		Event("coma_or_worse", "MoS ≤ −5 or a fumble", expr.Ge(test, expr.K(shockComa))).
+		Event("death", "a fumbled Body test", expr.Eq(test, expr.K(shockDeath))).
+		Event("critical_wound", "damage reaches the Critical threshold", expr.Eq(cat, expr.K(catCritical))).
+		Band("test", "the Body test's result", shockLabels, test)
+	return spec, nil
 }

@@ -1,54 +1,136 @@
 package ag
 
 import (
-	"fmt"
-	"math"
-
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
-func init() { register(radiation()) }
+func init() { mechanics.Register(radiation()) }
 
 // radiation bands: dose threshold (dGy), TN, illness penalty (0 = none; −1
 // marks the lethal ≥ 300 band).
 var radBands = []struct{ dose, tn, penalty int }{{7, 6, 0}, {10, 8, 1}, {20, 12, 2}, {60, 14, 3}, {80, 16, 4}, {300, 18, -1}}
 
-// DosePath is the deterministic dose X_t (dGy) for days 1..days: daily
-// accrual divided by the RSF, shedding 1 dGy per 14 days (1/14 a day) but
-// never below a tenth of the peak.
-func DosePath(acute, daily float64, exposureDays int, rsf float64, days int) []float64 {
-	x := make([]float64, days+1)
-	peak := 0.0
+// shedEvery is the body's purge period: 1 dGy every two weeks.
+const shedEvery = 14
+
+// dosePath is the deterministic dose X_t (dGy) for days 0..days, exact:
+// each day adds its incoming dose (the acute dose on day 1, the daily
+// dose on the exposure days) divided by the RSF. The body sheds 1 dGy
+// every two weeks, never below a tenth of the highest total reached: at
+// the start of days 15, 29, … (when another 14 days have passed), before
+// that day's dose, X drops by 1 to at least peak/10.
+func dosePath(acute, daily expr.Rat, exposureDays int, rsf expr.Rat, days int) []expr.Rat {
+	x := make([]expr.Rat, days+1)
+	x[0] = expr.Int(0)
+	peak := expr.Int(0)
 	for t := 1; t <= days; t++ {
-		in := 0.0
+		v := x[t-1]
+		if t > 1 && (t-1)%shedEvery == 0 {
+			v = ratMax(v.Sub(expr.Int(1)), peak.Mul(expr.Frac(1, 10)))
+		}
+		in := expr.Int(0)
 		if t == 1 {
-			in += acute
+			in = in.Add(acute)
 		}
 		if t <= exposureDays {
-			in += daily
+			in = in.Add(daily)
 		}
-		v := x[t-1] + in/rsf
-		peak = math.Max(peak, v)
-		if in == 0 {
-			v = math.Max(v-1.0/14, 0.1*peak)
+		q, ok := in.Div(rsf)
+		if !ok {
+			panic("ag.radiation: RSF 0")
 		}
+		v = v.Add(q)
+		peak = ratMax(peak, v)
 		x[t] = v
 	}
 	return x
 }
 
-func bandOf(x float64, above7 bool) int {
+func ratMax(a, b expr.Rat) expr.Rat {
+	if a.Cmp(b) >= 0 {
+		return a
+	}
+	return b
+}
+
+// decimal is the exact rational of a decimal parameter value.
+func decimal(v float64) expr.Rat {
+	r, err := expr.Decimal(v)
+	if err != nil {
+		panic("ag: " + err.Error())
+	}
+	return r
+}
+
+// DosePath is dosePath for decimal inputs, as floats (for plots and
+// tests): X_t in dGy for t = 0..days.
+func DosePath(acute, daily float64, exposureDays int, rsf float64, days int) []float64 {
+	x := dosePath(decimal(acute), decimal(daily), exposureDays, decimal(rsf), days)
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = v.Float()
+	}
+	return out
+}
+
+// bandOf is the radiation band of a total (−1 below 7, or at 7 with
+// above_7).
+func bandOf(x expr.Rat, above7 bool) int {
 	b := -1
 	for i, r := range radBands {
-		if x >= float64(r.dose)-1e-12 {
+		if x.Cmp(expr.Int(int64(r.dose))) >= 0 {
 			b = i
 		}
 	}
-	if b == 0 && above7 && x <= 7+1e-12 {
+	if b == 0 && above7 && x.Cmp(expr.Int(7)) <= 0 {
 		return -1
 	}
 	return b
 }
+
+// Options of ag.radiation.
+var (
+	radTrigger = mechanics.SwitchOf("ag.radiation", "trigger",
+		"daily_if_increased: a test every day the dose rose; band_crossing_only: only when it enters a higher band",
+		RadDailyIfIncreased, RadBandCrossing)
+	radThreshold = mechanics.SwitchOf("ag.radiation", "threshold", "at_least_7 or above_7", RadAtLeast7, RadAbove7)
+	radIllness   = mechanics.SwitchOf("ag.radiation", "illness_stack",
+		"worst_only: the worst illness counts; accumulate_penalties: penalties of failed bands add", RadWorstOnly, RadAccumulate)
+	radTreatment = mechanics.SwitchOf("ag.radiation", "treatment",
+		"bonus_on_test: +2 on every test; bonus_on_later_tests: +2 from the second test on", RadBonusOnTest, RadBonusOnLater)
+	radOnset = mechanics.SwitchOf("ag.radiation", "penalty_onset",
+		"test_result_hours: the immediate penalty starts after as many hours as the Body test total; immediate",
+		RadOnsetTestHours, RadOnsetImmediate)
+	radTie = mechanics.SwitchOf("ag.radiation", "tie", "failure: MoS 0 fails", ZeroMoSFails)
+)
+
+// Results of a day of radiation (the kernel's "result" field).
+const (
+	radNoTest = iota
+	radPassed
+	radFailed
+	radFatal
+)
+
+// maxOnsetH caps the recorded onset hours of the immediate penalty.
+const maxOnsetH = 62
+
+// radDay is the outcome of one day: whether a test was made and how it
+// went; for a failure, the band's illness, the immediate penalty min(−MoS,
+// 4) and the hours until it starts.
+var (
+	radDay = mechanics.NewRecord(
+		mechanics.Enum("result", "the day's Body test", "no_test", "passed", "failed", "fatal"),
+		mechanics.Int("illness", 0, 4, "the band's illness penalty (a failed test)"),
+		mechanics.Int("immediate", 0, 4, "the immediate action penalty min(−MoS, 4) (MoS ≤ −1)"),
+		mechanics.Int("onset_h", 0, maxOnsetH, "hours until the immediate penalty starts"),
+	)
+	radDayResult    = radDay.Slot("result")
+	radDayIllness   = radDay.Slot("illness")
+	radDayImmediate = radDay.Slot("immediate")
+	radDayOnset     = radDay.Slot("onset_h")
+)
 
 func radiation() *mechanics.Mechanic {
 	const id = "ag.radiation"
@@ -56,7 +138,7 @@ func radiation() *mechanics.Mechanic {
 		ID:      id,
 		Summary: "radiation: a deterministic dose path with Body tests on days the dose rises (TN 6…18 by band)",
 		Doc: "Dose accumulates in dGy (incoming dose ÷ RSF: unprotected 1, vehicle 1.5, house 15, public shelter 40) and is shed at 1 dGy " +
-			"per 2 weeks, never below a tenth of the peak. At most once a day, when the total has risen and is at least 7, the character " +
+			"every 2 weeks (at the start of days 15, 29, …), never below a tenth of the peak. At most once a day, when the total has risen and is at least 7, the character " +
 			"makes a Body test, TN by the total: ≥7 → 6, ≥10 → 8, ≥20 → 12, ≥60 → 14, ≥80 → 16, ≥300 → 18. Failure brings the band's " +
 			"illness (≥10 −1, ≥20 −2, ≥60 −3, ≥80 −4; ≥300 death); MoS ≤ −10 or a fumble is fatal too. Tests are independent given " +
 			"the path: a forward DP over the days (K7). A failed test (MoS ≤ −1) also brings an immediate action penalty equal to the MoS " +
@@ -68,109 +150,138 @@ func radiation() *mechanics.Mechanic {
 			{Name: "rsf", Default: 1, Min: 1, Max: 10000, Real: true, Doc: "radiation shielding factor: unprotected 1, vehicle 1.5, house 15, public shelter 40"},
 			named(pAttr, "body", "Body"), pModifier, ip("treatment", 0, 0, 1, "1: treatment in a modern facility (+2)"), ip("days", 60, 1, 3650, "horizon in days"),
 		},
-		Options: []mechanics.Option{optCritCount.Option, optFumbleCrit.Option,
-			opt(id, "trigger", "daily_if_increased: a test every day the dose rose; band_crossing_only: only when it enters a higher band", "daily_if_increased", "band_crossing_only"),
-			opt(id, "threshold", "at_least_7 or above_7", "at_least_7", "above_7"),
-			opt(id, "illness_stack", "worst_only: the worst illness counts; accumulate_penalties: penalties of failed bands add", "worst_only", "accumulate_penalties"),
-			opt(id, "treatment", "bonus_on_test: +2 on every test; bonus_on_later_tests: +2 from the second test on", "bonus_on_test", "bonus_on_later_tests"),
-			opt(id, "penalty_onset", "test_result_hours: the immediate penalty starts after as many hours as the Body test total; immediate", "test_result_hours", "immediate"),
-			opt(id, "tie", "failure: MoS 0 fails", "failure")},
-		Outputs: []string{"distributions: time (day of a fatal test; days+1 = alive), penalty (illness penalty at the end), immediate_penalty (worst immediate action penalty), first_onset_h (hours after the first failed test until its penalty starts; −1 none)",
-			"events: absorbed:fatal, any_illness, immediate_penalty, not_absorbed", "bands: final_state"},
-		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			o := coreOptionsOf(c)
-			H := c.Int("days")
-			x := DosePath(c.Float("acute_dose"), c.Float("daily_dose"), c.Int("exposure_days"), c.Float("rsf"), H)
-			above7 := c.Opt("threshold") == "above_7"
-			crossing := c.Opt("trigger") == "band_crossing_only"
-			accumulate := c.Opt("illness_stack") == "accumulate_penalties"
-			body, m := c.Int("body"), c.Int("modifier")
-			// Test days and their bands.
-			testBand := make([]int, H+1)
-			highest, tests := -1, 0
-			bonus := make([]int, H+1)
-			for t := 1; t <= H; t++ {
-				testBand[t] = -1
-				b := bandOf(x[t], above7)
-				if b < 0 || x[t] <= x[t-1] || (crossing && b <= highest) {
-					continue
-				}
-				testBand[t] = b
-				highest = max(highest, b)
-				if c.Int("treatment") == 1 && (c.Opt("treatment") == "bonus_on_test" || tests > 0) {
-					bonus[t] = 2
-				}
-				tests++
-			}
-			maxPen := 4
-			if accumulate {
-				maxPen = 4 * tests
-			}
-			// State: illness penalty, onset hours of the first immediate penalty
-			// (−1 = none yet) and the worst immediate penalty (0..4).
-			immediate := c.Opt("penalty_onset") == "immediate"
-			const onsets, imms = 64, 5
-			enc := func(pen, onset, imm int) int { return (pen*onsets+onset+1)*imms + imm }
-			p := &mechanics.Process{Horizon: H, TimeUnit: "day"}
-			for pen := 0; pen <= maxPen; pen++ {
-				for on := -1; on < onsets-1; on++ {
-					for im := 0; im < imms; im++ {
-						p.Add(false, fmt.Sprintf("illness -%d, immediate -%d from hour %d", pen, im, on))
-					}
-				}
-			}
-			fatal := p.Add(true, "fatal")
-			p.Start = enc(0, -1, 0)
-			roll := Pool(2, o)
-			p.Step = func(t, s int) mechanics.Node {
-				b := testBand[t]
-				if b < 0 {
-					return mechanics.Const{V: s}
-				}
-				tn, mod := radBands[b].tn, m+bonus[t]
-				pen, onset, imm := s/imms/onsets, s/imms%onsets-1, s%imms
-				return mechanics.Map{X: roll, Name: "body test", F: func(r int) int {
-					T := Total(r, body, mod)
-					mos := T - tn
-					switch {
-					case rollFumble(r) || mos <= -10:
-						return fatal
-					case mos >= 1:
-						return s
-					case radBands[b].penalty < 0:
-						return fatal
-					}
-					np := max(pen, radBands[b].penalty)
-					if accumulate {
-						np = pen + radBands[b].penalty
-					}
-					no := onset
-					if no < 0 && mos <= -1 {
-						no = min(T, onsets-2)
-						if immediate {
-							no = 0
-						}
-					}
-					return enc(np, no, max(imm, min(-mos, 4)))
-				}}
-			}
-			spec := mechanics.ProcessSpec(p)
-			part := func(x int) (pen, onset, imm int, dead bool) {
-				_, s := p.SplitOutcome(x)
-				if s == fatal {
-					return 0, -1, 0, true
-				}
-				return s / imms / onsets, s/imms%onsets - 1, s % imms, false
-			}
-			spec.Bands = nil // thousands of states: the variables below summarise them
-			spec.Vars = append(spec.Vars,
-				mechanics.Var{Name: "penalty", Doc: "illness penalty at the end (fatal counts as none)", Of: func(x int) int { pen, _, _, _ := part(x); return -pen }},
-				mechanics.Var{Name: "immediate_penalty", Doc: "worst immediate action penalty", Of: func(x int) int { _, _, im, _ := part(x); return -im }},
-				mechanics.Var{Name: "first_onset_h", Doc: "hours from the first failed test to its penalty (−1: none)", Of: func(x int) int { _, on, _, _ := part(x); return on }})
-			spec.Events = append(spec.Events,
-				mechanics.Event{Name: "any_illness", Doc: "a failed test that brings an illness, or a fatal one", Of: func(x int) bool { pen, _, _, dead := part(x); return dead || pen > 0 }},
-				mechanics.Event{Name: "immediate_penalty", Doc: "a failed test (MoS ≤ −1)", Of: func(x int) bool { _, _, im, dead := part(x); return dead || im > 0 }})
-			return spec, nil
-		},
+		Options: mechanics.Options(optCritCount, optFumbleCrit, radTrigger, radThreshold, radIllness, radTreatment, radOnset, radTie),
+		Build:   buildRadiation,
 	}
+}
+
+func buildRadiation(c mechanics.Config) (*mechanics.Spec, error) {
+	o := coreOptionsOf(c)
+	H := c.Int("days")
+	x := dosePath(c.Rat("acute_dose"), c.Rat("daily_dose"), c.Int("exposure_days"), c.Rat("rsf"), H)
+	above7 := radThreshold.Of(c) == RadAbove7
+	crossing := radTrigger.Of(c) == RadBandCrossing
+	accumulate := radIllness.Of(c) == RadAccumulate
+	laterOnly := radTreatment.Of(c) == RadBonusOnLater
+	immediate := radOnset.Of(c) == RadOnsetImmediate
+	_ = radTie.Of(c) // MoS 0 fails: a test passes at MoS ≥ 1 below
+	treated := c.Int("treatment") == 1
+	body, m := c.Int("body"), c.Int("modifier")
+
+	// Test days, their bands and bonuses; the largest illness penalty the
+	// tests can bring.
+	testBand := make([]int, H+1)
+	bonus := make([]int, H+1)
+	highest, tests, maxPen := -1, 0, 0
+	for t := 1; t <= H; t++ {
+		testBand[t] = -1
+		b := bandOf(x[t], above7)
+		if b < 0 || x[t].Cmp(x[t-1]) <= 0 || (crossing && b <= highest) {
+			continue
+		}
+		testBand[t] = b
+		highest = max(highest, b)
+		if treated && (!laterOnly || tests > 0) {
+			bonus[t] = 2
+		}
+		tests++
+		if pen := radBands[b].penalty; accumulate {
+			maxPen += max(pen, 0)
+		} else {
+			maxPen = max(maxPen, pen)
+		}
+	}
+
+	// States: the illness penalty so far, the onset hours of the first
+	// immediate penalty (−1: none yet) and the worst immediate penalty;
+	// and death.
+	st := mechanics.NewRecord(
+		mechanics.Int("illness", 0, maxPen, "the illness penalty (as a positive number)"),
+		mechanics.Int("onset", -1, maxOnsetH, "hours from the first failed test to its penalty (−1: none)"),
+		mechanics.Int("immediate", 0, 4, "the worst immediate action penalty (as a positive number)"),
+	)
+	stIllness, stOnset, stImmediate := st.Slot("illness"), st.Slot("onset"), st.Slot("immediate")
+	p := &mechanics.Process{Horizon: H, TimeUnit: "day"}
+	base := p.AddRecord(false, st)
+	fatal := p.Add(true, "fatal")
+	p.Start = base + stOnset.Set(st.Start(), -1) // illness 0, no onset yet, immediate 0
+
+	// Kernel: the day's test, one per (band, bonus); a day without a test
+	// is the constant no_test.
+	roll := Pool(2, o)
+	noTest := radDay.Start()
+	p.Kernel = func(t int) mechanics.Node {
+		b := testBand[t]
+		if b < 0 {
+			return mechanics.Const{V: noTest}
+		}
+		band, mod := radBands[b], m+bonus[t]
+		return mechanics.Map{X: roll, Name: "Body test", F: func(r int) int {
+			T := Total(r, body, mod)
+			mos := T - band.tn
+			switch {
+			case rollFumble(r) || mos <= -10 || (mos <= 0 && band.penalty < 0):
+				return radDayResult.Set(noTest, radFatal)
+			case mos >= 1:
+				return radDayResult.Set(noTest, radPassed)
+			}
+			code := radDayIllness.Set(radDayResult.Set(noTest, radFailed), band.penalty)
+			if mos <= -1 {
+				onset := min(T, maxOnsetH)
+				if immediate {
+					onset = 0
+				}
+				code = radDayOnset.Set(radDayImmediate.Set(code, min(-mos, 4)), onset)
+			}
+			return code
+		}}
+	}
+	// Days with the same band and bonus share a kernel; days without a
+	// test share the constant one (key 0).
+	keys := make([]int, H+1)
+	for t := 1; t <= H; t++ {
+		keys[t] = 1 + testBand[t] + len(radBands)*bonus[t]/2
+	}
+	p.KernelKey = func(t int) int { return keys[t] }
+	passed, died := radDayResult.Set(noTest, radPassed), radDayResult.Set(noTest, radFatal)
+	p.Move = func(_, s, x int) int {
+		switch x {
+		case noTest, passed:
+			return s
+		case died:
+			return fatal
+		}
+		code := s - base
+		pen, ill := stIllness.Get(code), radDayIllness.Get(x)
+		if accumulate {
+			pen += ill
+		} else {
+			pen = max(pen, ill)
+		}
+		imm := radDayImmediate.Get(x)
+		if imm > 0 && stOnset.Get(code) < 0 {
+			code = stOnset.Set(code, radDayOnset.Get(x))
+		}
+		code = stImmediate.Set(stIllness.Set(code, pen), max(stImmediate.Get(code), imm))
+		return base + code
+	}
+
+	spec := mechanics.ProcessSpec(p)
+	spec.Bands = nil // thousands of states: the variables below summarise them
+	field := func(sl mechanics.Slot, sign, dead int) expr.Expr {
+		return p.StateTable(func(s int) int {
+			if s == fatal {
+				return dead
+			}
+			return sign * sl.Get(s-base)
+		})
+	}
+	spec.Vars = append(spec.Vars,
+		mechanics.Var{Name: "penalty", Doc: "illness penalty at the end (fatal counts as none)", Expr: field(stIllness, -1, 0)},
+		mechanics.Var{Name: "immediate_penalty", Doc: "worst immediate action penalty", Expr: field(stImmediate, -1, 0)},
+		mechanics.Var{Name: "first_onset_h", Doc: "hours from the first failed test to its penalty (−1: none)", Unit: "h", Expr: field(stOnset, 1, -1)})
+	dead := p.In(fatal)
+	spec.Event("any_illness", "a failed test that brings an illness, or a fatal one", expr.Or(dead, expr.Gt(field(stIllness, 1, 0), expr.K(0)))).
+		Event("immediate_penalty", "a failed test (MoS ≤ −1)", expr.Or(dead, expr.Gt(field(stImmediate, 1, 0), expr.K(0))))
+	return spec, nil
 }
