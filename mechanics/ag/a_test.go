@@ -357,3 +357,40 @@ func TestTabulateMove(t *testing.T) {
 	}()
 	p.Move(1, 0, 2)
 }
+
+// TestAgADeclared: every configuration builds a declared model (a record,
+// expressions, no pre-record closures) whose outputs all have a doc.
+func TestAgADeclared(t *testing.T) {
+	cfgs := agAConfigs()
+	for _, id := range agAIDs {
+		m, _ := mechanics.Lookup(id)
+		for _, sets := range append([][]string{nil}, cfgs[id]...) {
+			c, err := m.Configure(sets)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec, err := m.Model(c)
+			if err != nil {
+				t.Fatalf("%s %v: %v", id, sets, err)
+			}
+			if spec.Record == nil {
+				t.Errorf("%s %v: no record", id, sets)
+			}
+			for _, v := range spec.Vars {
+				if v.Doc == "" || v.Of != nil {
+					t.Errorf("%s %v: variable %s: doc %q, pre-record closure %v", id, sets, v.Name, v.Doc, v.Of != nil)
+				}
+			}
+			for _, e := range spec.Events {
+				if e.Doc == "" || e.Of != nil {
+					t.Errorf("%s %v: event %s: doc %q, pre-record closure %v", id, sets, e.Name, e.Doc, e.Of != nil)
+				}
+			}
+			for _, b := range spec.Bands {
+				if b.Doc == "" || b.Of != nil {
+					t.Errorf("%s %v: band %s: doc %q, pre-record closure %v", id, sets, b.Name, b.Doc, b.Of != nil)
+				}
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/mechanics/kit"
 )
 
 // §1.4 combat and §1.8 harm: attack vs defence, DV × MoS against wound
@@ -35,31 +36,47 @@ var (
 )
 
 // contest is the outcome of an attack or a spell against a target: the
-// record the rolls are kept in, the node that rolls them, and the raw MoS
-// (before the tie option), as an expression over the record and in Go.
+// record of the totals, the node that rolls them, and the raw MoS (before
+// the tie option) as an expression over the record. kernel builds a node of
+// a function of the raw MoS straight from the rolls (a process kernel).
 type contest struct {
-	rec   *mechanics.Record
-	node  mechanics.Node
-	raw   expr.Expr
-	rawOf func(code int) int
+	rec    *mechanics.Record
+	node   mechanics.Node
+	raw    expr.Expr
+	kernel func(name string, f func(raw int) int) mechanics.Node
 }
 
-// opposedContest is a rolls b (K5): the outcome is the pair of rolls.
-func opposedContest(a, b side, o CoreOptions) contest {
+// opposedContest is a's total against b's (K5), in the record fields
+// an+"_total" and bn+"_total".
+func opposedContest(a, b side, an, bn string, o CoreOptions) contest {
+	rec := mechanics.NewRecord(
+		mechanics.Int(an+"_total", 0, a.maxTotal(), "the "+an+"'s total T = max(0, R + A + M)"),
+		mechanics.Int(bn+"_total", 0, b.maxTotal(), "the "+bn+"'s total T = max(0, R + A + M)"),
+	)
+	sa, sb, start := rec.Slot(an+"_total"), rec.Slot(bn+"_total"), rec.Start()
 	return contest{
-		rec:  pairRecord,
-		node: pairNode(a, b, o),
-		raw:  expr.Sub(totalExpr("actor_", a.a, a.m), totalExpr("opponent_", b.a, b.m)),
-		rawOf: func(x int) int {
-			return a.total(pairActor.Get(x)) - b.total(pairOpponent.Get(x))
+		rec: rec,
+		node: mechanics.Combine{X: a.roll(o), Y: b.roll(o), Name: "totals", F: func(x, y int) int {
+			return sb.Set(sa.Set(start, a.total(x)), b.total(y))
+		}},
+		raw: expr.Sub(expr.F(an+"_total"), expr.F(bn+"_total")),
+		kernel: func(name string, f func(int) int) mechanics.Node {
+			return mechanics.Combine{X: a.roll(o), Y: b.roll(o), Name: name, F: func(x, y int) int { return f(a.total(x) - b.total(y)) }}
 		},
 	}
 }
 
-// fixedContest is a against a fixed TN: the outcome is a's roll.
-func fixedContest(a side, tn int, o CoreOptions) contest {
-	return contest{rec: RollRecord, node: a.roll(o), raw: expr.Sub(totalExpr("", a.a, a.m), expr.K(int64(tn))),
-		rawOf: func(x int) int { return a.total(x) - tn }}
+// fixedContest is a's total, in the field an+"_total", against a fixed TN.
+func fixedContest(a side, an string, tn int, o CoreOptions) contest {
+	rec := mechanics.NewRecord(mechanics.Int(an+"_total", 0, a.maxTotal(), "the "+an+"'s total T = max(0, R + A + M)"))
+	return contest{
+		rec:  rec,
+		node: kit.Encode(rec, rec.Slot(an+"_total"), mechanics.Map{X: a.roll(o), Name: "total", F: a.total}),
+		raw:  expr.Sub(expr.F(an+"_total"), expr.K(int64(tn))),
+		kernel: func(name string, f func(int) int) mechanics.Node {
+			return mechanics.Map{X: a.roll(o), Name: name, F: func(x int) int { return f(a.total(x) - tn) }}
+		},
+	}
 }
 
 // maxPool is the largest pool a roll record holds (R ≤ n + 5 ≤ maxRoll).
@@ -87,9 +104,9 @@ func attackContest(c mechanics.Config, o CoreOptions) (contest, error) {
 		d.m -= min(extra, 3)
 	}
 	if c.Int("fixed_defence") == 1 {
-		return fixedContest(a, 1+d.m, o), nil
+		return fixedContest(a, "attack", 1+d.m, o), nil
 	}
-	return opposedContest(a, d, o), nil
+	return opposedContest(a, d, "attack", "defence", o), nil
 }
 
 func attack() *mechanics.Mechanic {
@@ -185,7 +202,7 @@ func attackDamage(id string) *mechanics.Mechanic {
 			if harm {
 				a := sideOf(c, "")
 				dv = 1 + a.a
-				ct = opposedContest(a, side{2, c.Int("target_psyche"), c.Int("target_modifier")}, o)
+				ct = opposedContest(a, side{2, c.Int("target_psyche"), c.Int("target_modifier")}, "caster", "target", o)
 			} else {
 				var err error
 				if ct, err = attackContest(c, o); err != nil {
@@ -202,14 +219,14 @@ func attackDamage(id string) *mechanics.Mechanic {
 			severs := loc == LocationLimb && optCriticalLimb.Of(c) == LimbSeverNoDeath && !bruises
 			if do.report.Of(c) == ReportUntilIncapacitated {
 				// The kernel is one attack's wound category.
-				kern := mechanics.Map{X: ct.node, Name: "category", F: func(x int) int {
-					mos := reportedMoS(ct.rawOf(x), o.Tie)
+				kern := ct.kernel("category", func(raw int) int {
+					mos := reportedMoS(raw, o.Tie)
 					d := 0
 					if success(mos, o.Tie) {
 						d = dv * min(max(mos, 1), 6)
 					}
 					return th.Of(expr.Int(int64(d)))
-				}}
+				})
 				critical := "critical"
 				if severs {
 					critical = "limb_lost"
@@ -220,7 +237,8 @@ func attackDamage(id string) *mechanics.Mechanic {
 			hit := successExpr(mos, o.Tie)
 			damage := expr.Cond(hit, expr.Mul(expr.K(int64(dv)), expr.Clamp(mos, 1, 6)), expr.K(0))
 			cat := th.Band(damage)
-			critical := expr.Eq(cat, expr.K(catCritical))
+			// A critical is damage reaching the Critical threshold.
+			critical := kit.Thresholds{Cuts: th.Cuts[catCritical-1:], Strict: th.Strict}.Band(damage)
 			when := func(b bool) expr.Expr {
 				if b {
 					return critical
