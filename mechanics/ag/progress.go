@@ -350,16 +350,20 @@ func chase(obstacles bool) *mechanics.Mechanic {
 					// Every round has an obstacle: one kernel for all.
 					p.Kernel = func(int) mechanics.Node { return obst }
 				} else {
-					// Two kernels, one for obstacle rounds, computed once each.
-					isObstacle := func(t int) bool { return t%every == 0 }
+					// Two kernels, one for obstacle rounds, computed once
+					// each; the key of every round is listed up front.
+					keys := make([]int, p.Horizon+1)
+					for t := every; t <= p.Horizon; t += every {
+						keys[t] = 1
+					}
 					p.Homogeneous = false
 					p.Kernel = func(t int) mechanics.Node {
-						if isObstacle(t) {
+						if keys[t] == 1 {
 							return obst
 						}
 						return regular
 					}
-					p.KernelKey = func(t int) int { return bit(isObstacle(t)) }
+					p.KernelKey = func(t int) int { return keys[t] }
 				}
 			}
 			for gap := 1; gap < G; gap++ {
