@@ -113,18 +113,6 @@ func ceilLog2(g int) int {
 	return k
 }
 
-// fieldTable lists a field's value for every code of rec, computed when the
-// model is built, so that a function that runs on every trial reads the
-// field with one load rather than with Slot.Get's divisions.
-func fieldTable(rec *mechanics.Record, name string) []int {
-	s := rec.Slot(name)
-	t := make([]int, rec.Size())
-	for code := range t {
-		t[code] = s.Get(code)
-	}
-	return t
-}
-
 // tabulate2 tabulates f over [0, nx) × [0, ny) when the model is built (for
 // a Combine of two small records that runs on every trial); the function it
 // returns reads the table.

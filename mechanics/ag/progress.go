@@ -276,8 +276,8 @@ func (r runner) maxDistance() int { return r.speed + r.maxTotal() }
 // crossing roll against the obstacle TN. It is the value of one side of the
 // obstacle kernel.
 type obstacleRound struct {
-	rec              *mechanics.Record
-	dist, mos, fumbl mechanics.Slot
+	rec               *mechanics.Record
+	dist, mos, fumble mechanics.Slot
 }
 
 func newObstacleRound(r runner, tn int) obstacleRound {
@@ -299,7 +299,7 @@ type obstacleValues struct {
 func (or obstacleRound) values() []obstacleValues {
 	out := make([]obstacleValues, or.rec.Size())
 	for code := range out {
-		out[code] = obstacleValues{or.dist.Get(code), or.mos.Get(code), or.fumbl.Bool(code)}
+		out[code] = obstacleValues{or.dist.Get(code), or.mos.Get(code), or.fumble.Bool(code)}
 	}
 	return out
 }
@@ -382,6 +382,7 @@ func chase(obstacles bool) *mechanics.Mechanic {
 				return g - 1
 			}
 			p.Start = at(g0)
+			// Move is at(s + 1 + x), written out: it runs on every step.
 			p.Move = func(_, s, x int) int {
 				g := s + 1 + x
 				switch {
@@ -407,7 +408,7 @@ func obstacleKernel(q, pu runner, tn int, bonus WinnerBonus, o CoreOptions, fumb
 	round := func(r runner, or obstacleRound) mechanics.Node {
 		start := or.rec.Start()
 		return mechanics.Combine{X: r.distance(o, fumble), Y: r.roll(o), Name: "obstacle", F: func(d, x int) int {
-			return or.fumbl.SetBool(or.mos.Set(or.dist.Set(start, d), r.total(x)-tn), rollFumble(x))
+			return or.fumble.SetBool(or.mos.Set(or.dist.Set(start, d), r.total(x)-tn), rollFumble(x))
 		}}
 	}
 	// This Combine runs on every obstacle round of every trial (the two
