@@ -359,7 +359,7 @@ func TestTabulateMove(t *testing.T) {
 }
 
 // TestAgADeclared: every configuration builds a declared model (a record,
-// expressions, no pre-record closures) whose outputs all have a doc.
+// expressions) whose outputs all have a doc.
 func TestAgADeclared(t *testing.T) {
 	cfgs := agAConfigs()
 	for _, id := range agAIDs {
@@ -377,18 +377,18 @@ func TestAgADeclared(t *testing.T) {
 				t.Errorf("%s %v: no record", id, sets)
 			}
 			for _, v := range spec.Vars {
-				if v.Doc == "" || v.Of != nil {
-					t.Errorf("%s %v: variable %s: doc %q, pre-record closure %v", id, sets, v.Name, v.Doc, v.Of != nil)
+				if v.Doc == "" || v.Expr == nil {
+					t.Errorf("%s %v: variable %s has no doc or no expression", id, sets, v.Name)
 				}
 			}
 			for _, e := range spec.Events {
-				if e.Doc == "" || e.Of != nil {
-					t.Errorf("%s %v: event %s: doc %q, pre-record closure %v", id, sets, e.Name, e.Doc, e.Of != nil)
+				if e.Doc == "" || e.Expr == nil {
+					t.Errorf("%s %v: event %s has no doc or no expression", id, sets, e.Name)
 				}
 			}
 			for _, b := range spec.Bands {
-				if b.Doc == "" || b.Of != nil {
-					t.Errorf("%s %v: band %s: doc %q, pre-record closure %v", id, sets, b.Name, b.Doc, b.Of != nil)
+				if b.Doc == "" || b.Expr == nil {
+					t.Errorf("%s %v: band %s has no doc or no expression", id, sets, b.Name)
 				}
 			}
 		}
