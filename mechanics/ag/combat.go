@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/mechanics/kit"
 )
 
 // §1.4 combat and §1.8 harm: attack vs defence, DV × MoS against wound
@@ -23,40 +25,89 @@ var attackParams = func() []mechanics.Param {
 		ip("fixed_defence", 0, 0, 1, "1: the target is an object, location or unaware: defence is 1 + defence_modifier, no roll"))
 }()
 
-// attackSpec is the attack of §1.4 as an opposed roll; the packed outcome
-// decodes to the attacker's MoS.
-func attackModel(c mechanics.Config, o CoreOptions, multiple string) (mechanics.Node, func(x int) int, error) {
+var (
+	optMoveBonus = mechanics.SwitchOf("ag.attack", "move_bonus",
+		"seed_reading: a moving target defends at +1 walk, +2 run, +3 sprint; none: movement adds nothing (fold your own table into defence_modifier)",
+		MoveBonusSeedReading, MoveBonusNone)
+	choiceMovement = mechanics.ChoiceOf("ag.attack", "target_movement", "the target's movement this round", MoveStanding, MoveWalk, MoveRun, MoveSprint)
+	optMultiple    = mechanics.SwitchOf("ag.attack", "multiple_attackers",
+		"seed_special_rule: −1/−2/−3 for the second, third, fourth-and-later attacker; modifier_table: −1 per extra attacker, no cap",
+		MultipleSeedRule, MultipleModifierTable)
+)
+
+// contest is the outcome of an attack or a spell against a target: the
+// record of the totals, the node that rolls them, and the raw MoS (before
+// the tie option) as an expression over the record. kernel builds a node of
+// a function of the raw MoS straight from the rolls (a process kernel).
+type contest struct {
+	rec    *mechanics.Record
+	node   mechanics.Node
+	raw    expr.Expr
+	kernel func(name string, f func(raw int) int) mechanics.Node
+}
+
+// opposedContest is a's total against b's (K5), in the record fields
+// an+"_total" and bn+"_total".
+func opposedContest(a, b side, an, bn string, o CoreOptions) contest {
+	rec := mechanics.NewRecord(
+		mechanics.Int(an+"_total", 0, a.maxTotal(), "the "+an+"'s total T = max(0, R + A + M)"),
+		mechanics.Int(bn+"_total", 0, b.maxTotal(), "the "+bn+"'s total T = max(0, R + A + M)"),
+	)
+	sa, sb, start := rec.Slot(an+"_total"), rec.Slot(bn+"_total"), rec.Start()
+	return contest{
+		rec: rec,
+		node: mechanics.Combine{X: a.roll(o), Y: b.roll(o), Name: "totals", F: func(x, y int) int {
+			return sb.Set(sa.Set(start, a.total(x)), b.total(y))
+		}},
+		raw: expr.Sub(expr.F(an+"_total"), expr.F(bn+"_total")),
+		kernel: func(name string, f func(int) int) mechanics.Node {
+			return mechanics.Combine{X: a.roll(o), Y: b.roll(o), Name: name, F: func(x, y int) int { return f(a.total(x) - b.total(y)) }}
+		},
+	}
+}
+
+// fixedContest is a's total, in the field an+"_total", against a fixed TN.
+func fixedContest(a side, an string, tn int, o CoreOptions) contest {
+	rec := mechanics.NewRecord(mechanics.Int(an+"_total", 0, a.maxTotal(), "the "+an+"'s total T = max(0, R + A + M)"))
+	return contest{
+		rec:  rec,
+		node: kit.Encode(rec, rec.Slot(an+"_total"), mechanics.Map{X: a.roll(o), Name: "total", F: a.total}),
+		raw:  expr.Sub(expr.F(an+"_total"), expr.K(int64(tn))),
+		kernel: func(name string, f func(int) int) mechanics.Node {
+			return mechanics.Map{X: a.roll(o), Name: name, F: func(x int) int { return f(a.total(x) - tn) }}
+		},
+	}
+}
+
+// maxPool is the largest pool a roll record holds (R ≤ n + 5 ≤ maxRoll).
+const maxPool = maxRoll - 5
+
+// attackContest is the attack of §1.4: deception, aiming, the movement
+// bonus and several attackers adjust the pools and the defence, then the
+// attack is opposed by the defence roll or meets the fixed defence.
+func attackContest(c mechanics.Config, o CoreOptions) (contest, error) {
 	a, d := sideOf(c, ""), sideOf(c, "defence_")
 	if c.Int("aiming") > a.n {
-		return nil, nil, fmt.Errorf("aiming=%d exceeds the skill %d (r ≤ skill)", c.Int("aiming"), a.n)
+		return contest{}, fmt.Errorf("aiming=%d exceeds the skill %d (r ≤ skill)", c.Int("aiming"), a.n)
 	}
 	δ := c.Int("deception")
 	a.n += c.Int("aiming") - δ
 	d.n -= δ
-	if c.Opt("move_bonus") == "seed_reading" {
-		d.m += map[string]int{"standing": 0, "walk": 1, "run": 2, "sprint": 3}[c.Opt("target_movement")]
+	if a.n > maxPool {
+		return contest{}, fmt.Errorf("the attack pool of %d dice (skill + aiming) exceeds the %d dice a roll can hold", a.n, maxPool)
 	}
+	d.m += choiceMovement.Of(c).Bonus(optMoveBonus.Of(c))
 	extra := c.Int("attacker_number") - 1
-	if multiple == "modifier_table" {
+	if optMultiple.Of(c) == MultipleModifierTable {
 		d.m -= extra
 	} else {
 		d.m -= min(extra, 3)
 	}
 	if c.Int("fixed_defence") == 1 {
-		tn := 1 + d.m
-		return a.roll(o), func(x int) int { return a.total(x) - tn }, nil
+		return fixedContest(a, "attack", 1+d.m, o), nil
 	}
-	pack := pairNode(a, d, o)
-	return pack, func(x int) int {
-		return a.total(pairActor.Get(x)) - d.total(pairOpponent.Get(x))
-	}, nil
+	return opposedContest(a, d, "attack", "defence", o), nil
 }
-
-var optMoveBonus = opt("ag.attack", "move_bonus", "seed_reading: a moving target defends at +1 walk, +2 run, +3 sprint; none: movement adds nothing (fold your own table into defence_modifier)", "seed_reading", "none")
-
-var choiceMovement = choice("ag.attack", "target_movement", "the target's movement this round", "standing", "walk", "run", "sprint")
-
-var optMultiple = opt("ag.attack", "multiple_attackers", "seed_special_rule: −1/−2/−3 for the second, third, fourth-and-later attacker; modifier_table: −1 per extra attacker, no cap", "seed_special_rule", "modifier_table")
 
 func attack() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
@@ -66,26 +117,47 @@ func attack() *mechanics.Mechanic {
 			"(r ≤ skill); fold cover, lighting, range, movement (walk +1, run +2, sprint +3), full defence +3 and the like into the two " +
 			"modifiers. Objects, locations and unaware targets have a fixed defence of 1 + modifiers. Hit ⇔ MoS ≥ 1 (mechanics.md §1.4).",
 		Params:  attackParams,
-		Options: withCore(optNegativePool.Option, optMultiple, optMoveBonus, choiceMovement),
-		Outputs: []string{"distributions: mos", "events: hit, tie, miss", "bands: mos_band"},
+		Options: coreWith(optNegativePool, optMultiple, optMoveBonus, choiceMovement),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
-			out, raw, err := attackModel(c, o, c.Opt("multiple_attackers"))
+			ct, err := attackContest(c, o)
 			if err != nil {
 				return nil, err
 			}
-			mos := func(x int) int { return reportedMoS(raw(x), o.Tie) }
-			return &mechanics.Spec{
-				Outcome: out,
-				Vars:    []mechanics.Var{{Name: "mos", Of: mos}},
-				Events: []mechanics.Event{
-					{Name: "hit", Of: func(x int) bool { return success(mos(x), o.Tie) }},
-					{Name: "tie", Of: func(x int) bool { return raw(x) == 0 }},
-					{Name: "miss", Of: func(x int) bool { return !success(mos(x), o.Tie) }},
-				},
-				Bands: []mechanics.Bands{{Name: "mos_band", Labels: BandLabels, Of: func(x int) int { return Band(mos(x)) }}},
-			}, nil
+			mos := reportedMoSExpr(ct.raw, o.Tie)
+			hit := successExpr(mos, o.Tie)
+			spec := &mechanics.Spec{Record: ct.rec, Outcome: ct.node}
+			spec.Var("mos", "the attacker's MoS T_attack − T_defence (or − the fixed defence)", mos).
+				Event("hit", "MoS ≥ 1 (or per the tie option)", hit).
+				Event("tie", "raw MoS = 0", expr.Eq(ct.raw, expr.K(0))).
+				Event("miss", "not a hit", expr.Not(hit)).
+				Band("mos_band", "the attacker's seven MoS bands", BandLabels, bandExpr(mos))
+			return spec, nil
 		},
+	}
+}
+
+var (
+	optCriticalLimb = mechanics.SwitchOf("ag.attack_damage", "critical_limb",
+		"sever_no_death: a critical on a limb severs it without killing; death: it kills like any critical", LimbSeverNoDeath, LimbDeath)
+	optThresholdCompare = mechanics.SwitchOf("ag.attack_damage", "threshold_compare", "at_least: D ≥ threshold; greater_than: D > threshold", CompareAtLeast, CompareGreaterThan)
+)
+
+// damageOptions are the choices ag.attack_damage and ag.magic.harm declare
+// under their own ids.
+type damageOptions struct {
+	location   mechanics.OptionOf[HitLocation]
+	damageType mechanics.OptionOf[DamageType]
+	report     mechanics.OptionOf[AttackReport]
+}
+
+func damageOptionsOf(id string) damageOptions {
+	return damageOptions{
+		location: mechanics.ChoiceOf(id, "location",
+			"body: thresholds as given; head: aimed head/eye shot halves the thresholds; limb: an aimed limb shot", LocationBody, LocationHead, LocationLimb),
+		damageType: mechanics.ChoiceOf(id, "damage_type", "wounds (weapons, collisions) or bruises (unarmed, low-impact trauma)", DamageWounds, DamageBruises),
+		report: mechanics.ChoiceOf(id, "report",
+			"single_attack: one attack's damage and category; until_incapacitated: the chain of attacks", ReportSingleAttack, ReportUntilIncapacitated),
 	}
 }
 
@@ -109,123 +181,125 @@ func attackDamage(id string) *mechanics.Mechanic {
 	ps = append(ps, thresholdParams(5, 10, 20)...)
 	ps = append(ps, ip("bruise_boxes", 6, 1, 50, "bruise track boxes [placeholder 6]"), ip("wound_boxes", 6, 1, 50, "wound track boxes [placeholder 6]"),
 		ip("attacks", 20, 1, 500, "with report=until_incapacitated: attacks simulated at most"))
-	opts := withCore(
-		choice(id, "location", "body: thresholds as given; head: aimed head/eye shot halves the thresholds; limb: an aimed limb shot", "body", "head", "limb"),
-		opt("ag.attack_damage", "critical_limb", "sever_no_death: a critical on a limb severs it without killing; death: it kills like any critical", "sever_no_death", "death"),
-		choice(id, "damage_type", "wounds (weapons, collisions) or bruises (unarmed, low-impact trauma)", "wounds", "bruises"),
-		choice(id, "report", "single_attack: one attack's damage and category; until_incapacitated: the chain of attacks", "single_attack", "until_incapacitated"),
-		opt("ag.attack_damage", "threshold_compare", "at_least: D ≥ threshold; greater_than: D > threshold", "at_least", "greater_than"))
+	do := damageOptionsOf(id)
+	opts := []mechanics.Declared{do.location, optCriticalLimb, do.damageType, do.report, optThresholdCompare}
 	if !harm {
-		opts = append(opts, optNegativePool.Option, optMultiple, optMoveBonus, choiceMovement)
+		opts = append(opts, optNegativePool, optMultiple, optMoveBonus, choiceMovement)
 	}
 	return &mechanics.Mechanic{
 		ID:      id,
 		Summary: summary,
 		Doc:     doc,
 		Params:  ps,
-		Options: opts,
-		Outputs: []string{"single_attack — distributions: damage, mos; events: hit, one_shot_kill; bands: category (none/flesh/deep/critical)",
-			"until_incapacitated — time (attacks), events absorbed:bleeding_out / critical / knocked_out, S(t)"},
+		Options: coreWith(opts...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			if err := checkThresholds(c); err != nil {
 				return nil, err
 			}
 			o := coreOptionsOf(c)
-			var out mechanics.Node
-			var raw func(int) int
+			var ct contest
 			dv := 0
 			if harm {
 				a := sideOf(c, "")
 				dv = 1 + a.a
-				t := side{2, c.Int("target_psyche"), c.Int("target_modifier")}
-				out = mechanics.Combine{X: a.roll(o), Y: t.roll(o), Name: "caster,target", F: func(x, y int) int { return a.total(x) - t.total(y) }}
-				raw = func(x int) int { return x }
+				ct = opposedContest(a, side{2, c.Int("target_psyche"), c.Int("target_modifier")}, "caster", "target", o)
 			} else {
 				var err error
-				if out, raw, err = attackModel(c, o, c.Opt("multiple_attackers")); err != nil {
+				if ct, err = attackContest(c, o); err != nil {
 					return nil, err
 				}
 				dv = c.Int("dv")
 			}
-			th := thresholdsOf(c)
-			th.greaterThan = c.Opt("threshold_compare") == "greater_than"
-			mult := 1.0
-			if c.Opt("location") == "head" {
-				mult = 0.5
+			th := woundThresholds(c)
+			th.Strict = optThresholdCompare.Of(c) == CompareGreaterThan
+			loc, bruises := do.location.Of(c), do.damageType.Of(c) == DamageBruises
+			if loc == LocationHead {
+				th = th.Scale(halfThresholds)
 			}
-			mos := func(x int) int { return reportedMoS(raw(x), o.Tie) }
-			damage := func(x int) int {
-				if !success(mos(x), o.Tie) {
-					return 0
-				}
-				return dv * min(max(mos(x), 1), 6)
-			}
-			cat := func(x int) int { return th.category(damage(x), mult) }
-			severs := c.Opt("location") == "limb" && c.Opt("critical_limb") == "sever_no_death" && c.Opt("damage_type") == "wounds"
-			if c.Opt("report") == "until_incapacitated" {
-				kern := mechanics.Map{X: out, Name: "category", F: cat}
-				p := trackChain(kern, c.Int("bruise_boxes"), c.Int("wound_boxes"), c.Opt("damage_type") == "bruises", c.Int("attacks"))
+			severs := loc == LocationLimb && optCriticalLimb.Of(c) == LimbSeverNoDeath && !bruises
+			if do.report.Of(c) == ReportUntilIncapacitated {
+				// The kernel is one attack's wound category.
+				kern := ct.kernel("category", func(raw int) int {
+					mos := reportedMoS(raw, o.Tie)
+					d := 0
+					if success(mos, o.Tie) {
+						d = dv * min(max(mos, 1), 6)
+					}
+					return th.Of(expr.Int(int64(d)))
+				})
+				critical := "critical"
 				if severs {
-					p.States[len(p.States)-2] = "limb_lost"
+					critical = "limb_lost"
 				}
-				return mechanics.ProcessSpec(p), nil
+				return mechanics.ProcessSpec(trackChain(kern, c.Int("bruise_boxes"), c.Int("wound_boxes"), bruises, c.Int("attacks"), critical)), nil
 			}
-			return &mechanics.Spec{
-				Outcome: out,
-				Vars:    []mechanics.Var{{Name: "damage", Of: damage}, {Name: "mos", Of: mos}},
-				Events: []mechanics.Event{
-					{Name: "hit", Of: func(x int) bool { return success(mos(x), o.Tie) }},
-					{Name: "one_shot_kill", Doc: "a critical that kills (not a severed limb, not a bruise knock-out)", Of: func(x int) bool {
-						return cat(x) == catCritical && !severs && c.Opt("damage_type") == "wounds"
-					}},
-					{Name: "limb_lost", Of: func(x int) bool { return cat(x) == catCritical && severs }},
-					{Name: "knocked_out", Doc: "a critical bruise: out for 1d6 hours", Of: func(x int) bool {
-						return cat(x) == catCritical && c.Opt("damage_type") == "bruises"
-					}},
-				},
-				Bands: []mechanics.Bands{{Name: "category", Labels: categoryLabels, Of: cat}},
-			}, nil
+			mos := reportedMoSExpr(ct.raw, o.Tie)
+			hit := successExpr(mos, o.Tie)
+			damage := expr.Cond(hit, expr.Mul(expr.K(int64(dv)), expr.Clamp(mos, 1, 6)), expr.K(0))
+			cat := th.Band(damage)
+			// A critical is damage reaching the Critical threshold.
+			critical := kit.Thresholds{Cuts: th.Cuts[catCritical-1:], Strict: th.Strict}.Band(damage)
+			when := func(b bool) expr.Expr {
+				if b {
+					return critical
+				}
+				return expr.K(0)
+			}
+			spec := &mechanics.Spec{Record: ct.rec, Outcome: ct.node}
+			spec.Vars = append(spec.Vars, mechanics.Var{Name: "damage", Doc: "DV × min(MoS, 6) on a hit, else 0", Expr: damage})
+			spec.Var("mos", "the attacker's MoS", mos).
+				Event("hit", "MoS ≥ 1 (or per the tie option)", hit).
+				Event("one_shot_kill", "a critical that kills (not a severed limb, not a bruise knock-out)", when(!severs && !bruises)).
+				Event("limb_lost", "a critical on a limb that severs it (opt.critical_limb=sever_no_death)", when(severs)).
+				Event("knocked_out", "a critical bruise: out for 1d6 hours", when(bruises)).
+				Band("category", "the damage against the Flesh / Deep / Critical thresholds (halved for head shots)", th.Labels, cat)
+			return spec, nil
 		},
 	}
 }
 
 // trackChain is the attacks-to-incapacitation chain on (bruise boxes, wound
-// boxes): a flesh result fills 1 box, deep 2, a critical ends it; bruises
-// that overflow a full bruise track become wounds; a full wound track is
-// bleeding out.
-func trackChain(kern mechanics.Node, bb, wb int, bruises bool, horizon int) *mechanics.Process {
+// boxes): the kernel yields one attack's wound category; a flesh result
+// fills 1 box, deep 2, a critical ends it; bruises that overflow a full
+// bruise track become wounds; a full wound track is bleeding out. The
+// absorbing states are bleeding_out, critical (named as given) and
+// knocked_out (a critical bruise).
+func trackChain(kern mechanics.Node, bb, wb int, bruises bool, horizon int, critical string) *mechanics.Process {
+	track := mechanics.NewRecord(
+		mechanics.Int("bruises", 0, bb, "bruise boxes filled"),
+		mechanics.Int("wounds", 0, wb-1, "wound boxes filled"),
+	)
+	sb, sw := track.Slot("bruises"), track.Slot("wounds")
 	p := &mechanics.Process{Homogeneous: true, Horizon: horizon, TimeUnit: "attack"}
-	idx := func(b, w int) int { return b*wb + w }
-	for b := 0; b <= bb; b++ {
-		for w := 0; w < wb; w++ {
-			p.Add(false, fmt.Sprintf("bruises %d wounds %d", b, w))
-		}
-	}
-	bleed := p.Add(true, "bleeding_out", "critical", "knocked_out")
-	crit, ko := bleed+1, bleed+2
+	base := p.AddRecord(false, track)
+	bleed := p.Add(true, "bleeding_out")
+	crit := p.Add(true, critical)
+	ko := p.Add(true, "knocked_out")
+	p.Start = base + track.Start()
 	p.Kernel = func(int) mechanics.Node { return kern }
-	p.Move = func(_, s, cat int) int {
-		b, w := s/wb, s%wb
-		boxes := map[int]int{catNone: 0, catFlesh: 1, catDeep: 2}[cat]
+	boxes := [...]int{catNone: 0, catFlesh: 1, catDeep: 2}
+	tabulateMove(p, catNone, catCritical, func(s, cat int) int {
 		if cat == catCritical {
 			if bruises {
 				return ko
 			}
 			return crit
 		}
+		code := s - base
+		b, w := sb.Get(code), sw.Get(code)
 		if bruises {
-			b += boxes
+			b += boxes[cat]
 			if b > bb {
 				w += b - bb
 				b = bb
 			}
 		} else {
-			w += boxes
+			w += boxes[cat]
 		}
 		if w >= wb {
 			return bleed
 		}
-		return idx(b, w)
-	}
+		return base + sw.Set(sb.Set(code, b), w)
+	})
 	return p
 }

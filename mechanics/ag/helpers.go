@@ -1,7 +1,10 @@
 package ag
 
 import (
+	"fmt"
+
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
 // Shorthands for the declarations of mechanics.
@@ -54,6 +57,53 @@ func withCore(extra ...mechanics.Option) []mechanics.Option {
 	return append(append([]mechanics.Option(nil), coreOpts...), extra...)
 }
 
+// coreWith is withCore for typed options: the §1.1 switches, then extra.
+func coreWith(extra ...mechanics.Declared) []mechanics.Option {
+	return withCore(mechanics.Options(extra...)...)
+}
+
+// maxRollOf bounds the pool result R of n dice: n + 5 (all sixes) for n ≥ 1,
+// 7 (double sixes) for the unskilled roll.
+func maxRollOf(n int) int { return max(n, 2) + 5 }
+
+// maxTotal bounds the side's total T = max(0, R + A + M).
+func (s side) maxTotal() int { return max(0, maxRollOf(s.n)+s.a+s.m) }
+
+// rollMoS is the reported MoS (§1.1, with the tie option) of the roll
+// record r for attribute a and modifier m against tn.
+func rollMoS(r, a, m, tn int, tie Tie) int { return reportedMoS(Total(r, a, m)-tn, tie) }
+
+// mosExpr is rollMoS as an expression over the roll record fields
+// prefix+"roll" and prefix+"auto_fail".
+func mosExpr(prefix string, a, m, tn int, tie Tie) expr.Expr {
+	return reportedMoSExpr(expr.Sub(totalExpr(prefix, a, m), expr.K(int64(tn))), tie)
+}
+
+// tabulateMove sets p.Move to a table of move(s, x) over every state and
+// every kernel value x in [lo, hi], built once when the model is built: a
+// step then costs one lookup. Absorbing states map to themselves (the
+// engines never move from them). Move panics on a kernel value outside
+// [lo, hi].
+func tabulateMove(p *mechanics.Process, lo, hi int, move func(s, x int) int) {
+	w := hi - lo + 1
+	tab := make([]int32, len(p.States)*w)
+	for s := range p.States {
+		for x := lo; x <= hi; x++ {
+			next := s
+			if !p.Absorbing[s] {
+				next = move(s, x)
+			}
+			tab[s*w+x-lo] = int32(next)
+		}
+	}
+	p.Move = func(_, s, x int) int {
+		if uint(x-lo) >= uint(w) {
+			panic(fmt.Sprintf("ag: kernel value %d outside its declared range [%d, %d]", x, lo, hi))
+		}
+		return int(tab[s*w+x-lo])
+	}
+}
+
 // ceilLog2 is ⌈log₂ g⌉ for g ≥ 1.
 func ceilLog2(g int) int {
 	k := 0
@@ -61,4 +111,17 @@ func ceilLog2(g int) int {
 		k++
 	}
 	return k
+}
+
+// tabulate2 tabulates f over [0, nx) × [0, ny) when the model is built (for
+// a Combine of two small records that runs on every trial); the function it
+// returns reads the table.
+func tabulate2(nx, ny int, f func(x, y int) int) func(x, y int) int {
+	t := make([]int, nx*ny)
+	for x := 0; x < nx; x++ {
+		for y := 0; y < ny; y++ {
+			t[x*ny+y] = f(x, y)
+		}
+	}
+	return func(x, y int) int { return t[x*ny+y] }
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/mechanics/kit"
 )
 
 // The §1.2–1.5 and §1.8 mechanics that are single tests or a few independent
@@ -14,45 +16,47 @@ func init() {
 		tnSpell(), infoLevel(), banish())
 }
 
+var optAveragePenalties = mechanics.SwitchOf("ag.take_average", "penalties",
+	"ignored: the average ignores modifiers (the text); applied: wound penalties and modifiers still apply to the average",
+	AveragePenaltiesIgnored, AveragePenaltiesApplied)
+
 func takeAverage() *mechanics.Mechanic {
-	const id = "ag.take_average"
 	return &mechanics.Mechanic{
-		ID:      id,
+		ID:      "ag.take_average",
 		Summary: "rolling vs taking the average (2 + skill, no attribute or modifiers)",
 		Doc: "When not rushed or threatened a character may take 2 + skill as the result instead of rolling; attributes and modifiers " +
 			"are not added. The rolled result is the skill test. Averaging succeeds exactly when TN ≤ skill + 1, so the break-even TN " +
 			"(where rolling becomes the better choice for success) is skill + 2 — and averaging ignores the attribute, so high-attribute " +
 			"characters should almost never average (mechanics.md §1.2).",
 		Params:  []mechanics.Param{pSkill, pAttr, named(pModifier, "modifier", "situational modifiers (wound penalties…); added to the average only with opt.penalties=applied"), pTN},
-		Options: withCore(opt(id, "penalties", "ignored: the average ignores modifiers (the text); applied: wound penalties and modifiers still apply to the average", "ignored", "applied")),
-		Outputs: []string{"distributions: mos (rolling), average_mos (constant)", "events: roll_success, average_success, roll_better_band, roll_same_band, roll_worse_band, roll_success_average_fails, roll_fails_average_succeeds"},
+		Options: coreWith(optAveragePenalties),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
 			n, a, m, tn := c.Int("skill"), c.Int("attribute"), c.Int("modifier"), c.Int("tn")
 			avg := 2 + n
-			if c.Opt("penalties") == "applied" {
+			if optAveragePenalties.Of(c) == AveragePenaltiesApplied {
 				avg = max(0, avg+m)
 			}
+			// The average is a constant: its MoS, success and band are
+			// numbers, and the outputs compare the roll with them.
 			avgMoS := reportedMoS(avg-tn, o.Tie)
-			mos := func(r int) int { return reportedMoS(Total(r, a, m)-tn, o.Tie) }
-			avgOK := success(avgMoS, o.Tie)
-			return &mechanics.Spec{
-				Outcome: Pool(n, o),
-				Vars: []mechanics.Var{
-					{Name: "mos", Doc: "MoS when rolling", Of: mos},
-					{Name: "average_mos", Doc: "MoS when taking the average", Of: func(int) int { return avgMoS }},
-				},
-				Events: []mechanics.Event{
-					{Name: "roll_success", Of: func(r int) bool { return success(mos(r), o.Tie) }},
-					{Name: "average_success", Of: func(int) bool { return avgOK }},
-					{Name: "roll_better_band", Of: func(r int) bool { return Band(mos(r)) > Band(avgMoS) }},
-					{Name: "roll_same_band", Of: func(r int) bool { return Band(mos(r)) == Band(avgMoS) }},
-					{Name: "roll_worse_band", Of: func(r int) bool { return Band(mos(r)) < Band(avgMoS) }},
-					{Name: "roll_success_average_fails", Of: func(r int) bool { return success(mos(r), o.Tie) && !avgOK }},
-					{Name: "roll_fails_average_succeeds", Of: func(r int) bool { return !success(mos(r), o.Tie) && avgOK }},
-				},
-				Bands: []mechanics.Bands{{Name: "mos_band", Labels: BandLabels, Of: func(r int) int { return Band(mos(r)) }}},
-			}, nil
+			avgOK := expr.K(int64(bit(success(avgMoS, o.Tie))))
+			avgBand := expr.K(int64(Band(avgMoS)))
+			mos := mosExpr("", a, m, tn, o.Tie)
+			ok := successExpr(mos, o.Tie)
+			band := bandExpr(mos)
+			spec := &mechanics.Spec{Record: RollRecord, Outcome: Pool(n, o)}
+			spec.Var("mos", "MoS when rolling", mos).
+				Var("average_mos", "MoS when taking the average 2 + skill (a constant)", expr.K(int64(avgMoS))).
+				Event("roll_success", "rolling succeeds (MoS ≥ 1, or per the tie option)", ok).
+				Event("average_success", "taking the average succeeds (certain or impossible)", avgOK).
+				Event("roll_better_band", "the roll lands in a better MoS band than the average", expr.Gt(band, avgBand)).
+				Event("roll_same_band", "the roll lands in the average's MoS band", expr.Eq(band, avgBand)).
+				Event("roll_worse_band", "the roll lands in a worse MoS band than the average", expr.Lt(band, avgBand)).
+				Event("roll_success_average_fails", "rolling succeeds where the average fails", expr.And(ok, expr.Not(avgOK))).
+				Event("roll_fails_average_succeeds", "rolling fails where the average succeeds", expr.And(expr.Not(ok), avgOK)).
+				Band("mos_band", "the seven MoS bands of the roll", BandLabels, band)
+			return spec, nil
 		},
 	}
 }
@@ -70,44 +74,41 @@ func AssistBonus(g int, extend bool) int {
 	return b
 }
 
+var (
+	optGroupCounts = mechanics.SwitchOf("ag.assist", "group_counts",
+		"includes_actor: g counts the actor (one helper → size 2 → +1); helpers_only: g counts the helpers", GroupIncludesActor, GroupHelpersOnly)
+	optBeyond32 = mechanics.SwitchOf("ag.assist", "beyond_32", "cap_4: at most +4; extend_log: +5 for 33–64, …", BeyondCap4, BeyondExtendLog)
+)
+
 func assist() *mechanics.Mechanic {
-	const id = "ag.assist"
 	return &mechanics.Mechanic{
-		ID:      id,
+		ID:      "ag.assist",
 		Summary: "group assistance: +1 for 2–4, +2 for 5–8, +3 for 9–16, +4 for 17–32 people",
 		Doc: "Helpers with at least one rank in the skill who can coordinate give the actor a bonus by group size: " +
 			"b(g) = max(1, ⌈log₂ g⌉ − 1) for g ≥ 2. The events compare the same roll with one helper fewer and with no help, " +
 			"showing the logarithmic saturation (mechanics.md §1.2).",
-		Params: []mechanics.Param{ip("group", 3, 1, 200, "group size g (see opt.group_counts; sweep 1–40)"), pSkill, pAttr, pModifier, pTN},
-		Options: withCore(
-			opt(id, "group_counts", "includes_actor: g counts the actor (one helper → size 2 → +1); helpers_only: g counts the helpers", "includes_actor", "helpers_only"),
-			opt(id, "beyond_32", "cap_4: at most +4; extend_log: +5 for 33–64, …", "cap_4", "extend_log")),
-		Outputs: []string{"distributions: mos (with help), bonus", "events: success, success_one_fewer (same roll, one helper fewer), success_alone, gain_from_last_helper"},
+		Params:  []mechanics.Param{ip("group", 3, 1, 200, "group size g (see opt.group_counts; sweep 1–40)"), pSkill, pAttr, pModifier, pTN},
+		Options: coreWith(optGroupCounts, optBeyond32),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
 			g := c.Int("group")
-			if c.Opt("group_counts") == "helpers_only" {
+			if optGroupCounts.Of(c) == GroupHelpersOnly {
 				g++ // the bonus table is by group size including the actor
 			}
-			ext := c.Opt("beyond_32") == "extend_log"
+			ext := optBeyond32.Of(c) == BeyondExtendLog
 			n, a, m, tn := c.Int("skill"), c.Int("attribute"), c.Int("modifier"), c.Int("tn")
-			ok := func(r, bonus int) bool { return success(reportedMoS(Total(r, a, m+bonus)-tn, o.Tie), o.Tie) }
 			b, b1 := AssistBonus(g, ext), AssistBonus(g-1, ext)
-			mos := func(r int) int { return reportedMoS(Total(r, a, m+b)-tn, o.Tie) }
-			return &mechanics.Spec{
-				Outcome: Pool(n, o),
-				Vars: []mechanics.Var{
-					{Name: "mos", Of: mos},
-					{Name: "bonus", Doc: "assistance bonus b(g)", Of: func(int) int { return b }},
-				},
-				Events: []mechanics.Event{
-					{Name: "success", Of: func(r int) bool { return ok(r, b) }},
-					{Name: "success_one_fewer", Of: func(r int) bool { return ok(r, b1) }},
-					{Name: "success_alone", Of: func(r int) bool { return ok(r, 0) }},
-					{Name: "gain_from_last_helper", Doc: "succeeds with the group, fails with one helper fewer", Of: func(r int) bool { return ok(r, b) && !ok(r, b1) }},
-				},
-				Bands: []mechanics.Bands{{Name: "mos_band", Labels: BandLabels, Of: func(r int) int { return Band(mos(r)) }}},
-			}, nil
+			mos := mosExpr("", a, m+b, tn, o.Tie)
+			ok := func(bonus int) expr.Expr { return successExpr(mosExpr("", a, m+bonus, tn, o.Tie), o.Tie) }
+			spec := &mechanics.Spec{Record: RollRecord, Outcome: Pool(n, o)}
+			spec.Var("mos", "MoS with the group's help", mos).
+				Var("bonus", "assistance bonus b(g) (a constant)", expr.K(int64(b))).
+				Event("success", "succeeds with the group's help", ok(b)).
+				Event("success_one_fewer", "the same roll succeeds with one helper fewer", ok(b1)).
+				Event("success_alone", "the same roll succeeds without help", ok(0)).
+				Event("gain_from_last_helper", "succeeds with the group, fails with one helper fewer", expr.And(ok(b), expr.Not(ok(b1)))).
+				Band("mos_band", "the seven MoS bands with the group's help", BandLabels, bandExpr(mos))
+			return spec, nil
 		},
 	}
 }
@@ -121,29 +122,32 @@ func multiAction() *mechanics.Mechanic {
 			"to see whether a second attack at −1 beats one attack.",
 		Params:  []mechanics.Param{ip("actions", 2, 1, 10, "number of major actions j this round"), pSkill, pAttr, pModifier, pTN},
 		Options: coreOpts,
-		Outputs: []string{"distributions: successes", "events: all_succeed, at_least_one, none"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
-			j, a, m, tn := c.Int("actions"), c.Int("attribute"), c.Int("modifier")-(c.Int("actions")-1), c.Int("tn")
+			j := c.Int("actions")
+			a, m, tn := c.Int("attribute"), c.Int("modifier")-(j-1), c.Int("tn")
+			rec := mechanics.NewRecord(mechanics.Int("successes", 0, j, "major actions that succeed"))
 			one := mechanics.Map{X: Pool(c.Int("skill"), o), Name: "success", F: func(r int) int {
-				return bit(success(reportedMoS(Total(r, a, m)-tn, o.Tie), o.Tie))
+				return bit(success(rollMoS(r, a, m, tn, o.Tie), o.Tie))
 			}}
-			return &mechanics.Spec{
-				Outcome: mechanics.Repeat{X: one, N: j},
-				Vars:    []mechanics.Var{{Name: "successes", Of: func(k int) int { return k }}},
-				Events: []mechanics.Event{
-					{Name: "all_succeed", Of: func(k int) bool { return k == j }},
-					{Name: "at_least_one", Of: func(k int) bool { return k >= 1 }},
-					{Name: "none", Of: func(k int) bool { return k == 0 }},
-				},
-			}, nil
+			k := expr.F("successes")
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Encode(rec, rec.Slot("successes"), kit.Binomial(one, j))}
+			spec.Report("successes").
+				Event("all_succeed", "every action succeeds", expr.Eq(k, expr.K(int64(j)))).
+				Event("at_least_one", "at least one action succeeds", expr.Ge(k, expr.K(1))).
+				Event("none", "no action succeeds", expr.Eq(k, expr.K(0)))
+			return spec, nil
 		},
 	}
 }
 
+// maxWoundPenalty bounds |WoundPenalty| over the parameter ranges: 20 of
+// each injury are (20·2 + 20·4 + 20·1 + 20·2) halves = −90.
+const maxWoundPenalty = 90
+
 // WoundPenalty is the §1.2 penalty (a negative number or 0) for flesh/deep
 // wounds and flesh/deep bruises under the given options.
-func WoundPenalty(fw, dw, fb, db int, rows, rounding, stacking string) int {
+func WoundPenalty(fw, dw, fb, db int, rows WoundRows, rounding WoundRounding, stacking WoundStacking) int {
 	// Penalties in halves, per injury in order of severity.
 	var items []int
 	add := func(count, halves int) {
@@ -151,7 +155,7 @@ func WoundPenalty(fw, dw, fb, db int, rows, rounding, stacking string) int {
 			items = append(items, halves)
 		}
 	}
-	if rows == "second_pair_is_subsequent_wounds" {
+	if rows == RowsSubsequentWounds {
 		// First wound of each kind −1 / −2, later ones −½ / −1; bruises free.
 		if fw > 0 {
 			add(1, 2)
@@ -169,22 +173,29 @@ func WoundPenalty(fw, dw, fb, db int, rows, rounding, stacking string) int {
 	}
 	halves := 0
 	for _, h := range items {
-		if stacking == "worst_only" {
+		if stacking == StackWorstOnly {
 			halves = max(halves, h)
 		} else {
 			halves += h
 		}
 	}
-	if rounding == "round_half_up" {
+	if rounding == WoundRoundHalfUp {
 		return -((halves + 1) / 2)
 	}
 	return -(halves / 2)
 }
 
+var (
+	optWoundRows = mechanics.SwitchOf("ag.wound_penalty", "rows",
+		"second_pair_is_bruises: −½ / −1 are flesh / deep bruises; second_pair_is_subsequent_wounds: they are the second and later wounds of each kind (bruises then cost nothing)",
+		RowsBruises, RowsSubsequentWounds)
+	optWoundRounding = mechanics.SwitchOf("ag.wound_penalty", "rounding", "truncate: drop the half; round_half_up: −½ counts as −1", WoundTruncate, WoundRoundHalfUp)
+	optWoundStacking = mechanics.SwitchOf("ag.wound_penalty", "stacking", "per_wound: penalties add; worst_only: only the worst injury counts", StackPerWound, StackWorstOnly)
+)
+
 func woundPenalty() *mechanics.Mechanic {
-	const id = "ag.wound_penalty"
 	return &mechanics.Mechanic{
-		ID:      id,
+		ID:      "ag.wound_penalty",
 		Summary: "penalty from wounds and bruises (deterministic helper of the injury chains)",
 		Doc: "A flesh wound −1, a deep wound −2, a flesh bruise −½, a deep bruise −1 (our reading of the seed table's two pairs of rows); " +
 			"the total is truncated. One flesh wound forbids sprinting, a deep wound running, two deep wounds standing (mechanics.md §1.2). " +
@@ -193,24 +204,18 @@ func woundPenalty() *mechanics.Mechanic {
 			ip("flesh_wounds", 1, 0, 20, "flesh wounds"), ip("deep_wounds", 0, 0, 20, "deep wounds"),
 			ip("flesh_bruises", 0, 0, 20, "flesh bruises"), ip("deep_bruises", 0, 0, 20, "deep bruises"),
 		},
-		Options: []mechanics.Option{
-			opt(id, "rows", "second_pair_is_bruises: −½ / −1 are flesh / deep bruises; second_pair_is_subsequent_wounds: they are the second and later wounds of each kind (bruises then cost nothing)", "second_pair_is_bruises", "second_pair_is_subsequent_wounds"),
-			opt(id, "rounding", "truncate: drop the half; round_half_up: −½ counts as −1", "truncate", "round_half_up"),
-			opt(id, "stacking", "per_wound: penalties add; worst_only: only the worst injury counts", "per_wound", "worst_only"),
-		},
-		Outputs: []string{"distributions: penalty (a point mass)", "events: no_sprinting, no_running, cannot_stand"},
+		Options: mechanics.Options(optWoundRows, optWoundRounding, optWoundStacking),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			fw, dw := c.Int("flesh_wounds"), c.Int("deep_wounds")
-			p := WoundPenalty(fw, dw, c.Int("flesh_bruises"), c.Int("deep_bruises"), c.Opt("rows"), c.Opt("rounding"), c.Opt("stacking"))
-			return &mechanics.Spec{
-				Outcome: mechanics.Const{V: p},
-				Vars:    []mechanics.Var{{Name: "penalty", Of: func(v int) int { return v }}},
-				Events: []mechanics.Event{
-					{Name: "no_sprinting", Of: func(int) bool { return fw+dw >= 1 }},
-					{Name: "no_running", Of: func(int) bool { return dw >= 1 }},
-					{Name: "cannot_stand", Of: func(int) bool { return dw >= 2 }},
-				},
-			}, nil
+			p := WoundPenalty(fw, dw, c.Int("flesh_bruises"), c.Int("deep_bruises"), optWoundRows.Of(c), optWoundRounding.Of(c), optWoundStacking.Of(c))
+			rec := mechanics.NewRecord(mechanics.Int("penalty", -maxWoundPenalty, 0, "the modifier on every test (0 or negative)"))
+			flag := func(b bool) expr.Expr { return expr.K(int64(bit(b))) }
+			spec := &mechanics.Spec{Record: rec, Outcome: mechanics.Const{V: rec.Slot("penalty").Set(rec.Start(), p)}}
+			spec.Report("penalty").
+				Event("no_sprinting", "at least one wound: no sprinting", flag(fw+dw >= 1)).
+				Event("no_running", "a deep wound: no running", flag(dw >= 1)).
+				Event("cannot_stand", "two deep wounds: standing is impossible", flag(dw >= 2))
+			return spec, nil
 		},
 	}
 }
@@ -253,178 +258,181 @@ func social() *mechanics.Mechanic {
 			"TN modifiers. The attempts are independent: P(any) = 1 − Π(1 − pᵢ) (mechanics.md §1.5).",
 		Params:  ps,
 		Options: coreOpts,
-		Outputs: []string{"distributions: successes (number of skills that succeed)", "events: any_success, and one per usable skill"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
 			tn := c.Int("disposition_tn") + c.Int("tn_modifier")
 			a, m := c.Int("attribute"), c.Int("modifier")
-			var acc mechanics.Node = mechanics.Const{V: 0}
-			var used []string
+			// The record holds one success flag per usable skill.
+			var fields []mechanics.Field
+			var pools []int
 			for _, s := range socialSkills {
-				n := c.Int(s)
-				if n < 1 {
-					continue
+				if n := c.Int(s); n >= 1 {
+					fields = append(fields, mechanics.Flag(s+"_success", "the "+s+" attempt succeeds"))
+					pools = append(pools, n)
 				}
-				k := uint(len(used))
-				used = append(used, s)
-				ok := mechanics.Map{X: Pool(n, o), Name: s, F: func(r int) int { return bit(success(reportedMoS(Total(r, a, m)-tn, o.Tie), o.Tie)) << k }}
-				acc = mechanics.Combine{X: acc, Y: ok, Name: "or", F: func(x, y int) int { return x | y }}
 			}
-			if len(used) == 0 {
+			if len(fields) == 0 {
 				return nil, fmt.Errorf("ag.social: no usable skill (set at least one of %v to 1 or more)", socialSkills)
 			}
-			spec := &mechanics.Spec{
-				Outcome: acc,
-				Vars: []mechanics.Var{{Name: "successes", Of: func(x int) int {
-					k := 0
-					for ; x > 0; x &= x - 1 {
-						k++
-					}
-					return k
-				}}},
-				Events: []mechanics.Event{{Name: "any_success", Of: func(x int) bool { return x != 0 }}},
+			rec := mechanics.NewRecord(fields...)
+			var acc mechanics.Node = mechanics.Const{V: rec.Start()}
+			var names []string
+			var flags []expr.Expr
+			for i, f := range fields {
+				slot := rec.Slot(f.Name)
+				try := mechanics.Map{X: Pool(pools[i], o), Name: f.Name, F: func(r int) int { return bit(success(rollMoS(r, a, m, tn, o.Tie), o.Tie)) }}
+				acc = mechanics.Combine{X: acc, Y: try, Name: f.Name, F: func(x, ok int) int { return slot.Set(x, ok) }}
+				names = append(names, f.Name)
+				flags = append(flags, expr.F(f.Name))
 			}
-			for i, s := range used {
-				i := i
-				spec.Events = append(spec.Events, mechanics.Event{Name: s + "_success", Of: func(x int) bool { return x>>i&1 == 1 }})
+			count := flags[0]
+			for _, f := range flags[1:] {
+				count = expr.Add(count, f)
 			}
+			spec := &mechanics.Spec{Record: rec, Outcome: acc}
+			spec.Var("successes", "number of usable skills whose attempt succeeds", count).
+				Event("any_success", "at least one attempt succeeds", expr.Or(flags...)).
+				Report(names...)
 			return spec, nil
 		},
 	}
 }
 
+var (
+	optJumpMovement  = mechanics.ChoiceOf("ag.jump", "movement", "movement before the jump", MoveStanding, MoveWalk, MoveRun, MoveSprint)
+	optJumpSurface   = mechanics.ChoiceOf("ag.jump", "surface", "take-off surface: standard TN 3, rough 6, slippery 10, climbing 14", SurfaceStandard, SurfaceRough, SurfaceSlippery, SurfaceClimbing)
+	optJumpDirection = mechanics.ChoiceOf("ag.jump", "direction", "horizontal: 0.75 m per MoS; vertical: 0.25 m", JumpHorizontal, JumpVertical)
+	optJumpBonus     = mechanics.SwitchOf("ag.jump", "move_bonus",
+		"seed_reading: +1 walk, +2 run, +3 sprint (the movement's defence bonus); none: movement adds nothing", MoveBonusSeedReading, MoveBonusNone)
+)
+
 func jump() *mechanics.Mechanic {
-	const id = "ag.jump"
 	return &mechanics.Mechanic{
-		ID:      id,
+		ID:      "ag.jump",
 		Summary: "jumping: Athletics + Body + movement bonus vs the surface TN; 0.75 m (horizontal) per MoS",
 		Doc: "Athletics + Body plus the defensive bonus of the current movement (our reading: +0 standing, +1 walk, +2 run, +3 sprint) " +
 			"vs the surface TN (standard 3, rough 6, slippery 10, climbing 14). Horizontal distance 0.75 m per point of MoS, vertical " +
-			"0.25 m; MoS 0 gives no distance. P(clear a gap g) = P(MoS ≥ ⌈g / 0.75⌉) (mechanics.md §1.5).",
+			"0.25 m; MoS 0 gives no distance. P(clear a gap g) = P(MoS ≥ ⌈g / 0.75⌉), so a gap of 0 needs MoS ≥ 0 (mechanics.md §1.5).",
 		Params: []mechanics.Param{
 			named(pSkill, "athletics", "Athletics skill"), named(pAttr, "body", "Body attribute"), pModifier,
 			ip("gap_cm", 150, 0, 5000, "the gap (or height) to clear, in centimetres"),
 		},
-		Options: withCore(
-			choice(id, "movement", "movement before the jump", "standing", "walk", "run", "sprint"),
-			choice(id, "surface", "take-off surface: standard TN 3, rough 6, slippery 10, climbing 14", "standard", "rough", "slippery", "climbing"),
-			choice(id, "direction", "horizontal: 0.75 m per MoS; vertical: 0.25 m", "horizontal", "vertical"),
-			opt(id, "move_bonus", "seed_reading: +1 walk, +2 run, +3 sprint (the movement's defence bonus); none: movement adds nothing", "seed_reading", "none")),
-		Outputs: []string{"distributions: distance_cm (primary), mos", "events: clears_gap, success, fumble (mishap)"},
+		Options: coreWith(optJumpMovement, optJumpSurface, optJumpDirection, optJumpBonus),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
-			bonus := map[string]int{"standing": 0, "walk": 1, "run": 2, "sprint": 3}[c.Opt("movement")]
-			if c.Opt("move_bonus") == "none" {
-				bonus = 0
-			}
-			tn := map[string]int{"standard": 3, "rough": 6, "slippery": 10, "climbing": 14}[c.Opt("surface")]
-			per := 75
-			if c.Opt("direction") == "vertical" {
-				per = 25
-			}
-			a, m, gap := c.Int("body"), c.Int("modifier")+bonus, c.Int("gap_cm")
-			mos := func(r int) int { return reportedMoS(Total(r, a, m)-tn, o.Tie) }
-			dist := func(r int) int { return per * max(0, mos(r)) }
-			return &mechanics.Spec{
-				Outcome: Pool(c.Int("athletics"), o),
-				Vars:    []mechanics.Var{{Name: "distance_cm", Of: dist}, {Name: "mos", Of: mos}},
-				Events: []mechanics.Event{
-					{Name: "clears_gap", Of: func(r int) bool { return dist(r) >= gap && dist(r) > 0 }},
-					{Name: "success", Of: func(r int) bool { return success(mos(r), o.Tie) }},
-					{Name: "fumble", Of: rollFumble},
-				},
-				Bands: []mechanics.Bands{{Name: "mos_band", Labels: BandLabels, Of: func(r int) int { return Band(mos(r)) }}},
-			}, nil
+			m := c.Int("modifier") + optJumpMovement.Of(c).Bonus(optJumpBonus.Of(c))
+			tn := optJumpSurface.Of(c).TN()
+			per := optJumpDirection.Of(c).CmPerMoS()
+			gap := c.Int("gap_cm")
+			// The MoS needed to clear the gap: ⌈gap / per⌉, 0 for no gap.
+			need := (gap + per - 1) / per
+			mos := mosExpr("", c.Int("body"), m, tn, o.Tie)
+			spec := &mechanics.Spec{Record: RollRecord, Outcome: Pool(c.Int("athletics"), o)}
+			spec.Vars = append(spec.Vars, mechanics.Var{Name: "distance_cm", Doc: fmt.Sprintf("distance jumped: %d cm per point of MoS, none for MoS ≤ 0", per), Unit: "cm",
+				Expr: expr.Mul(expr.K(int64(per)), expr.Max(expr.K(0), mos))})
+			spec.Var("mos", "margin of success T − TN", mos).
+				Event("clears_gap", fmt.Sprintf("MoS ≥ ⌈gap / %d cm⌉ = %d: the jump clears the gap", per, need), expr.Ge(mos, expr.K(int64(need)))).
+				Event("success", "MoS ≥ 1 (or per the tie option)", successExpr(mos, o.Tie)).
+				Event("fumble", "every die shows 1 (a mishap)", expr.F("fumble")).
+				Band("mos_band", "the seven MoS bands of §1.1", BandLabels, bandExpr(mos))
+			return spec, nil
 		},
 	}
 }
 
+var optInitiativeTie = mechanics.SwitchOf("ag.initiative", "tie",
+	"coin: a tie is broken by a coin; reroll: reroll until different (same probabilities as coin); simultaneous: both act at once",
+	InitiativeCoin, InitiativeReroll, InitiativeSimultaneous)
+
 func initiative() *mechanics.Mechanic {
-	const id = "ag.initiative"
 	ps := append(sideParams("", "first combatant (A)", 2, 2), sideParams("other_", "second combatant (B)", 2, 2)...)
 	ps = append(ps, sideParams("third_", "third combatant (C; with combatants ≥ 3)", 2, 2)...)
 	ps = append(ps, sideParams("fourth_", "fourth combatant (D; with combatants = 4)", 2, 2)...)
 	ps = append(ps, ip("combatants", 2, 2, 4, "combatants in the tier: 2 gives the pairwise margin, 3–4 the full ordering (exact enumeration)"))
 	return &mechanics.Mechanic{
-		ID:      id,
+		ID:      "ag.initiative",
 		Summary: "who acts first within a tier: opposed Awareness + Perception, highest first",
 		Doc: "Declared intents act in three tiers; within a tier, opposed Awareness + Perception, highest first. Pairwise " +
 			"P(A before B) = P(T_A > T_B) + ½·P(T_A = T_B) with a coin for ties (reroll has the same marginal) (mechanics.md §1.3). " +
 			"For three or four combatants the whole ordering is enumerated exactly: ties are broken by a uniformly random order " +
 			"(coin, reroll) or left as shared places (simultaneous).",
-		Params: ps,
-		Options: []mechanics.Option{optCritCount.Option, optFumbleCrit.Option, optUnskilledCrit.Option,
-			opt(id, "tie", "coin: a tie is broken by a coin; reroll: reroll until different (same probabilities as coin); simultaneous: both act at once",
-				"coin", "reroll", "simultaneous")},
-		Outputs: []string{"2 combatants — distributions: margin (T_A − T_B); events: a_first, b_first, simultaneous, tie_roll",
-			"3–4 combatants — distributions: a_position; events: a_first … d_first, tie_for_first"},
+		Params:  ps,
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optInitiativeTie),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
+			coin := optInitiativeTie.Of(c) != InitiativeSimultaneous
 			if k := c.Int("combatants"); k > 2 {
-				return initiativeOrder(c, o, k), nil
+				sides := []side{sideOf(c, ""), sideOf(c, "other_"), sideOf(c, "third_"), sideOf(c, "fourth_")}[:k]
+				return initiativeOrder(sides, o, coin), nil
 			}
 			a, b := sideOf(c, ""), sideOf(c, "other_")
-			const base = 1 << 10
-			diff := mechanics.Combine{X: a.roll(o), Y: b.roll(o), Name: "margin", F: func(x, y int) int { return a.total(x) - b.total(y) }}
-			coin := c.Opt("tie") != "simultaneous"
-			out := mechanics.Combine{X: diff, Y: mechanics.D(2), Name: "coin", F: func(d, k int) int { return (d+base/2)*2 + k - 1 }}
-			margin := func(x int) int { return x/2 - base/2 }
-			heads := func(x int) bool { return x%2 == 0 }
-			return &mechanics.Spec{
-				Outcome: out,
-				Vars:    []mechanics.Var{{Name: "margin", Of: margin}},
-				Events: []mechanics.Event{
-					{Name: "a_first", Of: func(x int) bool { return margin(x) > 0 || (margin(x) == 0 && coin && heads(x)) }},
-					{Name: "b_first", Of: func(x int) bool { return margin(x) < 0 || (margin(x) == 0 && coin && !heads(x)) }},
-					{Name: "simultaneous", Of: func(x int) bool { return margin(x) == 0 && !coin }},
-					{Name: "tie_roll", Of: func(x int) bool { return margin(x) == 0 }},
-				},
-			}, nil
+			rec := mechanics.NewRecord(
+				mechanics.Int("margin", -b.maxTotal(), a.maxTotal(), "T_A − T_B"),
+				mechanics.Flag("heads", "the tie-breaking coin favours A (no coin when ties are simultaneous)"),
+			)
+			sm, sh := rec.Slot("margin"), rec.Slot("heads")
+			start := rec.Start()
+			var out mechanics.Node = mechanics.Combine{X: a.roll(o), Y: b.roll(o), Name: "margin", F: func(x, y int) int { return sm.Set(start, a.total(x)-b.total(y)) }}
+			margin, heads := expr.F("margin"), expr.F("heads")
+			tie := expr.Eq(margin, expr.K(0))
+			aTie, bTie, simultaneous := expr.K(0), expr.K(0), tie
+			if coin {
+				out = mechanics.Combine{X: out, Y: mechanics.D(2), Name: "coin", F: func(x, k int) int { return sh.SetBool(x, k == 1) }}
+				aTie, bTie, simultaneous = expr.And(tie, heads), expr.And(tie, expr.Not(heads)), expr.K(0)
+			}
+			spec := &mechanics.Spec{Record: rec, Outcome: out}
+			spec.Report("margin").
+				Event("a_first", "A acts first: a higher total, or a tie the coin gives A", expr.Or(expr.Gt(margin, expr.K(0)), aTie)).
+				Event("b_first", "B acts first: a higher total, or a tie the coin gives B", expr.Or(expr.Lt(margin, expr.K(0)), bTie)).
+				Event("simultaneous", "equal totals, acting at once (opt.tie=simultaneous)", simultaneous).
+				Event("tie_roll", "equal totals", tie)
+			return spec, nil
 		},
 	}
 }
 
-// initiativeOrder enumerates the ordering of k = 3 or 4 combatants.
-func initiativeOrder(c mechanics.Config, o CoreOptions, k int) *mechanics.Spec {
-	sides := []side{sideOf(c, ""), sideOf(c, "other_"), sideOf(c, "third_"), sideOf(c, "fourth_")}[:k]
-	coin := c.Opt("tie") != "simultaneous"
-	// Totals packed in mixed radix: side i's total lies in
-	// [T(R = 1), T(R = max(n, 2) + 5)].
-	lo, base := make([]int, k), make([]int, k)
-	var acc mechanics.Node = mechanics.Const{V: 0}
-	radix := 1
+// combatantNames name the combatants of the initiative ordering.
+var combatantNames = []string{"a", "b", "c", "d"}
+
+// initiativeOrder enumerates the ordering of 3 or 4 combatants: the totals
+// of every side, then a uniformly random order that breaks ties (coin,
+// reroll) or none (simultaneous: tied sides share a place).
+func initiativeOrder(sides []side, o CoreOptions, coin bool) *mechanics.Spec {
+	k := len(sides)
+	// The totals of all sides, then the ordering they give.
+	var totFields, fields []mechanics.Field
 	for i, s := range sides {
-		lo[i] = s.total(1 << 2)
-		base[i] = radix
-		radix *= s.total((max(s.n, 2)+5)<<2) - lo[i] + 1
-		s, i := s, i
-		acc = mechanics.Combine{X: acc, Y: s.roll(o), Name: "totals", F: func(x, r int) int { return x + (s.total(r)-lo[i])*base[i] }}
+		totFields = append(totFields, mechanics.Int(combatantNames[i]+"_total", 0, s.maxTotal(), "T of combatant "+combatantNames[i]))
+		fields = append(fields, mechanics.Flag(combatantNames[i]+"_top", "combatant "+combatantNames[i]+" is first or tied for first"))
 	}
-	width := func(i int) int {
-		if i+1 < k {
-			return base[i+1] / base[i]
-		}
-		return radix / base[i]
+	fields = append(fields, mechanics.Int("a_position", 1, k, "A's place in the order (1 = first; shared places count as one)"))
+	totals, rec := mechanics.NewRecord(totFields...), mechanics.NewRecord(fields...)
+	var totSlots, topSlots [4]mechanics.Slot
+	var acc mechanics.Node = mechanics.Const{V: totals.Start()}
+	for i, s := range sides {
+		slot := totals.Slot(totFields[i].Name)
+		totSlots[i], topSlots[i] = slot, rec.Slot(fields[i].Name)
+		acc = mechanics.Combine{X: acc, Y: s.roll(o), Name: "totals", F: func(x, r int) int { return slot.Set(x, s.total(r)) }}
 	}
+	pos, start := rec.Slot("a_position"), rec.Start()
 	// A uniformly random order π breaks ties (k! equally likely orders).
 	perms := permutations(k)
-	var tieBreak mechanics.Node = mechanics.Const{V: 0}
+	var tieBreak mechanics.Node = mechanics.Const{V: 1}
 	if coin {
 		tieBreak = mechanics.D(len(perms))
 	}
 	out := mechanics.Combine{X: acc, Y: tieBreak, Name: "order", F: func(x, pi int) int {
-		tot := make([]int, k)
-		for i := range tot {
-			tot[i] = lo[i] + x/base[i]%width(i)
+		var tot, rank [4]int
+		for i := 0; i < k; i++ {
+			tot[i] = totSlots[i].Get(x)
 		}
-		rank := make([]int, k) // position of combatant i in the tie-break order
 		if coin {
-			for pos, who := range perms[pi-1] {
-				rank[who] = pos
+			for place, who := range perms[pi-1] {
+				rank[who] = place
 			}
 		}
 		before := func(i, j int) bool { return tot[i] > tot[j] || (coin && tot[i] == tot[j] && rank[i] < rank[j]) }
-		first, aPos := 0, 1
+		code, aPos := start, 1
 		for i := 0; i < k; i++ {
 			beaten := false
 			for j := 0; j < k; j++ {
@@ -432,24 +440,33 @@ func initiativeOrder(c mechanics.Config, o CoreOptions, k int) *mechanics.Spec {
 					beaten = true
 				}
 			}
-			if !beaten {
-				first |= 1 << uint(i)
-			}
+			code = topSlots[i].SetBool(code, !beaten)
 			if i > 0 && before(i, 0) {
 				aPos++
 			}
 		}
-		return first | aPos<<4
+		return pos.Set(code, aPos)
 	}}
-	spec := &mechanics.Spec{
-		Outcome: out,
-		Vars:    []mechanics.Var{{Name: "a_position", Doc: "A's place in the order (1 = first; shared places count as one)", Of: func(x int) int { return x >> 4 }}},
+	spec := &mechanics.Spec{Record: rec, Outcome: out}
+	spec.Report("a_position")
+	var tops []expr.Expr
+	for i := 0; i < k; i++ {
+		tops = append(tops, expr.F(fields[i].Name))
 	}
 	for i := 0; i < k; i++ {
-		b := 1 << uint(i)
-		spec.Events = append(spec.Events, mechanics.Event{Name: string(rune('a'+i)) + "_first", Of: func(x int) bool { return x&15 == b }})
+		alone := []expr.Expr{tops[i]}
+		for j := 0; j < k; j++ {
+			if j != i {
+				alone = append(alone, expr.Not(tops[j]))
+			}
+		}
+		spec.Event(combatantNames[i]+"_first", "combatant "+combatantNames[i]+" acts first, alone", expr.And(alone...))
 	}
-	spec.Events = append(spec.Events, mechanics.Event{Name: "tie_for_first", Of: func(x int) bool { return x&15&(x&15-1) != 0 }})
+	count := tops[0]
+	for _, t := range tops[1:] {
+		count = expr.Add(count, t)
+	}
+	spec.Event("tie_for_first", "two or more combatants share the first place (simultaneous ties)", expr.Ge(count, expr.K(2)))
 	return spec
 }
 
@@ -468,6 +485,19 @@ func permutations(k int) [][]int {
 	return out
 }
 
+// surpriseRecord is the outcome of an ambush: whether the victim noticed,
+// and whether the attack would hit an unaware and an aware victim.
+var (
+	surpriseRecord = mechanics.NewRecord(
+		mechanics.Flag("notice", "the victim notices the ambush (MoS ≥ 1; a tie keeps the surprise)"),
+		mechanics.Flag("hit_unaware", "the attack hits an unaware victim (vs TN 1 + its combat modifiers)"),
+		mechanics.Flag("hit_aware", "the attack hits an aware victim (opposed by its defence roll)"),
+	)
+	slotNotice     = surpriseRecord.Slot("notice")
+	slotHitUnaware = surpriseRecord.Slot("hit_unaware")
+	slotHitAware   = surpriseRecord.Slot("hit_aware")
+)
+
 func surprise() *mechanics.Mechanic {
 	ps := append(sideParams("victim_", "the would-be victim's Awareness + Perception", 2, 2), sideParams("ambusher_", "the ambusher's Stealth + Agility", 2, 2)...)
 	ps = append(ps, sideParams("attack_", "the attacker's attack", 2, 2)...)
@@ -481,68 +511,72 @@ func surprise() *mechanics.Mechanic {
 			"with an opposed roll (mechanics.md §1.3).",
 		Params:  ps,
 		Options: coreOpts,
-		Outputs: []string{"events: notice, hit_unaware, hit_aware, hit (aware if noticed, else unaware), ambush_bonus (hits unaware but not aware)"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
 			v, am, at, df := sideOf(c, "victim_"), sideOf(c, "ambusher_"), sideOf(c, "attack_"), sideOf(c, "defence_")
 			unawareTN := 1 + c.Int("defence_combat_modifier")
-			notice := mechanics.Combine{X: v.roll(o), Y: am.roll(o), Name: "notice", F: func(x, y int) int { return bit(v.total(x)-am.total(y) >= 1) }}
+			start := surpriseRecord.Start()
+			notice := mechanics.Combine{X: v.roll(o), Y: am.roll(o), Name: "notice", F: func(x, y int) int {
+				return slotNotice.SetBool(start, v.total(x)-am.total(y) >= 1)
+			}}
 			hits := mechanics.Combine{X: at.roll(o), Y: df.roll(o), Name: "hits", F: func(x, y int) int {
 				unaware := success(reportedMoS(at.total(x)-unawareTN, o.Tie), o.Tie)
 				aware := success(reportedMoS(at.total(x)-df.total(y), o.Tie), o.Tie)
-				return bit(unaware)<<1 | bit(aware)<<2
+				return slotHitAware.SetBool(slotHitUnaware.SetBool(start, unaware), aware)
 			}}
-			out := mechanics.Combine{X: notice, Y: hits, Name: "pack", F: func(x, y int) int { return x | y }}
-			return &mechanics.Spec{
-				Outcome: out,
-				Events: []mechanics.Event{
-					{Name: "notice", Of: func(x int) bool { return x&1 != 0 }},
-					{Name: "hit_unaware", Of: func(x int) bool { return x&2 != 0 }},
-					{Name: "hit_aware", Of: func(x int) bool { return x&4 != 0 }},
-					{Name: "hit", Of: func(x int) bool { return (x&1 != 0 && x&4 != 0) || (x&1 == 0 && x&2 != 0) }},
-					{Name: "ambush_bonus", Of: func(x int) bool { return x&2 != 0 && x&4 == 0 }},
-				},
-			}, nil
+			// The two halves set disjoint fields; they are joined through a
+			// table of the small record.
+			size := surpriseRecord.Size()
+			out := mechanics.Combine{X: notice, Y: hits, Name: "ambush", F: tabulate2(size, size, func(n, h int) int {
+				return slotHitAware.Set(slotHitUnaware.Set(n, slotHitUnaware.Get(h)), slotHitAware.Get(h))
+			})}
+			noticed, unaware, aware := expr.F("notice"), expr.F("hit_unaware"), expr.F("hit_aware")
+			spec := &mechanics.Spec{Record: surpriseRecord, Outcome: out}
+			spec.Report("notice", "hit_unaware", "hit_aware").
+				Event("hit", "the attack hits: opposed if the victim noticed, else vs the unaware TN",
+					expr.Or(expr.And(noticed, aware), expr.And(expr.Not(noticed), unaware))).
+				Event("ambush_bonus", "the attack would hit the unaware victim but not the aware one", expr.And(unaware, expr.Not(aware)))
+			return spec, nil
 		},
 	}
 }
 
-// spellTNs are the fixed TNs of §1.8.
-var spellTNs = map[string]int{"entropomancy": 5, "shield": 3, "ward": 4, "remote_viewing": 5, "scrying": 3, "invocate": 5, "summon": 5, "bolster": 5, "heal": 1}
+var optSpell = mechanics.ChoiceOf("ag.magic.tn_spell", "spell", "the spell (sets the TN)",
+	SpellEntropomancy, SpellShield, SpellWard, SpellRemoteViewing, SpellScrying, SpellInvocate, SpellSummon, SpellBolster, SpellHeal)
 
 func tnSpell() *mechanics.Mechanic {
-	const id = "ag.magic.tn_spell"
 	return &mechanics.Mechanic{
-		ID:      id,
+		ID:      "ag.magic.tn_spell",
 		Summary: "fixed-TN spells (Entropomancy 5, Shield 3, Ward 4, Remote Viewing 5, Scrying 3, Invocate 5, Summon 5, Bolster 5, Heal 1)",
 		Doc:     "A skill test of the spell's skill + attribute against the spell's fixed TN (mechanics.md §1.8). Heal uses the target's penalties as the modifier.",
 		Params:  []mechanics.Param{named(pSkill, "skill", "the spell's skill (Astralmancy, Divination, Evocation, Restoration…)"), named(pAttr, "attribute", "Psyche or Intuition"), pModifier},
-		Options: withCore(choice(id, "spell", "the spell (sets the TN)", "entropomancy", "shield", "ward", "remote_viewing", "scrying", "invocate", "summon", "bolster", "heal")),
+		Options: coreWith(optSpell),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
-			return testSpec(Pool(c.Int("skill"), o), c.Int("attribute"), c.Int("modifier"), spellTNs[c.Opt("spell")], o), nil
+			return testSpec(Pool(c.Int("skill"), o), c.Int("attribute"), c.Int("modifier"), optSpell.Of(c).TN(), o), nil
 		},
 	}
 }
 
+var (
+	optInfoSpell = mechanics.ChoiceOf("ag.magic.info_level", "spell", "remote_viewing: TN 5; scrying: TN 3", SpellRemoteViewing, SpellScrying)
+	infoLabels   = []string{"nothing", "vague", "basic", "detailed", "secret", "unknown"}
+)
+
 func infoLevel() *mechanics.Mechanic {
-	const id = "ag.magic.info_level"
 	return &mechanics.Mechanic{
-		ID:      id,
+		ID:      "ag.magic.info_level",
 		Summary: "Remote Viewing / Scrying information level: MoS 1 vague … 5 unknown",
 		Doc:     "MoS 1 vague, 2 basic, 3 detailed, 4 secret, 5 unknown information; MoS ≥ 5 gives level 5, MoS ≤ 0 nothing (mechanics.md §1.8).",
 		Params:  []mechanics.Param{named(pSkill, "skill", "Divination skill"), named(pAttr, "attribute", "Intuition"), pModifier},
-		Options: withCore(choice(id, "spell", "remote_viewing: TN 5; scrying: TN 3", "remote_viewing", "scrying")),
-		Outputs: []string{"distributions: level (0 = nothing, 1 vague … 5 unknown)", "bands: information (nothing … unknown)"},
+		Options: coreWith(optInfoSpell),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
-			a, m, tn := c.Int("attribute"), c.Int("modifier"), spellTNs[c.Opt("spell")]
-			level := func(r int) int { return min(5, max(0, reportedMoS(Total(r, a, m)-tn, o.Tie))) }
-			return &mechanics.Spec{
-				Outcome: Pool(c.Int("skill"), o),
-				Vars:    []mechanics.Var{{Name: "level", Of: level}},
-				Bands:   []mechanics.Bands{{Name: "information", Labels: []string{"nothing", "vague", "basic", "detailed", "secret", "unknown"}, Of: level}},
-			}, nil
+			level := expr.Clamp(mosExpr("", c.Int("attribute"), c.Int("modifier"), optInfoSpell.Of(c).TN(), o.Tie), 0, 5)
+			spec := &mechanics.Spec{Record: RollRecord, Outcome: Pool(c.Int("skill"), o)}
+			spec.Var("level", "information level: min(5, max(0, MoS)); 0 = nothing, 1 vague … 5 unknown", level).
+				Band("information", "the information gained, by level", infoLabels, level)
+			return spec, nil
 		},
 	}
 }
@@ -556,19 +590,23 @@ func banish() *mechanics.Mechanic {
 		Doc:     "An opposed test: the caster's Evocation + Psyche against the spirit's Psyche attribute roll; the spirit is banished on MoS ≥ 1 (mechanics.md §1.8).",
 		Params:  ps,
 		Options: coreOpts,
-		Outputs: []string{"distributions: mos", "events: banished, tie, resisted"},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
 			a := sideOf(c, "")
 			s := side{2, c.Int("spirit_psyche"), c.Int("spirit_modifier")}
 			spec := opposedSpec(a, s, o)
-			spec.Events = []mechanics.Event{renamed(spec.Events[0], "banished"), spec.Events[1], renamed(spec.Events[2], "resisted")}
+			spec.Events = []mechanics.Event{
+				redoc(spec.Events[0], "banished", "the spirit is banished: MoS ≥ 1 (or per the tie option)"),
+				redoc(spec.Events[1], "tie", "equal totals"),
+				redoc(spec.Events[2], "resisted", "the spirit resists: MoS ≤ −1 (a tie too when the tie option is failure)"),
+			}
 			return spec, nil
 		},
 	}
 }
 
-func renamed(e mechanics.Event, name string) mechanics.Event {
-	e.Name = name
+// redoc renames an event and replaces its doc.
+func redoc(e mechanics.Event, name, doc string) mechanics.Event {
+	e.Name, e.Doc = name, doc
 	return e
 }
