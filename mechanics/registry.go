@@ -55,9 +55,6 @@ type Mechanic struct {
 	Doc     string
 	Params  []Param
 	Options []Option
-	// Outputs is obsolete: describe derives the outputs from the model's
-	// declarations. Kept only while mechanics migrate; ignored.
-	Outputs []string
 	// MCOnly is set when only the simulator can compute the mechanic; the
 	// reason is given in MCReason.
 	MCOnly   bool
@@ -72,7 +69,7 @@ type Mechanic struct {
 
 // Config holds the parameter and option values a model is built from.
 // Parameters are keyed by name, options by their full name. Read it through
-// Int, Float, Rat, Opt and the typed OptionOf.Of; each panics on a name the
+// Int, Float, Rat and the typed OptionOf.Of; each panics on a name the
 // mechanic does not declare, and once the model is built.
 type Config struct {
 	Params  map[string]float64
@@ -125,27 +122,6 @@ func (c Config) Clone() Config {
 		n.Options[k] = v
 	}
 	return n
-}
-
-// Opt returns an option value by full or short name. It panics if the short
-// name is unknown or matches more than one option (map order must never
-// decide which value a builder reads).
-func (c Config) Opt(name string) string {
-	if v, ok := c.Options[name]; ok {
-		c.check("option", name, true)
-		return v
-	}
-	found, value := 0, ""
-	for k, v := range c.Options {
-		if strings.HasSuffix(k, ".opt."+name) || (!strings.Contains(k, ".opt.") && strings.HasSuffix(k, "."+name)) {
-			found, value = found+1, v
-		}
-	}
-	if found > 1 {
-		panic("mechanics: ambiguous option " + name)
-	}
-	c.check("option", name, found == 1)
-	return value
 }
 
 // EnumValue is the constraint of typed option values: an integer type whose
@@ -409,17 +385,6 @@ func FormatNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 // IntParam declares an integer parameter.
 func IntParam(name string, def, lo, hi float64, doc string) Param {
 	return Param{Name: name, Default: def, Min: lo, Max: hi, Doc: doc}
-}
-
-// Switch declares an ambiguity switch "<id>.opt.<name>"; the first value is
-// the default.
-func Switch(id, name, doc string, values ...string) Option {
-	return Option{Name: id + ".opt." + name, Doc: doc, Values: values}
-}
-
-// Choice declares a named choice "<id>.<name>", set as name=value.
-func Choice(id, name, doc string, values ...string) Option {
-	return Option{Name: id + "." + name, Doc: doc, Values: values}
 }
 
 // System returns the mechanics of one system ("ag", "grim", …) sorted by id.

@@ -23,10 +23,10 @@ func TestConfigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Int("n") != 4 || c.Float("rate") != 0.25 || c.Opt("tie") != "success" || c.Options["test.core.opt.tie"] != "success" {
+	if c.Int("n") != 4 || c.Float("rate") != 0.25 || c.Options["test.core.opt.tie"] != "success" {
 		t.Errorf("configured %+v", c)
 	}
-	if c, _ := m.Configure([]string{"test.core.opt.tie=band"}); c.Opt("tie") != "band" {
+	if c, _ := m.Configure([]string{"test.core.opt.tie=band"}); c.Options["test.core.opt.tie"] != "band" {
 		t.Error("full option name not accepted")
 	}
 	bad := map[string]string{
@@ -127,7 +127,7 @@ func TestConfigSealedAfterBuild(t *testing.T) {
 			return s.Var("v", "", expr.F("v")), nil
 		}}
 	c := m.DefaultConfig()
-	for name, f := range map[string]func(){"Int": func() { c.Int("nope") }, "Float": func() { c.Float("nope") }, "Opt": func() { c.Opt("nope") }} {
+	for name, f := range map[string]func(){"Int": func() { c.Int("nope") }, "Float": func() { c.Float("nope") }, "Option": func() { SwitchOf("test", "nope", "", tieBand).Of(c) }} {
 		func() {
 			defer func() {
 				if r := recover(); r == nil || !strings.Contains(r.(string), "undeclared") {
@@ -168,3 +168,9 @@ func TestFingerprint(t *testing.T) {
 		t.Errorf("canonical text %q", c)
 	}
 }
+
+type testTie int
+
+const tieBand testTie = 0
+
+func (testTie) String() string { return "band" }

@@ -43,9 +43,6 @@ type Var struct {
 	// Unit names the unit of the values, for axis labels ("wounds", "m").
 	Unit string
 	Expr expr.Expr
-	// Of is the pre-record form (a function of the packed outcome); kept
-	// only while mechanics migrate.
-	Of func(o int) int
 }
 
 // Event is a reported probability: an expression that is true (non-zero)
@@ -53,7 +50,6 @@ type Var struct {
 type Event struct {
 	Name, Doc string
 	Expr      expr.Expr
-	Of        func(o int) bool // pre-record form; see Var.Of
 }
 
 // Band is a reported categorical distribution: an expression whose value is
@@ -62,11 +58,7 @@ type Band struct {
 	Name, Doc string
 	Labels    []string
 	Expr      expr.Expr
-	Of        func(o int) int // pre-record form; see Var.Of
 }
-
-// Bands is the former name of Band.
-type Bands = Band
 
 // Report adds one output per named field, by its kind: an Int or Scaled
 // field becomes a variable, a Flag an event, an Enum a band, each with the
@@ -166,7 +158,6 @@ type Outputs struct {
 	vars   []expr.Program
 	events []expr.Program
 	bands  []expr.Program
-	legacy bool
 	vals   []expr.Rat
 }
 
@@ -175,14 +166,7 @@ type Outputs struct {
 func (s *Spec) Compile() (*Outputs, error) {
 	o := &Outputs{spec: s}
 	if s.Record == nil {
-		// Pre-record specs report through functions of the outcome.
-		o.legacy = true
-		for _, v := range s.Vars {
-			if v.Of == nil {
-				return nil, fmt.Errorf("variable %s: a model without a record needs Of", v.Name)
-			}
-		}
-		return o, nil
+		return nil, fmt.Errorf("the model declares no outcome record")
 	}
 	o.nf = len(s.Record.Fields)
 	o.vals = make([]expr.Rat, o.nf+len(s.Vars))
@@ -277,21 +261,6 @@ func (s *Spec) Compile() (*Outputs, error) {
 // bands (lengths as in the spec). It is not safe for concurrent use.
 func (o *Outputs) Eval(code int, vars []expr.Rat, events []bool, bands []int) error {
 	s := o.spec
-	if o.legacy {
-		for i, v := range s.Vars {
-			vars[i] = expr.Int(int64(v.Of(code)))
-		}
-		for i, e := range s.Events {
-			events[i] = e.Of(code)
-		}
-		for i, b := range s.Bands {
-			bands[i] = b.Of(code)
-			if bands[i] < 0 || bands[i] >= len(b.Labels) {
-				return fmt.Errorf("band %s: outcome %d maps to category %d of %d", b.Name, code, bands[i], len(b.Labels))
-			}
-		}
-		return nil
-	}
 	s.Record.Values(code, o.vals[:o.nf])
 	for _, i := range o.order {
 		v, err := o.vars[i].Eval(o.vals)

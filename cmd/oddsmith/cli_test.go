@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -137,18 +138,20 @@ func describedOutputs(d string) []string {
 	section, _, _ = strings.Cut(section, "\n\n")
 	var out []string
 	for _, line := range strings.Split(section, "\n")[1:] {
-		f := strings.Fields(line)
-		if len(f) < 2 || f[0] == "process" {
+		// Columns are separated by two or more spaces (tabwriter); names
+		// may hold single spaces ("absorbed:level 4 (dying)").
+		f := regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(line), -1)
+		if len(f) < 2 {
 			continue
+		}
+		if kind, primary, ok := strings.Cut(f[0], " "); ok && primary == "(primary)" {
+			f[0] = kind
 		}
 		kind, ok := map[string]string{"distribution": "var", "event": "event", "band": "band"}[f[0]]
 		if !ok {
 			continue
 		}
-		name := f[1]
-		if f[1] == "(primary)" {
-			name = f[2]
-		}
+		name, _, _ := strings.Cut(f[1], " [") // drop the unit
 		out = append(out, kind+" "+name)
 	}
 	slices.Sort(out)

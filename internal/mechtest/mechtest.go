@@ -29,7 +29,9 @@ func Exact(id string, settings ...string) (*mechanics.Result, error) {
 
 // CheckMechanics cross-checks every given mechanic with its defaults and
 // with each extra list of settings (sim.CrossCheck at minP 1e-6 and
-// intervals widened by 1.25 widths). It returns one line per disagreement.
+// intervals widened by 1.25 widths). It returns one line per disagreement
+// or failure, so one broken configuration never hides the others; the
+// error is only for a setting that does not apply.
 func CheckMechanics(ctx context.Context, ms []*mechanics.Mechanic, extra map[string][][]string, opt sim.Options) ([]string, error) {
 	var report []string
 	for _, m := range ms {
@@ -43,11 +45,13 @@ func CheckMechanics(ctx context.Context, ms []*mechanics.Mechanic, extra map[str
 			}
 			spec, err := m.Model(c)
 			if err != nil {
-				return nil, fmt.Errorf("%s %v: %w", m.ID, sets, err)
+				report = append(report, fmt.Sprintf("%s %v: %v", m.ID, sets, err))
+				continue
 			}
 			r, err := sim.CrossCheck(ctx, spec, opt, 1e-6, 1.25)
 			if err != nil {
-				return nil, fmt.Errorf("%s %v: %w", m.ID, sets, err)
+				report = append(report, fmt.Sprintf("%s %v: %v", m.ID, sets, err))
+				continue
 			}
 			for _, line := range r {
 				report = append(report, fmt.Sprintf("%s %v: %s", m.ID, sets, line))

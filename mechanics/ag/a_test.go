@@ -1,15 +1,12 @@
 package ag
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/exact"
-	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
-	"github.com/oddsmith/oddsmith/sim"
 )
 
 // The mechanics of tests.go, progress.go and combat.go.
@@ -79,30 +76,6 @@ func agAConfigs() map[string][][]string {
 func init() {
 	for id, sets := range agAConfigs() {
 		extraConfigs[id] = append(extraConfigs[id], sets...)
-	}
-}
-
-// TestAgAMechanicsBothEngines is TestEveryMechanicBothEngines restricted to
-// the mechanics of tests.go, progress.go and combat.go.
-func TestAgAMechanicsBothEngines(t *testing.T) {
-	n := int64(1_000_000)
-	if testing.Short() {
-		n = 100_000
-	}
-	var ms []*mechanics.Mechanic
-	for _, id := range agAIDs {
-		m, err := mechanics.Lookup(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms = append(ms, m)
-	}
-	report, err := mechtest.CheckMechanics(context.Background(), ms, extraConfigs, sim.Options{Trials: n, Seed: 77})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range report {
-		t.Error(r)
 	}
 }
 

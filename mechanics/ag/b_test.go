@@ -1,16 +1,13 @@
 package ag
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/big"
 	"strconv"
 	"testing"
 
-	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
-	"github.com/oddsmith/oddsmith/sim"
 )
 
 // Tests of the §1.6–1.7 mechanics: hazards, injury over time, radiation,
@@ -108,27 +105,6 @@ func TestBOptionCoverage(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// TestBBothEngines cross-checks these mechanics alone (the package-wide
-// TestEveryMechanicBothEngines covers them too).
-func TestBBothEngines(t *testing.T) {
-	var ms []*mechanics.Mechanic
-	for _, id := range bMechanics {
-		m, _ := mechanics.Lookup(id)
-		ms = append(ms, m)
-	}
-	n := int64(1_000_000)
-	if testing.Short() {
-		n = 100_000
-	}
-	report, err := mechtest.CheckMechanics(context.Background(), ms, extraConfigs, sim.Options{Trials: n, Seed: 77})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range report {
-		t.Error(r)
 	}
 }
 

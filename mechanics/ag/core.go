@@ -93,8 +93,9 @@ func coreOptionsOf(c mechanics.Config) CoreOptions {
 	}
 }
 
-// maxRoll bounds a pool result: the kept face plus one per extra die.
-const maxRoll = 6 + 40
+// maxRoll bounds a pool result: the kept face plus one per extra die, for
+// the largest pool a mechanic builds (skill 40 + aiming 40 = 80 dice).
+const maxRoll = 6 + 79
 
 // RollRecord is the outcome of one ag roll: the pool result R (highest die
 // plus crits), whether it crit, whether it fumbled (every die a 1), and

@@ -1,8 +1,6 @@
 package ag
 
 import (
-	"math"
-
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 	"github.com/oddsmith/oddsmith/mechanics/kit"
@@ -35,17 +33,6 @@ func damageDice(kind FallDamageRoll) mechanics.Node {
 
 // maxDamageDice bounds the damage dice: 12 on 2d6.
 const maxDamageDice = 12
-
-// round applies a rounding option to a non-negative real damage. It is
-// the pre-record form, kept only for thresholds.categorise until every
-// mechanic uses kit.Rounding.
-func round(d float64, how string) int {
-	const eps = 1e-9
-	if how == "round_half_up" {
-		return int(math.Floor(d + 0.5 + eps))
-	}
-	return int(math.Floor(d + eps))
-}
 
 // denOf is the denominator of a rational (1 for the zero value).
 func denOf(r expr.Rat) int64 {

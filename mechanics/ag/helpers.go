@@ -7,12 +7,8 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
-// Shorthands for the declarations of mechanics.
-var (
-	ip     = mechanics.IntParam
-	opt    = mechanics.Switch
-	choice = mechanics.Choice
-)
+// ip is the shorthand for an integer parameter.
+var ip = mechanics.IntParam
 
 // side is one roller: pool size, attribute and modifier.
 type side struct{ n, a, m int }
