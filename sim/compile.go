@@ -199,9 +199,53 @@ func fuse(x, y sampler, f func(a, b int) int) sampler {
 			if t, ok := product(tx, ty, f); ok {
 				return t
 			}
+			if p, ok := newPairTable(tx, ty, f); ok {
+				return p
+			}
 		}
 	}
 	return &pairSampler{x, y, f}
+}
+
+// pairTable combines two tables too large to multiply out (a 6d6 pool
+// beside a damage roll) whose values are few: each side draws the index of
+// its value, and f is read from a table over the distinct value pairs,
+// computed once instead of on every trial.
+type pairTable struct {
+	x, y  *table // values are indices into the distinct values
+	ny    int
+	joint []int
+}
+
+func (p *pairTable) sample(r *Source) int {
+	return p.joint[p.x.sample(r)*p.ny+p.y.sample(r)]
+}
+
+// indexed replaces a table's values by indices into its distinct values.
+func indexed(t *table) (*table, []int) {
+	distinct := append([]int(nil), t.vals...)
+	sort.Ints(distinct)
+	distinct = dedup(distinct)
+	idx := make([]int, len(t.vals))
+	for i, v := range t.vals {
+		idx[i] = sort.SearchInts(distinct, v)
+	}
+	return &table{vals: idx}, distinct
+}
+
+func newPairTable(tx, ty *table, f func(a, b int) int) (*pairTable, bool) {
+	ix, dx := indexed(tx)
+	iy, dy := indexed(ty)
+	if len(dx)*len(dy) > tableMax {
+		return nil, false
+	}
+	joint := make([]int, 0, len(dx)*len(dy))
+	for _, a := range dx {
+		for _, b := range dy {
+			joint = append(joint, f(a, b))
+		}
+	}
+	return &pairTable{x: ix, y: iy, ny: len(dy), joint: joint}, true
 }
 
 func compileFold(terms []mechanics.Node, f func(x, y int) int) (sampler, error) {

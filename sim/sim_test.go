@@ -57,6 +57,10 @@ func TestLargeNodesUseGenericSamplers(t *testing.T) {
 		"explode d6 deep":  mechanics.Explode{Die: d6, Depth: 10},
 		"combine 8d6,8d6":  mechanics.Combine{X: mechanics.Repeat{X: d6, N: 8}, Y: mechanics.Repeat{X: d6, N: 8}, F: func(a, b int) int { return a - b }},
 		"map over 7d6 sum": mechanics.Map{X: mechanics.Repeat{X: d6, N: 7}, F: func(x int) int { return x / 4 }},
+		// A table of 6⁶ rolls beside one of 36: too many combinations to
+		// multiply out, few distinct values (a pair table).
+		"combine 6d6 pool, 2d6": mechanics.Combine{X: mechanics.Pool{Die: d6, N: 6, Eval: mechanics.SumEval{}}, Y: mechanics.Repeat{X: d6, N: 2},
+			F: func(a, b int) int { return 100*a + b }},
 	}
 	for name, n := range nodes {
 		d, _, _ := exact.Eval(n)
@@ -65,6 +69,23 @@ func TestLargeNodesUseGenericSamplers(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		requireAgreement(t, name, h, d)
+	}
+}
+
+// A pair table computes its function once per pair of distinct values.
+func TestPairTableCallsOncePerValuePair(t *testing.T) {
+	calls := 0
+	n := mechanics.Combine{X: mechanics.Pool{Die: mechanics.D(6), N: 6, Eval: mechanics.SumEval{}}, Y: mechanics.Repeat{X: mechanics.D(6), N: 2},
+		F: func(a, b int) int { calls++; return a * b }}
+	s, err := compile(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.(*pairTable); !ok {
+		t.Fatalf("compiled to %T", s)
+	}
+	if calls != 31*11 {
+		t.Errorf("f called %d times; want one per pair of distinct values (31·11)", calls)
 	}
 }
 
