@@ -41,8 +41,12 @@ func Caption(r *mechanics.Result) string {
 	if r.Engine == "sim" {
 		c += fmt.Sprintf(" · n=%d seed=%d", r.Trials, r.Seed)
 	}
-	return c + "\noptions: " + wrap(strings.Join(opts, " "), 110)
+	return wrap(c, captionWidth) + "\n" + wrap("options: "+strings.Join(opts, " "), captionWidth)
 }
+
+// captionWidth is the longest caption line, in characters, that fits the
+// plot's width in the caption font.
+const captionWidth = 92
 
 func wrap(s string, width int) string {
 	var lines []string
@@ -81,7 +85,10 @@ func save(p *plot.Plot, w io.Writer) error {
 
 // WritePMF draws a variable's PMF as bars with the mean marked.
 func WritePMF(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
-	p := newPlot(fmt.Sprintf("%s — distribution of %s", r.Mechanic, v.Name), axisLabel(v)+"\n"+Caption(r), "probability")
+	// The mean is named in the axis label, not in a legend that could
+	// cover bars.
+	p := newPlot(fmt.Sprintf("%s — distribution of %s", r.Mechanic, v.Name),
+		fmt.Sprintf("%s; dashed line: mean %.3f (sd %.3f)\n%s", axisLabel(v), v.Stats.Mean, v.Stats.SD, Caption(r)), "probability")
 	// Bars stand at the lattice units Lo+i; the ticks print the values.
 	den := float64(max(v.Den, 1))
 	if v.Den > 1 {
@@ -105,8 +112,6 @@ func WritePMF(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
 	ml.Width = vg.Points(2)
 	ml.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 	p.Add(ml)
-	p.Legend.Add(fmt.Sprintf("mean %.3f (sd %.3f)", v.Stats.Mean, v.Stats.SD), ml)
-	p.Legend.Top = true
 	p.Y.Min = 0
 	return save(p, w)
 }
