@@ -16,6 +16,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
 // Formats lists the output formats of Write.
@@ -179,39 +180,19 @@ func VarValue(v *mechanics.VarResult, i int) string {
 	if v.Den <= 1 {
 		return strconv.Itoa(v.Lo + i)
 	}
-	n, d := int64(v.Lo+i), int64(v.Den)
-	g := gcd(abs(n), d)
-	n, d = n/g, d/g
-	for dd := d; ; {
+	r := expr.Frac(int64(v.Lo+i), int64(v.Den))
+	for d := r.D; ; {
 		switch {
-		case dd == 1:
-			return strconv.FormatFloat(float64(n)/float64(d), 'f', -1, 64)
-		case dd%2 == 0:
-			dd /= 2
-			continue
-		case dd%5 == 0:
-			dd /= 5
-			continue
+		case d == 1:
+			return strconv.FormatFloat(r.Float(), 'f', -1, 64)
+		case d%2 == 0:
+			d /= 2
+		case d%5 == 0:
+			d /= 5
+		default:
+			return r.String()
 		}
-		return strconv.FormatInt(n, 10) + "/" + strconv.FormatInt(d, 10)
 	}
-}
-
-func abs(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-func gcd(a, b int64) int64 {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	if a == 0 {
-		return 1
-	}
-	return a
 }
 
 func unit(u string) string {

@@ -162,3 +162,18 @@ func TestCSVExactColumn(t *testing.T) {
 		t.Errorf("exact column %v", got)
 	}
 }
+
+func TestVarValue(t *testing.T) {
+	v := &mechanics.VarResult{Lo: -3, Den: 2}
+	h := &mechanics.VarResult{Lo: 5, Den: 3}
+	z := &mechanics.VarResult{Lo: 4}
+	for _, c := range []struct {
+		v    *mechanics.VarResult
+		i    int
+		want string
+	}{{v, 0, "-1.5"}, {v, 1, "-1"}, {v, 4, "0.5"}, {h, 0, "5/3"}, {h, 1, "2"}, {z, 2, "6"}, {&mechanics.VarResult{Lo: 1, Den: 20}, 0, "0.05"}} {
+		if got := VarValue(c.v, c.i); got != c.want {
+			t.Errorf("VarValue(lo %d den %d, %d) = %q; want %q", c.v.Lo, c.v.Den, c.i, got, c.want)
+		}
+	}
+}

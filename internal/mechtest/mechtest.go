@@ -6,10 +6,12 @@ package mechtest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
 	"github.com/oddsmith/oddsmith/sim"
 )
 
@@ -68,4 +70,28 @@ func Trials(t testing.TB) sim.Options {
 		return sim.Options{Trials: 200_000, Seed: 7}
 	}
 	return sim.Options{Trials: 1_000_000, Seed: 7}
+}
+
+// Eval evaluates an output expression with the named fields set to the
+// given values; an unknown field or an evaluation error fails the test.
+func Eval(t testing.TB, e expr.Expr, fields map[string]expr.Rat) expr.Rat {
+	t.Helper()
+	var names []string
+	var vals []expr.Rat
+	for k, v := range fields {
+		names = append(names, k)
+		vals = append(vals, v)
+	}
+	p, err := expr.Compile(e, func(name string) (int, bool) {
+		i := slices.Index(names, name)
+		return i, i >= 0
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Eval(vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

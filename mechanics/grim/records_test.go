@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 	"github.com/oddsmith/oddsmith/mechanics/kit"
@@ -43,28 +44,11 @@ func init() {
 // eval evaluates an expression with the named fields set.
 func eval(t *testing.T, e expr.Expr, fields map[string]int) expr.Rat {
 	t.Helper()
-	var names []string
-	var vals []expr.Rat
+	vals := map[string]expr.Rat{}
 	for k, v := range fields {
-		names = append(names, k)
-		vals = append(vals, expr.Int(int64(v)))
+		vals[k] = expr.Int(int64(v))
 	}
-	p, err := expr.Compile(e, func(name string) (int, bool) {
-		for i, n := range names {
-			if n == name {
-				return i, true
-			}
-		}
-		return 0, false
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := p.Eval(vals)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return mechtest.Eval(t, e, vals)
 }
 
 // The damage pipeline's expression (outputs) and Go form (sums of

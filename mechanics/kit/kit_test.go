@@ -10,31 +10,9 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
-// eval evaluates an expression with the single field "n" set to v.
 func eval(t *testing.T, e expr.Expr, fields map[string]expr.Rat) expr.Rat {
 	t.Helper()
-	names := []string{}
-	vals := []expr.Rat{}
-	for k, v := range fields {
-		names = append(names, k)
-		vals = append(vals, v)
-	}
-	p, err := expr.Compile(e, func(name string) (int, bool) {
-		for i, n := range names {
-			if n == name {
-				return i, true
-			}
-		}
-		return 0, false
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := p.Eval(vals)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return mechtest.Eval(t, e, fields)
 }
 
 func n(v int) map[string]expr.Rat { return map[string]expr.Rat{"n": expr.Int(int64(v))} }
