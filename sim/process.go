@@ -112,16 +112,15 @@ func (p *radixPool) get(radix uint64) *radixBuf {
 
 // classBuf holds a kernel's classes drawn ahead: table indices mapped
 // through cls (nil: the class is the index), or for a pair kernel one index
-// of each table mapped through the classes of the pair.
+// of each table mapped through the classes of the pair, or (block draws) kb
+// classes of another buffer as one number.
 type classBuf struct {
 	buf []uint16
 	pos int
 	cls []uint16 // class by index, or by class pair cx·ny+cy
 	b   batch
 	// pair kernels
-	pair       bool
-	by         batch
-	idx, idxY  []uint64
+	pb         *pairBatch
 	clsX, clsY []uint16
 	ny         int
 	// block draws: kb draws of in as one number in base C
@@ -147,16 +146,17 @@ func newClassBuf(radix int, cls []uint16) *classBuf {
 // newPairBuf draws an index of each of two tables (of nx and ny entries,
 // classes clsX and clsY) and maps the pair through cls.
 func newPairBuf(nx, ny int, clsX, clsY, cls []uint16, classesY int) *classBuf {
-	bx, by := newLeanBatch(uint64(nx)), newLeanBatch(uint64(ny))
-	c := &classBuf{pair: true, cls: cls, b: bx, by: by,
-		idx: make([]uint64, 4*bx.k), idxY: make([]uint64, 4*by.k),
-		clsX: clsX, clsY: clsY, ny: classesY, buf: make([]uint16, 4*min(bx.k, by.k))}
+	pb := newPairBatch(uint64(nx), uint64(ny))
+	c := &classBuf{pb: &pb, cls: cls, clsX: clsX, clsY: clsY, ny: classesY,
+		buf: make([]uint16, 4*pb.m*max(1, 4/pb.m))}
 	c.pos = len(c.buf)
 	return c
 }
 
 func (c *classBuf) refill(src *Source) {
-	if in := c.in; in != nil {
+	switch {
+	case c.in != nil:
+		in := c.in
 		in.refill(src)
 		copy(c.buf, in.buf)
 		for range c.kb - 1 {
@@ -165,17 +165,10 @@ func (c *classBuf) refill(src *Source) {
 				c.buf[i] = c.buf[i]*uint16(c.C) + x
 			}
 		}
-		c.pos = 0
-		return
-	}
-	if !c.pair {
+	case c.pb != nil:
+		c.pb.fillClasses(src, c.clsX, c.clsY, c.cls, c.ny, c.buf)
+	default:
 		c.b.fillClasses(src, c.cls, c.buf)
-	} else {
-		fillIndices(&c.b, src, c.idx)
-		fillIndices(&c.by, src, c.idxY)
-		for i := range c.buf {
-			c.buf[i] = c.cls[int(c.clsX[c.idx[i]])*c.ny+int(c.clsY[c.idxY[i]])]
-		}
 	}
 	c.pos = 0
 }

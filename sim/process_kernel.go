@@ -164,14 +164,7 @@ func (kf *kernelForm) run(w *processWorker, src *Source, n int) error {
 	case kf.moves != nil:
 		return kf.runMoves(w, src, n)
 	}
-	for ; n > 0; n-- {
-		out, err := kf.runTimed(w, src, 1, w.p.Start)
-		if err != nil {
-			return err
-		}
-		w.count(out)
-	}
-	return nil
+	return kf.runTimedTrials(w, src, n)
 }
 
 // prepare picks the loop, at the first chunk (the start state is transient).
@@ -392,4 +385,75 @@ func (kf *kernelForm) runTimed(w *processWorker, src *Source, t, s int) (int, er
 		s = int(v)
 	}
 	return (H+1)*S + s, nil
+}
+
+// runTimedTrials runs whole trials as runTimed does, holding the class
+// buffer of the current kernel in locals while consecutive steps share it.
+func (kf *kernelForm) runTimedTrials(w *processWorker, src *Source, n int) error {
+	p := w.p
+	S, H := w.S, p.Horizon
+	hot := kf.hot
+	var cb *classBuf
+	var buf []uint16
+	pos := 0
+	defer func() {
+		if cb != nil {
+			cb.pos = pos
+		}
+	}()
+	for ; n > 0; n-- {
+		s, t, out := p.Start, 1, -1
+		for ; t <= H; t++ {
+			h := &hot[t]
+			if h.rows == nil { // not built yet, or no rows: the slow loop
+				if cb != nil {
+					cb.pos = pos
+					cb = nil
+				}
+				var err error
+				if out, err = kf.runTimed(w, src, t, s); err != nil {
+					return err
+				}
+				break
+			}
+			if h.cb != cb {
+				if cb != nil {
+					cb.pos = pos
+				}
+				cb, buf, pos = h.cb, h.cb.buf, h.cb.pos
+			}
+			if pos >= len(buf) {
+				cb.refill(src)
+				pos = 0
+			}
+			x := int(buf[pos])
+			pos++
+			v := h.rows[s<<h.shift+x]
+			if v >= 0 {
+				s = int(v)
+				continue
+			}
+			if v == codeUnset || v == codeEscape {
+				var err error
+				if v, err = kf.resolve(w, h, t, s, x); err != nil {
+					return err
+				}
+				if v >= 0 {
+					s = int(v)
+					continue
+				}
+			}
+			out = t*S + int(codeAbsorbed-v)
+			break
+		}
+		if out < 0 {
+			out = (H+1)*S + s
+		}
+		if j := out - w.lo; j >= 0 && j < len(w.cnt) {
+			w.cnt[j]++
+		} else {
+			w.count(out)
+		}
+	}
+	return nil
 }

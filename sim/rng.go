@@ -206,3 +206,68 @@ func (b *batch) fillClassesOne(s *Source, cls []uint16, out []uint16) {
 		}
 	}
 }
+
+// pairBatch draws pairs of indices, x in [0, rx) and y in [0, ry), m pairs
+// per 64-bit word: the word is multiplied by rx, ry, rx, ry, … in turn, a
+// batch of mixed radices, unbiased when the final low word is rejected below
+// 2⁶⁴ mod (rx·ry)^m (Brackett-Rozinsky and Lemire allow any sequence of
+// ranges in one batch).
+type pairBatch struct {
+	rx, ry uint64
+	m      int
+	thresh uint64
+}
+
+func newPairBatch(rx, ry uint64) pairBatch {
+	r := rx * ry
+	b := pairBatch{rx: rx, ry: ry, m: 1}
+	bound := r
+	for b.m < 32 {
+		hi, lo := bits.Mul64(bound, r)
+		if hi != 0 {
+			break
+		}
+		bound = lo
+		b.m++
+	}
+	b.thresh = -bound % bound
+	return b
+}
+
+// fillClasses writes into out (a multiple of 4·m long) the class
+// cls[clsX[x]·ny + clsY[y]] of each pair drawn, four words at a time.
+func (b *pairBatch) fillClasses(s *Source, clsX, clsY, cls []uint16, ny int, out []uint16) {
+	m, rx, ry := b.m, b.rx, b.ry
+	for len(out) >= 4*m {
+		o0, o1, o2, o3 := out[:m], out[m:2*m], out[2*m:3*m], out[3*m:4*m]
+		x0, x1, x2, x3 := s.pcg.Uint64(), s.pcg.Uint64(), s.pcg.Uint64(), s.pcg.Uint64()
+		for i := range o0 {
+			var a0, a1, a2, a3, b0, b1, b2, b3 uint64
+			a0, x0 = bits.Mul64(x0, rx)
+			a1, x1 = bits.Mul64(x1, rx)
+			a2, x2 = bits.Mul64(x2, rx)
+			a3, x3 = bits.Mul64(x3, rx)
+			b0, x0 = bits.Mul64(x0, ry)
+			b1, x1 = bits.Mul64(x1, ry)
+			b2, x2 = bits.Mul64(x2, ry)
+			b3, x3 = bits.Mul64(x3, ry)
+			o0[i] = cls[int(clsX[a0])*ny+int(clsY[b0])]
+			o1[i] = cls[int(clsX[a1])*ny+int(clsY[b1])]
+			o2[i] = cls[int(clsX[a2])*ny+int(clsY[b2])]
+			o3[i] = cls[int(clsX[a3])*ny+int(clsY[b3])]
+		}
+		for j, x := range [4]uint64{x0, x1, x2, x3} {
+			for x < b.thresh { // redraw this word's pairs
+				x = s.pcg.Uint64()
+				seg := out[j*m : (j+1)*m]
+				for i := range seg {
+					var a, c uint64
+					a, x = bits.Mul64(x, rx)
+					c, x = bits.Mul64(x, ry)
+					seg[i] = cls[int(clsX[a])*ny+int(clsY[c])]
+				}
+			}
+		}
+		out = out[4*m:]
+	}
+}

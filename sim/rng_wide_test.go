@@ -67,3 +67,46 @@ func TestLeanBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestPairBatchUniform: pairs drawn as one batch of mixed radices are
+// uniform and independent within a pair, across the pairs of a word and
+// across words, also where a quarter of the words are rejected (46656²
+// per pair, two pairs per word).
+func TestPairBatchUniform(t *testing.T) {
+	for _, r := range [][2]uint64{{6, 7}, {7776, 7776}, {46656, 46656}, {36, 1}} {
+		pb := newPairBatch(r[0], r[1])
+		var src Source
+		src.Seed(8, 0)
+		mod := func(n uint64) []uint16 {
+			c := make([]uint16, n)
+			for i := range c {
+				c[i] = uint16(i % 8)
+			}
+			return c
+		}
+		cls := make([]uint16, 64)
+		for i := range cls {
+			cls[i] = uint16(i)
+		}
+		out := make([]uint16, 4*pb.m*2)
+		clsX, clsY := mod(r[0]), mod(r[1])
+		var first, last, cross Hist
+		for range int(trials(40_000, 200_000)) {
+			pb.fillClasses(&src, clsX, clsY, cls, 8, out)
+			first.add(int(out[0]), 1)
+			last.add(int(out[len(out)-1]), 1)
+			cross.add(int(out[0]%8*8+out[pb.m]/8), 1) // y of word 0, x of word 1
+		}
+		px, py := uniformMod(r[0], 8), uniformMod(r[1], 8)
+		joint := func(a, b exact.Dist) exact.Dist {
+			p := make([]float64, 64)
+			for i := range p {
+				p[i] = a.Prob(i/8) * b.Prob(i%8)
+			}
+			return exact.Dist{P: p}
+		}
+		requireAgreement(t, "first pair", first, joint(px, py))
+		requireAgreement(t, "last pair", last, joint(px, py))
+		requireAgreement(t, "across words", cross, joint(py, px))
+	}
+}
