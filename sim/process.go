@@ -272,8 +272,9 @@ func (w *processWorker) count(out int) {
 	w.cnt[out-w.lo]++
 }
 
-// grow widens the counts to cover out, with as much room again on the side
-// it grows (outcomes are ≥ 0), so growing costs amortised constant time.
+// grow widens the counts to cover out, with half as much room again on the
+// side it grows (outcomes are ≥ 0), so growing costs amortised constant
+// time.
 func (w *processWorker) grow(out int) {
 	if len(w.cnt) == 0 {
 		w.lo, w.cnt = out, padded[int64](16)
@@ -281,9 +282,9 @@ func (w *processWorker) grow(out int) {
 	}
 	lo, hi := min(w.lo, out), max(w.lo+len(w.cnt), out+1)
 	if out < w.lo {
-		lo = max(0, lo-len(w.cnt))
+		lo = max(0, lo-len(w.cnt)/2)
 	} else {
-		hi += len(w.cnt)
+		hi += len(w.cnt) / 2
 	}
 	cnt := padded[int64](hi - lo)
 	copy(cnt[w.lo-lo:], w.cnt)

@@ -411,3 +411,34 @@ func TestProcessBadState(t *testing.T) {
 		}
 	}
 }
+
+// TestHistMerge: merging widens the counts once, exactly as far as the
+// nonzero counts reach, as adding them one by one did.
+func TestHistMerge(t *testing.T) {
+	oneByOne := func(hs ...Hist) Hist {
+		var h Hist
+		for _, o := range hs {
+			for i, c := range o.Counts {
+				if c != 0 {
+					h.add(o.Lo+i, c)
+				}
+			}
+		}
+		return h
+	}
+	parts := []Hist{
+		{Lo: 10, Counts: []int64{0, 0, 3, 0, 1, 0}},
+		{Lo: 2, Counts: []int64{0, 5, 0}},
+		{Lo: 40, Counts: []int64{0, 0}},
+		{Lo: 11, Counts: []int64{2, 2, 2}},
+		{Lo: 30, Counts: []int64{7}},
+		{},
+	}
+	var h Hist
+	for _, o := range parts {
+		h.Merge(o)
+	}
+	if want := oneByOne(parts...); !reflect.DeepEqual(h.Lo, want.Lo) || !reflect.DeepEqual(h.Counts, want.Counts) {
+		t.Errorf("merged %d %v, want %d %v", h.Lo, h.Counts, want.Lo, want.Counts)
+	}
+}

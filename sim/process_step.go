@@ -117,11 +117,13 @@ func (sf *stepForm) row(w *processWorker, t, s int) (*stepRow, error) {
 	return r, nil
 }
 
-// stayUntil is the first step after t at which state s can move, or H+1
-// (time-dependent dense rows; r is the row of s at t).
-func (sf *stepForm) stayUntil(w *processWorker, r *stepRow, t, s int) (int, error) {
-	if r.jump != 0 {
-		return int(r.jump), nil
+// stayUntil is the first step after t at which state s can move, or H+1,
+// in a time-dependent chain whose row of s at t stays put; it is kept in
+// that row's jump.
+func (sf *stepForm) stayUntil(w *processWorker, t, s int) (int, error) {
+	r, err := sf.row(w, t, s)
+	if err != nil || r.jump != 0 {
+		return int(r.jump), err
 	}
 	H := w.p.Horizon
 	u := t + 1
@@ -137,6 +139,10 @@ func (sf *stepForm) stayUntil(w *processWorker, r *stepRow, t, s int) (int, erro
 			u = int(q.jump)
 			break
 		}
+	}
+	// The walk may have evicted the row of s at t from the cache.
+	if r, err = sf.row(w, t, s); err != nil {
+		return 0, err
 	}
 	r.jump = int32(u)
 	return u, nil
@@ -193,16 +199,15 @@ func (sf *stepForm) run(w *processWorker, src *Source, n int) error {
 				case rowFixed:
 					v = r.next[0]
 				case rowStay:
-					switch {
-					case hom:
+					if hom {
 						t = H
-					case dense:
-						u, err := sf.stayUntil(w, r, t, s)
-						if err != nil {
-							return err
-						}
-						t = u - 1
+						continue
 					}
+					u, err := sf.stayUntil(w, t, s)
+					if err != nil {
+						return err
+					}
+					t = u - 1
 					continue
 				default:
 					var err error

@@ -56,12 +56,31 @@ func (h *Hist) add(v int, c int64) {
 	h.Counts[v-h.Lo] += c
 }
 
-// Merge adds o's counts into h.
+// Merge adds o's counts into h. Like adding them one by one, it widens h
+// only as far as o's nonzero counts reach, but it does so at most once.
 func (h *Hist) Merge(o Hist) {
-	for i, c := range o.Counts {
-		if c != 0 {
-			h.add(o.Lo+i, c)
-		}
+	a, b := 0, len(o.Counts)
+	for a < b && o.Counts[a] == 0 {
+		a++
+	}
+	for b > a && o.Counts[b-1] == 0 {
+		b--
+	}
+	if a == b {
+		return
+	}
+	lo, hi := o.Lo+a, o.Lo+b
+	switch {
+	case len(h.Counts) == 0:
+		h.Lo, h.Counts = lo, make([]int64, hi-lo)
+	case lo < h.Lo || hi > h.Lo+len(h.Counts):
+		nlo, nhi := min(h.Lo, lo), max(h.Lo+len(h.Counts), hi)
+		c := make([]int64, nhi-nlo)
+		copy(c[h.Lo-nlo:], h.Counts)
+		h.Lo, h.Counts = nlo, c
+	}
+	for i, c := range o.Counts[a:b] {
+		h.Counts[lo-h.Lo+i] += c
 	}
 }
 
