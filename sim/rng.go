@@ -86,3 +86,188 @@ func (b *batch) fill(s *Source, out []uint64) {
 		}
 	}
 }
+
+// fillWide writes 4·b.k indices into out (len(out) ≥ 4·b.k) from four words
+// at once: segment j (out[j·k : (j+1)·k]) is one word's batch, and the four
+// multiplication chains run interleaved, which the processor overlaps (one
+// chain is a series of dependent multiplications). A segment whose word is
+// rejected is redrawn on its own, so each segment is an unbiased batch of
+// its own word, independent of the others.
+func (b *batch) fillWide(s *Source, out []uint64) {
+	k, r := b.k, b.radix
+	out = out[:4*k]
+	o0, o1, o2, o3 := out[:k], out[k:2*k], out[2*k:3*k], out[3*k:]
+	x0, x1, x2, x3 := s.pcg.Uint64(), s.pcg.Uint64(), s.pcg.Uint64(), s.pcg.Uint64()
+	for i := range o0 {
+		var h0, h1, h2, h3 uint64
+		h0, x0 = bits.Mul64(x0, r)
+		h1, x1 = bits.Mul64(x1, r)
+		h2, x2 = bits.Mul64(x2, r)
+		h3, x3 = bits.Mul64(x3, r)
+		o0[i], o1[i], o2[i], o3[i] = h0, h1, h2, h3
+	}
+	if x0 < b.thresh {
+		b.fill(s, o0)
+	}
+	if x1 < b.thresh {
+		b.fill(s, o1)
+	}
+	if x2 < b.thresh {
+		b.fill(s, o2)
+	}
+	if x3 < b.thresh {
+		b.fill(s, o3)
+	}
+}
+
+// newLeanBatch is newBatch with a k that wastes few words: radix^k just
+// below 2⁶⁴ can reject nearly a quarter of them (36¹², 46656⁴), and a
+// rejected word costs a redraw. It takes the smallest k whose accepted
+// indices per word, k·(1 − thresh/2⁶⁴), come within 3% of the best.
+func newLeanBatch(radix uint64) batch {
+	full := newBatch(radix)
+	bs := make([]batch, 0, full.k)
+	eff := make([]float64, 0, full.k)
+	bound, top := uint64(1), 0.0
+	for k := 1; k <= full.k; k++ {
+		bound *= radix
+		thresh := -bound % bound
+		bs = append(bs, batch{radix: radix, k: k, bound: bound, thresh: thresh})
+		eff = append(eff, float64(k)*(1-float64(thresh)/(1<<64)))
+		top = max(top, eff[k-1])
+	}
+	for i, e := range eff {
+		if e >= 0.97*top {
+			return bs[i]
+		}
+	}
+	return full
+}
+
+// fillClasses is fillWide writing cls[index] (the index itself when cls is
+// nil) into out, len(out) ≥ 4·b.k, as 16-bit numbers.
+func (b *batch) fillClasses(s *Source, cls []uint16, out []uint16) {
+	k, r := b.k, b.radix
+	out = out[:4*k]
+	if r == 1 {
+		v := uint16(0)
+		if cls != nil {
+			v = cls[0]
+		}
+		for i := range out {
+			out[i] = v
+		}
+		return
+	}
+	o0, o1, o2, o3 := out[:k], out[k:2*k], out[2*k:3*k], out[3*k:]
+	x0, x1, x2, x3 := s.pcg.Uint64(), s.pcg.Uint64(), s.pcg.Uint64(), s.pcg.Uint64()
+	if cls == nil {
+		for i := range o0 {
+			var h0, h1, h2, h3 uint64
+			h0, x0 = bits.Mul64(x0, r)
+			h1, x1 = bits.Mul64(x1, r)
+			h2, x2 = bits.Mul64(x2, r)
+			h3, x3 = bits.Mul64(x3, r)
+			o0[i], o1[i], o2[i], o3[i] = uint16(h0), uint16(h1), uint16(h2), uint16(h3)
+		}
+	} else {
+		cls = cls[:r]
+		for i := range o0 {
+			var h0, h1, h2, h3 uint64
+			h0, x0 = bits.Mul64(x0, r)
+			h1, x1 = bits.Mul64(x1, r)
+			h2, x2 = bits.Mul64(x2, r)
+			h3, x3 = bits.Mul64(x3, r)
+			o0[i], o1[i], o2[i], o3[i] = cls[h0], cls[h1], cls[h2], cls[h3]
+		}
+	}
+	for j, x := range [4]uint64{x0, x1, x2, x3} {
+		if x < b.thresh {
+			b.fillClassesOne(s, cls, out[j*k:(j+1)*k])
+		}
+	}
+}
+
+// fillClassesOne redraws one segment of fillClasses from fresh words.
+func (b *batch) fillClassesOne(s *Source, cls []uint16, out []uint16) {
+	for {
+		x := s.pcg.Uint64()
+		var hi uint64
+		for i := range out {
+			hi, x = bits.Mul64(x, b.radix)
+			if cls != nil {
+				out[i] = cls[hi]
+			} else {
+				out[i] = uint16(hi)
+			}
+		}
+		if x >= b.thresh {
+			return
+		}
+	}
+}
+
+// pairBatch draws pairs of indices, x in [0, rx) and y in [0, ry), m pairs
+// per 64-bit word: the word is multiplied by rx, ry, rx, ry, … in turn, a
+// batch of mixed radices, unbiased when the final low word is rejected below
+// 2⁶⁴ mod (rx·ry)^m (Brackett-Rozinsky and Lemire allow any sequence of
+// ranges in one batch).
+type pairBatch struct {
+	rx, ry uint64
+	m      int
+	thresh uint64
+}
+
+func newPairBatch(rx, ry uint64) pairBatch {
+	r := rx * ry
+	b := pairBatch{rx: rx, ry: ry, m: 1}
+	bound := r
+	for b.m < 32 {
+		hi, lo := bits.Mul64(bound, r)
+		if hi != 0 {
+			break
+		}
+		bound = lo
+		b.m++
+	}
+	b.thresh = -bound % bound
+	return b
+}
+
+// fillClasses writes into out (a multiple of 4·m long) the class
+// cls[clsX[x]·ny + clsY[y]] of each pair drawn, four words at a time.
+func (b *pairBatch) fillClasses(s *Source, clsX, clsY, cls []uint16, ny int, out []uint16) {
+	m, rx, ry := b.m, b.rx, b.ry
+	for len(out) >= 4*m {
+		o0, o1, o2, o3 := out[:m], out[m:2*m], out[2*m:3*m], out[3*m:4*m]
+		x0, x1, x2, x3 := s.pcg.Uint64(), s.pcg.Uint64(), s.pcg.Uint64(), s.pcg.Uint64()
+		for i := range o0 {
+			var a0, a1, a2, a3, b0, b1, b2, b3 uint64
+			a0, x0 = bits.Mul64(x0, rx)
+			a1, x1 = bits.Mul64(x1, rx)
+			a2, x2 = bits.Mul64(x2, rx)
+			a3, x3 = bits.Mul64(x3, rx)
+			b0, x0 = bits.Mul64(x0, ry)
+			b1, x1 = bits.Mul64(x1, ry)
+			b2, x2 = bits.Mul64(x2, ry)
+			b3, x3 = bits.Mul64(x3, ry)
+			o0[i] = cls[int(clsX[a0])*ny+int(clsY[b0])]
+			o1[i] = cls[int(clsX[a1])*ny+int(clsY[b1])]
+			o2[i] = cls[int(clsX[a2])*ny+int(clsY[b2])]
+			o3[i] = cls[int(clsX[a3])*ny+int(clsY[b3])]
+		}
+		for j, x := range [4]uint64{x0, x1, x2, x3} {
+			for x < b.thresh { // redraw this word's pairs
+				x = s.pcg.Uint64()
+				seg := out[j*m : (j+1)*m]
+				for i := range seg {
+					var a, c uint64
+					a, x = bits.Mul64(x, rx)
+					c, x = bits.Mul64(x, ry)
+					seg[i] = cls[int(clsX[a])*ny+int(clsY[c])]
+				}
+			}
+		}
+		out = out[4*m:]
+	}
+}

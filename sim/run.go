@@ -56,12 +56,31 @@ func (h *Hist) add(v int, c int64) {
 	h.Counts[v-h.Lo] += c
 }
 
-// Merge adds o's counts into h.
+// Merge adds o's counts into h. Like adding them one by one, it widens h
+// only as far as o's nonzero counts reach, but it does so at most once.
 func (h *Hist) Merge(o Hist) {
-	for i, c := range o.Counts {
-		if c != 0 {
-			h.add(o.Lo+i, c)
-		}
+	a, b := 0, len(o.Counts)
+	for a < b && o.Counts[a] == 0 {
+		a++
+	}
+	for b > a && o.Counts[b-1] == 0 {
+		b--
+	}
+	if a == b {
+		return
+	}
+	lo, hi := o.Lo+a, o.Lo+b
+	switch {
+	case len(h.Counts) == 0:
+		h.Lo, h.Counts = lo, make([]int64, hi-lo)
+	case lo < h.Lo || hi > h.Lo+len(h.Counts):
+		nlo, nhi := min(h.Lo, lo), max(h.Lo+len(h.Counts), hi)
+		c := make([]int64, nhi-nlo)
+		copy(c[h.Lo-nlo:], h.Counts)
+		h.Lo, h.Counts = nlo, c
+	}
+	for i, c := range o.Counts[a:b] {
+		h.Counts[lo-h.Lo+i] += c
 	}
 }
 
@@ -278,99 +297,6 @@ func (w *nodeWorker) run(src *Source, n int) error {
 }
 
 func (w *nodeWorker) hist() Hist { return w.h }
-
-// processWorker runs a Process trial by trial, compiling each step once
-// (per step number for time-dependent processes).
-type processWorker struct {
-	p       *mechanics.Process
-	steps   []sampler          // homogeneous Step form: per state
-	byTime  map[[2]int]sampler // inhomogeneous Step form: per (t, state)
-	kernels map[int]sampler    // Kernel form: per kernel key
-	kernel  sampler            // Kernel form, homogeneous: the one kernel
-	h       Hist
-}
-
-func newProcessWorker(p *mechanics.Process) *processWorker {
-	return &processWorker{p: p, steps: make([]sampler, len(p.States)), byTime: map[[2]int]sampler{}, kernels: map[int]sampler{}}
-}
-
-func compileChecked(n mechanics.Node) (sampler, error) {
-	if err := mechanics.Validate(n); err != nil {
-		return nil, err
-	}
-	return compile(n)
-}
-
-// next draws the state after step t from state s.
-func (w *processWorker) next(src *Source, t, s int) (int, error) {
-	p := w.p
-	if p.Kernel != nil {
-		if w.kernel != nil { // homogeneous: compiled once, no lookup per step
-			return p.Move(t, s, w.kernel.sample(src)), nil
-		}
-		kt := p.KernelKeyOf(t)
-		k, ok := w.kernels[kt]
-		if !ok {
-			var err error
-			if k, err = compileChecked(p.Kernel(t)); err != nil {
-				return 0, err
-			}
-			w.kernels[kt] = k
-			if p.Homogeneous {
-				w.kernel = k
-			}
-		}
-		return p.Move(t, s, k.sample(src)), nil
-	}
-	if p.Homogeneous {
-		if w.steps[s] == nil {
-			c, err := compileChecked(p.Step(1, s))
-			if err != nil {
-				return 0, err
-			}
-			w.steps[s] = c
-		}
-		return w.steps[s].sample(src), nil
-	}
-	key := [2]int{t, s}
-	c, ok := w.byTime[key]
-	if !ok {
-		var err error
-		if c, err = compileChecked(p.Step(t, s)); err != nil {
-			return 0, err
-		}
-		w.byTime[key] = c
-	}
-	return c.sample(src), nil
-}
-
-func (w *processWorker) run(src *Source, n int) error {
-	p := w.p
-	for ; n > 0; n-- {
-		s := p.Start
-		out := p.Outcome(0, s)
-		if !p.Absorbing[s] {
-			t := 1
-			for ; t <= p.Horizon; t++ {
-				var err error
-				if s, err = w.next(src, t, s); err != nil {
-					return err
-				}
-				if s < 0 || s >= len(p.States) {
-					return fmt.Errorf("step %d leads to state %d outside the %d states", t, s, len(p.States))
-				}
-				if p.Absorbing[s] {
-					break
-				}
-			}
-			out = p.Outcome(t, s)
-		}
-		w.h.add(out, 1)
-	}
-	return nil
-}
-
-func (w *processWorker) hist() Hist { return w.h }
 
 // Run builds a mechanic's model and simulates it.
 func Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Options) (*mechanics.Result, error) {

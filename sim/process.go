@@ -1,0 +1,310 @@
+package sim
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// The process worker runs a mechanics.Process trial by trial. What a step
+// needs is compiled lazily, per worker, into dense slices indexed by state
+// and by step number, so the per-step path reads no map, looks nothing up by
+// name and allocates nothing once the states a run visits are compiled.
+// Nothing here samples an exact result: every table is built by rolling
+// every dice combination of the step's node through the model's own
+// functions (compile) and by calling the model's Move or Step; a step draws
+// one uniform index into such a table.
+//
+// Kernel form (process_kernel.go, process_block.go). A kernel is compiled
+// once per kernel key. When it is a table (or two independent tables
+// combined by a function, such as two opposed rolls too large to table
+// whole) it is reduced to classes, its distinct values, and its draws come
+// from a class buffer: table indices drawn several per 64-bit word without
+// bias and mapped to classes ahead of use. Each state gets a row of next
+// states by class, filled the first time the state is met by calling Move
+// once per class, so a step is one buffered class and one load.
+//
+//   - A homogeneous chain, or a time-dependent one whose steps all share one
+//     kernel key, runs on the block engine (process_block.go): classes that
+//     Move sends to the same state from every state are merged, and kb steps
+//     are taken per lookup. For a time-dependent chain, only states whose
+//     Move is checked to be the same at every step ("t-free") are stepped
+//     there; the trial goes on step by step from any other.
+//   - Other time-dependent chains keep rows per kernel key: a state's row is
+//     computed at the first step that needs it and checked against Move at
+//     the key's other steps; where Move differs, each step gets its own row.
+//   - Past the worker's budget (procBudget) a step calls Move instead.
+//     Outside the block engine a step draws the same class whether it has a
+//     row or calls Move, so the budget changes speed, not counts; whether
+//     the block engine runs, and its block size, depend on the model's sizes
+//     and on procBudget only, never on what a worker has met.
+//
+// Step form (process_step.go). Each (step, state) gets a row: the compiled
+// step's table mapped to next states, drawn with one uniform index from the
+// buffer of its radix. A row whose table holds a single state needs no draw;
+// one that can only stay where it is ends the trial's stepping at once in a
+// homogeneous chain (the state can never change again) and, in a
+// time-dependent one, jumps to the next step number at which that state's
+// step can move (found by compiling the following rows: no randomness is
+// involved). Rows live in a slice per step number while steps × states fit
+// the budget and in a direct-mapped cache otherwise (a miss recompiles).
+//
+// Each draw is the next from the chunk's stream, and every buffer is
+// emptied at the start of a chunk, so a chunk's counts depend only on its
+// stream, never on the worker that ran it or on the chunks it ran before.
+
+// Next-state codes in rows: a transient state is itself (block rows: its
+// offset in the rows, see process_block.go); an absorbing state s is
+// codeAbsorbed−s.
+const (
+	codeUnset    = -1 // row not computed yet
+	codeEscape   = -2 // see keyRows
+	codeAbsorbed = -3
+)
+
+// procBudget bounds, in bytes, what one worker precomputes for a process:
+// kernel rows, and the step rows' headers in dense mode. Tests lower it to
+// exercise the fallbacks.
+var procBudget = 64 << 20
+
+// radixBuf holds indices in [0, radix) drawn several per word.
+type radixBuf struct {
+	b   batch
+	buf []uint64
+	pos int
+}
+
+func newRadixBuf(radix uint64) *radixBuf {
+	r := &radixBuf{b: newLeanBatch(radix)}
+	r.buf = make([]uint64, 4*r.b.k)
+	r.pos = len(r.buf)
+	return r
+}
+
+func (r *radixBuf) refill(src *Source) {
+	fillIndices(&r.b, src, r.buf)
+	r.pos = 0
+}
+
+// fillIndices fills out (4·b.k long) with indices; radix 1 draws nothing.
+func fillIndices(b *batch, src *Source, out []uint64) {
+	if b.radix == 1 {
+		clear(out)
+		return
+	}
+	b.fillWide(src, out)
+}
+
+// radixPool gives each radix one buffer per worker.
+type radixPool struct{ bufs []*radixBuf }
+
+func (p *radixPool) get(radix uint64) *radixBuf {
+	for _, b := range p.bufs {
+		if b.b.radix == radix {
+			return b
+		}
+	}
+	b := newRadixBuf(radix)
+	p.bufs = append(p.bufs, b)
+	return b
+}
+
+// classBuf holds a kernel's classes drawn ahead: table indices mapped
+// through cls (nil: the class is the index), or for a pair kernel one index
+// of each table mapped through the classes of the pair, or (block draws) kb
+// classes of another buffer as one number.
+type classBuf struct {
+	buf []uint16
+	pos int
+	cls []uint16 // class by index, or by class pair cx·ny+cy
+	b   batch
+	// pair kernels
+	pb         *pairBatch
+	clsX, clsY []uint16
+	ny         int
+	// block draws: kb draws of in as one number in base C
+	in    *classBuf
+	C, kb int
+}
+
+// newClassBuf draws indices in [0, radix) mapped through cls.
+func newClassBuf(radix int, cls []uint16) *classBuf {
+	identity := true
+	for i, c := range cls {
+		identity = identity && int(c) == i
+	}
+	if identity {
+		cls = nil
+	}
+	b := newLeanBatch(uint64(radix))
+	c := &classBuf{cls: cls, b: b, buf: make([]uint16, 4*b.k)}
+	c.pos = len(c.buf)
+	return c
+}
+
+// newPairBuf draws an index of each of two tables (of nx and ny entries,
+// classes clsX and clsY) and maps the pair through cls.
+func newPairBuf(nx, ny int, clsX, clsY, cls []uint16, classesY int) *classBuf {
+	pb := newPairBatch(uint64(nx), uint64(ny))
+	c := &classBuf{pb: &pb, cls: cls, clsX: clsX, clsY: clsY, ny: classesY,
+		buf: make([]uint16, 4*pb.m*max(1, 4/pb.m))}
+	c.pos = len(c.buf)
+	return c
+}
+
+func (c *classBuf) refill(src *Source) {
+	switch {
+	case c.in != nil:
+		in := c.in
+		in.refill(src)
+		copy(c.buf, in.buf)
+		for range c.kb - 1 {
+			in.refill(src)
+			for i, x := range in.buf[:len(c.buf)] {
+				c.buf[i] = c.buf[i]*uint16(c.C) + x
+			}
+		}
+	case c.pb != nil:
+		c.pb.fillClasses(src, c.clsX, c.clsY, c.cls, c.ny, c.buf)
+	default:
+		c.b.fillClasses(src, c.cls, c.buf)
+	}
+	c.pos = 0
+}
+
+// next returns the next class (slow paths; the loops inline it).
+func (c *classBuf) next(src *Source) int {
+	if c.pos >= len(c.buf) {
+		c.refill(src)
+	}
+	x := c.buf[c.pos]
+	c.pos++
+	return int(x)
+}
+
+type processWorker struct {
+	p      *mechanics.Process
+	S      int
+	budget int // bytes left for precomputed tables
+	radix  radixPool
+	cbufs  []*classBuf
+	// Outcome counts over [lo, lo+len(cnt)), with room to grow.
+	lo  int
+	cnt []int64
+
+	kern kernelForm
+	step stepForm
+}
+
+func newProcessWorker(p *mechanics.Process) *processWorker {
+	w := &processWorker{p: p, S: len(p.States), budget: procBudget}
+	if p.Kernel != nil {
+		w.kern.init(w)
+	} else {
+		w.step.init(w)
+	}
+	return w
+}
+
+func compileChecked(n mechanics.Node) (sampler, error) {
+	if err := mechanics.Validate(n); err != nil {
+		return nil, err
+	}
+	return compile(n)
+}
+
+// state checks a state the model's step leads to.
+func (w *processWorker) state(t, v int) (int, error) {
+	if v < 0 || v >= w.S {
+		return 0, fmt.Errorf("step %d leads to state %d outside the %d states", t, v, w.S)
+	}
+	return v, nil
+}
+
+// code is the next-state code of state v (transient states as themselves).
+func (w *processWorker) code(t, v int) (int32, error) {
+	v, err := w.state(t, v)
+	if err != nil {
+		return 0, err
+	}
+	if w.p.Absorbing[v] {
+		return int32(codeAbsorbed - v), nil
+	}
+	return int32(v), nil
+}
+
+// take reserves n bytes of the budget.
+func (w *processWorker) take(n int) bool {
+	if n < 0 || n > w.budget {
+		return false
+	}
+	w.budget -= n
+	return true
+}
+
+func (w *processWorker) run(src *Source, n int) error {
+	for _, b := range w.radix.bufs {
+		b.pos = len(b.buf)
+	}
+	for _, c := range w.cbufs {
+		c.pos = len(c.buf)
+	}
+	if w.p.Absorbing[w.p.Start] {
+		out := w.p.Outcome(0, w.p.Start)
+		if i := out - w.lo; i < 0 || i >= len(w.cnt) {
+			w.grow(out)
+		}
+		w.cnt[out-w.lo] += int64(n)
+		return nil
+	}
+	if w.p.Kernel != nil {
+		return w.kern.run(w, src, n)
+	}
+	return w.step.run(w, src, n)
+}
+
+// count adds one trial's outcome.
+func (w *processWorker) count(out int) {
+	if i := out - w.lo; i < 0 || i >= len(w.cnt) {
+		w.grow(out)
+	}
+	w.cnt[out-w.lo]++
+}
+
+// grow widens the counts to cover out, with half as much room again on the
+// side it grows (outcomes are ≥ 0), so growing costs amortised constant
+// time.
+func (w *processWorker) grow(out int) {
+	if len(w.cnt) == 0 {
+		w.lo, w.cnt = out, padded[int64](16)
+		return
+	}
+	lo, hi := min(w.lo, out), max(w.lo+len(w.cnt), out+1)
+	if out < w.lo {
+		lo = max(0, lo-len(w.cnt)/2)
+	} else {
+		hi += len(w.cnt) / 2
+	}
+	cnt := padded[int64](hi - lo)
+	copy(cnt[w.lo-lo:], w.cnt)
+	w.lo, w.cnt = lo, cnt
+}
+
+// hist is the counts without the room grow left.
+func (w *processWorker) hist() Hist {
+	a, b := 0, len(w.cnt)
+	for a < b && w.cnt[a] == 0 {
+		a++
+	}
+	for b > a && w.cnt[b-1] == 0 {
+		b--
+	}
+	if a == b {
+		return Hist{}
+	}
+	return Hist{Lo: w.lo + a, Counts: w.cnt[a:b]}
+}
+
+// strideShift is the shift of the smallest power of two ≥ c.
+func strideShift(c int) uint { return uint(bits.Len(uint(c - 1))) }
