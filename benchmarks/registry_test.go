@@ -13,16 +13,30 @@ import (
 // chunk is the number of trials one benchmark op simulates.
 const chunk = 1 << 14
 
-func samplerAtDefaults(tb testing.TB, m *mechanics.Mechanic) *sim.Sampler {
+// samplers compiles every part of a mechanic's model at its defaults (one
+// trial of the mechanic is one trial of each part).
+func samplers(tb testing.TB, m *mechanics.Mechanic) []*sim.Sampler {
 	spec, err := m.Model(m.DefaultConfig())
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s, err := sim.NewSampler(spec)
-	if err != nil {
-		tb.Fatal(err)
+	var out []*sim.Sampler
+	for _, part := range spec.Parts() {
+		s, err := sim.NewSampler(part)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, s)
 	}
-	return s
+	return out
+}
+
+func runChunk(tb testing.TB, ss []*sim.Sampler, c uint64, n int) {
+	for i, s := range ss {
+		if err := s.RunChunk(sim.PartSeed(1, i), c, n); err != nil {
+			tb.Fatal(err)
+		}
+	}
 }
 
 // BenchmarkSimMechanic simulates every registered mechanic at its defaults
@@ -33,17 +47,13 @@ func samplerAtDefaults(tb testing.TB, m *mechanics.Mechanic) *sim.Sampler {
 func BenchmarkSimMechanic(b *testing.B) {
 	for _, m := range mechanics.All() {
 		b.Run("task="+m.ID, func(b *testing.B) {
-			s := samplerAtDefaults(b, m)
-			if err := s.RunChunk(1, 0, chunk); err != nil { // compile lazily built parts
-				b.Fatal(err)
-			}
+			ss := samplers(b, m)
+			runChunk(b, ss, 0, chunk) // compile what is built lazily
 			b.ReportAllocs()
 			var c uint64
 			for b.Loop() {
 				c++
-				if err := s.RunChunk(1, c, chunk); err != nil {
-					b.Fatal(err)
-				}
+				runChunk(b, ss, c, chunk)
 			}
 			b.ReportMetric(float64(b.N)*chunk/b.Elapsed().Seconds(), "trials/s")
 		})
@@ -54,8 +64,6 @@ func BenchmarkSimMechanic(b *testing.B) {
 // defaults, so a broken benchmark workload fails the ordinary tests.
 func TestEveryMechanicSimulates(t *testing.T) {
 	for _, m := range mechanics.All() {
-		if err := samplerAtDefaults(t, m).RunChunk(1, 0, 1000); err != nil {
-			t.Errorf("%s: %v", m.ID, err)
-		}
+		runChunk(t, samplers(t, m), 0, 1000)
 	}
 }

@@ -72,7 +72,23 @@ func ChiSquare(h Hist, d exact.Dist) Agreement {
 // the exact model calls impossible) and every event whose exact probability
 // lies outside its simulated Wilson interval widened by `widen` widths.
 // An empty report means the engines agree.
+//
+// Every Also part of the model is checked the same way.
 func CrossCheck(ctx context.Context, spec *mechanics.Spec, opt Options, minP, widen float64) ([]string, error) {
+	var report []string
+	for i, part := range spec.Parts() {
+		po := opt
+		po.Seed = PartSeed(opt.Seed, i)
+		r, err := crossCheckPart(ctx, part, po, minP, widen)
+		if err != nil {
+			return nil, err
+		}
+		report = append(report, r...)
+	}
+	return report, nil
+}
+
+func crossCheckPart(ctx context.Context, spec *mechanics.Spec, opt Options, minP, widen float64) ([]string, error) {
 	var d exact.Dist
 	if spec.Process != nil {
 		ch, err := exact.SolveProcess(spec.Process)

@@ -181,8 +181,55 @@ func homogeneousStep() *mechanics.Process {
 	return p
 }
 
+// idleDays is a time-dependent Kernel-form chain whose tests fall on a few
+// days (two kernels by key) and every other day is a constant kernel that
+// leaves most states in place — but moves state 2 on, so a stretch of idle
+// days is a jump only for the states it leaves alone.
+func idleDays() *mechanics.Process {
+	p := &mechanics.Process{Horizon: 40, TimeUnit: "day"}
+	for s := 0; s <= 4; s++ {
+		p.Add(false, fmt.Sprint("ill ", s))
+	}
+	dead := p.Add(true, "dead")
+	test := func(tn int) mechanics.Node {
+		return mechanics.Map{X: mechanics.Repeat{X: mechanics.D(6), N: 2}, F: func(r int) int {
+			switch {
+			case r >= tn:
+				return 0
+			case r <= 3:
+				return 2
+			}
+			return 1
+		}}
+	}
+	testDay := func(t int) bool { return t == 1 || t == 7 || t == 8 || t == 30 }
+	p.Kernel = func(t int) mechanics.Node {
+		if !testDay(t) {
+			return mechanics.Const{V: 0}
+		}
+		return test(6 + t/10)
+	}
+	p.KernelKey = func(t int) int {
+		if !testDay(t) {
+			return 0
+		}
+		return 1 + t/10
+	}
+	p.Move = func(_, s, x int) int {
+		switch {
+		case s == 2 && x == 0: // state 2 worsens by itself, even on idle days
+			return 3
+		case x == 2 || s+x > 4:
+			return dead
+		}
+		return s + x
+	}
+	return p
+}
+
 func engineCases() map[string]*mechanics.Process {
 	return map[string]*mechanics.Process{
+		"idle days":               idleDays(),
 		"inhomogeneous step":      inhomogeneousStep(),
 		"keyed kernel":            keyedKernel(),
 		"t-dependent move":        timeDependentMove(0),

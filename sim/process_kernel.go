@@ -32,6 +32,10 @@ type kernelForm struct {
 	keyList []*keyRows
 	keyOf   []int32
 	hot     []kernelHot
+	// runEnd[t] is the first step after t with another kernel key (at
+	// most Horizon+1): a state that a one-valued kernel leaves in place
+	// stays put until then, so the loop jumps there.
+	runEnd []int32
 
 	ready bool
 }
@@ -55,6 +59,10 @@ type kernelHot struct {
 	shift uint
 	key   *keyRows
 	built bool
+	// idle: the key's kernel has one value (a day without a roll) and the
+	// step reads the key's shared rows, which hold a state only where Move
+	// gives it at every step of the key.
+	idle bool
 }
 
 func (kf *kernelForm) init(w *processWorker) {
@@ -193,6 +201,13 @@ func (kf *kernelForm) prepare(w *processWorker) error {
 		kf.keyOf[t] = i
 		kf.keyList[i].ts = append(kf.keyList[i].ts, t)
 	}
+	kf.runEnd = make([]int32, p.Horizon+2)
+	for t := p.Horizon; t >= 1; t-- {
+		kf.runEnd[t] = int32(t + 1)
+		if t < p.Horizon && kf.keyOf[t+1] == kf.keyOf[t] {
+			kf.runEnd[t] = kf.runEnd[t+1]
+		}
+	}
 	if len(kf.keyList) > 1 {
 		return nil
 	}
@@ -254,7 +269,8 @@ func (kf *kernelForm) context(w *processWorker, t int) (*kernelHot, error) {
 			}
 		}
 	}
-	*h = kernelHot{built: true, key: kr, cb: kr.k.cb, shift: kr.shift, rows: kr.rows}
+	*h = kernelHot{built: true, key: kr, cb: kr.k.cb, shift: kr.shift, rows: kr.rows,
+		idle: kr.rows != nil && len(kr.k.vals) == 1}
 	if kr.k.cb != nil && kr.rows == nil {
 		h.rows = kf.ownRows(w, h)
 	}
@@ -415,6 +431,10 @@ func (kf *kernelForm) runTimedTrials(w *processWorker, src *Source, n int) error
 					return err
 				}
 				break
+			}
+			if h.idle && int(h.rows[s<<h.shift]) == s {
+				t = int(kf.runEnd[t]) - 1 // nothing happens until the key changes
+				continue
 			}
 			if h.cb != cb {
 				if cb != nil {

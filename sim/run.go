@@ -315,18 +315,41 @@ func Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Opt
 }
 
 // Simulate fills res with the simulated figures of a declared model.
+//
+// Each Also part of the model is simulated on its own, with the same trial
+// count and a seed derived from the seed and the part's index (PartSeed).
 func Simulate(ctx context.Context, spec *mechanics.Spec, opt Options, res *mechanics.Result) error {
-	h, err := Outcomes(ctx, spec, opt)
-	if err != nil {
-		return err
-	}
 	res.Seed, res.Trials = opt.Seed, opt.Trials
 	res.Workers = opt.Workers
 	if res.Workers <= 0 {
 		res.Workers = runtime.GOMAXPROCS(0)
 	}
-	return Summarize(spec, h, res)
+	for i, part := range spec.Parts() {
+		po := opt
+		po.Seed = PartSeed(opt.Seed, i)
+		h, err := Outcomes(ctx, part, po)
+		if err != nil {
+			return err
+		}
+		r := res
+		if i > 0 {
+			r = &mechanics.Result{}
+		}
+		if err := Summarize(part, h, r); err != nil {
+			return err
+		}
+		if i > 0 {
+			res.Vars = append(res.Vars, r.Vars...)
+			res.Events = append(res.Events, r.Events...)
+			res.Bands = append(res.Bands, r.Bands...)
+		}
+	}
+	return nil
 }
+
+// PartSeed is the seed of part i of a model: the seed itself for the main
+// part, and for the others a value no other part of the same run uses.
+func PartSeed(seed uint64, i int) uint64 { return seed + uint64(i)*0x9e3779b97f4a7c15 }
 
 // Summarize fills a result from simulated counts: observed distributions,
 // event and band frequencies with Wilson 95% intervals.
