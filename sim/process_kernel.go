@@ -87,6 +87,15 @@ func (kf *kernelForm) kernel(w *processWorker, t int) (*compiledKernel, error) {
 		vals, cls := classes(tb.vals)
 		k.vals, k.tcls, k.cb = vals, cls, newClassBuf(len(tb.vals), cls)
 		k.newBuf = func(ref []uint16) *classBuf { return newClassBuf(len(cls), compose(cls, ref)) }
+	} else if pt, ok := s.(*pairTable); ok && len(pt.x.vals) < 1<<16 && len(pt.y.vals) < 1<<16 {
+		// Two tables combined over their distinct values (see fuse): draw
+		// one index into each, as for a pair of tables below.
+		clsX, clsY := toClasses(pt.x.vals), toClasses(pt.y.vals)
+		vals, cls := classes(pt.joint)
+		k.vals, k.cb = vals, newPairBuf(len(pt.x.vals), len(pt.y.vals), clsX, clsY, cls, pt.ny)
+		k.newBuf = func(ref []uint16) *classBuf {
+			return newPairBuf(len(pt.x.vals), len(pt.y.vals), clsX, clsY, compose(cls, ref), pt.ny)
+		}
 	} else if ps, ok := s.(*pairSampler); ok {
 		tx, okx := asTable(ps.x)
 		ty, oky := asTable(ps.y)
@@ -115,6 +124,15 @@ func (kf *kernelForm) kernel(w *processWorker, t int) (*compiledKernel, error) {
 	}
 	kf.kernels[key] = k
 	return k, nil
+}
+
+// toClasses converts value indices (below 2¹⁶) to classes.
+func toClasses(idx []int) []uint16 {
+	out := make([]uint16, len(idx))
+	for i, v := range idx {
+		out[i] = uint16(v)
+	}
+	return out
 }
 
 // compose maps each class of cls through ref.
