@@ -108,16 +108,3 @@ func ceilLog2(g int) int {
 	}
 	return k
 }
-
-// tabulate2 tabulates f over [0, nx) × [0, ny) when the model is built (for
-// a Combine of two small records that runs on every trial); the function it
-// returns reads the table.
-func tabulate2(nx, ny int, f func(x, y int) int) func(x, y int) int {
-	t := make([]int, nx*ny)
-	for x := 0; x < nx; x++ {
-		for y := 0; y < ny; y++ {
-			t[x*ny+y] = f(x, y)
-		}
-	}
-	return func(x, y int) int { return t[x*ny+y] }
-}

@@ -524,12 +524,10 @@ func surprise() *mechanics.Mechanic {
 				aware := success(reportedMoS(at.total(x)-df.total(y), o.Tie), o.Tie)
 				return slotHitAware.SetBool(slotHitUnaware.SetBool(start, unaware), aware)
 			}}
-			// The two halves set disjoint fields; they are joined through a
-			// table of the small record.
-			size := surpriseRecord.Size()
-			out := mechanics.Combine{X: notice, Y: hits, Name: "ambush", F: tabulate2(size, size, func(n, h int) int {
+			// The two halves set disjoint fields of the record.
+			out := mechanics.Combine{X: notice, Y: hits, Name: "ambush", F: func(n, h int) int {
 				return slotHitAware.Set(slotHitUnaware.Set(n, slotHitUnaware.Get(h)), slotHitAware.Get(h))
-			})}
+			}}
 			noticed, unaware, aware := expr.F("notice"), expr.F("hit_unaware"), expr.F("hit_aware")
 			spec := &mechanics.Spec{Record: surpriseRecord, Outcome: out}
 			spec.Report("notice", "hit_unaware", "hit_aware").

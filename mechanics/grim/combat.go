@@ -57,7 +57,6 @@ func pvp() *mechanics.Mechanic {
 					}
 					return rolling
 				}
-				tabulate(p, 0, rec.Size()-1)
 				return mechanics.ProcessSpec(p), nil
 			}
 			spec := &mechanics.Spec{Record: rec, Outcome: rolls}

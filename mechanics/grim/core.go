@@ -149,29 +149,6 @@ func (b block) code(s int) (int, bool) {
 // has reports whether state s is in the block.
 func (b block) has(s int) bool { _, ok := b.code(s); return ok }
 
-// tabulate computes a homogeneous process's Move once for every transient
-// state and every kernel value in [lo, hi], and replaces it by the lookup.
-// The rule stays written as Move; a step then costs one table read instead
-// of the record arithmetic (slot reads divide), which in the simulator's
-// per-step loop was most of the time.
-func tabulate(p *mechanics.Process, lo, hi int) {
-	if !p.Homogeneous {
-		bug("tabulate: the step of a time-varying process depends on t")
-	}
-	move, width := p.Move, hi-lo+1
-	next := make([]int32, len(p.States)*width)
-	for s := range p.States {
-		for x := lo; x <= hi; x++ {
-			to := -1 // no step leaves an absorbing state
-			if !p.Absorbing[s] {
-				to = move(1, s, x)
-			}
-			next[s*width+x-lo] = int32(to)
-		}
-	}
-	p.Move = func(_, s, x int) int { return int(next[s*width+x-lo]) }
-}
-
 // checkSpec reports a single non-attack check on the natural die.
 func checkSpec(a, m, tn int) *mechanics.Spec {
 	rec := naturals("natural")

@@ -216,7 +216,6 @@ func terror() *mechanics.Mechanic {
 				}
 				return terrified
 			}
-			tabulate(p, 1, 20)
 			spec := mechanics.ProcessSpec(p)
 			spec.Vars = append(spec.Vars, mechanics.Var{Name: "turns_lost", Doc: "turns before the successful roll", Unit: "turn", Expr: expr.Sub(field("time"), num(1))})
 			return spec, nil

@@ -191,7 +191,6 @@ func burning() *mechanics.Mechanic {
 				}
 				return burn.state(sBurn.Set(code, d))
 			}
-			tabulate(p, 0, turn.Size()-1)
 			damage := p.StateTable(func(s int) int {
 				if code, ok := burn.code(s); ok {
 					return sBurn.Get(code)
@@ -262,7 +261,6 @@ func drowning() *mechanics.Mechanic {
 				return blackout
 			}
 			if !esc {
-				tabulate(p, 1, 20)
 			}
 			spec := mechanics.ProcessSpec(p)
 			t := field("time")
@@ -377,7 +375,6 @@ func dying() *mechanics.Mechanic {
 				}
 				return alive.state(sKnow.Set(sCond.Set(code, cc-1), kn))
 			}
-			tabulate(p, 0, turn.Size()-1)
 			return mechanics.ProcessSpec(p), nil
 		},
 	}
@@ -430,7 +427,6 @@ func burnout() *mechanics.Mechanic {
 				}
 				return gone.state(sGone.Set(code, lv-1))
 			}
-			tabulate(p, 0, day.Size()-1)
 			return mechanics.ProcessSpec(p), nil
 		},
 	}
@@ -503,7 +499,6 @@ func instabilitySpec(N, H int) *mechanics.Spec {
 			}
 			return s
 		}
-		tabulate(p, 1, N)
 		counted := p.StateTable(func(s int) int {
 			if code, ok := live.code(s); ok {
 				return sLive.Get(code)
