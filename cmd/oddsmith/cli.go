@@ -306,6 +306,25 @@ func describeModel(w io.Writer, spec *mechanics.Spec, custom bool) {
 }
 
 func describeOutputs(tw io.Writer, spec *mechanics.Spec, formula func(expr.Expr) string, main bool) {
+	// Formulas name the variables and bands they repeat.
+	named := map[string]string{}
+	for _, v := range spec.Vars {
+		if k := expr.String(v.Expr); named[k] == "" {
+			named[k] = v.Name
+		}
+	}
+	for _, b := range spec.Bands {
+		if k := expr.String(b.Expr); named[k] == "" {
+			named[k] = b.Name
+		}
+	}
+	short := formula
+	formula = func(e expr.Expr) string {
+		if e == nil {
+			return short(e)
+		}
+		return short(expr.Abbreviate(e, named))
+	}
 	for i, v := range spec.Vars {
 		kind := "distribution"
 		if i == 0 && main {

@@ -536,3 +536,40 @@ func binary(op BinOp, x, y func([]Rat) Rat) (func([]Rat) Rat, error) {
 	}
 	return nil, fmt.Errorf("unknown binary operator %d", op)
 }
+
+// Abbreviate replaces every sub-expression of e that prints as one of the
+// keys of named (except the whole of e) by a reference to its name, so
+// that a formula reads "mos >= 1" instead of repeating what mos stands for.
+// It is for display: the result is equivalent where the names hold those
+// values.
+func Abbreviate(e Expr, named map[string]string) Expr {
+	var walk func(e Expr, top bool) Expr
+	walk = func(e Expr, top bool) Expr {
+		if e == nil {
+			return nil
+		}
+		if _, ok := e.(Ref); !ok && !top {
+			if n, ok := named[String(e)]; ok {
+				return Ref{n}
+			}
+		}
+		switch x := e.(type) {
+		case Unary:
+			return Unary{x.Op, walk(x.X, false)}
+		case Binary:
+			return Binary{x.Op, walk(x.X, false), walk(x.Y, false)}
+		case If:
+			return If{walk(x.Cond, false), walk(x.Then, false), walk(x.Else, false)}
+		case Lookup:
+			return Lookup{walk(x.X, false), x.Lo, x.Table}
+		case Func:
+			args := make([]Expr, len(x.Args))
+			for i, a := range x.Args {
+				args[i] = walk(a, false)
+			}
+			return Func{x.Name, args, x.F}
+		}
+		return e
+	}
+	return walk(e, true)
+}

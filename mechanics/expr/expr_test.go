@@ -121,3 +121,16 @@ func TestEvalAndPrint(t *testing.T) {
 		t.Errorf("Refs = %v", got)
 	}
 }
+
+func TestAbbreviate(t *testing.T) {
+	total := Max(K(0), Add(F("roll"), K(2)))
+	mos := Sub(total, K(5))
+	named := map[string]string{String(total): "total", String(mos): "mos"}
+	if got := String(Abbreviate(And(F("crit"), Ge(mos, K(1))), named)); got != "crit and mos >= 1" {
+		t.Errorf("got %q", got)
+	}
+	// The whole expression keeps its own formula.
+	if got := String(Abbreviate(mos, named)); got != "total - 5" {
+		t.Errorf("got %q", got)
+	}
+}
