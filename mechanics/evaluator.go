@@ -37,3 +37,35 @@ func (SumEval) Next(s uint64, face, count int) uint64 {
 	return uint64(int64(s) + int64(face*count))
 }
 func (SumEval) Final(s uint64) int { return int(int64(s) - 1<<62) }
+
+// BitField is one small unsigned field of an evaluator's uint64 state.
+// Evaluators lay their state out with BitFields and read and write it by
+// field, so no evaluator shifts and masks by hand; the accessors inline to
+// a shift and a mask (no division), as a per-trial fold needs.
+type BitField struct {
+	shift uint
+	mask  uint64
+}
+
+// BitFields lays out fields of the given widths (bits), the first in the
+// lowest bits. It panics if they need more than 64 bits.
+func BitFields(widths ...uint) []BitField {
+	out := make([]BitField, len(widths))
+	var shift uint
+	for i, w := range widths {
+		if w == 0 || shift+w > 64 {
+			panic("mechanics: BitFields need 1..64 bits in all")
+		}
+		out[i] = BitField{shift: shift, mask: 1<<w - 1}
+		shift += w
+	}
+	return out
+}
+
+// Get reads the field.
+func (f BitField) Get(s uint64) int { return int(s >> f.shift & f.mask) }
+
+// Set writes v (reduced to the field's width) into the field.
+func (f BitField) Set(s uint64, v int) uint64 {
+	return s&^(f.mask<<f.shift) | (uint64(v)&f.mask)<<f.shift
+}

@@ -108,3 +108,21 @@ func TestOutputsNameVariables(t *testing.T) {
 		t.Errorf("unknown field: %v", err)
 	}
 }
+
+func TestBitFields(t *testing.T) {
+	f := BitFields(3, 8, 1)
+	s := f[1].Set(f[0].Set(0, 5), 200)
+	s = f[2].Set(s, 1)
+	if f[0].Get(s) != 5 || f[1].Get(s) != 200 || f[2].Get(s) != 1 {
+		t.Errorf("fields %d %d %d", f[0].Get(s), f[1].Get(s), f[2].Get(s))
+	}
+	if s = f[1].Set(s, 7); f[0].Get(s) != 5 || f[1].Get(s) != 7 || f[2].Get(s) != 1 {
+		t.Error("replacing a field disturbed the others")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("65 bits accepted")
+		}
+	}()
+	BitFields(60, 5)
+}

@@ -121,9 +121,9 @@ func rollCrit(o int) bool   { return slotCrit.Bool(o) }
 func rollFumble(o int) bool { return slotFumble.Bool(o) }
 
 // poolEval is the ag pool as an Evaluator. Faces arrive in ascending order;
-// the DP state keeps only what the options need, packed in bytes (the
-// evaluator's private state, not an outcome): kept face | distinct faces
-// <<8 | faces seen twice or more <<16 | count of the kept face <<24.
+// the DP state keeps only what the options need, in the fields of
+// poolState: the kept face, the distinct faces seen, the faces seen twice or
+// more, and the count of the kept face.
 type poolEval struct {
 	n         int
 	keepLow   bool
@@ -132,37 +132,41 @@ type poolEval struct {
 	crits     bool
 }
 
+var (
+	poolState                               = mechanics.BitFields(8, 8, 8, 8)
+	psKept, psDistinct, psRepeated, psKeptN = poolState[0], poolState[1], poolState[2], poolState[3]
+)
+
 func (e poolEval) Start() uint64 { return 0 }
 
 func (e poolEval) Next(s uint64, face, count int) uint64 {
 	if count == 0 {
 		return s
 	}
-	kept, distinct, rep, keptN := s&0xff, (s>>8)&0xff, (s>>16)&0xff, (s>>24)&0xff
-	distinct++
+	s = psDistinct.Set(s, psDistinct.Get(s)+1)
 	if count >= 2 && e.critCount == CritRepeatedFaces {
-		rep++
+		s = psRepeated.Set(s, psRepeated.Get(s)+1)
 	}
-	if !e.keepLow || kept == 0 {
-		kept = uint64(face)
+	if !e.keepLow || psKept.Get(s) == 0 {
+		s = psKept.Set(s, face)
 		if e.critCount == CritKeptOnly {
-			keptN = uint64(count)
+			s = psKeptN.Set(s, count)
 		}
 	}
-	return kept | distinct<<8 | rep<<16 | keptN<<24
+	return s
 }
 
 func (e poolEval) Final(s uint64) int {
-	kept, distinct, rep, keptN := int(s&0xff), int((s>>8)&0xff), int((s>>16)&0xff), int((s>>24)&0xff)
+	kept, distinct := psKept.Get(s), psDistinct.Get(s)
 	bonus := 0
 	if e.crits {
 		switch e.critCount {
 		case CritExtraCopies:
 			bonus = e.n - distinct
 		case CritRepeatedFaces:
-			bonus = rep
+			bonus = psRepeated.Get(s)
 		case CritKeptOnly:
-			bonus = keptN - 1
+			bonus = psKeptN.Get(s) - 1
 		}
 	}
 	o := RollRecord.Start()
