@@ -223,18 +223,21 @@ func TestIssueExample(t *testing.T) {
 // TestSimDeterministicAcrossWorkers: byte-identical output for any worker
 // count, in every format.
 func TestSimDeterministicAcrossWorkers(t *testing.T) {
-	for _, format := range []string{"table", "csv", "json"} {
-		var first string
-		for _, w := range []string{"1", "2", "5"} {
-			code, out, errOut := runCLI(context.Background(), "sim", "ag.opposed", "--set", "skill=3", "--set", "opp_skill=2",
-				"-n", "300000", "-s", "42", "--workers", w, "--format", format, "-q")
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
-			if first == "" {
-				first = out
-			} else if out != first {
-				t.Errorf("%s: --workers %s output differs from --workers 1", format, w)
+	// A table model, a time-dependent process and a model in two parts.
+	for _, model := range [][]string{{"ag.opposed", "--set", "skill=3", "--set", "opp_skill=2"}, {"ag.radiation"}, {"grim.instability", "--set", "die=d6"}} {
+		for _, format := range []string{"table", "csv", "json"} {
+			var first string
+			for _, w := range []string{"1", "2", "5"} {
+				code, out, errOut := runCLI(context.Background(), append(append([]string{"sim"}, model...),
+					"-n", "300000", "-s", "42", "--workers", w, "--format", format, "-q")...)
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				if first == "" {
+					first = out
+				} else if out != first {
+					t.Errorf("%s %s: --workers %s output differs from --workers 1", model[0], format, w)
+				}
 			}
 		}
 	}
