@@ -2,8 +2,10 @@ package reports
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,32 +13,121 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
-// Bundle is a report directory built in a temporary directory beside its
-// destination and moved into place file by file, index.md last, so an
-// error or an interruption never leaves a half-written file.
+// Bundle is a report directory that appears whole or not at all. It is
+// built in a temporary directory and put in place by Commit:
+//
+//   - a directory that does not exist yet is created by renaming the
+//     finished bundle into place;
+//   - an empty directory is filled file by file, index.md last (the
+//     temporary directory is inside it, so its parent may be read-only);
+//   - a directory holding an earlier oddsmith bundle (it has the marker
+//     file BundleMarker) is replaced as a whole: the old one is renamed
+//     aside, the new one renamed in, the old one removed;
+//   - any other directory, or a path that is not a directory, is refused
+//     (bad input), so nothing a user keeps there is clobbered.
+//
+// An error or an interruption before Commit leaves the destination as it
+// was.
 type Bundle struct {
 	dir, tmp string
+	mode     bundleMode
 	files    []string
+	written  map[string]bool
 	// Index is the Markdown of index.md, written by Commit.
 	Index bytes.Buffer
 }
 
-// NewBundle starts a bundle that Commit will move to dir.
+type bundleMode int
+
+const (
+	bundleNew bundleMode = iota
+	bundleFill
+	bundleReplace
+)
+
+// BundleMarker is the file that marks a directory as an oddsmith bundle.
+const BundleMarker = ".oddsmith-bundle"
+
+// NewBundle starts a bundle that Commit will put at dir.
 func NewBundle(dir string) (*Bundle, error) {
-	parent := filepath.Dir(filepath.Clean(dir))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, err
+	if dir == "" {
+		return nil, mechanics.Invalid("no output directory given")
 	}
-	tmp, err := os.MkdirTemp(parent, ".oddsmith-bundle-*")
+	dir = filepath.Clean(dir)
+	if resolved, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = resolved
+	}
+	b := &Bundle{dir: dir, written: map[string]bool{}}
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		parent := filepath.Dir(dir)
+		if err := os.MkdirAll(parent, 0o777); err != nil {
+			return nil, err
+		}
+		b.mode = bundleNew
+		b.tmp, err = os.MkdirTemp(parent, "."+filepath.Base(dir)+".oddsmith-*")
+		if err != nil {
+			return nil, err
+		}
+		// MkdirTemp makes 0700; a bundle gets the permissions of a new
+		// directory (0777 less the umask).
+		return b, fixDirMode(b.tmp)
+	case err != nil:
+		return nil, err
+	case !st.IsDir():
+		return nil, mechanics.Invalid("%s exists and is not a directory; give a new or empty directory for the bundle", dir)
+	}
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	return &Bundle{dir: dir, tmp: tmp}, nil
+	switch {
+	case len(entries) == 0:
+		b.mode = bundleFill
+		b.tmp, err = os.MkdirTemp(dir, ".oddsmith-tmp-*")
+	case hasMarker(dir):
+		b.mode = bundleReplace
+		b.tmp, err = os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".oddsmith-*")
+		if err == nil {
+			err = os.Chmod(b.tmp, st.Mode().Perm())
+		}
+	default:
+		return nil, mechanics.Invalid("%s is not empty and holds no earlier oddsmith bundle; give a new or empty directory (a bundle there would mix with other files)", dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
-// Write adds one file to the bundle.
+func hasMarker(dir string) bool {
+	st, err := os.Lstat(filepath.Join(dir, BundleMarker))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// fixDirMode gives a directory made by MkdirTemp the permissions of a
+// directory made by Mkdir (0777 less the umask), found by making one.
+func fixDirMode(dir string) error {
+	probe := filepath.Join(dir, ".mode")
+	if err := os.Mkdir(probe, 0o777); err != nil {
+		return err
+	}
+	st, err := os.Stat(probe)
+	os.Remove(probe)
+	if err != nil {
+		return err
+	}
+	return os.Chmod(dir, st.Mode().Perm())
+}
+
+// Write adds one file to the bundle. Writing the same name twice is an
+// error: two parts of a plan would overwrite each other.
 func (b *Bundle) Write(name string, f func(io.Writer) error) error {
-	fh, err := os.Create(filepath.Join(b.tmp, name))
+	if b.written[name] || name == BundleMarker {
+		return fmt.Errorf("two parts of the bundle write %s", name)
+	}
+	fh, err := os.OpenFile(filepath.Join(b.tmp, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
 		return err
 	}
@@ -44,31 +135,72 @@ func (b *Bundle) Write(name string, f func(io.Writer) error) error {
 		fh.Close()
 		return err
 	}
+	b.written[name] = true
 	b.files = append(b.files, name)
 	return fh.Close()
 }
 
-// Commit writes index.md and moves every file into the destination,
-// index.md last; it returns their final paths.
+// Commit writes index.md and the marker and puts the bundle in place; it
+// returns the final paths of its files.
 func (b *Bundle) Commit() ([]string, error) {
 	if err := b.Write("index.md", func(w io.Writer) error { _, err := w.Write(b.Index.Bytes()); return err }); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(b.dir, 0o755); err != nil {
-		return nil, err
+	marker := func(dir string) error {
+		return os.WriteFile(filepath.Join(dir, BundleMarker), []byte("oddsmith "+mechanics.Version+"\n"), 0o666)
 	}
-	var out []string
-	for _, f := range b.files { // index.md was written last, so it moves last
-		if err := os.Rename(filepath.Join(b.tmp, f), filepath.Join(b.dir, f)); err != nil {
+	switch b.mode {
+	case bundleNew:
+		if err := marker(b.tmp); err != nil {
 			return nil, err
 		}
-		out = append(out, filepath.Join(b.dir, f))
+		if err := os.Rename(b.tmp, b.dir); err != nil {
+			return nil, err
+		}
+		b.tmp = ""
+	case bundleFill:
+		for _, f := range b.files { // index.md was written last, so it moves last
+			if err := os.Rename(filepath.Join(b.tmp, f), filepath.Join(b.dir, f)); err != nil {
+				return nil, err
+			}
+		}
+		if err := marker(b.dir); err != nil {
+			return nil, err
+		}
+	case bundleReplace:
+		if err := marker(b.tmp); err != nil {
+			return nil, err
+		}
+		aside, err := os.MkdirTemp(filepath.Dir(b.dir), "."+filepath.Base(b.dir)+".old-*")
+		if err != nil {
+			return nil, err
+		}
+		os.Remove(aside) // only the unique name is wanted
+		if err := os.Rename(b.dir, aside); err != nil {
+			return nil, err
+		}
+		if err := os.Rename(b.tmp, b.dir); err != nil {
+			os.Rename(aside, b.dir) // put the old bundle back
+			return nil, err
+		}
+		b.tmp = ""
+		os.RemoveAll(aside)
+	}
+	out := make([]string, len(b.files))
+	for i, f := range b.files {
+		out[i] = filepath.Join(b.dir, f)
 	}
 	return out, nil
 }
 
-// Close removes the temporary directory (after Commit, or on failure).
-func (b *Bundle) Close() error { return os.RemoveAll(b.tmp) }
+// Close removes what is left of the temporary directory (after Commit, or
+// on failure).
+func (b *Bundle) Close() error {
+	if b.tmp == "" {
+		return nil
+	}
+	return os.RemoveAll(b.tmp)
+}
 
 // WriteResultFiles writes the CSV and the plots of one result — the PMF
 // and "at least" curve of the primary variable, the first band as a stacked
