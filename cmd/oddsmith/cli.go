@@ -14,7 +14,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
 
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -131,7 +130,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "oddsmith: unknown command %q\nRun 'oddsmith --help' for usage.\n", args[0])
 		return exitBadInput
 	}
-	err := c.run(ctx, args[1:], stdout, stderr)
+	out := &checkedWriter{w: stdout}
+	err := runCommand(ctx, c, args[1:], out, stderr)
+	if err == nil && out.err != nil {
+		err = fmt.Errorf("writing the output: %w", out.err)
+	}
 	code := exitCode(ctx, err)
 	switch {
 	case err == nil || errors.Is(err, pflag.ErrHelp):
@@ -145,6 +148,35 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// runCommand runs a command and turns a panic (a bug) into an error that
+// exits 1 with one line, never a stack trace.
+func runCommand(ctx context.Context, c *command, args []string, stdout, stderr io.Writer) (err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			err = fmt.Errorf("internal error (please report it): %v", x)
+		}
+	}()
+	return c.run(ctx, args, stdout, stderr)
+}
+
+// checkedWriter remembers the first write error (a full disk, a closed
+// pipe), so that a command whose output was lost does not exit 0.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
 }
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
@@ -165,8 +197,7 @@ func newFlags(c *command, stdout io.Writer) *pflag.FlagSet {
 func parse(fs *pflag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fs.Usage()
-			return err
+			return err // pflag has printed the usage
 		}
 		return mechanics.AsInput(flagError{err})
 	}
@@ -310,22 +341,20 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return badInput("--workers must be at least 1, got %d", *workers)
 	}
 	opt := study.Engine{Kind: "sim", Trials: *trials, Seed: *seed, Workers: *workers}
-	if !*quiet {
-		// A progress bar (schollz/progressbar) for runs longer than ~2 s.
-		var bar *progressbar.ProgressBar
-		opt.OnProgress = func(done, total int64) {
-			if bar == nil {
-				bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("sim "+m.ID),
-					progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("trials"), progressbar.OptionClearOnFinish())
-			}
-			bar.Set64(done)
-			if done == total {
-				bar.Finish()
+	// A progress bar for runs longer than ~2 s (the simulator calls back
+	// only then).
+	var bar *progress
+	opt.OnProgress = func(done, total int64) {
+		if bar == nil {
+			if bar = newProgress(stderr, *quiet, "sim "+m.ID, "trials", total); bar == nil {
+				return
 			}
 		}
+		bar.Set(done)
 	}
 	start := time.Now()
 	r, err := opt.Run(ctx, m, c)
+	bar.Finish(err == nil)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/study"
-	"github.com/schollz/progressbar/v3"
 )
 
 func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -33,17 +32,13 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return mechanics.AsInput(err)
 	}
-	var bar *progressbar.ProgressBar
-	var progress study.Progress
-	if !*quiet {
-		bar = progressbar.NewOptions(plan.Points(), progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("oddsmith run"),
-			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100e6))
-		progress = bar
-	}
-	files, err := study.RunPlan(ctx, plan, *out, progress)
+	bar := newProgress(stderr, *quiet, "oddsmith run", "", int64(plan.Points()))
+	var prog study.Progress
 	if bar != nil {
-		bar.Finish()
+		prog = bar
 	}
+	files, err := study.RunPlan(ctx, plan, *out, prog)
+	bar.Finish(err == nil)
 	if err != nil {
 		return err
 	}

@@ -24,8 +24,15 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	trials := fs.Int64P("trials", "n", 200_000, "simulated `trials` per point (--engine sim)")
 	seed := fs.Uint64P("seed", "s", 1, "random `seed` (--engine sim)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel `workers` (--engine sim)")
+	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *workers < 1 {
+		return badInput("--workers must be at least 1, got %d", *workers)
+	}
+	if *trials < 1 || *trials > study.MaxTrials {
+		return badInput("--trials must be between 1 and %d, got %d", study.MaxTrials, *trials)
 	}
 	m, err := lookup(fs)
 	if err != nil {
@@ -54,7 +61,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := sw.Validate(); err != nil {
 		return err
 	}
-	pts, err := sw.Run(ctx, nil)
+	bar := newProgress(stderr, *quiet, "sweep "+m.ID, "points", int64(sw.Points()))
+	pts, err := sw.Run(ctx, func() { bar.Add(1) })
+	bar.Finish(err == nil)
 	if err != nil {
 		return err
 	}
@@ -65,14 +74,18 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if _, err := reports.WriteSweepPlot(&png, m.ID, met, names, axes, pts); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if st, err := os.Stat(*out); err == nil && !st.IsDir() {
+		return badInput("%s exists and is not a directory", *out)
+	}
+	if err := os.MkdirAll(*out, 0o777); err != nil {
 		return err
 	}
+	// Both files are written in full before either replaces anything.
 	stem := filepath.Join(*out, strings.ReplaceAll(m.ID, ".", "_")+"_sweep")
-	if err := reports.AtomicWrite(stem+".csv", func(w io.Writer) error { return reports.WriteSweepCSV(w, names, pts) }); err != nil {
-		return err
-	}
-	if err := reports.AtomicWrite(stem+".png", func(w io.Writer) error { _, err := w.Write(png.Bytes()); return err }); err != nil {
+	if err := reports.AtomicWriteAll([]string{stem + ".csv", stem + ".png"}, []func(io.Writer) error{
+		func(w io.Writer) error { return reports.WriteSweepCSV(w, names, pts) },
+		func(w io.Writer) error { _, err := w.Write(png.Bytes()); return err },
+	}); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s.csv\n%s.png\n", stem, stem)
