@@ -1,6 +1,7 @@
 package study
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -25,13 +26,16 @@ func ParseRange(s string) ([]float64, error) {
 		body, st, hasStep = s[:i], s[i+1:], true
 	}
 	a, b, found := strings.Cut(body, "..")
-	if !found {
+	if !found || strings.HasPrefix(b, ".") {
 		return nil, mechanics.Invalid("range %q is not a..b or a..b:step", s)
 	}
 	finite := func(what, x string) (float64, error) {
 		v, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e15 {
+		switch {
+		case err != nil && !errors.Is(err, strconv.ErrRange), math.IsNaN(v), math.IsInf(v, 0):
 			return 0, mechanics.Invalid("range %q: %s %q is not a finite number", s, what, x)
+		case math.Abs(v) > 1e15 || (v != 0 && math.Abs(v) < 1e-9):
+			return 0, mechanics.Invalid("range %q: %s %q is out of range (use values between 1e-9 and 1e15 in size)", s, what, x)
 		}
 		return v, nil
 	}

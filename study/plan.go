@@ -2,6 +2,7 @@ package study
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,7 +20,7 @@ import (
 // Plan is a batch of analyses read from a TOML file.
 type Plan struct {
 	Title    string     `toml:"title"`
-	Seed     uint64     `toml:"seed"`
+	Seed     int64      `toml:"seed"`
 	Trials   int64      `toml:"trials"`
 	Analyses []Analysis `toml:"analysis"`
 	Overlays []Overlay  `toml:"overlay"`
@@ -36,7 +37,7 @@ type Analysis struct {
 	Order    []string       `toml:"order"` // which varied parameter is the x axis (first) and y (second)
 	Metric   string         `toml:"metric"`
 	Trials   int64          `toml:"trials"`
-	Seed     *uint64        `toml:"seed"`
+	Seed     *int64         `toml:"seed"`
 }
 
 // Overlay compares several mechanics or option settings on one line chart.
@@ -102,7 +103,11 @@ func ParsePlan(file string, src []byte) (*Plan, error) {
 		return nil, &PlanError{file, 0, err}
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return nil, &PlanError{file, 0, fmt.Errorf("unknown key %q", und[0].String())}
+		key := und[0]
+		return nil, &PlanError{file, keyLine(src, key[len(key)-1]), fmt.Errorf("unknown key %q", key.String())}
+	}
+	if p.Seed < 0 {
+		return nil, &PlanError{file, keyLine(src, "seed"), fmt.Errorf("seed must be a whole number ≥ 0, got %d", p.Seed)}
 	}
 	if len(p.Analyses) == 0 && len(p.Overlays) == 0 {
 		return nil, &PlanError{file, 0, errors.New("the plan has no [[analysis]] or [[overlay]]")}
@@ -133,6 +138,9 @@ func ParsePlan(file string, src []byte) (*Plan, error) {
 		if a.Engine != "exact" && a.Engine != "sim" {
 			return nil, fail("unknown engine %q (want exact or sim)", a.Engine)
 		}
+		if a.Seed != nil && *a.Seed < 0 {
+			return nil, fail("seed must be a whole number ≥ 0, got %d", *a.Seed)
+		}
 		if _, err := a.sweep(&p); err != nil {
 			return nil, fail("%v", err)
 		}
@@ -155,26 +163,79 @@ func ParsePlan(file string, src []byte) (*Plan, error) {
 			return nil, fail("has no series")
 		}
 		for _, s := range o.Series {
-			if _, _, err := s.configs(xs); err != nil {
+			m, cs, err := s.configs(xs)
+			if err != nil {
 				return nil, fail("series %q: %v", s.Label, err)
 			}
+			metric := cmp.Or(s.Metric, o.Metric)
+			for _, c := range cs {
+				if err := checkModel(m, c, metric); err != nil {
+					return nil, fail("series %q: %v", s.Label, err)
+				}
+			}
 		}
+	}
+	if err := checkFileNames(&p); err != nil {
+		return nil, &PlanError{file, 0, err}
 	}
 	return &p, nil
 }
 
-func settingString(k string, v any) string {
+// keyLine finds the first line that sets key (0 if none does).
+func keyLine(src []byte, key string) int {
+	for i, l := range strings.Split(string(src), "\n") {
+		l = strings.TrimSpace(l)
+		if rest, ok := strings.CutPrefix(l, key); ok && strings.HasPrefix(strings.TrimSpace(rest), "=") {
+			return i + 1
+		}
+		if strings.Contains(l, "{") && strings.Contains(l, key) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// checkFileNames refuses plans in which two analyses or overlays would
+// write a file of the same name (an analysis "b" writes b_pmf.png, and so
+// would an analysis "b_pmf" that is a sweep).
+func checkFileNames(p *Plan) error {
+	owner := map[string]string{}
+	claim := func(who string, files ...string) error {
+		for _, f := range files {
+			if other, ok := owner[f]; ok && other != who {
+				return fmt.Errorf("%s and %s would both write %s; rename one", other, who, f)
+			}
+			owner[f] = who
+		}
+		return nil
+	}
+	for _, a := range p.Analyses {
+		n := a.Name
+		if err := claim("analysis "+n, n+".csv", n+".png", n+"_pmf.png", n+"_atleast.png", n+"_bands.png", n+"_survival.png"); err != nil {
+			return err
+		}
+	}
+	for _, o := range p.Overlays {
+		if err := claim("overlay "+o.Name, o.Name+".csv", o.Name+".png"); err != nil {
+			return err
+		}
+	}
+	if who, ok := owner["index.md"]; ok {
+		return fmt.Errorf("%s would overwrite index.md", who)
+	}
+	return nil
+}
+
+func settingString(k string, v any) (string, error) {
 	switch v := v.(type) {
 	case string:
-		return k + "=" + v
+		return k + "=" + v, nil
 	case int64:
-		return fmt.Sprintf("%s=%d", k, v)
+		return fmt.Sprintf("%s=%d", k, v), nil
 	case float64:
-		return k + "=" + mechanics.FormatNum(v)
-	case bool:
-		return fmt.Sprintf("%s=%d", k, map[bool]int{true: 1}[v])
+		return k + "=" + mechanics.FormatNum(v), nil
 	}
-	return fmt.Sprintf("%s=%v", k, v)
+	return "", fmt.Errorf("%s = %v: give a number or a quoted name, not a %T", k, v, v)
 }
 
 // configure looks a mechanic up and applies a TOML table of settings.
@@ -186,19 +247,23 @@ func configure(id string, set map[string]any) (*mechanics.Mechanic, mechanics.Co
 	sort.Strings(keys)
 	var sets []string
 	for _, k := range keys {
-		sets = append(sets, settingString(k, set[k]))
+		kv, err := settingString(k, set[k])
+		if err != nil {
+			return nil, mechanics.Config{}, err
+		}
+		sets = append(sets, kv)
 	}
 	return Configure(id, sets)
 }
 
 // engine is the analysis's engine with the plan's defaults.
 func (a *Analysis) engine(p *Plan) Engine {
-	e := Engine{Kind: a.Engine, Trials: a.Trials, Seed: p.Seed}
+	e := Engine{Kind: a.Engine, Trials: a.Trials, Seed: uint64(p.Seed)}
 	if e.Trials == 0 {
 		e.Trials = p.Trials
 	}
 	if a.Seed != nil {
-		e.Seed = *a.Seed
+		e.Seed = uint64(*a.Seed)
 	}
 	return e
 }
@@ -239,10 +304,8 @@ func (a *Analysis) sweep(p *Plan) (*Sweep, error) {
 		if err := s.Engine.Validate(m); err != nil {
 			return nil, err
 		}
-		if a.Metric != "" {
-			if err := reports.CheckMetric(a.Metric); err != nil {
-				return nil, err
-			}
+		if err := checkModel(m, base, a.Metric); err != nil {
+			return nil, err
 		}
 		return s, nil
 	}

@@ -76,6 +76,25 @@ func TestPlanErrors(t *testing.T) {
 		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\n[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\n", "bad.toml:4: analysis 2 (a): duplicate name"},
 		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.fall_damage\"\nset = { surface = \"lava\" }\n", "is not one of"},
 		{"[[overlay]]\nname = \"o\"\nrange = \"0..3\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"heigth\" } ]\n", "unknown parameter or option \"heigth\""},
+		// Hostile values, each refused before anything runs.
+		{"seed = -5\n[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\n", "bad.toml:1: seed must be a whole number ≥ 0"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nseed = -1\n", "seed must be a whole number ≥ 0"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nset = { skill = true }\n", "skill = true: give a number"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\ncolour = \"red\"\n", "bad.toml:4: unknown key \"analysis.colour\""},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nmetric = \"event:nope\"\n", "has no event \"nope\""},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { skill = \"0..3\" }\nmetric = \"mean:nope\"\n", "has no variable \"nope\""},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.attack\"\nset = { skill = 2, aiming = 5 }\n", "aiming=5 exceeds the skill 2"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.attack\"\nvary = { aiming = \"0..4\" }\nset = { skill = 2 }\n", "at aiming=3"},
+		{"[[analysis]]\nname = \"b\"\nmechanic = \"ag.skill_test\"\n[[analysis]]\nname = \"b_pmf\"\nmechanic = \"ag.skill_test\"\nvary = { tn = \"1..3\" }\n", "would both write b_pmf.png"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { skill = \"NaN..5\" }\n", "not a finite number"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { skill = \"0..Inf\" }\n", "not a finite number"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { skill = \"0..5:NaN\" }\n", "not a finite number"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { skill = \"0...3\" }\n", "is not a..b"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { skill = \"0..1e300:1e-300\" }\n", "out of range"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { skill = \"0..9999\", tn = \"0..9999\" }\n", "more than"},
+		{"trials = 1000000000000000000\n[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nengine = \"sim\"\n", "trials must be between 1 and"},
+		{"[[overlay]]\nname = \"o\"\nrange = \"0..NaN\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\" } ]\n", "not a finite number"},
+		{"[[overlay]]\nname = \"o\"\nrange = \"0..3\"\nmetric = \"event:nope\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\" } ]\n", "has no event \"nope\""},
 	}
 	for _, c := range cases {
 		_, err := ParsePlan("bad.toml", []byte(c.src))

@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -30,10 +31,12 @@ func (s *Sweep) Validate() error {
 	if err := s.Engine.Validate(s.Mechanic); err != nil {
 		return err
 	}
-	if s.Metric != "" {
-		if err := reports.CheckMetric(s.Metric); err != nil {
-			return mechanics.AsInput(err)
+	seen := map[string]bool{}
+	for _, a := range s.Axes {
+		if seen[a.Name] {
+			return mechanics.Invalid("%s is varied twice", a.Name)
 		}
+		seen[a.Name] = true
 	}
 	grid, err := Grid(s.Axes)
 	if err != nil {
@@ -43,35 +46,45 @@ func (s *Sweep) Validate() error {
 	if err != nil {
 		return err
 	}
-	if s.Metric != "" {
-		if err := checkMetricName(s.Mechanic, configs[0], s.Metric); err != nil {
-			return err
+	for i, c := range configs {
+		if err := checkModel(s.Mechanic, c, s.Metric); err != nil {
+			return fmt.Errorf("at %s: %w", describePoint(s.Axes, grid[i]), err)
 		}
 	}
 	s.grid, s.configs = grid, configs
 	return nil
 }
 
-// checkMetricName refuses a metric that names no event or variable of the
-// model (built at one point of the grid), before anything runs.
-func checkMetricName(m *mechanics.Mechanic, c mechanics.Config, metric string) error {
+// checkModel builds the model at one point, so that a configuration the
+// rules do not allow (more allies than candidates, say) is refused before
+// anything runs, and refuses a metric that names no event or variable of
+// it. An empty metric is not checked.
+func checkModel(m *mechanics.Mechanic, c mechanics.Config, metric string) error {
 	spec, err := m.Model(c)
-	if err != nil {
+	if err != nil || metric == "" {
 		return err
+	}
+	if err := reports.CheckMetric(metric); err != nil {
+		return mechanics.AsInput(err)
+	}
+	var events, vars []string
+	for _, part := range spec.Parts() {
+		for _, e := range part.Events {
+			events = append(events, e.Name)
+		}
+		for _, v := range part.Vars {
+			vars = append(vars, v.Name)
+		}
 	}
 	kind, name, _ := strings.Cut(metric, ":")
 	if kind == "event" {
-		for _, e := range spec.Events {
-			if e.Name == name {
-				return nil
-			}
+		if slices.Contains(events, name) {
+			return nil
 		}
 		return mechanics.Invalid("%s has no event %q (run 'oddsmith describe %s')", m.ID, name, m.ID)
 	}
-	for _, v := range spec.Vars {
-		if v.Name == name {
-			return nil
-		}
+	if slices.Contains(vars, name) {
+		return nil
 	}
 	return mechanics.Invalid("%s has no variable %q (run 'oddsmith describe %s')", m.ID, name, m.ID)
 }
