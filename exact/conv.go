@@ -1,15 +1,27 @@
 package exact
 
+import "github.com/oddsmith/oddsmith/mechanics"
+
 // Convolve returns the distribution of X + Y for independent X ~ a, Y ~ b by
 // direct convolution (K1), O(len(a)·len(b)). Direct summation keeps every
 // probability non-negative; FFT convolution does not (it produced thousands
 // of negative probabilities on 1000d6 in our measurements).
 func Convolve(a, b Dist) Dist {
+	d, _ := convolve(nil, a, b)
+	return d
+}
+
+// convolve is Convolve within a budget: it refuses a result that does not
+// fit and looks at the context every few rows.
+func convolve(bg *budget, a, b Dist) (Dist, error) {
 	if len(a.P) == 0 || len(b.P) == 0 {
-		return Dist{}
+		return Dist{}, nil
 	}
 	if len(a.P) < len(b.P) {
 		a, b = b, a
+	}
+	if err := bg.needDense(a.Lo+b.Lo, a.Hi()+b.Hi(), "a sum"); err != nil {
+		return Dist{}, err
 	}
 	out := make([]float64, len(a.P)+len(b.P)-1)
 	bp := b.P
@@ -17,26 +29,35 @@ func Convolve(a, b Dist) Dist {
 		if q == 0 {
 			continue
 		}
+		if err := bg.tick(len(a.P)); err != nil {
+			return Dist{}, err
+		}
 		o := out[j : j+len(a.P)]
 		for i, p := range a.P {
 			o[i] += p * q
 		}
 	}
-	return Dist{Lo: a.Lo + b.Lo, P: out}
+	return Dist{Lo: a.Lo + b.Lo, P: out}, nil
 }
 
 // square returns the distribution of X + X' for independent copies, using the
 // symmetry of the self-convolution to halve the work.
-func square(a Dist) Dist {
+func square(bg *budget, a Dist) (Dist, error) {
 	n := len(a.P)
 	if n == 0 {
-		return Dist{}
+		return Dist{}, nil
+	}
+	if err := bg.needDense(2*a.Lo, 2*a.Hi(), "a sum"); err != nil {
+		return Dist{}, err
 	}
 	out := make([]float64, 2*n-1)
 	p := a.P
 	for i, ai := range p {
 		if ai == 0 {
 			continue
+		}
+		if err := bg.tick(n - i); err != nil {
+			return Dist{}, err
 		}
 		out[2*i] += ai * ai
 		t := 2 * ai
@@ -47,7 +68,7 @@ func square(a Dist) Dist {
 			o[j] += t * aj
 		}
 	}
-	return Dist{Lo: 2 * a.Lo, P: out}
+	return Dist{Lo: 2 * a.Lo, P: out}, nil
 }
 
 // SumN returns the distribution of the sum of n independent copies of X by
@@ -57,6 +78,14 @@ func square(a Dist) Dist {
 func SumN(a Dist, n int) Dist {
 	if n < 0 {
 		panic("exact: SumN with negative count")
+	}
+	d, _ := sumN(nil, a, n)
+	return d
+}
+
+func sumN(bg *budget, a Dist, n int) (Dist, error) {
+	if n < 0 {
+		return Dist{}, mechanics.Invalid("a sum of %d copies: the count must not be negative", n)
 	}
 	// A sparse X (packed outcomes: few values spread over a wide range) is
 	// cheaper to add one copy at a time: each step costs nnz(X)·span, where a
@@ -70,24 +99,38 @@ func SumN(a Dist, n int) Dist {
 	if n > 1 && n <= 64 && 2*nnz < len(a.P) {
 		acc := a
 		for i := 1; i < n; i++ {
-			acc = flushTiny(Convolve(acc, a))
+			d, err := convolve(bg, acc, a)
+			if err != nil {
+				return Dist{}, err
+			}
+			acc = flushTiny(d)
 		}
-		return acc
+		return acc, nil
 	}
-	return sumNSquaring(a, n)
+	return sumNSquaring(bg, a, n)
 }
 
-func sumNSquaring(a Dist, n int) Dist {
+func sumNSquaring(bg *budget, a Dist, n int) (Dist, error) {
+	var d Dist
+	var err error
 	switch {
 	case n == 0:
-		return Point(0)
+		return Point(0), nil
 	case n == 1:
-		return a
+		return a, nil
 	case n%2 == 0:
-		return flushTiny(square(sumNSquaring(a, n/2)))
+		if d, err = sumNSquaring(bg, a, n/2); err == nil {
+			d, err = square(bg, d)
+		}
 	default:
-		return flushTiny(Convolve(sumNSquaring(a, n-1), a))
+		if d, err = sumNSquaring(bg, a, n-1); err == nil {
+			d, err = convolve(bg, d, a)
+		}
 	}
+	if err != nil {
+		return Dist{}, err
+	}
+	return flushTiny(d), nil
 }
 
 // Tiny is the probability below which SumN flushes values to zero. The far

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 )
 
 // Dist is a probability distribution over the integers [Lo, Lo+len(P)).
@@ -162,20 +161,29 @@ func (d Dist) Trim() Dist {
 	return Dist{Lo: d.Lo + a, P: d.P[a:b]}
 }
 
-// maxSupport bounds the dense support a derived distribution may take.
-const maxSupport = 1 << 24
-
-// Map returns the distribution of f(X).
+// Map returns the distribution of f(X). It refuses (a *MemoryError) a
+// result whose dense support would not fit DefaultMemory.
 func (d Dist) Map(f func(int) int) (Dist, error) {
+	return d.mapWith(defaultBudget(), f, "a mapped value")
+}
+
+// mapWith is Map within a budget; what names the result in messages.
+func (d Dist) mapWith(b *budget, f func(int) int, what string) (Dist, error) {
 	type vp struct {
 		v int
 		p float64
+	}
+	if err := b.need(mulBytes(int64(len(d.P)), 16), adviceValues, "%s over %d values", what, len(d.P)); err != nil {
+		return Dist{}, err
 	}
 	pts := make([]vp, 0, len(d.P))
 	lo, hi := math.MaxInt, math.MinInt
 	for i, p := range d.P {
 		if p == 0 {
 			continue
+		}
+		if err := b.tick(16); err != nil {
+			return Dist{}, err
 		}
 		v := f(d.Lo + i)
 		lo, hi = min(lo, v), max(hi, v)
@@ -184,8 +192,8 @@ func (d Dist) Map(f func(int) int) (Dist, error) {
 	if len(pts) == 0 {
 		return Dist{}, nil
 	}
-	if hi-lo >= maxSupport {
-		return Dist{}, fmt.Errorf("mapped support [%d, %d] is too wide for a dense distribution", lo, hi)
+	if err := b.needDense(lo, hi, what); err != nil {
+		return Dist{}, err
 	}
 	out := make([]float64, hi-lo+1)
 	for _, q := range pts {
@@ -194,19 +202,27 @@ func (d Dist) Map(f func(int) int) (Dist, error) {
 	return Dist{Lo: lo, P: out}, nil
 }
 
-// FromMap builds a Dist from value → probability.
-func FromMap(m map[int]float64) (Dist, error) {
+// needDense refuses a dense distribution over [lo, hi] that does not fit.
+func (b *budget) needDense(lo, hi int, what string) error {
+	n := span(lo, hi)
+	return b.need(mulBytes(n, floatBytes), adviceValues, "the distribution of %s, over the %d values from %d to %d,", what, n, lo, hi)
+}
+
+// FromMap builds a Dist from value → probability. It refuses (a
+// *MemoryError) a support too wide for DefaultMemory.
+func FromMap(m map[int]float64) (Dist, error) { return fromMap(defaultBudget(), m, "the outcome") }
+
+// fromMap is FromMap within a budget; what names the result in messages.
+func fromMap(b *budget, m map[int]float64, what string) (Dist, error) {
 	if len(m) == 0 {
 		return Dist{}, nil
 	}
-	keys := make([]int, 0, len(m))
+	lo, hi := math.MaxInt, math.MinInt
 	for k := range m {
-		keys = append(keys, k)
+		lo, hi = min(lo, k), max(hi, k)
 	}
-	sort.Ints(keys)
-	lo, hi := keys[0], keys[len(keys)-1]
-	if hi-lo >= maxSupport {
-		return Dist{}, fmt.Errorf("support [%d, %d] is too wide for a dense distribution", lo, hi)
+	if err := b.needDense(lo, hi, what); err != nil {
+		return Dist{}, err
 	}
 	p := make([]float64, hi-lo+1)
 	for k, v := range m {
@@ -224,8 +240,13 @@ func (d Dist) Scaled(w float64) Dist {
 	return Dist{Lo: d.Lo, P: p}
 }
 
-// AddInto returns the pointwise sum of weighted distributions (a mixture).
+// Mix returns the pointwise sum of weighted distributions (a mixture).
 func Mix(ws []float64, ds []Dist) Dist {
+	d, _ := mix(nil, ws, ds)
+	return d
+}
+
+func mix(b *budget, ws []float64, ds []Dist) (Dist, error) {
 	lo, hi := math.MaxInt, math.MinInt
 	for i, d := range ds {
 		if ws[i] == 0 || len(d.P) == 0 {
@@ -234,27 +255,37 @@ func Mix(ws []float64, ds []Dist) Dist {
 		lo, hi = min(lo, d.Lo), max(hi, d.Hi())
 	}
 	if lo > hi {
-		return Dist{}
+		return Dist{}, nil
+	}
+	if err := b.needDense(lo, hi, "a mixture"); err != nil {
+		return Dist{}, err
 	}
 	p := make([]float64, hi-lo+1)
 	for i, d := range ds {
 		if ws[i] == 0 {
 			continue
 		}
+		if err := b.tick(len(d.P)); err != nil {
+			return Dist{}, err
+		}
 		for j, q := range d.P {
 			p[d.Lo+j-lo] += ws[i] * q
 		}
 	}
-	return Dist{Lo: lo, P: p}
+	return Dist{Lo: lo, P: p}, nil
 }
 
 // FromDie is the distribution of one roll of a die given by faces and
 // positive integer weights.
 func FromDie(faces []int, weight func(i int) int64, total int64) Dist {
+	d, _ := fromDie(defaultBudget(), faces, weight, total)
+	return d
+}
+
+func fromDie(b *budget, faces []int, weight func(i int) int64, total int64) (Dist, error) {
 	m := make(map[int]float64, len(faces))
 	for i, f := range faces {
 		m[f] += float64(weight(i)) / float64(total)
 	}
-	d, _ := FromMap(m)
-	return d
+	return fromMap(b, m, "a die")
 }

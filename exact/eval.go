@@ -9,22 +9,29 @@ import (
 // Eval computes the exact distribution of a model node, choosing the
 // algorithm by the node's shape. truncated is the probability mass that
 // depth-limited explosions could not follow.
+//
+// Eval runs within DefaultMemory: a node whose distribution would not fit
+// comes back as a *MemoryError (bad input).
 func Eval(n mechanics.Node) (d Dist, truncated float64, err error) {
+	return evalChecked(defaultBudget(), n)
+}
+
+func evalChecked(b *budget, n mechanics.Node) (Dist, float64, error) {
 	if err := mechanics.Validate(n); err != nil {
 		return Dist{}, 0, err
 	}
-	return evalNode(n)
+	return evalNode(b, n)
 }
 
 func dieTable(d mechanics.Die) faceTable {
 	return newFaceTable(d.Faces, d.Weight, d.TotalWeight())
 }
 
-func evalAll(ns []mechanics.Node) ([]Dist, float64, error) {
+func evalAll(b *budget, ns []mechanics.Node) ([]Dist, float64, error) {
 	out := make([]Dist, len(ns))
 	tr := 0.0
 	for i, c := range ns {
-		d, t, err := evalNode(c)
+		d, t, err := evalNode(b, c)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -33,30 +40,37 @@ func evalAll(ns []mechanics.Node) ([]Dist, float64, error) {
 	return out, tr, nil
 }
 
-func evalNode(n mechanics.Node) (Dist, float64, error) {
+func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
+	if err := b.alive(); err != nil {
+		return Dist{}, 0, err
+	}
 	switch n := n.(type) {
 	case mechanics.Die:
-		return FromDie(n.Faces, n.Weight, n.TotalWeight()), 0, nil
+		d, err := fromDie(b, n.Faces, n.Weight, n.TotalWeight())
+		return d, 0, err
 	case mechanics.Const:
 		return Point(n.V), 0, nil
 	case mechanics.Sum:
-		ds, tr, err := evalAll(n.Terms)
+		ds, tr, err := evalAll(b, n.Terms)
 		if err != nil {
 			return Dist{}, 0, err
 		}
 		acc := Point(0)
 		for _, d := range ds {
-			acc = Convolve(acc, d)
+			if acc, err = convolve(b, acc, d); err != nil {
+				return Dist{}, 0, err
+			}
 		}
 		return acc, tr, nil
 	case mechanics.Repeat:
-		d, tr, err := evalNode(n.X)
+		d, tr, err := evalNode(b, n.X)
 		if err != nil {
 			return Dist{}, 0, err
 		}
-		return SumN(d, n.N), tr * float64(n.N), nil
+		d, err = sumN(b, d, n.N)
+		return d, tr * float64(n.N), err
 	case mechanics.Scale:
-		d, tr, err := evalNode(n.X)
+		d, tr, err := evalNode(b, n.X)
 		if err != nil {
 			return Dist{}, 0, err
 		}
@@ -64,83 +78,79 @@ func evalNode(n mechanics.Node) (Dist, float64, error) {
 			return Negate(d), tr, nil
 		}
 		k := n.K
-		m, err := d.Map(func(x int) int { return k * x })
+		m, err := d.mapWith(b, func(x int) int { return k * x }, fmt.Sprintf("a value times %d", k))
 		return m, tr, err
 	case mechanics.Clamp:
-		d, tr, err := evalNode(n.X)
+		d, tr, err := evalNode(b, n.X)
 		if err != nil {
 			return Dist{}, 0, err
 		}
 		lo, hi := n.Lo, n.Hi
-		m, err := d.Map(func(x int) int { return min(max(x, lo), hi) })
+		m, err := d.mapWith(b, func(x int) int { return min(max(x, lo), hi) }, "a clamped value")
 		return m, tr, err
 	case mechanics.Map:
-		d, tr, err := evalNode(n.X)
+		d, tr, err := evalNode(b, n.X)
 		if err != nil {
 			return Dist{}, 0, err
 		}
-		m, err := d.Map(n.F)
+		m, err := d.mapWith(b, n.F, "map "+n.Name)
 		if err != nil {
+			if stopped(err) {
+				return Dist{}, 0, err
+			}
 			return Dist{}, 0, fmt.Errorf("map %s: %w", n.Name, err)
 		}
 		return m, tr, nil
 	case mechanics.Compare:
-		d, tr, err := evalNode(n.X)
+		d, tr, err := evalNode(b, n.X)
 		if err != nil {
 			return Dist{}, 0, err
 		}
 		op, t := n.Op, n.T
-		m, err := d.Map(func(x int) int {
+		m, err := d.mapWith(b, func(x int) int {
 			if op.Holds(x, t) {
 				return 1
 			}
 			return 0
-		})
+		}, "a comparison")
 		return m, tr, err
 	case mechanics.Combine:
-		ds, tr, err := evalAll([]mechanics.Node{n.X, n.Y})
+		ds, tr, err := evalAll(b, []mechanics.Node{n.X, n.Y})
 		if err != nil {
 			return Dist{}, 0, err
 		}
-		out := map[int]float64{}
-		x, y := ds[0], ds[1]
-		for i, p := range x.P {
-			if p == 0 {
-				continue
-			}
-			for j, q := range y.P {
-				if q != 0 {
-					out[n.F(x.Lo+i, y.Lo+j)] += p * q
-				}
-			}
-		}
-		d, err := FromMap(out)
+		d, err := combine(b, ds[0], ds[1], n.F, n.Name)
 		return d, tr, err
 	case mechanics.Max:
-		ds, tr, err := evalAll(n.Terms)
+		ds, tr, err := evalAll(b, n.Terms)
 		if err != nil {
 			return Dist{}, 0, err
 		}
-		return MaxOf(ds...), tr, nil
+		d, err := orderStat(b, ds, true)
+		return d, tr, err
 	case mechanics.Min:
-		ds, tr, err := evalAll(n.Terms)
+		ds, tr, err := evalAll(b, n.Terms)
 		if err != nil {
 			return Dist{}, 0, err
 		}
-		return MinOf(ds...), tr, nil
+		d, err := orderStat(b, ds, false)
+		return d, tr, err
 	case mechanics.Keep:
-		return Keep(dieTable(n.Die), n.N, n.K, n.Highest), 0, nil
+		d, err := keep(b, dieTable(n.Die), n.N, n.K, n.Highest)
+		return d, 0, err
 	case mechanics.Pool:
-		return PoolDist(dieTable(n.Die), n.N, n.Eval), 0, nil
+		d, err := poolDist(b, dieTable(n.Die), n.N, n.Eval)
+		return d, 0, err
 	case mechanics.Cond:
-		ds, tr, err := evalAll([]mechanics.Node{n.If, n.Then, n.Else})
+		ds, tr, err := evalAll(b, []mechanics.Node{n.If, n.Then, n.Else})
 		if err != nil {
 			return Dist{}, 0, err
 		}
 		pz := ds[0].Prob(0)
-		return Mix([]float64{1 - pz, pz}, ds[1:]), tr, nil
+		d, err := mix(b, []float64{1 - pz, pz}, ds[1:])
+		return d, tr, err
 	case mechanics.Mixture:
-		ds, tr, err := evalAll(n.Of)
+		ds, tr, err := evalAll(b, n.Of)
 		if err != nil {
 			return Dist{}, 0, err
 		}
@@ -152,11 +162,41 @@ func evalNode(n mechanics.Node) (Dist, float64, error) {
 		for i, w := range n.Weights {
 			ws[i] = float64(w) / float64(tot)
 		}
-		return Mix(ws, ds), tr, nil
+		d, err := mix(b, ws, ds)
+		return d, tr, err
 	case mechanics.Explode:
-		d, tr := Explode(dieTable(n.Die), n.Depth)
-		return d, tr, nil
+		return explode(b, dieTable(n.Die), n.Depth)
 	default:
 		return Dist{}, 0, fmt.Errorf("exact: unsupported node %T", n)
 	}
+}
+
+// combine is the joint of two independent variables through f (Combine).
+// The values f gives are gathered in a map, whose growth is checked
+// against the budget row by row.
+func combine(b *budget, x, y Dist, f func(a, b int) int, name string) (Dist, error) {
+	out := map[int]float64{}
+	nnz := 0
+	for _, q := range y.P {
+		if q != 0 {
+			nnz++
+		}
+	}
+	for i, p := range x.P {
+		if p == 0 {
+			continue
+		}
+		if err := b.tick(nnz * 8); err != nil {
+			return Dist{}, err
+		}
+		if err := b.need(mulBytes(int64(len(out)+nnz), mapEntryBytes), adviceValues, "the values of combine %s", name); err != nil {
+			return Dist{}, err
+		}
+		for j, q := range y.P {
+			if q != 0 {
+				out[f(x.Lo+i, y.Lo+j)] += p * q
+			}
+		}
+	}
+	return fromMap(b, out, "combine "+name)
 }

@@ -20,23 +20,37 @@ type Chain struct {
 	MeanTimeUnbounded float64
 	AbsorbedUnbounded []float64
 	Truncated         float64
+	// Warnings says what was left out: the unlimited-horizon figures
+	// when they did not fit the memory budget.
+	Warnings []string
 }
 
 // SolveProcess propagates the state distribution step by step (K7; for a
 // homogeneous chain this is repeated multiplication by the transition
 // matrix) and, for homogeneous chains, solves the absorbing Markov chain with
-// gonum/mat.
+// gonum/mat. It runs within DefaultMemory.
 func SolveProcess(p *mechanics.Process) (*Chain, error) {
+	return solveProcess(defaultBudget(), p)
+}
+
+// Bytes per state of the propagation: the state vectors v and nv, the
+// per-state step cache (a Dist header and its flag) and the indices of the
+// unlimited-horizon solve.
+const processStateBytes = 2*floatBytes + distBytes + 8 + 4*8
+
+func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	S := len(p.States)
+	S, H := len(p.States), p.Horizon
+	stateBytes := mulBytes(int64(S), processStateBytes)
+	if err := b.need(stateBytes, adviceProcess, "the process's %d states", S); err != nil {
+		return nil, err
+	}
+	b.hold(stateBytes)
 	var trunc float64
 	eval := func(n mechanics.Node) (Dist, error) {
-		if err := mechanics.Validate(n); err != nil {
-			return Dist{}, err
-		}
-		d, tr, err := evalNode(n)
+		d, tr, err := evalChecked(b, n)
 		trunc += tr
 		return d, err
 	}
@@ -51,15 +65,22 @@ func SolveProcess(p *mechanics.Process) (*Chain, error) {
 			kernel, ok := kernels[key]
 			if !ok {
 				if kernel, err = eval(p.Kernel(t)); err != nil {
+					if stopped(err) {
+						return Dist{}, err
+					}
 					return Dist{}, fmt.Errorf("step %d: %w", t, err)
 				}
+				b.hold(mulBytes(int64(len(kernel.P)), floatBytes))
 				kernels[key] = kernel
 			}
-			d, err = kernel.Map(func(x int) int { return p.Move(t, s, x) })
+			d, err = kernel.mapWith(b, func(x int) int { return p.Move(t, s, x) }, fmt.Sprintf("the step from state %q", p.States[s]))
 		} else {
 			d, err = eval(p.Step(t, s))
 		}
 		if err != nil {
+			if stopped(err) {
+				return Dist{}, err
+			}
 			return Dist{}, fmt.Errorf("step from state %q: %w", p.States[s], err)
 		}
 		if d.Min() < 0 || d.Max() >= S {
@@ -78,20 +99,59 @@ func SolveProcess(p *mechanics.Process) (*Chain, error) {
 			if err != nil {
 				return Dist{}, err
 			}
+			// The cache lives as long as the computation.
+			bytes := mulBytes(int64(len(d.P)), floatBytes)
+			if err := b.need(bytes, adviceProcess, "the step table of state %q", p.States[s]); err != nil {
+				return Dist{}, err
+			}
+			b.hold(bytes)
 			cache[s], have[s] = d, true
 		}
 		return cache[s], nil
 	}
 
-	out := map[int]float64{}
+	// The outcome Outcome(t, s) = t·S + s as one dense table over
+	// [lo, lo+len(out)), from the first step at which anything was
+	// absorbed to the last one so far, grown as the steps go on (at most
+	// (H+2)·S codes). Codes come in order of t, so it grows upwards only.
+	var out []float64
+	lo := -1
+	full := mulBytes(int64(H)+2, int64(S))
+	reach := func(code int) error {
+		if lo < 0 {
+			lo = code - code%S
+		}
+		if code-lo < len(out) {
+			return nil
+		}
+		n := min(max(int64(code-lo)+1, 2*int64(len(out)), 1024), full-int64(lo))
+		// The old table and the new one are both live while it grows.
+		if !b.fits(mulBytes(n+int64(len(out)), floatBytes)) {
+			rows := (full - int64(lo)) / int64(S)
+			return b.need(mulBytes(full-int64(lo), floatBytes), adviceProcess,
+				"the process's outcome table (%d steps × %d states)", rows, S)
+		}
+		b.hold(mulBytes(n-int64(len(out)), floatBytes))
+		grown := make([]float64, n)
+		copy(grown, out)
+		out = grown
+		return nil
+	}
+	at := func(code int) *float64 { return &out[code-lo] }
 	v := make([]float64, S)
 	v[p.Start] = 1
 	if p.Absorbing[p.Start] {
-		out[p.Outcome(0, p.Start)] = 1
+		if err := reach(p.Outcome(0, p.Start)); err != nil {
+			return nil, err
+		}
+		*at(p.Outcome(0, p.Start)) = 1
 		v[p.Start] = 0
 	}
 	nv := make([]float64, S)
-	for t := 1; t <= p.Horizon; t++ {
+	for t := 1; t <= H; t++ {
+		if err := b.tick(S); err != nil {
+			return nil, err
+		}
 		clear(nv)
 		live := false
 		for s, m := range v {
@@ -103,6 +163,9 @@ func SolveProcess(p *mechanics.Process) (*Chain, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := b.tick(len(d.P)); err != nil {
+				return nil, err
+			}
 			for i, q := range d.P {
 				nv[d.Lo+i] += m * q
 			}
@@ -112,7 +175,10 @@ func SolveProcess(p *mechanics.Process) (*Chain, error) {
 		}
 		for s, m := range nv {
 			if p.Absorbing[s] && m != 0 {
-				out[p.Outcome(t, s)] += m
+				if err := reach(p.Outcome(t, s)); err != nil {
+					return nil, err
+				}
+				*at(p.Outcome(t, s)) += m
 				nv[s] = 0
 			}
 		}
@@ -120,14 +186,13 @@ func SolveProcess(p *mechanics.Process) (*Chain, error) {
 	}
 	for s, m := range v {
 		if m > 0 {
-			out[p.Outcome(p.Horizon+1, s)] += m
+			if err := reach(p.Outcome(H+1, s)); err != nil {
+				return nil, err
+			}
+			*at(p.Outcome(H+1, s)) += m
 		}
 	}
-	d, err := FromMap(out)
-	if err != nil {
-		return nil, err
-	}
-	ch := &Chain{Outcome: d, Truncated: trunc}
+	ch := &Chain{Outcome: Dist{Lo: lo, P: out}.Trim(), Truncated: trunc}
 	if p.Homogeneous && !p.Absorbing[p.Start] {
 		absIdx := make([]int, S)
 		for i := range absIdx {
@@ -136,82 +201,317 @@ func SolveProcess(p *mechanics.Process) (*Chain, error) {
 		for k, s := range p.AbsorbingStates() {
 			absIdx[s] = k
 		}
-		if err := ch.solveUnbounded(p, get, absIdx); err != nil {
+		if err := ch.solveUnbounded(b, p, get, absIdx); err != nil {
 			return nil, err
 		}
 	}
 	return ch, nil
 }
 
-// solveUnbounded computes N = (I − Q)⁻¹, B = N·R and the mean time N·1 for
-// the transient states reachable from the start.
-func (ch *Chain) solveUnbounded(p *mechanics.Process, get func(t, s int) (Dist, error), absIdx []int) error {
+// cycleMax is the largest group of states that lead back to one another
+// whose fundamental matrix is solved in the calling goroutine; larger ones
+// are solved in a goroutine of their own, so that a cancellation returns at
+// once (see luSolve).
+const cycleMax = 256
+
+// solveUnbounded computes, for the transient states reachable from the
+// start, the expected visits x = e_start·N with N = (I − Q)⁻¹, then the
+// mean time N·1 = Σ x and the absorption probabilities B = x·R.
+//
+// It does not factorise all of I − Q at once: the transient states are
+// split into strongly connected components (Tarjan), groups of states that
+// lead back to one another, which are taken in topological order. Visits
+// flow from a component only to later ones, so each needs the LU of its
+// own block only: a chain that never returns (a DAG, as most of the models
+// are) costs O(states + transitions), and memory is set by the largest
+// component, whose block is checked against the budget first. When it does
+// not fit, the unlimited-horizon figures are skipped with a warning: they
+// are an extra beside the propagated distribution.
+func (ch *Chain) solveUnbounded(b *budget, p *mechanics.Process, get func(t, s int) (Dist, error), absIdx []int) error {
 	S := len(p.States)
-	// Transient states reachable from the start.
-	tIdx := make([]int, S)
+	// Transient states reachable from the start, by index in trans.
+	tIdx := make([]int32, S)
 	for i := range tIdx {
 		tIdx[i] = -1
 	}
-	var trans []int
-	queue := []int{p.Start}
+	trans := []int{p.Start}
 	tIdx[p.Start] = 0
-	trans = append(trans, p.Start)
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		d, err := get(1, s)
+	for head := 0; head < len(trans); head++ {
+		d, err := get(1, trans[head])
 		if err != nil {
+			return err
+		}
+		if err := b.tick(len(d.P) + 1); err != nil {
 			return err
 		}
 		for i, q := range d.P {
 			ns := d.Lo + i
 			if q > 0 && absIdx[ns] < 0 && tIdx[ns] < 0 {
-				tIdx[ns] = len(trans)
+				tIdx[ns] = int32(len(trans))
 				trans = append(trans, ns)
-				queue = append(queue, ns)
 			}
 		}
 	}
+	comps, err := components(b, trans, tIdx, absIdx, get)
+	if err != nil {
+		return err
+	}
 	T, A := len(trans), len(p.AbsorbingStates())
-	iq := mat.NewDense(T, T, nil)
-	r := mat.NewDense(T, max(A, 1), nil)
-	for i, s := range trans {
-		iq.Set(i, i, 1)
-		d, _ := get(1, s)
+	largest := 0
+	for _, c := range comps {
+		largest = max(largest, len(c))
+	}
+	// The block and its LU, the right-hand side and the solution.
+	if k := int64(largest); largest > 1 && !b.fits(addBytes(mulBytes(mulBytes(k, k), 2*floatBytes), mulBytes(k, 4*floatBytes))) {
+		ch.Warnings = append(ch.Warnings, fmt.Sprintf("the unlimited-horizon figures (mean time, absorption) were skipped: "+
+			"the fundamental matrix of %d states that lead back to one another needs about %s (the memory budget is %s)",
+			largest, FormatBytes(mulBytes(mulBytes(k, k), 2*floatBytes)), FormatBytes(b.limit)))
+		return nil
+	}
+	comp := make([]int32, T)
+	for c, ms := range comps {
+		for _, v := range ms {
+			comp[v] = int32(c)
+		}
+	}
+	x := make([]float64, T) // inflow, then expected visits
+	x[0] = 1
+	absorbed := make([]float64, max(A, 1))
+	// Tarjan lists a component after every component it leads to: the
+	// topological order is the reverse.
+	for c := len(comps) - 1; c >= 0; c-- {
+		ms := comps[c]
+		if err := b.tick(len(ms) * len(ms)); err != nil {
+			return err
+		}
+		ok, err := solveComponent(b, ms, trans, tIdx, comp, int32(c), x, get)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil // some transient states never absorb: no finite mean
+		}
+		for _, v := range ms {
+			d, err := get(1, trans[v])
+			if err != nil {
+				return err
+			}
+			for i, q := range d.P {
+				if q == 0 {
+					continue
+				}
+				ns := d.Lo + i
+				if k := absIdx[ns]; k >= 0 {
+					absorbed[k] += x[v] * q
+				} else if w := tIdx[ns]; comp[w] != int32(c) {
+					x[w] += x[v] * q
+				}
+			}
+		}
+	}
+	mean := 0.0
+	for _, xv := range x {
+		mean += xv
+	}
+	ch.Unbounded = true
+	ch.MeanTimeUnbounded = mean
+	ch.AbsorbedUnbounded = absorbed[:A]
+	return nil
+}
+
+// components returns the strongly connected components of the transient
+// states (indices into trans), each component after every component it
+// leads to (Tarjan's algorithm, without recursion).
+func components(b *budget, trans []int, tIdx []int32, absIdx []int, get func(t, s int) (Dist, error)) ([][]int32, error) {
+	T := len(trans)
+	index, low := make([]int32, T), make([]int32, T)
+	for i := range index {
+		index[i] = -1
+	}
+	onStack := make([]bool, T)
+	var stack []int32
+	var comps [][]int32
+	type frame struct {
+		v int32
+		d Dist
+		i int
+	}
+	next := int32(0)
+	var calls []frame
+	visit := func(v int32) error {
+		d, err := get(1, trans[v])
+		if err != nil {
+			return err
+		}
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		onStack[v] = true
+		calls = append(calls, frame{v: v, d: d})
+		return nil
+	}
+	if err := visit(0); err != nil {
+		return nil, err
+	}
+	for len(calls) > 0 {
+		f := &calls[len(calls)-1]
+		if err := b.tick(1); err != nil {
+			return nil, err
+		}
+		descended := false
+		for f.i < len(f.d.P) {
+			j := f.i
+			f.i++
+			ns := f.d.Lo + j
+			if f.d.P[j] == 0 || absIdx[ns] >= 0 {
+				continue
+			}
+			w := tIdx[ns]
+			if index[w] < 0 {
+				if err := visit(w); err != nil {
+					return nil, err
+				}
+				descended = true
+				break
+			}
+			if onStack[w] {
+				low[f.v] = min(low[f.v], index[w])
+			}
+		}
+		if descended {
+			continue
+		}
+		v := f.v
+		if low[v] == index[v] {
+			var c []int32
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				c = append(c, w)
+				if w == v {
+					break
+				}
+			}
+			comps = append(comps, c)
+		}
+		calls = calls[:len(calls)-1]
+		if len(calls) > 0 {
+			u := calls[len(calls)-1].v
+			low[u] = min(low[u], low[v])
+		}
+	}
+	return comps, nil
+}
+
+// condMax is the condition number past which a block I − Q counts as
+// singular: some states of it (nearly) never leave it.
+const condMax = 1e14
+
+// solveComponent turns the inflow x of the states of one component into
+// their expected visits: x_c ← x_c·(I − Q_cc)⁻¹. It reports false when the
+// component (nearly) never lets go of the chain.
+func solveComponent(b *budget, ms []int32, trans []int, tIdx, comp []int32, c int32, x []float64, get func(t, s int) (Dist, error)) (bool, error) {
+	if len(ms) == 1 {
+		v := ms[0]
+		d, err := get(1, trans[v])
+		if err != nil {
+			return false, err
+		}
+		stay := d.Prob(trans[v])
+		if leave := 1 - stay; leave <= 0 || 1/leave > condMax {
+			return false, nil
+		}
+		x[v] /= 1 - stay
+		return true, nil
+	}
+	k := len(ms)
+	pos := make(map[int32]int, k)
+	for i, v := range ms {
+		pos[v] = i
+	}
+	// Row i of the transposed block (I − Q_cc)ᵀ: x_c·(I − Q_cc) = in_c is
+	// (I − Q_cc)ᵀ·x_cᵀ = in_cᵀ.
+	a := mat.NewDense(k, k, nil)
+	rhs := mat.NewVecDense(k, nil)
+	for i, v := range ms {
+		a.Set(i, i, 1)
+		rhs.SetVec(i, x[v])
+		d, err := get(1, trans[v])
+		if err != nil {
+			return false, err
+		}
+		if err := b.tick(len(d.P)); err != nil {
+			return false, err
+		}
 		for j, q := range d.P {
-			ns := d.Lo + j
 			if q == 0 {
 				continue
 			}
-			if k := absIdx[ns]; k >= 0 {
-				r.Set(i, k, r.At(i, k)+q)
-			} else {
-				iq.Set(i, tIdx[ns], iq.At(i, tIdx[ns])-q)
+			if w := tIdx[d.Lo+j]; w >= 0 && comp[w] == c {
+				jj := pos[w]
+				a.Set(jj, i, a.At(jj, i)-q)
 			}
 		}
 	}
-	var lu mat.LU
-	lu.Factorize(iq)
-	if lu.Det() == 0 || math.IsNaN(lu.Cond()) || lu.Cond() > 1e14 {
-		return nil // some transient states never absorb: no finite mean
+	sol, ok, err := luSolve(b, a, rhs)
+	if err != nil || !ok {
+		return false, err
 	}
-	var b mat.Dense
-	if err := lu.SolveTo(&b, false, r); err != nil {
-		return nil
+	for i, v := range ms {
+		x[v] = sol.AtVec(i)
 	}
-	ones := mat.NewVecDense(T, nil)
-	for i := 0; i < T; i++ {
-		ones.SetVec(i, 1)
+	return true, nil
+}
+
+// luSolve solves a·x = rhs by LU (gonum). The factorisation cannot be
+// interrupted; the budget bounds it (the caller checked that a and its LU
+// fit, which caps the work at about (budget/16)^1.5 multiply-adds), and a
+// block larger than cycleMax is solved in a goroutine of its own so that a
+// cancellation returns at once, leaving that goroutine to finish in the
+// background. ok is false when a is singular or nearly so.
+func luSolve(b *budget, a *mat.Dense, rhs *mat.VecDense) (x *mat.VecDense, ok bool, err error) {
+	solve := func() (*mat.VecDense, bool) {
+		var lu mat.LU
+		lu.Factorize(a)
+		if det, _ := lu.LogDet(); math.IsInf(det, -1) || math.IsNaN(lu.Cond()) || lu.Cond() > condMax {
+			return nil, false
+		}
+		var x mat.VecDense
+		if err := lu.SolveVecTo(&x, false, rhs); err != nil {
+			return nil, false
+		}
+		return &x, true
 	}
-	var tm mat.VecDense
-	if err := lu.SolveVecTo(&tm, false, ones); err != nil {
-		return nil
+	if err := b.alive(); err != nil {
+		return nil, false, err
 	}
-	ch.Unbounded = true
-	ch.MeanTimeUnbounded = tm.AtVec(0)
-	ch.AbsorbedUnbounded = make([]float64, A)
-	for k := 0; k < A; k++ {
-		ch.AbsorbedUnbounded[k] = b.At(0, k)
+	if n, _ := a.Dims(); n <= cycleMax || b == nil {
+		x, ok = solve()
+		return x, ok, nil
 	}
-	return nil
+	type result struct {
+		x     *mat.VecDense
+		ok    bool
+		panic any
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{panic: p}
+			}
+		}()
+		x, ok := solve()
+		done <- result{x: x, ok: ok}
+	}()
+	select {
+	case r := <-done:
+		if r.panic != nil {
+			panic(r.panic) // where computePart turns it into an error
+		}
+		return r.x, r.ok, nil
+	case <-b.ctx.Done():
+		return nil, false, b.ctx.Err()
+	}
 }

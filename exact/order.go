@@ -7,19 +7,33 @@ import (
 
 // MaxOf returns the distribution of the largest of independent variables:
 // P(max ≤ x) = Π P(Xᵢ ≤ x) (K4).
-func MaxOf(ds ...Dist) Dist { return orderStat(ds, true) }
+func MaxOf(ds ...Dist) Dist {
+	d, _ := orderStat(nil, ds, true)
+	return d
+}
 
 // MinOf returns the distribution of the smallest of independent variables:
 // P(min > x) = Π P(Xᵢ > x).
-func MinOf(ds ...Dist) Dist { return orderStat(ds, false) }
+func MinOf(ds ...Dist) Dist {
+	d, _ := orderStat(nil, ds, false)
+	return d
+}
 
-func orderStat(ds []Dist, isMax bool) Dist {
+func orderStat(b *budget, ds []Dist, isMax bool) (Dist, error) {
 	lo, hi := math.MaxInt, math.MinInt
 	for _, d := range ds {
 		if len(d.P) == 0 {
-			return Dist{}
+			return Dist{}, nil
 		}
 		lo, hi = min(lo, d.Lo), max(hi, d.Hi())
+	}
+	what := "the smallest of several values"
+	if isMax {
+		what = "the largest of several values"
+	}
+	// acc and the result: two arrays over the common support.
+	if err := b.need(mulBytes(span(lo, hi), 2*floatBytes), adviceValues, "%s, over the %d values from %d to %d,", what, span(lo, hi), lo, hi); err != nil {
+		return Dist{}, err
 	}
 	n := hi - lo + 1
 	// acc[x] = Π CDF_i(x) for max, Π Survival_i(x) for min.
@@ -28,6 +42,9 @@ func orderStat(ds []Dist, isMax bool) Dist {
 		acc[i] = 1
 	}
 	for _, d := range ds {
+		if err := b.tick(n); err != nil {
+			return Dist{}, err
+		}
 		if isMax {
 			c := 0.0
 			for x := 0; x < n; x++ {
@@ -56,7 +73,7 @@ func orderStat(ds []Dist, isMax bool) Dist {
 			prev = acc[x]
 		}
 	}
-	return Dist{Lo: lo, P: p}.Trim()
+	return Dist{Lo: lo, P: p}.Trim(), nil
 }
 
 // faceTable is a die's distinct faces in ascending order with their
@@ -131,12 +148,23 @@ func binomRow(row []float64, r int, q float64) {
 // binomial weights over the state (dice placed, kept sum): O(F·n²·S) for F
 // faces and S possible kept sums.
 func Keep(ft faceTable, n, k int, highest bool) Dist {
+	d, _ := keep(nil, ft, n, k, highest)
+	return d
+}
+
+func keep(b *budget, ft faceTable, n, k int, highest bool) (Dist, error) {
 	if k == 0 || n == 0 {
-		return Point(0)
+		return Point(0), nil
 	}
 	fmin, fmax := ft.faces[0], ft.faces[len(ft.faces)-1]
 	// Partial kept sums lie between 0 and the full ones.
 	sLo, sHi := min(0, k*fmin), max(0, k*fmax)
+	// Two tables of (dice placed, kept sum).
+	cells := mulBytes(int64(n)+1, span(sLo, sHi))
+	if err := b.need(mulBytes(cells, 2*floatBytes), adviceDice,
+		"keeping %d of %d dice (a table of %d × %d partial sums)", k, n, n+1, span(sLo, sHi)); err != nil {
+		return Dist{}, err
+	}
 	ns := sHi - sLo + 1
 	// dp[m*ns + s]: m dice placed so far, kept sum sLo+s.
 	dp := make([]float64, (n+1)*ns)
@@ -147,6 +175,9 @@ func Keep(ft faceTable, n, k int, highest bool) Dist {
 	for fi, f := range ft.faces {
 		clear(nd)
 		for m := 0; m <= n; m++ {
+			if err := b.tick((n - m + 1) * ns); err != nil {
+				return Dist{}, err
+			}
 			r := n - m
 			binomRow(row, r, qs[fi])
 			base := dp[m*ns : (m+1)*ns]
@@ -167,7 +198,7 @@ func Keep(ft faceTable, n, k int, highest bool) Dist {
 		}
 		dp, nd = nd, dp
 	}
-	return Dist{Lo: sLo, P: append([]float64(nil), dp[n*ns:(n+1)*ns]...)}.Trim()
+	return Dist{Lo: sLo, P: append([]float64(nil), dp[n*ns:(n+1)*ns]...)}.Trim(), nil
 }
 
 // keptCount is how many of c dice placed at ascending ranks m..m+c−1 are

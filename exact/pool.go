@@ -11,8 +11,22 @@ import (
 // (evaluator state, dice left), with evaluator states interned per face, so
 // the cost is O(F·S·n²) for F faces and S live states.
 func PoolDist(ft faceTable, n int, ev mechanics.Evaluator) Dist {
+	d, _ := poolDist(defaultBudget(), ft, n, ev)
+	return d
+}
+
+// poolStateBytes is what one interned evaluator state costs besides its w
+// masses: the state, its index entry and slack.
+const poolStateBytes = 64
+
+func poolDist(b *budget, ft faceTable, n int, ev mechanics.Evaluator) (Dist, error) {
 	qs := ft.conditionals()
 	w := n + 1
+	if err := b.need(mulBytes(mulBytes(int64(w), int64(w)), floatBytes), adviceDice, "a pool of %d dice", n); err != nil {
+		return Dist{}, err
+	}
+	// Each live state holds w masses; the DP keeps two layers of them.
+	stateBytes := addBytes(mulBytes(int64(w), floatBytes), poolStateBytes)
 	type layer struct {
 		states []uint64
 		mass   []float64 // mass[i*w + r]
@@ -36,6 +50,9 @@ func PoolDist(ft faceTable, n int, ev mechanics.Evaluator) Dist {
 		index := make(map[uint64]int32, 2*len(cur.states))
 		next := layer{}
 		for si, s := range cur.states {
+			if err := b.tick(w * w / 2); err != nil {
+				return Dist{}, err
+			}
 			m := cur.mass[si*w : (si+1)*w]
 			rmax := -1
 			for r := n; r >= 0; r-- {
@@ -50,6 +67,10 @@ func PoolDist(ft faceTable, n int, ev mechanics.Evaluator) Dist {
 				if j < 0 || ns != prev {
 					var ok bool
 					if j, ok = index[ns]; !ok {
+						if live := int64(len(cur.states) + len(next.states) + 1); !b.fits(mulBytes(live, stateBytes)) {
+							return Dist{}, b.need(mulBytes(live, stateBytes), adviceDice,
+								"the pool of %d dice (over %d states of its evaluator so far)", n, live)
+						}
 						j = int32(len(next.states))
 						index[ns] = j
 						next.states = append(next.states, ns)
@@ -75,6 +96,5 @@ func PoolDist(ft faceTable, n int, ev mechanics.Evaluator) Dist {
 			res[ev.Final(s)] += p
 		}
 	}
-	d, _ := FromMap(res)
-	return d
+	return fromMap(b, res, "a pool's result")
 }

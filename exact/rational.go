@@ -61,15 +61,18 @@ func ratMap(d RatDist, f func(int) int) RatDist {
 	return out
 }
 
-func ratCombine(x, y RatDist, f func(a, b int) int) RatDist {
+func ratCombine(bg *budget, x, y RatDist, f func(a, b int) int) (RatDist, error) {
 	out := RatDist{}
 	t := new(big.Rat)
 	for a, p := range x {
+		if err := bg.tick(64 * len(y)); err != nil {
+			return nil, err
+		}
 		for b, q := range y {
 			out.add(f(a, b), t.Mul(p, q))
 		}
 	}
-	return out
+	return out, nil
 }
 
 func ratDie(d mechanics.Die) RatDist {
@@ -92,16 +95,19 @@ func ratMix(ws []*big.Rat, ds []RatDist) RatDist {
 	return out
 }
 
-func ratOrder(ds []RatDist, isMax bool) RatDist {
+func ratOrder(bg *budget, ds []RatDist, isMax bool) (RatDist, error) {
 	pick := func(a, b int) int { return min(a, b) }
 	if isMax {
 		pick = func(a, b int) int { return max(a, b) }
 	}
 	acc := ds[0]
 	for _, d := range ds[1:] {
-		acc = ratCombine(acc, d, pick)
+		var err error
+		if acc, err = ratCombine(bg, acc, d, pick); err != nil {
+			return nil, err
+		}
 	}
-	return acc
+	return acc, nil
 }
 
 // EvalRat computes a node's distribution with exact rationals. It supports
@@ -110,13 +116,13 @@ func EvalRat(n mechanics.Node) (RatDist, error) {
 	if err := mechanics.Validate(n); err != nil {
 		return nil, err
 	}
-	return evalRat(n)
+	return evalRat(nil, n)
 }
 
-func evalRatAll(ns []mechanics.Node) ([]RatDist, error) {
+func evalRatAll(b *budget, ns []mechanics.Node) ([]RatDist, error) {
 	out := make([]RatDist, len(ns))
 	for i, c := range ns {
-		d, err := evalRat(c)
+		d, err := evalRat(b, c)
 		if err != nil {
 			return nil, err
 		}
@@ -125,43 +131,50 @@ func evalRatAll(ns []mechanics.Node) ([]RatDist, error) {
 	return out, nil
 }
 
-func evalRat(n mechanics.Node) (RatDist, error) {
+func evalRat(b *budget, n mechanics.Node) (RatDist, error) {
+	if err := b.alive(); err != nil {
+		return nil, err
+	}
 	switch n := n.(type) {
 	case mechanics.Die:
 		return ratDie(n), nil
 	case mechanics.Const:
 		return RatDist{n.V: big.NewRat(1, 1)}, nil
 	case mechanics.Sum:
-		ds, err := evalRatAll(n.Terms)
+		ds, err := evalRatAll(b, n.Terms)
 		if err != nil {
 			return nil, err
 		}
 		acc := RatDist{0: big.NewRat(1, 1)}
 		for _, d := range ds {
-			acc = ratCombine(acc, d, func(a, b int) int { return a + b })
+			if acc, err = ratCombine(b, acc, d, func(a, b int) int { return a + b }); err != nil {
+				return nil, err
+			}
 		}
 		return acc, nil
 	case mechanics.Repeat:
-		d, err := evalRat(n.X)
+		d, err := evalRat(b, n.X)
 		if err != nil {
 			return nil, err
 		}
 		acc := RatDist{0: big.NewRat(1, 1)}
 		for i := 0; i < n.N; i++ {
-			acc = ratCombine(acc, d, func(a, b int) int { return a + b })
+			if acc, err = ratCombine(b, acc, d, func(a, b int) int { return a + b }); err != nil {
+				return nil, err
+			}
 		}
 		return acc, nil
 	case mechanics.Scale:
-		d, err := evalRat(n.X)
+		d, err := evalRat(b, n.X)
 		return ratMap(d, func(x int) int { return n.K * x }), err
 	case mechanics.Clamp:
-		d, err := evalRat(n.X)
+		d, err := evalRat(b, n.X)
 		return ratMap(d, func(x int) int { return min(max(x, n.Lo), n.Hi) }), err
 	case mechanics.Map:
-		d, err := evalRat(n.X)
+		d, err := evalRat(b, n.X)
 		return ratMap(d, n.F), err
 	case mechanics.Compare:
-		d, err := evalRat(n.X)
+		d, err := evalRat(b, n.X)
 		return ratMap(d, func(x int) int {
 			if n.Op.Holds(x, n.T) {
 				return 1
@@ -169,11 +182,11 @@ func evalRat(n mechanics.Node) (RatDist, error) {
 			return 0
 		}), err
 	case mechanics.Combine:
-		ds, err := evalRatAll([]mechanics.Node{n.X, n.Y})
+		ds, err := evalRatAll(b, []mechanics.Node{n.X, n.Y})
 		if err != nil {
 			return nil, err
 		}
-		return ratCombine(ds[0], ds[1], n.F), nil
+		return ratCombine(b, ds[0], ds[1], n.F)
 	case mechanics.Max, mechanics.Min:
 		terms, isMax := []mechanics.Node(nil), false
 		if m, ok := n.(mechanics.Max); ok {
@@ -181,17 +194,17 @@ func evalRat(n mechanics.Node) (RatDist, error) {
 		} else {
 			terms = n.(mechanics.Min).Terms
 		}
-		ds, err := evalRatAll(terms)
+		ds, err := evalRatAll(b, terms)
 		if err != nil {
 			return nil, err
 		}
-		return ratOrder(ds, isMax), nil
+		return ratOrder(b, ds, isMax)
 	case mechanics.Keep:
-		return ratPool(n.Die, n.N, KeepEvaluator(n.N, n.K, n.Highest)), nil
+		return ratPool(b, n.Die, n.N, KeepEvaluator(n.N, n.K, n.Highest))
 	case mechanics.Pool:
-		return ratPool(n.Die, n.N, n.Eval), nil
+		return ratPool(b, n.Die, n.N, n.Eval)
 	case mechanics.Cond:
-		ds, err := evalRatAll([]mechanics.Node{n.If, n.Then, n.Else})
+		ds, err := evalRatAll(b, []mechanics.Node{n.If, n.Then, n.Else})
 		if err != nil {
 			return nil, err
 		}
@@ -199,7 +212,7 @@ func evalRat(n mechanics.Node) (RatDist, error) {
 		pnz := new(big.Rat).Sub(big.NewRat(1, 1), pz)
 		return ratMix([]*big.Rat{pnz, pz}, ds[1:]), nil
 	case mechanics.Mixture:
-		ds, err := evalRatAll(n.Of)
+		ds, err := evalRatAll(b, n.Of)
 		if err != nil {
 			return nil, err
 		}
@@ -220,7 +233,7 @@ func evalRat(n mechanics.Node) (RatDist, error) {
 }
 
 // ratPool is the multiset DP of PoolDist with rational weights.
-func ratPool(die mechanics.Die, n int, ev mechanics.Evaluator) RatDist {
+func ratPool(b *budget, die mechanics.Die, n int, ev mechanics.Evaluator) (RatDist, error) {
 	tot := die.TotalWeight()
 	wts := map[int]int64{}
 	for i, f := range die.Faces {
@@ -243,6 +256,9 @@ func ratPool(die mechanics.Die, n int, ev mechanics.Evaluator) RatDist {
 		rest -= wts[f]
 		next := map[key]*big.Rat{}
 		for k, p := range cur {
+			if err := b.tick(256 * (k.r + 1)); err != nil {
+				return nil, err
+			}
 			for c := 0; c <= k.r; c++ {
 				w := new(big.Rat).SetInt(new(big.Int).Binomial(int64(k.r), int64(c)))
 				w.Mul(w, ratPow(q, c))
@@ -267,7 +283,7 @@ func ratPool(die mechanics.Die, n int, ev mechanics.Evaluator) RatDist {
 			out.add(ev.Final(k.s), p)
 		}
 	}
-	return out
+	return out, nil
 }
 
 func ratPow(q *big.Rat, k int) *big.Rat {
@@ -368,25 +384,46 @@ func prodCombos(ns []mechanics.Node) float64 {
 // RationalLimit bounds Combinations for which exact.Run adds rationals.
 const RationalLimit = 1e6
 
+// ratEntryBytes is about what one value of a RatDist costs: its map entry
+// and a big.Rat of a few words.
+const ratEntryBytes = 256
+
 // addRationals fills VarResult.Exact with exact fractions for small models.
-func addRationals(spec *mechanics.Spec, res *mechanics.Result) {
-	if spec.Outcome == nil || Combinations(spec.Outcome) > RationalLimit {
-		return
+// They are an extra: a model whose rational tables would not fit what is
+// left of the budget goes without them. Only a cancellation is an error.
+func addRationals(b *budget, spec *mechanics.Spec, res *mechanics.Result) error {
+	if spec.Outcome == nil {
+		return nil
 	}
-	rd, err := EvalRat(spec.Outcome)
+	combos := Combinations(spec.Outcome)
+	if combos > RationalLimit {
+		return nil
+	}
+	// Every intermediate table has at most as many values as the
+	// combinations it spans; a few are live at once.
+	if !b.fits(int64(4 * combos * ratEntryBytes)) {
+		return nil
+	}
+	if err := mechanics.Validate(spec.Outcome); err != nil {
+		return nil
+	}
+	rd, err := evalRat(b, spec.Outcome)
 	if err != nil {
-		return
+		if stopped(err) {
+			return err
+		}
+		return nil
 	}
 	outs, err := spec.Compile()
 	if err != nil {
-		return
+		return nil
 	}
 	vals := make([][]expr.Rat, 0, len(rd.Values()))
 	codes := rd.Values()
 	vars, events, bands := make([]expr.Rat, len(spec.Vars)), make([]bool, len(spec.Events)), make([]int, len(spec.Bands))
 	for _, code := range codes {
 		if outs.Eval(code, vars, events, bands) != nil {
-			return
+			return nil
 		}
 		vals = append(vals, append([]expr.Rat(nil), vars...))
 	}
@@ -397,7 +434,7 @@ func addRationals(spec *mechanics.Spec, res *mechanics.Result) {
 			u := vals[i][k].Mul(expr.Int(int64(max(vr.Den, 1))))
 			j := int(u.N) - vr.Lo
 			if j < 0 || j >= len(sum) {
-				return
+				return nil
 			}
 			if sum[j] == nil {
 				sum[j] = new(big.Rat)
@@ -413,4 +450,5 @@ func addRationals(spec *mechanics.Spec, res *mechanics.Result) {
 			}
 		}
 	}
+	return nil
 }

@@ -1,6 +1,8 @@
 package exact
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -11,13 +13,25 @@ import (
 // Summarize turns the distribution of a spec's outcome into the variables,
 // events and bands the spec declares.
 func Summarize(spec *mechanics.Spec, outcome Dist, res *mechanics.Result) error {
-	return summarize(spec, outcome.Lo, outcome.P, nil, res)
+	return summarize(defaultBudget(), spec, outcome.Lo, outcome.P, nil, res)
 }
 
 // SummarizeCounts does the same for simulated counts of the outcome over
 // [lo, lo+len(counts)): probabilities are the observed frequencies, and
 // every variable, event and band also gets its integer counts.
 func SummarizeCounts(spec *mechanics.Spec, lo int, counts []int64, res *mechanics.Result) error {
+	return SummarizeCountsContext(context.Background(), spec, lo, counts, res, Options{})
+}
+
+// SummarizeCountsContext is SummarizeCounts within a memory budget (a
+// *MemoryError when the reported variables would not fit) and a context.
+func SummarizeCountsContext(ctx context.Context, spec *mechanics.Spec, lo int, counts []int64, res *mechanics.Result, opt Options) error {
+	b := newBudget(ctx, opt)
+	b.exactOnly = false
+	if err := b.need(mulBytes(int64(len(counts)), floatBytes), adviceValues,
+		"the frequencies of %d outcome codes", len(counts)); err != nil {
+		return err
+	}
 	var n int64
 	for _, c := range counts {
 		n += c
@@ -26,13 +40,16 @@ func SummarizeCounts(spec *mechanics.Spec, lo int, counts []int64, res *mechanic
 	for i, c := range counts {
 		p[i] = float64(c) / float64(n)
 	}
-	return summarize(spec, lo, p, counts, res)
+	b.hold(mulBytes(int64(len(counts)), floatBytes))
+	return summarize(b, spec, lo, p, counts, res)
 }
 
-// maxVarSupport bounds the dense support of one reported variable.
-const maxVarSupport = 1 << 24
-
-func summarize(spec *mechanics.Spec, lo int, p []float64, counts []int64, res *mechanics.Result) (err error) {
+func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []int64, res *mechanics.Result) (err error) {
+	// The simulator reports the same variables: no use suggesting it.
+	if b != nil {
+		defer func(e bool) { b.exactOnly = e }(b.exactOnly)
+		b.exactOnly = false
+	}
 	defer func() {
 		if x := recover(); x != nil {
 			err = fmt.Errorf("the model's outputs failed: %v", x)
@@ -60,9 +77,31 @@ func summarize(spec *mechanics.Spec, lo int, p []float64, counts []int64, res *m
 	for k := range den {
 		den[k] = 1
 	}
+	// Each outcome with mass keeps its variables' values for the second
+	// pass.
+	nnz := 0
+	for i, q := range p {
+		if i%tickUnits == 0 {
+			if err := b.alive(); err != nil {
+				return err
+			}
+		}
+		if q != 0 {
+			nnz++
+		}
+	}
+	ptBytes := int64(nv)*24 + 48
+	if err := b.need(mulBytes(int64(nnz), ptBytes), adviceValues,
+		"the values of %d variables at %d outcomes", nv, nnz); err != nil {
+		return err
+	}
+	pts = make([]point, 0, nnz)
 	for i, q := range p {
 		if q == 0 {
 			continue
+		}
+		if err := b.tick(16 * (nv + ne + nb + 1)); err != nil {
+			return err
 		}
 		var c int64
 		if counts != nil {
@@ -97,12 +136,22 @@ func summarize(spec *mechanics.Spec, lo int, p []float64, counts []int64, res *m
 		if len(pts) > 0 {
 			d := expr.Int(den[k])
 			ulo, uhi := vmin[k].Mul(d).N, vmax[k].Mul(d).N
-			if uhi-ulo+1 > maxVarSupport {
-				return fmt.Errorf("variable %s takes values from %s to %s in steps of 1/%d: too many to list", v.Name, vmin[k], vmax[k], den[k])
+			n := span(int(ulo), int(uhi))
+			per := int64(floatBytes)
+			if counts != nil {
+				per += 8
 			}
+			if err := b.need(mulBytes(n, per), adviceValues, "the distribution of variable %s, which takes %d values from %s to %s%s,",
+				v.Name, n, vmin[k], vmax[k], steps(den[k])); err != nil {
+				return err
+			}
+			b.hold(mulBytes(n, per))
 			vr.Lo, vr.P = int(ulo), make([]float64, uhi-ulo+1)
 			if counts != nil {
 				vr.Counts = make([]int64, len(vr.P))
+			}
+			if err := b.tick(len(pts)); err != nil {
+				return err
 			}
 			for _, pt := range pts {
 				j := pt.vals[k].Mul(d).N - ulo
@@ -129,6 +178,14 @@ func summarize(spec *mechanics.Spec, lo int, p []float64, counts []int64, res *m
 		res.Process = processResult(pr, Dist{Lo: lo, P: p})
 	}
 	return nil
+}
+
+// steps describes the lattice of a variable's values for messages.
+func steps(den int64) string {
+	if den <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" in steps of 1/%d", den)
 }
 
 func processResult(p *mechanics.Process, outcome Dist) *mechanics.ProcessResult {
@@ -181,8 +238,18 @@ func statsOf(d Dist, den int) mechanics.Stats {
 	}
 }
 
-// Run builds a mechanic's model and computes it exactly.
+// Run builds a mechanic's model and computes it exactly, within
+// DefaultMemory and without a deadline.
 func Run(m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
+	return RunContext(context.Background(), m, c, Options{})
+}
+
+// RunContext builds a mechanic's model and computes it exactly. A model
+// that would not fit opt's memory budget is refused with a *MemoryError
+// (wrapped as bad input, so a command exits with status 2) before anything
+// that large is allocated; a cancelled or expired ctx stops the computation
+// within a fraction of a second and returns ctx.Err().
+func RunContext(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Options) (*mechanics.Result, error) {
 	if m.MCOnly {
 		return nil, mechanics.Invalid("%s has no exact model (%s); use 'oddsmith sim'", m.ID, m.MCReason)
 	}
@@ -191,22 +258,33 @@ func Run(m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
 		return nil, err
 	}
 	res := mechanics.NewResult(m, c, "exact")
-	if err := Compute(spec, res); err != nil {
+	if err := ComputeContext(ctx, spec, res, opt); err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%s: %w", m.ID, err)
 	}
 	return res, nil
 }
 
 // Compute fills res with the exact figures of a declared model and of its
-// Also parts. A panic in the model's own functions (a field set out of its
-// declared range, say) comes back as an error.
+// Also parts, within DefaultMemory and without a deadline.
 func Compute(spec *mechanics.Spec, res *mechanics.Result) error {
+	return ComputeContext(context.Background(), spec, res, Options{})
+}
+
+// ComputeContext fills res with the exact figures of a declared model and
+// of its Also parts. A panic in the model's own functions (a field set out
+// of its declared range, say) comes back as an error; a model that would
+// not fit opt's memory budget as a *MemoryError (bad input); a cancelled
+// ctx as ctx.Err(). The budget applies to each part.
+func ComputeContext(ctx context.Context, spec *mechanics.Spec, res *mechanics.Result, opt Options) error {
 	for i, part := range spec.Parts() {
 		r := res
 		if i > 0 {
 			r = &mechanics.Result{}
 		}
-		if err := computePart(part, r); err != nil {
+		if err := computePart(newBudget(ctx, opt), part, r); err != nil {
 			return err
 		}
 		if i > 0 {
@@ -220,22 +298,26 @@ func Compute(spec *mechanics.Spec, res *mechanics.Result) error {
 	return nil
 }
 
-func computePart(spec *mechanics.Spec, res *mechanics.Result) (err error) {
+func computePart(b *budget, spec *mechanics.Spec, res *mechanics.Result) (err error) {
 	defer func() {
 		if x := recover(); x != nil {
 			err = fmt.Errorf("the model failed: %v", x)
 		}
 	}()
+	if err := b.alive(); err != nil {
+		return err
+	}
 	var ch *Chain
 	var d Dist
 	if spec.Process != nil {
-		if ch, err = SolveProcess(spec.Process); err != nil {
+		if ch, err = solveProcess(b, spec.Process); err != nil {
 			return err
 		}
 		d, res.Truncated = ch.Outcome, ch.Truncated
+		res.Warnings = append(res.Warnings, ch.Warnings...)
 	} else {
 		var tr float64
-		if d, tr, err = Eval(spec.Outcome); err != nil {
+		if d, tr, err = evalChecked(b, spec.Outcome); err != nil {
 			return err
 		}
 		res.Truncated = tr
@@ -246,10 +328,12 @@ func computePart(spec *mechanics.Spec, res *mechanics.Result) (err error) {
 	if tot := d.Total(); math.Abs(tot-1) > 1e-9 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("probabilities sum to %.12g", tot))
 	}
-	if err := Summarize(spec, d, res); err != nil {
+	if err := summarize(b, spec, d.Lo, d.P, nil, res); err != nil {
 		return err
 	}
-	addRationals(spec, res)
+	if err := addRationals(b, spec, res); err != nil {
+		return err
+	}
 	if ch != nil && ch.Unbounded && res.Process != nil {
 		res.Process.Unbounded = true
 		res.Process.MeanTimeUnbounded = ch.MeanTimeUnbounded

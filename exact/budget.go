@@ -1,0 +1,220 @@
+package exact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// DefaultMemory is the memory budget of one computation, in bytes, when
+// none is set: 1 GiB. The simulator uses the same default.
+const DefaultMemory int64 = 1 << 30
+
+// Options control an exact computation.
+type Options struct {
+	// MemoryBytes bounds the memory one computation may take, in bytes;
+	// 0 (or less) means DefaultMemory. Before every allocation whose size
+	// depends on the model the engine estimates its bytes, and a model
+	// that would not fit is refused with a *MemoryError (bad input) before
+	// anything that large is allocated.
+	MemoryBytes int64
+}
+
+// Memory is the budget in bytes: MemoryBytes, or DefaultMemory when unset.
+func (o Options) Memory() int64 {
+	if o.MemoryBytes <= 0 {
+		return DefaultMemory
+	}
+	return o.MemoryBytes
+}
+
+// MemoryError is the refusal of a computation that would not fit its
+// memory budget. Both engines return it wrapped in a *mechanics.InputError,
+// so a command exits with status 2.
+type MemoryError struct {
+	// What names what is too big ("the process's outcome table (182 steps
+	// × 14302 states)").
+	What string
+	// Need is the estimated size of it in bytes, Budget the budget.
+	Need, Budget int64
+	// Held is what the computation already holds (0 when nothing that
+	// counts): Need + Held is over the budget.
+	Held int64
+	// Advice says how to make the model smaller ("a shorter horizon or
+	// fewer states"); may be empty.
+	Advice string
+	// SuggestSim is set when the simulator would not need what is too big
+	// (the exact engine's distributions): the message then suggests it.
+	SuggestSim bool
+}
+
+func (e *MemoryError) Error() string {
+	s := fmt.Sprintf("%s needs about %s (the memory budget is %s): ", e.What, FormatBytes(e.Need), FormatBytes(e.Budget))
+	if e.Held > 0 && e.Need <= e.Budget {
+		s = fmt.Sprintf("%s needs about %s on top of the %s the computation holds already (the memory budget is %s): ",
+			e.What, FormatBytes(e.Need), FormatBytes(e.Held), FormatBytes(e.Budget))
+	}
+	if e.Advice != "" {
+		s += e.Advice + ", "
+	}
+	s += "raise the budget with --memory"
+	if e.SuggestSim {
+		s += ", or use 'oddsmith sim'"
+	}
+	return s
+}
+
+// IsMemory reports whether err is (or wraps) a *MemoryError.
+func IsMemory(err error) bool {
+	var me *MemoryError
+	return errors.As(err, &me)
+}
+
+// NewMemoryError is a *MemoryError wrapped as bad input.
+func NewMemoryError(e *MemoryError) error { return &mechanics.InputError{Err: e} }
+
+// FormatBytes writes a byte count in binary units: "512 B", "3.2 MiB",
+// "1 GiB".
+func FormatBytes(n int64) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	v, i := float64(n)/1024, 0
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	if v >= 100 || v == math.Trunc(v) {
+		return fmt.Sprintf("%.0f %s", v, units[i])
+	}
+	return fmt.Sprintf("%.1f %s", v, units[i])
+}
+
+// mulBytes is a·b saturating at MaxInt64 (a, b ≥ 0).
+func mulBytes(a, b int64) int64 {
+	if a <= 0 || b <= 0 {
+		return 0
+	}
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(lo)
+}
+
+// addBytes is a+b saturating at MaxInt64 (a, b ≥ 0).
+func addBytes(a, b int64) int64 {
+	if s := a + b; s >= a {
+		return s
+	}
+	return math.MaxInt64
+}
+
+// span is the number of integers in [lo, hi] (hi ≥ lo), saturating at
+// MaxInt64; it does not overflow for any lo and hi.
+func span(lo, hi int) int64 {
+	d := uint64(hi) - uint64(lo) // exact modulo 2⁶⁴, and hi−lo < 2⁶⁴
+	if d >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(d) + 1
+}
+
+// Sizes used in estimates: a float64, a Dist header, and one entry of a
+// Go map from int to float64 (key, value, tophash and load factor slack).
+const (
+	floatBytes    = 8
+	distBytes     = 32
+	mapEntryBytes = 48
+)
+
+// tickUnits is about how much work (multiply-adds, calls of a model's
+// function) passes between two looks at the context: well under a
+// millisecond.
+const tickUnits = 1 << 16
+
+// budget carries a computation's context and memory budget through the
+// engine. A nil *budget checks nothing (the plain exported helpers such as
+// Convolve use it).
+type budget struct {
+	ctx   context.Context
+	limit int64
+	// held is what the computation keeps for its whole length (the
+	// process's outcome and step caches); every other estimate must fit
+	// in what is left.
+	held int64
+	work int
+	// exactOnly: what is being allocated is the exact engine's own (the
+	// simulator would not need it), so a refusal suggests the simulator.
+	exactOnly bool
+}
+
+func newBudget(ctx context.Context, opt Options) *budget {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return &budget{ctx: ctx, limit: opt.Memory(), exactOnly: true}
+}
+
+// defaultBudget is the budget of the exported entry points without a
+// context (Eval, SolveProcess): no deadline, DefaultMemory.
+func defaultBudget() *budget { return newBudget(context.Background(), Options{}) }
+
+// need refuses an allocation of the given bytes that does not fit what is
+// left of the budget; what is a format naming it.
+func (b *budget) need(bytes int64, advice, what string, a ...any) error {
+	if b == nil || bytes <= b.limit-b.held {
+		return nil
+	}
+	return NewMemoryError(&MemoryError{What: fmt.Sprintf(what, a...), Need: bytes, Held: b.held, Budget: b.limit,
+		Advice: advice, SuggestSim: b.exactOnly})
+}
+
+// fits reports whether bytes fit what is left of the budget.
+func (b *budget) fits(bytes int64) bool { return b == nil || bytes <= b.limit-b.held }
+
+// hold adds bytes the computation keeps to the running total.
+func (b *budget) hold(bytes int64) {
+	if b != nil {
+		b.held = addBytes(b.held, bytes)
+	}
+}
+
+// tick counts work and looks at the context every tickUnits of it.
+func (b *budget) tick(units int) error {
+	if b == nil {
+		return nil
+	}
+	if b.work += units; b.work < tickUnits {
+		return nil
+	}
+	b.work = 0
+	return b.ctx.Err()
+}
+
+// alive looks at the context now.
+func (b *budget) alive() error {
+	if b == nil {
+		return nil
+	}
+	return b.ctx.Err()
+}
+
+// stopped reports whether err is a cancellation, a deadline or a memory
+// refusal: errors that are passed on as they are, without the location
+// wrapping model errors get.
+func stopped(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || IsMemory(err)
+}
+
+// Advice for the messages.
+const (
+	adviceValues  = "make the model's values span a narrower range"
+	adviceDice    = "roll fewer dice"
+	adviceProcess = "make the process smaller (a shorter horizon, fewer states)"
+)
