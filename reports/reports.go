@@ -4,6 +4,7 @@
 package reports
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -37,6 +38,9 @@ func Write(w io.Writer, r *mechanics.Result, format string) error {
 func csvWriter(w io.Writer) *csv.Writer { return csv.NewWriter(w) }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+
+// oneLine keeps a metadata value on its line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // Header returns the metadata lines shared by every format. The worker count
 // is deliberately absent: a simulation's output is byte-identical for any
@@ -76,8 +80,29 @@ func optionString(r *mechanics.Result) string {
 	return strings.Join(parts, " ")
 }
 
-// WriteTable writes a human-readable report.
+// WriteTable writes a human-readable report: aligned columns, no trailing
+// spaces on any line. The distribution table of the primary variable has
+// P(= x), P(≤ x) and P(≥ x) (the CSV's ccdf column is P(> x)).
 func WriteTable(w io.Writer, r *mechanics.Result) error {
+	var buf bytes.Buffer
+	if err := writeTable(&buf, r); err != nil {
+		return err
+	}
+	_, err := w.Write(trimLines(buf.Bytes()))
+	return err
+}
+
+// trimLines removes the spaces that tabwriter pads the last cell of a line
+// with.
+func trimLines(b []byte) []byte {
+	lines := bytes.Split(b, []byte("\n"))
+	for i, l := range lines {
+		lines[i] = bytes.TrimRight(l, " ")
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
+
+func writeTable(w io.Writer, r *mechanics.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	sim := r.Engine == "sim"
 	for _, h := range Header(r) {
@@ -149,7 +174,7 @@ func WriteTable(w io.Writer, r *mechanics.Result) error {
 		}
 		v := r.Vars[0]
 		fmt.Fprintln(tw)
-		fmt.Fprintf(tw, "%s\tP\tP(≤)\tP(≥)\t\n", v.Name)
+		fmt.Fprintf(tw, "x = %s\tP(= x)\tP(≤ x)\tP(≥ x)\t\n", v.Name)
 		cdf := 0.0
 		for i, p := range v.P {
 			if p == 0 {
@@ -200,22 +225,47 @@ func unit(u string) string {
 	return u
 }
 
+// csvColumns are the columns of WriteCSV's table, and what each holds;
+// they are written into the metadata header as "# column NAME: meaning".
+var csvColumns = [][2]string{
+	{"kind", "pmf (one value of a variable), event, band (one label), stat (one statistic of a variable), survival (one time of a process), process (absorption)"},
+	{"name", "the variable, event or band; time for survival rows; absorbed, absorbed_unbounded or mean_time_unbounded for process rows"},
+	{"x", "pmf: the value x; band: the label; stat: the statistic (mean sd min p5 p25 p50 p75 p95 max); survival: the time t; process: the absorbing state"},
+	{"probability", "pmf: P(X = x); event: P(event); band: P(label); stat: the statistic's value (not a probability); survival: S(t) = P(T > t); process: P(absorbed in the state) or the mean time"},
+	{"cdf", "pmf rows: P(X ≤ x)"},
+	{"ccdf", "pmf rows: P(X > x) (so P(X ≥ x) = ccdf + probability)"},
+	{"count", "simulations: trials with this value or event"},
+	{"ci_lo", "simulations: lower end of the Wilson 95% interval of probability (events and bands)"},
+	{"ci_hi", "simulations: upper end of the Wilson 95% interval of probability (events and bands)"},
+	{"exact", "exact engine, pmf rows: the probability as a fraction (5/36) when it could afford rational arithmetic"},
+}
+
 // WriteCSV writes one tidy table: a "# key: value" metadata header (spreadsheet
-// tools skip it as comments; pandas reads it with comment='#'), then rows of
-// kind,name,x,probability,cdf,ccdf,count,ci_lo,ci_hi. kind is pmf (x is the
-// value), event, band (x is the label), stat (x is the statistic's name) or
-// process.
+// tools skip it as comments; pandas reads it with comment='#') that ends with
+// what every column holds ("# column cdf: pmf rows: P(X ≤ x)"), then rows of
+// kind,name,x,probability,cdf,ccdf,count,ci_lo,ci_hi,exact. kind is pmf (x is
+// the value), event, band (x is the label), stat (x is the statistic's name),
+// survival or process. cdf is P(X ≤ x) and ccdf is P(X > x).
 func WriteCSV(w io.Writer, r *mechanics.Result) error {
-	for _, h := range Header(r) {
-		if _, err := fmt.Fprintf(w, "# %s: %s\n", h[0], h[1]); err != nil {
+	meta := Header(r)
+	for _, m := range r.Warnings {
+		meta = append(meta, [2]string{"warning", m})
+	}
+	var cols []string
+	for _, c := range csvColumns {
+		cols = append(cols, c[0])
+	}
+	meta = append(meta, [2]string{"columns", strings.Join(cols, ",")})
+	for _, c := range csvColumns {
+		meta = append(meta, [2]string{"column " + c[0], c[1]})
+	}
+	for _, h := range meta {
+		if _, err := fmt.Fprintf(w, "# %s: %s\n", h[0], oneLine(h[1])); err != nil {
 			return err
 		}
 	}
-	for _, m := range r.Warnings {
-		fmt.Fprintf(w, "# warning: %s\n", m)
-	}
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"kind", "name", "x", "probability", "cdf", "ccdf", "count", "ci_lo", "ci_hi", "exact"})
+	cw.Write(cols)
 	sim := r.Engine == "sim"
 	ci := func(c [2]float64) []string {
 		if !sim {

@@ -104,7 +104,7 @@ func TestTable(t *testing.T) {
 	if err := WriteTable(&buf, sample("sim")); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"mechanic:", "ag.skill_test", "seed:", "success", "[0.1700, 0.3400]", "mos_band", "P(≥)"} {
+	for _, want := range []string{"mechanic:", "ag.skill_test", "seed:", "success", "[0.1700, 0.3400]", "mos_band", "P(≥ x)"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, buf.String())
 		}

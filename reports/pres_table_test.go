@@ -1,0 +1,79 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// No line of a table ends in spaces, and every column of a block starts at
+// the same place on every line of it.
+func TestTableNoTrailingSpaces(t *testing.T) {
+	for _, engine := range []string{"exact", "sim"} {
+		r := sample(engine)
+		r.Process = &mechanics.ProcessResult{TimeUnit: "round", Horizon: 3, AbsorbingStates: []string{"dead", "stable"},
+			Absorbed: []float64{0.25, 0.5}, Undecided: 0.25, Survival: []float64{1, 0.5, 0.25}}
+		var buf bytes.Buffer
+		if err := WriteTable(&buf, r); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		for i, l := range strings.Split(out, "\n") {
+			if strings.TrimRight(l, " \t") != l {
+				t.Errorf("%s: line %d ends in spaces: %q", engine, i+1, l)
+			}
+		}
+		// The distribution table: P(≤ x) and P(≥ x) in aligned columns.
+		_, dist, _ := strings.Cut(out, "x = mos")
+		lines := strings.Split(strings.TrimSpace("x = mos"+dist), "\n")
+		col := func(l, field string) int { return utf8.RuneCountInString(l[:strings.Index(l, field)]) }
+		head := lines[0]
+		if !strings.Contains(head, "P(≤ x)") || !strings.Contains(head, "P(≥ x)") {
+			t.Errorf("%s: distribution header %q", engine, head)
+		}
+		if c := col(lines[1], "0.2500  0.2500  1.0000"); c != col(head, "P(= x)") {
+			t.Errorf("%s: columns not aligned:\n%s", engine, strings.Join(lines, "\n"))
+		}
+	}
+}
+
+// The CSV says what its columns are, in comment lines before the table.
+func TestCSVColumnsExplained(t *testing.T) {
+	r := sample("exact")
+	r.Warnings = []string{"two\nlines"}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		"# columns: kind,name,x,probability,cdf,ccdf,count,ci_lo,ci_hi,exact\n",
+		"# column cdf: pmf rows: P(X ≤ x)\n",
+		"# column ccdf: pmf rows: P(X > x)",
+		"# warning: two lines\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("CSV lacks %q:\n%s", want, out)
+		}
+	}
+	cr := csv.NewReader(strings.NewReader(out))
+	cr.Comment = '#'
+	rows, err := cr.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ccdf is P(X > x): 0 at the largest value, 1 − cdf everywhere.
+	var last []string
+	for _, row := range rows[1:] {
+		if row[0] == "pmf" {
+			last = row
+		}
+	}
+	if last[2] != "2" || last[4] != "1" || last[5] != "0" {
+		t.Errorf("last pmf row %v: want x=2 cdf=1 ccdf=0", last)
+	}
+}
