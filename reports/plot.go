@@ -6,10 +6,10 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -18,14 +18,22 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
-// Plot sizes.
+// Plot sizes: the width of every figure and the height of its plot; the
+// legend, colour bar and caption are added below (see figure).
 const (
 	plotW = 8 * vg.Inch
 	plotH = 5 * vg.Inch
 )
 
-// Caption is the one-line description of what a result was computed with,
-// for plot captions: engine, parameters and non-default-looking options.
+var (
+	barColor  = color.RGBA{R: 70, G: 110, B: 180, A: 255}
+	meanColor = color.RGBA{R: 200, G: 40, B: 40, A: 255}
+)
+
+// Caption is the description of what a result was computed with, for plot
+// captions: the engine and parameters on one line, the options on the next
+// (option names shortened to what --set accepts). Figures wrap each line to
+// their width.
 func Caption(r *mechanics.Result) string {
 	var opts []string
 	for _, o := range r.Options {
@@ -41,99 +49,292 @@ func Caption(r *mechanics.Result) string {
 	if r.Engine == "sim" {
 		c += fmt.Sprintf(" · n=%d seed=%d", r.Trials, r.Seed)
 	}
-	return wrap(c, captionWidth) + "\n" + wrap("options: "+strings.Join(opts, " "), captionWidth)
-}
-
-// captionWidth is the longest caption line, in characters, that fits the
-// plot's width in the caption font.
-const captionWidth = 92
-
-func wrap(s string, width int) string {
-	var lines []string
-	var cur string
-	for _, w := range strings.Fields(s) {
-		if len(cur)+len(w)+1 > width && cur != "" {
-			lines = append(lines, cur)
-			cur = ""
-		}
-		if cur != "" {
-			cur += " "
-		}
-		cur += w
+	if len(opts) == 0 {
+		return c
 	}
-	return strings.Join(append(lines, cur), "\n")
+	return c + "\noptions: " + strings.Join(opts, " ")
 }
 
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
-	p.Title.TextStyle.Font.Size = vg.Points(13)
+	p.Title.TextStyle.Font.Size = vg.Points(14)
+	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
+	p.X.Label.TextStyle.Font.Size = vg.Points(12)
+	p.Y.Label.TextStyle.Font.Size = vg.Points(12)
 	p.Add(plotter.NewGrid())
 	return p
 }
 
-func save(p *plot.Plot, w io.Writer) error {
-	wt, err := p.WriterTo(plotW, plotH, "png")
-	if err != nil {
-		return err
+// words writes an identifier in words: "success_or_cost" → "success or cost".
+func words(id string) string { return strings.ReplaceAll(id, "_", " ") }
+
+// metricWords names a metric in words: "event:success" → "P(success)",
+// "mean:damage" with unit "wounds" → "mean damage (wounds)". prob reports a
+// probability; ok is false for a string that is not a metric.
+func metricWords(metric, unit string) (label string, prob, ok bool) {
+	kind, name, ok := cutColon(metric)
+	if !ok {
+		return metric, false, false
 	}
-	_, err = wt.WriteTo(w)
-	return err
+	switch kind {
+	case "event":
+		return "P(" + words(name) + ")", true, true
+	case "mean":
+		label = "mean " + words(name)
+		if unit != "" {
+			label += " (" + unit + ")"
+		}
+		return label, false, true
+	}
+	return metric, false, false
 }
 
-// WritePMF draws a variable's PMF as bars with the mean marked.
+// MetricLabel names a metric of r in words for an axis or a legend:
+// "event:success" → "P(success)", "mean:damage" → "mean damage (wounds)"
+// (the unit is the variable's). Anything else is returned as it is.
+func MetricLabel(r *mechanics.Result, metric string) string {
+	unit := ""
+	if kind, name, ok := cutColon(metric); ok && kind == "mean" && r != nil {
+		if v := r.Var(name); v != nil {
+			unit = v.Unit
+		}
+	}
+	l, _, _ := metricWords(metric, unit)
+	return l
+}
+
+// retitle makes a title say what is plotted. A bare identifier (a plan's
+// name for a chart, with no spaces) is replaced by "WHAT by AXES"; otherwise
+// a metric written as event:NAME or mean:VAR becomes WHAT, and " by AXES" is
+// added when the title does not say it already. The identifier returned,
+// if any, belongs in the caption.
+func retitle(title, metric, what string, axes ...string) (string, string) {
+	by := what + " by " + strings.Join(axes, " and ")
+	if title == "" {
+		return by, ""
+	}
+	if !strings.ContainsAny(title, " \t") {
+		return by, title
+	}
+	if metric != "" && strings.Contains(title, metric) {
+		title = strings.Replace(title, metric, what, 1)
+		if !strings.Contains(title, " by ") {
+			title += " by " + strings.Join(axes, " and ")
+		}
+	}
+	return title, ""
+}
+
+// WritePMF draws a variable's PMF as bars with the mean marked. Bars stand
+// on the variable's lattice (halves, thirds …) with half a bar of room at
+// each end; a long support loses its far tails (together less than 0.05%),
+// and the caption says so.
 func WritePMF(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
-	// The mean is named in the axis label, not in a legend that could
-	// cover bars.
-	p := newPlot(fmt.Sprintf("%s — distribution of %s", r.Mechanic, v.Name),
-		fmt.Sprintf("%s; dashed line: mean %.3f (sd %.3f)\n%s", axisLabel(v), v.Stats.Mean, v.Stats.SD, Caption(r)), "probability")
-	// Bars stand at the lattice units Lo+i; the ticks print the values.
+	p := newPlot(fmt.Sprintf("%s — distribution of %s", r.Mechanic, axisLabel(v)), axisLabel(v), fmt.Sprintf("P(%s = x)", words(v.Name)))
 	den := float64(max(v.Den, 1))
-	if v.Den > 1 {
-		p.X.Tick.Marker = scaledTicks{den}
-	}
-	vals := make(plotter.Values, len(v.P))
-	copy(vals, v.P)
-	bars, err := plotter.NewBarChart(vals, vg.Points(max(2, 400/float64(len(vals)+1))))
-	if err != nil {
-		return err
-	}
-	bars.Color = color.RGBA{R: 70, G: 110, B: 180, A: 255}
-	bars.LineStyle.Width = 0
-	bars.XMin = float64(v.Lo)
+	lo, hi, cut := shownRange(v.P)
+	bars := &latticeBars{x0: float64(v.Lo + lo), p: v.P[lo : hi+1], half: 0.4, color: barColor}
 	p.Add(bars)
-	ml, err := plotter.NewLine(plotter.XYs{{X: v.Stats.Mean * den, Y: 0}, {X: v.Stats.Mean * den, Y: maxOf(v.P) * 1.05}})
+	top := maxOf(bars.p)
+	ml, err := plotter.NewLine(plotter.XYs{{X: v.Stats.Mean * den, Y: 0}, {X: v.Stats.Mean * den, Y: top * 1.04}})
 	if err != nil {
 		return err
 	}
-	ml.Color = color.RGBA{R: 200, G: 40, B: 40, A: 255}
+	ml.Color = meanColor
 	ml.Width = vg.Points(2)
 	ml.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 	p.Add(ml)
-	p.Y.Min = 0
-	return save(p, w)
+	p.X.Min, p.X.Max = bars.x0-0.5, bars.x0+float64(len(bars.p)-1)+0.5
+	p.X.Tick.Marker = latticeTicks{den: den, integer: true}
+	p.Y.Min, p.Y.Max = 0, top*1.06
+	p.Y.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick { return niceTicks(lo, hi, false, 6) })
+	caption := Caption(r)
+	if cut > 0 {
+		caption = fmt.Sprintf("values outside %s … %s (together P = %.2g) are not drawn\n", VarValue(v, lo), VarValue(v, hi), cut) + caption
+	}
+	f := &figure{plot: p, caption: caption, legend: []legendEntry{
+		{name: fmt.Sprintf("P(%s = x)", words(v.Name)), thumbs: []plot.Thumbnailer{swatch{barColor}}},
+		{name: fmt.Sprintf("mean %s, sd %s", num3(v.Stats.Mean), num3(v.Stats.SD)), thumbs: []plot.Thumbnailer{ml}},
+	}}
+	return f.write(w)
+}
+
+// num3 prints a statistic with three decimals, without float noise.
+func num3(x float64) string { return fmt.Sprintf("%.3f", x) }
+
+// shownRange is the part of a PMF worth drawing: from the first to the last
+// value with a positive probability, and on a long support (more than 40
+// values) without far tails that hold together less than 0.05%. cut is the
+// probability left out.
+func shownRange(p []float64) (lo, hi int, cut float64) {
+	lo, hi = 0, len(p)-1
+	for lo < hi && p[lo] == 0 {
+		lo++
+	}
+	for hi > lo && p[hi] == 0 {
+		hi--
+	}
+	if hi-lo+1 <= 40 {
+		return lo, hi, 0
+	}
+	const tail = 0.00025 // per side
+	left, right := 0.0, 0.0
+	for lo < hi && left+p[lo] < tail {
+		left += p[lo]
+		lo++
+	}
+	for hi > lo && right+p[hi] < tail {
+		right += p[hi]
+		hi--
+	}
+	return lo, hi, left + right
+}
+
+// latticeBars draws bars at the lattice units x0, x0+1, … with half-width
+// half, in data units, so that their width follows the axis.
+type latticeBars struct {
+	x0, half float64
+	p        []float64
+	color    color.Color
+}
+
+func (b *latticeBars) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	c.SetColor(b.color)
+	minW := vg.Points(0.75)
+	for i, p := range b.p {
+		if p <= 0 {
+			continue
+		}
+		x := b.x0 + float64(i)
+		x0, x1 := trX(x-b.half), trX(x+b.half)
+		if x1-x0 < minW {
+			mid := (x0 + x1) / 2
+			x0, x1 = mid-minW/2, mid+minW/2
+		}
+		r := vg.Rectangle{Min: vg.Point{X: x0, Y: trY(0)}, Max: vg.Point{X: x1, Y: trY(p)}}
+		c.Fill(r.Path())
+	}
+}
+
+func (b *latticeBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return b.x0 - 0.5, b.x0 + float64(len(b.p)) - 0.5, 0, maxOf(b.p)
+}
+
+// latticeTicks labels an axis in lattice units u with the values u/den:
+// labelled ticks at round values that are on the lattice (whole numbers for
+// thirds), an unlabelled one at every lattice point when they are few;
+// integer keeps an axis of whole values on whole numbers.
+type latticeTicks struct {
+	den     float64
+	integer bool
+}
+
+func (s latticeTicks) Ticks(lo, hi float64) []plot.Tick {
+	if s.den <= 1 {
+		return niceTicks(lo, hi, s.integer, 12)
+	}
+	var ts []plot.Tick
+	for _, t := range niceTicks(lo/s.den, hi/s.den, false, 12) {
+		if t.Label == "" {
+			continue
+		}
+		if u := t.Value * s.den; math.Abs(u-math.Round(u)) > 1e-9 {
+			// Off the lattice (0.5 on thirds): whole numbers instead.
+			return s.whole(lo, hi)
+		}
+		t.Value *= s.den
+		ts = append(ts, t)
+	}
+	return append(ts, s.minor(lo, hi, ts)...)
+}
+
+// whole labels the whole numbers in [lo, hi] (lattice units), thinned to
+// about a dozen.
+func (s latticeTicks) whole(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	for _, t := range niceTicks(lo/s.den, hi/s.den, true, 12) {
+		if t.Label != "" {
+			t.Value *= s.den
+			ts = append(ts, t)
+		}
+	}
+	return append(ts, s.minor(lo, hi, ts)...)
+}
+
+// minor marks every lattice point of [lo, hi] that has no label, when there
+// are at most 80 of them.
+func (s latticeTicks) minor(lo, hi float64, major []plot.Tick) []plot.Tick {
+	if hi-lo > 80 {
+		return nil
+	}
+	labelled := map[int]bool{}
+	for _, t := range major {
+		labelled[int(math.Round(t.Value))] = true
+	}
+	var ts []plot.Tick
+	for u := math.Ceil(lo); u <= hi; u++ {
+		if !labelled[int(u)] {
+			ts = append(ts, plot.Tick{Value: u})
+		}
+	}
+	return ts
+}
+
+// niceTicks puts at most about n labelled ticks on [lo, hi] at multiples of
+// 1, 2 or 5 × 10^k, with unlabelled ticks between; integer keeps them all on
+// whole numbers (an axis of counts never reads 2.5).
+func niceTicks(lo, hi float64, integer bool, n int) []plot.Tick {
+	if !(hi > lo) {
+		return []plot.Tick{{Value: lo, Label: num(lo)}}
+	}
+	raw := (hi - lo) / float64(n)
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := 10 * mag
+	for _, m := range []float64{1, 2, 5} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	if integer && step < 1 {
+		step = 1
+	}
+	minor := step / 5
+	if step/mag == 2 {
+		minor = step / 2
+	}
+	if integer && minor < 1 {
+		minor = 0
+	}
+	var ts []plot.Tick
+	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+1e-9*step; k++ {
+		v := k * step
+		if math.Abs(v) < 1e-12*step {
+			v = 0
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: num(v)})
+	}
+	if minor > 0 {
+		for k := math.Ceil(lo/minor - 1e-9); k*minor <= hi+1e-9*minor; k++ {
+			if r := math.Mod(math.Abs(k*minor), step); r > 1e-9*step && step-r > 1e-9*step {
+				ts = append(ts, plot.Tick{Value: k * minor})
+			}
+		}
+	}
+	return ts
 }
 
 // axisLabel names a variable's axis in words, with its unit.
 func axisLabel(v *mechanics.VarResult) string {
-	l := strings.ReplaceAll(v.Name, "_", " ")
+	l := words(v.Name)
 	if v.Unit != "" {
 		l += " (" + v.Unit + ")"
 	}
 	return l
-}
-
-// scaledTicks labels an axis in lattice units u with the values u/den.
-type scaledTicks struct{ den float64 }
-
-func (s scaledTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(lo/s.den, hi/s.den)
-	for i := range ts {
-		ts[i].Value *= s.den
-	}
-	return ts
 }
 
 func maxOf(xs []float64) float64 {
@@ -144,31 +345,53 @@ func maxOf(xs []float64) float64 {
 	return m
 }
 
+// probAxis fixes an axis to [0, 1] with ticks every 0.2.
+func probAxis(a *plot.Axis) {
+	a.Min, a.Max = 0, 1
+	a.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick { return niceTicks(0, 1, false, 5) })
+}
+
 // WriteAtLeast draws P(X ≥ x) for a variable.
 func WriteAtLeast(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
-	p := newPlot(fmt.Sprintf("%s — P(%s ≥ x)", r.Mechanic, v.Name), "x = "+axisLabel(v)+"\n"+Caption(r), "P(at least x)")
+	name := words(v.Name)
+	p := newPlot(fmt.Sprintf("%s — chance of at least x: P(%s ≥ x)", r.Mechanic, name), "x = "+axisLabel(v), fmt.Sprintf("P(%s ≥ x)", name))
+	lo, hi, cut := shownRange(v.P)
 	var pts plotter.XYs
 	tail := 0.0
-	for i := len(v.P) - 1; i >= 0; i-- {
+	for i := len(v.P) - 1; i >= lo; i-- {
 		tail += v.P[i]
-		pts = append(pts, plotter.XY{X: v.Value(i), Y: math.Min(tail, 1)})
+		if i <= hi {
+			pts = append(pts, plotter.XY{X: v.Value(i), Y: math.Min(tail, 1)})
+		}
 	}
 	sort.Slice(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
 	l, sc, err := plotter.NewLinePoints(pts)
 	if err != nil {
 		return err
 	}
-	l.Color = color.RGBA{R: 70, G: 110, B: 180, A: 255}
+	l.Color = barColor
+	l.Width = vg.Points(2)
 	sc.Shape = draw.CircleGlyph{}
-	p.Add(l, sc)
-	p.Y.Min, p.Y.Max = 0, 1
-	return save(p, w)
+	sc.Color = barColor
+	sc.Radius = vg.Points(3)
+	p.Add(l)
+	if len(pts) <= 60 {
+		p.Add(sc)
+	}
+	probAxis(&p.Y)
+	p.X.Tick.Marker = latticeTicks{den: 1, integer: v.Den <= 1}
+	caption := Caption(r)
+	if cut > 0 {
+		caption = fmt.Sprintf("values outside %s … %s (together P = %.2g) are not drawn\n", VarValue(v, lo), VarValue(v, hi), cut) + caption
+	}
+	return (&figure{plot: p, caption: caption}).write(w)
 }
 
 // WriteSurvival draws S(t) of a process.
 func WriteSurvival(w io.Writer, r *mechanics.Result) error {
 	pr := r.Process
-	p := newPlot(fmt.Sprintf("%s — still going after t %ss", r.Mechanic, unit(pr.TimeUnit)), unit(pr.TimeUnit)+"s\n"+Caption(r), "S(t) = P(T > t)")
+	u := unit(pr.TimeUnit)
+	p := newPlot(fmt.Sprintf("%s — chance it is still going after t %ss", r.Mechanic, u), fmt.Sprintf("t (%ss)", u), "S(t) = P(T > t)")
 	var pts plotter.XYs
 	for t, s := range pr.Survival {
 		pts = append(pts, plotter.XY{X: float64(t), Y: s})
@@ -182,14 +405,23 @@ func WriteSurvival(w io.Writer, r *mechanics.Result) error {
 	}
 	l.StepStyle = plotter.PostStep
 	l.Width = vg.Points(2)
-	l.Color = color.RGBA{R: 70, G: 110, B: 180, A: 255}
+	l.Color = barColor
 	p.Add(l)
-	p.Y.Min, p.Y.Max = 0, 1
-	return save(p, w)
+	probAxis(&p.Y)
+	p.X.Min = 0
+	p.X.Tick.Marker = latticeTicks{den: 1, integer: true}
+	caption := Caption(r)
+	if n := len(pts); n < len(pr.Survival) {
+		caption = fmt.Sprintf("drawn up to t = %d, where S(t) < 0.001 (horizon %d %ss)\n", n-1, pr.Horizon, u) + caption
+	}
+	return (&figure{plot: p, caption: caption}).write(w)
 }
 
 // WriteBands draws one stacked bar per result (e.g. one per TN) of a
-// categorical band, labelled by labels.
+// categorical band, labelled by labels. Labels of the form "name=value"
+// put the name on the axis and the values under the bars (thinned when they
+// would collide); the legend stands beside the plot, top to bottom in the
+// order of the stack.
 func WriteBands(w io.Writer, title, caption string, labels []string, rs []*mechanics.Result, band string) error {
 	if len(rs) == 0 {
 		return fmt.Errorf("no results to plot")
@@ -206,12 +438,12 @@ func WriteBands(w io.Writer, title, caption string, labels []string, rs []*mecha
 	if caption == "" {
 		caption = Caption(rs[0])
 	}
-	p := newPlot(title, "\n"+caption, "probability")
+	xName, ticks := bandTicks(labels)
+	p := newPlot(title, xName, "probability")
 	pal := moreland.SmoothBlueRed().Palette(max(2, len(b0.Labels)))
-	width := vg.Points(math.Max(8, 360/float64(len(rs))))
-	var below *plotter.BarChart
-	for k, label := range b0.Labels {
-		vals := make(plotter.Values, len(rs))
+	sb := &stackedBars{n: len(rs), half: 0.36}
+	for k := range b0.Labels {
+		vals := make([]float64, len(rs))
 		for i, r := range rs {
 			for _, b := range r.Bands {
 				if b.Name == band {
@@ -219,51 +451,319 @@ func WriteBands(w io.Writer, title, caption string, labels []string, rs []*mecha
 				}
 			}
 		}
-		bc, err := plotter.NewBarChart(vals, width)
-		if err != nil {
-			return err
-		}
-		bc.Color = pal.Colors()[k]
-		bc.LineStyle.Width = 0
-		if below != nil {
-			bc.StackOn(below)
-		}
-		below = bc
-		p.Add(bc)
-		p.Legend.Add(label, bc)
+		sb.layers = append(sb.layers, vals)
+		sb.colors = append(sb.colors, pal.Colors()[k])
 	}
-	p.Legend.Top = true
-	p.Legend.Left = false
-	p.NominalX(labels...)
-	// Headroom above the bars for the legend.
-	p.Y.Min, p.Y.Max = 0, 1+0.07*float64(len(b0.Labels))
-	p.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "0"}, {Value: 0.25, Label: "0.25"}, {Value: 0.5, Label: "0.5"}, {Value: 0.75, Label: "0.75"}, {Value: 1, Label: "1"}}
-	return save(p, w)
+	p.Add(sb)
+	var legend []legendEntry
+	for k := len(b0.Labels) - 1; k >= 0; k-- {
+		legend = append(legend, legendEntry{name: b0.Labels[k], thumbs: []plot.Thumbnailer{swatch{sb.colors[k]}}})
+	}
+	// At least four bars' room, so that one or two bars are not slabs.
+	mid, half := float64(len(rs)-1)/2, math.Max(float64(len(rs)), 4)/2
+	p.X.Min, p.X.Max = mid-half, mid+half
+	probAxis(&p.Y)
+	p.X.Tick.Marker = ticks
+	p.X.Tick.Length = 0
+	f := &figure{plot: p, caption: caption, legend: legend, beside: true}
+	// Thin (and, for long labels, slant) the labels under the bars to
+	// what the width of the data area leaves room for.
+	if len(ticks) > 1 {
+		colW, _ := f.legendLayout(textStyle(legendFontS), plotW)
+		slot := (plotW - colW - 1.2*vg.Inch) / vg.Length(len(rs))
+		sty := p.X.Tick.Label
+		widest := vg.Length(0)
+		for _, t := range ticks {
+			widest = max(widest, sty.Width(t.Label))
+		}
+		if widest > 4*slot && widest > vg.Inch {
+			// Slanted, a label needs about its height of room; the first
+			// one reaches left of its bar by its slanted width, which the
+			// plot makes room for.
+			p.X.Tick.Label.Rotation = math.Pi / 4
+			p.X.Tick.Label.XAlign = draw.XRight
+			p.X.Tick.Label.YAlign = draw.YTop
+			f.padLeft = max(0, (sty.Width(ticks[0].Label)+sty.Height(ticks[0].Label))*math.Sqrt2/2-vg.Points(40)-slot/2)
+			widest = sty.Height(ticks[0].Label) * 1.5
+		}
+		if step := int(math.Ceil(float64(widest+vg.Points(6)) / float64(slot))); step > 1 {
+			keep := roundLabels(ticks, step)
+			thin := plot.ConstantTicks{}
+			for i, t := range ticks {
+				if keep(i) {
+					thin = append(thin, t)
+				} else {
+					thin = append(thin, plot.Tick{Value: t.Value})
+				}
+			}
+			p.X.Tick.Marker = thin
+			p.X.Tick.Length = vg.Points(3)
+		}
+	}
+	return f.write(w)
 }
+
+// roundLabels picks the bar labels to keep when only one in step fits:
+// for evenly spaced numbers, the multiples of a round step (0, 5, 10 …);
+// otherwise every step-th label from the first.
+func roundLabels(ticks plot.ConstantTicks, step int) func(i int) bool {
+	every := func(i int) bool { return i%step == 0 }
+	vs := make([]float64, len(ticks))
+	for i, t := range ticks {
+		v, err := strconv.ParseFloat(t.Label, 64)
+		if err != nil {
+			return every
+		}
+		vs[i] = v
+	}
+	d := vs[1] - vs[0]
+	for i := 2; i < len(vs); i++ {
+		if math.Abs(vs[i]-vs[i-1]-d) > 1e-9*math.Abs(d) {
+			return every
+		}
+	}
+	if d <= 0 {
+		return every
+	}
+	need := d * float64(step)
+	mag := math.Pow(10, math.Floor(math.Log10(need)))
+	round := 10 * mag
+	for _, m := range []float64{1, 2, 2.5, 5} {
+		if m*mag >= need-1e-9*need {
+			round = m * mag
+			break
+		}
+	}
+	if k := round / d; math.Abs(k-math.Round(k)) > 1e-9 {
+		return every // the round values are not on the bars
+	}
+	return func(i int) bool {
+		r := math.Mod(math.Abs(vs[i]), round)
+		return r < 1e-9*round || round-r < 1e-9*round
+	}
+}
+
+// bandTicks labels the bars: when every label is "name=value" with the same
+// name, the name is the axis label and the values label the bars.
+func bandTicks(labels []string) (string, plot.ConstantTicks) {
+	name := ""
+	for i, l := range labels {
+		n, _, ok := strings.Cut(l, "=")
+		if !ok || (i > 0 && n != name) {
+			name = ""
+			break
+		}
+		name = n
+	}
+	cut := len(name) + 1
+	if name == "" && len(labels) > 1 {
+		// Labels that share their first words ("grim check +1", "grim
+		// check +2") leave them to the axis label.
+		prefix := labels[0]
+		for _, l := range labels[1:] {
+			for !strings.HasPrefix(l, prefix) {
+				prefix = prefix[:len(prefix)-1]
+			}
+		}
+		if i := strings.LastIndex(prefix, " "); i > 0 {
+			name, cut = strings.TrimSpace(prefix[:i]), i+1
+		}
+	}
+	var ts plot.ConstantTicks
+	for i, l := range labels {
+		if name != "" {
+			l = l[cut:]
+		}
+		ts = append(ts, plot.Tick{Value: float64(i), Label: l})
+	}
+	return name, ts
+}
+
+// stackedBars draws n stacked bars at x = 0 … n−1, layers[k][i] high, of
+// half-width half in data units.
+type stackedBars struct {
+	n      int
+	half   float64
+	layers [][]float64
+	colors []color.Color
+}
+
+func (s *stackedBars) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	sty := textStyle(9)
+	sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
+	for i := 0; i < s.n; i++ {
+		base := 0.0
+		x0, x1 := trX(float64(i)-s.half), trX(float64(i)+s.half)
+		for k, l := range s.layers {
+			if l[i] <= 0 {
+				continue
+			}
+			top := math.Min(base+l[i], 1)
+			c.SetColor(s.colors[k])
+			r := vg.Rectangle{Min: vg.Point{X: x0, Y: trY(base)}, Max: vg.Point{X: x1, Y: trY(top)}}
+			c.Fill(r.Path())
+			// A segment with room for it shows its probability.
+			label := fmt.Sprintf("%.2f", l[i])
+			if r.Max.Y-r.Min.Y >= 2*sty.Height(label) && x1-x0 >= sty.Width(label)+vg.Points(6) {
+				st := sty
+				if luminance(s.colors[k]) < 0.45 {
+					st.Color = color.White
+				}
+				c.FillText(st, vg.Point{X: (x0 + x1) / 2, Y: (r.Min.Y + r.Max.Y) / 2}, label)
+			}
+			base = top
+		}
+	}
+}
+
+func (s *stackedBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return -0.5, float64(s.n) - 0.5, 0, 1
+}
+
+var _ plot.DataRanger = (*stackedBars)(nil)
 
 // Series is one line of an overlay plot.
 type Series struct {
 	Name string
 	XY   plotter.XYs
+	// Metric is what the series plots ("event:hit", "mean:damage") and
+	// Unit the unit of a mean's variable ("wounds"); both optional, Metric
+	// defaulting to the y argument of WriteLines. Series that plot
+	// different metrics are named with theirs in the legend, and the y axis
+	// says what they share ("probability").
+	Metric, Unit string
 }
 
-// WriteLines overlays several series (mechanics, option settings or systems).
+// Line styles of overlay series, in order: colours (Okabe & Ito's, which
+// stay apart for colour-blind readers), dash patterns and markers, and
+// widths that shrink so that a series drawn over an identical one leaves it
+// visible around and between its dashes.
+var (
+	seriesColors = []color.Color{
+		color.RGBA{0, 114, 178, 255}, color.RGBA{213, 94, 0, 255}, color.RGBA{0, 158, 115, 255},
+		color.RGBA{204, 121, 167, 255}, color.RGBA{230, 159, 0, 255}, color.RGBA{86, 180, 233, 255},
+		color.RGBA{0, 0, 0, 255},
+	}
+	seriesDashes = [][]vg.Length{nil, {vg.Points(7), vg.Points(4)}, {vg.Points(2), vg.Points(3)},
+		{vg.Points(9), vg.Points(3), vg.Points(2), vg.Points(3)}, {vg.Points(4), vg.Points(2)}}
+	seriesGlyphs = []draw.GlyphDrawer{draw.RingGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{},
+		draw.CrossGlyph{}, draw.PlusGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{}}
+)
+
+// WriteLines overlays several series (mechanics, option settings or
+// systems) against x. y names the metric (event:NAME, mean:VAR, or words);
+// the axis and the legend say it in words, and a title that is only an
+// identifier (a plan's name for the chart) is replaced by what is plotted,
+// the identifier moving to the caption. A probability axis is [0, 1].
 func WriteLines(w io.Writer, title, x, y, caption string, series []Series) error {
-	p := newPlot(title, x+"\n"+caption, y)
-	pal := palette.Rainbow(max(2, len(series)), palette.Blue, palette.Red, 1, 0.8, 1)
+	mets := make([]string, len(series))
+	var distinct []string
+	unitOf := map[string]string{}
+	for i, s := range series {
+		mets[i] = s.Metric
+		if mets[i] == "" {
+			mets[i] = y
+		}
+		if _, seen := unitOf[mets[i]]; !seen {
+			distinct = append(distinct, mets[i])
+		}
+		if s.Unit != "" || unitOf[mets[i]] == "" {
+			unitOf[mets[i]] = s.Unit
+		}
+	}
+	if len(series) == 0 {
+		distinct = []string{y}
+	}
+	yLabel, prob, _ := metricWords(distinct[0], unitOf[distinct[0]])
+	what := yLabel
+	if len(distinct) > 1 {
+		var ws []string
+		allProb, allMean := true, true
+		units := map[string]bool{}
+		for _, m := range distinct {
+			l, p, _ := metricWords(m, unitOf[m])
+			ws = append(ws, l)
+			allProb = allProb && p
+			allMean = allMean && strings.HasPrefix(m, "mean:")
+			units[unitOf[m]] = true
+		}
+		prob = allProb
+		switch {
+		case allProb:
+			yLabel = "probability"
+		case allMean && len(units) == 1:
+			yLabel = "mean"
+			if u := unitOf[distinct[0]]; u != "" {
+				yLabel += " (" + u + ")"
+			}
+		case allMean:
+			yLabel = "mean"
+		default:
+			yLabel = "value"
+		}
+		what = strings.Join(ws, " and ")
+	}
+	if !prob && (strings.HasPrefix(yLabel, "P(") || yLabel == "probability") {
+		prob = true
+	}
+	title, id := retitle(title, y, what, x)
+	if id != "" {
+		caption = strings.TrimSpace("chart " + id + "\n" + caption)
+	}
+	p := newPlot(title, x, yLabel)
+	var legend []legendEntry
+	lo, hi := math.Inf(1), math.Inf(-1)
+	xInt := true
 	for i, s := range series {
 		l, sc, err := plotter.NewLinePoints(s.XY)
 		if err != nil {
 			return err
 		}
-		l.Color = pal.Colors()[i]
-		l.Width = vg.Points(2)
-		sc.Color = pal.Colors()[i]
-		p.Add(l, sc)
-		p.Legend.Add(s.Name, l)
+		col := seriesColors[i%len(seriesColors)]
+		l.Color = col
+		l.Width = vg.Points(math.Max(1.2, 3.2-0.7*float64(i)))
+		l.Dashes = seriesDashes[i%len(seriesDashes)]
+		sc.Color = col
+		sc.Shape = seriesGlyphs[i%len(seriesGlyphs)]
+		sc.Radius = vg.Points(math.Max(2.5, 4.5-0.6*float64(i)))
+		p.Add(l)
+		if len(s.XY) <= 60 {
+			p.Add(sc)
+		}
+		name := s.Name
+		if n, _, ok := metricWords(name, s.Unit); ok {
+			name = n
+		}
+		if len(distinct) > 1 {
+			name += " — " + MetricLabelOf(mets[i], s.Unit)
+		}
+		legend = append(legend, legendEntry{name: name, thumbs: []plot.Thumbnailer{l, sc}})
+		for _, pt := range s.XY {
+			lo, hi = math.Min(lo, pt.Y), math.Max(hi, pt.Y)
+			xInt = xInt && pt.X == math.Trunc(pt.X)
+		}
 	}
-	p.Legend.Top = true
-	return save(p, w)
+	if len(series) == 1 && (legend[0].name == yLabel || series[0].Name == y) {
+		legend = nil // the axis says it
+	}
+	if prob {
+		probAxis(&p.Y)
+	} else if lo >= 0 {
+		p.Y.Min = 0
+		if hi <= 0 {
+			p.Y.Max = 1
+		}
+	}
+	p.X.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick { return niceTicks(lo, hi, xInt, 12) })
+	return (&figure{plot: p, caption: caption, legend: legend}).write(w)
+}
+
+// MetricLabelOf names a metric in words, as MetricLabel does, with the unit
+// given.
+func MetricLabelOf(metric, unit string) string {
+	l, _, _ := metricWords(metric, unit)
+	return l
 }
 
 // grid is a heat map's data: Z[row][col] for Y values by X values.
@@ -278,33 +778,51 @@ func (g grid) X(c int) float64    { return g.xs[c] }
 func (g grid) Y(r int) float64    { return g.ys[r] }
 
 // WriteHeatmap draws Z over (x, y) with the values printed in the cells and
-// a colour bar.
+// a colour bar. zName is the metric (event:NAME, mean:VAR, or words); a
+// probability is coloured on the whole of [0, 1], so that equal colours mean
+// equal chances across plots.
 func WriteHeatmap(w io.Writer, title, xName, yName, zName, caption string, xs, ys []float64, z [][]float64) error {
 	g := grid{xs: xs, ys: ys, z: z}
-	pal := moreland.SmoothBlueRed().Palette(255)
+	zLabel, prob, _ := metricWords(zName, "")
+	if !prob && strings.HasPrefix(zLabel, "P(") {
+		prob = true
+	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, row := range z {
 		for _, v := range row {
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
 	}
+	if prob {
+		lo, hi = 0, 1
+	}
 	if lo == hi {
 		hi = lo + 1e-9
 	}
-	hm := plotter.NewHeatMap(g, pal)
+	hm := plotter.NewHeatMap(g, moreland.SmoothBlueRed().Palette(255))
 	hm.Min, hm.Max = lo, hi
-	p := newPlot(title, xName+"\n"+caption, yName)
+	title, id := retitle(title, zName, zLabel, xName, yName)
+	if id != "" {
+		caption = strings.TrimSpace("chart " + id + "\n" + caption)
+	}
+	p := newPlot(title, xName, yName)
 	p.Add(hm)
 	p.X.Tick.Marker = valueTicks(xs)
 	p.Y.Tick.Marker = valueTicks(ys)
-	var lbls plotter.XYLabels
-	for r, y := range ys {
-		for c, x := range xs {
-			lbls.XYs = append(lbls.XYs, plotter.XY{X: x, Y: y})
-			lbls.Labels = append(lbls.Labels, fmt.Sprintf("%.2f", z[r][c]))
-		}
-	}
 	if len(xs)*len(ys) <= 400 {
+		cm := moreland.SmoothBlueRed()
+		cm.SetMin(lo)
+		cm.SetMax(hi)
+		var lbls plotter.XYLabels
+		var dark []bool
+		for r, y := range ys {
+			for c, x := range xs {
+				lbls.XYs = append(lbls.XYs, plotter.XY{X: x, Y: y})
+				lbls.Labels = append(lbls.Labels, cellValue(z[r][c], prob))
+				col, err := cm.At(math.Min(math.Max(z[r][c], lo), hi))
+				dark = append(dark, err == nil && luminance(col) < 0.45)
+			}
+		}
 		l, err := plotter.NewLabels(lbls)
 		if err != nil {
 			return err
@@ -313,37 +831,49 @@ func WriteHeatmap(w io.Writer, title, xName, yName, zName, caption string, xs, y
 			l.TextStyle[i].XAlign = draw.XCenter
 			l.TextStyle[i].YAlign = draw.YCenter
 			l.TextStyle[i].Font.Size = vg.Points(8)
+			if dark[i] {
+				l.TextStyle[i].Color = color.White
+			}
 		}
 		p.Add(l)
 	}
 	cb := plot.New()
 	cb.HideY()
-	cb.X.Label.Text = zName
+	cb.X.Label.Text = zLabel
+	cb.X.Label.TextStyle.Font.Size = vg.Points(12)
 	cm := moreland.SmoothBlueRed()
 	cm.SetMin(lo)
 	cm.SetMax(hi)
-	bar := &plotter.ColorBar{ColorMap: cm}
-	cb.Add(bar)
-	img := vgimgCanvas()
-	dc := draw.New(img)
-	top := draw.Canvas{Canvas: dc.Canvas, Rectangle: dc.Rectangle}
-	top.Min.Y += vg.Inch * 0.9
-	p.Draw(top)
-	bottom := draw.Canvas{Canvas: dc.Canvas, Rectangle: dc.Rectangle}
-	bottom.Max.Y = bottom.Min.Y + vg.Inch*0.8
-	bottom.Min.X += vg.Inch * 0.8
-	bottom.Max.X -= vg.Inch * 0.3
-	cb.Draw(bottom)
-	return writeCanvas(img, w)
+	cb.Add(&plotter.ColorBar{ColorMap: cm})
+	if prob {
+		probAxis(&cb.X)
+	}
+	return (&figure{plot: p, colorBar: cb, caption: caption}).write(w)
+}
+
+// cellValue prints a heat map cell: probabilities with two decimals, other
+// values with three significant digits.
+func cellValue(v float64, prob bool) string {
+	if prob {
+		return fmt.Sprintf("%.2f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+func luminance(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	return (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(b)) / 0xffff
 }
 
 // valueTicks puts one labelled tick on each grid value (thinned to ~15).
 func valueTicks(vs []float64) plot.ConstantTicks {
-	step := max(1, len(vs)/15)
+	step := max(1, (len(vs)+14)/15)
 	var t plot.ConstantTicks
 	for i, v := range vs {
 		if i%step == 0 {
-			t = append(t, plot.Tick{Value: v, Label: fmt.Sprintf("%g", v)})
+			t = append(t, plot.Tick{Value: v, Label: num(v)})
+		} else {
+			t = append(t, plot.Tick{Value: v})
 		}
 	}
 	return t
