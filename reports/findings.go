@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot/plotter"
@@ -23,7 +24,11 @@ func Finding(r *mechanics.Result) string {
 	}
 	if len(r.Vars) > 0 {
 		v := r.Vars[0]
-		parts = append(parts, fmt.Sprintf("%s: mean %.3f, median %s, 5–95%% %s…%s", v.Name, v.Stats.Mean, value(v.Stats.P50), value(v.Stats.P5), value(v.Stats.P95)))
+		name := v.Name
+		if v.Unit != "" {
+			name += " (" + v.Unit + ")"
+		}
+		parts = append(parts, fmt.Sprintf("%s: mean %.3f, median %s, 5–95%% %s…%s", name, v.Stats.Mean, value(v.Stats.P50), value(v.Stats.P5), value(v.Stats.P95)))
 	}
 	if r.Process != nil && r.Process.Unbounded {
 		parts = append(parts, fmt.Sprintf("mean time (unlimited horizon) %.3f %ss", r.Process.MeanTimeUnbounded, unit(r.Process.TimeUnit)))
@@ -31,16 +36,22 @@ func Finding(r *mechanics.Result) string {
 	return "Finding: " + strings.Join(parts, "; ") + "."
 }
 
-// LineFinding reports where the metric crosses 50% (for probabilities) or
-// its range.
+// LineFinding reports where a probability crosses (or reaches) 50%, or
+// else the metric's range. met is the metric (event:NAME, mean:VAR), said
+// in words ("P(success)"); x is the name of the varied quantity.
 func LineFinding(met, x string, xy plotter.XYs) string {
+	what := MetricLabelOf(met, "")
 	if strings.HasPrefix(met, "event:") {
-		for i := 1; i < len(xy); i++ {
-			a, b := xy[i-1].Y, xy[i].Y
-			if (a-0.5)*(b-0.5) <= 0 && a != b {
-				return fmt.Sprintf("Finding: %s crosses 50%% between %s = %g (%.3f) and %g (%.3f).", met, x, xy[i-1].X, a, xy[i].X, b)
-			}
+		xs, ys := make([]float64, len(xy)), make([]float64, len(xy))
+		for i, p := range xy {
+			xs[i], ys[i] = p.X, p.Y
 		}
+		if s := halfway(x, xs, ys); s != "" {
+			return fmt.Sprintf("Finding: %s %s.", what, s)
+		}
+	}
+	if len(xy) == 0 {
+		return fmt.Sprintf("Finding: no points of %s.", what)
 	}
 	lo, hi := xy[0], xy[0]
 	for _, p := range xy {
@@ -51,24 +62,43 @@ func LineFinding(met, x string, xy plotter.XYs) string {
 			hi = p
 		}
 	}
-	return fmt.Sprintf("Finding: %s ranges from %.3f (%s = %g) to %.3f (%s = %g).", met, lo.Y, x, lo.X, hi.Y, x, hi.X)
+	if lo.Y == hi.Y {
+		return fmt.Sprintf("Finding: %s is %s throughout (%s = %s … %s).", what, fixed3(lo.Y), x, num(xy[0].X), num(xy[len(xy)-1].X))
+	}
+	return fmt.Sprintf("Finding: %s ranges from %s (%s = %s) to %s (%s = %s).", what, fixed3(lo.Y), x, num(lo.X), fixed3(hi.Y), x, num(hi.X))
 }
 
-// heatFinding says, for the middle row, where the metric crosses 50% in x,
-// and gives the extremes.
+// fixed3 prints a metric's value with three decimals.
+func fixed3(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+
+// isHalf tells a probability of exactly one half (up to rounding error).
+func isHalf(p float64) bool { return math.Abs(p-0.5) < 1e-9 }
+
+// halfway says where ys, over xs, first reaches 50%: "reaches 50% at x = 14
+// (0.500)" when a value is one half, or "crosses 50% between x = 7 (0.542)
+// and 8 (0.148)" when two neighbours lie on either side of it; "" when
+// neither happens.
+func halfway(x string, xs, ys []float64) string {
+	for i := range ys {
+		if isHalf(ys[i]) {
+			return fmt.Sprintf("reaches 50%% at %s = %s", x, num(xs[i]))
+		}
+		if i > 0 && (ys[i-1]-0.5)*(ys[i]-0.5) < 0 {
+			return fmt.Sprintf("crosses 50%% between %s = %s (%s) and %s (%s)", x, num(xs[i-1]), fixed3(ys[i-1]), num(xs[i]), fixed3(ys[i]))
+		}
+	}
+	return ""
+}
+
+// heatFinding says, for the middle row, where a probability reaches or
+// crosses 50% along x, and gives the extremes.
 func heatFinding(met string, names []string, axes [][]float64, z [][]float64) string {
+	what := MetricLabelOf(met, "")
 	var parts []string
-	if strings.HasPrefix(met, "event:") {
-		for r, y := range axes[1] {
-			if r != len(axes[1])/2 {
-				continue
-			}
-			for c := 1; c < len(axes[0]); c++ {
-				if (z[r][c-1]-0.5)*(z[r][c]-0.5) <= 0 && z[r][c-1] != z[r][c] {
-					parts = append(parts, fmt.Sprintf("at %s = %g, %s crosses 50%% between %s = %g and %g", names[1], y, met, names[0], axes[0][c-1], axes[0][c]))
-					break
-				}
-			}
+	if strings.HasPrefix(met, "event:") && len(axes[1]) > 0 {
+		r := len(axes[1]) / 2
+		if s := halfway(names[0], axes[0], z[r]); s != "" {
+			parts = append(parts, fmt.Sprintf("at %s = %s, %s %s", names[1], num(axes[1][r]), what, s))
 		}
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -77,6 +107,6 @@ func heatFinding(met string, names []string, axes [][]float64, z [][]float64) st
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
 	}
-	parts = append(parts, fmt.Sprintf("%s ranges from %.3f to %.3f over the grid", met, lo, hi))
+	parts = append(parts, fmt.Sprintf("%s ranges from %s to %s over the grid", what, fixed3(lo), fixed3(hi)))
 	return "Finding: " + strings.Join(parts, "; ") + "."
 }
