@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -16,6 +17,13 @@ import (
 // configuration spec was built from — the outcome record (or the process)
 // and every output with the formula it is computed from.
 func WriteDescription(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, custom bool) error {
+	var buf bytes.Buffer
+	writeDescription(&buf, m, spec, custom)
+	_, err := w.Write(trimLines(buf.Bytes()))
+	return err
+}
+
+func writeDescription(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, custom bool) {
 	fmt.Fprintf(w, "%s — %s\n\n%s\n\n", m.ID, m.Summary, m.Doc)
 	if m.MCOnly {
 		fmt.Fprintf(w, "Engines: simulator only (%s)\n\n", m.MCReason)
@@ -43,12 +51,21 @@ func WriteDescription(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, 
 		}
 	}
 	describeModel(w, spec, custom)
-	fmt.Fprintf(w, "\nExample:\n  oddsmith exact %s", m.ID)
-	for _, p := range m.Params {
-		fmt.Fprintf(w, " --set %s=%s", p.Name, mechanics.FormatNum(p.Default))
+	fmt.Fprintf(w, "\nExample:\n  %s\n", example(m))
+}
+
+// example is a command line that runs m at its defaults, every parameter
+// spelt out.
+func example(m *mechanics.Mechanic) string {
+	engine := "exact"
+	if m.MCOnly {
+		engine = "sim"
 	}
-	_, err := fmt.Fprintln(w)
-	return err
+	s := "oddsmith " + engine + " " + m.ID
+	for _, p := range m.Params {
+		s += fmt.Sprintf(" --set %s=%s", p.Name, mechanics.FormatNum(p.Default))
+	}
+	return s
 }
 
 // describeModel lists what a model declares: its outcome record (or
@@ -59,12 +76,7 @@ func describeModel(w io.Writer, spec *mechanics.Spec, custom bool) {
 		at = "at these settings"
 	}
 	if p := spec.Process; p != nil {
-		n := len(p.AbsorbingStates())
-		fmt.Fprintf(w, "\nModel (%s): a process over %d states (%d absorbing), one step = one %s, horizon %d steps", at, len(p.States), n, cmp.Or(p.TimeUnit, "step"), p.Horizon)
-		if p.Homogeneous {
-			fmt.Fprintf(w, "; time-homogeneous, so the exact engine also solves it for an unlimited horizon")
-		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "\nModel (%s): %s\n", at, processSummary(p))
 	}
 	if r := spec.Record; r != nil && spec.Process == nil {
 		fmt.Fprintf(w, "\nOutcome record (%s):\n", at)
@@ -74,28 +86,73 @@ func describeModel(w io.Writer, spec *mechanics.Spec, custom bool) {
 		}
 		tw.Flush()
 	}
-	formula := func(e expr.Expr) string {
-		if e == nil {
-			return "(a function of the outcome)"
-		}
-		return "= " + expr.String(e)
-	}
 	fmt.Fprintf(w, "\nOutputs (%s):\n", at)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for pi, part := range spec.Parts() {
 		if pi > 0 {
 			tw.Flush()
-			fmt.Fprintln(w, "  computed apart, from a separate model of the same rule (exact on its own; not joint with the outputs above):")
+			fmt.Fprintln(w, "  "+apart+":")
 		}
-		describeOutputs(tw, part, formula, pi == 0)
-	}
-	if spec.Process != nil {
-		fmt.Fprintf(tw, "  process\tsurvival S(t), absorption per state%s\t\t\n", map[bool]string{true: ", unlimited-horizon mean time and absorption", false: ""}[spec.Process.Homogeneous])
+		for _, o := range outputRows(part, pi == 0) {
+			name, formula, last := o.name, "(a function of the outcome)", o.doc
+			if o.unit != "" {
+				name += " [" + o.unit + "]"
+			}
+			if o.formula != "" {
+				formula = "= " + o.formula
+			}
+			if o.kind == "band" {
+				last = bandLabels(o.labels, 8)
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", o.kind, name, formula, last)
+		}
+		if pi == 0 && spec.Process != nil {
+			// The main part's process gives these (see mechanics.Spec.Also).
+			fmt.Fprintf(tw, "  process\t%s\n", processOutputs(spec.Process)) // the last cell: it does not widen the column
+		}
 	}
 	tw.Flush()
 }
 
-func describeOutputs(tw io.Writer, spec *mechanics.Spec, formula func(expr.Expr) string, main bool) {
+// apart introduces the outputs of a spec's further parts.
+const apart = "computed apart, from a separate model of the same rule (exact on its own; not joint with the outputs above)"
+
+func processSummary(p *mechanics.Process) string {
+	s := fmt.Sprintf("a process over %d states (%d absorbing), one step = one %s, horizon %d steps", len(p.States), len(p.AbsorbingStates()), cmp.Or(p.TimeUnit, "step"), p.Horizon)
+	if p.Homogeneous {
+		s += "; time-homogeneous, so the exact engine also solves it for an unlimited horizon"
+	}
+	return s
+}
+
+func processOutputs(p *mechanics.Process) string {
+	s := "survival S(t), absorption per state"
+	if p.Homogeneous {
+		s += ", unlimited-horizon mean time and absorption"
+	}
+	return s
+}
+
+// bandLabels lists a band's labels, the middle ones left out when there are
+// more than most.
+func bandLabels(labels []string, most int) string {
+	if len(labels) > most {
+		return fmt.Sprintf("%d labels: %s | … | %s", len(labels), strings.Join(labels[:3], " | "), labels[len(labels)-1])
+	}
+	return strings.Join(labels, " | ")
+}
+
+// outputRow is one declared output: kind (distribution, "distribution
+// (primary)", event, band), name, unit, formula ("" for a function of the
+// outcome), doc and, for bands, labels.
+type outputRow struct {
+	kind, name, unit, formula, doc string
+	labels                         []string
+}
+
+// outputRows lists a spec's outputs in declaration order; main marks the
+// spec whose first variable is the primary one.
+func outputRows(spec *mechanics.Spec, main bool) []outputRow {
 	// Formulas name the variables and bands they repeat.
 	named := map[string]string{}
 	for _, v := range spec.Vars {
@@ -108,34 +165,27 @@ func describeOutputs(tw io.Writer, spec *mechanics.Spec, formula func(expr.Expr)
 			named[k] = b.Name
 		}
 	}
-	short := formula
-	formula = func(e expr.Expr) string {
+	formula := func(e expr.Expr) string {
 		if e == nil {
-			return short(e)
+			return ""
 		}
-		return short(expr.Abbreviate(e, named))
+		return expr.String(expr.Abbreviate(e, named))
 	}
+	var rows []outputRow
 	for i, v := range spec.Vars {
 		kind := "distribution"
 		if i == 0 && main {
 			kind = "distribution (primary)"
 		}
-		name := v.Name
-		if v.Unit != "" {
-			name += " [" + v.Unit + "]"
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", kind, name, formula(v.Expr), v.Doc)
+		rows = append(rows, outputRow{kind: kind, name: v.Name, unit: v.Unit, formula: formula(v.Expr), doc: v.Doc})
 	}
 	for _, e := range spec.Events {
-		fmt.Fprintf(tw, "  event\t%s\t%s\t%s\n", e.Name, formula(e.Expr), e.Doc)
+		rows = append(rows, outputRow{kind: "event", name: e.Name, formula: formula(e.Expr), doc: e.Doc})
 	}
 	for _, b := range spec.Bands {
-		labels := strings.Join(b.Labels, " | ")
-		if len(b.Labels) > 8 {
-			labels = fmt.Sprintf("%d labels: %s | … | %s", len(b.Labels), strings.Join(b.Labels[:3], " | "), b.Labels[len(b.Labels)-1])
-		}
-		fmt.Fprintf(tw, "  band\t%s\t%s\t%s\n", b.Name, formula(b.Expr), labels)
+		rows = append(rows, outputRow{kind: "band", name: b.Name, formula: formula(b.Expr), doc: b.Doc, labels: b.Labels})
 	}
+	return rows
 }
 
 func fieldType(f mechanics.Field) string {
@@ -151,4 +201,181 @@ func fieldType(f mechanics.Field) string {
 		return fmt.Sprintf("%s..%s in steps of 1/%d %s", f.Format(f.Lo), f.Format(f.Hi), f.Den, f.Unit)
 	}
 	return fmt.Sprintf("%d..%d %s", f.Lo, f.Hi, f.Unit)
+}
+
+// WriteDescriptionMarkdown documents one mechanic in Markdown, with what
+// WriteDescription gives in plain text: its rule, parameters, options, the
+// model (outcome record or process) and every output with its formula.
+func WriteDescriptionMarkdown(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, custom bool) error {
+	var buf bytes.Buffer
+	writeMarkdown(&buf, m, spec, custom, "#")
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// WriteReference writes the Markdown reference of the mechanics given (in
+// that order; mechanics.All() for the whole registry): a contents list by
+// system, then each mechanic as WriteDescriptionMarkdown documents it, its
+// model at the defaults. Everything in it comes from the registry, so it
+// is regenerated, never edited.
+func WriteReference(w io.Writer, ms []*mechanics.Mechanic) error {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "# Mechanics reference\n\n")
+	fmt.Fprintf(&buf, "Every mechanic oddsmith implements: its rule, parameters (default and range), options (the readings the rules leave open; default first, in bold), the model it declares at the defaults (outcome record or process) and every output with the formula it is computed from. ")
+	fmt.Fprintf(&buf, "Generated from the registry by `oddsmith describe --all --format markdown`; do not edit it by hand (`go test ./cmd/oddsmith -run Reference -update` rewrites it). ")
+	fmt.Fprintf(&buf, "`oddsmith describe ID --set name=value …` shows a model at other settings.\n\n")
+	// Contents, by system (the id's first part).
+	var systems []string
+	bySystem := map[string][]*mechanics.Mechanic{}
+	for _, m := range ms {
+		sys, _, _ := strings.Cut(m.ID, ".")
+		if bySystem[sys] == nil {
+			systems = append(systems, sys)
+		}
+		bySystem[sys] = append(bySystem[sys], m)
+	}
+	fmt.Fprintf(&buf, "## Contents\n\n")
+	for _, sys := range systems {
+		fmt.Fprintf(&buf, "- `%s.*` (%d)\n", sys, len(bySystem[sys]))
+		for _, m := range bySystem[sys] {
+			fmt.Fprintf(&buf, "  - [`%s`](#%s) — %s\n", m.ID, anchor(m.ID), mdText(m.Summary))
+		}
+	}
+	for _, sys := range systems {
+		fmt.Fprintf(&buf, "\n## `%s.*`\n", sys)
+		for _, m := range bySystem[sys] {
+			c, err := m.Configure(nil)
+			if err != nil {
+				return fmt.Errorf("%s: %w", m.ID, err)
+			}
+			spec, err := m.Model(c)
+			if err != nil {
+				return fmt.Errorf("%s: %w", m.ID, err)
+			}
+			buf.WriteString("\n")
+			writeMarkdown(&buf, m, spec, false, "###")
+		}
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// anchor is the id of a mechanic's heading in the reference.
+func anchor(id string) string { return strings.ReplaceAll(id, ".", "-") }
+
+func writeMarkdown(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, custom bool, h string) {
+	at := "at the defaults"
+	if custom {
+		at = "at these settings"
+	}
+	fmt.Fprintf(w, "%s <a id=\"%s\"></a>`%s`\n\n", h, anchor(m.ID), m.ID)
+	fmt.Fprintf(w, "**%s**\n\n%s\n\n", mdText(m.Summary), mdText(m.Doc))
+	if m.MCOnly {
+		fmt.Fprintf(w, "Engines: simulator only (%s).\n\n", mdText(m.MCReason))
+	} else {
+		fmt.Fprintf(w, "Engines: exact and simulator.\n\n")
+	}
+	if len(m.Params) > 0 {
+		fmt.Fprintf(w, "**Parameters** (`--set NAME=VALUE`)\n\n| parameter | default | range | description |\n|---|---|---|---|\n")
+		for _, p := range m.Params {
+			rng := mechanics.FormatNum(p.Min) + " … " + mechanics.FormatNum(p.Max)
+			if p.Real {
+				rng += " (real)"
+			} else {
+				rng += " (whole)"
+			}
+			fmt.Fprintf(w, "| `%s` | %s | %s | %s |\n", p.Name, mechanics.FormatNum(p.Default), rng, mdCell(p.Doc))
+		}
+		fmt.Fprintln(w)
+	}
+	if len(m.Options) > 0 {
+		fmt.Fprintf(w, "**Options** (`--set opt.NAME=VALUE` or the full name; named choices `--set NAME=VALUE`; the default first, in bold)\n\n| option | set as | values | description |\n|---|---|---|---|\n")
+		for _, o := range m.Options {
+			short := "opt." + o.Short()
+			if o.IsChoice() {
+				short = o.Short()
+			}
+			var vals []string
+			for i, v := range o.Values {
+				v = mdCode(v)
+				if i == 0 {
+					v = "**" + v + "**"
+				}
+				vals = append(vals, v)
+			}
+			fmt.Fprintf(w, "| `%s` | `%s` | %s | %s |\n", o.Name, short, strings.Join(vals, ", "), mdCell(o.Doc))
+		}
+		fmt.Fprintln(w)
+	}
+	if p := spec.Process; p != nil {
+		fmt.Fprintf(w, "**Model** (%s): %s.\n\n", at, mdText(processSummary(p)))
+	}
+	if r := spec.Record; r != nil && spec.Process == nil {
+		fmt.Fprintf(w, "**Outcome record** (%s)\n\n| field | type | description |\n|---|---|---|\n", at)
+		for _, f := range r.Fields {
+			fmt.Fprintf(w, "| `%s` | %s | %s |\n", f.Name, mdCell(strings.TrimSpace(fieldType(f))), mdCell(f.Doc))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "**Outputs** (%s)\n\n", at)
+	for pi, part := range spec.Parts() {
+		if pi > 0 {
+			fmt.Fprintf(w, "\n%s:\n\n", strings.ToUpper(apart[:1])+apart[1:])
+		}
+		fmt.Fprintf(w, "| kind | name | formula | description |\n|---|---|---|---|\n")
+		for _, o := range outputRows(part, pi == 0) {
+			name := mdCode(o.name)
+			if o.unit != "" {
+				name += " (" + mdCell(o.unit) + ")"
+			}
+			formula := "(a function of the outcome)"
+			if o.formula != "" {
+				formula = mdCode(o.formula)
+			}
+			doc := mdCell(o.doc)
+			if o.kind == "band" {
+				doc = strings.TrimSuffix(doc, ".")
+				if doc != "" {
+					doc += "; "
+				}
+				doc += "labels: " + mdCell(bandLabels(o.labels, 12))
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s |\n", o.kind, name, formula, doc)
+		}
+		if pi == 0 && spec.Process != nil {
+			fmt.Fprintf(w, "| process | %s | | |\n", processOutputs(spec.Process))
+		}
+	}
+	fmt.Fprintf(w, "\nExample:\n\n```sh\n%s\n```\n", example(m))
+}
+
+// mdText escapes text for a Markdown paragraph: an asterisk is no emphasis,
+// and "<" before a letter starts no HTML tag.
+func mdText(s string) string {
+	s = strings.ReplaceAll(s, "*", `\*`)
+	var b strings.Builder
+	for i, r := range s {
+		if r == '<' && i+1 < len(s) && strings.ContainsRune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/!?", rune(s[i+1])) {
+			b.WriteString("&lt;")
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// mdCell escapes text for a table cell: as mdText, on one line, pipes
+// escaped.
+func mdCell(s string) string {
+	return strings.ReplaceAll(mdText(strings.Join(strings.Fields(s), " ")), "|", `\|`)
+}
+
+// mdCode is s as inline code in a table cell (pipes escaped, which GitHub's
+// tables require even in code).
+func mdCode(s string) string {
+	s = strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
+	if strings.Contains(s, "`") {
+		return "`` " + s + " ``"
+	}
+	return "`" + s + "`"
 }

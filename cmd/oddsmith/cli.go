@@ -239,8 +239,38 @@ func runDescribe(_ context.Context, args []string, stdout, _ io.Writer) error {
 	fs := newFlags(findCommand("describe"), stdout)
 	var sets []string
 	fs.StringArrayVar(&sets, "set", nil, "describe the model at these settings: `name=value` (repeatable; outputs can depend on them)")
+	all := fs.Bool("all", false, "describe every registered mechanic (at the defaults)")
+	format := fs.StringP("format", "f", "text", "output `format`: text or markdown (--all --format markdown is the reference in docs/mechanics.md)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *format != "text" && *format != "markdown" {
+		return badInput("unknown format %q (want text or markdown)", *format)
+	}
+	if *all {
+		if fs.NArg() > 0 || len(sets) > 0 {
+			return badInput("--all takes no mechanic id and no --set")
+		}
+		if *format == "markdown" {
+			return reports.WriteReference(stdout, mechanics.All())
+		}
+		for i, m := range mechanics.All() {
+			c, err := m.Configure(nil)
+			if err != nil {
+				return err
+			}
+			spec, err := m.Model(c)
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			if err := reports.WriteDescription(stdout, m, spec, false); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	m, err := lookup(fs)
 	if err != nil {
@@ -253,6 +283,9 @@ func runDescribe(_ context.Context, args []string, stdout, _ io.Writer) error {
 	spec, err := m.Model(c)
 	if err != nil {
 		return err
+	}
+	if *format == "markdown" {
+		return reports.WriteDescriptionMarkdown(stdout, m, spec, len(sets) > 0)
 	}
 	return reports.WriteDescription(stdout, m, spec, len(sets) > 0)
 }
