@@ -136,13 +136,19 @@ func WriteSweepPlot(w io.Writer, id, metric string, names []string, axes [][]flo
 		for i, p := range pts {
 			xy = append(xy, plotter.XY{X: p.Values[0], Y: zs[i]})
 		}
-		return LineFinding(metric, names[0], xy), WriteLines(w, title, names[0], metric, caption, []Series{{Name: metric, XY: xy}})
+		unit := ""
+		if kind, name, ok := cutColon(metric); ok && kind == "mean" {
+			if v := pts[0].Result.Var(name); v != nil {
+				unit = v.Unit
+			}
+		}
+		return LineFinding(metric, names[0], xy), WriteLines(w, title, names[0], metric, caption, []Series{{Name: metric, XY: xy, Metric: metric, Unit: unit}})
 	}
 	z := make([][]float64, len(axes[1]))
 	for r := range z {
 		z[r] = zs[r*len(axes[0]) : (r+1)*len(axes[0])]
 	}
-	return heatFinding(metric, names, axes, z), WriteHeatmap(w, title, names[0], names[1], metric, caption, axes[0], axes[1], z)
+	return heatFinding(metric, names, axes, z), WriteHeatmap(w, title, names[0], names[1], MetricLabel(pts[0].Result, metric), caption, axes[0], axes[1], z)
 }
 
 // fixedCaption is the caption of a sweep: the parameters held fixed (the

@@ -455,7 +455,7 @@ func runOverlay(ctx context.Context, o *Overlay, b *reports.Bundle, progress Pro
 			return err
 		}
 		var xy plotter.XYs
-		met := ""
+		met, unit := "", ""
 		for i, c := range cs {
 			r, err := exactly.Run(ctx, m, c)
 			if err != nil {
@@ -465,6 +465,7 @@ func runOverlay(ctx context.Context, o *Overlay, b *reports.Bundle, progress Pro
 			if met == "" {
 				met = reports.DefaultMetric(r, o.Metric)
 			}
+			unit = metricUnit(r, met)
 			y, err := reports.Metric(r, met)
 			if err != nil {
 				return err
@@ -476,7 +477,7 @@ func runOverlay(ctx context.Context, o *Overlay, b *reports.Bundle, progress Pro
 			}
 		}
 		caption += s.Label + ": " + m.ID + "  "
-		series = append(series, reports.Series{Name: s.Label, XY: xy})
+		series = append(series, reports.Series{Name: s.Label, XY: xy, Metric: met, Unit: unit})
 		mets = append(mets, met)
 	}
 	if err := b.Write(o.Name+".csv", func(w io.Writer) error { return reports.WriteOverlayCSV(w, o.Name, rows) }); err != nil {
@@ -514,4 +515,15 @@ func (p *Plan) Points() int {
 		n += len(xs) * len(o.Series)
 	}
 	return n
+}
+
+// metricUnit is the unit of the variable a "mean:VAR" metric reads ("" for
+// an event).
+func metricUnit(r *mechanics.Result, metric string) string {
+	if kind, name, ok := strings.Cut(metric, ":"); ok && kind == "mean" {
+		if v := r.Var(name); v != nil {
+			return v.Unit
+		}
+	}
+	return ""
 }
