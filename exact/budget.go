@@ -89,7 +89,7 @@ func FormatBytes(n int64) string {
 		v /= 1024
 		i++
 	}
-	if v >= 100 || v == math.Trunc(v) {
+	if v >= 10 || v == math.Trunc(v) {
 		return fmt.Sprintf("%.0f %s", v, units[i])
 	}
 	return fmt.Sprintf("%.1f %s", v, units[i])

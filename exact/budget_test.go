@@ -1,0 +1,246 @@
+package exact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// wantMemoryError checks that err is a memory refusal marked as bad input
+// whose message names the size and the budget.
+func wantMemoryError(t *testing.T, err error, budget int64, words ...string) *MemoryError {
+	t.Helper()
+	var me *MemoryError
+	if !errors.As(err, &me) {
+		t.Fatalf("error %v; want a *MemoryError", err)
+	}
+	if !mechanics.IsInput(err) {
+		t.Errorf("%v is not marked as bad input", err)
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "\n") {
+		t.Errorf("message is not one line: %q", msg)
+	}
+	for _, w := range append([]string{"needs about " + FormatBytes(me.Need), "the memory budget is " + FormatBytes(budget), "--memory"}, words...) {
+		if !strings.Contains(msg, w) {
+			t.Errorf("message %q does not say %q", msg, w)
+		}
+	}
+	if me.Need+me.Held <= budget {
+		t.Errorf("refused %d bytes (+%d held) within a budget of %d", me.Need, me.Held, budget)
+	}
+	return me
+}
+
+func evalWith(ctx context.Context, mem int64, n mechanics.Node) (Dist, error) {
+	d, _, err := evalChecked(newBudget(ctx, Options{MemoryBytes: mem}), n)
+	return d, err
+}
+
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB",
+		1 << 30: "1 GiB", 4831838208: "4.5 GiB", 200 << 20: "200 MiB", 1<<62 + 1<<61: "6 EiB", 48<<30 + 1: "48 GiB", 10<<20 - 1: "10 MiB"} {
+		if got := FormatBytes(n); got != want {
+			t.Errorf("FormatBytes(%d) = %q; want %q", n, got, want)
+		}
+	}
+}
+
+func TestSpanAndSaturation(t *testing.T) {
+	if got := span(-1<<62, 1<<62); got != 1<<63-1 {
+		t.Errorf("span over the whole int range = %d; want saturated", got)
+	}
+	if got := span(3, 3); got != 1 {
+		t.Errorf("span(3, 3) = %d", got)
+	}
+	if got := mulBytes(1<<40, 1<<40); got != 1<<63-1 {
+		t.Errorf("mulBytes overflow = %d; want saturated", got)
+	}
+}
+
+// Each technique refuses a node too large for its budget before
+// allocating it, and computes it when the budget allows.
+func TestBudgetRefusesEachTechnique(t *testing.T) {
+	const small = 1 << 20 // 1 MiB
+	wide := mechanics.Map{X: mechanics.D(6), Name: "spread", F: func(x int) int { return x << 20 }}
+	cases := []struct {
+		name  string
+		node  mechanics.Node
+		words []string
+	}{
+		{"map", wide, []string{"map spread", "5242881 values"}},
+		{"scale", mechanics.Scale{X: mechanics.D(6), K: 1 << 20}, []string{"times 1048576"}},
+		{"sum", mechanics.Sum{Terms: []mechanics.Node{mechanics.D(100000), mechanics.D(100000)}}, []string{"a sum"}},
+		{"repeat", mechanics.Repeat{X: mechanics.D(70000), N: 4}, []string{"a sum"}},
+		{"combine", mechanics.Combine{X: mechanics.D(6), Y: mechanics.D(6), Name: "pack", F: func(a, b int) int { return a + b<<20 }},
+			[]string{"combine pack"}},
+		{"max", mechanics.Max{Terms: []mechanics.Node{mechanics.Const{V: 0}, mechanics.Const{V: 1 << 20}}}, []string{"largest"}},
+		{"mixture", mechanics.Mixture{Of: []mechanics.Node{mechanics.Const{V: 0}, mechanics.Const{V: 1 << 20}}, Weights: []int64{1, 1}},
+			[]string{"mixture"}},
+		{"keep", mechanics.Keep{Die: mechanics.D(1000), N: 100, K: 50, Highest: true}, []string{"keeping 50 of 100 dice", "fewer dice"}},
+		{"pool", mechanics.Pool{Die: mechanics.D(20), N: 40, Eval: multisetEval{}}, []string{"pool of 40 dice"}},
+		{"explode", mechanics.Explode{Die: mechanics.D(6), Depth: 1 << 20}, []string{"exploding", "explosion depth"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := evalWith(context.Background(), small, c.node)
+			wantMemoryError(t, err, small, append(c.words, "oddsmith sim")...)
+		})
+	}
+	// Within the default budget the small ones are computed.
+	for _, n := range []mechanics.Node{wide, cases[1].node, cases[4].node, cases[5].node, cases[6].node} {
+		if _, err := evalWith(context.Background(), 0, n); err != nil {
+			t.Errorf("%T within the default budget: %v", n, err)
+		}
+	}
+}
+
+// multisetEval keeps the whole multiset of faces seen as its state, so its
+// states multiply with every face: the pool DP's tables grow past any
+// budget.
+type multisetEval struct{}
+
+func (multisetEval) Start() uint64 { return 0 }
+func (multisetEval) Next(s uint64, f, c int) uint64 {
+	return s*41 + uint64(c)
+}
+func (multisetEval) Final(s uint64) int { return int(s % 1000) }
+
+// The same results whatever the budget, as long as the model fits.
+func TestBudgetDoesNotChangeResults(t *testing.T) {
+	nodes := []mechanics.Node{
+		mechanics.Repeat{X: mechanics.D(6), N: 50},
+		mechanics.Keep{Die: mechanics.D(10), N: 8, K: 3, Highest: true},
+		mechanics.Explode{Die: mechanics.D(6), Depth: 10},
+		mechanics.Combine{X: mechanics.D(20), Y: mechanics.D(12), Name: "diff", F: func(a, b int) int { return a - b }},
+	}
+	for _, n := range nodes {
+		a, err := evalWith(context.Background(), 0, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := evalWith(context.Background(), 1<<40, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Lo != b.Lo || len(a.P) != len(b.P) {
+			t.Fatalf("%T: supports differ", n)
+		}
+		for i := range a.P {
+			if a.P[i] != b.P[i] {
+				t.Fatalf("%T: P differs at %d", n, a.Lo+i)
+			}
+		}
+	}
+}
+
+// cycleProcess is a random walk on a ring of S states, a d6 − 4 step, and
+// when exits is set a d7 whose 7 leaves to an absorbing exit: one strongly
+// connected component of S states.
+func cycleProcess(S, horizon int, homogeneous, exits bool) *mechanics.Process {
+	p := &mechanics.Process{Homogeneous: homogeneous, Horizon: horizon, TimeUnit: "step"}
+	for s := range S {
+		p.Add(false, fmt.Sprint("ring ", s))
+	}
+	exit := p.Add(true, "exit")
+	die := mechanics.D(6)
+	if exits {
+		die = mechanics.D(7)
+	}
+	p.Kernel = func(int) mechanics.Node { return die }
+	p.Move = func(_, s, x int) int {
+		if x == 7 {
+			return exit
+		}
+		return ((s+x-4)%S + S) % S
+	}
+	return p
+}
+
+func TestFundamentalMatrixSkippedWhenOverBudget(t *testing.T) {
+	p := cycleProcess(600, 20, true, true)
+	spec := mechanics.ProcessSpec(p)
+	// The LU of 600 × 600 needs about 5.5 MiB: with 4 MiB the
+	// propagation fits and the unlimited-horizon figures are skipped.
+	small := &mechanics.Result{}
+	if err := ComputeContext(context.Background(), spec, small, Options{MemoryBytes: 4 << 20}); err != nil {
+		t.Fatal(err)
+	}
+	if small.Process.Unbounded || len(small.Warnings) != 1 || !strings.Contains(small.Warnings[0], "600 states that lead back to one another") {
+		t.Errorf("over budget: unbounded %v, warnings %q", small.Process.Unbounded, small.Warnings)
+	}
+	full := &mechanics.Result{}
+	if err := ComputeContext(context.Background(), spec, full, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	// Each step exits with probability 1/7: mean time 7.
+	if !full.Process.Unbounded || math.Abs(full.Process.MeanTimeUnbounded-7) > 1e-9 || len(full.Warnings) != 0 {
+		t.Errorf("within budget: unbounded %v mean %v warnings %q", full.Process.Unbounded, full.Process.MeanTimeUnbounded, full.Warnings)
+	}
+	if small.Event("absorbed:exit").P != full.Event("absorbed:exit").P {
+		t.Errorf("the propagated figures depend on the budget")
+	}
+}
+
+func TestProcessOutcomeTableOverBudget(t *testing.T) {
+	// 2000 states × 5000 steps: an outcome table of about 76 MiB.
+	p := cycleProcess(2000, 5000, true, true)
+	res := &mechanics.Result{}
+	err := ComputeContext(context.Background(), mechanics.ProcessSpec(p), res, Options{MemoryBytes: 8 << 20})
+	wantMemoryError(t, err, 8<<20, "outcome table", "2001 states", "shorter horizon")
+}
+
+// A cancelled computation returns ctx.Err() quickly, wherever it is.
+func TestCancelStopsLongComputations(t *testing.T) {
+	long := map[string]*mechanics.Spec{
+		// Propagation: a time-dependent walk whose step is mapped afresh
+		// for each state at each of a million steps.
+		"propagation": mechanics.ProcessSpec(cycleProcess(3000, 1_000_000, false, false)),
+		// Convolution: a sum of many wide dice.
+		"sum": {Outcome: mechanics.Repeat{X: mechanics.D(20000), N: 3000}},
+		// Keep DP: many dice with many faces.
+		"keep": {Outcome: mechanics.Keep{Die: mechanics.D(300), N: 300, K: 150, Highest: true}},
+	}
+	for name, spec := range long {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- ComputeContext(ctx, spec, &mechanics.Result{}, Options{MemoryBytes: 4 << 30}) }()
+			time.Sleep(50 * time.Millisecond)
+			cancel()
+			select {
+			case err := <-done:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("error %v; want context.Canceled", err)
+				}
+			case <-time.After(time.Second):
+				t.Fatal("still running a second after the cancellation")
+			}
+		})
+	}
+}
+
+func TestDeadlineStopsTheFundamentalMatrix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("leaves an LU of 2500 × 2500 running in the background")
+	}
+	// One component of 2500 states: its LU takes seconds, and runs in a
+	// goroutine of its own that the deadline abandons.
+	spec := mechanics.ProcessSpec(cycleProcess(2500, 2, true, true))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := ComputeContext(ctx, spec, &mechanics.Result{}, Options{})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error %v; want context.DeadlineExceeded", err)
+	}
+	if el := time.Since(start); el > time.Second {
+		t.Errorf("returned %v after the start, with a deadline of 100 ms", el)
+	}
+}
