@@ -89,7 +89,7 @@ func FormatBytes(n int64) string {
 		v /= 1024
 		i++
 	}
-	if v >= 10 || v == math.Trunc(v) {
+	if r := math.Round(v*10) / 10; r >= 10 || r == math.Trunc(r) {
 		return fmt.Sprintf("%.0f %s", v, units[i])
 	}
 	return fmt.Sprintf("%.1f %s", v, units[i])
