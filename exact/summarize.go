@@ -40,7 +40,7 @@ func SummarizeCountsContext(ctx context.Context, spec *mechanics.Spec, lo int, c
 	for i, c := range counts {
 		p[i] = float64(c) / float64(n)
 	}
-	b.hold(mulBytes(int64(len(counts)), floatBytes))
+	b.hold(mulBytes(int64(len(counts)), 2*floatBytes)) // the counts and p
 	return summarize(b, spec, lo, p, counts, res)
 }
 

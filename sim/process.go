@@ -34,11 +34,12 @@ import (
 //   - Other time-dependent chains keep rows per kernel key: a state's row is
 //     computed at the first step that needs it and checked against Move at
 //     the key's other steps; where Move differs, each step gets its own row.
-//   - Past the worker's budget (procBudget) a step calls Move instead.
+//   - Past the worker's budget (procBudget, or a sixteenth of the run's
+//     memory budget if less; see memory.go) a step calls Move instead.
 //     Outside the block engine a step draws the same class whether it has a
 //     row or calls Move, so the budget changes speed, not counts; whether
 //     the block engine runs, and its block size, depend on the model's sizes
-//     and on procBudget only, never on what a worker has met.
+//     and on that budget only, never on what a worker has met.
 //
 // Step form (process_step.go). Each (step, state) gets a row: the compiled
 // step's table mapped to next states, drawn with one uniform index from the
@@ -187,8 +188,12 @@ type processWorker struct {
 	p      *mechanics.Process
 	S      int
 	budget int // bytes left for precomputed tables
-	radix  radixPool
-	cbufs  []*classBuf
+	env    *workerEnv
+	// err is a memory refusal met while taking from the budget, returned
+	// at the end of the chunk (see take).
+	err   error
+	radix radixPool
+	cbufs []*classBuf
 	// Outcome counts over [lo, lo+len(cnt)), with room to grow.
 	lo  int
 	cnt []int64
@@ -198,7 +203,11 @@ type processWorker struct {
 }
 
 func newProcessWorker(p *mechanics.Process) *processWorker {
-	w := &processWorker{p: p, S: len(p.States), budget: procBudget}
+	return newProcessWorkerWith(p, defaultEnv())
+}
+
+func newProcessWorkerWith(p *mechanics.Process, env *workerEnv) *processWorker {
+	w := &processWorker{p: p, S: len(p.States), budget: env.tables, env: env}
 	if p.Kernel != nil {
 		w.kern.init(w)
 	} else {
@@ -234,16 +243,40 @@ func (w *processWorker) code(t, v int) (int32, error) {
 	return int32(v), nil
 }
 
-// take reserves n bytes of the budget.
+// take reserves n bytes of the worker's budget. Whether it does depends on
+// the model and that budget only (the loops and draws must not depend on
+// the other workers); the bytes are reserved from the run's pool as well,
+// and when that fails the chunk ends with a memory error.
 func (w *processWorker) take(n int) bool {
 	if n < 0 || n > w.budget {
 		return false
 	}
 	w.budget -= n
+	w.reserve(int64(n), "the process tables of one worker")
 	return true
 }
 
+// reserve takes n bytes from the run's pool, or notes the refusal in w.err.
+func (w *processWorker) reserve(n int64, what string) {
+	if w.err == nil && !w.env.pool.reserve(n) {
+		w.err = w.env.pool.refusal(n, "make the process smaller (fewer states) or use fewer workers", what)
+	}
+}
+
 func (w *processWorker) run(src *Source, n int) error {
+	if err := w.runChunk(src, n); err != nil {
+		return err
+	}
+	return w.err
+}
+
+// stop looks at the context.
+func (w *processWorker) stop() error { return w.env.ctx.Err() }
+
+func (w *processWorker) runChunk(src *Source, n int) error {
+	if w.err != nil {
+		return w.err
+	}
 	for _, b := range w.radix.bufs {
 		b.pos = len(b.buf)
 	}
@@ -253,32 +286,59 @@ func (w *processWorker) run(src *Source, n int) error {
 	if w.p.Absorbing[w.p.Start] {
 		out := w.p.Outcome(0, w.p.Start)
 		if i := out - w.lo; i < 0 || i >= len(w.cnt) {
-			w.grow(out)
+			if err := w.grow(out); err != nil {
+				return err
+			}
 		}
 		w.cnt[out-w.lo] += int64(n)
 		return nil
 	}
-	if w.p.Kernel != nil {
-		return w.kern.run(w, src, n)
+	// The trials of a chunk run in batches, with a look at the context
+	// between two, so that a chunk of a slow process does not hold a
+	// cancellation up. The loops keep their buffers' positions between
+	// calls, so batches draw what one call would.
+	batch := max(1, ctxSteps/(w.p.Horizon+1))
+	for n > 0 {
+		m := min(n, batch)
+		var err error
+		if w.p.Kernel != nil {
+			err = w.kern.run(w, src, m)
+		} else {
+			err = w.step.run(w, src, m)
+		}
+		if err != nil {
+			return err
+		}
+		if n -= m; n > 0 {
+			if err := w.stop(); err != nil {
+				return err
+			}
+		}
 	}
-	return w.step.run(w, src, n)
+	return nil
 }
 
 // count adds one trial's outcome.
-func (w *processWorker) count(out int) {
+func (w *processWorker) count(out int) error {
 	if i := out - w.lo; i < 0 || i >= len(w.cnt) {
-		w.grow(out)
+		if err := w.grow(out); err != nil {
+			return err
+		}
 	}
 	w.cnt[out-w.lo]++
+	return nil
 }
 
 // grow widens the counts to cover out, with half as much room again on the
 // side it grows (outcomes are ≥ 0), so growing costs amortised constant
-// time.
-func (w *processWorker) grow(out int) {
+// time. The new counters are reserved from the run's budget first.
+func (w *processWorker) grow(out int) error {
 	if len(w.cnt) == 0 {
+		if !w.env.pool.reserve(16 * 8) {
+			return w.env.pool.refusal(16*8, adviceCodes, "the outcome counts of one worker")
+		}
 		w.lo, w.cnt = out, padded[int64](16)
-		return
+		return nil
 	}
 	lo, hi := min(w.lo, out), max(w.lo+len(w.cnt), out+1)
 	if out < w.lo {
@@ -286,9 +346,15 @@ func (w *processWorker) grow(out int) {
 	} else {
 		hi += len(w.cnt) / 2
 	}
+	if n := int64(hi-lo) * 8; !w.env.pool.reserve(n) {
+		return w.env.pool.refusal(n, adviceCodes+" (or a shorter horizon)",
+			fmt.Sprintf("the outcome counts of one worker, over the codes from %d to %d (%d steps × %d states),", lo, hi-1, hi/w.S-lo/w.S+1, w.S))
+	}
+	w.env.pool.used.Add(-8 * int64(len(w.cnt))) // the old counters are garbage now
 	cnt := padded[int64](hi - lo)
 	copy(cnt[w.lo-lo:], w.cnt)
 	w.lo, w.cnt = lo, cnt
+	return nil
 }
 
 // hist is the counts without the room grow left.

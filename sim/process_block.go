@@ -390,8 +390,9 @@ func (b *blockChain) run(w *processWorker, kf *kernelForm, src *Source, n int) e
 		}
 		if j := out - w.lo; j >= 0 && j < len(w.cnt) {
 			w.cnt[j]++
-		} else {
-			w.count(out)
+		} else if err := w.count(out); err != nil {
+			cb.pos = pos
+			return err
 		}
 	}
 	cb.pos = pos

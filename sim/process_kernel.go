@@ -78,6 +78,9 @@ func (kf *kernelForm) kernel(w *processWorker, t int) (*compiledKernel, error) {
 	if k, ok := kf.kernels[key]; ok {
 		return k, nil
 	}
+	if err := w.stop(); err != nil {
+		return nil, err
+	}
 	s, err := compileChecked(w.p.Kernel(t))
 	if err != nil {
 		return nil, fmt.Errorf("step %d: %w", t, err)
@@ -119,6 +122,9 @@ func (kf *kernelForm) kernel(w *processWorker, t int) (*compiledKernel, error) {
 	}
 	if k.cb != nil {
 		w.cbufs = append(w.cbufs, k.cb)
+		// What the kernel keeps: its classes by index and value, and the
+		// class buffer.
+		w.reserve(int64(2*len(k.tcls)+8*len(k.vals)+2*len(k.cb.buf)+2*len(k.cb.cls)), "the process kernels of one worker")
 	} else {
 		k.smp = s
 	}
@@ -262,7 +268,9 @@ func (kf *kernelForm) runMoves(w *processWorker, src *Source, n int) error {
 				break
 			}
 		}
-		w.count(t*S + s)
+		if err := w.count(t*S + s); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -489,8 +497,8 @@ func (kf *kernelForm) runTimedTrials(w *processWorker, src *Source, n int) error
 		}
 		if j := out - w.lo; j >= 0 && j < len(w.cnt) {
 			w.cnt[j]++
-		} else {
-			w.count(out)
+		} else if err := w.count(out); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // stepRow is the compiled step from one state at one step number.
 type stepRow struct {
@@ -44,10 +47,11 @@ func (sf *stepForm) init(w *processWorker) {
 		ctxs = w.p.Horizon + 1
 	}
 	if int64(ctxs)*int64(w.S)*stepRowBytes <= int64(w.budget) {
-		w.budget -= ctxs * w.S * stepRowBytes
+		w.take(ctxs * w.S * stepRowBytes)
 		sf.rows = make([][]stepRow, ctxs)
 		return
 	}
+	w.reserve(stepCacheSize*int64(unsafe.Sizeof(cacheSlot{})), "the step cache of one worker")
 	sf.cache = make([]cacheSlot, stepCacheSize)
 	for i := range sf.cache {
 		sf.cache[i].t = -1
@@ -56,6 +60,11 @@ func (sf *stepForm) init(w *processWorker) {
 
 // compileRow compiles the step from state s at step t into r.
 func (sf *stepForm) compileRow(w *processWorker, r *stepRow, t, s int) error {
+	// Compiling is slow beside a step: a trial of a long time-dependent
+	// chain may compile rows for seconds, so look at the context here.
+	if err := w.stop(); err != nil {
+		return err
+	}
 	smp, err := compileChecked(w.p.Step(t, s))
 	if err != nil {
 		return fmt.Errorf("step %d from state %q: %w", t, w.p.States[s], err)
@@ -78,10 +87,13 @@ func (sf *stepForm) compileRow(w *processWorker, r *stepRow, t, s int) error {
 	case fixed && tb.vals[0] == s:
 		r.next, r.kind = nil, rowStay
 	case fixed:
-		r.next, r.kind = r.next[:1:1], rowFixed
+		r.next, r.kind = []int32{r.next[0]}, rowFixed
 	default:
 		r.rb, r.kind = w.radix.get(uint64(len(r.next))), rowTable
 	}
+	// The row's codes count against the run's budget (a cached row's are
+	// given back when its slot is taken over).
+	w.reserve(4*int64(cap(r.next)), "the step rows of one worker")
 	return nil
 }
 
@@ -105,7 +117,8 @@ func (sf *stepForm) row(w *processWorker, t, s int) (*stepRow, error) {
 	} else {
 		sl := &sf.cache[uint64(t*w.S+s)*0x9e3779b97f4a7c15>>48&(stepCacheSize-1)]
 		if int(sl.t) != t || int(sl.s) != s {
-			sl.t, sl.s, sl.row.kind = int32(t), int32(s), rowUnset
+			w.env.pool.release(4 * int64(cap(sl.row.next)))
+			sl.t, sl.s, sl.row = int32(t), int32(s), stepRow{}
 		}
 		r = &sl.row
 	}
@@ -225,8 +238,8 @@ func (sf *stepForm) run(w *processWorker, src *Source, n int) error {
 		}
 		if j := t*S + s - w.lo; j >= 0 && j < len(w.cnt) {
 			w.cnt[j]++
-		} else {
-			w.count(t*S + s)
+		} else if err := w.count(t*S + s); err != nil {
+			return err
 		}
 	}
 	return nil

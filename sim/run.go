@@ -33,6 +33,11 @@ type Options struct {
 	// a second, starting after about two seconds) with the trials done so
 	// far; a command line can drive a progress bar library with it.
 	OnProgress func(done, total int64)
+	// MemoryBytes bounds what a run allocates by the model's sizes (the
+	// workers' histograms, their process tables, the summaries), in bytes;
+	// 0 (or less) means exact.DefaultMemory. A run that would not fit fails
+	// with a *exact.MemoryError (bad input). See memory.go.
+	MemoryBytes int64
 }
 
 // Hist counts outcomes over [Lo, Lo+len(Counts)).
@@ -114,7 +119,8 @@ func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, err
 	if opt.Trials < 1 {
 		return Hist{}, mechanics.Invalid("trials must be at least 1, got %d", opt.Trials)
 	}
-	newWorker, err := workerFactory(spec)
+	env := newWorkerEnv(ctx, opt.MemoryBytes)
+	newWorker, err := workerFactoryWith(spec, env)
 	if err != nil {
 		return Hist{}, err
 	}
@@ -177,6 +183,20 @@ func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, err
 	if err := ctx.Err(); err != nil {
 		return Hist{}, err
 	}
+	// The merged histogram spans what all the workers' spans do.
+	lo, hi := math.MaxInt, math.MinInt
+	for _, w := range ws {
+		if w != nil {
+			if wh := trimmed(w.hist()); len(wh.Counts) > 0 {
+				lo, hi = min(lo, wh.Lo), max(hi, wh.Lo+len(wh.Counts)-1)
+			}
+		}
+	}
+	if lo <= hi {
+		if n := countBytes(lo, hi); !env.pool.reserve(n) {
+			return Hist{}, env.pool.refusal(n, adviceCodes, fmt.Sprintf("the merged outcome counts, over the codes from %d to %d,", lo, hi))
+		}
+	}
 	var h Hist
 	for _, w := range ws {
 		if w != nil {
@@ -184,6 +204,27 @@ func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, err
 		}
 	}
 	return h, nil
+}
+
+// trimmed drops the zero counts at both ends.
+func trimmed(h Hist) Hist {
+	a, b := 0, len(h.Counts)
+	for a < b && h.Counts[a] == 0 {
+		a++
+	}
+	for b > a && h.Counts[b-1] == 0 {
+		b--
+	}
+	return Hist{Lo: h.Lo + a, Counts: h.Counts[a:b]}
+}
+
+// countBytes is the size of dense counts over [lo, hi], saturating.
+func countBytes(lo, hi int) int64 {
+	d := uint64(hi) - uint64(lo)
+	if d >= math.MaxInt64/8 {
+		return math.MaxInt64
+	}
+	return int64(d+1) * 8
 }
 
 // progress calls opt.OnProgress about four times a second once a run has
@@ -214,11 +255,16 @@ func progress(opt Options, done *atomic.Int64, stop <-chan struct{}, finished ch
 }
 
 func workerFactory(spec *mechanics.Spec) (func() (worker, error), error) {
+	return workerFactoryWith(spec, defaultEnv())
+}
+
+// workerFactoryWith makes the workers of one run, which share env.
+func workerFactoryWith(spec *mechanics.Spec, env *workerEnv) (func() (worker, error), error) {
 	if p := spec.Process; p != nil {
 		if err := p.Validate(); err != nil {
 			return nil, err
 		}
-		return func() (worker, error) { return newProcessWorker(p), nil }, nil
+		return func() (worker, error) { return newProcessWorkerWith(p, env), nil }, nil
 	}
 	if err := mechanics.Validate(spec.Outcome); err != nil {
 		return nil, err
@@ -229,9 +275,9 @@ func workerFactory(spec *mechanics.Spec) (func() (worker, error), error) {
 			return nil, err
 		}
 		if t, ok := asTable(s); ok {
-			return newTableWorker(t), nil
+			return newTableWorker(t, env)
 		}
-		return &nodeWorker{s: s}, nil
+		return &nodeWorker{s: s, env: env}, nil
 	}, nil
 }
 
@@ -245,10 +291,15 @@ type tableWorker struct {
 	buf    []uint64
 }
 
-func newTableWorker(t *table) *tableWorker {
+func newTableWorker(t *table, env *workerEnv) (*tableWorker, error) {
 	lo, hi := t.vals[0], t.vals[0]
 	for _, v := range t.vals {
 		lo, hi = min(lo, v), max(hi, v)
+	}
+	// A table of at most tableMax entries can still spread its values far
+	// apart (packed outcome codes): its counts are dense over the span.
+	if n := countBytes(lo, hi); !env.pool.reserve(n) {
+		return nil, env.pool.refusal(n, adviceCodes, fmt.Sprintf("the outcome counts of one worker, over the codes from %d to %d,", lo, hi))
 	}
 	w := &tableWorker{lo: lo, slot: make([]uint32, len(t.vals)), counts: padded[int64](hi - lo + 1)}
 	for i, v := range t.vals {
@@ -256,7 +307,7 @@ func newTableWorker(t *table) *tableWorker {
 	}
 	w.b = newBatch(uint64(len(t.vals)))
 	w.buf = padded[uint64](w.b.k)
-	return w
+	return w, nil
 }
 
 func (w *tableWorker) run(src *Source, n int) error {
@@ -285,14 +336,60 @@ func padded[T int | int64 | uint64](n int) []T {
 
 // nodeWorker samples a compiled node tree per trial.
 type nodeWorker struct {
-	s sampler
-	h Hist
+	s   sampler
+	h   Hist
+	env *workerEnv
+	// cap is the number of counters reserved from the budget.
+	cap int64
 }
 
 func (w *nodeWorker) run(src *Source, n int) error {
-	for ; n > 0; n-- {
-		w.h.add(w.s.sample(src), 1)
+	for i := 0; i < n; i++ {
+		if i%ctxEvery == ctxEvery-1 {
+			if err := w.env.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		v := w.s.sample(src)
+		if j := v - w.h.Lo; j < 0 || j >= len(w.h.Counts) {
+			if err := w.widen(v); err != nil {
+				return err
+			}
+		}
+		w.h.Counts[v-w.h.Lo]++
 	}
+	return nil
+}
+
+// widen grows the histogram to cover v, with half as much room again on
+// the side it grows, reserving the new counters from the budget first.
+func (w *nodeWorker) widen(v int) error {
+	h := &w.h
+	if len(h.Counts) == 0 {
+		if !w.env.pool.reserve(16 * 8) {
+			return w.env.pool.refusal(16*8, adviceCodes, "the outcome counts of one worker")
+		}
+		w.cap = 16
+		h.Lo, h.Counts = v, make([]int64, 16)
+		return nil
+	}
+	lo, hi := min(h.Lo, v), max(h.Lo+len(h.Counts)-1, v)
+	n := countBytes(lo, hi)
+	if n < math.MaxInt64/2 {
+		n += n / 2
+	}
+	if !w.env.pool.reserve(n) {
+		return w.env.pool.refusal(n, adviceCodes, fmt.Sprintf("the outcome counts of one worker, over the codes from %d to %d,", lo, hi))
+	}
+	size := int(n / 8)
+	if v < h.Lo {
+		lo = hi - size + 1
+	}
+	c := make([]int64, size)
+	copy(c[h.Lo-lo:], h.Counts)
+	w.env.pool.used.Add(-8 * w.cap) // the old counters are garbage now
+	w.cap = int64(size)
+	h.Lo, h.Counts = lo, c
 	return nil
 }
 
@@ -335,7 +432,7 @@ func Simulate(ctx context.Context, spec *mechanics.Spec, opt Options, res *mecha
 		if i > 0 {
 			r = &mechanics.Result{}
 		}
-		if err := Summarize(part, h, r); err != nil {
+		if err := summarize(ctx, part, h, r, po); err != nil {
 			return err
 		}
 		if i > 0 {
@@ -354,7 +451,11 @@ func PartSeed(seed uint64, i int) uint64 { return seed + uint64(i)*0x9e3779b97f4
 // Summarize fills a result from simulated counts: observed distributions,
 // event and band frequencies with Wilson 95% intervals.
 func Summarize(spec *mechanics.Spec, h Hist, res *mechanics.Result) error {
-	if err := exact.SummarizeCounts(spec, h.Lo, h.Counts, res); err != nil {
+	return summarize(context.Background(), spec, h, res, Options{})
+}
+
+func summarize(ctx context.Context, spec *mechanics.Spec, h Hist, res *mechanics.Result, opt Options) error {
+	if err := exact.SummarizeCountsContext(ctx, spec, h.Lo, h.Counts, res, exact.Options{MemoryBytes: opt.MemoryBytes}); err != nil {
 		return err
 	}
 	n := h.Total()
