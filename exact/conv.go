@@ -1,6 +1,6 @@
 package exact
 
-import "github.com/oddsmith/oddsmith/mechanics"
+import "fmt"
 
 // Convolve returns the distribution of X + Y for independent X ~ a, Y ~ b by
 // direct convolution (K1), O(len(a)·len(b)). Direct summation keeps every
@@ -85,7 +85,7 @@ func SumN(a Dist, n int) Dist {
 
 func sumN(bg *budget, a Dist, n int) (Dist, error) {
 	if n < 0 {
-		return Dist{}, mechanics.Invalid("a sum of %d copies: the count must not be negative", n)
+		return Dist{}, fmt.Errorf("a sum of %d copies: the count must not be negative", n)
 	}
 	// A sparse X (packed outcomes: few values spread over a wide range) is
 	// cheaper to add one copy at a time: each step costs nnz(X)·span, where a

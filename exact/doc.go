@@ -17,12 +17,42 @@
 //   - opposed rolls and packed outcomes (K5): the joint of two independent
 //     variables (Combine nodes);
 //   - processes (K6, K7): step-by-step propagation for the time PMF and, for
-//     time-homogeneous chains, the fundamental matrix N = (I − Q)⁻¹ with
-//     gonum/mat for absorption probabilities and the mean time
-//     ([SolveProcess]).
+//     time-homogeneous chains, the fundamental matrix N = (I − Q)⁻¹ for
+//     absorption probabilities and the mean time ([SolveProcess]), solved
+//     one strongly connected component of the transient states at a time
+//     (an LU with gonum/mat per component, none for a state that does not
+//     return to itself), so a chain that never returns costs time and
+//     memory linear in its transitions.
 //
 // [EvalRat] computes the same distributions with math/big rationals; tests use
 // it on small cases, where it must equal brute-force enumeration exactly.
+//
+// # Memory and cancellation
+//
+// [RunContext] and [ComputeContext] run within a memory budget
+// ([Options].MemoryBytes, [DefaultMemory] = 1 GiB when unset; [Run],
+// [Compute], [Eval] and [SolveProcess] use the default). Before every
+// allocation whose size the model sets — a dense distribution over a
+// support, the DP tables of keep and pool, an explosion, a process's state
+// tables, step caches and outcome table (grown with the steps), a
+// component's fundamental matrix, the rational tables, the summary's
+// variable arrays — the engine estimates its bytes, adds what the
+// computation keeps for its whole length (a running total), and refuses
+// past the budget with a [MemoryError] wrapped in a mechanics.InputError
+// (bad input: exit status 2) whose one-line message names what is too
+// big, about how big, and what to do. Two extras are skipped instead: the
+// unlimited-horizon figures of a process (with a warning in
+// Result.Warnings) and the exact fractions (silently, as for large models).
+//
+// Every loop that can run long (propagation steps, the components and
+// their setup, convolutions and squarings, the keep and pool DPs per face,
+// combinations, the rational engine, the summaries) looks at the context
+// about every 2¹⁶ units of work and returns ctx.Err(). The one exception
+// is gonum's LU, which cannot be interrupted: the budget bounds it (a
+// component of k states needs 16k² bytes, so 1 GiB allows k ≤ 8192), and a
+// component larger than 256 states is factorised in a goroutine of its
+// own, so that a cancellation returns at once while the factorisation
+// finishes in the background.
 //
 // # Accuracy
 //

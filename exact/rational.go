@@ -422,6 +422,9 @@ func addRationals(b *budget, spec *mechanics.Spec, res *mechanics.Result) error 
 	codes := rd.Values()
 	vars, events, bands := make([]expr.Rat, len(spec.Vars)), make([]bool, len(spec.Events)), make([]int, len(spec.Bands))
 	for _, code := range codes {
+		if err := b.tick(64); err != nil {
+			return err
+		}
 		if outs.Eval(code, vars, events, bands) != nil {
 			return nil
 		}
@@ -430,6 +433,9 @@ func addRationals(b *budget, spec *mechanics.Spec, res *mechanics.Result) error 
 	for k := range spec.Vars {
 		vr := &res.Vars[k]
 		sum := make([]*big.Rat, len(vr.P))
+		if err := b.tick(64 * len(codes)); err != nil {
+			return err
+		}
 		for i, code := range codes {
 			u := vals[i][k].Mul(expr.Int(int64(max(vr.Den, 1))))
 			j := int(u.N) - vr.Lo

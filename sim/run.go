@@ -5,6 +5,10 @@
 // integer addition, so a result depends on the seed and the trial count but
 // never on the number of workers. Hot loops use a concrete PCG, draw several
 // dice per 64-bit word without bias, and do not allocate.
+//
+// A run stays within Options.MemoryBytes (exact.DefaultMemory when unset;
+// see memory.go) and stops within milliseconds of a cancellation, between
+// chunks and, for processes, between batches of trials within a chunk.
 package sim
 
 import (
@@ -403,7 +407,7 @@ func Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Opt
 	}
 	res := mechanics.NewResult(m, c, "sim")
 	if err := Simulate(ctx, spec, opt, res); err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || mechanics.IsInput(err) {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || (mechanics.IsInput(err) && !exact.IsMemory(err)) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%s: %w", m.ID, err)
