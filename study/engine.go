@@ -19,6 +19,10 @@ type Engine struct {
 	Workers int
 	// OnProgress is passed to the simulator (see sim.Options).
 	OnProgress func(done, total int64)
+	// MemoryBytes is the memory budget of one computation (0: the
+	// default, exact.DefaultMemory). A model that needs more is refused
+	// before it allocates, as bad input.
+	MemoryBytes int64
 }
 
 // MaxTrials bounds the trials of one simulation: beyond it a run would take
@@ -45,15 +49,42 @@ func (e Engine) Validate(m *mechanics.Mechanic) error {
 	return nil
 }
 
-// Run computes m at c with the engine.
+// Run computes m at c with the engine. It returns as soon as ctx is done,
+// even while a model is still being built (builders do not watch the
+// context); the abandoned computation then ends on its own.
 func (e Engine) Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
 	if err := e.Validate(m); err != nil {
 		return nil, err
 	}
-	if e.Kind == "exact" {
-		return exact.Run(m, c)
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	return sim.Run(ctx, m, c, sim.Options{Trials: e.Trials, Seed: e.Seed, Workers: e.Workers, OnProgress: e.OnProgress})
+	type outcome struct {
+		r   *mechanics.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if x := recover(); x != nil {
+				done <- outcome{nil, fmt.Errorf("%s: the computation failed: %v", m.ID, x)}
+			}
+		}()
+		var o outcome
+		if e.Kind == "exact" {
+			o.r, o.err = exact.RunContext(ctx, m, c, exact.Options{MemoryBytes: e.MemoryBytes})
+		} else {
+			o.r, o.err = sim.Run(ctx, m, c, sim.Options{Trials: e.Trials, Seed: e.Seed, Workers: e.Workers,
+				OnProgress: e.OnProgress, MemoryBytes: e.MemoryBytes})
+		}
+		done <- o
+	}()
+	select {
+	case o := <-done:
+		return o.r, o.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // Configure looks a mechanic up and applies settings to its defaults.

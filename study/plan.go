@@ -24,6 +24,9 @@ type Plan struct {
 	Trials   int64      `toml:"trials"`
 	Analyses []Analysis `toml:"analysis"`
 	Overlays []Overlay  `toml:"overlay"`
+	// MemoryBytes is the memory budget of each computation (set by the
+	// command line, not the file; 0 is the default).
+	MemoryBytes int64 `toml:"-"`
 }
 
 // Analysis is one mechanic at fixed settings, or swept over one or two
@@ -258,7 +261,7 @@ func configure(id string, set map[string]any) (*mechanics.Mechanic, mechanics.Co
 
 // engine is the analysis's engine with the plan's defaults.
 func (a *Analysis) engine(p *Plan) Engine {
-	e := Engine{Kind: a.Engine, Trials: a.Trials, Seed: uint64(p.Seed)}
+	e := Engine{Kind: a.Engine, Trials: a.Trials, Seed: uint64(p.Seed), MemoryBytes: p.MemoryBytes}
 	if e.Trials == 0 {
 		e.Trials = p.Trials
 	}
@@ -368,7 +371,7 @@ func RunPlan(ctx context.Context, p *Plan, dir string, progress Progress) ([]str
 			return nil, err
 		}
 		o := &p.Overlays[i]
-		if err := runOverlay(ctx, o, b, progress); err != nil {
+		if err := runOverlay(ctx, o, p.MemoryBytes, b, progress); err != nil {
 			return nil, fmt.Errorf("overlay %s: %w", o.Name, err)
 		}
 	}
@@ -439,7 +442,7 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, p
 	return nil
 }
 
-func runOverlay(ctx context.Context, o *Overlay, b *reports.Bundle, progress Progress) error {
+func runOverlay(ctx context.Context, o *Overlay, memory int64, b *reports.Bundle, progress Progress) error {
 	xs, err := ParseRange(o.Range)
 	if err != nil {
 		return err
@@ -448,7 +451,7 @@ func runOverlay(ctx context.Context, o *Overlay, b *reports.Bundle, progress Pro
 	var mets []string
 	var rows []reports.OverlayRow
 	var caption string
-	exactly := Engine{Kind: "exact"}
+	exactly := Engine{Kind: "exact", MemoryBytes: memory}
 	for _, s := range o.Series {
 		m, cs, err := s.configs(xs)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -338,14 +339,19 @@ func runExact(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	var of outputFlags
 	fs := newFlags(findCommand("exact"), stdout)
 	of.register(fs)
+	memory := memoryFlag(fs)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	mem, err := parseMemory(*memory)
+	if err != nil {
 		return err
 	}
 	m, c, err := of.configure(fs)
 	if err != nil {
 		return err
 	}
-	r, err := study.Engine{Kind: "exact"}.Run(ctx, m, c)
+	r, err := study.Engine{Kind: "exact", MemoryBytes: mem}.Run(ctx, m, c)
 	if err != nil {
 		return err
 	}
@@ -360,7 +366,12 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	seed := fs.Uint64P("seed", "s", 1, "random `seed`; the same seed and trial count give identical output for any worker count")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "number of parallel `workers`")
 	quiet := fs.BoolP("quiet", "q", false, "no progress on stderr")
+	memory := memoryFlag(fs)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	mem, err := parseMemory(*memory)
+	if err != nil {
 		return err
 	}
 	m, c, err := of.configure(fs)
@@ -373,21 +384,24 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *workers < 1 {
 		return badInput("--workers must be at least 1, got %d", *workers)
 	}
-	opt := study.Engine{Kind: "sim", Trials: *trials, Seed: *seed, Workers: *workers}
+	opt := study.Engine{Kind: "sim", Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem}
 	// A progress bar for runs longer than ~2 s (the simulator calls back
 	// only then).
+	var mu sync.Mutex // the simulator calls back from its own goroutine
 	var bar *progress
 	opt.OnProgress = func(done, total int64) {
-		if bar == nil {
-			if bar = newProgress(stderr, *quiet, "sim "+m.ID, "trials", total); bar == nil {
-				return
-			}
+		mu.Lock()
+		defer mu.Unlock()
+		if bar == nil && !*quiet {
+			bar = newProgress(stderr, false, "sim "+m.ID, "trials", total)
 		}
 		bar.Set(done)
 	}
 	start := time.Now()
 	r, err := opt.Run(ctx, m, c)
+	mu.Lock()
 	bar.Finish(err == nil)
+	mu.Unlock()
 	if err != nil {
 		return err
 	}

@@ -42,9 +42,9 @@ func (p *progress) Add(n int) error {
 	return p.bar.Add(n)
 }
 
-// Set sets the units done.
+// Set sets the units done (not after Finish).
 func (p *progress) Set(done int64) {
-	if p != nil {
+	if p != nil && !p.done {
 		p.bar.Set64(done)
 	}
 }

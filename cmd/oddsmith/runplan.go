@@ -14,7 +14,12 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlags(findCommand("run"), stdout)
 	out := fs.StringP("output", "o", "", "output `DIR` (created if missing)")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
+	memory := memoryFlag(fs)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	mem, err := parseMemory(*memory)
+	if err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -32,6 +37,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return mechanics.AsInput(err)
 	}
+	plan.MemoryBytes = mem
 	bar := newProgress(stderr, *quiet, "oddsmith run", "", int64(plan.Points()))
 	var prog study.Progress
 	if bar != nil {

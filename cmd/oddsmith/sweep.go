@@ -25,7 +25,12 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64P("seed", "s", 1, "random `seed` (--engine sim)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel `workers` (--engine sim)")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
+	memory := memoryFlag(fs)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	mem, err := parseMemory(*memory)
+	if err != nil {
 		return err
 	}
 	if *workers < 1 {
@@ -49,7 +54,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	sw := &study.Sweep{Mechanic: m, Base: base, Metric: *metric,
-		Engine: study.Engine{Kind: *engine, Trials: *trials, Seed: *seed, Workers: *workers}}
+		Engine: study.Engine{Kind: *engine, Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem}}
 	for _, v := range *varies {
 		a, err := study.ParseAxis(v)
 		if err != nil {

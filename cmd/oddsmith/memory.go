@@ -1,0 +1,53 @@
+package main
+
+import (
+	"math"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// memoryFlag adds --memory to a command: the memory budget of one
+// computation. A model that needs more is refused before it allocates.
+func memoryFlag(fs *pflag.FlagSet) *string {
+	return fs.String("memory", "1GiB", "memory budget of one computation, e.g. `SIZE` = 512MiB, 4GiB, 2GB or bytes; a model that needs more is refused (exit 2)")
+}
+
+// parseMemory reads a size: bytes, or a number with KiB/MiB/GiB/TiB (×1024)
+// or kB/MB/GB/TB (×1000); K, M, G and T alone are ×1024. It also tells the
+// Go runtime to keep the heap near the budget (the budget counts live
+// data; without a limit the collector may let the process grow to twice
+// that).
+func parseMemory(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   float64
+	}{
+		{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+		{"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
+		{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"T", 1 << 40}, {"B", 1},
+	}
+	mult := 1.0
+	for _, u := range units {
+		if rest, ok := strings.CutSuffix(t, u.suffix); ok {
+			t, mult = strings.TrimSpace(rest), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	b := v * mult
+	if err != nil || math.IsNaN(b) || b < 1<<20 || b > 1<<50 {
+		return 0, mechanics.Invalid("--memory %q is not a size between 1MiB and 1PiB (say 512MiB or 4GiB)", s)
+	}
+	n := int64(b)
+	debug.SetMemoryLimit(n + n/2 + 256<<20)
+	return n, nil
+}
+
+var _ = exact.DefaultMemory // the default of --memory is exact.DefaultMemory
