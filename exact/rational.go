@@ -419,16 +419,19 @@ func addRationals(b *budget, spec *mechanics.Spec, res *mechanics.Result) error 
 		return nil
 	}
 	vals := make([][]expr.Rat, 0, len(rd.Values()))
+	defs := make([][]bool, 0, len(rd.Values()))
 	codes := rd.Values()
 	vars, events, bands := make([]expr.Rat, len(spec.Vars)), make([]bool, len(spec.Events)), make([]int, len(spec.Bands))
+	defined := make([]bool, len(spec.Vars))
 	for _, code := range codes {
 		if err := b.tick(64); err != nil {
 			return err
 		}
-		if outs.Eval(code, vars, events, bands) != nil {
+		if outs.Eval(code, vars, events, bands, defined) != nil {
 			return nil
 		}
 		vals = append(vals, append([]expr.Rat(nil), vars...))
+		defs = append(defs, append([]bool(nil), defined...))
 	}
 	for k := range spec.Vars {
 		vr := &res.Vars[k]
@@ -437,6 +440,9 @@ func addRationals(b *budget, spec *mechanics.Spec, res *mechanics.Result) error 
 			return err
 		}
 		for i, code := range codes {
+			if !defs[i][k] {
+				continue
+			}
 			u := vals[i][k].Mul(expr.Int(int64(max(vr.Den, 1))))
 			j := int(u.N) - vr.Lo
 			if j < 0 || j >= len(sum) {

@@ -60,11 +60,13 @@ func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []in
 		return err
 	}
 	nv, ne, nb := len(spec.Vars), len(spec.Events), len(spec.Bands)
-	vars, events, bands := make([]expr.Rat, nv), make([]bool, ne), make([]int, nb)
+	vars, events, bands, defined := make([]expr.Rat, nv), make([]bool, ne), make([]int, nb), make([]bool, nv)
+	undefP, undefN := make([]float64, nv), make([]int64, nv)
 	// Variable values of every outcome with mass, kept for the second pass.
 	type point struct {
-		i    int
-		vals []expr.Rat
+		i       int
+		vals    []expr.Rat
+		defined []bool
 	}
 	var pts []point
 	evP, evN := make([]float64, ne), make([]int64, ne)
@@ -73,7 +75,7 @@ func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []in
 		bP[k], bN[k] = make([]float64, len(b.Labels)), make([]int64, len(b.Labels))
 	}
 	den := make([]int64, nv)
-	vmin, vmax := make([]expr.Rat, nv), make([]expr.Rat, nv)
+	vmin, vmax, seen := make([]expr.Rat, nv), make([]expr.Rat, nv), make([]bool, nv)
 	for k := range den {
 		den[k] = 1
 	}
@@ -90,7 +92,7 @@ func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []in
 			nnz++
 		}
 	}
-	ptBytes := int64(nv)*24 + 48
+	ptBytes := int64(nv)*25 + 72
 	if err := b.need(mulBytes(int64(nnz), ptBytes), adviceValues,
 		"the values of %d variables at %d outcomes", nv, nnz); err != nil {
 		return err
@@ -107,19 +109,25 @@ func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []in
 		if counts != nil {
 			c = counts[i]
 		}
-		if err := outs.Eval(lo+i, vars, events, bands); err != nil {
+		if err := outs.Eval(lo+i, vars, events, bands, defined); err != nil {
 			return err
 		}
 		for k, v := range vars {
+			if !defined[k] {
+				undefP[k] += q
+				undefN[k] += c
+				continue
+			}
 			den[k] = expr.Lcm(den[k], v.D)
-			if len(pts) == 0 || v.Cmp(vmin[k]) < 0 {
+			if !seen[k] || v.Cmp(vmin[k]) < 0 {
 				vmin[k] = v
 			}
-			if len(pts) == 0 || v.Cmp(vmax[k]) > 0 {
+			if !seen[k] || v.Cmp(vmax[k]) > 0 {
 				vmax[k] = v
 			}
+			seen[k] = true
 		}
-		pts = append(pts, point{i, append([]expr.Rat(nil), vars...)})
+		pts = append(pts, point{i, append([]expr.Rat(nil), vars...), append([]bool(nil), defined...)})
 		for k, e := range events {
 			if e {
 				evP[k] += q
@@ -132,8 +140,12 @@ func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []in
 		}
 	}
 	for k, v := range spec.Vars {
-		vr := mechanics.VarResult{Name: v.Name, Doc: v.Doc, Unit: v.Unit, Den: int(den[k])}
-		if len(pts) > 0 {
+		vr := mechanics.VarResult{Name: v.Name, Doc: v.Doc, Unit: v.Unit, Den: int(den[k]),
+			Undefined: math.Min(undefP[k], 1), UndefinedCount: undefN[k], UndefinedLabel: v.Otherwise}
+		if vr.UndefinedLabel == "" && v.When != nil {
+			vr.UndefinedLabel = "not defined"
+		}
+		if seen[k] {
 			d := expr.Int(den[k])
 			ulo, uhi := vmin[k].Mul(d).N, vmax[k].Mul(d).N
 			n := span(int(ulo), int(uhi))
@@ -154,6 +166,9 @@ func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []in
 				return err
 			}
 			for _, pt := range pts {
+				if !pt.defined[k] {
+					continue
+				}
 				j := pt.vals[k].Mul(d).N - ulo
 				vr.P[j] += p[pt.i]
 				if counts != nil {
@@ -224,10 +239,15 @@ func processResult(p *mechanics.Process, outcome Dist) *mechanics.ProcessResult 
 // StatsOf summarises a distribution: mean, SD, support and percentiles.
 func StatsOf(d Dist) mechanics.Stats { return statsOf(d, 1) }
 
-// statsOf summarises a distribution over the lattice (Lo+i)/den.
+// statsOf summarises a distribution over the lattice (Lo+i)/den, given
+// that the variable is defined (the probabilities are normalised).
 func statsOf(d Dist, den int) mechanics.Stats {
-	if d.Total() == 0 {
+	tot := d.Total()
+	if tot == 0 {
 		return mechanics.Stats{Mean: math.NaN(), SD: math.NaN()}
+	}
+	if math.Abs(tot-1) > 1e-12 {
+		d = d.Scaled(1 / tot)
 	}
 	k := float64(max(den, 1))
 	v := func(x int) float64 { return float64(x) / k }

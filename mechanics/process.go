@@ -97,8 +97,8 @@ func (p *Process) Record() *Record {
 // where it stands at the horizon). Call it once every state is added.
 func ProcessSpec(p *Process) *Spec {
 	spec := &Spec{Process: p, Record: p.Record()}
-	spec.Vars = []Var{{Name: "time", Doc: "steps until absorption; horizon+1 = not absorbed within the horizon", Unit: p.TimeUnit, Expr: expr.F("time")}}
 	within := expr.Le(expr.F("time"), expr.K(int64(p.Horizon)))
+	spec.Vars = []Var{p.TimeVar("time", "steps until absorption", expr.F("time"))}
 	for _, s := range p.AbsorbingStates() {
 		spec.Events = append(spec.Events, Event{Name: "absorbed:" + p.States[s], Doc: "absorbed in " + p.States[s] + " within the horizon",
 			Expr: expr.And(p.In(s), within)})
@@ -106,6 +106,20 @@ func ProcessSpec(p *Process) *Spec {
 	spec.Events = append(spec.Events, Event{Name: "not_absorbed", Doc: "still in a transient state at the horizon", Expr: expr.Not(within)})
 	spec.Bands = []Band{{Name: "final_state", Doc: "where the process was absorbed, or stands at the horizon", Labels: p.States, Expr: expr.F("state")}}
 	return spec
+}
+
+// TimeVar is a variable of the absorption time e (the field "time", or an
+// expression of it), defined only when the process is absorbed within the
+// horizon: the rest is reported apart as "not absorbed within H steps",
+// never as a time of H+1 mixed into the mean.
+func (p *Process) TimeVar(name, doc string, e expr.Expr) Var {
+	unit := p.TimeUnit
+	if unit == "" {
+		unit = "step"
+	}
+	return Var{Name: name, Doc: doc, Unit: p.TimeUnit, Expr: e,
+		When:      expr.Le(expr.F("time"), expr.K(int64(p.Horizon))),
+		Otherwise: fmt.Sprintf("not absorbed within %d %ss", p.Horizon, unit)}
 }
 
 // In is the expression "the process ends in state s".

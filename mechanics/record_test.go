@@ -91,7 +91,7 @@ func TestOutputsNameVariables(t *testing.T) {
 		t.Fatal(err)
 	}
 	vars, events := make([]expr.Rat, 2), make([]bool, 1)
-	if err := o.Eval(rec.Slot("n").Set(0, 3), vars, events, nil); err != nil {
+	if err := o.Eval(rec.Slot("n").Set(0, 3), vars, events, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if vars[0] != expr.Int(6) || vars[1] != expr.Frac(3, 2) || events[0] {

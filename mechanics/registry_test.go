@@ -100,7 +100,7 @@ func TestProcessOutcomePacking(t *testing.T) {
 	vars, events, bands := make([]expr.Rat, 1), make([]bool, 3), make([]int, 1)
 	check := func(t0, st int, wantEvents []bool) {
 		t.Helper()
-		if err := o.Eval(p.Outcome(t0, st), vars, events, bands); err != nil {
+		if err := o.Eval(p.Outcome(t0, st), vars, events, bands, nil); err != nil {
 			t.Fatal(err)
 		}
 		if vars[0] != expr.Int(int64(t0)) || bands[0] != st || !slices.Equal(events, wantEvents) {

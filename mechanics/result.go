@@ -53,7 +53,13 @@ type VarResult struct {
 	// Exact holds the probabilities as exact fractions ("5/36") when the
 	// exact engine could afford rational arithmetic; nil otherwise.
 	Exact []string
-	Stats Stats
+	// Undefined is the probability that the variable is not defined (see
+	// Var.When), described by UndefinedLabel; P then sums to 1 − Undefined
+	// and Stats are those given that it is defined.
+	Undefined      float64
+	UndefinedCount int64 // simulator only
+	UndefinedLabel string
+	Stats          Stats
 }
 
 // Value is the variable's i-th support point (Lo+i)/Den.

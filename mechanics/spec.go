@@ -43,6 +43,13 @@ type Var struct {
 	// Unit names the unit of the values, for axis labels ("wounds", "m").
 	Unit string
 	Expr expr.Expr
+	// When, if set, says where the variable is defined (the time of
+	// absorption is defined only for a process absorbed within its
+	// horizon). Elsewhere the result counts the mass apart, as Undefined,
+	// labelled by Otherwise ("not absorbed within 12 tests"), and the
+	// statistics are those given that the variable is defined.
+	When      expr.Expr
+	Otherwise string
 }
 
 // Event is a reported probability: an expression that is true (non-zero)
@@ -156,6 +163,7 @@ type Outputs struct {
 	nf     int
 	order  []int // variables in evaluation order
 	vars   []expr.Program
+	whens  []*expr.Program // nil where a variable is always defined
 	events []expr.Program
 	bands  []expr.Program
 	vals   []expr.Rat
@@ -236,6 +244,15 @@ func (s *Spec) Compile() (*Outputs, error) {
 			return nil, err
 		}
 		o.vars = append(o.vars, p)
+		var w *expr.Program
+		if v.When != nil {
+			wp, err := expr.Compile(v.When, resolve)
+			if err != nil {
+				return nil, fmt.Errorf("variable %s: when: %w", v.Name, err)
+			}
+			w = &wp
+		}
+		o.whens = append(o.whens, w)
 	}
 	for _, e := range s.Events {
 		p, err := compile("event", e.Name, e.Expr)
@@ -258,8 +275,10 @@ func (s *Spec) Compile() (*Outputs, error) {
 }
 
 // Eval computes the outputs of one encoded outcome into vars, events and
-// bands (lengths as in the spec). It is not safe for concurrent use.
-func (o *Outputs) Eval(code int, vars []expr.Rat, events []bool, bands []int) error {
+// bands (lengths as in the spec), and into defined whether each variable is
+// defined there (see Var.When; defined may be nil). It is not safe for
+// concurrent use.
+func (o *Outputs) Eval(code int, vars []expr.Rat, events []bool, bands []int, defined []bool) error {
 	s := o.spec
 	s.Record.Values(code, o.vals[:o.nf])
 	for _, i := range o.order {
@@ -269,6 +288,19 @@ func (o *Outputs) Eval(code int, vars []expr.Rat, events []bool, bands []int) er
 		}
 		o.vals[o.nf+i] = v
 		vars[i] = v
+	}
+	for i, w := range o.whens {
+		if defined == nil {
+			break
+		}
+		defined[i] = true
+		if w != nil {
+			v, err := w.Eval(o.vals)
+			if err != nil {
+				return fmt.Errorf("variable %s (when) at %s: %w", s.Vars[i].Name, s.Record.Format(code), err)
+			}
+			defined[i] = v.N != 0
+		}
 	}
 	for i, p := range o.events {
 		v, err := p.Eval(o.vals)

@@ -210,7 +210,7 @@ func (b *Bundle) WriteResultFiles(name string, r *mechanics.Result) ([]string, e
 	if err := b.Write(name+".csv", func(w io.Writer) error { return WriteCSV(w, r) }); err != nil {
 		return nil, err
 	}
-	if len(r.Vars) > 0 {
+	if len(r.Vars) > 0 && len(r.Vars[0].P) > 0 {
 		v := &r.Vars[0]
 		if err := b.Write(name+"_pmf.png", func(w io.Writer) error { return WritePMF(w, r, v) }); err != nil {
 			return nil, err

@@ -177,7 +177,11 @@ func outputRows(spec *mechanics.Spec, main bool) []outputRow {
 		if i == 0 && main {
 			kind = "distribution (primary)"
 		}
-		rows = append(rows, outputRow{kind: kind, name: v.Name, unit: v.Unit, formula: formula(v.Expr), doc: v.Doc})
+		f := formula(v.Expr)
+		if v.When != nil {
+			f += ", where " + strings.TrimPrefix(formula(v.When), "= ") + " (otherwise: " + v.Otherwise + ")"
+		}
+		rows = append(rows, outputRow{kind: kind, name: v.Name, unit: v.Unit, formula: f, doc: v.Doc})
 	}
 	for _, e := range spec.Events {
 		rows = append(rows, outputRow{kind: "event", name: e.Name, formula: formula(e.Expr), doc: e.Doc})

@@ -28,7 +28,14 @@ func Finding(r *mechanics.Result) string {
 		if v.Unit != "" {
 			name += " (" + v.Unit + ")"
 		}
-		parts = append(parts, fmt.Sprintf("%s: mean %.3f, median %s, 5–95%% %s…%s", name, v.Stats.Mean, value(v.Stats.P50), value(v.Stats.P5), value(v.Stats.P95)))
+		switch {
+		case len(v.P) == 0:
+			parts = append(parts, fmt.Sprintf("%s: none (%s)", name, v.UndefinedLabel))
+		case v.Undefined > 0:
+			parts = append(parts, fmt.Sprintf("%s: mean %.3f, median %s, 5–95%% %s…%s (%s: %.4f)", name, v.Stats.Mean, value(v.Stats.P50), value(v.Stats.P5), value(v.Stats.P95), v.UndefinedLabel, v.Undefined))
+		default:
+			parts = append(parts, fmt.Sprintf("%s: mean %.3f, median %s, 5–95%% %s…%s", name, v.Stats.Mean, value(v.Stats.P50), value(v.Stats.P5), value(v.Stats.P95)))
+		}
 	}
 	if r.Process != nil && r.Process.Unbounded {
 		parts = append(parts, fmt.Sprintf("mean time (unlimited horizon) %.3f %ss", r.Process.MeanTimeUnbounded, unit(r.Process.TimeUnit)))

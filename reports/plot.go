@@ -155,6 +155,9 @@ func WritePMF(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
 	if cut > 0 {
 		caption = fmt.Sprintf("values outside %s … %s (together P = %.2g) are not drawn\n", VarValue(v, lo), VarValue(v, hi), cut) + caption
 	}
+	if v.Undefined > 0 {
+		caption = fmt.Sprintf("%s (P = %.4g) is not drawn; the mean is over the rest\n", v.UndefinedLabel, v.Undefined) + caption
+	}
 	f := &figure{plot: p, caption: caption, legend: []legendEntry{
 		{name: fmt.Sprintf("P(%s = x)", words(v.Name)), thumbs: []plot.Thumbnailer{swatch{barColor}}},
 		{name: fmt.Sprintf("mean %s, sd %s", num3(v.Stats.Mean), num3(v.Stats.SD)), thumbs: []plot.Thumbnailer{ml}},
@@ -383,6 +386,9 @@ func WriteAtLeast(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) erro
 	caption := Caption(r)
 	if cut > 0 {
 		caption = fmt.Sprintf("values outside %s … %s (together P = %.2g) are not drawn\n", VarValue(v, lo), VarValue(v, hi), cut) + caption
+	}
+	if v.Undefined > 0 {
+		caption = fmt.Sprintf("%s (P = %.4g) is not drawn; the mean is over the rest\n", v.UndefinedLabel, v.Undefined) + caption
 	}
 	return (&figure{plot: p, caption: caption}).write(w)
 }

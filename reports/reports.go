@@ -168,9 +168,20 @@ func writeTable(w io.Writer, r *mechanics.Result) error {
 	if len(r.Vars) > 0 {
 		fmt.Fprintln(tw)
 		fmt.Fprintln(tw, "variable\tmean\tsd\tmin\tp5\tp25\tp50\tp75\tp95\tmax\t")
+		var notes []string
 		for _, v := range r.Vars {
 			s := v.Stats
-			fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name, s.Mean, s.SD, value(s.Min), value(s.P5), value(s.P25), value(s.P50), value(s.P75), value(s.P95), value(s.Max))
+			if len(v.P) == 0 || math.IsNaN(s.Mean) {
+				fmt.Fprintf(tw, "%s\t—\t—\t—\t—\t—\t—\t—\t—\t—\t\n", v.Name)
+			} else {
+				fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name, s.Mean, s.SD, value(s.Min), value(s.P5), value(s.P25), value(s.P50), value(s.P75), value(s.P95), value(s.Max))
+			}
+			if v.Undefined > 0 {
+				notes = append(notes, fmt.Sprintf("%s: %s with P = %.4f; its statistics are over the rest", v.Name, v.UndefinedLabel, v.Undefined))
+			}
+		}
+		for _, n := range notes {
+			fmt.Fprintf(tw, "%s\n", n)
 		}
 		v := r.Vars[0]
 		fmt.Fprintln(tw)
@@ -183,6 +194,9 @@ func writeTable(w io.Writer, r *mechanics.Result) error {
 			ge := 1 - cdf
 			cdf += p
 			fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%.4f\t\n", VarValue(&v, i), p, math.Min(cdf, 1), math.Max(ge, 0))
+		}
+		if v.Undefined > 0 {
+			fmt.Fprintf(tw, "(%s)\t%.4f\t\t\t\n", v.UndefinedLabel, v.Undefined)
 		}
 	}
 	return tw.Flush()
@@ -228,9 +242,9 @@ func unit(u string) string {
 // csvColumns are the columns of WriteCSV's table, and what each holds;
 // they are written into the metadata header as "# column NAME: meaning".
 var csvColumns = [][2]string{
-	{"kind", "pmf (one value of a variable), event, band (one label), stat (one statistic of a variable), survival (one time of a process), process (absorption)"},
+	{"kind", "pmf (one value of a variable), undefined (the mass where a variable has no value, e.g. a time never reached), event, band (one label), stat (one statistic of a variable, over its defined values), survival (one time of a process), process (absorption)"},
 	{"name", "the variable, event or band; time for survival rows; absorbed, absorbed_unbounded or mean_time_unbounded for process rows"},
-	{"x", "pmf: the value x; band: the label; stat: the statistic (mean sd min p5 p25 p50 p75 p95 max); survival: the time t; process: the absorbing state"},
+	{"x", "pmf: the value x; undefined: why there is no value; band: the label; stat: the statistic (mean sd min p5 p25 p50 p75 p95 max); survival: the time t; process: the absorbing state"},
 	{"probability", "pmf: P(X = x); event: P(event); band: P(label); stat: the statistic's value (not a probability); survival: S(t) = P(T > t); process: P(absorbed in the state) or the mean time"},
 	{"cdf", "pmf rows: P(X ≤ x)"},
 	{"ccdf", "pmf rows: P(X > x) (so P(X ≥ x) = ccdf + probability)"},
@@ -290,6 +304,13 @@ func WriteCSV(w io.Writer, r *mechanics.Result) error {
 			}
 			cw.Write([]string{"pmf", v.Name, num(v.Value(i)), num(p), num(math.Min(cdf, 1)), num(math.Max(1-cdf, 0)), count, "", "", ex})
 		}
+		if v.Undefined > 0 {
+			count := ""
+			if sim {
+				count = strconv.FormatInt(v.UndefinedCount, 10)
+			}
+			cw.Write([]string{"undefined", v.Name, v.UndefinedLabel, num(v.Undefined), "", "", count, "", "", ""})
+		}
 	}
 	for _, e := range r.Events {
 		count := ""
@@ -309,6 +330,9 @@ func WriteCSV(w io.Writer, r *mechanics.Result) error {
 	}
 	for _, v := range r.Vars {
 		s := v.Stats
+		if len(v.P) == 0 || math.IsNaN(s.Mean) {
+			continue // no value at all (see the undefined row)
+		}
 		for _, kv := range []struct {
 			k string
 			v float64
@@ -352,12 +376,19 @@ type jsonResult struct {
 	CI95          map[string][2]float64      `json:"ci95,omitempty"`
 	Bands         map[string]map[string]any  `json:"bands,omitempty"`
 	Stats         map[string]mechanics.Stats `json:"stats"`
+	Undefined     map[string]jsonUndefined   `json:"undefined,omitempty"`
 	Process       *mechanics.ProcessResult   `json:"process,omitempty"`
 	Truncated     float64                    `json:"truncated_mass,omitempty"`
 	Warnings      []string                   `json:"warnings,omitempty"`
 }
 
-// WriteJSON writes the stable JSON form documented in DESIGN.md.
+// jsonUndefined is the mass where a variable has no value.
+type jsonUndefined struct {
+	Label string  `json:"label"`
+	P     float64 `json:"p"`
+}
+
+// WriteJSON writes the stable JSON form documented in the README.
 func WriteJSON(w io.Writer, r *mechanics.Result) error {
 	j := jsonResult{
 		Mechanic: r.Mechanic, Engine: r.Engine, Version: r.Version, Fingerprint: r.Fingerprint,
@@ -391,7 +422,15 @@ func WriteJSON(w io.Writer, r *mechanics.Result) error {
 			}
 		}
 		j.Distributions[v.Name] = pts
-		j.Stats[v.Name] = v.Stats
+		if len(pts) > 0 && !math.IsNaN(v.Stats.Mean) { // JSON has no NaN: no values, no statistics
+			j.Stats[v.Name] = v.Stats
+		}
+		if v.Undefined > 0 {
+			if j.Undefined == nil {
+				j.Undefined = map[string]jsonUndefined{}
+			}
+			j.Undefined[v.Name] = jsonUndefined{v.UndefinedLabel, v.Undefined}
+		}
 	}
 	for _, e := range r.Events {
 		j.Events[e.Name] = e.P

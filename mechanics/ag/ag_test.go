@@ -263,11 +263,16 @@ func TestAccumulatedGolden(t *testing.T) {
 	if !(hi < lo) {
 		t.Errorf("dispel: mean attempts %v at skill 5, %v at skill 1", hi, lo)
 	}
-	// Hurrying: a k = 4 character takes more tests than k = 0.
+	// Hurrying: a k = 2 character takes more tests than k = 0, and at
+	// k = 4 (−4 to the roll) skill 2 never finishes: no time at all.
 	k0 := runExact(t, "ag.acting_fast", "k=0").Var("time").Stats.Mean
-	k4 := runExact(t, "ag.acting_fast", "k=4").Var("time").Stats.Mean
-	if !(k4 > k0) {
-		t.Errorf("acting fast: %v tests at k=4, %v at k=0", k4, k0)
+	k2 := runExact(t, "ag.acting_fast", "k=2").Var("time").Stats.Mean
+	if !(k2 > k0) {
+		t.Errorf("acting fast: %v tests at k=2, %v at k=0", k2, k0)
+	}
+	k4 := runExact(t, "ag.acting_fast", "k=4").Var("time")
+	if k4.Undefined != 1 || len(k4.P) != 0 || k4.UndefinedLabel != "not absorbed within 100 tests" {
+		t.Errorf("acting fast k=4: time %+v; want all of it not absorbed", k4)
 	}
 }
 

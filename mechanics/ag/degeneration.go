@@ -427,8 +427,9 @@ func memorylessDegeneration(r *degRules) *mechanics.Spec {
 	isBled := p.In(bled)
 	spec := &mechanics.Spec{Process: p, Record: p.Record()}
 	spec.Vars = []mechanics.Var{
-		{Name: "hours_to_bleed_out", Doc: "hours (rounded up) until the track is full; hours+1 = not within the horizon", Unit: "h",
-			Expr: expr.Cond(isBled, expr.Ceil(expr.Div(expr.F("time"), expr.K(60))), expr.K(int64(r.hours+1)))},
+		{Name: "hours_to_bleed_out", Doc: "hours (rounded up) until the track is full", Unit: "h",
+			Expr: expr.Ceil(expr.Div(expr.F("time"), expr.K(60))), When: isBled,
+			Otherwise: fmt.Sprintf("not bled out within %d hours", r.hours)},
 		{Name: "flesh_at_end", Doc: "0 after bleeding out", Unit: "wounds", Expr: atEnd(sFlesh)},
 		{Name: "deep_at_end", Doc: "0 after bleeding out", Unit: "wounds", Expr: atEnd(sDeep)},
 	}

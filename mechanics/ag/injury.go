@@ -102,7 +102,9 @@ func buildSuffocation(c mechanics.Config) (*mechanics.Spec, error) {
 	spec.Event("blackout", "the character blacked out within the horizon", p.StateSet(func(s int) bool { return p.Absorbing[s] })).
 		Event("panic", "the Psyche roll at TN 3 failed", p.StateSet(func(s int) bool { return panicked[s] }))
 	spec.Events = append(spec.Events, notAbsorbed)
-	spec.Vars = append(spec.Vars, mechanics.Var{Name: "blackout_s", Doc: "seconds until the blackout (halved when strenuous)", Unit: "s", Expr: secs})
+	bs := p.TimeVar("blackout_s", "seconds until the blackout (halved when strenuous)", secs)
+	bs.Unit = "s"
+	spec.Vars = append(spec.Vars, bs)
 	return spec, nil
 }
 

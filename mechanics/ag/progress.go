@@ -198,8 +198,9 @@ func actingFast() *mechanics.Mechanic {
 			perTest := expr.Q(int64(c.Int("base_minutes"))*60, int64(1)<<k)
 			elapsed := expr.Mul(expr.F("time"), perTest)
 			deadline := expr.K(int64(c.Int("deadline_minutes")) * 60)
-			spec.Vars = append(spec.Vars, mechanics.Var{Name: "elapsed_s", Doc: "tests × base time × 2^−k, in seconds (rounded)", Unit: "s",
-				Expr: expr.Floor(expr.Add(elapsed, expr.Q(1, 2)))})
+			el := p.TimeVar("elapsed_s", "tests × base time × 2^−k, in seconds (rounded)", expr.Floor(expr.Add(elapsed, expr.Q(1, 2))))
+			el.Unit = "s"
+			spec.Vars = append(spec.Vars, el)
 			spec.Events = append([]mechanics.Event{{Name: "done_by_deadline", Doc: "done within the horizon, and tests × base time × 2^−k ≤ the deadline",
 				Expr: expr.And(p.In(done), expr.Le(expr.F("time"), expr.K(int64(p.Horizon))), expr.Le(elapsed, deadline))}}, spec.Events...)
 			return spec, nil

@@ -217,7 +217,7 @@ func terror() *mechanics.Mechanic {
 				return terrified
 			}
 			spec := mechanics.ProcessSpec(p)
-			spec.Vars = append(spec.Vars, mechanics.Var{Name: "turns_lost", Doc: "turns before the successful roll", Unit: "turn", Expr: expr.Sub(field("time"), num(1))})
+			spec.Vars = append(spec.Vars, p.TimeVar("turns_lost", "turns before the successful roll", expr.Sub(field("time"), num(1))))
 			return spec, nil
 		},
 	}

@@ -203,7 +203,7 @@ func burning() *mechanics.Mechanic {
 			spec := &mechanics.Spec{Process: p, Record: p.Record()}
 			spec.Vars = []mechanics.Var{
 				{Name: "damage", Doc: "total fire damage (the Condition when down)", Expr: damage},
-				{Name: "time", Doc: "turn of going down or escaping (turns+1: still burning)", Unit: "turn", Expr: field("time")},
+				p.TimeVar("time", "turn of going down or escaping", field("time")),
 			}
 			spec.Event("down", "the fire takes the Condition to 0", p.In(down)).
 				Event("escaped", "out of the fire before going down", p.StateSet(out.has)).
@@ -265,8 +265,8 @@ func drowning() *mechanics.Mechanic {
 			spec := mechanics.ProcessSpec(p)
 			t := field("time")
 			spec.Vars = append(spec.Vars,
-				mechanics.Var{Name: "rounds_conscious", Doc: "rounds passed before the blackout", Unit: "round", Expr: expr.Sub(t, num(1))},
-				mechanics.Var{Name: "death_round", Doc: "round of death: blackout + the deterministic countdown", Unit: "round", Expr: expr.Add(t, num(k))})
+				p.TimeVar("rounds_conscious", "rounds passed before the blackout", expr.Sub(t, num(1))),
+				p.TimeVar("death_round", "round of death: blackout + the deterministic countdown", expr.Add(t, num(k))))
 			spec.Event("alive_at_rescue", "death comes after the rescue round", expr.Gt(expr.Add(t, num(k)), num(rescue))).
 				Event("conscious_at_rescue", "the blackout comes after the rescue round", expr.Gt(t, num(rescue)))
 			return spec, nil
@@ -512,7 +512,7 @@ func instabilitySpec(N, H int) *mechanics.Spec {
 	life, uses, destroyed := counter("successful_uses", "uses that worked so far", func(n int) bool { return n >= 4 })
 	spec := &mechanics.Spec{Process: life, Record: life.Record()}
 	spec.Vars = []mechanics.Var{
-		{Name: "time", Doc: "the use that breaks it for good (uses+1: still going)", Unit: "use", Expr: field("time")},
+		life.TimeVar("time", "the use that breaks it for good", field("time")),
 		{Name: "successful_uses", Doc: "uses that worked before the permanent break (or within the uses); mean N − 3 without a horizon", Unit: "use", Expr: uses},
 	}
 	spec.Event("destroyed", "broken for good within the uses", destroyed)
