@@ -3,6 +3,7 @@ package reports
 import (
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -201,5 +202,26 @@ func TestBundleDestinations(t *testing.T) {
 	}
 	if got := entries(t, root); strings.Join(got, " ") != "empty file mine report" {
 		t.Errorf("root holds %v", got)
+	}
+}
+
+// A variable with no value at all (every trial undefined) still gives a
+// valid JSON document (JSON has no NaN) and a CSV with an undefined row.
+func TestAllUndefinedVariable(t *testing.T) {
+	r := &mechanics.Result{Mechanic: "x.y", Engine: "exact", Vars: []mechanics.VarResult{{Name: "time", Undefined: 1, UndefinedLabel: "not absorbed within 5 steps",
+		Stats: mechanics.Stats{Mean: math.NaN(), SD: math.NaN()}}}}
+	var js, cs strings.Builder
+	if err := WriteJSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"undefined":{"time":{"label":"not absorbed within 5 steps","p":1}}`) {
+		t.Errorf("JSON %s", js.String())
+	}
+	if err := WriteCSV(&cs, r); err != nil || !strings.Contains(cs.String(), "undefined,time,not absorbed within 5 steps,1,") || strings.Contains(cs.String(), "NaN") {
+		t.Errorf("CSV %v:\n%s", err, cs.String())
+	}
+	var tb strings.Builder
+	if err := WriteTable(&tb, r); err != nil || strings.Contains(tb.String(), "NaN") {
+		t.Errorf("table %v:\n%s", err, tb.String())
 	}
 }

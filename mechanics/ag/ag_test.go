@@ -445,3 +445,33 @@ func TestExactRationals(t *testing.T) {
 		t.Error("rationals computed for a 30-die pool (too costly)")
 	}
 }
+
+// The time of absorption is defined only within the horizon: the mass not
+// absorbed is reported apart, and the statistics are over the rest (never
+// a time of horizon+1 mixed into the mean).
+func TestTimeWithinTheHorizon(t *testing.T) {
+	r := runExact(t, "ag.accumulated", "skill=2", "attribute=2", "tn=5", "q=6", "horizon=12")
+	v := r.Var("time")
+	sum, mean := 0.0, 0.0
+	for i, p := range v.P {
+		sum += p
+		mean += p * v.Value(i)
+	}
+	near(t, "P(not absorbed)", v.Undefined, r.Process.Undecided, 1e-15)
+	near(t, "P(time defined)", sum, 1-v.Undefined, 1e-12)
+	near(t, "mean time given absorbed", v.Stats.Mean, mean/sum, 1e-12)
+	if v.Lo+len(v.P)-1 != 12 || v.UndefinedLabel != "not absorbed within 12 tests" {
+		t.Errorf("time runs to %d, undefined %q", v.Lo+len(v.P)-1, v.UndefinedLabel)
+	}
+	// The simulator reports the same split.
+	m, _ := mechanics.Lookup("ag.accumulated")
+	c, _ := m.Configure([]string{"skill=2", "attribute=2", "tn=5", "q=6", "horizon=12"})
+	s, err := sim.Run(context.Background(), m, c, sim.Options{Trials: 200_000, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := s.Var("time")
+	if sv.UndefinedCount == 0 || math.Abs(sv.Undefined-v.Undefined) > 0.001 {
+		t.Errorf("simulated undefined %v (%d trials); exact %v", sv.Undefined, sv.UndefinedCount, v.Undefined)
+	}
+}
