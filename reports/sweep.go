@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot/plotter"
 
@@ -130,7 +131,7 @@ func WriteSweepPlot(w io.Writer, id, metric string, names []string, axes [][]flo
 		}
 	}
 	caption := FixedCaption(pts[0].Result, names)
-	title := fmt.Sprintf("%s — %s", id, metric)
+	title := fmt.Sprintf("%s — %s by %s", id, MetricLabel(pts[0].Result, metric), strings.Join(names, " and "))
 	if len(axes) == 1 {
 		var xy plotter.XYs
 		for i, p := range pts {
