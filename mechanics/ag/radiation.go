@@ -1,6 +1,8 @@
 package ag
 
 import (
+	"math/big"
+
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
@@ -20,38 +22,41 @@ const shedEvery = 14
 // every two weeks, never below a tenth of the highest total reached: at
 // the start of days 15, 29, … (when another 14 days have passed), before
 // that day's dose, X drops by 1 to at least peak/10.
-func dosePath(acute, daily expr.Rat, exposureDays int, rsf expr.Rat, days int) []expr.Rat {
-	x := make([]expr.Rat, days+1)
-	x[0] = expr.Int(0)
-	peak := expr.Int(0)
+//
+// The path is kept in big rationals: a dose typed with many decimals,
+// divided by an RSF with many decimals and summed over years of days, does
+// not fit int64 fractions.
+func dosePath(acute, daily expr.Rat, exposureDays int, rsf expr.Rat, days int) []*big.Rat {
+	br := func(r expr.Rat) *big.Rat { return big.NewRat(r.N, max(r.D, 1)) }
+	if rsf.N == 0 {
+		panic("ag.radiation: RSF 0")
+	}
+	acuteIn := new(big.Rat).Quo(br(acute), br(rsf))
+	dailyIn := new(big.Rat).Quo(br(daily), br(rsf))
+	one, tenth := big.NewRat(1, 1), big.NewRat(1, 10)
+	x := make([]*big.Rat, days+1)
+	x[0] = new(big.Rat)
+	peak := new(big.Rat)
 	for t := 1; t <= days; t++ {
-		v := x[t-1]
+		v := new(big.Rat).Set(x[t-1])
 		if t > 1 && (t-1)%shedEvery == 0 {
-			v = ratMax(v.Sub(expr.Int(1)), peak.Mul(expr.Frac(1, 10)))
+			v.Sub(v, one)
+			if floor := new(big.Rat).Mul(peak, tenth); v.Cmp(floor) < 0 {
+				v = floor
+			}
 		}
-		in := expr.Int(0)
 		if t == 1 {
-			in = in.Add(acute)
+			v.Add(v, acuteIn)
 		}
 		if t <= exposureDays {
-			in = in.Add(daily)
+			v.Add(v, dailyIn)
 		}
-		q, ok := in.Div(rsf)
-		if !ok {
-			panic("ag.radiation: RSF 0")
+		if v.Cmp(peak) > 0 {
+			peak.Set(v)
 		}
-		v = v.Add(q)
-		peak = ratMax(peak, v)
 		x[t] = v
 	}
 	return x
-}
-
-func ratMax(a, b expr.Rat) expr.Rat {
-	if a.Cmp(b) >= 0 {
-		return a
-	}
-	return b
 }
 
 // decimal is the exact rational of a decimal parameter value.
@@ -69,21 +74,21 @@ func DosePath(acute, daily float64, exposureDays int, rsf float64, days int) []f
 	x := dosePath(decimal(acute), decimal(daily), exposureDays, decimal(rsf), days)
 	out := make([]float64, len(x))
 	for i, v := range x {
-		out[i] = v.Float()
+		out[i], _ = v.Float64()
 	}
 	return out
 }
 
 // bandOf is the radiation band of a total (−1 below 7, or at 7 with
 // above_7).
-func bandOf(x expr.Rat, above7 bool) int {
+func bandOf(x *big.Rat, above7 bool) int {
 	b := -1
 	for i, r := range radBands {
-		if x.Cmp(expr.Int(int64(r.dose))) >= 0 {
+		if x.Cmp(big.NewRat(int64(r.dose), 1)) >= 0 {
 			b = i
 		}
 	}
-	if b == 0 && above7 && x.Cmp(expr.Int(7)) <= 0 {
+	if b == 0 && above7 && x.Cmp(big.NewRat(7, 1)) <= 0 {
 		return -1
 	}
 	return b
