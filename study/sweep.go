@@ -109,7 +109,7 @@ func (s *Sweep) Run(ctx context.Context, done func()) ([]reports.SweepPoint, err
 		if err != nil {
 			return nil, fmt.Errorf("at %s: %w", describePoint(s.Axes, s.grid[i]), err)
 		}
-		pts = append(pts, reports.SweepPoint{Values: s.grid[i], Result: r})
+		pts = append(pts, reports.SweepPoint{Values: s.grid[i], Result: slim(r)})
 		if done != nil {
 			done()
 		}
@@ -122,3 +122,21 @@ func (s *Sweep) Names() []string { return names(s.Axes) }
 
 // Values lists the axes' values.
 func (s *Sweep) Values() [][]float64 { return values(s.Axes) }
+
+// slim keeps of a point's result what a sweep reports — metadata, events,
+// bands, the statistics of every variable — and drops the distributions,
+// so that a 100 000-point sweep holds megabytes, not gigabytes.
+func slim(r *mechanics.Result) *mechanics.Result {
+	out := *r
+	out.Vars = make([]mechanics.VarResult, len(r.Vars))
+	for i, v := range r.Vars {
+		v.P, v.Counts, v.Exact = nil, nil, nil
+		out.Vars[i] = v
+	}
+	if r.Process != nil {
+		pr := *r.Process
+		pr.Survival = nil
+		out.Process = &pr
+	}
+	return &out
+}
