@@ -26,7 +26,7 @@ func exactTasks() []struct {
 		{"kh3_4d6", mechanics.Keep{Die: d6, N: 4, K: 3, Highest: true}},
 		{"kh10_100d6", mechanics.Keep{Die: d6, N: 100, K: 10, Highest: true}},
 		{"max_10d6", mechanics.Max{Terms: []mechanics.Node{d6, d6, d6, d6, d6, d6, d6, d6, d6, d6}}},
-		{"explode_d10", mechanics.Explode{Die: mechanics.D(10), Depth: 20}},
+		{"explode_d10", mechanics.Explode{Die: mechanics.D(10)}},
 	}
 	opts := ag.CoreOptions{CritCount: ag.CritExtraCopies, FumbleCrit: ag.FumbleSuppress, UnskilledCrit: ag.UnskilledApply, Tie: ag.TieBand}
 	for n := 1; n <= 20; n++ {

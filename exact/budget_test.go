@@ -85,7 +85,7 @@ func TestBudgetRefusesEachTechnique(t *testing.T) {
 			[]string{"mixture"}},
 		{"keep", mechanics.Keep{Die: mechanics.D(1000), N: 100, K: 50, Highest: true}, []string{"keeping 50 of 100 dice", "fewer dice"}},
 		{"pool", mechanics.Pool{Die: mechanics.D(20), N: 40, Eval: multisetEval{}}, []string{"pool of 40 dice"}},
-		{"explode", mechanics.Explode{Die: mechanics.D(6), Depth: 1 << 20}, []string{"exploding", "explosion depth"}},
+		{"explode", mechanics.Explode{Die: mechanics.D(6), Limit: 1 << 20}, []string{"exploding", "explosion depth"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -117,7 +117,7 @@ func TestBudgetDoesNotChangeResults(t *testing.T) {
 	nodes := []mechanics.Node{
 		mechanics.Repeat{X: mechanics.D(6), N: 50},
 		mechanics.Keep{Die: mechanics.D(10), N: 8, K: 3, Highest: true},
-		mechanics.Explode{Die: mechanics.D(6), Depth: 10},
+		mechanics.Explode{Die: mechanics.D(6), Limit: 10},
 		mechanics.Combine{X: mechanics.D(20), Y: mechanics.D(12), Name: "diff", F: func(a, b int) int { return a - b }},
 	}
 	for _, n := range nodes {

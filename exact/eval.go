@@ -165,7 +165,7 @@ func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
 		d, err := mix(b, ws, ds)
 		return d, tr, err
 	case mechanics.Explode:
-		return explode(b, dieTable(n.Die), n.Depth)
+		return explode(b, dieTable(n.Die), n.ExactDepth(), n.Limit > 0)
 	default:
 		return Dist{}, 0, fmt.Errorf("exact: unsupported node %T", n)
 	}

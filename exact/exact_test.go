@@ -188,18 +188,39 @@ func TestEveryNodeFloatVsRational(t *testing.T) {
 func TestExplodeTruncation(t *testing.T) {
 	d10 := dieTable(mechanics.D(10))
 	for _, depth := range []int{0, 1, 5, 20} {
-		d, tr := Explode(d10, depth)
-		if want := math.Pow(0.1, float64(depth+1)); math.Abs(tr-want) > 1e-15 {
-			t.Errorf("Explode(d10, %d) truncated = %v; want %v", depth, tr, want)
+		// Unlimited bursting followed to depth: the mass of going on is
+		// dropped and reported.
+		d, tr := Explode(d10, depth, false)
+		if want := math.Pow(0.1, float64(depth+1)); math.Abs(tr-want) > 1e-15 || math.Abs(d.Total()+tr-1) > 1e-12 {
+			t.Errorf("Explode(d10, %d) truncated = %v (total %v); want %v", depth, tr, d.Total(), want)
 		}
-		if math.Abs(d.Total()-1) > 1e-12 {
-			t.Errorf("Explode(d10, %d) total %v", depth, d.Total())
+		// P(X = 10·j + r) = 10^−(j+1) for r = 1…9; no multiple of 10.
+		for j := 0; j <= depth; j++ {
+			if p := d.Prob(10*j + 3); math.Abs(p-math.Pow(0.1, float64(j+1))) > 1e-15 {
+				t.Errorf("P(X = %d) = %v", 10*j+3, p)
+			}
+			if d.Prob(10*(j+1)) != 0 {
+				t.Errorf("P(X = %d) = %v; a bursting die never ends on a multiple of 10", 10*(j+1), d.Prob(10*(j+1)))
+			}
+		}
+		// A rule's limit keeps the last roll as it is: nothing is lost.
+		l, tr := Explode(d10, depth, true)
+		if tr != 0 || math.Abs(l.Total()-1) > 1e-12 || l.Prob(10*(depth+1)) == 0 {
+			t.Errorf("limited Explode(d10, %d): truncated %v, total %v", depth, tr, l.Total())
 		}
 	}
 	// Unlimited bursting d10 has mean 5.5/(1−0.1) = 6.111…
-	d, _ := Explode(d10, 40)
+	d, _ := Explode(d10, 40, false)
 	if math.Abs(d.Mean()-5.5/0.9) > 1e-9 {
 		t.Errorf("bursting d10 mean %v; want %v", d.Mean(), 5.5/0.9)
+	}
+	// The default depth keeps the dropped mass at most 1e-12.
+	for _, s := range []int{4, 6, 8, 10, 12, 20} {
+		e := mechanics.Explode{Die: mechanics.D(s)}
+		_, tr, err := Eval(e)
+		if err != nil || tr > mechanics.DefaultTolerance || tr < mechanics.DefaultTolerance/float64(s) {
+			t.Errorf("d%d!: depth %d drops %v (%v)", s, e.ExactDepth(), tr, err)
+		}
 	}
 }
 

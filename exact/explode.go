@@ -3,15 +3,17 @@ package exact
 import "fmt"
 
 // Explode returns the distribution of a bursting die (K3): roll, and while
-// the roll shows the highest face roll again and add, at most depth extra
-// rolls. truncated is the probability that the last allowed roll showed the
-// highest face too, i.e. the mass an unlimited chain would have carried on.
-func Explode(ft faceTable, depth int) (d Dist, truncated float64) {
-	d, truncated, _ = explode(defaultBudget(), ft, depth)
+// the roll shows the highest face roll again and add, following depth extra
+// rolls. With limited (a rule's limit) the last roll counts as it is and
+// nothing is lost; otherwise the bursts go on without limit and the mass of
+// going on past depth is dropped: truncated is that probability,
+// P(top)^(depth+1), and the distribution sums to 1 − truncated.
+func Explode(ft faceTable, depth int, limited bool) (d Dist, truncated float64) {
+	d, truncated, _ = explode(defaultBudget(), ft, depth, limited)
 	return d, truncated
 }
 
-func explode(b *budget, ft faceTable, depth int) (d Dist, truncated float64, err error) {
+func explode(b *budget, ft faceTable, depth int, limited bool) (d Dist, truncated float64, err error) {
 	entries := mulBytes(int64(depth)+1, int64(len(ft.faces)))
 	if err := b.need(mulBytes(entries, mapEntryBytes), "lower the explosion depth", "a die exploding up to %d times", depth); err != nil {
 		return Dist{}, 0, err
@@ -26,13 +28,16 @@ func explode(b *budget, ft faceTable, depth int) (d Dist, truncated float64, err
 			return Dist{}, 0, err
 		}
 		for i, f := range ft.faces {
-			if i == top && j < depth {
-				continue // explodes again
+			if i == top && (j < depth || !limited) {
+				continue // bursts again (past depth: the dropped mass)
 			}
 			parts[j*M+f] += reach * ft.probs[i]
 		}
 		reach *= pm
 	}
 	d, err = fromMap(b, parts, fmt.Sprintf("a die exploding up to %d times", depth))
+	if limited {
+		return d, 0, err
+	}
 	return d, reach, err // reach = pm^(depth+1)
 }

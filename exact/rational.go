@@ -226,7 +226,7 @@ func evalRat(b *budget, n mechanics.Node) (RatDist, error) {
 		}
 		return ratMix(ws, ds), nil
 	case mechanics.Explode:
-		return ratExplode(n.Die, n.Depth), nil
+		return ratExplode(n.Die, n.ExactDepth(), n.Limit > 0), nil
 	default:
 		return nil, fmt.Errorf("exact: unsupported node %T", n)
 	}
@@ -294,7 +294,7 @@ func ratPow(q *big.Rat, k int) *big.Rat {
 	return out
 }
 
-func ratExplode(die mechanics.Die, depth int) RatDist {
+func ratExplode(die mechanics.Die, depth int, limited bool) RatDist {
 	d := ratDie(die)
 	vs := d.Values()
 	M := vs[len(vs)-1]
@@ -304,8 +304,8 @@ func ratExplode(die mechanics.Die, depth int) RatDist {
 	t := new(big.Rat)
 	for j := 0; j <= depth; j++ {
 		for _, f := range vs {
-			if f == M && j < depth {
-				continue
+			if f == M && (j < depth || !limited) {
+				continue // bursts again, or (unlimited, past depth) dropped
 			}
 			out.add(j*M+f, t.Mul(reach, d[f]))
 		}
@@ -368,7 +368,7 @@ func Combinations(n mechanics.Node) float64 {
 		}
 		return s
 	case mechanics.Explode:
-		return math.Pow(float64(len(n.Die.Faces)), float64(n.Depth+1))
+		return math.Pow(float64(len(n.Die.Faces)), float64(n.ExactDepth()+1))
 	}
 	return math.Inf(1)
 }

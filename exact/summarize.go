@@ -342,7 +342,7 @@ func computePart(b *budget, spec *mechanics.Spec, res *mechanics.Result) (err er
 		}
 		res.Truncated = tr
 		if tr > 0 {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("explosion depth limit reached with probability at most %.3g", tr))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("bursting dice were followed until going on had probability at most 1e-12 each: a mass of %.3g is left out (see truncated_mass)", tr))
 		}
 	}
 	if tot := d.Total(); math.Abs(tot-1) > 1e-9 {

@@ -198,12 +198,67 @@ type Mixture struct {
 	Of      []Node
 }
 
-// Explode rolls Die and, while the roll shows the die's highest face, rolls
-// again and adds (a bursting die), at most Depth extra rolls. The exact engine
-// reports the probability that the limit was reached as truncated mass.
+// Explode is a bursting die: roll Die and, while the roll shows the die's
+// highest face, roll again and add.
+//
+// With Limit > 0 the rule itself allows at most Limit extra rolls (the last
+// one counts as it is, even a maximum): both engines follow exactly that.
+// With Limit = 0 the die bursts without limit, as the rules say: the
+// simulator rolls on for as long as the die keeps showing its maximum (it
+// stops with an error after MaxBursts, which no fair die reaches), and the
+// exact engine follows the bursts until the probability of going on is at
+// most Tolerance (default DefaultTolerance), drops that mass and reports it
+// as the result's truncated mass.
 type Explode struct {
-	Die   Die
-	Depth int
+	Die       Die
+	Limit     int
+	Tolerance float64
+}
+
+// DefaultTolerance is the probability mass an unlimited Explode may leave
+// out of an exact result.
+const DefaultTolerance = 1e-12
+
+// MaxBursts bounds the bursts one unlimited Explode may follow in a
+// simulation (a d4 reaches it with probability 4⁻¹⁰⁰⁰⁰).
+const MaxBursts = 10000
+
+// TopProbability is the probability that Die shows its highest face.
+func (e Explode) TopProbability() float64 {
+	top, w := 0, int64(0)
+	for i, f := range e.Die.Faces {
+		if i == 0 || f > e.Die.Faces[top] {
+			top = i
+		}
+	}
+	for i, f := range e.Die.Faces {
+		if f == e.Die.Faces[top] {
+			w += e.Die.Weight(i)
+		}
+	}
+	return float64(w) / float64(e.Die.TotalWeight())
+}
+
+// ExactDepth is the number of extra rolls the exact engine follows: Limit,
+// or for an unlimited die the fewest after which the probability of going
+// on is at most the tolerance.
+func (e Explode) ExactDepth() int {
+	if e.Limit > 0 {
+		return e.Limit
+	}
+	tol := e.Tolerance
+	if tol <= 0 {
+		tol = DefaultTolerance
+	}
+	pm := e.TopProbability()
+	if pm >= 1 {
+		return MaxBursts
+	}
+	d := 0
+	for reach := pm; reach > tol && d < MaxBursts; reach *= pm {
+		d++
+	}
+	return d
 }
 
 func (Die) node()     {}
@@ -303,10 +358,19 @@ func Validate(n Node) error {
 		}
 		return validateAll(n.Of)
 	case Explode:
-		if n.Depth < 0 {
-			return fmt.Errorf("explode depth %d is negative", n.Depth)
+		if n.Limit < 0 {
+			return fmt.Errorf("explode limit %d is negative", n.Limit)
 		}
-		return n.Die.Validate()
+		if err := n.Die.Validate(); err != nil {
+			return err
+		}
+		if n.Limit == 0 && n.TopProbability() >= 1 {
+			return fmt.Errorf("a die that always shows its highest face bursts forever")
+		}
+		if n.Tolerance < 0 || n.Tolerance >= 1 {
+			return fmt.Errorf("explode tolerance %v is not in [0, 1)", n.Tolerance)
+		}
+		return nil
 	case nil:
 		return fmt.Errorf("nil node")
 	default:

@@ -70,7 +70,7 @@ func TestValidate(t *testing.T) {
 	bad := []Node{
 		nil, Die{}, Die{Faces: []int{1, 2}, Weights: []int64{1}}, Die{Faces: []int{1}, Weights: []int64{0}},
 		Keep{Die: D(6), N: 2, K: 3}, Pool{Die: D(6), N: 2}, Clamp{X: D(6), Lo: 3, Hi: 1},
-		Mixture{Weights: []int64{1}}, Explode{Die: D(6), Depth: -1}, Repeat{X: D(6), N: -1}, Map{X: D(6)},
+		Mixture{Weights: []int64{1}}, Explode{Die: D(6), Limit: -1}, Repeat{X: D(6), N: -1}, Map{X: D(6)},
 		Sum{Terms: []Node{D(6), Die{}}},
 	}
 	for _, n := range bad {

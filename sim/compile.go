@@ -165,7 +165,11 @@ func compile(n mechanics.Node) (sampler, error) {
 		for _, f := range n.Die.Faces {
 			top = max(top, f)
 		}
-		return &explodeSampler{die: d, top: top, depth: n.Depth}, nil
+		depth := n.Limit
+		if depth == 0 {
+			depth = mechanics.MaxBursts
+		}
+		return &explodeSampler{die: d, top: top, depth: depth, unlimited: n.Limit == 0}, nil
 	default:
 		return nil, fmt.Errorf("sim: unsupported node %T", n)
 	}
@@ -422,9 +426,13 @@ type mixSampler struct {
 
 func (m *mixSampler) sample(r *Source) int { return m.of[m.pick.sample(r)].sample(r) }
 
+// explodeSampler rolls a bursting die. An unlimited one rolls on while the
+// die shows its maximum; reaching MaxBursts (impossible for a fair die in
+// practice) stops the run with an error rather than a silently cut value.
 type explodeSampler struct {
 	die        sampler
 	top, depth int
+	unlimited  bool
 }
 
 func (e *explodeSampler) sample(r *Source) int {
@@ -432,7 +440,13 @@ func (e *explodeSampler) sample(r *Source) int {
 	for j := 0; ; j++ {
 		v := e.die.sample(r)
 		sum += v
-		if v != e.top || j == e.depth {
+		if v != e.top {
+			return sum
+		}
+		if j == e.depth {
+			if e.unlimited {
+				panic(fmt.Sprintf("sim: a die burst %d times in a row; the simulation stops rather than cut it short", e.depth))
+			}
 			return sum
 		}
 	}

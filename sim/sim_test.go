@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/exact"
@@ -54,7 +55,7 @@ func TestLargeNodesUseGenericSamplers(t *testing.T) {
 		"repeat 20d6":      mechanics.Repeat{X: d6, N: 20},
 		"heavy weights":    big,
 		"sum of pools":     mechanics.Sum{Terms: []mechanics.Node{mechanics.Repeat{X: d6, N: 7}, mechanics.Repeat{X: d6, N: 7}}},
-		"explode d6 deep":  mechanics.Explode{Die: d6, Depth: 10},
+		"explode d6 deep":  mechanics.Explode{Die: d6},
 		"combine 8d6,8d6":  mechanics.Combine{X: mechanics.Repeat{X: d6, N: 8}, Y: mechanics.Repeat{X: d6, N: 8}, F: func(a, b int) int { return a - b }},
 		"map over 7d6 sum": mechanics.Map{X: mechanics.Repeat{X: d6, N: 7}, F: func(x int) int { return x / 4 }},
 		// A table of 6⁶ rolls beside one of 36: too many combinations to
@@ -115,7 +116,7 @@ func TestWrongModelIsCaught(t *testing.T) {
 func TestWorkerCountInvariance(t *testing.T) {
 	for name, n := range map[string]mechanics.Node{
 		"table": mechanics.Pool{Die: mechanics.D(6), N: 5, Eval: mechanics.SumEval{}},
-		"node":  mechanics.Explode{Die: mechanics.D(6), Depth: 5},
+		"node":  mechanics.Explode{Die: mechanics.D(6), Limit: 5},
 	} {
 		var first Hist
 		for _, w := range []int{1, 2, 3, 7} {
@@ -302,5 +303,15 @@ func TestKernelFormMatchesStepForm(t *testing.T) {
 			t.Fatal(err)
 		}
 		requireAgreement(t, "kernel walk", h, b.Outcome)
+	}
+}
+
+// An unlimited bursting die that keeps bursting past MaxBursts stops the
+// run with an error instead of a silently cut value.
+func TestBurstCapIsReported(t *testing.T) {
+	sticky := mechanics.Die{Faces: []int{1, 2}, Weights: []int64{1, 1_000_000_000}}
+	_, err := Outcomes(context.Background(), &mechanics.Spec{Outcome: mechanics.Explode{Die: sticky}}, Options{Trials: 100, Seed: 1})
+	if err == nil || !strings.Contains(err.Error(), "burst") {
+		t.Errorf("err = %v; want the burst cap reported", err)
 	}
 }
