@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -68,7 +69,7 @@ func compile(n mechanics.Node) (sampler, error) {
 	case mechanics.Const:
 		return &table{vals: []int{n.V}}, nil
 	case mechanics.Sum:
-		return compileFold(n.Terms, func(x, y int) int { return x + y })
+		return compileSum(n.Terms)
 	case mechanics.Repeat:
 		if n.N == 0 {
 			return &table{vals: []int{0}}, nil
@@ -157,19 +158,22 @@ func compile(n mechanics.Node) (sampler, error) {
 		}
 		return &mixSampler{pick: p, of: branches}, nil
 	case mechanics.Explode:
-		d, err := compile(n.Die)
-		if err != nil {
-			return nil, err
+		if n.Die.TotalWeight() > tableMax {
+			d, err := compile(n.Die)
+			if err != nil {
+				return nil, err
+			}
+			top := n.Die.Faces[0]
+			for _, f := range n.Die.Faces {
+				top = max(top, f)
+			}
+			depth := n.Limit
+			if depth == 0 {
+				depth = mechanics.MaxBursts
+			}
+			return &explodeSampler{die: d, top: top, depth: depth, unlimited: n.Limit == 0}, nil
 		}
-		top := n.Die.Faces[0]
-		for _, f := range n.Die.Faces {
-			top = max(top, f)
-		}
-		depth := n.Limit
-		if depth == 0 {
-			depth = mechanics.MaxBursts
-		}
-		return &explodeSampler{die: d, top: top, depth: depth, unlimited: n.Limit == 0}, nil
+		return newBurstDice(n, 1), nil
 	default:
 		return nil, fmt.Errorf("sim: unsupported node %T", n)
 	}
@@ -426,9 +430,70 @@ type mixSampler struct {
 
 func (m *mixSampler) sample(r *Source) int { return m.of[m.pick.sample(r)].sample(r) }
 
-// explodeSampler rolls a bursting die. An unlimited one rolls on while the
-// die shows its maximum; reaching MaxBursts (impossible for a fair die in
-// practice) stops the run with an error rather than a silently cut value.
+// burstDice rolls k copies of one bursting die and sums them. Die faces
+// are drawn several per 64-bit word into a buffer that lives within one
+// chunk (it is dropped when the source is reseeded). An unlimited die rolls
+// on while it shows its maximum; reaching MaxBursts (impossible for a fair
+// die in practice) stops the run with an error rather than a silently cut
+// value.
+type burstDice struct {
+	faces     []int // the die's faces, each repeated by its weight
+	top       int
+	k         int
+	depth     int
+	unlimited bool
+	b         batch
+	buf       []uint64
+	pos       int
+	epoch     uint64
+}
+
+func newBurstDice(e mechanics.Explode, k int) *burstDice {
+	faces := dieFaces(e.Die)
+	top := faces[0]
+	for _, f := range faces {
+		top = max(top, f)
+	}
+	depth := e.Limit
+	if depth == 0 {
+		depth = mechanics.MaxBursts
+	}
+	g := &burstDice{faces: faces, top: top, k: k, depth: depth, unlimited: e.Limit == 0, b: newBatch(uint64(len(faces)))}
+	g.buf = padded[uint64](g.b.k)
+	g.pos = len(g.buf)
+	return g
+}
+
+func (g *burstDice) sample(r *Source) int {
+	if g.epoch != r.epoch {
+		g.epoch, g.pos = r.epoch, len(g.buf)
+	}
+	sum := 0
+	for range g.k {
+		for j := 0; ; j++ {
+			if g.pos == len(g.buf) {
+				g.b.fill(r, g.buf)
+				g.pos = 0
+			}
+			v := g.faces[g.buf[g.pos]]
+			g.pos++
+			sum += v
+			if v != g.top {
+				break
+			}
+			if j == g.depth {
+				if g.unlimited {
+					panic(fmt.Sprintf("sim: a die burst %d times in a row; the simulation stops rather than cut it short", g.depth))
+				}
+				break
+			}
+		}
+	}
+	return sum
+}
+
+// explodeSampler rolls a bursting die with heavy weights (too many to
+// expand into a table) one face at a time.
 type explodeSampler struct {
 	die        sampler
 	top, depth int
@@ -450,6 +515,183 @@ func (e *explodeSampler) sample(r *Source) int {
 			return sum
 		}
 	}
+}
+
+// sameExplode reports two explosions of the same die with the same rule.
+func sameExplode(a, b mechanics.Explode) bool {
+	return a.Limit == b.Limit && slices.Equal(dieFaces(a.Die), dieFaces(b.Die))
+}
+
+// compileSum compiles a sum. When its bursting dice are all of one kind,
+// the first roll of every die and the other terms (when they are tables)
+// are drawn together from tables of their joint first rolls, each entry
+// holding the sum and how many dice showed their maximum; only those dice
+// roll on. Most trials are then one or two table draws. Otherwise the
+// bursting dice are rolled together and added to the other terms.
+func compileSum(terms []mechanics.Node) (sampler, error) {
+	var rest []mechanics.Node
+	var groups []*burstDice
+	var kinds []mechanics.Explode
+	for _, t := range terms {
+		e, ok := t.(mechanics.Explode)
+		if !ok || e.Die.TotalWeight() > tableMax {
+			rest = append(rest, t)
+			continue
+		}
+		found := false
+		for i, k := range kinds {
+			if sameExplode(k, e) {
+				groups[i].k++
+				found = true
+				break
+			}
+		}
+		if !found {
+			kinds = append(kinds, e)
+			groups = append(groups, newBurstDice(e, 1))
+		}
+	}
+	if len(groups) == 0 {
+		return compileFold(terms, func(x, y int) int { return x + y })
+	}
+	var base sampler
+	if len(rest) > 0 {
+		var err error
+		if base, err = compileFold(rest, func(x, y int) int { return x + y }); err != nil {
+			return nil, err
+		}
+	}
+	if len(groups) == 1 {
+		if bt, ok := base.(*table); ok || base == nil {
+			return newFirstRolls(bt, kinds[0], groups[0].k), nil
+		}
+	}
+	s := &sumSampler{base: base, groups: groups}
+	if t, ok := asTable(base); ok && len(t.vals) > 1 {
+		s.table = newBatchedTable(t)
+	}
+	return s, nil
+}
+
+// firstRolls is a sum of a table (or nothing) and k dice of one bursting
+// kind, drawn as tables of joint first rolls plus the bursts that go on.
+type firstRolls struct {
+	parts []*batchedTable // values: index into sums/bursts of that part
+	sums  [][]int
+	tops  [][]uint8
+	cont  *burstDice // the roll after a maximum: a fresh die, one burst fewer
+}
+
+func newFirstRolls(base *table, e mechanics.Explode, k int) sampler {
+	faces := dieFaces(e.Die)
+	top := faces[0]
+	for _, f := range faces {
+		top = max(top, f)
+	}
+	f := &firstRolls{}
+	vals, tops := []int{0}, []uint8{0}
+	if base != nil {
+		vals, tops = append([]int(nil), base.vals...), make([]uint8, len(base.vals))
+	}
+	flush := func() {
+		idx := make([]int, len(vals))
+		for i := range idx {
+			idx[i] = i
+		}
+		f.parts = append(f.parts, newBatchedTable(&table{vals: idx}))
+		f.sums, f.tops = append(f.sums, vals), append(f.tops, tops)
+	}
+	for range k {
+		if len(vals)*len(faces) > tableMax {
+			flush()
+			vals, tops = []int{0}, []uint8{0}
+		}
+		nv, nt := make([]int, 0, len(vals)*len(faces)), make([]uint8, 0, len(vals)*len(faces))
+		for i, v := range vals {
+			for _, fc := range faces {
+				nv = append(nv, v+fc)
+				t := tops[i]
+				if fc == top {
+					t++
+				}
+				nt = append(nt, t)
+			}
+		}
+		vals, tops = nv, nt
+	}
+	flush()
+	// After a maximum comes a fresh roll with one burst fewer allowed: for
+	// a rule's limit of one extra roll, a plain roll that does not burst.
+	f.cont = newBurstDice(e, 1)
+	if e.Limit > 0 {
+		f.cont.depth = e.Limit - 1
+	}
+	return f
+}
+
+func (f *firstRolls) sample(r *Source) int {
+	v, bursts := 0, 0
+	for i, p := range f.parts {
+		j := p.sample(r)
+		v += f.sums[i][j]
+		bursts += int(f.tops[i][j])
+	}
+	for range bursts {
+		v += f.cont.sample(r)
+	}
+	return v
+}
+
+// batchedTable draws a table's entries several indices per random word,
+// buffered within a chunk like burstDice.
+type batchedTable struct {
+	vals  []int
+	b     batch
+	buf   []uint64
+	pos   int
+	epoch uint64
+}
+
+func newBatchedTable(t *table) *batchedTable {
+	bt := &batchedTable{vals: t.vals, b: newBatch(uint64(len(t.vals)))}
+	bt.buf = padded[uint64](bt.b.k)
+	bt.pos = len(bt.buf)
+	return bt
+}
+
+func (t *batchedTable) sample(r *Source) int {
+	if t.epoch != r.epoch {
+		t.epoch, t.pos = r.epoch, len(t.buf)
+	}
+	if t.pos == len(t.buf) {
+		t.b.fill(r, t.buf)
+		t.pos = 0
+	}
+	v := t.vals[t.buf[t.pos]]
+	t.pos++
+	return v
+}
+
+// sumSampler adds a base (the terms that are not bursting dice) and groups
+// of bursting dice.
+type sumSampler struct {
+	base   sampler
+	table  *batchedTable // the base, when it is a table
+	groups []*burstDice
+}
+
+func (s *sumSampler) sample(r *Source) int {
+	v := 0
+	switch {
+	case s.table != nil:
+		v = s.table.sample(r)
+	case s.base != nil:
+		v = s.base.sample(r)
+	}
+	for _, g := range s.groups {
+		v += g.sample(r)
+	}
+	return v
 }
 
 type repeatSampler struct {

@@ -10,7 +10,11 @@ import (
 type Source struct {
 	_   [64]byte // keep each worker's generator on its own cache line
 	pcg rand.PCG
-	_   [64]byte
+	// epoch changes at every Seed, so that samplers that buffer draws can
+	// drop what they drew from the previous chunk's stream (a chunk's
+	// draws must depend on that chunk alone).
+	epoch uint64
+	_     [64]byte
 }
 
 // splitmix64 is the SplitMix64 finaliser, used to derive stream seeds.
@@ -27,6 +31,7 @@ func (s *Source) Seed(seed, chunk uint64) {
 	a := splitmix64(seed ^ splitmix64(2*chunk+1))
 	b := splitmix64(a ^ splitmix64(2*chunk+2) ^ 0x6a09e667f3bcc909)
 	s.pcg.Seed(a, b)
+	s.epoch++
 }
 
 // Uint64 returns 64 random bits.

@@ -58,6 +58,15 @@ func TestLargeNodesUseGenericSamplers(t *testing.T) {
 		"explode d6 deep":  mechanics.Explode{Die: d6},
 		"combine 8d6,8d6":  mechanics.Combine{X: mechanics.Repeat{X: d6, N: 8}, Y: mechanics.Repeat{X: d6, N: 8}, F: func(a, b int) int { return a - b }},
 		"map over 7d6 sum": mechanics.Map{X: mechanics.Repeat{X: d6, N: 7}, F: func(x int) int { return x / 4 }},
+		// Bursting dice in sums: one kind (joint first rolls), a rule's
+		// limit, tables split past 65 536 first rolls, two kinds, and a
+		// base that is not a table.
+		"d20 + 3d10!":       mechanics.Sum{Terms: []mechanics.Node{mechanics.D(20), mechanics.Explode{Die: mechanics.D(10)}, mechanics.Explode{Die: mechanics.D(10)}, mechanics.Explode{Die: mechanics.D(10)}}},
+		"d6 + 3d6! limit 2": mechanics.Sum{Terms: []mechanics.Node{mechanics.D(6), mechanics.Explode{Die: d6, Limit: 2}, mechanics.Explode{Die: d6, Limit: 2}, mechanics.Explode{Die: d6, Limit: 2}}},
+		"2d4! limit 1":      mechanics.Sum{Terms: []mechanics.Node{mechanics.Explode{Die: mechanics.D(4), Limit: 1}, mechanics.Explode{Die: mechanics.D(4), Limit: 1}}},
+		"d20 + 5d20!":       mechanics.Sum{Terms: []mechanics.Node{mechanics.D(20), mechanics.Explode{Die: mechanics.D(20)}, mechanics.Explode{Die: mechanics.D(20)}, mechanics.Explode{Die: mechanics.D(20)}, mechanics.Explode{Die: mechanics.D(20)}, mechanics.Explode{Die: mechanics.D(20)}}},
+		"d6! + d8!":         mechanics.Sum{Terms: []mechanics.Node{mechanics.Explode{Die: d6}, mechanics.Explode{Die: mechanics.D(8)}, mechanics.D(4)}},
+		"20d6 + d4!":        mechanics.Sum{Terms: []mechanics.Node{mechanics.Repeat{X: d6, N: 20}, mechanics.Explode{Die: mechanics.D(4)}}},
 		// A table of 6⁶ rolls beside one of 36: too many combinations to
 		// multiply out, few distinct values (a pair table).
 		"combine 6d6 pool, 2d6": mechanics.Combine{X: mechanics.Pool{Die: d6, N: 6, Eval: mechanics.SumEval{}}, Y: mechanics.Repeat{X: d6, N: 2},
