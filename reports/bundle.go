@@ -219,6 +219,12 @@ func (b *Bundle) WriteResultFiles(name string, r *mechanics.Result) ([]string, e
 			return nil, err
 		}
 		links = append(links, name+"_pmf.png", name+"_atleast.png")
+		if HasLongTail(v) {
+			if err := b.Write(name+"_tail.png", func(w io.Writer) error { return WriteTail(w, r, v) }); err != nil {
+				return nil, err
+			}
+			links = append(links, name+"_tail.png")
+		}
 	}
 	if len(r.Bands) > 0 {
 		band := r.Bands[0].Name

@@ -393,6 +393,86 @@ func WriteAtLeast(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) erro
 	return (&figure{plot: p, caption: caption}).write(w)
 }
 
+// HasLongTail reports a variable whose chance of exceeding a value falls
+// below 1e-4 over several decades (a bursting damage roll): its tail is
+// invisible on a linear axis and WriteTail shows it.
+func HasLongTail(v *mechanics.VarResult) bool {
+	tail, decades := 0.0, 0
+	for i := len(v.P) - 1; i >= 0; i-- {
+		tail += v.P[i]
+		if tail > 0 && tail < 1e-4 {
+			decades++
+		}
+	}
+	return decades >= 3
+}
+
+// WriteTail draws the complementary CDF P(X > x) on a logarithmic axis, so
+// that a long tail (bursting dice: every value is reachable, ever less
+// likely) reads as the straight-ish line it is.
+func WriteTail(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
+	name := words(v.Name)
+	p := newPlot(fmt.Sprintf("%s — the tail of %s: P(%s > x), log scale", r.Mechanic, name, name), "x = "+axisLabel(v), fmt.Sprintf("P(%s > x)", name))
+	var pts plotter.XYs
+	tail := 0.0
+	for i := len(v.P) - 1; i >= 0; i-- {
+		if tail > 1e-15 {
+			pts = append(pts, plotter.XY{X: v.Value(i), Y: math.Min(tail, 1)})
+		}
+		tail += v.P[i]
+	}
+	if len(pts) < 2 {
+		return fmt.Errorf("%s has no tail to draw", v.Name)
+	}
+	sort.Slice(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return err
+	}
+	l.Color = barColor
+	l.Width = vg.Points(2)
+	l.StepStyle = plotter.PostStep
+	p.Add(l)
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = decadeTicks{}
+	lo := pts[len(pts)-1].Y
+	for _, q := range pts {
+		lo = math.Min(lo, q.Y)
+	}
+	p.Y.Min, p.Y.Max = math.Pow(10, math.Floor(math.Log10(lo))), 1
+	caption := Caption(r)
+	if r.Truncated > 0 {
+		caption = fmt.Sprintf("the exact engine stops following the tail where P < %.2g (truncated_mass)\n", r.Truncated) + caption
+	}
+	return (&figure{plot: p, caption: caption}).write(w)
+}
+
+// decadeTicks labels a logarithmic probability axis at powers of ten: 1,
+// 0.1, 0.01, then 1e-3, 1e-4, …; with many decades only every second or
+// third is labelled.
+type decadeTicks struct{}
+
+func (decadeTicks) Ticks(lo, hi float64) []plot.Tick {
+	a, b := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
+	every := 1 + (b-a)/8
+	var ts []plot.Tick
+	for k := b; k >= a; k-- {
+		t := plot.Tick{Value: math.Pow(10, float64(k))}
+		if (b-k)%every == 0 {
+			switch {
+			case k >= 0:
+				t.Label = strconv.FormatFloat(t.Value, 'f', 0, 64)
+			case k >= -2:
+				t.Label = strconv.FormatFloat(t.Value, 'f', -k, 64)
+			default:
+				t.Label = "1e" + strconv.Itoa(k) // the plot font has no superscript minus
+			}
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
 // WriteSurvival draws S(t) of a process.
 func WriteSurvival(w io.Writer, r *mechanics.Result) error {
 	pr := r.Process

@@ -123,6 +123,17 @@ func DefaultMetric(r *mechanics.Result, metric string) string {
 // heat map for two. The caption names the fixed parameters only. It returns
 // the one-line finding for an index.
 func WriteSweepPlot(w io.Writer, id, metric string, names []string, axes [][]float64, pts []SweepPoint) (string, error) {
+	return WriteSweepPlotAs(w, "", id, metric, names, axes, pts)
+}
+
+// SweepPlotKinds are the ways to draw a sweep of two parameters: a heat
+// map, or a family of lines (the first parameter on the x axis, one line
+// per value of the second).
+var SweepPlotKinds = []string{"heatmap", "lines"}
+
+// WriteSweepPlotAs is WriteSweepPlot with the kind of plot for two varied
+// parameters ("" or "heatmap", or "lines").
+func WriteSweepPlotAs(w io.Writer, kind, id, metric string, names []string, axes [][]float64, pts []SweepPoint) (string, error) {
 	zs := make([]float64, len(pts))
 	for i, p := range pts {
 		var err error
@@ -148,6 +159,26 @@ func WriteSweepPlot(w io.Writer, id, metric string, names []string, axes [][]flo
 	z := make([][]float64, len(axes[1]))
 	for r := range z {
 		z[r] = zs[r*len(axes[0]) : (r+1)*len(axes[0])]
+	}
+	if kind == "lines" {
+		unit := ""
+		if k, name, ok := cutColon(metric); ok && k == "mean" {
+			if v := pts[0].Result.Var(name); v != nil {
+				unit = v.Unit
+			}
+		}
+		var series []Series
+		var findings []string
+		for r, y := range axes[1] {
+			var xy plotter.XYs
+			for c, x := range axes[0] {
+				xy = append(xy, plotter.XY{X: x, Y: z[r][c]})
+			}
+			label := names[1] + " = " + mechanics.FormatNum(y)
+			series = append(series, Series{Name: label, XY: xy, Metric: metric, Unit: unit})
+			findings = append(findings, label+": "+strings.TrimSuffix(strings.TrimPrefix(LineFinding(metric, names[0], xy), "Finding: "), "."))
+		}
+		return "Finding: " + strings.Join(findings, "; ") + ".", WriteLines(w, title, names[0], metric, caption, series)
 	}
 	return heatFinding(metric, names, axes, z), WriteHeatmap(w, title, names[0], names[1], MetricLabel(pts[0].Result, metric), caption, axes[0], axes[1], z)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,6 +42,9 @@ type Analysis struct {
 	Metric   string         `toml:"metric"`
 	Trials   int64          `toml:"trials"`
 	Seed     *int64         `toml:"seed"`
+	// Plot is how a sweep of two parameters is drawn: "heatmap" (the
+	// default) or "lines" (one line per value of the second parameter).
+	Plot string `toml:"plot"`
 }
 
 // Overlay compares several mechanics or option settings on one line chart.
@@ -141,6 +145,9 @@ func ParsePlan(file string, src []byte) (*Plan, error) {
 		if a.Engine != "exact" && a.Engine != "sim" {
 			return nil, fail("unknown engine %q (want exact or sim)", a.Engine)
 		}
+		if a.Plot != "" && !slices.Contains(reports.SweepPlotKinds, a.Plot) {
+			return nil, fail("plot %q is not one of %s", a.Plot, strings.Join(reports.SweepPlotKinds, ", "))
+		}
 		if a.Seed != nil && *a.Seed < 0 {
 			return nil, fail("seed must be a whole number ≥ 0, got %d", *a.Seed)
 		}
@@ -214,7 +221,7 @@ func checkFileNames(p *Plan) error {
 	}
 	for _, a := range p.Analyses {
 		n := a.Name
-		if err := claim("analysis "+n, n+".csv", n+".png", n+"_pmf.png", n+"_atleast.png", n+"_bands.png", n+"_survival.png"); err != nil {
+		if err := claim("analysis "+n, n+".csv", n+".png", n+"_pmf.png", n+"_atleast.png", n+"_tail.png", n+"_bands.png", n+"_survival.png"); err != nil {
 			return err
 		}
 	}
@@ -415,7 +422,7 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, p
 	var finding string
 	err = b.Write(a.Name+".png", func(w io.Writer) error {
 		var err error
-		finding, err = reports.WriteSweepPlot(w, m.ID, met, names, axes, pts)
+		finding, err = reports.WriteSweepPlotAs(w, a.Plot, m.ID, met, names, axes, pts)
 		return err
 	})
 	if err != nil {

@@ -79,6 +79,7 @@ func TestPlanErrors(t *testing.T) {
 		// Hostile values, each refused before anything runs.
 		{"seed = -5\n[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\n", "bad.toml:1: seed must be a whole number ≥ 0"},
 		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nseed = -1\n", "seed must be a whole number ≥ 0"},
+		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nplot = \"pie\"\n", "plot \"pie\" is not one of heatmap, lines"},
 		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nset = { skill = true }\n", "skill = true: give a number"},
 		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\ncolour = \"red\"\n", "bad.toml:4: unknown key \"analysis.colour\""},
 		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nmetric = \"event:nope\"\n", "has no event \"nope\""},

@@ -338,6 +338,10 @@ func TestSweep(t *testing.T) {
 	if code, _, errOut := runCLI(context.Background(), "sweep", "grim.core.attack", "--vary", "attribute=-2..6:2", "--engine", "sim", "-n", "20000", "--metric", "mean:total", "-o", dir); code != 0 {
 		t.Fatalf("sim sweep: exit %d: %s", code, errOut)
 	}
+	// A family of lines instead of a heat map.
+	if code, out, errOut := runCLI(context.Background(), "sweep", "ag.skill_test", "--vary", "tn=1..10", "--vary", "skill=0..3", "--plot", "lines", "-q", "-o", filepath.Join(dir, "lines")); code != 0 || !strings.Contains(out, ".png") {
+		t.Fatalf("lines sweep: exit %d: %s", code, errOut)
+	}
 	// Bad input writes nothing.
 	bad := filepath.Join(dir, "bad")
 	for _, args := range [][]string{

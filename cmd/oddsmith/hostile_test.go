@@ -78,6 +78,7 @@ func TestHostileSweeps(t *testing.T) {
 		hostile(t, 2, args...)
 	}
 	hostile(t, 2, "sweep", "ag.skill_test", "--vary", "skill=0..3", "--workers", "0", "-o", out)
+	hostile(t, 2, "sweep", "ag.skill_test", "--vary", "skill=0..3", "--plot", "pie", "-o", out)
 	hostile(t, 2, "sweep", "ag.skill_test", "--vary", "skill=0..3", "--metric", "event:nope", "-o", out)
 	hostile(t, 2, "sweep", "ag.attack", "--vary", "aiming=0..4", "--set", "skill=2", "-o", out)
 	if _, err := os.Stat(out); !os.IsNotExist(err) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/oddsmith/oddsmith/reports"
@@ -25,6 +26,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64P("seed", "s", 1, "random `seed` (--engine sim)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel `workers` (--engine sim)")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
+	plotKind := fs.String("plot", "heatmap", "how to draw two varied parameters: `heatmap` or lines (one line per value of the second)")
 	memory := memoryFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -35,6 +37,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *workers < 1 {
 		return badInput("--workers must be at least 1, got %d", *workers)
+	}
+	if !slices.Contains(reports.SweepPlotKinds, *plotKind) {
+		return badInput("--plot %q is not one of %s", *plotKind, strings.Join(reports.SweepPlotKinds, ", "))
 	}
 	if *trials < 1 || *trials > study.MaxTrials {
 		return badInput("--trials must be between 1 and %d, got %d", study.MaxTrials, *trials)
@@ -76,7 +81,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	met := reports.DefaultMetric(pts[0].Result, *metric)
 	// The plot is rendered in memory first, so a failure writes nothing.
 	var png bytes.Buffer
-	if _, err := reports.WriteSweepPlot(&png, m.ID, met, names, axes, pts); err != nil {
+	if _, err := reports.WriteSweepPlotAs(&png, *plotKind, m.ID, met, names, axes, pts); err != nil {
 		return err
 	}
 	if st, err := os.Stat(*out); err == nil && !st.IsDir() {
