@@ -29,8 +29,12 @@ func agSpec(b *testing.B, sets ...string) *mechanics.Spec {
 // one chunk of sim.ChunkSize trials; it must not allocate.
 func BenchmarkSimTrial(b *testing.B) {
 	for _, task := range []struct{ name, skill string }{
-		{"ag_5d6_skill_test", "skill=5"}, // one table lookup per trial
-		{"ag_9d6_skill_test", "skill=9"}, // dice rolled and folded per trial
+		{"ag_5d6_skill_test", "skill=5"},   // one table lookup per trial
+		{"ag_7d6_skill_test", "skill=7"},   // one larger table of every roll
+		{"ag_9d6_skill_test", "skill=9"},   // dice rolled in groups, the multiset ranked
+		{"ag_12d6_skill_test", "skill=12"}, //
+		{"ag_20d6_skill_test", "skill=20"}, //
+		{"ag_40d6_skill_test", "skill=40"}, //
 	} {
 		b.Run("task="+task.name, func(b *testing.B) {
 			s, err := sim.NewSampler(agSpec(b, task.skill, "attribute=2", "tn=7"))

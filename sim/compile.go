@@ -23,6 +23,12 @@ type sampler interface {
 // engine's answer.
 const tableMax = 1 << 16
 
+// poolTableMax bounds the table of every roll of a pool on its own: larger
+// than tableMax, since a pool's table is the whole of many models (7d6 is
+// 279 936 rolls, one index per trial); a larger pool is rolled in groups
+// (multisetPool).
+const poolTableMax = 1 << 19
+
 // table samples vals[U], U uniform on [0, len(vals)).
 type table struct {
 	vals []int
@@ -290,13 +296,16 @@ func compilePool(die mechanics.Die, n int, ev mechanics.Evaluator) (sampler, err
 	fits := true
 	for i := 0; i < n; i++ {
 		total *= len(faces)
-		if total > tableMax {
+		if total > poolTableMax {
 			fits = false
 			break
 		}
 	}
 	ps := &poolSampler{n: n, radix: uint64(len(faces)), slot: slot, faces: distinct, ev: ev, counts: padded[int](len(distinct))}
 	if !fits {
+		if m := newMultisetPool(faces, slot, distinct, n, ev); m != nil {
+			return m, nil
+		}
 		ps.batch = newBatch(ps.radix)
 		ps.buf = padded[uint64](ps.batch.k)
 		return ps, nil

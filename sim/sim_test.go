@@ -50,7 +50,15 @@ func TestLargeNodesUseGenericSamplers(t *testing.T) {
 	d6 := mechanics.D(6)
 	big := mechanics.Die{Faces: []int{1, 2, 3}, Weights: []int64{1 << 20, 3 << 20, 5}}
 	nodes := map[string]mechanics.Node{
-		"pool 9d6":         mechanics.Pool{Die: d6, N: 9, Eval: mechanics.SumEval{}},
+		"pool 9d6": mechanics.Pool{Die: d6, N: 9, Eval: mechanics.SumEval{}},
+		// Pools rolled in groups and ranked among multisets: six faces
+		// with the two-table rank, a size past it, eight faces, a weighted
+		// die with repeated faces, and ten faces (rolled die by die).
+		"pool 20d6 max":    mechanics.Pool{Die: d6, N: 20, Eval: maxCountEval{}},
+		"pool 60d6 sum":    mechanics.Pool{Die: d6, N: 60, Eval: mechanics.SumEval{}},
+		"pool 9d8 max":     mechanics.Pool{Die: mechanics.D(8), N: 9, Eval: maxCountEval{}},
+		"pool 12 weighted": mechanics.Pool{Die: mechanics.Die{Faces: []int{1, 2, 2, 5}, Weights: []int64{1, 2, 1, 3}}, N: 12, Eval: maxCountEval{}},
+		"pool 8d10 max":    mechanics.Pool{Die: mechanics.D(10), N: 8, Eval: maxCountEval{}},
 		"keep 3 of 10d6":   mechanics.Keep{Die: d6, N: 10, K: 3, Highest: true},
 		"repeat 20d6":      mechanics.Repeat{X: d6, N: 20},
 		"heavy weights":    big,
@@ -98,6 +106,19 @@ func TestPairTableCallsOncePerValuePair(t *testing.T) {
 		t.Errorf("f called %d times; want one per pair of distinct values (31·11)", calls)
 	}
 }
+
+// maxCountEval is the highest face times 100 plus how many dice show it: a
+// pool value that depends on the whole multiset.
+type maxCountEval struct{}
+
+func (maxCountEval) Start() uint64 { return 0 }
+func (maxCountEval) Next(s uint64, face, count int) uint64 {
+	if count == 0 {
+		return s
+	}
+	return uint64(face*100 + count)
+}
+func (maxCountEval) Final(s uint64) int { return int(s) }
 
 // TestWrongModelIsCaught proves the cross-check can fail: simulating 3d6
 // against the exact distribution of 3d6 with one face changed must be
