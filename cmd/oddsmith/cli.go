@@ -19,6 +19,7 @@ import (
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	_ "github.com/oddsmith/oddsmith/mechanics/ag"
+	_ "github.com/oddsmith/oddsmith/mechanics/bd"
 	_ "github.com/oddsmith/oddsmith/mechanics/d20w"
 	_ "github.com/oddsmith/oddsmith/mechanics/grim"
 	"github.com/oddsmith/oddsmith/reports"
