@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 )
@@ -31,6 +33,7 @@ import (
 type Bundle struct {
 	dir, tmp string
 	mode     bundleMode
+	mu       sync.Mutex // Write may be called from several goroutines
 	files    []string
 	written  map[string]bool
 	// Index is the Markdown of index.md, written by Commit.
@@ -124,9 +127,13 @@ func fixDirMode(dir string) error {
 // Write adds one file to the bundle. Writing the same name twice is an
 // error: two parts of a plan would overwrite each other.
 func (b *Bundle) Write(name string, f func(io.Writer) error) error {
+	b.mu.Lock()
 	if b.written[name] || name == BundleMarker {
+		b.mu.Unlock()
 		return fmt.Errorf("two parts of the bundle write %s", name)
 	}
+	b.written[name] = true
+	b.mu.Unlock()
 	fh, err := os.OpenFile(filepath.Join(b.tmp, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
 		return err
@@ -135,14 +142,21 @@ func (b *Bundle) Write(name string, f func(io.Writer) error) error {
 		fh.Close()
 		return err
 	}
-	b.written[name] = true
+	if err := fh.Close(); err != nil {
+		return err
+	}
+	b.mu.Lock()
 	b.files = append(b.files, name)
-	return fh.Close()
+	b.mu.Unlock()
+	return nil
 }
 
 // Commit writes index.md and the marker and puts the bundle in place; it
 // returns the final paths of its files.
 func (b *Bundle) Commit() ([]string, error) {
+	// Files are listed and moved in name order (whatever order they were
+	// written in), index.md last.
+	sort.Strings(b.files)
 	if err := b.Write("index.md", func(w io.Writer) error { _, err := w.Write(b.Index.Bytes()); return err }); err != nil {
 		return nil, err
 	}

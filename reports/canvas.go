@@ -2,6 +2,7 @@ package reports
 
 import (
 	"image/color"
+	"image/png"
 	"io"
 	"math"
 	"strings"
@@ -218,7 +219,10 @@ func (f *figure) drawEntry(dc draw.Canvas, sty ptext.Style, e legendEntry, x, y,
 }
 
 func writeCanvas(c *vgimg.Canvas, w io.Writer) error {
-	_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+	// Fast deflate: plots are flat colour, so the files stay small, and
+	// encoding was 40% of a bundle's time at the default level.
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	err := enc.Encode(w, c.Image())
 	return err
 }
 

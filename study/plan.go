@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"golang.org/x/sync/errgroup"
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -364,34 +366,49 @@ func RunPlan(ctx context.Context, p *Plan, dir string, progress Progress) ([]str
 		title = "oddsmith report"
 	}
 	fmt.Fprintf(&b.Index, "# %s\n\noddsmith %s. Each analysis links its table (CSV) and plots (PNG); a fingerprint identifies the model each figure comes from.\n\n", title, mechanics.Version)
+	// Analyses and overlays run side by side (their plots are encoded in
+	// parallel too); each writes its own section of the index, which is
+	// assembled in plan order, so the bundle does not depend on timing.
+	sections := make([]bytes.Buffer, len(p.Analyses)+len(p.Overlays))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range p.Analyses {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		a := &p.Analyses[i]
-		if err := runAnalysis(ctx, p, a, b, progress); err != nil {
-			return nil, fmt.Errorf("analysis %s: %w", a.Name, err)
-		}
+		g.Go(func() error {
+			if err := runAnalysis(gctx, p, a, b, &sections[i], progress); err != nil {
+				return fmt.Errorf("analysis %s: %w", a.Name, err)
+			}
+			return nil
+		})
 	}
 	for i := range p.Overlays {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		o := &p.Overlays[i]
-		if err := runOverlay(ctx, o, p.MemoryBytes, b, progress); err != nil {
-			return nil, fmt.Errorf("overlay %s: %w", o.Name, err)
+		g.Go(func() error {
+			if err := runOverlay(gctx, o, p.MemoryBytes, b, &sections[len(p.Analyses)+i], progress); err != nil {
+				return fmt.Errorf("overlay %s: %w", o.Name, err)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
+		return nil, err
+	}
+	for i := range sections {
+		b.Index.Write(sections[i].Bytes())
 	}
 	return b.Commit()
 }
 
-func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, progress Progress) error {
+func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, index *bytes.Buffer, progress Progress) error {
 	s, err := a.sweep(p)
 	if err != nil {
 		return err
 	}
 	m := s.Mechanic
-	fmt.Fprintf(&b.Index, "## %s — `%s` (%s)\n\n", a.Name, m.ID, a.Engine)
+	fmt.Fprintf(index, "## %s — `%s` (%s)\n\n", a.Name, m.ID, a.Engine)
 	tick := func() {
 		if progress != nil {
 			progress.Add(1)
@@ -407,7 +424,7 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, p
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(&b.Index, "%s\n\nFingerprint: `%s`\n\n%s\n", reports.Finding(r), r.Fingerprint, reports.LinkList(links))
+		fmt.Fprintf(index, "%s\n\nFingerprint: `%s`\n\n%s\n", reports.Finding(r), r.Fingerprint, reports.LinkList(links))
 		return nil
 	}
 	pts, err := s.Run(ctx, tick)
@@ -445,11 +462,11 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, p
 		}
 		links = append(links, a.Name+"_bands.png")
 	}
-	fmt.Fprintf(&b.Index, "%s\n\nFingerprints: one per grid point, in the last column of the CSV.\n\n%s\n", finding, reports.LinkList(links))
+	fmt.Fprintf(index, "%s\n\nFingerprints: one per grid point, in the last column of the CSV.\n\n%s\n", finding, reports.LinkList(links))
 	return nil
 }
 
-func runOverlay(ctx context.Context, o *Overlay, memory int64, b *reports.Bundle, progress Progress) error {
+func runOverlay(ctx context.Context, o *Overlay, memory int64, b *reports.Bundle, index *bytes.Buffer, progress Progress) error {
 	xs, err := ParseRange(o.Range)
 	if err != nil {
 		return err
@@ -502,11 +519,11 @@ func runOverlay(ctx context.Context, o *Overlay, memory int64, b *reports.Bundle
 	}); err != nil {
 		return err
 	}
-	fmt.Fprintf(&b.Index, "## %s — overlay\n\n", o.Name)
+	fmt.Fprintf(index, "## %s — overlay\n\n", o.Name)
 	for i, s := range series {
-		fmt.Fprintf(&b.Index, "- %s: %s\n", s.Name, strings.TrimPrefix(reports.LineFinding(mets[i], xl, s.XY), "Finding: "))
+		fmt.Fprintf(index, "- %s: %s\n", s.Name, strings.TrimPrefix(reports.LineFinding(mets[i], xl, s.XY), "Finding: "))
 	}
-	fmt.Fprintf(&b.Index, "\n%s\n", reports.LinkList([]string{o.Name + ".csv", o.Name + ".png"}))
+	fmt.Fprintf(index, "\n%s\n", reports.LinkList([]string{o.Name + ".csv", o.Name + ".png"}))
 	return nil
 }
 
