@@ -166,37 +166,56 @@ func keep(b *budget, ft faceTable, n, k int, highest bool) (Dist, error) {
 		return Dist{}, err
 	}
 	ns := sHi - sLo + 1
-	// dp[m*ns + s]: m dice placed so far, kept sum sLo+s.
+	// dp[m*ns + s]: m dice placed so far, kept sum sLo+s. Each row keeps
+	// the range of sums that hold mass (lo > hi: an empty row), so that
+	// empty rows and the zeros around a row's mass are never scanned.
 	dp := make([]float64, (n+1)*ns)
 	nd := make([]float64, (n+1)*ns)
+	lo, hi := make([]int, n+1), make([]int, n+1)
+	nlo, nhi := make([]int, n+1), make([]int, n+1)
+	for m := range lo {
+		lo[m], hi[m] = ns, -1
+	}
 	dp[0-sLo] = 1
+	lo[0], hi[0] = -sLo, -sLo
 	qs := ft.conditionals()
 	row := make([]float64, n+1)
 	for fi, f := range ft.faces {
-		clear(nd)
+		for m := range nlo {
+			if nlo[m] <= nhi[m] {
+				clear(nd[m*ns+nlo[m] : m*ns+nhi[m]+1])
+			}
+			nlo[m], nhi[m] = ns, -1
+		}
 		for m := 0; m <= n; m++ {
-			if err := b.tick((n - m + 1) * ns); err != nil {
+			if lo[m] > hi[m] {
+				continue
+			}
+			if err := b.tick((n - m + 1) * (hi[m] - lo[m] + 1)); err != nil {
 				return Dist{}, err
 			}
 			r := n - m
 			binomRow(row, r, qs[fi])
-			base := dp[m*ns : (m+1)*ns]
+			base := dp[m*ns+lo[m] : m*ns+hi[m]+1]
 			for c := 0; c <= r; c++ {
 				w := row[c]
 				if w == 0 {
 					continue
 				}
 				kept := keptCount(n, k, m, c, highest)
-				out := nd[(m+c)*ns : (m+c+1)*ns]
 				shift := f * kept
+				at := (m+c)*ns + lo[m] + shift
+				out := nd[at : at+len(base)]
 				for s, p := range base {
-					if p != 0 {
-						out[s+shift] += p * w
-					}
+					out[s] += p * w
 				}
+				nlo[m+c] = min(nlo[m+c], lo[m]+shift)
+				nhi[m+c] = max(nhi[m+c], hi[m]+shift)
 			}
 		}
 		dp, nd = nd, dp
+		lo, nlo = nlo, lo
+		hi, nhi = nhi, hi
 	}
 	return Dist{Lo: sLo, P: append([]float64(nil), dp[n*ns:(n+1)*ns]...)}.Trim(), nil
 }
