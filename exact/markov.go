@@ -147,6 +147,18 @@ func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 		*at(p.Outcome(0, p.Start)) = 1
 		v[p.Start] = 0
 	}
+	// A homogeneous chain's steps are also kept as their nonzero entries
+	// only: a step that leads to a few states far apart (a counter that
+	// ends in an absorbing block) is then three multiply-adds, not a
+	// thousand over the zeros between them.
+	type sparseStep struct {
+		to []int32
+		p  []float64
+	}
+	var sparse []sparseStep
+	if p.Homogeneous {
+		sparse = make([]sparseStep, S)
+	}
 	nv := make([]float64, S)
 	for t := 1; t <= H; t++ {
 		if err := b.tick(S); err != nil {
@@ -159,12 +171,29 @@ func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 				continue
 			}
 			live = true
+			if sparse != nil && sparse[s].to != nil {
+				sp := &sparse[s]
+				for i, to := range sp.to {
+					nv[to] += m * sp.p[i]
+				}
+				continue
+			}
 			d, err := get(t, s)
 			if err != nil {
 				return nil, err
 			}
 			if err := b.tick(len(d.P)); err != nil {
 				return nil, err
+			}
+			if sparse != nil {
+				sp := sparseStep{to: []int32{}}
+				for i, q := range d.P {
+					if q != 0 {
+						sp.to, sp.p = append(sp.to, int32(d.Lo+i)), append(sp.p, q)
+					}
+				}
+				b.hold(mulBytes(int64(len(sp.to)), 12))
+				sparse[s] = sp
 			}
 			for i, q := range d.P {
 				nv[d.Lo+i] += m * q
