@@ -21,6 +21,7 @@ import (
 	_ "github.com/oddsmith/oddsmith/mechanics/ag"
 	_ "github.com/oddsmith/oddsmith/mechanics/bd"
 	_ "github.com/oddsmith/oddsmith/mechanics/d20w"
+	_ "github.com/oddsmith/oddsmith/mechanics/gm"
 	_ "github.com/oddsmith/oddsmith/mechanics/grim"
 	"github.com/oddsmith/oddsmith/reports"
 	"github.com/oddsmith/oddsmith/study"
