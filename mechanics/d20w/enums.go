@@ -60,7 +60,7 @@ type NPCPair int
 // Values of d20w.attack.opt.npc_vs_npc.
 const (
 	NPCDeterministic NPCPair = iota // deterministic
-	NPCBothRoll                      // both_roll
+	NPCBothRoll                     // both_roll
 )
 
 // Heroic is the d20w.attack.heroic choice: whether the defender has heroic
