@@ -158,13 +158,19 @@ func (n naturalsOf) get(code int) (na, nt int) {
 // num is the integer constant n.
 func num(n int) expr.Expr { return expr.K(int64(n)) }
 
-// rollNaturals is the record whose fields (every one a natural d20) are
-// rolled independently.
-func rollNaturals(rec *mechanics.Record) mechanics.Node {
+// rollNaturals is the record whose named fields (all of them when none is
+// named), every one a natural d20, are rolled independently; the others
+// stay at their start values.
+func rollNaturals(rec *mechanics.Record, names ...string) mechanics.Node {
+	if len(names) == 0 {
+		for _, f := range rec.Fields {
+			names = append(names, f.Name)
+		}
+	}
 	var acc mechanics.Node = mechanics.Const{V: rec.Start()}
-	for _, f := range rec.Fields {
-		s := rec.Slot(f.Name)
-		acc = mechanics.Combine{X: acc, Y: d20, Name: f.Name, F: func(code, v int) int { return s.Set(code, v) }}
+	for _, name := range names {
+		s := rec.Slot(name)
+		acc = mechanics.Combine{X: acc, Y: d20, Name: name, F: func(code, v int) int { return s.Set(code, v) }}
 	}
 	return acc
 }
