@@ -193,3 +193,17 @@ func register(ms ...*mechanics.Mechanic) {
 		mechanics.Register(m)
 	}
 }
+
+// node is 1 when the actor succeeds and 0 when it fails, from its own dice.
+func (c contest) node() mechanics.Node {
+	f := func(na, nt int) int { return bit(c.holds(na, nt)) }
+	switch {
+	case c.actor.rolls() && c.target.rolls():
+		return mechanics.Combine{X: d20, Y: d20, Name: "contest", F: f}
+	case c.actor.rolls():
+		return mechanics.Map{X: d20, Name: "contest", F: func(n int) int { return f(n, 0) }}
+	case c.target.rolls():
+		return mechanics.Map{X: d20, Name: "contest", F: func(n int) int { return f(0, n) }}
+	}
+	return mechanics.Const{V: f(0, 0)}
+}
