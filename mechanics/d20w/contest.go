@@ -207,3 +207,19 @@ func (c contest) node() mechanics.Node {
 	}
 	return mechanics.Const{V: f(0, 0)}
 }
+
+// marginNode is T_actor − T_target from the contest's own dice, and the
+// range of its values.
+func (c contest) marginNode() (n mechanics.Node, lo, hi int) {
+	f := func(na, nt int) int { return c.actor.totalOf(na) - c.target.totalOf(nt) }
+	lo, hi = f(1, 20), f(20, 1)
+	switch {
+	case c.actor.rolls() && c.target.rolls():
+		return mechanics.Combine{X: d20, Y: d20, Name: "margin", F: f}, lo, hi
+	case c.actor.rolls():
+		return mechanics.Map{X: d20, Name: "margin", F: func(n int) int { return f(n, 0) }}, lo, hi
+	case c.target.rolls():
+		return mechanics.Map{X: d20, Name: "margin", F: func(n int) int { return f(0, n) }}, lo, hi
+	}
+	return mechanics.Const{V: f(0, 0)}, lo, hi
+}
