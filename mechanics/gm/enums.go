@@ -176,8 +176,8 @@ type InjuriesWhenHalved int
 
 // Values of gm.fall.opt.injuries_when_halved.
 const (
-	HalvedNoInjuries   InjuriesWhenHalved = iota // none
-	HalvedHalfTheDice                            // half_the_dice
+	HalvedNoInjuries  InjuriesWhenHalved = iota // none
+	HalvedHalfTheDice                           // half_the_dice
 )
 
 // Size is a creature's size for gm.jump.
@@ -210,8 +210,8 @@ type Escalation int
 
 // Values of gm.daily_push.opt.earlier_rolls.
 const (
-	EscalationNone    Escalation = iota // no_penalty
-	EscalationMinus2                    // minus_2_each
+	EscalationNone   Escalation = iota // no_penalty
+	EscalationMinus2                   // minus_2_each
 )
 
 // Route is how a character tries to disbelieve an illusion.
