@@ -332,3 +332,47 @@ func model(t testing.TB, id string, sets ...string) *mechanics.Spec {
 }
 
 func itoa(n int) string { return mechanics.FormatNum(float64(n)) }
+
+// The record that counts bursts rolls each bonus die as S·J + R (maxima,
+// then a last roll); its total must be the sum of the dice themselves, and
+// its burst count Binomial(N, 1/S).
+func TestBurstCountMatchesDice(t *testing.T) {
+	for _, sets := range [][]string{{"k=2"}, {"k=3", "rank=4"}, {"k=1", "charges=4", "opt.above_d20=extra_die"}, {"k=0"}} {
+		direct := variable(t, runExact(t, "bd.core.check", sets...), "total")
+		r := runExact(t, "bd.check", sets...)
+		counted := variable(t, r, "total")
+		if direct.Lo != counted.Lo || len(direct.P) != len(counted.P) {
+			t.Fatalf("%v: totals on %d+%d and %d+%d values", sets, direct.Lo, len(direct.P), counted.Lo, len(counted.P))
+		}
+		for i := range direct.P {
+			if math.Abs(direct.P[i]-counted.P[i]) > 1e-15 {
+				t.Errorf("%v: P(T = %d) = %g counting bursts, %g summing the dice", sets, direct.Lo+i, counted.P[i], direct.P[i])
+			}
+		}
+	}
+	r := runExact(t, "bd.check", "k=3", "rank=6")
+	bursts := variable(t, r, "bursts")
+	for j, p := range bursts.P {
+		want := float64(binom(3, bursts.Lo+j)) * math.Pow(1.0/6, float64(bursts.Lo+j)) * math.Pow(5.0/6, float64(3-bursts.Lo-j))
+		near(t, "P(bursts = "+itoa(bursts.Lo+j)+")", p, want, 1e-12)
+	}
+	// Damage: 2d8! weapon dice and 3d10! bonus dice, against their sum.
+	dmg := variable(t, runExact(t, "bd.damage", "dv=2", "opt.weapon_dice_burst=yes", "k_b=3"), "damage")
+	d, _, err := exact.Eval(damageRoll{w: weapon{N: 2, Sides: 8, Bursts: true}, b: Bonus{N: 3, Sides: 10}}.node())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range dmg.P {
+		if q := d.Prob(dmg.Lo + i); math.Abs(p-q) > 1e-15 {
+			t.Errorf("P(D = %d) = %g; the dice give %g", dmg.Lo+i, p, q)
+		}
+	}
+}
+
+func binom(n, k int) int {
+	c := 1
+	for i := 0; i < k; i++ {
+		c = c * (n - i) / (i + 1)
+	}
+	return c
+}

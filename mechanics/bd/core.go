@@ -144,24 +144,43 @@ func totalField(name, doc string, b Bonus) mechanics.Field {
 }
 
 // withBursts is the record rec (fields "bursts" and total, total last, its
-// range from base's least value up) of base plus the bonus dice b: the total and how many of the bonus dice
-// burst (showed their maximum at least once). A bonus die X = S·J + R with
-// R in 1…S−1 bursts exactly when X > S.
+// range from base's least value up) of base plus the bonus dice b: the
+// total and how many of the bonus dice burst (showed their maximum at
+// least once).
+//
+// Each bonus die is rolled as what it is, X = S·J + R: J maxima in a row
+// (each roll is the maximum with probability 1/S: a bursting coin that
+// counts them), then a last roll R uniform on 1…S−1; the die bursts when
+// J ≥ 1. Keeping the maxima apart from the last rolls until the end keeps
+// the joint (bursts, total) small for the exact engine: the maxima are a
+// few dozen values per die, and the last rolls an ordinary sum.
 func withBursts(rec *mechanics.Record, base mechanics.Node, b Bonus, total string) mechanics.Node {
-	die := mechanics.NewRecord(mechanics.Flag("burst", "the die showed its maximum at least once"),
-		mechanics.Int("value", 1, burstMax(b.Sides), "the die's total X"))
-	sBurst, sValue := die.Slot("burst"), die.Slot("value")
-	dStart := die.Start()
-	one := mechanics.Map{X: b.die(), Name: "bonus die", F: func(x int) int { return sValue.Set(sBurst.SetBool(dStart, x > b.Sides), x) }}
 	sB, sT := rec.Slot("bursts"), rec.Slot(total)
 	start := rec.Start()
-	var acc mechanics.Node = mechanics.Map{X: base, Name: total, F: func(v int) int { return sT.Set(start, v) }}
+	if b.N == 0 {
+		return mechanics.Map{X: base, Name: total, F: func(v int) int { return sT.Set(start, v) }}
+	}
+	S := b.Sides
+	maxima := mechanics.NewRecord(mechanics.Int("bursts", 0, b.N, "bonus dice that burst"),
+		mechanics.Int("maxima", 0, b.N*(mechanics.MaxBursts+1), "maxima rolled on the bonus dice"))
+	mB, mM := maxima.Slot("bursts"), maxima.Slot("maxima")
+	coin := mechanics.Explode{Die: mechanics.Die{Faces: []int{0, 1}, Weights: []int64{int64(S - 1), 1}}}
+	var acc mechanics.Node = mechanics.Const{V: maxima.Start()}
 	for range b.N {
-		acc = mechanics.Combine{X: acc, Y: one, Name: "bonus die", F: func(a, d int) int {
-			return sT.Set(sB.Set(a, sB.Get(a)+sBurst.Get(d)), sT.Get(a)+sValue.Get(d))
+		acc = mechanics.Combine{X: acc, Y: coin, Name: "maxima of a bonus die", F: func(m, j int) int {
+			if j > 0 {
+				m = mB.Set(m, mB.Get(m)+1)
+			}
+			return mM.Set(m, mM.Get(m)+j)
 		}}
 	}
-	return acc
+	lasts := []mechanics.Node{base}
+	for range b.N {
+		lasts = append(lasts, mechanics.D(S-1))
+	}
+	return mechanics.Combine{X: acc, Y: mechanics.Sum{Terms: lasts}, Name: total, F: func(m, r int) int {
+		return sT.Set(sB.Set(start, mB.Get(m)), r+S*mM.Get(m))
+	}}
 }
 
 // Shorthands for declarations and expressions.

@@ -171,7 +171,7 @@ func TestTrack(t *testing.T) {
 	if wounded <= fresh {
 		t.Fatalf("a wounded defender is hit less often: %v ≤ %v", wounded, fresh)
 	}
-	r := runExact(t, "bd.track", "durability=1", "health=1", "rounds=200", "opt.overflow=lost")
+	r := runExact(t, "bd.track", "durability=1", "health=1", "rounds=100", "opt.overflow=lost")
 	near(t, "E[attacks to wounded]", variable(t, r, "attacks_to_wounded").Stats.Mean, 1/fresh, 1e-9)
 	near(t, "E[attacks to shock]", r.Process.MeanTimeUnbounded, 1/fresh+1/wounded, 1e-9)
 	near(t, "E[rounds to shock] over rounds", variable(t, r, "death_round").Stats.Mean-variable(t, r, "rounds_to_shock").Stats.Mean, 10, 1e-9)
@@ -179,7 +179,7 @@ func TestTrack(t *testing.T) {
 	// Without reactions the attacks are a thinning of the hits (Wald):
 	// E[attacks] = E[hits]/P(hit).
 	h := event(t, runExact(t, "bd.attack"), "hit")
-	w := runExact(t, "bd.track", "react=0", "rounds=200")
+	w := runExact(t, "bd.track", "react=0", "rounds=100")
 	near(t, "Wald", w.Process.MeanTimeUnbounded, variable(t, w, "hits_to_shock").Stats.Mean/h, 1e-6)
 	// Durability 60 × Health 40 runs exactly (timed in BenchmarkTrackExact).
 	big := runExact(t, "bd.track", "durability=60", "health=40", "rounds=100")
@@ -224,7 +224,7 @@ func TestVigor(t *testing.T) {
 	// One attack a round with P(beat) = p and no recovery, 5 Vigor: the
 	// first threat is answered, the second is not: NegBin(2, p).
 	p := event(t, runExact(t, "bd.attack"), "hit")
-	g := runExact(t, "bd.vigor", "vigor=5", "stamina=0", "attacks=1", "rounds=300")
+	g := runExact(t, "bd.vigor", "vigor=5", "stamina=0", "attacks=1", "rounds=200")
 	near(t, "E[rounds to unanswered]", g.Process.MeanTimeUnbounded, 2/p, 1e-9)
 }
 
@@ -305,7 +305,7 @@ var extraConfigs = map[string][][]string{
 
 // skirmishConfigs give bd.skirmish (simulated only) every option value.
 var skirmishConfigs = [][]string{{"opt.overflow=lost", "opt.decide_after_roll=no"}, {"opt.spend_below_cost=allowed_to_zero", "vigor=12", "reserve=2"},
-	{"opt.weapon_dice_burst=yes", "defend=1", "durability=60", "health=40", "attacks=6", "rounds=200"}}
+	{"opt.weapon_dice_burst=yes", "defend=1", "durability=60", "health=40", "attacks=6", "rounds=100"}}
 
 // Every exact bd mechanic, at its defaults and the extra settings, in
 // both engines; the extras cover every value of every option. bd.skirmish

@@ -93,7 +93,7 @@ func skirmish() *mechanics.Mechanic {
 			ip("defend", 0, 0, 1, "1: the defender took the Defend action: reactions cost 3"),
 			ip("reserve", 0, 0, 60, "Vigor the defender keeps back: it reacts only if at least this much is left after paying"),
 			ip("attacks", 2, 1, 6, "attacks on the creature per round"),
-			ip("rounds", 30, 1, 200, "rounds followed at most")},
+			ip("rounds", 30, 1, 100, "rounds followed at most")},
 			profileParams...),
 		Options: mechanics.Options(optOverflow, optDecideAfterRoll, optSpendBelowCost, optWeaponDiceBurst),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -138,7 +138,7 @@ func skirmish() *mechanics.Mechanic {
 			spec := &mechanics.Spec{Process: p, Record: p.Record()}
 			spec.Vars = []mechanics.Var{
 				p.TimeVar("attacks_to_shock", "attacks until the creature is in shock", time),
-				p.TimeVar("rounds_to_shock", "the round of the shock", ceilDiv(time, a)),
+				inRounds(p.TimeVar("rounds_to_shock", "the round of the shock", ceilDiv(time, a))),
 				{Name: "durability_left", Doc: "Durability left at the shock or the horizon", Expr: table(func(u, _, _ int, _ bool) int { return u })},
 				{Name: "health_left", Doc: "Health left at the shock or the horizon", Expr: table(func(_, h, _ int, _ bool) int { return h })},
 				{Name: "vigor_left", Doc: "Vigor at the horizon (shock: 0)", Expr: table(func(_, _, v int, _ bool) int { return v })},

@@ -33,13 +33,19 @@ type attackProfile struct {
 // Parameters of the attack profile (bd.track and bd.skirmish).
 var (
 	pReact = ip("react", 1, 0, 1, "1: the defender counter-rolls (per the reaction policy); 0: it never reacts")
-	pKD    = ip("k_d", 2, 0, 10, "the defender's Speed bonus dice (one step down once it is wounded)")
+	pKD    = ip("k_d", 2, 0, 6, "the defender's Speed bonus dice (one step down once it is wounded)")
 	pRankD = ip("rank_d", 10, 4, 20, "die of the defender's Speed dice while unwounded: 4, 6, 8, 10, 12 or 20")
 	pRankB = ip("rank_b", 10, 4, 20, "die of the attacker's damage bonus dice: 4, 6, 8, 10, 12 or 20")
 	pAR    = ip("ar", 0, 0, 100, "the defender's effective armour rank (see bd.armor), subtracted from each hit")
 )
 
-var profileParams = []mechanics.Param{pK, pRank, pGuard, pReact, pKD, pRankD, pDV, pQuality, pKB, pRankB, pAR}
+// profileParams are the attack profile of the chains, with dice counts
+// bounded lower than for a single roll: a chain rolls the whole profile at
+// every step of every simulated trial.
+var profileParams = []mechanics.Param{within(pK, 6), pRank, pGuard, pReact, pKD, pRankD, within(pDV, 6), pQuality, within(pKB, 6), pRankB, pAR}
+
+// within is a parameter with a lower maximum.
+func within(p mechanics.Param, hi float64) mechanics.Param { p.Max = hi; return p }
 
 // profileOf reads the attack profile; cap is the most damage the chain can
 // tell apart.
@@ -221,6 +227,9 @@ func (ch *trackChain) run(kernel mechanics.Node, hit func(x int, wounded bool) (
 	}
 }
 
+// inRounds marks a time variable of a per-attack chain as counted in rounds.
+func inRounds(v mechanics.Var) mechanics.Var { v.Unit = "round"; return v }
+
 // ceilDiv is ⌈x/n⌉ as an expression.
 func ceilDiv(x expr.Expr, n int) expr.Expr { return expr.Ceil(expr.Div(x, num(n))) }
 
@@ -241,8 +250,8 @@ func track() *mechanics.Mechanic {
 			ip("durability", 30, 1, 200, "Durability U"),
 			ip("health", 20, 1, 200, "Health H"),
 			ip("stamina", 10, 0, 100, "Stamina score: rounds from shock to death"),
-			ip("attacks", 2, 1, 10, "attacks on the creature per round"),
-			ip("rounds", 30, 1, 200, "rounds followed at most (the horizon is rounds × attacks)")},
+			ip("attacks", 2, 1, 8, "attacks on the creature per round"),
+			ip("rounds", 30, 1, 100, "rounds followed at most (the horizon is rounds × attacks)")},
 			profileParams...),
 		Options: mechanics.Options(optOverflow, optWeaponDiceBurst),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -265,9 +274,9 @@ func track() *mechanics.Mechanic {
 			spec := &mechanics.Spec{Process: p, Record: p.Record()}
 			spec.Vars = []mechanics.Var{
 				p.TimeVar("attacks_to_shock", "attacks until the creature is in shock", time),
-				p.TimeVar("rounds_to_shock", "the round of the shock: ⌈attacks/attacks per round⌉", ceilDiv(time, a)),
-				p.TimeVar("death_round", fmt.Sprintf("the round it dies in if not stabilised: %d (Stamina) rounds after the shock", stamina),
-					expr.Add(ceilDiv(time, a), num(stamina))),
+				inRounds(p.TimeVar("rounds_to_shock", "the round of the shock: ⌈attacks/attacks per round⌉", ceilDiv(time, a))),
+				inRounds(p.TimeVar("death_round", fmt.Sprintf("the round it dies in if not stabilised: %d (Stamina) rounds after the shock", stamina),
+					expr.Add(ceilDiv(time, a), num(stamina)))),
 				{Name: "durability_left", Doc: "Durability left at the shock or the horizon", Expr: p.StateTable(func(s int) int { u, _ := main.at(s); return u })},
 				{Name: "health_left", Doc: "Health left at the shock or the horizon", Expr: p.StateTable(func(s int) int { _, h := main.at(s); return h })},
 			}
@@ -280,7 +289,7 @@ func track() *mechanics.Mechanic {
 			woundPart := &mechanics.Spec{Process: wp, Record: wp.Record()}
 			woundPart.Vars = []mechanics.Var{
 				wp.TimeVar("attacks_to_wounded", "attacks until Durability is 0", time),
-				wp.TimeVar("rounds_to_wounded", "the round the creature is wounded in", ceilDiv(time, a)),
+				inRounds(wp.TimeVar("rounds_to_wounded", "the round the creature is wounded in", ceilDiv(time, a))),
 			}
 
 			hits := newTrackChain(t, horizon, "hit", false)
@@ -360,8 +369,8 @@ func vigor() *mechanics.Mechanic {
 			ip("stamina", 10, 0, 100, "Stamina score: 1 Vigor back per 5 a round"),
 			ip("defend", 0, 0, 1, "1: the defender took the Defend action: reactions cost 3"),
 			ip("attacks", 2, 1, 8, "attacks on the creature per round"),
-			ip("rounds", 20, 1, 500, "rounds followed at most"),
-			pK, pRank, pGuard, pCharges, pChallenges, pWounded),
+			ip("rounds", 20, 1, 200, "rounds followed at most"),
+			within(pK, 6), pRank, pGuard, within(pCharges, 6), within(pChallenges, 6), pWounded),
 		Options: mechanics.Options(optSpendBelowCost, optDecideAfterRoll, optAboveD20, optWoundedCancellable),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			b, err := bonusOf(c, 0)
