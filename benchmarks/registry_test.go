@@ -1,6 +1,8 @@
 package benchmarks
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -18,19 +20,32 @@ const chunk = 1 << 14
 // samplers compiles every part of a mechanic's model at its defaults (one
 // trial of the mechanic is one trial of each part).
 func samplers(tb testing.TB, m *mechanics.Mechanic) []*sim.Sampler {
-	spec, err := m.Model(m.DefaultConfig())
+	ss, err := samplersAt(m, m.DefaultConfig())
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return ss
+}
+
+// samplersAt compiles every part of a mechanic's model at c and runs one
+// small chunk of each.
+func samplersAt(m *mechanics.Mechanic, c mechanics.Config) ([]*sim.Sampler, error) {
+	spec, err := m.Model(c)
+	if err != nil {
+		return nil, err
+	}
 	var out []*sim.Sampler
-	for _, part := range spec.Parts() {
+	for i, part := range spec.Parts() {
 		s, err := sim.NewSampler(part)
 		if err != nil {
-			tb.Fatal(err)
+			return nil, err
+		}
+		if err := s.RunChunk(sim.PartSeed(1, i), 0, 64); err != nil {
+			return nil, err
 		}
 		out = append(out, s)
 	}
-	return out
+	return out, nil
 }
 
 func runChunk(tb testing.TB, ss []*sim.Sampler, c uint64, n int) {
@@ -56,6 +71,55 @@ func BenchmarkSimMechanic(b *testing.B) {
 			for b.Loop() {
 				c++
 				runChunk(b, ss, c, chunk)
+			}
+			b.ReportMetric(float64(b.N)*chunk/b.Elapsed().Seconds(), "trials/s")
+		})
+	}
+}
+
+// topConfig is the mechanic's defaults with every parameter moved to the top
+// of its range, one after another, keeping each move whose model still
+// builds and simulates (a few tops together exceed a limit or a budget).
+func topConfig(tb testing.TB, m *mechanics.Mechanic) (mechanics.Config, []string) {
+	c := m.DefaultConfig()
+	var set []string
+	for _, p := range m.Params {
+		if p.Max == p.Default {
+			continue
+		}
+		kv := fmt.Sprintf("%s=%g", p.Name, p.Max)
+		try, err := m.Configure(append(append([]string(nil), set...), kv))
+		if err != nil {
+			continue
+		}
+		if _, err := samplersAt(m, try); err != nil {
+			continue
+		}
+		c, set = try, append(set, kv)
+	}
+	return c, set
+}
+
+// BenchmarkSimMechanicTop simulates every registered mechanic with its
+// parameters at the top of their ranges (see topConfig; the sub-benchmark
+// logs the settings), on one core, as trials/s.
+//
+//	go test ./benchmarks -run '^$' -bench SimMechanicTop -benchtime 300ms -v
+func BenchmarkSimMechanicTop(b *testing.B) {
+	for _, m := range mechanics.All() {
+		b.Run("task="+m.ID, func(b *testing.B) {
+			c, set := topConfig(b, m)
+			b.Log(strings.Join(set, " "))
+			ss, err := samplersAt(m, c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			runChunk(b, ss, 0, chunk)
+			b.ReportAllocs()
+			var n uint64
+			for b.Loop() {
+				n++
+				runChunk(b, ss, n, chunk)
 			}
 			b.ReportMetric(float64(b.N)*chunk/b.Elapsed().Seconds(), "trials/s")
 		})

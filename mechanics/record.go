@@ -3,6 +3,7 @@ package mechanics
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -166,11 +167,19 @@ func (r *Record) Index(name string) int {
 // Slot is the handle of one field, looked up by name once when the model is
 // built and used to set and read the field on every trial.
 type Slot struct {
-	name           string
-	kind           FieldKind
-	lo, hi, stride int
-	den            int
-	radix          int
+	// The hot fields first; the field's declaration (name, kind, bounds,
+	// denominator) behind a pointer, so that a Slot travels in registers.
+	lo, radix, stride int
+	// Codes below fastBelow = ⌊(2⁶⁴−1)/d⌋, d = stride·radix, are read by
+	// multiplication instead of two hardware divisions by numbers the
+	// compiler cannot see: with magic = ⌈2⁶⁴/d⌉, the low word of magic·code
+	// is frac(code/d)·2⁶⁴ and the high word of that times radix is
+	// ⌊code/stride⌋ mod radix (Lemire, Kaser & Kurz 2019, "Faster remainder
+	// by direct computation", with the divisor d = stride·radix; exact while
+	// code·d < 2⁶⁴, which holds for every code of a record of up to 2³²
+	// values).
+	fastBelow, magic uint64
+	f                *Field
 }
 
 // Slot returns the handle of a named field. It panics if there is none.
@@ -180,11 +189,23 @@ func (r *Record) Slot(name string) Slot {
 		panic("mechanics: record has no field " + name)
 	}
 	f := r.Fields[i]
-	return Slot{name: name, kind: f.Kind, lo: f.Lo, hi: f.Hi, stride: r.stride[i], den: f.Den, radix: f.Hi - f.Lo + 1}
+	return newSlot(f.Lo, r.stride[i], f.Hi-f.Lo+1, &r.Fields[i])
+}
+
+func newSlot(lo, stride, radix int, f *Field) Slot {
+	d := uint64(stride) * uint64(radix) // ≤ 2⁵² (maxRecordSize)
+	// ⌈2⁶⁴/d⌉; for d = 1 it wraps to 0, which reads 0 = the only value.
+	return Slot{lo: lo, stride: stride, radix: radix, f: f, fastBelow: ^uint64(0) / d, magic: ^uint64(0)/d + 1}
 }
 
 // Get reads the stored integer of the field (units for Scaled fields).
-func (s Slot) Get(code int) int { return (code/s.stride)%s.radix + s.lo }
+func (s Slot) Get(code int) int {
+	if u := uint64(code); u < s.fastBelow {
+		r, _ := bits.Mul64(s.magic*u, uint64(s.radix))
+		return int(r) + s.lo
+	}
+	return (code/s.stride)%s.radix + s.lo
+}
 
 // Bool reads a flag.
 func (s Slot) Bool(code int) bool { return s.Get(code) != 0 }
@@ -194,29 +215,42 @@ func (s Slot) Bool(code int) bool { return s.Get(code) != 0 }
 // of the declared range: a model that produces an undeclared value is wrong,
 // and the engines report the panic as a model error.
 func (s Slot) Set(code, v int) int {
-	if v < s.lo || v > s.hi {
-		panic(fmt.Sprintf("mechanics: field %s = %d is outside its declared range [%d, %d]", s.name, v, s.lo, s.hi))
+	if uint(v-s.lo) >= uint(s.radix) {
+		panic(outsideField{s.f, v})
 	}
 	return code + (v-s.Get(code))*s.stride
 }
 
+// outsideField is what Set panics with: a model stored a value outside a
+// field's declared range (an error value, so that Set stays small enough to
+// inline).
+type outsideField struct {
+	f *Field
+	v int
+}
+
+func (e outsideField) Error() string {
+	return fmt.Sprintf("mechanics: field %s = %d is outside its declared range [%d, %d]", e.f.Name, e.v, e.f.Lo, e.f.Hi)
+}
+
 // SetBool sets a flag.
 func (s Slot) SetBool(code int, b bool) int {
+	v := 0
 	if b {
-		return s.Set(code, 1)
+		v = 1
 	}
-	return s.Set(code, 0)
+	return s.Set(code, v)
 }
 
 // SetRat sets a Scaled field to an exact rational; it panics if v is not on
 // the field's lattice.
 func (s Slot) SetRat(code int, v expr.Rat) int {
-	u := v.Mul(expr.Int(int64(s.den)))
+	u := v.Mul(expr.Int(int64(s.f.Den)))
 	if !u.IsInt() {
-		panic(fmt.Sprintf("mechanics: field %s = %s is not a multiple of 1/%d", s.name, v, s.den))
+		panic(fmt.Sprintf("mechanics: field %s = %s is not a multiple of 1/%d", s.f.Name, v, s.f.Den))
 	}
 	if u.N < math.MinInt32 || u.N > math.MaxInt32 {
-		panic(fmt.Sprintf("mechanics: field %s = %s is outside its declared range", s.name, v))
+		panic(fmt.Sprintf("mechanics: field %s = %s is outside its declared range", s.f.Name, v))
 	}
 	return s.Set(code, int(u.N))
 }
