@@ -109,7 +109,7 @@ func defense() *mechanics.Mechanic {
 			if c.Int("prone_d") == 1 {
 				kd /= 4
 			}
-			bd := ladderOf(c).Bonus(kd, baseD, Steps{Charges: c.Int("charges_d"), Challenges: c.Int("challenges_d"), Wounded: c.Int("wounded_d") == 1})
+			bDef := ladderOf(c).Bonus(kd, baseD, Steps{Charges: c.Int("charges_d"), Challenges: c.Int("challenges_d"), Wounded: c.Int("wounded_d") == 1})
 			g, after := c.Int("guard"), optDecideAfterRoll.Of(c) == Yes
 
 			rec := mechanics.NewRecord(
@@ -117,7 +117,7 @@ func defense() *mechanics.Mechanic {
 				totalField("attack_total", "T_a = d20 + "+ba.String(), ba))
 			sBand, sTotal := rec.Slot("defence"), rec.Slot("attack_total")
 			start := rec.Start()
-			out := mechanics.Combine{X: actionRoll(ba), Y: actionRoll(bd), Name: "attack and defence", F: func(a, d int) int {
+			out := mechanics.Combine{X: actionRoll(ba), Y: actionRoll(bDef), Name: "attack and defence", F: func(a, d int) int {
 				band := defTie
 				switch {
 				case d < a:

@@ -18,7 +18,6 @@ package bd
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -339,6 +338,3 @@ func check() *mechanics.Mechanic {
 		},
 	}
 }
-
-// words joins doc fragments.
-func words(parts ...string) string { return strings.Join(parts, " ") }
