@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 
@@ -204,7 +205,7 @@ func compileMap(x mechanics.Node, f func(int) int) (sampler, error) {
 	if t, ok := asTable(s); ok {
 		return mapTable(t, f), nil
 	}
-	return &mapSampler{s, f}, nil
+	return &cachedMap{x: s, f: f}, nil
 }
 
 func fuse(x, y sampler, f func(a, b int) int) sampler {
@@ -415,6 +416,47 @@ type mapSampler struct {
 }
 
 func (m *mapSampler) sample(r *Source) int { return m.f(m.x.sample(r)) }
+
+// cachedMap is a Map over a sampler without a table (an unbounded sum, a
+// bursting die): f's values are kept for a window of mapCache inputs
+// around the first one drawn, filled as they are met (f is a pure function
+// of its input; a worker owns its samplers), and computed afresh outside it.
+type cachedMap struct {
+	x     sampler
+	f     func(int) int
+	lo    int
+	cache []int
+}
+
+// mapCache is the window of a cachedMap; unset entries hold unknown.
+const (
+	mapCache = 1 << 12
+	unknown  = math.MinInt
+)
+
+func (m *cachedMap) sample(r *Source) int {
+	v := m.x.sample(r)
+	i := uint(v - m.lo)
+	if i < uint(len(m.cache)) {
+		if y := m.cache[i]; y != unknown {
+			return y
+		}
+		y := m.f(v)
+		m.cache[i] = y
+		return y
+	}
+	if m.cache == nil {
+		m.lo = v - mapCache/4
+		m.cache = make([]int, mapCache)
+		for j := range m.cache {
+			m.cache[j] = unknown
+		}
+		i := v - m.lo
+		m.cache[i] = m.f(v)
+		return m.cache[i]
+	}
+	return m.f(v)
+}
 
 type pairSampler struct {
 	x, y sampler
