@@ -221,6 +221,16 @@ func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 			*at(p.Outcome(H+1, s)) += m
 		}
 	}
+	if trunc > 0 {
+		// A step that drops a bursting tail drops it from every state and
+		// at every step that takes it: the mass lost is what the outcome
+		// misses of 1, not the steps' own truncation counted once.
+		sum := 0.0
+		for _, q := range out {
+			sum += q
+		}
+		trunc = max(0, 1-sum)
+	}
 	ch := &Chain{Outcome: Dist{Lo: lo, P: out}.Trim(), Truncated: trunc}
 	if p.Homogeneous && !p.Absorbing[p.Start] {
 		absIdx := make([]int, S)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -311,8 +312,12 @@ func ComputeContext(ctx context.Context, spec *mechanics.Spec, res *mechanics.Re
 			res.Vars = append(res.Vars, r.Vars...)
 			res.Events = append(res.Events, r.Events...)
 			res.Bands = append(res.Bands, r.Bands...)
-			res.Truncated += r.Truncated
-			res.Warnings = append(res.Warnings, r.Warnings...)
+			res.Truncated = max(res.Truncated, r.Truncated) // each part is its own distribution
+			for _, w := range r.Warnings {
+				if !slices.Contains(res.Warnings, w) {
+					res.Warnings = append(res.Warnings, w)
+				}
+			}
 		}
 	}
 	return nil
@@ -335,6 +340,9 @@ func computePart(b *budget, spec *mechanics.Spec, res *mechanics.Result) (err er
 		}
 		d, res.Truncated = ch.Outcome, ch.Truncated
 		res.Warnings = append(res.Warnings, ch.Warnings...)
+		if ch.Truncated > 0 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("bursting dice were followed until going on had probability at most 1e-12 each, at every step: a mass of %.3g is left out (see truncated_mass)", ch.Truncated))
+		}
 	} else {
 		var tr float64
 		if d, tr, err = evalChecked(b, spec.Outcome); err != nil {
@@ -345,7 +353,9 @@ func computePart(b *budget, spec *mechanics.Spec, res *mechanics.Result) (err er
 			res.Warnings = append(res.Warnings, fmt.Sprintf("bursting dice were followed until going on had probability at most 1e-12 each: a mass of %.3g is left out (see truncated_mass)", tr))
 		}
 	}
-	if tot := d.Total(); math.Abs(tot-1) > 1e-9 {
+	// What is missing of 1 beyond the mass reported as truncated is a
+	// fault of the model (or rounding): say so.
+	if tot := d.Total(); math.Abs(tot+res.Truncated-1) > 1e-9 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("probabilities sum to %.12g", tot))
 	}
 	if err := summarize(b, spec, d.Lo, d.P, nil, res); err != nil {

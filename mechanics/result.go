@@ -23,7 +23,9 @@ type Result struct {
 	Bands   []BandResult
 	Process *ProcessResult
 	// Truncated is the probability mass the exact engine could not place
-	// (explosion depth, horizons); 0 when the result is complete.
+	// (the tail of bursting dice), the most any one output misses (a
+	// model in parts computes each part on its own); 0 when the result is
+	// complete.
 	Truncated float64
 	Warnings  []string
 }

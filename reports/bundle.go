@@ -274,16 +274,21 @@ func LinkList(files []string) string {
 // OverlayRow is one point of an overlay series.
 type OverlayRow struct {
 	Series, Mechanic, Fingerprint string
-	X, Value                      float64
+	// X is the point on the chart's axis; Setting the parameter setting
+	// that produced it ("height=30"), which differs where a series has its
+	// own unit (a scale).
+	X       float64
+	Setting string
+	Value   float64
 }
 
 // WriteOverlayCSV writes the table behind an overlay chart.
 func WriteOverlayCSV(w io.Writer, name string, rows []OverlayRow) error {
 	fmt.Fprintf(w, "# oddsmith: %s\n# overlay: %s\n", mechanics.Version, name)
 	cw := csvWriter(w)
-	cw.Write([]string{"series", "mechanic", "x", "value", "fingerprint"})
+	cw.Write([]string{"series", "mechanic", "x", "setting", "value", "fingerprint"})
 	for _, r := range rows {
-		cw.Write([]string{r.Series, r.Mechanic, mechanics.FormatNum(r.X), num(r.Value), r.Fingerprint})
+		cw.Write([]string{r.Series, r.Mechanic, mechanics.FormatNum(r.X), r.Setting, num(r.Value), r.Fingerprint})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -435,6 +435,7 @@ func WriteTail(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
 	p.Add(l)
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = decadeTicks{}
+	p.X.Tick.Marker = latticeTicks{den: 1, integer: v.Den <= 1}
 	lo := pts[len(pts)-1].Y
 	for _, q := range pts {
 		lo = math.Min(lo, q.Y)
@@ -442,7 +443,7 @@ func WriteTail(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
 	p.Y.Min, p.Y.Max = math.Pow(10, math.Floor(math.Log10(lo))), 1
 	caption := Caption(r)
 	if r.Truncated > 0 {
-		caption = fmt.Sprintf("the exact engine stops following the tail where P < %.2g (truncated_mass)\n", r.Truncated) + caption
+		caption = fmt.Sprintf("the exact engine left out the tail beyond the last value drawn: a mass of %.2g (truncated_mass)\n", r.Truncated) + caption
 	}
 	return (&figure{plot: p, caption: caption}).write(w)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -66,6 +67,34 @@ type PlanSeries struct {
 	X        string         `toml:"x"`
 	Set      map[string]any `toml:"set"`
 	Metric   string         `toml:"metric"`
+	// Range is the values of the series' own parameter when they differ
+	// from the overlay's (another unit: feet against an axis in metres);
+	// Scale turns them into the axis' unit (axis = value × Scale; 0 or
+	// absent means 1). With neither, the series runs over the overlay's
+	// range.
+	Range string  `toml:"range"`
+	Scale float64 `toml:"scale"`
+}
+
+// points gives the series' parameter values and where they sit on the
+// overlay's axis.
+func (s PlanSeries) points(o *Overlay) (values, axis []float64, err error) {
+	r := cmp.Or(s.Range, o.Range)
+	values, err = ParseRange(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	scale := s.Scale
+	switch {
+	case math.IsNaN(scale) || math.IsInf(scale, 0) || scale < 0:
+		return nil, nil, fmt.Errorf("scale = %g: give a positive finite factor (axis unit per parameter unit)", scale)
+	case scale == 0:
+		scale = 1
+	}
+	for _, v := range values {
+		axis = append(axis, v*scale)
+	}
+	return values, axis, nil
 }
 
 // PlanError names the file, the line and the problem.
@@ -167,15 +196,18 @@ func ParsePlan(file string, src []byte) (*Plan, error) {
 			return nil, fail("needs a unique name without spaces or slashes")
 		}
 		names[o.Name] = true
-		xs, err := ParseRange(o.Range)
-		if err != nil {
+		if _, err := ParseRange(o.Range); err != nil {
 			return nil, fail("%v", err)
 		}
 		if len(o.Series) == 0 {
 			return nil, fail("has no series")
 		}
 		for _, s := range o.Series {
-			m, cs, err := s.configs(xs)
+			vs, _, err := s.points(o)
+			if err != nil {
+				return nil, fail("series %q: %v", s.Label, err)
+			}
+			m, cs, err := s.configs(vs)
 			if err != nil {
 				return nil, fail("series %q: %v", s.Label, err)
 			}
@@ -467,17 +499,17 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 }
 
 func runOverlay(ctx context.Context, o *Overlay, memory int64, b *reports.Bundle, index *bytes.Buffer, progress Progress) error {
-	xs, err := ParseRange(o.Range)
-	if err != nil {
-		return err
-	}
 	var series []reports.Series
 	var mets []string
 	var rows []reports.OverlayRow
 	var caption string
 	exactly := Engine{Kind: "exact", MemoryBytes: memory}
 	for _, s := range o.Series {
-		m, cs, err := s.configs(xs)
+		vs, xs, err := s.points(o)
+		if err != nil {
+			return err
+		}
+		m, cs, err := s.configs(vs)
 		if err != nil {
 			return err
 		}
@@ -498,12 +530,17 @@ func runOverlay(ctx context.Context, o *Overlay, memory int64, b *reports.Bundle
 				return err
 			}
 			xy = append(xy, plotter.XY{X: xs[i], Y: y})
-			rows = append(rows, reports.OverlayRow{Series: s.Label, Mechanic: m.ID, Fingerprint: r.Fingerprint, X: xs[i], Value: y})
+			rows = append(rows, reports.OverlayRow{Series: s.Label, Mechanic: m.ID, Fingerprint: r.Fingerprint, X: xs[i],
+				Setting: s.X + "=" + mechanics.FormatNum(vs[i]), Value: y})
 			if progress != nil {
 				progress.Add(1)
 			}
 		}
-		caption += s.Label + ": " + m.ID + "  "
+		caption += s.Label + ": " + m.ID
+		if s.Scale != 0 && s.Scale != 1 {
+			caption += fmt.Sprintf(" (%s × %g)", s.X, s.Scale)
+		}
+		caption += "  "
 		series = append(series, reports.Series{Name: s.Label, XY: xy, Metric: met, Unit: unit})
 		mets = append(mets, met)
 	}
@@ -538,8 +575,10 @@ func (p *Plan) Points() int {
 		n += max(s.Points(), 1)
 	}
 	for _, o := range p.Overlays {
-		xs, _ := ParseRange(o.Range)
-		n += len(xs) * len(o.Series)
+		for _, s := range o.Series {
+			xs, _, _ := s.points(&o)
+			n += len(xs)
+		}
 	}
 	return n
 }

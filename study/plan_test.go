@@ -11,6 +11,9 @@ import (
 
 	"github.com/oddsmith/oddsmith/internal/pngtest"
 	_ "github.com/oddsmith/oddsmith/mechanics/ag"
+	_ "github.com/oddsmith/oddsmith/mechanics/bd"
+	_ "github.com/oddsmith/oddsmith/mechanics/d20w"
+	_ "github.com/oddsmith/oddsmith/mechanics/gm"
 	_ "github.com/oddsmith/oddsmith/mechanics/grim"
 )
 
@@ -52,7 +55,7 @@ func TestExamplePlan(t *testing.T) {
 			t.Errorf("index.md does not link %s", name)
 		}
 	}
-	for _, want := range []string{"P(success) = 0.7778", "crosses 50%", "## falls_ag_vs_grim", "Fingerprint: `sha256:"} {
+	for _, want := range []string{"P(success) = 0.7778", "crosses 50%", "## falls_ag_vs_grim_vs_gm", "## bd_damage", "bd_damage_tail.png", "Fingerprint: `sha256:"} {
 		if !bytes.Contains(index, []byte(want)) {
 			t.Errorf("index.md lacks %q", want)
 		}
@@ -61,6 +64,55 @@ func TestExamplePlan(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(dir))
 	if len(entries) != 1 {
 		t.Errorf("left beside the bundle: %v", entries)
+	}
+}
+
+// TestOverlaySeriesInOtherUnits: a series with its own range and scale
+// (feet against an axis in metres) sits on the axis at value × scale, and
+// the CSV keeps the setting that produced each point.
+func TestOverlaySeriesInOtherUnits(t *testing.T) {
+	src := `
+[[overlay]]
+name = "falls"
+xlabel = "metres fallen"
+range = "0..12:6"
+metric = "mean:damage"
+series = [
+  { label = "ag", mechanic = "ag.fall_damage", x = "height" },
+  { label = "ag in feet", mechanic = "ag.fall_damage", x = "height", range = "0..40:20", scale = 0.3 },
+]
+`
+	p, err := ParsePlan("o.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Points(); got != 6 {
+		t.Errorf("Points = %d, want 6", got)
+	}
+	dir := filepath.Join(t.TempDir(), "b")
+	if _, err := RunPlan(context.Background(), p, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "falls.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Split(l, ",")
+		if len(f) == 6 && f[1] == "ag.fall_damage" {
+			rows[f[0]+" "+f[2]+" "+f[3]] = f[4]
+		}
+	}
+	// "ag" at height 6 and "ag in feet" at height 20 both sit at 6 on the
+	// axis (20 × 0.3); the setting column tells them apart.
+	a, ok1 := rows["ag 6 height=6"]
+	f, ok2 := rows["ag in feet 6 height=20"]
+	if !ok1 || !ok2 || rows["ag in feet 12 height=40"] == "" {
+		t.Fatalf("overlay rows %v lack the scaled points", rows)
+	}
+	if a == f {
+		t.Errorf("height 6 and 20 gave the same mean damage %s", a)
 	}
 }
 
@@ -94,6 +146,9 @@ func TestPlanErrors(t *testing.T) {
 		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { skill = \"0..1e300:1e-300\" }\n", "out of range"},
 		{"[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { skill = \"0..9999\", tn = \"0..9999\" }\n", "more than"},
 		{"trials = 1000000000000000000\n[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nengine = \"sim\"\n", "trials must be between 1 and"},
+		{"[[overlay]]\nname = \"o\"\nrange = \"0..3\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\", scale = -1.0 } ]\n", "scale = -1: give a positive finite factor"},
+		{"[[overlay]]\nname = \"o\"\nrange = \"0..3\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\", scale = nan } ]\n", "scale = NaN"},
+		{"[[overlay]]\nname = \"o\"\nrange = \"0..3\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\", range = \"3..1\" } ]\n", "end below start"},
 		{"[[overlay]]\nname = \"o\"\nrange = \"0..NaN\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\" } ]\n", "not a finite number"},
 		{"[[overlay]]\nname = \"o\"\nrange = \"0..3\"\nmetric = \"event:nope\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\" } ]\n", "has no event \"nope\""},
 	}
