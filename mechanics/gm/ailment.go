@@ -100,7 +100,7 @@ var (
 	pWilling = ip("willing", 0, 0, 1, "1: the victim drinks, injects or accepts it: a penalty of 4 on the roll to contract (the reaction should then be health)")
 	pInj     = ip("injuries", 0, 0, 60, "injuries the victim already has (a penalty on every roll with injury_penalty=on)")
 	pDice    = ip("effect_dice", fromPreset, fromPreset, 4, "n of the effect per occurrence, n dX (0: no effect); −1, the default, takes the preset's")
-	pSides   = ip("effect_sides", fromPreset, fromPreset, 20, "X of the effect per occurrence, n dX (1: a fixed n); −1, the default, takes the preset's")
+	pSides   = ip("effect_sides", 0, 0, 20, "X of the effect per occurrence, n dX (1: a fixed n); 0, the default, takes the preset's")
 	pL       = ip("L", 5, 1, 50, "action times spent in the area (the first roll at entry)")
 )
 
@@ -125,7 +125,7 @@ func ailmentOptionsOf(id string, def Preset) ailmentOptions {
 	}
 	return ailmentOptions{
 		preset: mechanics.ChoiceOf(id, "preset", "an ailment of the seed's table: it gives the strength, the action time and the effect "+
-			"wherever s0, tau, effect_kind, effect_dice or effect_sides is left at its default: "+presetsDoc()+"; custom: strength 0, 1 injury", order...),
+			"wherever s0, tau, effect_kind, effect_dice or effect_sides is left at its default (−99, preset, preset, −1, 0): "+presetsDoc()+"; custom: strength 0, 1 injury", order...),
 		tau: mechanics.ChoiceOf(id, "tau", "the action time (a label for the chain's step; preset: the preset's)",
 			TauPreset, TauRound, Tau2Rounds, TauMinute, Tau10Minutes, Tau20Minutes, Tau30Minutes, TauHour, TauDay),
 		effect: mechanics.ChoiceOf(id, "effect_kind", "what an occurrence is counted in (only injuries feed the injury penalty back; "+
@@ -158,11 +158,8 @@ func decodeAilment(c mechanics.Config, o ailmentOptions) (ailment, error) {
 	if n := c.Int("effect_dice"); n != fromPreset {
 		a.n = n
 	}
-	if x := c.Int("effect_sides"); x != fromPreset {
+	if x := c.Int("effect_sides"); x != 0 {
 		a.x = x
-	}
-	if a.x < 1 {
-		return a, fmt.Errorf("effect_sides=%d: a die needs at least one side (1 for a fixed effect; −1 for the preset's)", a.x)
 	}
 	if t := o.tau.Of(c); t != TauPreset {
 		a.tau = t
@@ -185,6 +182,22 @@ func (a ailment) effectRange() (lo, hi int) {
 	return a.n, a.n * a.x
 }
 
+// reachable counts the (count, total) pairs a chain can hold with lo…hi
+// effects: count c has c·(max − min) + 1 totals, or one when the effect is
+// fixed (the chains then keep no total).
+func (a ailment) reachable(lo, hi int) int {
+	elo, ehi := a.effectRange()
+	n := 0
+	for c := max(lo, 0); c <= hi; c++ {
+		if a.constant() {
+			n++
+		} else {
+			n += c*(ehi-elo) + 1
+		}
+	}
+	return n
+}
+
 // constant reports an effect that is the same every time (then the total
 // is that many times the number of effects, and the chains need no total).
 func (a ailment) constant() bool { lo, hi := a.effectRange(); return lo == hi }
@@ -196,62 +209,95 @@ func (a ailment) effectUnit() string { return a.kind.unit() }
 func (a ailment) willingPenalty() int { return 4 * boolInt(a.willing) }
 
 // stepDice is the dice of one action time: the reaction roll and the effect
-// an occurrence would bring, drawn together as one kernel. Without
-// feedback a roll's chance depends on the step only, so the kernel keeps
-// just whether the roll resists (a coin with the roll's chance, one kernel
-// per chance); with feedback it keeps the natural, which the step compares
-// with the target of the state.
+// an occurrence would bring, drawn together as one kernel. Where a roll's
+// target is the same from every state (no feedback, or a roll made before
+// any effect), the kernel keeps just whether the roll resists: a coin with
+// the roll's chance, one kernel per chance. Where the feedback makes the
+// target depend on the state, it keeps the natural, which the step
+// compares with the state's target (20 times the values: the exact engine
+// maps each of them from each state).
 type stepDice struct {
-	a        ailment
-	rec      *mechanics.Record
-	sNat     mechanics.Slot // feedback: the natural
-	sResists mechanics.Slot // otherwise: whether the roll resists
-	sEffect  mechanics.Slot
-	fixed    mechanics.Node // the feedback kernel
+	a                    ailment
+	rec                  *mechanics.Record
+	sNat, sResists, sEff mechanics.Slot
+	byState              mechanics.Node
 }
 
 func newStepDice(a ailment) *stepDice {
 	lo, hi := a.effectRange()
 	d := &stepDice{a: a}
-	eff := mechanics.Int("effect", lo, hi, "what an occurrence would bring this action time")
-	if a.feedback {
-		d.rec = mechanics.NewRecord(mechanics.Int("natural", 1, 20, "the natural d20 of this action time's reaction roll"), eff)
-		d.sNat = d.rec.Slot("natural")
-		d.fixed = roll(d.rec, part{"natural", d20}, part{"effect", a.effectNode()})
-	} else {
-		d.rec = mechanics.NewRecord(mechanics.Flag("resists", "this action time's reaction roll succeeds"), eff)
-		d.sResists = d.rec.Slot("resists")
-	}
-	d.sEffect = d.rec.Slot("effect")
+	d.rec = mechanics.NewRecord(
+		mechanics.Int("natural", 0, 20, "the natural d20 of a roll whose target depends on the state (0: the kernel holds only whether it resists)"),
+		mechanics.Flag("resists", "this action time's reaction roll succeeds (where the target is the same from every state)"),
+		mechanics.Int("effect", lo, hi, "what an occurrence would bring this action time"))
+	d.sNat, d.sResists, d.sEff = d.rec.Slot("natural"), d.rec.Slot("resists"), d.rec.Slot("effect")
+	d.byState = roll(d.rec, part{"natural", d20}, part{"effect", a.effectNode()})
 	return d
 }
 
-// kernel is the step's dice when the roll is at target (a target that
-// depends on the state only through the feedback).
-func (d *stepDice) kernel(target int) mechanics.Node {
-	if d.a.feedback {
-		return d.fixed
+// kernel is the step's dice for a roll at target, or, when byState, at
+// the target of each state (target is then unused).
+func (d *stepDice) kernel(target int, byState bool) mechanics.Node {
+	if byState {
+		return d.byState
 	}
 	return roll(d.rec, part{"resists", coin(successes(target, d.a.nat))}, part{"effect", d.a.effectNode()})
 }
 
-// key names the kernel of a roll at target.
-func (d *stepDice) key(target int) int {
-	if d.a.feedback {
-		return 0
+// key names the kernel of a roll at target (−1: the kernel by state).
+func (d *stepDice) key(target int, byState bool) int {
+	if byState {
+		return -1
 	}
 	return successes(target, d.a.nat)
 }
 
 // resists reads the roll of kernel value x at target.
 func (d *stepDice) resists(x, target int) bool {
-	if d.a.feedback {
-		return Roll("", target, d.a.nat).Holds(d.sNat.Get(x))
+	if n := d.sNat.Get(x); n > 0 {
+		return Roll("", target, d.a.nat).Holds(n)
 	}
 	return d.sResists.Bool(x)
 }
 
-func (d *stepDice) effect(x int) int { return d.sEffect.Get(x) }
+func (d *stepDice) effect(x int) int { return d.sEff.Get(x) }
+
+// size is the number of values of a kernel, an upper bound.
+func (d *stepDice) size(byState bool) int {
+	lo, hi := d.a.effectRange()
+	if byState {
+		return 20 * (hi - lo + 1)
+	}
+	return 2 * (hi - lo + 1)
+}
+
+// exactWork bounds the work of the exact engine on a chain: Σ over the
+// steps of the states that can hold mass times the kernel's values, each
+// one call of the step. A configuration past maxWork is refused: its chain
+// is too large for a model (both engines read the same one).
+func exactWork(steps int, live func(t int) int, kernel func(t int) int) float64 {
+	w := 0.0
+	for t := 1; t <= steps; t++ {
+		w += float64(live(t)) * float64(kernel(t)+stateOverhead)
+	}
+	return w
+}
+
+// stateOverhead is the cost of one state's step beside its kernel values
+// (mapping the kernel, holding the outcome), in kernel values.
+const stateOverhead = 100
+
+// maxWork is the most exactWork a chain may need: a few seconds of the
+// exact engine on a laptop.
+const maxWork = 1e8
+
+func tooMuchWork(w float64, a ailment, advice string) error {
+	if a.feedback {
+		advice += " (or turn injury_penalty off)"
+	}
+	return fmt.Errorf("the chain would take the exact engine about %.2g steps of a state by a kernel value, more than the %.2g a model "+
+		"may take; %s", w, maxWork, advice)
+}
 
 // penalty is the injury penalty of a state whose total effect is total.
 func (a ailment) penalty(total int) int {
@@ -367,11 +413,18 @@ func chronicAilment() *mechanics.Mechanic {
 			p := &mechanics.Process{Horizon: horizon, TimeUnit: a.tau.unit()}
 			exposed := p.Add(false, "exposed")
 			resisted := p.Add(true, "resisted")
-			illRec := mechanics.NewRecord(mechanics.Enum("status", "ill or cured", "ill"), mechanics.Int("total", 0, tmax, "total effect so far"))
-			curedRec := mechanics.NewRecord(mechanics.Enum("status", "ill or cured", "cured"), mechanics.Int("total", 0, tmax, "total effect suffered"))
-			ill, cured := addBlock(p, false, illRec), addBlock(p, true, curedRec)
-			sIll, sCured := illRec.Slot("total"), curedRec.Slot("total")
+			rec := mechanics.NewRecord(mechanics.Enum("status", "ill, or cured (absorbing)", "ill", "cured"),
+				mechanics.Int("total", 0, tmax, "total effect so far"))
+			sStatus, sTotal := rec.Slot("status"), rec.Slot("total")
+			const statusIll, statusCured = 0, 1
+			illness := addMixed(p, rec, func(code int) bool { return sStatus.Get(code) == statusCured })
 			p.Start = exposed
+			// status reads a state of the illness block (ok false elsewhere).
+			status := func(s int) (st, total int, ok bool) {
+				code, ok := illness.code(s)
+				return sStatus.Get(code), sTotal.Get(code), ok
+			}
+			illWith := func(st, total int) int { return illness.state(sTotal.Set(sStatus.Set(rec.Start(), st), total)) }
 
 			d := newStepDice(a)
 			// Without feedback the target of step t is the same from
@@ -382,36 +435,36 @@ func chronicAilment() *mechanics.Mechanic {
 				}
 				return throwoff(t, total)
 			}
-			p.Kernel = func(t int) mechanics.Node { return d.kernel(target(t, 0)) }
-			p.KernelKey = func(t int) int { return d.key(target(t, 0)) }
+			// With feedback the throw-offs' targets depend on the state.
+			byState := func(t int) bool { return a.feedback && t > 1 }
+			p.Kernel = func(t int) mechanics.Node { return d.kernel(target(t, 0), byState(t)) }
+			p.KernelKey = func(t int) int { return d.key(target(t, 0), byState(t)) }
+			if w := exactWork(horizon, func(t int) int {
+				return min(rec.Size(), max(1, (t-1)*emax+1)) // ill after t − 1 steps: totals up to (t − 1)·emax
+			}, func(t int) int { return d.size(byState(t)) }); w > maxWork {
+				return nil, tooMuchWork(w, a, "lower the horizon or the effect dice")
+			}
 			p.Move = func(t, s, x int) int {
 				if s == exposed {
 					if d.resists(x, contract) {
 						return resisted
 					}
-					return ill.state(sIll.Set(illRec.Start(), d.effect(x)))
+					return illWith(statusIll, d.effect(x))
 				}
-				code, ok := ill.code(s)
-				if !ok {
+				st, total, ok := status(s)
+				if !ok || st != statusIll {
 					bug("chronic: a step from state %d", s)
 				}
-				total := sIll.Get(code)
 				if d.resists(x, throwoff(t, total)) {
-					return cured.state(sCured.Set(curedRec.Start(), total))
+					return illWith(statusCured, total)
 				}
-				return ill.state(sIll.Set(code, total+d.effect(x)))
+				return illWith(statusIll, total+d.effect(x))
 			}
 
-			total := p.StateTable(func(s int) int {
-				if code, ok := ill.code(s); ok {
-					return sIll.Get(code)
-				}
-				if code, ok := cured.code(s); ok {
-					return sCured.Get(code)
-				}
-				return 0
-			})
-			contracted := p.StateSet(func(s int) bool { return ill.has(s) || cured.has(s) })
+			total := p.StateTable(func(s int) int { _, t, _ := status(s); return t })
+			isIll := func(s int) bool { st, _, ok := status(s); return ok && st == statusIll }
+			isCured := func(s int) bool { st, _, ok := status(s); return ok && st == statusCured }
+			contracted := p.StateSet(illness.has)
 			within := expr.Le(field("time"), num(horizon))
 			n := expr.Cond(contracted, expr.Sub(field("time"), num(1)), num(0))
 			still := fmt.Sprintf("still ill after %d %ss", horizon, p.TimeUnit)
@@ -425,13 +478,13 @@ func chronicAilment() *mechanics.Mechanic {
 					Unit: p.TimeUnit, Expr: n, When: within, Otherwise: still},
 			}
 			spec.Event("contract", "the roll to contract fails", contracted).
-				Event("still_ill", "not thrown off within the horizon", p.StateSet(ill.has)).
+				Event("still_ill", "not thrown off within the horizon", p.StateSet(isIll)).
 				Band("outcome", "how the ailment ends", []string{"resisted", "cured", "still ill"},
 					p.StateTable(func(s int) int {
 						switch {
-						case cured.has(s):
+						case isCured(s):
 							return 1
-						case ill.has(s):
+						case isIll(s):
 							return 2
 						}
 						return 0
@@ -446,54 +499,98 @@ var optIncapacitation = mechanics.SwitchOf("gm.ailment.inescapable", "incapacita
 		"(sleep, paralysis) has taken hold, every later roll in the area fails (the effect lasts minutes, the action time a round)",
 	IncapKeepRolling, IncapAutoFail)
 
-// countRecord is the state of a chain that counts effects (and adds up a
-// random effect): "effects" in [nlo, nhi] and, unless the effect is fixed,
-// "total" in [0, tmax].
-func countRecord(a ailment, status, name, doc string, nlo, nhi, tmax int) *mechanics.Record {
-	fs := []mechanics.Field{mechanics.Enum("status", "where the victim stands", status), mechanics.Int(name, nlo, nhi, doc)}
-	if !a.constant() {
+// keep says what a counting chain's state holds: the number of effects,
+// the total effect, or both.
+type keep struct{ count, total bool }
+
+// chains lists the chains of a counting ailment. A fixed effect needs only
+// the count (the total is that many times the effect). A random one needs
+// the total as well; without feedback the two are followed by two chains
+// of their own (parts of one model, each exact, not to be read jointly),
+// each on one number; with feedback the rolls depend on the total, so one
+// chain holds both, which is exact but grows with L × the totals.
+func (a ailment) chains() []keep {
+	switch {
+	case a.constant():
+		return []keep{{count: true}}
+	case a.feedback:
+		return []keep{{count: true, total: true}}
+	}
+	return []keep{{count: true}, {total: true}}
+}
+
+// countRecord is the state of a counting chain: a status (one of
+// statuses), then what k keeps: "total" in [0, tmax] and the count name in
+// [nlo, nhi]. The status varies fastest and the total next, so that a step
+// that adds to the total, or ends, leads to states close by.
+func countRecord(k keep, statuses []string, name, doc string, nlo, nhi, tmax int) *mechanics.Record {
+	fs := []mechanics.Field{mechanics.Enum("status", "where the victim stands", statuses...)}
+	if k.total {
 		fs = append(fs, mechanics.Int("total", 0, tmax, "total effect so far"))
+	}
+	if k.count {
+		fs = append(fs, mechanics.Int(name, nlo, nhi, doc))
 	}
 	return mechanics.NewRecord(fs...)
 }
 
 // counter reads and writes a countRecord.
 type counter struct {
-	a      ailment
-	rec    *mechanics.Record
-	sN     mechanics.Slot
-	sTotal *mechanics.Slot
+	a          ailment
+	rec        *mechanics.Record
+	sN, sTotal mechanics.Slot
+	keep       keep
+	status     mechanics.Slot
 }
 
-func newCounter(a ailment, rec *mechanics.Record, name string) counter {
-	c := counter{a: a, rec: rec, sN: rec.Slot(name)}
-	if !a.constant() {
-		s := rec.Slot("total")
-		c.sTotal = &s
+func newCounter(a ailment, rec *mechanics.Record, name string, k keep) counter {
+	c := counter{a: a, rec: rec, keep: k, status: rec.Slot("status")}
+	if k.count {
+		c.sN = rec.Slot(name)
+	}
+	if k.total {
+		c.sTotal = rec.Slot("total")
 	}
 	return c
 }
 
-// n is the counted effects of a code; total its total effect, or the count
-// times the fixed effect when there is no total field (effects gives the
-// count of all effects so far where the record counts only some).
-func (c counter) n(code int) int { return c.sN.Get(code) }
+// n is the count of a code (0 where the chain keeps none).
+func (c counter) n(code int) int {
+	if !c.keep.count {
+		return 0
+	}
+	return c.sN.Get(code)
+}
 
+// total is the total effect of a code: its field, or the count of all
+// effects so far times a fixed effect.
 func (c counter) total(code, effects int) int {
-	if c.sTotal == nil {
+	if !c.keep.total {
 		lo, _ := c.a.effectRange()
 		return lo * effects
 	}
 	return c.sTotal.Get(code)
 }
 
-// with is the code with count n and total t.
+// with is the code with count n and total t (what the chain keeps of them).
 func (c counter) with(code, n, t int) int {
-	code = c.sN.Set(code, n)
-	if c.sTotal != nil {
+	if c.keep.count {
+		code = c.sN.Set(code, n)
+	}
+	if c.keep.total {
 		code = c.sTotal.Set(code, t)
 	}
 	return code
+}
+
+// countDoc is the part of a counting ailment's doc about its chains.
+const countDoc = " A fixed effect needs a chain on the count only; a random one adds the total: without feedback in a second " +
+	"part of the model (both exact; their outputs are not joint), with it in the same chain."
+
+// assemble makes the first spec the model and the others its parts.
+func assemble(specs []*mechanics.Spec) *mechanics.Spec {
+	specs[0].Also = specs[1:]
+	return specs[0]
 }
 
 func inescapableAilment() *mechanics.Mechanic {
@@ -504,8 +601,8 @@ func inescapableAilment() *mechanics.Mechanic {
 		Summary: "inescapable ailment: a fresh roll every action time in the area; every failure applies the effect again",
 		Doc: "No throw-off: one roll per action time in the area (the first at entry) at p(s0 + 4·willing), each failure one more " +
 			"effect: N ~ Binomial(L, 1 − p) and the total effect Σ_{i ≤ N} E_i (K9; sleep gas: 3 failures in 5 rounds → 6d10 minutes). " +
-			"A homogeneous chain over L action times on the count and the total. Sweep L for the exposure–response curve E[N] vs L " +
-			"(mechanics.md §3.3)." + feedbackDoc,
+			"Homogeneous chains over L action times. Sweep L for the exposure–response curve E[N] vs L (mechanics.md §3.3)." +
+			countDoc + feedbackDoc + " A joint chain too large for the exact engine's memory is refused by it (use the simulator).",
 		Params:  []mechanics.Param{pR, pS0, pWilling, pInj, pDice, pSides, pL},
 		Options: opts.declared(optIncapacitation),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -515,46 +612,60 @@ func inescapableAilment() *mechanics.Mechanic {
 			}
 			L, R := c.Int("L"), c.Int("R")
 			autoFail := optIncapacitation.Of(c) == IncapAutoFail && a.kind.incapacitates()
-			_, emax := a.effectRange()
-			rec := countRecord(a, "in the area", "effects", "effects so far", 0, L, L*emax)
-			if rec.Size() > maxStates {
-				return nil, tooManyStates(rec.Size(), "lower L or the effect dice")
-			}
-			cnt := newCounter(a, rec, "effects")
+			lo, emax := a.effectRange()
 			target := func(total int) int { return R - a.s0 - a.willingPenalty() - a.penalty(total) }
-
-			p := &mechanics.Process{Horizon: L, TimeUnit: a.tau.unit(), Homogeneous: true}
-			area := addBlock(p, false, rec)
-			p.Start = area.state(rec.Start())
-			d := newStepDice(a)
-			kernel := d.kernel(target(0))
-			p.Kernel = func(int) mechanics.Node { return kernel }
-			p.Move = func(_, s, x int) int {
-				code, ok := area.code(s)
-				if !ok {
-					bug("inescapable: a step from state %d", s)
+			var specs []*mechanics.Spec
+			for _, k := range a.chains() {
+				rec := countRecord(k, []string{"in the area"}, "effects", "effects so far", 0, L, L*emax)
+				if rec.Size() > maxStates {
+					return nil, tooManyStates(rec.Size(), "lower L or the effect dice")
 				}
-				n := cnt.n(code)
-				total := cnt.total(code, n)
-				if !(autoFail && n > 0) && d.resists(x, target(total)) {
-					return s
+				cnt := newCounter(a, rec, "effects", k)
+				p := &mechanics.Process{Horizon: L, TimeUnit: a.tau.unit(), Homogeneous: true}
+				area := addBlock(p, false, rec)
+				p.Start = area.state(rec.Start())
+				d := newStepDice(a)
+				kernel := d.kernel(target(0), a.feedback)
+				p.Kernel = func(int) mechanics.Node { return kernel }
+				p.Move = func(_, s, x int) int {
+					code, ok := area.code(s)
+					if !ok {
+						bug("inescapable: a step from state %d", s)
+					}
+					n := cnt.n(code)
+					total := cnt.total(code, n)
+					// Affected so far: a count, or a total (a random effect
+					// brings at least one).
+					affected := n > 0 || (k.total && total > 0)
+					if !(autoFail && affected) && d.resists(x, target(total)) {
+						return s
+					}
+					// L effects take all L action times: no step follows
+					// them within the horizon, so the clamps only keep the
+					// homogeneous chain's reachable states declared.
+					return area.state(cnt.with(code, min(n+1, L), min(total+d.effect(x), L*emax)))
 				}
-				// L effects take all L action times: no step follows them
-				// within the horizon, so the clamp only keeps the
-				// homogeneous chain's reachable states declared.
-				return area.state(cnt.with(code, min(n+1, L), min(total+d.effect(x), L*emax)))
+				spec := &mechanics.Spec{Process: p, Record: p.Record()}
+				if k.count {
+					nTab := p.StateTable(func(s int) int { code, _ := area.code(s); return cnt.n(code) })
+					affected := expr.Ge(nTab, num(1))
+					spec.Vars = []mechanics.Var{
+						{Name: "effects", Doc: "N: failed rolls in the L action times, each one more effect", Unit: "effects", Expr: nTab},
+						{Name: "effects_if_affected", Doc: "N given at least one failure", Unit: "effects", Expr: nTab, When: affected, Otherwise: "never affected"},
+					}
+					spec.Event("affected", "at least one roll fails", affected)
+				}
+				switch {
+				case k.total:
+					totTab := p.StateTable(func(s int) int { code, _ := area.code(s); return cnt.total(code, 0) })
+					spec.Vars = append(spec.Vars, a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up", totTab, nil, ""))
+				case a.constant():
+					spec.Vars = append(spec.Vars, a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (N times the fixed effect)",
+						expr.Mul(num(lo), field("effects")), nil, ""))
+				}
+				specs = append(specs, spec)
 			}
-			nTab := p.StateTable(func(s int) int { code, _ := area.code(s); return cnt.n(code) })
-			totTab := p.StateTable(func(s int) int { code, _ := area.code(s); return cnt.total(code, cnt.n(code)) })
-			affected := expr.Ge(nTab, num(1))
-			spec := &mechanics.Spec{Process: p, Record: p.Record()}
-			spec.Vars = []mechanics.Var{
-				{Name: "effects", Doc: "N: failed rolls in the L action times, each one more effect", Unit: "effects", Expr: nTab},
-				a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up", totTab, nil, ""),
-				{Name: "effects_if_affected", Doc: "N given at least one failure", Unit: "effects", Expr: nTab, When: affected, Otherwise: "never affected"},
-			}
-			spec.Event("affected", "at least one roll fails", affected)
-			return spec, nil
+			return assemble(specs), nil
 		},
 	}
 }
@@ -577,9 +688,11 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 		Doc: "In the area (L action times): unaffected victims roll at j = 0…L−1 at strength s0 + j; from the first failure j* the " +
 			"effect comes every action time with no roll (L − j* effects). After leaving, the strength returns to s0 and fades like " +
 			"a chronic ailment: health throw-offs at s0 − 1, s0 − 2, …, each failure one more effect. N = (L − j*) + N_chronic. A " +
-			"forward DP over the area (K7) then the chronic chain, on the effects in the area and the total effect. The victim " +
-			"counts as ill from the first effect; time_ill_after_leaving is the number of failed throw-offs. Sweep L for the " +
-			"exposure–response curve E[N] vs L (mechanics.md §3.3)." + feedbackDoc,
+			"forward DP over the area (K7) then the chronic chain, on the effects in the area (the time of the cure gives those " +
+			"after). The victim counts as ill from the first effect; time_ill_after_leaving is the number of failed throw-offs. " +
+			"Sweep L for the exposure–response curve E[N] vs L (mechanics.md §3.3)." + countDoc + feedbackDoc +
+			" A configuration whose chain the exact engine would take more than a few seconds over (a large random effect with " +
+			"feedback and many action times) is refused, with advice.",
 		Params: []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pL,
 			pHorizon("action times followed after leaving the area at most")},
 		Options: opts.declared(optGrowth, optExitThrowoff),
@@ -590,14 +703,8 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 			}
 			L, R, H, after := c.Int("L"), c.Int("R"), c.Int("H"), c.Int("horizon")
 			growth, exit := optGrowth.Of(c), optExitThrowoff.Of(c)
-			_, emax := a.effectRange()
+			lo, emax := a.effectRange()
 			tmax := (L + after) * emax
-			illRec := countRecord(a, "ill", "in_area", "effects in the area", 1, L, tmax)
-			curedRec := countRecord(a, "cured", "in_area", "effects in the area", 1, L, tmax)
-			if n := 2*illRec.Size() + 2; n > maxStates {
-				return nil, tooManyStates(n, "lower L, horizon or the effect dice (or use a fixed effect)")
-			}
-			cIll, cCured := newCounter(a, illRec, "in_area"), newCounter(a, curedRec, "in_area")
 			// The target of step t from a state with total effect total:
 			// rolls in the area while unaffected, throw-offs after.
 			target := func(t, total int) int {
@@ -615,85 +722,119 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 				}
 				return H - s - a.penalty(total)
 			}
-
-			p := &mechanics.Process{Horizon: L + after, TimeUnit: a.tau.unit()}
-			resisting := p.Add(false, "resisting")
-			unaffected := p.Add(true, "left unaffected")
-			ill, cured := addBlock(p, false, illRec), addBlock(p, true, curedRec)
-			p.Start = resisting
-			d := newStepDice(a)
-			p.Kernel = func(t int) mechanics.Node { return d.kernel(target(t, 0)) }
-			p.KernelKey = func(t int) int { return d.key(target(t, 0)) }
-			p.Move = func(t, s, x int) int {
-				if s == resisting {
+			// The rolls in the area come before any effect: their targets
+			// are the same from every state even with feedback.
+			byState := func(t int) bool { return a.feedback && t > L }
+			still := fmt.Sprintf("still ill %d %ss after leaving", after, a.tau.unit())
+			var specs []*mechanics.Spec
+			for _, k := range a.chains() {
+				// One record for the ill and the cured, the status varying
+				// fastest: a throw-off leads to the next state or to its
+				// cured twin.
+				rec := countRecord(k, []string{"ill", "cured"}, "in_area", "effects in the area", 1, L, tmax)
+				if n := rec.Size() + 2; n > maxStates {
+					return nil, tooManyStates(n, "lower L, horizon or the effect dice (or use a fixed effect)")
+				}
+				cnt := newCounter(a, rec, "in_area", k)
+				d := newStepDice(a)
+				if w := exactWork(L+after, func(t int) int {
 					switch {
-					case !d.resists(x, target(t, 0)):
-						return ill.state(cIll.with(illRec.Start(), 1, d.effect(x)))
-					case t == L:
-						return unaffected
+					case t <= L:
+						if k.total {
+							return 1 + a.reachable(1, t-1)
+						}
+						return t
+					case !k.total:
+						return L
+					case !k.count:
+						return (t-1)*emax + 1
 					}
-					return resisting
+					// n effects in the area and up to t − 1 − L after: the
+					// totals of n to n + t − 1 − L effects.
+					live := 0
+					for n := 1; n <= L; n++ {
+						live += (n+t-1-L)*emax - n*lo + 1
+					}
+					return min(rec.Size(), live)
+				}, func(t int) int { return d.size(byState(t)) }); w > maxWork {
+					return nil, tooMuchWork(w, a, "lower L, the horizon or the effect dice")
 				}
-				code, ok := ill.code(s)
-				if !ok {
-					bug("chronic inescapable: a step from state %d", s)
+				const statusIll, statusCured = 0, 1
+				p := &mechanics.Process{Horizon: L + after, TimeUnit: a.tau.unit()}
+				resisting := p.Add(false, "resisting")
+				unaffected := p.Add(true, "left unaffected")
+				illness := addMixed(p, rec, func(code int) bool { return cnt.status.Get(code) == statusCured })
+				p.Start = resisting
+				isIll := func(s int) bool { code, ok := illness.code(s); return ok && cnt.status.Get(code) == statusIll }
+				isCured := func(s int) bool { code, ok := illness.code(s); return ok && cnt.status.Get(code) == statusCured }
+				p.Kernel = func(t int) mechanics.Node { return d.kernel(target(t, 0), byState(t)) }
+				p.KernelKey = func(t int) int { return d.key(target(t, 0), byState(t)) }
+				p.Move = func(t, s, x int) int {
+					if s == resisting {
+						switch {
+						case !d.resists(x, target(t, 0)):
+							return illness.state(cnt.with(rec.Start(), 1, d.effect(x)))
+						case t == L:
+							return unaffected
+						}
+						return resisting
+					}
+					if !isIll(s) {
+						bug("chronic inescapable: a step from state %d", s)
+					}
+					code, _ := illness.code(s)
+					n := cnt.n(code)
+					// All effects so far: n in the area, one per failed
+					// throw-off after it (t − L − 1 of them before step t).
+					total := cnt.total(code, n+max(0, t-L-1))
+					switch {
+					case t <= L: // in the area: the effect with no roll
+						return illness.state(cnt.with(code, n+1, total+d.effect(x)))
+					case d.resists(x, target(t, total)):
+						return illness.state(cnt.status.Set(code, statusCured))
+					}
+					return illness.state(cnt.with(code, n, total+d.effect(x)))
 				}
-				n := cIll.n(code)
-				// All effects so far: n in the area, one per failed
-				// throw-off after it (t − L − 1 of them before step t).
-				all := n + max(0, t-L-1)
-				total := cIll.total(code, all)
-				switch {
-				case t <= L: // in the area: the effect with no roll
-					return ill.state(cIll.with(code, n+1, total+d.effect(x)))
-				case d.resists(x, target(t, total)):
-					return cured.state(cCured.with(curedRec.Start(), n, total))
-				}
-				return ill.state(cIll.with(code, n, total+d.effect(x)))
-			}
 
-			within := expr.Le(field("time"), num(L+after))
-			inArea := p.StateTable(func(s int) int {
-				if code, ok := ill.code(s); ok {
-					return cIll.n(code)
-				}
-				if code, ok := cured.code(s); ok {
-					return cCured.n(code)
-				}
-				return 0
-			})
-			isCured, affected := p.StateSet(cured.has), p.StateSet(func(s int) bool { return ill.has(s) || cured.has(s) })
-			afterLeaving := expr.Cond(isCured, expr.Sub(field("time"), num(L+1)), num(0))
-			n := expr.Add(inArea, afterLeaving)
-			var total expr.Expr
-			if a.constant() {
-				lo, _ := a.effectRange()
-				total = expr.Mul(num(lo), n)
-			} else {
-				total = p.StateTable(func(s int) int {
-					if code, ok := ill.code(s); ok {
-						return cIll.total(code, 0)
+				within := expr.Le(field("time"), num(L+after))
+				spec := &mechanics.Spec{Process: p, Record: p.Record()}
+				if k.count {
+					inArea := p.StateTable(func(s int) int {
+						if code, ok := illness.code(s); ok {
+							return cnt.n(code)
+						}
+						return 0
+					})
+					affected := p.StateSet(illness.has)
+					afterLeaving := expr.Cond(p.StateSet(isCured), expr.Sub(field("time"), num(L+1)), num(0))
+					n := expr.Add(inArea, afterLeaving)
+					spec.Vars = []mechanics.Var{
+						{Name: "effects", Doc: "N = (L − j*) + N_chronic: every effect, in the area and after it", Unit: "effects", Expr: n, When: within, Otherwise: still},
+						{Name: "effects_in_area", Doc: "L − j*: effects while in the area (0 if never affected)", Unit: "effects", Expr: inArea},
+						{Name: "effects_if_affected", Doc: "N given that it took hold", Unit: "effects", Expr: n, When: expr.And(affected, within),
+							Otherwise: "never affected, or " + still},
+						{Name: "time_ill_after_leaving", Doc: "action times ill after leaving the area: the failed throw-offs, each one more effect",
+							Unit: p.TimeUnit, Expr: afterLeaving, When: expr.And(affected, within), Otherwise: "never affected, or " + still},
 					}
-					if code, ok := cured.code(s); ok {
-						return cCured.total(code, 0)
+					if a.constant() {
+						spec.Vars = append(spec.Vars, a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (N times the fixed effect)",
+							expr.Mul(num(lo), field("effects")), within, still))
 					}
-					return 0
-				})
+					spec.Event("affected", "some roll in the area fails: it takes hold", affected).
+						Event("still_ill", "not thrown off within the horizon after leaving", p.StateSet(isIll))
+				}
+				if k.total {
+					total := p.StateTable(func(s int) int {
+						if code, ok := illness.code(s); ok {
+							return cnt.total(code, 0)
+						}
+						return 0
+					})
+					spec.Vars = append(spec.Vars, a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up", total, within, still))
+				}
+				specs = append(specs, spec)
 			}
-			still := fmt.Sprintf("still ill %d %ss after leaving", after, p.TimeUnit)
-			spec := &mechanics.Spec{Process: p, Record: p.Record()}
-			spec.Vars = []mechanics.Var{
-				{Name: "effects", Doc: "N = (L − j*) + N_chronic: every effect, in the area and after it", Unit: "effects", Expr: n, When: within, Otherwise: still},
-				{Name: "effects_in_area", Doc: "L − j*: effects while in the area (0 if never affected)", Unit: "effects", Expr: inArea},
-				{Name: "effects_if_affected", Doc: "N given that it took hold", Unit: "effects", Expr: n, When: expr.And(affected, within),
-					Otherwise: "never affected, or " + still},
-				a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up", total, within, still),
-				{Name: "time_ill_after_leaving", Doc: "action times ill after leaving the area: the failed throw-offs, each one more effect",
-					Unit: p.TimeUnit, Expr: afterLeaving, When: expr.And(affected, within), Otherwise: "never affected, or " + still},
-			}
-			spec.Event("affected", "some roll in the area fails: it takes hold", affected).
-				Event("still_ill", "not thrown off within the horizon after leaving", p.StateSet(ill.has))
-			return spec, nil
+			return assemble(specs), nil
 		},
 	}
 }

@@ -178,6 +178,19 @@ func addBlock(p *mechanics.Process, absorbing bool, rec *mechanics.Record) block
 	return block{base: p.AddRecord(absorbing, rec), rec: rec}
 }
 
+// addMixed adds one state per code of rec, absorbing where absorbing says
+// so: with a status field varying fastest, a transient state and the
+// absorbing states it leads to sit side by side, so that a step's next
+// states span a few indices (the exact engine holds each step's
+// distribution over that span).
+func addMixed(p *mechanics.Process, rec *mechanics.Record, absorbing func(code int) bool) block {
+	base := len(p.States)
+	for code := 0; code < rec.Size(); code++ {
+		p.Add(absorbing(code), rec.Format(code))
+	}
+	return block{base: base, rec: rec}
+}
+
 // state is the process state of a record code.
 func (b block) state(code int) int { return b.base + code }
 

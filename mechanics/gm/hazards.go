@@ -233,15 +233,17 @@ func suffocation() *mechanics.Mechanic {
 
 			spec := main.spec
 			spec.Vars = []mechanics.Var{
-				{Name: "injuries", Doc: "injuries taken by the end of the minutes without air", Unit: "injuries", Expr: main.table(func(_, inj int) int { return inj })},
-				{Name: "health_rolls", Doc: "health rolls made", Unit: "rolls", Expr: expr.Sub(field("time"), num(1))},
-				{Name: "buffer", Doc: "the buffer in rounds (doubled at rest)", Unit: "rounds", Expr: main.table(func(b, _ int) int { return b * slow })},
+				{Name: "injuries", Doc: "injuries taken by the end of the minutes without air", Unit: "injuries", Expr: main.table(func(_, _, inj int) int { return inj })},
+				{Name: "health_rolls", Doc: "health rolls made", Unit: "rolls", Expr: main.table(func(_, j, _ int) int { return j })},
+				{Name: "buffer", Doc: "the buffer in rounds (doubled at rest)", Unit: "rounds", Expr: main.table(func(b, _, _ int) int { return b * slow })},
 			}
 			spec.Event("any_injury", "at least one injury", expr.Ge(field("injuries"), num(1))).
 				Event("k_injuries", "at least k injuries", expr.Ge(field("injuries"), num(k)))
 			// Part two: the same rolls, absorbed at the k-th injury.
 			part2 := toK.spec
-			round := expr.Add(toK.table(func(b, _ int) int { return b * slow }), expr.Mul(expr.Sub(field("time"), num(1)), num(every)))
+			// Roll j comes after b·slow + j·every rounds; the k-th injury's
+			// roll is the last one made.
+			round := toK.table(func(b, j, _ int) int { return b*slow + (j-1)*every })
 			part2.Vars = []mechanics.Var{{Name: "rounds_to_k_injuries", Doc: "rounds without air when the k-th injury comes (its roll)",
 				Unit: "rounds", Expr: round, When: toK.reached, Otherwise: "fewer than k injuries in the minutes without air"}}
 			spec.Also = []*mechanics.Spec{part2}
@@ -254,85 +256,69 @@ func suffocation() *mechanics.Mechanic {
 type suffChain struct {
 	spec    *mechanics.Spec
 	process *mechanics.Process
-	table   func(f func(b, inj int) int) expr.Expr
+	table   func(f func(b, j, inj int) int) expr.Expr
 	reached expr.Expr // the k-th injury has come (stop > 0)
 }
 
-// suffocationChain follows the rolls: step 1 draws the buffer; step t
-// makes roll j = t − 1 if it happens within the time without air, else
-// ends. With stop > 0 it ends at the stop-th injury as well.
+// suffocationChain follows the rolls: the first step draws the buffer;
+// each step makes the next roll j if it comes within the time without air,
+// else ends. With stop > 0 it ends at the stop-th injury as well. The
+// state holds the rolls made, so the chain is homogeneous: the kernel (a
+// buffer and a natural) is the same at every step, the buffer read only on
+// the first. The status varies fastest in the state's record, so that a
+// step's next states lie side by side.
 func suffocationChain(nat Naturals, buffer mechanics.Node, bLo, bHi, rolls int, target func(j, inj int) int,
 	happens func(b, j int) bool, horizon, stop int) suffChain {
-	maxInj := rolls
+	maxInj, statuses := rolls, []string{"without air", "done"}
 	if stop > 0 {
-		maxInj = min(rolls, stop-1)
+		maxInj, statuses = min(rolls, stop), append(statuses, "k injuries")
 	}
-	p := &mechanics.Process{Horizon: horizon, TimeUnit: "roll"}
+	const going, done, reached = 0, 1, 2
+	p := &mechanics.Process{Horizon: horizon, TimeUnit: "roll", Homogeneous: true}
 	start := p.Add(false, "air cut off")
-	rec := func(status string) *mechanics.Record {
-		return mechanics.NewRecord(mechanics.Enum("status", "without air, or the time is up", status),
-			mechanics.Int("buffer", bLo, bHi, "the buffer rounds drawn"), mechanics.Int("injuries", 0, maxInj, "injuries so far"))
-	}
-	breathless, doneRec := rec("without air"), rec("done")
-	going, done := addBlock(p, false, breathless), addBlock(p, true, doneRec)
-	var reachedBlock block
-	if stop > 0 {
-		r := mechanics.NewRecord(mechanics.Enum("status", "the k-th injury", "k injuries"), mechanics.Int("buffer", bLo, bHi, "the buffer rounds drawn"))
-		reachedBlock = addBlock(p, true, r)
-	}
+	rec := mechanics.NewRecord(mechanics.Enum("status", "without air, the time is up, or the k-th injury has come", statuses...),
+		mechanics.Int("injuries", 0, maxInj, "injuries so far"), mechanics.Int("rolls", 0, rolls, "health rolls made"),
+		mechanics.Int("buffer", bLo, bHi, "the buffer rounds drawn"))
+	sS, sI, sJ, sB := rec.Slot("status"), rec.Slot("injuries"), rec.Slot("rolls"), rec.Slot("buffer")
+	chain := addMixed(p, rec, func(code int) bool { return sS.Get(code) != going })
 	p.Start = start
-	sB, sI := breathless.Slot("buffer"), breathless.Slot("injuries")
-	dB, dI := doneRec.Slot("buffer"), doneRec.Slot("injuries")
-	kRec := mechanics.NewRecord(mechanics.Int("buffer", bLo, bHi, "the buffer drawn at step 1"), kit.Natural("natural", 20))
-	kB, kN := kRec.Slot("buffer"), kRec.Slot("natural")
-	first := roll(kRec, part{"buffer", buffer}, part{"natural", d20})
-	later := roll(kRec, part{"natural", d20})
-	p.Kernel = func(t int) mechanics.Node {
-		if t == 1 {
-			return first
-		}
-		return later
+	at := func(status, b, j, inj int) int {
+		return chain.state(sB.Set(sJ.Set(sI.Set(sS.Set(rec.Start(), status), inj), j), b))
 	}
-	p.KernelKey = func(t int) int { return min(t, 2) }
-	p.Move = func(t, s, x int) int {
-		var b, inj int
+	kRec := mechanics.NewRecord(mechanics.Int("buffer", bLo, bHi, "the buffer drawn (read on the first step)"), kit.Natural("natural", 20))
+	kB, kN := kRec.Slot("buffer"), kRec.Slot("natural")
+	kernel := roll(kRec, part{"buffer", buffer}, part{"natural", d20})
+	p.Kernel = func(int) mechanics.Node { return kernel }
+	p.Move = func(_, s, x int) int {
+		var b, j, inj int
 		if s == start {
 			b = kB.Get(x)
 		} else {
-			code, ok := going.code(s)
-			if !ok {
+			code, ok := chain.code(s)
+			if !ok || sS.Get(code) != going {
 				bug("suffocation: a step from state %d", s)
 			}
-			b, inj = sB.Get(code), sI.Get(code)
+			b, j, inj = sB.Get(code), sJ.Get(code), sI.Get(code)
 		}
-		j := t - 1
 		if !happens(b, j) {
-			return done.state(dI.Set(dB.Set(doneRec.Start(), b), inj))
+			return at(done, b, j, inj)
 		}
 		if !Roll("", target(j, inj), nat).Holds(kN.Get(x)) {
 			inj++
 		}
 		if stop > 0 && inj >= stop {
-			return reachedBlock.state(reachedBlock.rec.Slot("buffer").Set(reachedBlock.rec.Start(), b))
+			return at(reached, b, j+1, inj)
 		}
-		return going.state(sI.Set(sB.Set(breathless.Start(), b), inj))
+		return at(going, b, j+1, inj)
 	}
-	table := func(f func(b, inj int) int) expr.Expr {
+	table := func(f func(b, j, inj int) int) expr.Expr {
 		return p.StateTable(func(s int) int {
-			if code, ok := going.code(s); ok {
-				return f(sB.Get(code), sI.Get(code))
-			}
-			if code, ok := done.code(s); ok {
-				return f(dB.Get(code), dI.Get(code))
-			}
-			if stop > 0 {
-				if code, ok := reachedBlock.code(s); ok {
-					return f(reachedBlock.rec.Slot("buffer").Get(code), stop)
-				}
+			if code, ok := chain.code(s); ok {
+				return f(sB.Get(code), sJ.Get(code), sI.Get(code))
 			}
 			return 0
 		})
 	}
 	return suffChain{spec: &mechanics.Spec{Process: p, Record: p.Record()}, process: p, table: table,
-		reached: p.StateSet(func(s int) bool { return stop > 0 && reachedBlock.has(s) })}
+		reached: p.StateSet(func(s int) bool { code, ok := chain.code(s); return ok && sS.Get(code) == reached })}
 }

@@ -102,7 +102,7 @@ func forcedMarch() *mechanics.Mechanic {
 		Params: []mechanics.Param{
 			score("health", 10, "health reaction score"),
 			ip("pushes", 4, 1, 60, "K: periods pushed without the rest"),
-			ip("movement_given_up", 0, 0, 30, "r: points of Movement given up for the whole period (+2 each)"),
+			ip("movement_given_up", 0, 0, 10, "r: points of Movement given up for the whole period (+2 each)"),
 			ip("water", 0, 0, 4, "w: penalty for too little water or salt (up to 4)"),
 			ip("earlier_rolls", 0, 0, 30, "e: movement health rolls already made since the last rest (−2 each)"),
 			ip("movement", 12, 1, 60, "the character's Movement (for the distance covered)"),
