@@ -1,0 +1,690 @@
+package gm
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"testing"
+)
+
+// Oracles: the rules applied by enumeration, with exact rationals, written
+// apart from the chains (maps of outcomes instead of states and kernels),
+// compared with the exact engine's results.
+
+// q is the rational n/d.
+func q(n, d int64) *big.Rat { return big.NewRat(n, d) }
+
+func add(a, b *big.Rat) *big.Rat { return new(big.Rat).Add(a, b) }
+func mul(a, b *big.Rat) *big.Rat { return new(big.Rat).Mul(a, b) }
+func sub(a, b *big.Rat) *big.Rat { return new(big.Rat).Sub(a, b) }
+func f64(r *big.Rat) float64     { f, _ := r.Float64(); return f }
+
+// pr is P(a roll-under d20 at target succeeds): the naturals 1…20 with
+// N ≤ target, or with the naturals rule N = 1, or N ≠ 20 and N ≤ target.
+func pr(target int, nat bool) *big.Rat {
+	k := 0
+	for n := 1; n <= 20; n++ {
+		ok := n <= target
+		if nat {
+			ok = n == 1 || (n != 20 && ok)
+		}
+		if ok {
+			k++
+		}
+	}
+	return q(int64(k), 20)
+}
+
+// dist is a distribution over integers, exact.
+type dist map[int]*big.Rat
+
+func (d dist) put(x int, p *big.Rat) {
+	if p.Sign() == 0 {
+		return
+	}
+	if d[x] == nil {
+		d[x] = new(big.Rat)
+	}
+	d[x].Add(d[x], p)
+}
+
+// ndx is the distribution of n dX.
+func ndx(n, x int) dist {
+	d := dist{0: q(1, 1)}
+	for range n {
+		next := dist{}
+		for v, p := range d {
+			for f := 1; f <= x; f++ {
+				next.put(v+f, mul(p, q(1, int64(x))))
+			}
+		}
+		d = next
+	}
+	return d
+}
+
+func (d dist) floats() map[float64]float64 {
+	out := map[float64]float64{}
+	for x, p := range d {
+		out[float64(x)] = f64(p)
+	}
+	return out
+}
+
+// from is the part of d at x ≥ lo (a variable defined only there holds
+// that mass; its statistics are the conditional ones).
+func (d dist) from(lo int) dist {
+	out := dist{}
+	for x, p := range d {
+		if x >= lo {
+			out.put(x, p)
+		}
+	}
+	return out
+}
+
+func TestContestClosedForm(t *testing.T) {
+	for _, sc := range [][2]int{{10, 10}, {14, 7}, {3, 18}, {19, 19}, {20, 5}} {
+		pa, pb := f64(pr(sc[0], false)), f64(pr(sc[1], false))
+		a, b := pa*(1-pb), pb*(1-pa)
+		r := runExact(t, "gm.contest", "a_score="+strconv.Itoa(sc[0]), "b_score="+strconv.Itoa(sc[1]), "rounds=2000")
+		near(t, "P(A wins)", r.Event("a_wins").P, a/(a+b), 1e-12)
+		near(t, "P(B wins)", r.Event("b_wins").P, b/(a+b), 1e-12)
+		near(t, "E[rounds]", r.Var("rounds").Stats.Mean, 1/(a+b), 1e-9)
+	}
+	// Both always succeed: it never resolves, and says so.
+	r := runExact(t, "gm.contest", "a_score=20", "b_score=25", "rounds=7")
+	near(t, "never_resolves", r.Event("never_resolves").P, 1, 0)
+	near(t, "unresolved", r.Event("unresolved").P, 1, 0)
+	near(t, "undefined rounds", r.Var("rounds").Undefined, 1, 0)
+	// A chase: Movement 7 faster gives the pursuer +2; −10 gives the quarry +3.
+	for _, c := range []struct {
+		diff    string
+		pursuer int
+		quarry  int
+	}{{"7", 12, 10}, {"-10", 10, 13}, {"2", 10, 10}} {
+		pa, pb := f64(pr(c.pursuer, false)), f64(pr(c.quarry, false))
+		a, b := pa*(1-pb), pb*(1-pa)
+		r := runExact(t, "gm.chase", "movement_difference="+c.diff, "rounds=2000")
+		near(t, "P(caught) Δ="+c.diff, r.Event("caught").P, a/(a+b), 1e-12)
+	}
+}
+
+// chronicCase is one configuration of gm.ailment.chronic for the oracle.
+type chronicCase struct {
+	sets              []string
+	R, H, s0          int
+	willing, allRolls bool
+	fade              FadeIndex
+	n, x              int
+	inj0              int
+	feedback, nat     bool
+	horizon           int
+}
+
+// chronicOracle follows the ailment step by step on maps of the total
+// effect: the distribution of N (and whether it is still ill), of the
+// total, exact.
+func chronicOracle(c chronicCase) (n, total dist, still *big.Rat) {
+	w := 0
+	if c.willing {
+		w = 4
+	}
+	e := ndx(c.n, c.x)
+	n, total = dist{}, dist{}
+	pc := pr(c.R-c.s0-w-c.inj0, c.nat)
+	n.put(0, pc)
+	total.put(0, pc)
+	ill := dist{}
+	for v, p := range e {
+		ill.put(v, mul(sub(q(1, 1), pc), p))
+	}
+	for k := 2; k <= c.horizon; k++ {
+		s := c.s0 - (k - 1)
+		switch c.fade {
+		case FadeFirstAtS0:
+			s = c.s0 - (k - 2)
+		case FadeS0MinusK:
+			s = c.s0 - k
+		}
+		next := dist{}
+		for tot, m := range ill {
+			tgt := c.H - s - c.inj0
+			if c.allRolls {
+				tgt -= w
+			}
+			if c.feedback {
+				tgt -= tot
+			}
+			p := pr(tgt, c.nat)
+			n.put(k-1, mul(m, p))
+			total.put(tot, mul(m, p))
+			for v, pe := range e {
+				next.put(tot+v, mul(mul(m, sub(q(1, 1), p)), pe))
+			}
+		}
+		ill = next
+	}
+	still = new(big.Rat)
+	for _, m := range ill {
+		still.Add(still, m)
+	}
+	return n, total, still
+}
+
+func TestChronicOracle(t *testing.T) {
+	cases := []chronicCase{
+		{sets: nil, R: 10, H: 10, s0: 3, fade: FadeFirstAtS0Minus1, n: 1, x: 1, horizon: 100},
+		{sets: []string{"R=12", "H=12", "s0=3"}, R: 12, H: 12, s0: 3, n: 1, x: 1, horizon: 100},
+		{sets: []string{"opt.fade_index=first_throwoff_at_s0", "willing=1", "opt.willing_penalty=all_rolls", "R=14", "H=13"},
+			R: 14, H: 13, s0: 3, willing: true, allRolls: true, fade: FadeFirstAtS0, n: 1, x: 1, horizon: 100},
+		{sets: []string{"opt.fade_index=s0_minus_k", "willing=1", "opt.throwoff_reaction=same_as_contraction", "R=9", "H=17"},
+			R: 9, H: 9, s0: 3, willing: true, fade: FadeS0MinusK, n: 1, x: 1, horizon: 100},
+		// A random effect in injuries, with the injury penalty: a feedback chain.
+		{sets: []string{"preset=black_widow", "s0=2", "H=13", "opt.injury_penalty=on", "injuries=1", "horizon=30"},
+			R: 10, H: 13, s0: 2, n: 1, x: 2, inj0: 1, feedback: true, horizon: 30},
+		// Sleep gas as a chronic ailment: 2d10 minutes a time, no feedback.
+		{sets: []string{"preset=sleep_gas", "s0=4", "opt.injury_penalty=on", "injuries=2", "horizon=25"},
+			R: 10, H: 10, s0: 4, n: 2, x: 10, inj0: 2, horizon: 25},
+		// The naturals keep every throw-off at 95% at most: mass left at the horizon.
+		{sets: []string{"opt.naturals=1_succeeds_20_fails", "H=25", "s0=-2", "horizon=6", "effect_dice=2", "effect_sides=3"},
+			R: 10, H: 25, s0: -2, n: 2, x: 3, nat: true, horizon: 6},
+		// Feedback that outruns the fading: 2 injuries a time.
+		{sets: []string{"effect_dice=2", "opt.injury_penalty=on", "H=16", "horizon=40"}, R: 10, H: 16, s0: 3, n: 2, x: 1, feedback: true, horizon: 40},
+	}
+	for _, c := range cases {
+		r := runExact(t, "gm.ailment.chronic", c.sets...)
+		n, total, still := chronicOracle(c)
+		what := "chronic " + joinSets(c.sets)
+		samePMF(t, what, r.Var("effects"), n.floats(), 1e-12)
+		samePMF(t, what, r.Var("total_effect"), total.floats(), 1e-12)
+		near(t, what+": P(still ill)", r.Event("still_ill").P, f64(still), 1e-12)
+		samePMF(t, what, r.Var("effects_if_contracted"), n.from(1).floats(), 1e-12)
+	}
+}
+
+func joinSets(sets []string) string {
+	out := ""
+	for _, s := range sets {
+		out += " " + s
+	}
+	return out
+}
+
+// pair is a (count, total) state of an oracle.
+type pair struct{ n, total int }
+
+func TestInescapableOracle(t *testing.T) {
+	type tc struct {
+		sets              []string
+		R, s0, L, n, x    int
+		willing, autoFail bool
+		inj0              int
+		feedback, nat     bool
+	}
+	cases := []tc{
+		{sets: nil, R: 10, s0: 0, L: 5, n: 2, x: 10},
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=6", "R=13"}, R: 13, L: 6, n: 2, x: 10, autoFail: true},
+		{sets: []string{"preset=huge_spider", "opt.injury_penalty=on", "L=7", "R=15", "injuries=1"}, R: 15, s0: 2, L: 7, n: 1, x: 3, inj0: 1, feedback: true},
+		{sets: []string{"preset=food_poisoning", "opt.injury_penalty=on", "L=9", "R=16", "willing=1"}, R: 16, s0: 3, L: 9, n: 1, x: 1, willing: true, feedback: true},
+		// Auto-fail applies only to effects that incapacitate: not to injuries.
+		{sets: []string{"preset=large_spider", "opt.incapacitation=auto_fail_when_incapacitated", "L=4", "opt.naturals=1_succeeds_20_fails", "R=30"},
+			R: 30, s0: 1, L: 4, n: 1, x: 2, nat: true},
+	}
+	for _, c := range cases {
+		w := 0
+		if c.willing {
+			w = 4
+		}
+		e := ndx(c.n, c.x)
+		states := map[pair]*big.Rat{{0, 0}: q(1, 1)}
+		for range c.L {
+			next := map[pair]*big.Rat{}
+			put := func(k pair, p *big.Rat) {
+				if next[k] == nil {
+					next[k] = new(big.Rat)
+				}
+				next[k].Add(next[k], p)
+			}
+			for st, m := range states {
+				tgt := c.R - c.s0 - w - c.inj0
+				if c.feedback {
+					tgt -= st.total
+				}
+				p := pr(tgt, c.nat)
+				if c.autoFail && st.n > 0 {
+					p = q(0, 1)
+				}
+				put(st, mul(m, p))
+				for v, pe := range e {
+					put(pair{st.n + 1, st.total + v}, mul(mul(m, sub(q(1, 1), p)), pe))
+				}
+			}
+			states = next
+		}
+		n, total := dist{}, dist{}
+		for st, m := range states {
+			n.put(st.n, m)
+			total.put(st.total, m)
+		}
+		r := runExact(t, "gm.ailment.inescapable", c.sets...)
+		what := "inescapable" + joinSets(c.sets)
+		samePMF(t, what, r.Var("effects"), n.floats(), 1e-12)
+		samePMF(t, what, r.Var("total_effect"), total.floats(), 1e-12)
+		near(t, what+": P(affected)", r.Event("affected").P, 1-f64(n[0]), 1e-12)
+	}
+	// Sleep gas, closed form: N ~ Binomial(5, ½).
+	r := runExact(t, "gm.ailment.inescapable")
+	for k, want := range []float64{1, 5, 10, 10, 5, 1} {
+		near(t, "sleep gas P(N = k)", pmf(r.Var("effects"))[float64(k)], want/32, 1e-12)
+	}
+	near(t, "sleep gas E[minutes]", r.Var("total_effect").Stats.Mean, 2.5*11, 1e-9)
+}
+
+func TestChronicInescapableOracle(t *testing.T) {
+	type tc struct {
+		sets                       []string
+		R, H, s0, L, horizon, n, x int
+		willing, atS0, afterFirst  bool
+		inj0                       int
+		feedback, nat              bool
+	}
+	cases := []tc{
+		{sets: nil, R: 10, H: 10, L: 5, horizon: 100, n: 1, x: 1},
+		{sets: []string{"opt.growth=after_first_effect", "L=8", "R=14", "opt.first_throwoff_after_exit=at_s0", "s0=2"},
+			R: 14, H: 10, s0: 2, L: 8, horizon: 100, n: 1, x: 1, afterFirst: true, atS0: true},
+		{sets: []string{"preset=large_spider", "opt.injury_penalty=on", "L=4", "H=14", "injuries=1", "horizon=40"},
+			R: 10, H: 14, s0: 1, L: 4, horizon: 40, n: 1, x: 2, inj0: 1, feedback: true},
+		{sets: []string{"preset=sleep_gas", "L=3", "opt.naturals=1_succeeds_20_fails", "horizon=12", "willing=1", "R=16"},
+			R: 16, H: 10, L: 3, horizon: 12, n: 2, x: 10, willing: true, nat: true},
+		{sets: []string{"effect_dice=2", "opt.injury_penalty=on", "L=3", "H=18", "horizon=30"}, R: 10, H: 18, L: 3, horizon: 30, n: 2, x: 1, feedback: true},
+	}
+	type st struct{ inArea, after, total int }
+	for _, c := range cases {
+		w := 0
+		if c.willing {
+			w = 4
+		}
+		e := ndx(c.n, c.x)
+		// In the area: P(first failure at j) and the total of the L − j
+		// effects that follow it.
+		resisting := q(1, 1)
+		ill := map[st]*big.Rat{}
+		put := func(m map[st]*big.Rat, k st, p *big.Rat) {
+			if m[k] == nil {
+				m[k] = new(big.Rat)
+			}
+			m[k].Add(m[k], p)
+		}
+		for j := range c.L {
+			next := map[st]*big.Rat{}
+			for s, m := range ill { // the effect, no roll
+				for v, pe := range e {
+					put(next, st{s.inArea + 1, 0, s.total + v}, mul(m, pe))
+				}
+			}
+			s := c.s0 + j
+			if c.afterFirst {
+				s = c.s0
+			}
+			p := pr(c.R-s-w-c.inj0, c.nat)
+			for v, pe := range e {
+				put(next, st{1, 0, v}, mul(mul(resisting, sub(q(1, 1), p)), pe))
+			}
+			resisting = mul(resisting, p)
+			ill = next
+		}
+		n, total := dist{0: resisting}, dist{0: resisting}
+		inArea, afterDist := dist{0: resisting}, dist{}
+		for k := 1; k <= c.horizon; k++ {
+			s := c.s0 - k
+			if c.atS0 {
+				s++
+			}
+			next := map[st]*big.Rat{}
+			for x, m := range ill {
+				tgt := c.H - s - c.inj0
+				if c.feedback {
+					tgt -= x.total
+				}
+				p := pr(tgt, c.nat)
+				cured := mul(m, p)
+				n.put(x.inArea+x.after, cured)
+				total.put(x.total, cured)
+				inArea.put(x.inArea, cured)
+				afterDist.put(x.after, cured)
+				for v, pe := range e {
+					put(next, st{x.inArea, x.after + 1, x.total + v}, mul(mul(m, sub(q(1, 1), p)), pe))
+				}
+			}
+			ill = next
+		}
+		still := new(big.Rat)
+		for x, m := range ill {
+			still.Add(still, m)
+			inArea.put(x.inArea, m)
+		}
+		r := runExact(t, "gm.ailment.chronic_inescapable", c.sets...)
+		what := "chronic inescapable" + joinSets(c.sets)
+		samePMF(t, what, r.Var("effects"), n.floats(), 1e-12)
+		samePMF(t, what, r.Var("total_effect"), total.floats(), 1e-12)
+		samePMF(t, what, r.Var("effects_in_area"), inArea.floats(), 1e-12)
+		samePMF(t, what, r.Var("time_ill_after_leaving"), afterDist.floats(), 1e-12)
+		near(t, what+": P(affected)", r.Event("affected").P, 1-f64(resisting), 1e-12)
+		near(t, what+": P(still ill)", r.Event("still_ill").P, f64(still), 1e-12)
+	}
+}
+
+func TestSimpleAilmentOracle(t *testing.T) {
+	// Shadow spider (s = 1, d6), willing (−4), R = 13, 2 injuries with the
+	// penalty: the roll at 13 − 1 − 4 − 2 = 6 resists with P = 6/20.
+	r := runExact(t, "gm.ailment.simple", "preset=shadow_spider", "willing=1", "R=13", "opt.injury_penalty=on", "injuries=2")
+	near(t, "P(affected)", r.Event("affected").P, 0.7, 1e-15)
+	want := map[float64]float64{0: 0.3}
+	for v := 1; v <= 6; v++ {
+		want[float64(v)] = 0.7 / 6
+	}
+	samePMF(t, "simple", r.Var("effect"), want, 1e-15)
+	near(t, "E[effect | affected]", r.Var("effect_if_affected").Stats.Mean, 3.5, 1e-12)
+}
+
+func TestFallOracle(t *testing.T) {
+	for _, c := range []struct {
+		sets               []string
+		h                  float64
+		ev                 int
+		upTo, ceil, halfIn bool
+	}{
+		{[]string{"height=5", "evasion=12"}, 5, 12, false, false, false},
+		{[]string{"height=9.5", "evasion=7"}, 9.5, 7, false, false, false},
+		{[]string{"height=15", "evasion=10"}, 15, 10, false, false, false},
+		{[]string{"height=15", "evasion=10", "opt.halving=ceil", "opt.injuries_when_halved=half_the_dice"}, 15, 10, false, true, true},
+		{[]string{"height=20", "evasion=14"}, 20, 14, false, false, false},
+		{[]string{"height=20", "evasion=14", "opt.evasion_limit=up_to_20ft", "opt.injuries_when_halved=half_the_dice"}, 20, 14, true, false, true},
+		{[]string{"height=79", "evasion=20"}, 79, 20, false, false, false},
+		{[]string{"height=320"}, 320, 10, false, false, false},
+	} {
+		n := 0
+		for _, lo := range []float64{0, 10, 20, 40, 80, 160, 320} {
+			if c.h >= lo {
+				n++
+			}
+		}
+		dmg, inj := dist{}, dist{}
+		for nat := 1; nat <= 20; nat++ {
+			for sum, p := range ndx(n, 6) {
+				p := mul(p, q(1, 20))
+				evades := nat <= c.ev && (c.h < 20 || (c.h == 20 && c.upTo))
+				d, i := sum, n
+				switch {
+				case evades && c.h < 10:
+					d, i = 0, 0
+				case evades && c.ceil:
+					d, i = (sum+1)/2, 0
+				case evades:
+					d, i = sum/2, 0
+				}
+				if evades && c.h >= 10 && c.halfIn {
+					i = n / 2
+				}
+				dmg.put(d, p)
+				inj.put(i, p)
+			}
+		}
+		r := runExact(t, "gm.fall", c.sets...)
+		samePMF(t, "fall"+joinSets(c.sets), r.Var("damage"), dmg.floats(), 1e-12)
+		samePMF(t, "fall"+joinSets(c.sets), r.Var("injuries"), inj.floats(), 1e-12)
+	}
+}
+
+func TestJumpOracle(t *testing.T) {
+	for _, c := range []struct {
+		sets   []string
+		T      int
+		factor float64
+		target float64
+	}{
+		{nil, 18, 1, 4},
+		{[]string{"agility=14", "strength_bonus=3", "modifier=-2"}, 23, 1, 4},
+		{[]string{"kind=across", "running=12", "target=6"}, 30, 1, 6},
+		{[]string{"size=small", "target=3"}, 18, 0.75, 3},
+		{[]string{"size=titanic", "target=50"}, 18, 16, 50},
+		{[]string{"agility=0", "modifier=-9"}, -1, 1, 4},
+	} {
+		height := dist{}
+		reach := 0.0
+		for nat := 1; nat <= 20; nat++ {
+			H := 0
+			for h := 1; ; h++ {
+				pen := 0
+				if h >= 2 {
+					pen = 1 << (h - 2)
+				}
+				if nat > c.T-pen {
+					break
+				}
+				H = h
+			}
+			height.put(H, q(1, 20))
+			if float64(H)*c.factor >= c.target {
+				reach += 1.0 / 20
+			}
+		}
+		r := runExact(t, "gm.jump", c.sets...)
+		samePMF(t, "jump"+joinSets(c.sets), r.Var("height"), height.floats(), 1e-15)
+		near(t, "P(reach)"+joinSets(c.sets), r.Event("reaches_target").P, reach, 1e-12)
+		near(t, "E[distance]"+joinSets(c.sets), r.Var("distance").Stats.Mean, r.Var("height").Stats.Mean*c.factor, 1e-12)
+	}
+	// The cliff: the doubling penalty stops a human around 4–5 feet.
+	near(t, "max height, agility 10", runExact(t, "gm.jump").Var("height").Stats.Max, 6, 0)
+}
+
+// series is the Poisson-binomial (or, with feedback, the chain) of K
+// health rolls at targets target(j, injuries): the injuries, exact.
+func series(K int, nat bool, target func(j, inj int) int) dist {
+	d := dist{0: q(1, 1)}
+	for j := range K {
+		next := dist{}
+		for inj, m := range d {
+			p := pr(target(j, inj), nat)
+			next.put(inj, mul(m, p))
+			next.put(inj+1, mul(m, sub(q(1, 1), p)))
+		}
+		d = next
+	}
+	return d
+}
+
+func TestHealthSeriesOracles(t *testing.T) {
+	// Forced march: push j at H + 2r − 2(e + j) − w.
+	for _, c := range []struct {
+		sets                []string
+		H, r, e, w, K, inj0 int
+		feedback, nat       bool
+	}{
+		{nil, 10, 0, 0, 0, 4, 0, false, false},
+		{[]string{"movement_given_up=3", "water=2", "earlier_rolls=1", "pushes=6"}, 10, 3, 1, 2, 6, 0, false, false},
+		{[]string{"opt.injury_penalty=on", "injuries=1", "pushes=8", "health=16"}, 16, 0, 0, 0, 8, 1, true, false},
+		{[]string{"opt.naturals=1_succeeds_20_fails", "health=4", "pushes=5"}, 4, 0, 0, 0, 5, 0, false, true},
+	} {
+		want := series(c.K, c.nat, func(j, inj int) int {
+			t := c.H + 2*c.r - 2*(c.e+j) - c.w - c.inj0
+			if c.feedback {
+				t -= inj
+			}
+			return t
+		})
+		r := runExact(t, "gm.forced_march", c.sets...)
+		samePMF(t, "forced march"+joinSets(c.sets), r.Var("injuries"), want.floats(), 1e-12)
+		near(t, "injuries per distance"+joinSets(c.sets), r.Var("injuries_per_distance").Stats.Mean,
+			r.Var("injuries").Stats.Mean/float64(c.K*(12-c.r)), 1e-12)
+	}
+	// Daily push: Binomial(K, 1 − p), or −2 per earlier push.
+	for _, c := range []struct {
+		sets             []string
+		H, K, step, inj0 int
+		feedback         bool
+	}{
+		{nil, 10, 5, 0, 0, false},
+		{[]string{"opt.earlier_rolls=minus_2_each", "days=6", "health=15"}, 15, 6, 2, 0, false},
+		{[]string{"opt.injury_penalty=on", "days=10", "health=14", "injuries=2"}, 14, 10, 0, 2, true},
+	} {
+		want := series(c.K, false, func(j, inj int) int {
+			t := c.H - c.step*j - c.inj0
+			if c.feedback {
+				t -= inj
+			}
+			return t
+		})
+		samePMF(t, "daily push"+joinSets(c.sets), runExact(t, "gm.daily_push", c.sets...).Var("injuries"), want.floats(), 1e-12)
+	}
+}
+
+func TestSuffocationOracle(t *testing.T) {
+	for _, c := range []struct {
+		sets                     []string
+		health, minutes, k, inj0 int
+		buffer                   dist
+		slow                     int
+		feedback, nat            bool
+	}{
+		{nil, 10, 10, 1, 0, dist{1: q(1, 4), 2: q(1, 4), 3: q(1, 4), 4: q(1, 4)}, 1, false, false},
+		{[]string{"prepared=1", "endurance=14", "minutes=8", "k=3"}, 10, 8, 3, 0, dist{14: q(1, 1)}, 1, false, false},
+		{[]string{"at_rest=1", "minutes=20", "endurance_bonus=5", "health=13"}, 13, 20, 1, 0, dist{3: q(1, 4), 4: q(1, 4), 5: q(1, 4), 6: q(1, 4)}, 2, false, false},
+		{[]string{"opt.injury_penalty=on", "injuries=2", "k=3", "health=16"}, 16, 10, 3, 2, dist{1: q(1, 4), 2: q(1, 4), 3: q(1, 4), 4: q(1, 4)}, 1, true, false},
+		{[]string{"opt.naturals=1_succeeds_20_fails", "endurance_bonus=-8", "minutes=3", "k=2"}, 10, 3, 2, 0, dist{0: q(1, 1)}, 1, false, true},
+		{[]string{"minutes=0"}, 10, 0, 1, 0, dist{1: q(1, 4), 2: q(1, 4), 3: q(1, 4), 4: q(1, 4)}, 1, false, false},
+	} {
+		D, every := 6*c.minutes, 6*c.slow
+		inj, roundK := dist{}, dist{}
+		for b, pb := range c.buffer {
+			// The rolls j with b·slow + 6j·slow < D; the k-th injury's round.
+			d := dist{0: pb}
+			for j := 0; b*c.slow+j*every < D; j++ {
+				next := dist{}
+				for n, m := range d {
+					tgt := c.health - j - c.inj0
+					if c.feedback {
+						tgt -= n
+					}
+					p := pr(tgt, c.nat)
+					next.put(n, mul(m, p))
+					fail := mul(m, sub(q(1, 1), p))
+					if n+1 == c.k {
+						roundK.put(b*c.slow+j*every, fail)
+					}
+					next.put(n+1, fail)
+				}
+				d = next
+			}
+			for n, m := range d {
+				inj.put(n, m)
+			}
+		}
+		r := runExact(t, "gm.suffocation", c.sets...)
+		what := "suffocation" + joinSets(c.sets)
+		samePMF(t, what, r.Var("injuries"), inj.floats(), 1e-12)
+		// rounds_to_k_injuries is defined where the k-th injury came.
+		got := pmf(r.Var("rounds_to_k_injuries"))
+		for x, p := range roundK {
+			near(t, what+": P(k-th injury at round "+strconv.Itoa(x)+")", got[float64(x)], f64(p), 1e-12)
+		}
+	}
+}
+
+func TestSmallMechanicsClosedForms(t *testing.T) {
+	// Concentration: P(it survives k hits) = p^k.
+	for _, c := range []struct {
+		ev, k int
+	}{{10, 3}, {6, 12}, {17, 1}} {
+		r := runExact(t, "gm.concentration", "evasion="+strconv.Itoa(c.ev), "hits="+strconv.Itoa(c.k))
+		near(t, "concentration survives", r.Event("survives").P, math.Pow(float64(c.ev)/20, float64(c.k)), 1e-12)
+	}
+	// Semi-consciousness: E[delay] = 2.5·(1 − p).
+	for _, w := range []int{0, 7, 12, 20} {
+		r := runExact(t, "gm.semiconscious", "willpower="+strconv.Itoa(w))
+		near(t, "E[delay]", r.Var("delay").Stats.Mean, 2.5*(1-float64(w)/20), 1e-12)
+	}
+	// Disbelieving: every pair of naturals.
+	for _, c := range []struct {
+		sets          []string
+		target, other int
+		grant         bool
+	}{
+		{[]string{"penalty=7", "bonus=2"}, 10 + 2 - 7, 10 + 2 - 7, false},
+		{[]string{"route=willpower", "penalty=5", "willpower=12"}, 12 - 2, 10 - 5, true},
+		{[]string{"route=willpower", "penalty=5", "opt.willpower_penalty=half_ceil"}, 10 - 3, 5, true},
+		{[]string{"route=willpower", "penalty=5", "opt.willpower_penalty=full"}, 10 - 5, 5, true},
+	} {
+		var dis, oth float64
+		for n := 1; n <= 20; n++ {
+			for o := 1; o <= 20; o++ {
+				tgt := c.other
+				if n <= c.target {
+					dis += 1.0 / 400
+					if c.grant {
+						tgt += 2
+					}
+				}
+				if o <= tgt {
+					oth += 1.0 / 400
+				}
+			}
+		}
+		r := runExact(t, "gm.disbelieve", c.sets...)
+		near(t, "disbelieves"+joinSets(c.sets), r.Event("disbelieves").P, dis, 1e-12)
+		near(t, "other disbelieves"+joinSets(c.sets), r.Event("other_disbelieves").P, oth, 1e-12)
+	}
+	dmg := runExact(t, "gm.disbelieve", "phantasmal_damage=23", "perception=20")
+	near(t, "phantasmal damage kept: a tenth, rounded up", dmg.Var("damage_remaining").Stats.Mean, 3, 0)
+	// Item reactions: the seed's own thickness examples for glass.
+	for _, c := range []struct {
+		th   string
+		want int
+	}{{"0.2", 0}, {"0.25", 1}, {"0.5", 2}, {"1", 3}, {"2", 4}, {"3.9", 4}, {"4", 5}} {
+		r := runExact(t, "gm.item_reaction", "material=glass", "attack=fire", "thickness="+c.th)
+		near(t, "glass "+c.th+"″ P(damaged)", r.Event("damaged").P, 1-math.Min(float64(4+8+c.want)/20, 1), 1e-15)
+	}
+	r := runExact(t, "gm.item_reaction", "material=paper", "attack=fire", "thickness=0.5", "modifier=-3")
+	near(t, "paper vs fire", r.Event("damaged").P, 1-float64(4-2+1-3)/20, 1e-15)
+	r = runExact(t, "gm.item_reaction", "opt.table=user", "user_bonus=3", "user_base_thickness=0.3", "thickness=2.5")
+	near(t, "user table: 3 doublings past 0.3″", r.Event("damaged").P, 1-float64(4+3+4)/20, 1e-15)
+	near(t, "destroyed needs damage ≥ weight", runExact(t, "gm.item_reaction", "damage=4", "weight=4.5").Event("destroyed").P, 0, 0)
+	// Tracking: Σ_m P(M = m)·p(P − days + g − m) + P(cover fails)·p(P − days + g).
+	for _, c := range []struct {
+		P, days, g, qp int
+	}{{10, 0, 1, 10}, {14, 3, 6, 8}, {12, 1, 100, 15}} {
+		gb := int(math.Floor(math.Log2(float64(c.g))))
+		var want float64
+		for n := 1; n <= 20; n++ {
+			m := 0
+			if n <= c.qp {
+				m = c.qp - n
+			}
+			want += f64(pr(c.P-c.days+gb-m, false)) / 20
+		}
+		r := runExact(t, "gm.tracking", "perception="+strconv.Itoa(c.P), "days="+strconv.Itoa(c.days), "group="+strconv.Itoa(c.g),
+			"covers=1", "quarry_perception="+strconv.Itoa(c.qp))
+		near(t, "P(track)", r.Event("tracked").P, want, 1e-12)
+	}
+	near(t, "P(track), no cover, 4 days, group 9", runExact(t, "gm.tracking", "days=4", "group=9").Event("tracked").P, (10-4+3)/20.0, 1e-15)
+}
+
+// The group bonus and the movement table, as the seed gives them.
+func TestTables(t *testing.T) {
+	for g, want := range map[int]int{1: 0, 2: 1, 3: 1, 4: 2, 7: 2, 8: 3, 1000: 9} {
+		if got := GroupBonus(g); got != want {
+			t.Errorf("GroupBonus(%d) = %d; want %d", g, got, want)
+		}
+	}
+	for m, want := range map[Movement][2]int{MoveNone: {0, 0}, MoveDash: {1, 1}, MoveWalk: {2, 0}, MoveJog: {4, 2}, MoveRun: {8, 4}, MoveSprint: {16, 8}} {
+		if got := [2]int{MovementPenalty(m, TerrainDangerous), MovementPenalty(m, TerrainOutdoors)}; got != want {
+			t.Errorf("MovementPenalty(%s) = %v; want %v", m, got, want)
+		}
+	}
+	for b, want := range map[int]int{-5: -2, -1: 0, 0: 0, 1: 0, 3: 1, 4: 2} {
+		if got := Minor(b); got != want {
+			t.Errorf("Minor(%d) = %d; want %d", b, got, want)
+		}
+	}
+}
