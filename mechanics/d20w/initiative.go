@@ -2,6 +2,7 @@ package d20w
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -24,59 +25,169 @@ const (
 func combatant(i int) string { return string(rune('a' + i)) }
 
 // initiativeModel holds the dice of one initiative roll: a natural d20 per
-// combatant, and the dice of a uniformly random order (Fisher–Yates: a
-// d(j+1) for j = k−1 … 1) that breaks ties on both total and modifier.
+// combatant and, where two combatants have the same modifier, a uniformly
+// random order of all of them that breaks ties on both total and modifier
+// (one draw among the k! orders for k ≤ 8; Fisher–Yates steps, a d(j+1)
+// for j = k−1 … 1, beyond).
 type initiativeModel struct {
-	k          int
-	mods       []int
-	nat, perm  *mechanics.Record
-	natSlots   []mechanics.Slot
-	swapSlots  []mechanics.Slot // swapSlots[j] for j = 1..k−1 (index 0 unused)
-	needsCoin  bool
-	natNode    mechanics.Node
-	orderNode  mechanics.Node
-	permFields []string
+	k    int
+	mods []int
+	// nat, draw and swaps read the dice from the value of node x or y
+	// (see dieField).
+	nat       []dieField
+	needsCoin bool
+	draw      dieField
+	ranks     []int8 // ranks[d·k + i]: combatant i's place in order d
+	swaps     []dieField
+	// minMod and modSpan place the modifiers in the sort key.
+	minMod, modSpan int
+	// sameMod and otherMod list the pairs of combatants with equal and
+	// with different modifiers.
+	sameMod, otherMod [][2]int
+	// coinOnly skips looking for ties the modifiers decide.
+	coinOnly bool
+	// keyScale and keyBase make the sort key of a total.
+	keyScale int
+	keyBase  []int
+	// x and y are the independent groups of dice (y is nil when one group
+	// holds them all).
+	x, y mechanics.Node
 }
+
+// dieField reads one die of the roll from the value of node x (group 0)
+// or y (group 1): from a table of every value of the group's record, made
+// when the model is built, or through the record's slot where the group
+// has too many values to tabulate.
+type dieField struct {
+	slot  *mechanics.Slot
+	table []int8
+	group int
+}
+
+func (d *dieField) get(x, y int) int {
+	v := [2]int{x, y}[d.group]
+	if d.table != nil {
+		return int(d.table[v])
+	}
+	return d.slot.Get(v)
+}
+
+// newDieField reads the field name of rec, the record of group g.
+func newDieField(rec *mechanics.Record, name string, g int) dieField {
+	s := rec.Slot(name)
+	d := dieField{slot: &s, group: g}
+	if rec.Size() <= 1<<16 {
+		d.table = make([]int8, rec.Size())
+		for code := range d.table {
+			d.table[code] = int8(s.Get(code))
+		}
+	}
+	return d
+}
+
+// maxDrawn is the largest k whose order is drawn as one die of k! faces.
+const maxDrawn = 8
 
 func newInitiative(mods []int) *initiativeModel {
 	k := len(mods)
-	m := &initiativeModel{k: k, mods: mods}
-	var nf []mechanics.Field
-	for i := range mods {
-		nf = append(nf, mechanics.Int("n_"+combatant(i), 1, 20, "natural d20 of combatant "+combatant(i)))
-	}
-	m.nat = mechanics.NewRecord(nf...)
-	for i := range mods {
-		m.natSlots = append(m.natSlots, m.nat.Slot("n_"+combatant(i)))
-	}
+	m := &initiativeModel{k: k, mods: mods, minMod: slices.Min(mods)}
+	m.modSpan = slices.Max(mods) - m.minMod + 1
 	for i := range mods {
 		for j := i + 1; j < k; j++ {
 			if mods[i] == mods[j] {
-				m.needsCoin = true
+				m.sameMod = append(m.sameMod, [2]int{i, j})
+			} else {
+				m.otherMod = append(m.otherMod, [2]int{i, j})
 			}
 		}
 	}
-	// The tie-breaking order is rolled only where two modifiers are equal.
-	var pf []mechanics.Field
-	if m.needsCoin {
+	m.needsCoin = len(m.sameMod) > 0
+	m.keyScale = m.modSpan * maxInitiative
+	for _, mod := range mods {
+		m.keyBase = append(m.keyBase, (-m.minMod*m.modSpan+mod-m.minMod)*maxInitiative+maxInitiative-1)
+	}
+	var fields []mechanics.Field
+	var dice []fieldDie
+	for i := range mods {
+		name := "n_" + combatant(i)
+		fields = append(fields, mechanics.Int(name, 1, 20, "natural d20 of combatant "+combatant(i)))
+		dice = append(dice, fieldDie{name, d20, 0})
+	}
+	all := orders(min(k, maxDrawn))
+	switch {
+	case !m.needsCoin:
+	case k <= maxDrawn:
+		fields = append(fields, mechanics.Int("order_draw", 0, len(all)-1, "the tie-breaking order, one of the k! orders"))
+		dice = append(dice, fieldDie{"order_draw", mechanics.D(len(all)), -1})
+		m.ranks = make([]int8, len(all)*k)
+		for d, o := range all {
+			for p, c := range o {
+				m.ranks[d*k+c] = int8(p)
+			}
+		}
+	default:
 		for j := 1; j < k; j++ {
-			pf = append(pf, mechanics.Int(fmt.Sprintf("swap_%d", j), 0, j, fmt.Sprintf("Fisher–Yates step %d: the place swapped with place %d", j, j)))
+			name := fmt.Sprintf("swap_%d", j)
+			fields = append(fields, mechanics.Int(name, 0, j, fmt.Sprintf("Fisher–Yates step %d: the place swapped with place %d", j, j)))
+			dice = append(dice, fieldDie{name, mechanics.D(j + 1), -1})
 		}
 	}
-	m.perm = mechanics.NewRecord(pf...)
-	m.swapSlots = make([]mechanics.Slot, k)
-	var dice []fieldDie
-	for _, f := range pf {
-		m.swapSlots[f.Hi] = m.perm.Slot(f.Name)
-		dice = append(dice, fieldDie{f.Name, mechanics.D(f.Hi + 1), -1})
+	groups := rollGrouped(fields, dice)
+	last := len(groups) - 1
+	// Two independent values: all groups but the last joined into one
+	// record, and the last.
+	first := groups[0]
+	if last > 1 {
+		var joined []mechanics.Field
+		for _, g := range groups[:last] {
+			joined = append(joined, g.rec.Fields...)
+		}
+		first = diceGroup{rec: mechanics.NewRecord(joined...)}
+		start := first.rec.Start()
+		first.node = mechanics.Const{V: start}
+		for _, g := range groups[:last] {
+			var from, to []mechanics.Slot
+			for _, f := range g.rec.Fields {
+				from, to = append(from, g.rec.Slot(f.Name)), append(to, first.rec.Slot(f.Name))
+			}
+			first.node = mechanics.Combine{X: first.node, Y: g.node, Name: "dice", F: func(x, y int) int {
+				for i, s := range from {
+					x = to[i].Set(x, s.Get(y))
+				}
+				return x
+			}}
+		}
 	}
-	var nd []fieldDie
-	for _, f := range nf {
-		nd = append(nd, fieldDie{f.Name, d20, 0})
+	m.x = first.node
+	if last > 0 {
+		m.y = groups[last].node
 	}
-	m.natNode = rollGrouped(m.nat, nd)
-	m.orderNode = rollGrouped(m.perm, dice)
+	field := func(name string) dieField {
+		if last > 0 && groups[last].rec.Index(name) >= 0 {
+			return newDieField(groups[last].rec, name, 1)
+		}
+		return newDieField(first.rec, name, 0)
+	}
+	for i := range mods {
+		m.nat = append(m.nat, field("n_"+combatant(i)))
+	}
+	if m.needsCoin && k <= maxDrawn {
+		m.draw = field("order_draw")
+	} else if m.needsCoin {
+		m.swaps = make([]dieField, k)
+		for j := 1; j < k; j++ {
+			m.swaps[j] = field(fmt.Sprintf("swap_%d", j))
+		}
+	}
 	return m
+}
+
+// node is f of the roll's dice (x, y) as one node.
+func (m *initiativeModel) node(name string, f func(x, y int) int) mechanics.Node {
+	if m.y == nil {
+		return mechanics.Map{X: m.x, Name: name, F: func(x int) int { return f(x, x) }}
+	}
+	return mechanics.Combine{X: m.x, Y: m.y, Name: name, F: f}
 }
 
 // fieldDie is one die rolled into a record field (plus shift).
@@ -86,99 +197,124 @@ type fieldDie struct {
 	shift int
 }
 
-// rollGrouped is the record whose fields are independent dice, rolled in
-// groups small enough for the simulator to tabulate each group (at most
-// 2¹⁶ combinations) and then joined.
-func rollGrouped(rec *mechanics.Record, dice []fieldDie) mechanics.Node {
-	var groups []mechanics.Node
-	var slots [][]mechanics.Slot
-	var acc mechanics.Node
-	var accSlots []mechanics.Slot
-	size := 1
-	for _, d := range dice {
-		n := len(d.die.Faces)
-		if acc == nil || size*n > 1<<16 {
-			if acc != nil {
-				groups, slots = append(groups, acc), append(slots, accSlots)
-			}
-			acc, accSlots, size = mechanics.Const{V: rec.Start()}, nil, 1
-		}
-		s, shift := rec.Slot(d.field), d.shift
-		acc = mechanics.Combine{X: acc, Y: d.die, Name: d.field, F: func(code, v int) int { return s.Set(code, v+shift) }}
-		accSlots, size = append(accSlots, s), size*n
-	}
-	if acc == nil {
-		return mechanics.Const{V: rec.Start()}
-	}
-	groups, slots = append(groups, acc), append(slots, accSlots)
-	out := groups[0]
-	for g := 1; g < len(groups); g++ {
-		ss := slots[g]
-		out = mechanics.Combine{X: out, Y: groups[g], Name: "dice", F: func(x, y int) int {
-			for _, s := range ss {
-				x = s.Set(x, s.Get(y))
-			}
-			return x
-		}}
-	}
-	return out
+// diceGroup is a record of independent dice and the node that rolls it.
+type diceGroup struct {
+	rec  *mechanics.Record
+	node mechanics.Node
 }
 
-// outcome is the order of one roll: place[i] is combatant i's place (0 =
-// first), order[p] the combatant in place p; coin reports a tie on total
-// and modifier (decided by the random order), modTie a tie on total that
-// the modifiers decided.
-type initiativeOutcome struct {
-	place, order [maxInitiative]int
+// rollGrouped rolls independent dice, each into its field, in groups small
+// enough for the simulator to tabulate each (at most 2¹⁶ combinations);
+// every group has a record of its own fields, so that its values are few
+// and close together for the exact engine too.
+func rollGrouped(fields []mechanics.Field, dice []fieldDie) []diceGroup {
+	var groups []diceGroup
+	var members [][]int
+	size := 0
+	for i, d := range dice {
+		n := len(d.die.Faces)
+		if len(groups) == 0 || size*n > 1<<16 {
+			groups, members, size = append(groups, diceGroup{}), append(members, nil), 1
+		}
+		g := len(groups) - 1
+		members[g], size = append(members[g], i), size*n
+	}
+	for g, idx := range members {
+		var fs []mechanics.Field
+		for _, i := range idx {
+			fs = append(fs, fields[i])
+		}
+		rec := mechanics.NewRecord(fs...)
+		var node mechanics.Node = mechanics.Const{V: rec.Start()}
+		for _, i := range idx {
+			s, shift := rec.Slot(dice[i].field), dice[i].shift
+			node = mechanics.Combine{X: node, Y: dice[i].die, Name: dice[i].field, F: func(code, v int) int { return s.Set(code, v+shift) }}
+		}
+		groups[g] = diceGroup{rec, node}
+	}
+	return groups
+}
+
+// initiativeRoll is one roll's sort keys: combatant i acts before j when
+// key[i] > key[j] (a higher total, or equal totals and a higher modifier,
+// or both equal and an earlier place in the random order). coin reports a
+// tie on total and modifier (the random order decided it), modTie a tie on
+// total that the modifiers decided.
+type initiativeRoll struct {
+	key          [maxInitiative]int
 	coin, modTie bool
 }
 
-func (m *initiativeModel) outcome(natCode, permCode int) initiativeOutcome {
-	var o initiativeOutcome
-	var total, rank [maxInitiative]int
-	for i := 0; i < m.k; i++ {
-		total[i] = m.natSlots[i].Get(natCode) + m.mods[i]
-		rank[i] = i
-	}
-	if m.needsCoin {
-		// Fisher–Yates: a uniformly random order of the combatants.
+// roll fills r with the sort keys of the dice (x, y).
+func (m *initiativeModel) roll(x, y int, r *initiativeRoll) {
+	var rank [maxInitiative]int
+	switch {
+	case m.ranks != nil:
+		d := m.draw.get(x, y) * m.k
+		for i, rk := range m.ranks[d : d+m.k] {
+			rank[i] = int(rk)
+		}
+	case m.swaps != nil:
 		var perm [maxInitiative]int
 		for i := 0; i < m.k; i++ {
 			perm[i] = i
 		}
 		for j := m.k - 1; j >= 1; j-- {
-			s := m.swapSlots[j].Get(permCode)
+			s := m.swaps[j].get(x, y)
 			perm[j], perm[s] = perm[s], perm[j]
 		}
 		for p := 0; p < m.k; p++ {
 			rank[perm[p]] = p
 		}
 	}
+	var total [maxInitiative]int
 	for i := 0; i < m.k; i++ {
-		for j := 0; j < m.k; j++ {
-			if j == i {
-				continue
-			}
-			before := false
-			switch {
-			case total[j] != total[i]:
-				before = total[j] > total[i]
-			case m.mods[j] != m.mods[i]:
-				before = m.mods[j] > m.mods[i]
-				o.modTie = true
-			default:
-				before = rank[j] < rank[i]
-				o.coin = true
-			}
-			if before {
-				o.place[i]++
-			}
+		total[i] = m.nat[i].get(x, y) + m.mods[i]
+		// total first, then the modifier, then the random order:
+		// ((total − minMod)·modSpan + mod − minMod)·12 + 11 − rank.
+		r.key[i] = total[i]*m.keyScale + m.keyBase[i] - rank[i]
+	}
+	// Equal totals decide by the modifier, or where the modifiers are
+	// equal too, by the random order.
+	coins, ties := 0, 0
+	for _, p := range m.sameMod {
+		coins += bit(total[p[0]] == total[p[1]])
+	}
+	if !m.coinOnly {
+		for _, p := range m.otherMod {
+			ties += bit(total[p[0]] == total[p[1]])
 		}
 	}
-	for i := 0; i < m.k; i++ {
-		o.order[o.place[i]] = i
+	r.coin, r.modTie = coins > 0, ties > 0
+}
+
+// place is combatant i's place (0 = first).
+func (r *initiativeRoll) place(i, k int) int {
+	p := 0
+	for j := 0; j < k; j++ {
+		p += bit(r.key[j] > r.key[i])
+	}
+	return p
+}
+
+// order lists the combatants first to last.
+func (r *initiativeRoll) order(k int) []int {
+	o := make([]int, k)
+	for i := 0; i < k; i++ {
+		o[r.place(i, k)] = i
 	}
 	return o
+}
+
+// first is the combatant who acts first.
+func (r *initiativeRoll) first(k int) int {
+	f := 0
+	for i := 1; i < k; i++ {
+		if r.key[i] > r.key[f] {
+			f = i
+		}
+	}
+	return f
 }
 
 // lehmer is the index of an order among the k! orders (lexicographic).
@@ -278,12 +414,13 @@ func initiative() *mechanics.Mechanic {
 			)
 			so, sm, sc, st := rec.Slot("order"), rec.Slot("margin_ab"), rec.Slot("coin"), rec.Slot("modifier_tiebreak")
 			start := rec.Start()
-			out := mechanics.Combine{X: m.natNode, Y: m.orderNode, Name: "order", F: func(nat, perm int) int {
-				o := m.outcome(nat, perm)
-				code := so.Set(start, lehmer(o.order[:k]))
-				code = sm.Set(code, m.natSlots[0].Get(nat)+m.mods[0]-m.natSlots[1].Get(nat)-m.mods[1])
-				return st.SetBool(sc.SetBool(code, o.coin), o.modTie)
-			}}
+			out := m.node("order", func(x, y int) int {
+				var r initiativeRoll
+				m.roll(x, y, &r)
+				code := so.Set(start, lehmer(r.order(k)))
+				code = sm.Set(code, m.nat[0].get(x, y)+m.mods[0]-m.nat[1].get(x, y)-m.mods[1])
+				return st.SetBool(sc.SetBool(code, r.coin), r.modTie)
+			})
 			spec := &mechanics.Spec{Record: rec, Outcome: out}
 			ord := expr.F("order")
 			placeOf := func(i int) func(v int) int {
@@ -329,9 +466,10 @@ func initiativeCrowd() *mechanics.Mechanic {
 			"(mechanics.md §2.3).",
 		MCOnly:   true,
 		MCReason: fmt.Sprintf("the full ordering of more than %d combatants is not enumerated: 20^k rolls times k! tie-breaking orders", maxExactInitiative),
-		Params:   initiativeParams(maxInitiative, 6),
+		Params:   initiativeParams(maxInitiative, 5),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			m := newInitiative(initiativeMods(c, maxInitiative))
+			m.coinOnly = true
 			k := m.k
 			names := make([]string, k)
 			for i := range names {
@@ -351,15 +489,37 @@ func initiativeCrowd() *mechanics.Mechanic {
 			for i := 1; i < k; i++ {
 				before[i] = rec.Slot("a_before_" + combatant(i))
 			}
-			start := rec.Start()
-			out := mechanics.Combine{X: m.natNode, Y: m.orderNode, Name: "order", F: func(nat, perm int) int {
-				o := m.outcome(nat, perm)
-				code := first.Set(pos.Set(start, o.place[0]+1), o.order[0])
-				for i := 1; i < k; i++ {
-					code = before[i].SetBool(code, o.place[0] < o.place[i])
+			// The record of every (place of A, first, coin, flags) is built
+			// once, here, so that a trial reads it instead of setting fields.
+			flags := 1 << (k - 1)
+			codes := make([]int, k*k*2*flags)
+			for p := 0; p < k; p++ {
+				for f := 0; f < k; f++ {
+					for cn := 0; cn < 2; cn++ {
+						for mask := 0; mask < flags; mask++ {
+							code := coin.Set(first.Set(pos.Set(rec.Start(), p+1), f), cn)
+							for i := 1; i < k; i++ {
+								code = before[i].Set(code, mask>>(i-1)&1)
+							}
+							codes[((p*k+f)*2+cn)*flags+mask] = code
+						}
+					}
 				}
-				return coin.SetBool(code, o.coin)
-			}}
+			}
+			out := m.node("order", func(x, y int) int {
+				var r initiativeRoll
+				m.roll(x, y, &r)
+				pa, mask, first, top := 0, 0, 0, r.key[0]
+				for i := 1; i < k; i++ {
+					later := bit(r.key[i] < r.key[0])
+					pa += 1 - later
+					mask |= later << (i - 1)
+					if r.key[i] > top {
+						first, top = i, r.key[i]
+					}
+				}
+				return codes[((pa*k+first)*2+bit(r.coin))*flags+mask]
+			})
 			spec := &mechanics.Spec{Record: rec, Outcome: out}
 			spec.Report(rec.Fields[0].Name, "first")
 			for i := 1; i < k; i++ {
