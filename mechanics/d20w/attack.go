@@ -202,6 +202,14 @@ func (s saveRule) success() expr.Expr {
 	return s.check.Success()
 }
 
+// doc states the save's inequality.
+func (s saveRule) doc() string {
+	if !s.rolls {
+		return fmt.Sprintf("10 + %d ≥ %d (the target takes 10)", s.bonus, s.target)
+	}
+	return fmt.Sprintf("N + %d ≥ %d (match or beat)", s.bonus, s.target)
+}
+
 // holds is the save's success for the natural n, in Go.
 func (s saveRule) holds(n int) bool {
 	if !s.rolls {
@@ -297,7 +305,7 @@ func flatfooted() *mechanics.Mechanic {
 				Event("crit", "a critical hit on the flat-footed target", ff.crit()).
 				Event("hit_normal", "the same dice against the target's full Defence (D + DEX): the hit when not flat-footed", hitNormal).
 				Event("extra_hit", "a hit only because the target is flat-footed", expr.And(hit, expr.Not(hitNormal))).
-				Event("save", fmt.Sprintf("the Reflex save succeeds: N + %d ≥ %d (match or beat)", save.bonus, save.target), saved).
+				Event("save", "the Reflex save succeeds: "+save.doc(), saved).
 				Event("wound_damage", "a hit whose Reflex save fails: its damage goes straight to Wound Points", expr.And(hit, expr.Not(saved))).
 				Event("vitality_damage", "a hit whose Reflex save succeeds: its damage goes to Vitality as usual", expr.And(hit, saved))
 			return spec, nil

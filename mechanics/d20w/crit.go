@@ -1,8 +1,6 @@
 package d20w
 
 import (
-	"fmt"
-
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 	"github.com/oddsmith/oddsmith/mechanics/kit"
@@ -126,7 +124,7 @@ func critChoice() *mechanics.Mechanic {
 			f := expr.F("finish")
 			spec.Event("hit", "at least one hit in the action: "+r.doc(), expr.Ge(expr.F("hits"), num(1))).
 				Event("crit", "at least one critical hit in the action", expr.Ge(expr.F("crits"), num(1))).
-				Event("crippled", fmt.Sprintf("the target takes a crippling injury: a critical bought it and the save N + %d ≥ %d failed", save.bonus, save.target), expr.Eq(f, num(finishCrippled))).
+				Event("crippled", "the target takes a crippling injury: a critical bought it and the save "+save.doc()+" failed", expr.Eq(f, num(finishCrippled))).
 				Event("manoeuvre_success", "a critical bought a combat manoeuvre and it succeeded", expr.Eq(f, num(finishManoeuvre)))
 			return spec, nil
 		},
