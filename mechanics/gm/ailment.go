@@ -462,9 +462,10 @@ func chronicAilment() *mechanics.Mechanic {
 			}
 
 			total := p.StateTable(func(s int) int { _, t, _ := status(s); return t })
-			isIll := func(s int) bool { st, _, ok := status(s); return ok && st == statusIll }
-			isCured := func(s int) bool { st, _, ok := status(s); return ok && st == statusCured }
-			contracted := p.StateSet(illness.has)
+			// The illness block follows exposed and resisted; what is still
+			// transient at the horizon is ill (the expressions say so
+			// directly, rather than by tables of the states).
+			contracted := expr.Ge(field("state"), num(illness.base))
 			within := expr.Le(field("time"), num(horizon))
 			n := expr.Cond(contracted, expr.Sub(field("time"), num(1)), num(0))
 			still := fmt.Sprintf("still ill after %d %ss", horizon, p.TimeUnit)
@@ -478,17 +479,9 @@ func chronicAilment() *mechanics.Mechanic {
 					Unit: p.TimeUnit, Expr: n, When: within, Otherwise: still},
 			}
 			spec.Event("contract", "the roll to contract fails", contracted).
-				Event("still_ill", "not thrown off within the horizon", p.StateSet(isIll)).
+				Event("still_ill", "not thrown off within the horizon", expr.Not(within)).
 				Band("outcome", "how the ailment ends", []string{"resisted", "cured", "still ill"},
-					p.StateTable(func(s int) int {
-						switch {
-						case isCured(s):
-							return 1
-						case isIll(s):
-							return 2
-						}
-						return 0
-					}))
+					expr.Cond(expr.Not(within), num(2), expr.Cond(contracted, num(1), num(0))))
 			return spec, nil
 		},
 	}
@@ -766,7 +759,6 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 				illness := addMixed(p, rec, func(code int) bool { return cnt.status.Get(code) == statusCured })
 				p.Start = resisting
 				isIll := func(s int) bool { code, ok := illness.code(s); return ok && cnt.status.Get(code) == statusIll }
-				isCured := func(s int) bool { code, ok := illness.code(s); return ok && cnt.status.Get(code) == statusCured }
 				p.Kernel = func(t int) mechanics.Node { return d.kernel(target(t, 0), byState(t)) }
 				p.KernelKey = func(t int) int { return d.key(target(t, 0), byState(t)) }
 				p.Move = func(t, s, x int) int {
@@ -805,8 +797,10 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 						}
 						return 0
 					})
-					affected := p.StateSet(illness.has)
-					afterLeaving := expr.Cond(p.StateSet(isCured), expr.Sub(field("time"), num(L+1)), num(0))
+					// The illness block follows resisting and left
+					// unaffected; its absorbed states are the cured.
+					affected := expr.Ge(field("state"), num(illness.base))
+					afterLeaving := expr.Cond(expr.And(affected, within), expr.Sub(field("time"), num(L+1)), num(0))
 					n := expr.Add(inArea, afterLeaving)
 					spec.Vars = []mechanics.Var{
 						{Name: "effects", Doc: "N = (L − j*) + N_chronic: every effect, in the area and after it", Unit: "effects", Expr: n, When: within, Otherwise: still},
@@ -821,7 +815,7 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 							expr.Mul(num(lo), field("effects")), within, still))
 					}
 					spec.Event("affected", "some roll in the area fails: it takes hold", affected).
-						Event("still_ill", "not thrown off within the horizon after leaving", p.StateSet(isIll))
+						Event("still_ill", "not thrown off within the horizon after leaving", expr.Not(within))
 				}
 				if k.total {
 					total := p.StateTable(func(s int) int {
