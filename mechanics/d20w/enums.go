@@ -1,6 +1,6 @@
 package d20w
 
-//go:generate go tool stringer -type=Pairing,NPCSaves,CritNeedsHit,PvPCritSource,NPCPair,Heroic,OACanCrit,Policy,Weapon,TrackValues,TrackCap,MajorPlusMinor,SameSource,BabIsBcb,DefenderNaturals,Manoeuvre,Stance,StanceMax -linecomment -output=enums_string.go
+//go:generate go tool stringer -type=Pairing,NPCSaves,CritNeedsHit,PvPCritSource,NPCPair,Heroic,OACanCrit,Policy,Weapon,TrackValues,TrackCap,MajorPlusMinor,SameSource,BabIsBcb,DefenderNaturals,Manoeuvre,Stance,StanceMax,Task -linecomment -output=enums_string.go
 
 // The typed options and choices of the d20w mechanics beyond
 // d20w.core.check. The name after // is the value mechanics.md §2 gives
@@ -219,4 +219,14 @@ const (
 	MaxBCB     StanceMax = iota // bcb
 	MaxHalfBCB                  // half_bcb
 	MaxCustom                   // custom
+)
+
+// Task is the d20w.modtrack.task choice: an Easy task is not rolled unless
+// conditions are Extreme.
+type Task int
+
+// Values of d20w.modtrack.task.
+const (
+	TaskRolled Task = iota // rolled
+	TaskEasy               // easy
 )

@@ -22,6 +22,9 @@ var (
 	optMajorPlusMinor = mechanics.SwitchOf("d20w.modtrack", "major_plus_minor",
 		"the value of 3 net points (a Major and a Minor): major (it stays Major) or interpolate (3 × the Minor value)",
 		ThreePointsMajor, ThreePointsInterpolate)
+	optTask = mechanics.ChoiceOf("d20w.modtrack", "task",
+		"rolled: the check is rolled; easy: an Easy task is not rolled, it succeeds, unless conditions are Extreme (we read this as "+
+			"a net Extreme step of the track, bonus or penalty: then it is rolled as usual)", TaskRolled, TaskEasy)
 	optSameSource = mechanics.SwitchOf("d20w.modtrack", "same_source",
 		"keep_largest: modifiers from one source do not combine, only the largest counts (the page: 'usually not combined'); "+
 			"stack: the GM lets them combine, so the repeated modifiers count too",
@@ -235,10 +238,11 @@ func modtrack() *mechanics.Mechanic {
 		Doc: "Circumstances are a bonus or a penalty of size Minor, Major or Extreme. Points Minor 1, Major 2, Extreme 4; modifiers from " +
 			"one source do not stack (only its largest counts); net p = Σ bonus points − Σ penalty points, so opposite modifiers cancel; " +
 			"level of |p|: 0 none, 1 Minor, 2–3 Major, ≥ 4 Extreme (capped), and the value of that level with the sign of p. The " +
-			"check is then N + mod + value ≥ DC (match or beat). The lookup table from net points to value is the doc of net_value; " +
+			"check is then N + mod + value ≥ DC (match or beat); an Easy task is not rolled (it succeeds) unless conditions are Extreme " +
+			"(mechanics.md §2.1). The lookup table from net points to value is the doc of net_value; " +
 			"sweep minor_bonuses and minor_penalties for the P(success) surface (it saturates at Extreme) (mechanics.md §2.2).",
 		Params:  ps,
-		Options: mechanics.Options(append(append([]mechanics.Declared{}, trackOpts...), optSameSource, optNaturals)...),
+		Options: mechanics.Options(append(append([]mechanics.Declared{optTask}, trackOpts...), optSameSource, optNaturals)...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			t, same := trackOf(c), optSameSource.Of(c)
 			bon, pen := stackOf(c, "bonuses"), stackOf(c, "penalties")
@@ -274,12 +278,16 @@ func modtrack() *mechanics.Mechanic {
 			if ch.AutoFail > 0 {
 				success = expr.Or(expr.Eq(n, num(20)), expr.And(expr.Ne(n, num(1)), success))
 			}
+			if optTask.Of(c) == TaskEasy {
+				// Not rolled, hence a success, unless the stack is Extreme.
+				success = expr.Or(expr.Lt(expr.Abs(pts), num(extremePoints)), success)
+			}
 			spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec, "natural")}
 			spec.Var("margin", "T − DC with T = N + mod + net_value: ≥ 0 succeeds (match or beat)", expr.Sub(total, num(dc))).
 				Var("total", "T = N + mod + net_value", total).
 				Var("net_value", "the value of the net points, read off the track (points → value): "+t.describe(span), expr.Table(pts, int64(-span), values...)).
 				Band("level", "the net level of the stack: the step of |p| with the sign of p", signedLevelLabels, signedLevel).
-				Event("success", "T ≥ DC (match or beat) with the track's value, or per the naturals option", success).
+				Event("success", "T ≥ DC (match or beat) with the track's value, or per the naturals option; an Easy task below Extreme succeeds unrolled", success).
 				Event("success_without_track", "the same roll without the track: N + mod ≥ DC", ch.Success())
 			spec.Report("net_points", "dropped")
 			return spec, nil
