@@ -110,7 +110,7 @@ func TestModtrackTable(t *testing.T) {
 	}
 	// An Easy task is not rolled unless conditions are Extreme.
 	near(t, "easy", run(t, "d20w.modtrack", "task=easy", "mod=-10").Event("success").P, 1)
-	near(t, "easy, Extreme penalty", run(t, "d20w.modtrack", "task=easy", "minor_bonuses=0", "extreme_penalties=1", "mod=8").Event("success").P, 7.0/20)
+	near(t, "easy, Extreme penalty", run(t, "d20w.modtrack", "task=easy", "minor_bonuses=0", "extreme_penalties=1", "mod=8").Event("success").P, 6.0/20)
 	near(t, "easy, Extreme bonus", run(t, "d20w.modtrack", "task=easy", "minor_bonuses=0", "extreme_bonuses=1", "mod=-8").Event("success").P, 6.0/20)
 	// A repeat without a counted source of its size is refused as bad input.
 	m, _ := mechanics.Lookup("d20w.modtrack")
