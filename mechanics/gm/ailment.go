@@ -25,11 +25,15 @@ import (
 //     time in the area with no roll, then after leaving chronic throw-offs
 //     from the base strength.
 //
-// The chains carry the total effect in their state, so the total is the
-// exact compound distribution Σ_{i ≤ N} E_i (K9), joint with the number of
-// effects and the time; with injury_penalty=on and an effect in injuries,
-// the total is also the penalty of the later rolls (a feedback chain, exact
-// as well: the state does not grow).
+// The chains are exact. The chronic chain carries the total effect in its
+// state and reads the number of effects off the time of the cure, so the
+// compound total Σ_{i ≤ N} E_i (K9), N and the time are joint. The counting
+// chains (inescapable, chronic inescapable) follow the count, and a random
+// effect's total in a second part of the model, or, with injury_penalty=on
+// and an effect in injuries (the total is then the penalty of the later
+// rolls: a feedback chain), in the same state as the count. Chains whose
+// exact computation would be too large are refused with advice; the
+// exact engine refuses on its own a joint chain past its memory budget.
 
 // presetData is one row of the seed's example table. Cells the seed leaves
 // blank (the strength of the black widow and of sleep gas, every type but
@@ -385,8 +389,10 @@ func chronicAilment() *mechanics.Mechanic {
 			"q₀·Π_{k=2}^{n}(1 − p(s_k))·p(s_{n+1}). A time-inhomogeneous chain (K7, one kernel per chance) on the total effect; the " +
 			"time of the cure gives N, so the total Σ_{i ≤ N} E_i (K9), N and the time are exact jointly. time_ill = N action times " +
 			"(from the first effect to the cure): S(t) = P(time_ill > t). Absorption is certain unless the naturals switch keeps " +
-			"every throw-off at 95% or the feedback outruns the fading; what is still ill at the horizon is reported apart " +
-			"(mechanics.md §3.3)." + feedbackDoc,
+			"every throw-off at 95% or the feedback outruns the fading; what is still ill at the horizon is reported apart. For the " +
+			"family over s0, run each s0 (the CSV of time_ill holds S(t) as its ccdf) or sweep the mean: oddsmith sweep " +
+			"gm.ailment.chronic --vary s0=-4..4 --metric mean:time_ill (mechanics.md §3.3)." + feedbackDoc + " A configuration whose chain the exact engine would take more than a few seconds " +
+			"over (a large random effect over a long horizon, above all with feedback) is refused, with advice.",
 		Params:  []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pHorizon("action times followed at most (the contraction roll is the first)")},
 		Options: opts.declared(optFadeIndex, optWillingPenalty, optThrowoffReaction),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -594,7 +600,8 @@ func inescapableAilment() *mechanics.Mechanic {
 		Summary: "inescapable ailment: a fresh roll every action time in the area; every failure applies the effect again",
 		Doc: "No throw-off: one roll per action time in the area (the first at entry) at p(s0 + 4·willing), each failure one more " +
 			"effect: N ~ Binomial(L, 1 − p) and the total effect Σ_{i ≤ N} E_i (K9; sleep gas: 3 failures in 5 rounds → 6d10 minutes). " +
-			"Homogeneous chains over L action times. Sweep L for the exposure–response curve E[N] vs L (mechanics.md §3.3)." +
+			"Homogeneous chains over L action times. The exposure–response curve E[N] vs L: oddsmith sweep gm.ailment.inescapable " +
+			"--vary L=1..20 --metric mean:effects (mechanics.md §3.3)." +
 			countDoc + feedbackDoc + " A joint chain too large for the exact engine's memory is refused by it (use the simulator).",
 		Params:  []mechanics.Param{pR, pS0, pWilling, pInj, pDice, pSides, pL},
 		Options: opts.declared(optIncapacitation),
@@ -683,7 +690,8 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 			"a chronic ailment: health throw-offs at s0 − 1, s0 − 2, …, each failure one more effect. N = (L − j*) + N_chronic. A " +
 			"forward DP over the area (K7) then the chronic chain, on the effects in the area (the time of the cure gives those " +
 			"after). The victim counts as ill from the first effect; time_ill_after_leaving is the number of failed throw-offs. " +
-			"Sweep L for the exposure–response curve E[N] vs L (mechanics.md §3.3)." + countDoc + feedbackDoc +
+			"The exposure–response curve E[N] vs L: oddsmith sweep gm.ailment.chronic_inescapable --vary L=1..20 --metric " +
+			"mean:effects (mechanics.md §3.3)." + countDoc + feedbackDoc +
 			" A configuration whose chain the exact engine would take more than a few seconds over (a large random effect with " +
 			"feedback and many action times) is refused, with advice.",
 		Params: []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pL,
