@@ -130,7 +130,7 @@ func ailmentOptionsOf(id string, def Preset) ailmentOptions {
 	return ailmentOptions{
 		preset: mechanics.ChoiceOf(id, "preset", "an ailment of the seed's table: it gives the strength, the action time and the effect "+
 			"wherever s0, tau, effect_kind, effect_dice or effect_sides is left at its default (−99, preset, preset, −1, 0): "+presetsDoc()+"; custom: strength 0, 1 injury", order...),
-		tau: mechanics.ChoiceOf(id, "tau", "the action time (a label for the chain's step; preset: the preset's)",
+		tau: mechanics.ChoiceOf(id, "tau", "the action time: when an effect comes, and the step of the chains (a label; preset: the preset's)",
 			TauPreset, TauRound, Tau2Rounds, TauMinute, Tau10Minutes, Tau20Minutes, Tau30Minutes, TauHour, TauDay),
 		effect: mechanics.ChoiceOf(id, "effect_kind", "what an occurrence is counted in (only injuries feed the injury penalty back; "+
 			"preset: the preset's)", EffectPreset, EffectInjuries, EffectSleep, EffectParalysis, EffectPenalty),
@@ -299,7 +299,7 @@ func tooMuchWork(w float64, a ailment, advice string) error {
 	if a.feedback {
 		advice += " (or turn injury_penalty off)"
 	}
-	return fmt.Errorf("the chain would take the exact engine about %.2g steps of a state by a kernel value, more than the %.2g a model "+
+	return fmt.Errorf("the chain would take the exact engine about %.3g steps of a state by a kernel value, more than the %.3g a model "+
 		"may take; %s", w, maxWork, advice)
 }
 
