@@ -537,3 +537,33 @@ func TestGoFormsMatchExpressions(t *testing.T) {
 		}
 	}
 }
+
+// With equal modifiers every order is as likely as any other, for every
+// crowd size (the random order is one draw of k! up to 8, Fisher–Yates
+// steps beyond): A's place is uniform on 1..k.
+func TestCrowdSymmetric(t *testing.T) {
+	m, _ := mechanics.Lookup("d20w.initiative.crowd")
+	for _, k := range []int{2, 5, 6, 8, 9, 12} {
+		sets := []string{set("combatants", k)}
+		for i := 0; i < maxInitiative; i++ {
+			sets = append(sets, "mod_"+combatant(i)+"=3")
+		}
+		c, err := m.Configure(sets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := sim.Run(t.Context(), m, c, sim.Options{Trials: 60_000, Seed: 11})
+		if err != nil {
+			t.Fatalf("k = %d: %v", k, err)
+		}
+		pos := r.Var("a_position")
+		for i, p := range pos.P {
+			if math.Abs(p-1/float64(k)) > 5*math.Sqrt(1/float64(k)/60_000) {
+				t.Errorf("k = %d: P(A in place %d) = %v; want %v", k, pos.Lo+i, p, 1/float64(k))
+			}
+		}
+		if e := r.Event("a_before_b"); math.Abs(e.P-0.5) > 5*0.5/math.Sqrt(60_000) {
+			t.Errorf("k = %d: P(A before B) = %v; want 1/2", k, e.P)
+		}
+	}
+}

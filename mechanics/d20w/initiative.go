@@ -60,7 +60,7 @@ type initiativeModel struct {
 // has too many values to tabulate.
 type dieField struct {
 	slot  *mechanics.Slot
-	table []int8
+	table []int32
 	group int
 }
 
@@ -77,9 +77,9 @@ func newDieField(rec *mechanics.Record, name string, g int) dieField {
 	s := rec.Slot(name)
 	d := dieField{slot: &s, group: g}
 	if rec.Size() <= 1<<16 {
-		d.table = make([]int8, rec.Size())
+		d.table = make([]int32, rec.Size())
 		for code := range d.table {
-			d.table[code] = int8(s.Get(code))
+			d.table[code] = int32(s.Get(code))
 		}
 	}
 	return d
@@ -133,38 +133,23 @@ func newInitiative(mods []int) *initiativeModel {
 		}
 	}
 	groups := rollGrouped(fields, dice)
-	last := len(groups) - 1
-	// Two independent values: all groups but the last joined into one
-	// record, and the last.
-	first := groups[0]
-	if last > 1 {
-		var joined []mechanics.Field
-		for _, g := range groups[:last] {
-			joined = append(joined, g.rec.Fields...)
-		}
-		first = diceGroup{rec: mechanics.NewRecord(joined...)}
-		start := first.rec.Start()
-		first.node = mechanics.Const{V: start}
-		for _, g := range groups[:last] {
-			var from, to []mechanics.Slot
-			for _, f := range g.rec.Fields {
-				from, to = append(from, g.rec.Slot(f.Name)), append(to, first.rec.Slot(f.Name))
-			}
-			first.node = mechanics.Combine{X: first.node, Y: g.node, Name: "dice", F: func(x, y int) int {
-				for i, s := range from {
-					x = to[i].Set(x, s.Get(y))
-				}
-				return x
-			}}
-		}
+	// Two independent values, each a record of its own: the groups before
+	// a split joined, and the groups from it joined (the last group alone
+	// where the others fit in one record).
+	split := len(groups) - 1
+	for split > 1 && !fits(groups[:split]) {
+		split--
 	}
+	first := join(groups[:split])
 	m.x = first.node
-	if last > 0 {
-		m.y = groups[last].node
+	var second diceGroup
+	if split < len(groups) {
+		second = join(groups[split:])
+		m.y = second.node
 	}
 	field := func(name string) dieField {
-		if last > 0 && groups[last].rec.Index(name) >= 0 {
-			return newDieField(groups[last].rec, name, 1)
+		if m.y != nil && second.rec.Index(name) >= 0 {
+			return newDieField(second.rec, name, 1)
 		}
 		return newDieField(first.rec, name, 0)
 	}
@@ -180,6 +165,45 @@ func newInitiative(mods []int) *initiativeModel {
 		}
 	}
 	return m
+}
+
+// fits reports whether the groups' fields fit in one record (2⁵²
+// values).
+func fits(groups []diceGroup) bool {
+	size := 1
+	for _, g := range groups {
+		if size > (1<<52)/g.rec.Size() {
+			return false
+		}
+		size *= g.rec.Size()
+	}
+	return true
+}
+
+// join is the record of the groups' fields, rolled as one value.
+func join(groups []diceGroup) diceGroup {
+	if len(groups) == 1 {
+		return groups[0]
+	}
+	var fields []mechanics.Field
+	for _, g := range groups {
+		fields = append(fields, g.rec.Fields...)
+	}
+	out := diceGroup{rec: mechanics.NewRecord(fields...)}
+	out.node = mechanics.Const{V: out.rec.Start()}
+	for _, g := range groups {
+		var from, to []mechanics.Slot
+		for _, f := range g.rec.Fields {
+			from, to = append(from, g.rec.Slot(f.Name)), append(to, out.rec.Slot(f.Name))
+		}
+		out.node = mechanics.Combine{X: out.node, Y: g.node, Name: "dice", F: func(x, y int) int {
+			for i, s := range from {
+				x = to[i].Set(x, s.Get(y))
+			}
+			return x
+		}}
+	}
+	return out
 }
 
 // node is f of the roll's dice (x, y) as one node.
