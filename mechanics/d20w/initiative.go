@@ -321,24 +321,12 @@ func (r *initiativeRoll) place(i, k int) int {
 	return p
 }
 
-// order lists the combatants first to last.
-func (r *initiativeRoll) order(k int) []int {
-	o := make([]int, k)
+// order lists the combatants first to last (in o[:k]).
+func (r *initiativeRoll) order(k int) (o [maxInitiative]int) {
 	for i := 0; i < k; i++ {
 		o[r.place(i, k)] = i
 	}
 	return o
-}
-
-// first is the combatant who acts first.
-func (r *initiativeRoll) first(k int) int {
-	f := 0
-	for i := 1; i < k; i++ {
-		if r.key[i] > r.key[f] {
-			f = i
-		}
-	}
-	return f
 }
 
 // lehmer is the index of an order among the k! orders (lexicographic).
@@ -441,7 +429,8 @@ func initiative() *mechanics.Mechanic {
 			out := m.node("order", func(x, y int) int {
 				var r initiativeRoll
 				m.roll(x, y, &r)
-				code := so.Set(start, lehmer(r.order(k)))
+				o := r.order(k)
+				code := so.Set(start, lehmer(o[:k]))
 				code = sm.Set(code, m.nat[0].get(x, y)+m.mods[0]-m.nat[1].get(x, y)-m.mods[1])
 				return st.SetBool(sc.SetBool(code, r.coin), r.modTie)
 			})
