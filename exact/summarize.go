@@ -300,6 +300,11 @@ func Compute(spec *mechanics.Spec, res *mechanics.Result) error {
 // not fit opt's memory budget as a *MemoryError (bad input); a cancelled
 // ctx as ctx.Err(). The budget applies to each part.
 func ComputeContext(ctx context.Context, spec *mechanics.Spec, res *mechanics.Result, opt Options) error {
+	for _, part := range spec.Parts() {
+		if part.NoExact != "" {
+			return mechanics.Invalid("too large for the exact engine: %s; simulate it instead (oddsmith sim)", part.NoExact)
+		}
+	}
 	for i, part := range spec.Parts() {
 		r := res
 		if i > 0 {

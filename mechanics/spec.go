@@ -32,6 +32,12 @@ type Spec struct {
 	// part has no parts of its own, and only the main spec's process gives
 	// the survival and absorption figures.
 	Also []*Spec
+	// NoExact, when set, says why the exact engine refuses this
+	// configuration (a chain too long for it to follow in reasonable time)
+	// while the simulator runs it: a model is still built, so `sim` works
+	// where `exact` would take too long. The exact engine answers it as bad
+	// input with the advice to simulate.
+	NoExact string
 }
 
 // Parts lists the spec and its Also parts, the spec first.

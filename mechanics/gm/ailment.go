@@ -277,8 +277,8 @@ func (d *stepDice) size(byState bool) int {
 
 // exactWork bounds the work of the exact engine on a chain: Σ over the
 // steps of the states that can hold mass times the kernel's values, each
-// one call of the step. A configuration past maxWork is refused: its chain
-// is too large for a model (both engines read the same one).
+// one call of the step. Past maxWork the exact engine refuses the chain
+// (Spec.NoExact) and the simulator runs it.
 func exactWork(steps int, live func(t int) int, kernel func(t int) int) float64 {
 	w := 0.0
 	for t := 1; t <= steps; t++ {
@@ -295,12 +295,14 @@ const stateOverhead = 100
 // exact engine on a laptop.
 const maxWork = 1e8
 
-func tooMuchWork(w float64, a ailment, advice string) error {
+// tooMuchWork is the reason the exact engine gives for a chain past
+// maxWork (the simulator still runs it).
+func tooMuchWork(w float64, a ailment, advice string) string {
 	if a.feedback {
 		advice += " (or turn injury_penalty off)"
 	}
-	return fmt.Errorf("the chain would take the exact engine about %.3g steps of a state by a kernel value, more than the %.3g a model "+
-		"may take; %s", w, maxWork, advice)
+	return fmt.Sprintf("the chain would take the exact engine about %.3g steps of a state by a kernel value, more than the %.3g it "+
+		"follows (a few seconds); %s", w, maxWork, advice)
 }
 
 // penalty is the injury penalty of a state whose total effect is total.
@@ -392,7 +394,7 @@ func chronicAilment() *mechanics.Mechanic {
 			"every throw-off at 95% or the feedback outruns the fading; what is still ill at the horizon is reported apart. For the " +
 			"family over s0, run each s0 (the CSV of time_ill holds S(t) as its ccdf) or sweep the mean: oddsmith sweep " +
 			"gm.ailment.chronic --vary s0=-4..4 --metric mean:time_ill (mechanics.md §3.3)." + feedbackDoc + " A configuration whose chain the exact engine would take more than a few seconds " +
-			"over (a large random effect over a long horizon, above all with feedback) is refused, with advice.",
+			"over (a large random effect over a long horizon, above all with feedback) is refused by it, with advice; the simulator runs it.",
 		Params:  []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pHorizon("action times followed at most (the contraction roll is the first)")},
 		Options: opts.declared(optFadeIndex, optWillingPenalty, optThrowoffReaction),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -445,10 +447,11 @@ func chronicAilment() *mechanics.Mechanic {
 			byState := func(t int) bool { return a.feedback && t > 1 }
 			p.Kernel = func(t int) mechanics.Node { return d.kernel(target(t, 0), byState(t)) }
 			p.KernelKey = func(t int) int { return d.key(target(t, 0), byState(t)) }
+			var noExact string
 			if w := exactWork(horizon, func(t int) int {
 				return min(rec.Size(), max(1, (t-1)*emax+1)) // ill after t − 1 steps: totals up to (t − 1)·emax
 			}, func(t int) int { return d.size(byState(t)) }); w > maxWork {
-				return nil, tooMuchWork(w, a, "lower the horizon or the effect dice")
+				noExact = tooMuchWork(w, a, "lower the horizon or the effect dice")
 			}
 			p.Move = func(t, s, x int) int {
 				if s == exposed {
@@ -475,7 +478,7 @@ func chronicAilment() *mechanics.Mechanic {
 			within := expr.Le(field("time"), num(horizon))
 			n := expr.Cond(contracted, expr.Sub(field("time"), num(1)), num(0))
 			still := fmt.Sprintf("still ill after %d %ss", horizon, p.TimeUnit)
-			spec := &mechanics.Spec{Process: p, Record: p.Record()}
+			spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: noExact}
 			spec.Vars = []mechanics.Var{
 				{Name: "effects", Doc: "N: the number of effects (0 when resisted; the cure comes at action time N + 1)", Unit: "effects", Expr: n, When: within, Otherwise: still},
 				{Name: "effects_if_contracted", Doc: "N given that the ailment was contracted (its mean is E[N | contracted])", Unit: "effects",
@@ -693,7 +696,7 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 			"The exposure–response curve E[N] vs L: oddsmith sweep gm.ailment.chronic_inescapable --vary L=1..20 --metric " +
 			"mean:effects (mechanics.md §3.3)." + countDoc + feedbackDoc +
 			" A configuration whose chain the exact engine would take more than a few seconds over (a large random effect with " +
-			"feedback and many action times) is refused, with advice.",
+			"feedback and many action times) is refused by it, with advice; the simulator runs it.",
 		Params: []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pL,
 			pHorizon("action times followed after leaving the area at most")},
 		Options: opts.declared(optGrowth, optExitThrowoff),
@@ -738,6 +741,7 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 				}
 				cnt := newCounter(a, rec, "in_area", k)
 				d := newStepDice(a)
+				var noExact string
 				if w := exactWork(L+after, func(t int) int {
 					switch {
 					case t <= L:
@@ -758,7 +762,7 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 					}
 					return min(rec.Size(), live)
 				}, func(t int) int { return d.size(byState(t)) }); w > maxWork {
-					return nil, tooMuchWork(w, a, "lower L, the horizon or the effect dice")
+					noExact = tooMuchWork(w, a, "lower L, the horizon or the effect dice")
 				}
 				const statusIll, statusCured = 0, 1
 				p := &mechanics.Process{Horizon: L + after, TimeUnit: a.tau.unit()}
@@ -797,7 +801,7 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 				}
 
 				within := expr.Le(field("time"), num(L+after))
-				spec := &mechanics.Spec{Process: p, Record: p.Record()}
+				spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: noExact}
 				if k.count {
 					inArea := p.StateTable(func(s int) int {
 						if code, ok := illness.code(s); ok {
