@@ -156,12 +156,12 @@ func outputRows(spec *mechanics.Spec, main bool) []outputRow {
 	// Formulas name the variables and bands they repeat.
 	named := map[string]string{}
 	for _, v := range spec.Vars {
-		if k := expr.String(v.Expr); named[k] == "" {
+		if k := expr.Key(v.Expr); named[k] == "" {
 			named[k] = v.Name
 		}
 	}
 	for _, b := range spec.Bands {
-		if k := expr.String(b.Expr); named[k] == "" {
+		if k := expr.Key(b.Expr); named[k] == "" {
 			named[k] = b.Name
 		}
 	}

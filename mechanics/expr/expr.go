@@ -219,7 +219,16 @@ func Bool(b bool) Rat {
 // String prints an expression in infix form ("damage >= 5 and not fumble").
 func String(e Expr) string {
 	var b strings.Builder
-	write(&b, e, 0)
+	printer{}.write(&b, e, 0)
+	return b.String()
+}
+
+// Key is a canonical text of an expression that, unlike String, tells
+// apart lookups of different tables over the same range: two expressions
+// with the same Key compute the same thing.
+func Key(e Expr) string {
+	var b strings.Builder
+	printer{full: true}.write(&b, e, 0)
 	return b.String()
 }
 
@@ -240,7 +249,11 @@ func prec(op BinOp) int {
 	return 6 // min, max: function syntax
 }
 
-func write(b *strings.Builder, e Expr, outer int) {
+// printer writes expressions: full also writes every lookup table's
+// entries (for Key).
+type printer struct{ full bool }
+
+func (pr printer) write(b *strings.Builder, e Expr, outer int) {
 	switch e := e.(type) {
 	case Ref:
 		b.WriteString(e.Field)
@@ -249,28 +262,28 @@ func write(b *strings.Builder, e Expr, outer int) {
 	case Unary:
 		if e.Op == OpNeg {
 			b.WriteString("-")
-			write(b, e.X, 7)
+			pr.write(b, e.X, 7)
 			return
 		}
 		fmt.Fprintf(b, "%s(", e.Op)
-		write(b, e.X, 0)
+		pr.write(b, e.X, 0)
 		b.WriteString(")")
 	case Binary:
 		p := prec(e.Op)
 		if p == 6 {
 			fmt.Fprintf(b, "%s(", e.Op)
-			write(b, e.X, 0)
+			pr.write(b, e.X, 0)
 			b.WriteString(", ")
-			write(b, e.Y, 0)
+			pr.write(b, e.Y, 0)
 			b.WriteString(")")
 			return
 		}
 		if p < outer {
 			b.WriteString("(")
 		}
-		write(b, e.X, p)
+		pr.write(b, e.X, p)
 		fmt.Fprintf(b, " %s ", e.Op)
-		write(b, e.Y, p+1)
+		pr.write(b, e.Y, p+1)
 		if p < outer {
 			b.WriteString(")")
 		}
@@ -279,25 +292,29 @@ func write(b *strings.Builder, e Expr, outer int) {
 			b.WriteString("(")
 		}
 		b.WriteString("if ")
-		write(b, e.Cond, 0)
+		pr.write(b, e.Cond, 0)
 		b.WriteString(" then ")
-		write(b, e.Then, 0)
+		pr.write(b, e.Then, 0)
 		b.WriteString(" else ")
-		write(b, e.Else, 0)
+		pr.write(b, e.Else, 0)
 		if outer > 0 {
 			b.WriteString(")")
 		}
 	case Lookup:
 		b.WriteString("lookup(")
-		write(b, e.X, 0)
-		fmt.Fprintf(b, ", table[%d..%d])", e.Lo, e.Lo+int64(len(e.Table))-1)
+		pr.write(b, e.X, 0)
+		fmt.Fprintf(b, ", table[%d..%d]", e.Lo, e.Lo+int64(len(e.Table))-1)
+		if pr.full {
+			fmt.Fprintf(b, "%v", e.Table)
+		}
+		b.WriteString(")")
 	case Func:
 		fmt.Fprintf(b, "%s(", e.Name)
 		for i, a := range e.Args {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			write(b, a, 0)
+			pr.write(b, a, 0)
 		}
 		b.WriteString(")")
 	case nil:
@@ -537,7 +554,7 @@ func binary(op BinOp, x, y func([]Rat) Rat) (func([]Rat) Rat, error) {
 	return nil, fmt.Errorf("unknown binary operator %d", op)
 }
 
-// Abbreviate replaces every sub-expression of e that prints as one of the
+// Abbreviate replaces every sub-expression of e whose Key is one of the
 // keys of named (except the whole of e) by a reference to its name, so
 // that a formula reads "mos >= 1" instead of repeating what mos stands for.
 // It is for display: the result is equivalent where the names hold those
@@ -549,7 +566,7 @@ func Abbreviate(e Expr, named map[string]string) Expr {
 			return nil
 		}
 		if _, ok := e.(Ref); !ok && !top {
-			if n, ok := named[String(e)]; ok {
+			if n, ok := named[Key(e)]; ok {
 				return Ref{n}
 			}
 		}

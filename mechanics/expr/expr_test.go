@@ -134,3 +134,20 @@ func TestAbbreviate(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestAbbreviateTellsTablesApart: two lookups over the same range of
+// different tables print alike but are not the same variable.
+func TestAbbreviateTellsTablesApart(t *testing.T) {
+	a := Table(F("state"), 0, 0, 1, 1)
+	b := Table(F("state"), 0, 1, 0, 0)
+	if String(a) != String(b) || Key(a) == Key(b) {
+		t.Fatalf("String %q / %q, Key %q / %q", String(a), String(b), Key(a), Key(b))
+	}
+	named := map[string]string{Key(a): "ill"}
+	if got := String(Abbreviate(Add(b, K(1)), named)); got == "ill + 1" {
+		t.Errorf("a lookup of another table was named after ill: %s", got)
+	}
+	if got := String(Abbreviate(Add(a, K(1)), named)); got != "ill + 1" {
+		t.Errorf("Abbreviate = %q, want ill + 1", got)
+	}
+}
