@@ -31,10 +31,10 @@ type multisetPool struct {
 	// the terms of the first three partial sums, tail[p2,c3,c4] those of
 	// the last two (nil otherwise).
 	head, tail []int32
-	base       int // n+1
-	result []uint16 // by multiset rank: an index into values
-	values []int
-	epoch  uint64
+	base       int      // n+1
+	result     []uint16 // by multiset rank: an index into values
+	values     []int
+	epoch      uint64
 }
 
 type multisetGroup struct {
