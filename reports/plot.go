@@ -504,6 +504,65 @@ func WriteSurvival(w io.Writer, r *mechanics.Result) error {
 	return (&figure{plot: p, caption: caption}).write(w)
 }
 
+// FamilyMax is the most curves a family plot draws (one per point of a
+// sweep): beyond it the lines can no longer be told apart.
+const FamilyMax = 12
+
+// WriteSurvivalFamily draws the survival curves S(t) of several results of
+// one process mechanic (one per value of a swept parameter, labelled by
+// labels) on one chart, up to the last t where any of them is still above
+// 0.001.
+func WriteSurvivalFamily(w io.Writer, title, caption string, labels []string, rs []*mechanics.Result) error {
+	if len(rs) == 0 || len(rs) > FamilyMax || len(labels) != len(rs) {
+		return fmt.Errorf("a survival family needs 1 to %d results, one label each", FamilyMax)
+	}
+	pr0 := rs[0].Process
+	if pr0 == nil {
+		return fmt.Errorf("%s is not a process", rs[0].Mechanic)
+	}
+	u := unit(pr0.TimeUnit)
+	last := 0
+	for _, r := range rs {
+		if r.Process == nil {
+			return fmt.Errorf("%s is not a process", r.Mechanic)
+		}
+		for t, s := range r.Process.Survival {
+			if s >= 1e-3 || t < 5 {
+				last = max(last, t)
+			}
+		}
+	}
+	last = min(last+1, len(pr0.Survival)-1)
+	p := newPlot(title, fmt.Sprintf("t (%ss)", u), "S(t) = P(T > t)")
+	var legend []legendEntry
+	for i, r := range rs {
+		var pts plotter.XYs
+		for t, s := range r.Process.Survival {
+			if t > last {
+				break
+			}
+			pts = append(pts, plotter.XY{X: float64(t), Y: s})
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return err
+		}
+		l.StepStyle = plotter.PostStep
+		l.Color = seriesColors[i%len(seriesColors)]
+		l.Dashes = seriesDashes[i%len(seriesDashes)]
+		l.Width = vg.Points(math.Max(1.2, 3.2-0.3*float64(i)))
+		p.Add(l)
+		legend = append(legend, legendEntry{name: labels[i], thumbs: []plot.Thumbnailer{l}})
+	}
+	probAxis(&p.Y)
+	p.X.Min = 0
+	p.X.Tick.Marker = latticeTicks{den: 1, integer: true}
+	if last < len(pr0.Survival)-1 {
+		caption = fmt.Sprintf("drawn up to t = %d, beyond which every curve is below 0.001 (horizon %d %ss)\n", last, pr0.Horizon, u) + caption
+	}
+	return (&figure{plot: p, caption: caption, legend: legend}).write(w)
+}
+
 // WriteBands draws one stacked bar per result (e.g. one per TN) of a
 // categorical band, labelled by labels. Labels of the form "name=value"
 // put the name on the axis and the values under the bars (thinned when they

@@ -459,6 +459,9 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 		fmt.Fprintf(index, "%s\n\nFingerprint: `%s`\n\n%s\n", reports.Finding(r), r.Fingerprint, reports.LinkList(links))
 		return nil
 	}
+	// A short sweep over one parameter keeps its survival curves, for a
+	// family plot (chronic ailments by strength).
+	s.KeepSurvival = len(s.Axes) == 1 && s.Points() <= reports.FamilyMax
 	pts, err := s.Run(ctx, tick)
 	if err != nil {
 		return err
@@ -493,6 +496,21 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 			return err
 		}
 		links = append(links, a.Name+"_bands.png")
+	}
+	if s.KeepSurvival && pts[0].Result.Process != nil && len(pts[0].Result.Process.Survival) > 1 {
+		var labels []string
+		var rs []*mechanics.Result
+		for _, pt := range pts {
+			labels = append(labels, fmt.Sprintf("%s = %g", names[0], pt.Values[0]))
+			rs = append(rs, pt.Result)
+		}
+		if err := b.Write(a.Name+"_survival.png", func(w io.Writer) error {
+			return reports.WriteSurvivalFamily(w, fmt.Sprintf("%s — chance it is still going after t, by %s", m.ID, names[0]),
+				reports.FixedCaption(pts[0].Result, names), labels, rs)
+		}); err != nil {
+			return err
+		}
+		links = append(links, a.Name+"_survival.png")
 	}
 	fmt.Fprintf(index, "%s\n\nFingerprints: one per grid point, in the last column of the CSV.\n\n%s\n", finding, reports.LinkList(links))
 	return nil

@@ -55,7 +55,7 @@ func TestExamplePlan(t *testing.T) {
 			t.Errorf("index.md does not link %s", name)
 		}
 	}
-	for _, want := range []string{"P(success) = 0.7778", "crosses 50%", "## falls_ag_vs_grim_vs_gm", "## bd_damage", "bd_damage_tail.png", "Fingerprint: `sha256:"} {
+	for _, want := range []string{"P(success) = 0.7778", "crosses 50%", "## falls_ag_vs_grim_vs_gm", "## bd_damage", "bd_damage_tail.png", "gm_chronic_by_strength_survival.png", "Fingerprint: `sha256:"} {
 		if !bytes.Contains(index, []byte(want)) {
 			t.Errorf("index.md lacks %q", want)
 		}

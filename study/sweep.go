@@ -20,6 +20,10 @@ type Sweep struct {
 	// Metric is what the plot shows ("event:NAME" or "mean:VAR"); empty
 	// means the first event, else the first variable's mean.
 	Metric string
+	// KeepSurvival keeps each point's survival curve S(t) (a process's),
+	// for a family plot of a short sweep; other distributions are dropped
+	// as always.
+	KeepSurvival bool
 
 	grid    [][]float64
 	configs []mechanics.Config
@@ -109,7 +113,7 @@ func (s *Sweep) Run(ctx context.Context, done func()) ([]reports.SweepPoint, err
 		if err != nil {
 			return nil, fmt.Errorf("at %s: %w", describePoint(s.Axes, s.grid[i]), err)
 		}
-		pts = append(pts, reports.SweepPoint{Values: s.grid[i], Result: slim(r)})
+		pts = append(pts, reports.SweepPoint{Values: s.grid[i], Result: slim(r, s.KeepSurvival)})
 		if done != nil {
 			done()
 		}
@@ -124,16 +128,17 @@ func (s *Sweep) Names() []string { return names(s.Axes) }
 func (s *Sweep) Values() [][]float64 { return values(s.Axes) }
 
 // slim keeps of a point's result what a sweep reports — metadata, events,
-// bands, the statistics of every variable — and drops the distributions,
-// so that a 100 000-point sweep holds megabytes, not gigabytes.
-func slim(r *mechanics.Result) *mechanics.Result {
+// bands, the statistics of every variable, the survival curve if asked —
+// and drops the distributions, so that a 100 000-point sweep holds
+// megabytes, not gigabytes.
+func slim(r *mechanics.Result, survival bool) *mechanics.Result {
 	out := *r
 	out.Vars = make([]mechanics.VarResult, len(r.Vars))
 	for i, v := range r.Vars {
 		v.P, v.Counts, v.Exact = nil, nil, nil
 		out.Vars[i] = v
 	}
-	if r.Process != nil {
+	if r.Process != nil && !survival {
 		pr := *r.Process
 		pr.Survival = nil
 		out.Process = &pr
