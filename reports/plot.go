@@ -779,6 +779,9 @@ type Series struct {
 	// different metrics are named with theirs in the legend, and the y axis
 	// says what they share ("probability").
 	Metric, Unit string
+	// Marks are x positions to mark on the chart in the series' colour (a
+	// rule's band edges: where a falling table adds a die).
+	Marks []float64
 }
 
 // Line styles of overlay series, in order: colours (Okabe & Ito's, which
@@ -859,6 +862,8 @@ func WriteLines(w io.Writer, title, x, y, caption string, series []Series) error
 	}
 	p := newPlot(title, x, yLabel)
 	var legend []legendEntry
+	var marks []markLine
+	anyMarks := false
 	lo, hi := math.Inf(1), math.Inf(-1)
 	xInt := true
 	for i, s := range series {
@@ -885,6 +890,11 @@ func WriteLines(w io.Writer, title, x, y, caption string, series []Series) error
 			name += " — " + MetricLabelOf(mets[i], s.Unit)
 		}
 		legend = append(legend, legendEntry{name: name, thumbs: []plot.Thumbnailer{l, sc}})
+		for _, x := range s.Marks {
+			anyMarks = true
+			marks = append(marks, markLine{x: x, style: draw.LineStyle{Color: col, Width: vg.Points(0.8),
+				Dashes: []vg.Length{vg.Points(1), vg.Points(2)}}})
+		}
 		for _, pt := range s.XY {
 			lo, hi = math.Min(lo, pt.Y), math.Max(hi, pt.Y)
 			xInt = xInt && pt.X == math.Trunc(pt.X)
@@ -902,7 +912,29 @@ func WriteLines(w io.Writer, title, x, y, caption string, series []Series) error
 		}
 	}
 	p.X.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick { return niceTicks(lo, hi, xInt, 12) })
+	for _, m := range marks {
+		p.Add(m)
+	}
+	if anyMarks {
+		caption = strings.TrimSpace(caption + "\ndotted verticals: the rules' band edges, in each series' colour")
+	}
 	return (&figure{plot: p, caption: caption, legend: legend}).write(w)
+}
+
+// markLine is a vertical line across the whole data area at x.
+type markLine struct {
+	x     float64
+	style draw.LineStyle
+}
+
+// Plot draws the line from the bottom to the top of the data area.
+func (m markLine) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	x := trX(m.x)
+	if x < c.Min.X || x > c.Max.X {
+		return
+	}
+	c.StrokeLine2(m.style, x, c.Min.Y, x, c.Max.Y)
 }
 
 // MetricLabelOf names a metric in words, as MetricLabel does, with the unit

@@ -74,6 +74,9 @@ type PlanSeries struct {
 	// range.
 	Range string  `toml:"range"`
 	Scale float64 `toml:"scale"`
+	// Marks are values of the series' parameter to mark on the chart (in
+	// its own unit, like Range): the rule's band edges.
+	Marks []float64 `toml:"marks"`
 }
 
 // points gives the series' parameter values and where they sit on the
@@ -93,6 +96,11 @@ func (s PlanSeries) points(o *Overlay) (values, axis []float64, err error) {
 	}
 	for _, v := range values {
 		axis = append(axis, v*scale)
+	}
+	for _, m := range s.Marks {
+		if math.IsNaN(m) || math.IsInf(m, 0) {
+			return nil, nil, fmt.Errorf("marks: %g is not a finite number", m)
+		}
 	}
 	return values, axis, nil
 }
@@ -559,7 +567,12 @@ func runOverlay(ctx context.Context, o *Overlay, memory int64, b *reports.Bundle
 			caption += fmt.Sprintf(" (%s × %g)", s.X, s.Scale)
 		}
 		caption += "  "
-		series = append(series, reports.Series{Name: s.Label, XY: xy, Metric: met, Unit: unit})
+		scale := cmp.Or(s.Scale, 1)
+		var marks []float64
+		for _, v := range s.Marks {
+			marks = append(marks, v*scale)
+		}
+		series = append(series, reports.Series{Name: s.Label, XY: xy, Metric: met, Unit: unit, Marks: marks})
 		mets = append(mets, met)
 	}
 	if err := b.Write(o.Name+".csv", func(w io.Writer) error { return reports.WriteOverlayCSV(w, o.Name, rows) }); err != nil {

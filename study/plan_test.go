@@ -79,7 +79,7 @@ range = "0..12:6"
 metric = "mean:damage"
 series = [
   { label = "ag", mechanic = "ag.fall_damage", x = "height" },
-  { label = "ag in feet", mechanic = "ag.fall_damage", x = "height", range = "0..40:20", scale = 0.3 },
+  { label = "ag in feet", mechanic = "ag.fall_damage", x = "height", range = "0..40:20", scale = 0.3, marks = [10, 30] },
 ]
 `
 	p, err := ParsePlan("o.toml", []byte(src))
@@ -149,6 +149,7 @@ func TestPlanErrors(t *testing.T) {
 		{"[[overlay]]\nname = \"o\"\nrange = \"0..3\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\", scale = -1.0 } ]\n", "scale = -1: give a positive finite factor"},
 		{"[[overlay]]\nname = \"o\"\nrange = \"0..3\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\", scale = nan } ]\n", "scale = NaN"},
 		{"[[overlay]]\nname = \"o\"\nrange = \"0..3\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\", range = \"3..1\" } ]\n", "end below start"},
+		{"[[overlay]]\nname = \"o\"\nrange = \"0..3\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\", marks = [1.0, inf] } ]\n", "marks: +Inf is not a finite number"},
 		{"[[overlay]]\nname = \"o\"\nrange = \"0..NaN\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\" } ]\n", "not a finite number"},
 		{"[[overlay]]\nname = \"o\"\nrange = \"0..3\"\nmetric = \"event:nope\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\" } ]\n", "has no event \"nope\""},
 	}
