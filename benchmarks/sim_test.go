@@ -54,22 +54,29 @@ func BenchmarkSimTrial(b *testing.B) {
 }
 
 // BenchmarkSimRun measures a whole run (workers, chunk scheduling, merging)
-// at 1 and 2 workers: the ratio of their tests/s is the parallel speed-up.
+// at 1 and 2 workers, for a table-driven model (5d6, one lookup per trial)
+// and a pool rolled die by die (12d6): the ratio of their tests/s is the
+// parallel speed-up.
 func BenchmarkSimRun(b *testing.B) {
-	spec := agSpec(b, "skill=5", "attribute=2", "tn=7")
-	const trials = 1 << 24
-	for _, w := range []struct {
-		name string
-		n    int
-	}{{"workers=1", 1}, {"workers=2", 2}} {
-		b.Run("task=ag_5d6_skill_test/"+w.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := sim.Outcomes(context.Background(), spec, sim.Options{Trials: trials, Seed: 1, Workers: w.n}); err != nil {
-					b.Fatal(err)
+	for _, task := range []struct{ name, skill string }{
+		{"ag_5d6_skill_test", "skill=5"},
+		{"ag_12d6_skill_test", "skill=12"},
+	} {
+		spec := agSpec(b, task.skill, "attribute=2", "tn=7")
+		const trials = 1 << 24
+		for _, w := range []struct {
+			name string
+			n    int
+		}{{"workers=1", 1}, {"workers=2", 2}} {
+			b.Run("task="+task.name+"/"+w.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := sim.Outcomes(context.Background(), spec, sim.Options{Trials: trials, Seed: 1, Workers: w.n}); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			b.ReportMetric(float64(b.N)*trials/b.Elapsed().Seconds(), "tests/s")
-		})
+				b.ReportMetric(float64(b.N)*trials/b.Elapsed().Seconds(), "tests/s")
+			})
+		}
 	}
 }
