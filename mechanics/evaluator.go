@@ -69,3 +69,11 @@ func (f BitField) Get(s uint64) int { return int(s >> f.shift & f.mask) }
 func (f BitField) Set(s uint64, v int) uint64 {
 	return s&^(f.mask<<f.shift) | (uint64(v)&f.mask)<<f.shift
 }
+
+// GetU reads the field as an unsigned word.
+func (f BitField) GetU(s uint64) uint64 { return s >> f.shift & f.mask }
+
+// SetU writes v (reduced to the field's width) into the field.
+func (f BitField) SetU(s, v uint64) uint64 {
+	return s&^(f.mask<<f.shift) | (v&f.mask)<<f.shift
+}
