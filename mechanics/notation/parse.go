@@ -175,10 +175,16 @@ func (p *parser) afterOperand(t token) string {
 			return " — dice modifiers follow the dice without a space (4d6kh3)"
 		}
 	}
-	// "iff x": the operand just read was a misspelt prefix keyword.
-	if n := p.lastName; n.end == p.off && n.end > 0 && (t.kind == tIdent || t.kind == tNum || t.kind == tDie || t.is("(")) {
-		if s := Suggest(n.text, []string{"if", "not"}); s != "" {
-			return fmt.Sprintf(" — %q is not a keyword: did you mean %q?", n.text, s)
+	// The operand just read was a name: "iff x" misspells a keyword,
+	// "a.b" is not a name.
+	if n := p.lastName; n.end == p.off && n.end > 0 {
+		if t.is(".") {
+			return ` — names cannot contain "."`
+		}
+		if t.kind == tIdent || t.kind == tNum || t.kind == tDie || t.is("(") {
+			if s := Suggest(n.text, []string{"if", "not"}); s != "" {
+				return fmt.Sprintf(" — %q is not a keyword: did you mean %q?", n.text, s)
+			}
 		}
 	}
 	return ""
@@ -720,6 +726,9 @@ func (p *parser) parseCall(t token) Expr {
 		if !ok {
 			p.failAt(c.Args[0].Pos().Off, "the argument of %s must compare the dice of a pool, as in %s", t.text, info.usage)
 		}
+		if !isPool(cmp.X) && isPool(cmp.Y) {
+			p.failAt(cmp.X.Pos().Off, "the pool of %s goes on the left of the comparison, as in %s, found %s", t.text, info.usage, clip(String(cmp.X)))
+		}
 		p.checkPool(cmp.X, t.text)
 		c.Args[0] = &Filter{At: cmp.At, OpAt: cmp.OpAt, Pool: cmp.X, Op: cmp.Op, Value: cmp.Y}
 	}
@@ -733,9 +742,16 @@ func plural(n int) string {
 	return "s"
 }
 
-func (p *parser) checkPool(x Expr, fn string) {
+func isPool(x Expr) bool {
 	switch x.(type) {
 	case *Dice, *Name:
+		return true
+	}
+	return false
+}
+
+func (p *parser) checkPool(x Expr, fn string) {
+	if isPool(x) {
 		return
 	}
 	p.failAt(x.Pos().Off, "the pool of %s must be dice such as 5d6 or a name bound to them, found %s", fn, clip(String(x)))

@@ -1,0 +1,50 @@
+package notation
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// FuzzParse: Parse never panics, fails only with a one-line *SyntaxError
+// at a place inside the text, and everything it accepts round-trips:
+// Parse → String → Parse gives the same tree (positions aside) and the same
+// text. The seed corpus is every example and bad input of the tests, plus
+// the files in testdata/fuzz/FuzzParse.
+func FuzzParse(f *testing.F) {
+	for _, c := range examples {
+		f.Add(c.src)
+	}
+	for _, c := range badInputs {
+		f.Add(c.src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		e, err := Parse(src)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("Parse(%q): %T is not a *SyntaxError", src, err)
+			}
+			if e != nil {
+				t.Fatalf("Parse(%q): a tree with an error", src)
+			}
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("Parse(%q): the message %q is not one line", src, err)
+			}
+			p := se.Pos
+			if p.Line < 1 || p.Col < 1 || p.Off < 0 || p.Off > len(src) || p.Col > p.Off+1 ||
+				p.Line != strings.Count(src[:p.Off], "\n")+1 {
+				t.Fatalf("Parse(%q): error at %+v", src, p)
+			}
+			return
+		}
+		roundTrip(t, src)
+		Names(e)
+		Walk(e, func(x Expr) bool {
+			if p := x.Pos(); p.Line < 1 || p.Col < 1 || p.Off >= len(src) {
+				t.Fatalf("Parse(%q): %T at %+v", src, x, p)
+			}
+			return true
+		})
+	})
+}
