@@ -101,8 +101,9 @@
 //	               counts and sides that are not literals (a name needs parentheses:
 //	               (skill)d6, since skilld6 would be one name)
 //
-// Modifiers follow the sides directly and apply in the order the compiler
-// documents; the parser keeps them in written order (Dice.Mods).
+// Modifiers follow the sides directly. The parser keeps them in written
+// order (Dice.Mods); the order in which they take effect is the compiler's
+// to define.
 //
 //	kh, kh3, kl2, k3        keep the highest (kh, k) or lowest (kl) n dice; n is 1 when absent
 //	dl, dl1, dh2, d1        drop the lowest (dl, d) or highest (dh) n dice

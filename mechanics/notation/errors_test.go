@@ -102,6 +102,7 @@ var badInputs = []struct{ src, err string }{
 	{"1 2", "line 1, column 3: expected an operator or the end of the expression, found \"2\""},
 	{"f(x)", "line 1, column 1: unknown function \"f\""},
 	{"x.y", "line 1, column 2: expected an operator or the end of the expression, found \".\" — names cannot contain \".\""},
+	{"2D6", "line 1, column 2: expected an operator or the end of the expression, found \"D6\" — dice are written with a lowercase \"d\" (2d6)"},
 	{"5d6 ! 2", "line 1, column 5: expected an operator or the end of the expression, found \"!\" — only dice explode, with \"!\" right after them (2d6!); \"not\" negates"},
 	{"a == = b", "line 1, column 6: expected an expression, found \"=\""},
 	{"lookup(x, {1: a,, 2: b})", "line 1, column 17: expected a case (a whole number, a range such as 1..3, or _) in the lookup table at line 1, column 11, found \",\""},

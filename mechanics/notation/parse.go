@@ -174,6 +174,9 @@ func (p *parser) afterOperand(t token) string {
 		if isModWord(t.text) {
 			return " — dice modifiers follow the dice without a space (4d6kh3)"
 		}
+		if t.text[0] == 'D' && dieStart("d"+t.text[1:], 0) {
+			return ` — dice are written with a lowercase "d" (2d6)`
+		}
 	}
 	// The operand just read was a name: "iff x" misspells a keyword,
 	// "a.b" is not a name.
