@@ -387,9 +387,10 @@ func (p *parser) parsePrimary() Expr {
 		return p.parseDice(t.off, nil)
 	case tIdent:
 		switch t.text {
-		case "if", "not":
-			p.failAt(t.off, "expected an operand, found %q — put %s in parentheses here", t.text,
-				map[string]string{"if": "if … then … else …", "not": "not …"}[t.text])
+		case "if":
+			p.failAt(t.off, "expected an operand, found %q — put if … then … else … in parentheses here", t.text)
+		case "not":
+			p.failAt(t.off, "expected an operand, found %q — put not … in parentheses here", t.text)
 		case "then", "else", "and", "or":
 			p.failAt(t.off, "expected an expression, found %q", t.text)
 		}
@@ -625,7 +626,10 @@ func (p *parser) parseCond(mod int, required bool) *Cond {
 	op, written := Eq, true
 	switch p.at(off) {
 	case '<', '>':
-		op = map[byte]CmpOp{'<': Lt, '>': Gt}[p.at(off)]
+		op = Lt
+		if p.at(off) == '>' {
+			op = Gt
+		}
 		p.off++
 		if p.at(p.off) == '=' {
 			op++ // Lt → Le, Gt → Ge
@@ -714,10 +718,11 @@ func (p *parser) parseCall(t token) Expr {
 			want = fmt.Sprintf("%d or %d arguments", info.min, info.max)
 		}
 		hint := ""
-		if n == 1 && (t.text == "min" || t.text == "max") {
-			hint = fmt.Sprintf(" — for the %s die of a pool write %s(pool)",
-				map[string]string{"min": "lowest", "max": "highest"}[t.text],
-				map[string]string{"min": "lowest", "max": "highest"}[t.text])
+		switch {
+		case n == 1 && t.text == "min":
+			hint = " — for the lowest die of a pool write lowest(pool)"
+		case n == 1 && t.text == "max":
+			hint = " — for the highest die of a pool write highest(pool)"
 		}
 		p.failAt(t.off, "%s takes %s (%s), found %d%s", t.text, want, info.usage, n, hint)
 	}
