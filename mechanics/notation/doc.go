@@ -58,8 +58,10 @@
 //	integer   = digit { digit } .
 //	name      = ( letter | "_" ) { letter | digit | "_" } .
 //
-// Letters are the ASCII letters. Keywords (and, or, not, if, then, else) are
-// not names. A word that begins with "d" followed by a digit, "%", "{", "("
+// Letters are the ASCII letters; names, keywords, function names and dice
+// modifiers are case-sensitive (Bonus and bonus are two names; 2D6 is an
+// error). Keywords (and, or, not, if, then, else) are not names; function
+// names are names when no "(" follows them. A word that begins with "d" followed by a digit, "%", "{", "("
 // or "F" is a die, never a name, so d6, d20x and dFoo are not names (damage,
 // dex and dc are); and a number or ")" directly followed by "d" is always a
 // dice count (2d6, (n)d6). Dots are not part of names. There are no
