@@ -9,11 +9,15 @@ import "fmt"
 // going on past depth is dropped: truncated is that probability,
 // P(top)^(depth+1), and the distribution sums to 1 − truncated.
 func Explode(ft faceTable, depth int, limited bool) (d Dist, truncated float64) {
-	d, truncated, _ = explode(defaultBudget(), ft, depth, limited)
+	d, truncated, _ = explode(defaultBudget(), ft, depth, limited, ft.faces[len(ft.faces)-1])
 	return d, truncated
 }
 
-func explode(b *budget, ft faceTable, depth int, limited bool) (d Dist, truncated float64, err error) {
+// explode is Explode for a die that bursts on any face ≥ trigger.
+func explode(b *budget, ft faceTable, depth int, limited bool, trigger int) (d Dist, truncated float64, err error) {
+	if trigger < ft.faces[len(ft.faces)-1] {
+		return explodeFrom(b, ft, depth, limited, trigger)
+	}
 	entries := mulBytes(int64(depth)+1, int64(len(ft.faces)))
 	if err := b.need(mulBytes(entries, mapEntryBytes), "lower the explosion depth", "a die exploding up to %d times", depth); err != nil {
 		return Dist{}, 0, err
@@ -40,4 +44,39 @@ func explode(b *budget, ft faceTable, depth int, limited bool) (d Dist, truncate
 		return d, 0, err
 	}
 	return d, reach, err // reach = pm^(depth+1)
+}
+
+// explodeFrom follows a die that bursts on every face ≥ trigger: the sum
+// so far of the dice that burst is a distribution, carried one extra roll
+// at a time.
+func explodeFrom(b *budget, ft faceTable, depth int, limited bool, trigger int) (Dist, float64, error) {
+	what := fmt.Sprintf("a die exploding on %d or more up to %d times", trigger, depth)
+	if err := b.need(mulBytes(mulBytes(int64(depth)+1, int64(ft.faces[len(ft.faces)-1]-ft.faces[0])+1), mapEntryBytes), "lower the explosion depth", "%s", what); err != nil {
+		return Dist{}, 0, err
+	}
+	out := map[int]float64{}
+	cur := map[int]float64{0: 1} // the sum of the rolls so far of dice still bursting
+	for j := 0; j <= depth; j++ {
+		if err := b.tick(len(cur) * len(ft.faces)); err != nil {
+			return Dist{}, 0, err
+		}
+		next := map[int]float64{}
+		for s, p := range cur {
+			for i, f := range ft.faces {
+				q := p * ft.probs[i]
+				if f >= trigger && (j < depth || !limited) {
+					next[s+f] += q // bursts again (past depth: the dropped mass)
+				} else {
+					out[s+f] += q
+				}
+			}
+		}
+		cur = next
+	}
+	truncated := 0.0
+	for _, p := range cur {
+		truncated += p
+	}
+	d, err := fromMap(b, out, what)
+	return d, truncated, err
 }

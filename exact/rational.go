@@ -226,7 +226,10 @@ func evalRat(b *budget, n mechanics.Node) (RatDist, error) {
 		}
 		return ratMix(ws, ds), nil
 	case mechanics.Explode:
-		return ratExplode(n.Die, n.ExactDepth(), n.Limit > 0), nil
+		if n.TopProbability() >= 1 {
+			return nil, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
+		}
+		return ratExplode(n.Die, n.ExactDepth(), n.Limit > 0, n.Trigger()), nil
 	default:
 		return nil, fmt.Errorf("exact: unsupported node %T", n)
 	}
@@ -294,10 +297,13 @@ func ratPow(q *big.Rat, k int) *big.Rat {
 	return out
 }
 
-func ratExplode(die mechanics.Die, depth int, limited bool) RatDist {
+func ratExplode(die mechanics.Die, depth int, limited bool, trigger int) RatDist {
 	d := ratDie(die)
 	vs := d.Values()
 	M := vs[len(vs)-1]
+	if trigger < M {
+		return ratExplodeFrom(d, vs, depth, limited, trigger)
+	}
 	pm := d[M]
 	out := RatDist{}
 	reach := big.NewRat(1, 1)
@@ -310,6 +316,28 @@ func ratExplode(die mechanics.Die, depth int, limited bool) RatDist {
 			out.add(j*M+f, t.Mul(reach, d[f]))
 		}
 		reach = new(big.Rat).Mul(reach, pm)
+	}
+	return out
+}
+
+// ratExplodeFrom is ratExplode for a die that bursts on every face ≥
+// trigger (see explodeFrom).
+func ratExplodeFrom(d RatDist, vs []int, depth int, limited bool, trigger int) RatDist {
+	out := RatDist{}
+	cur := RatDist{0: big.NewRat(1, 1)}
+	for j := 0; j <= depth; j++ {
+		next := RatDist{}
+		for _, s := range cur.Values() {
+			for _, f := range vs {
+				q := new(big.Rat).Mul(cur[s], d[f])
+				if f >= trigger && (j < depth || !limited) {
+					next.add(s+f, q)
+				} else {
+					out.add(s+f, q)
+				}
+			}
+		}
+		cur = next
 	}
 	return out
 }

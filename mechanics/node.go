@@ -209,10 +209,27 @@ type Mixture struct {
 // exact engine follows the bursts until the probability of going on is at
 // most Tolerance (default DefaultTolerance), drops that mass and reports it
 // as the result's truncated mass.
+//
+// With ByThreshold the die bursts on any roll ≥ Threshold ("d6!>=5"),
+// not only on its highest face; at least one face must stay below it.
 type Explode struct {
-	Die       Die
-	Limit     int
-	Tolerance float64
+	Die         Die
+	Limit       int
+	Tolerance   float64
+	ByThreshold bool
+	Threshold   int
+}
+
+// Trigger is the least roll that bursts: Threshold, or the highest face.
+func (e Explode) Trigger() int {
+	if e.ByThreshold {
+		return e.Threshold
+	}
+	top := e.Die.Faces[0]
+	for _, f := range e.Die.Faces {
+		top = max(top, f)
+	}
+	return top
 }
 
 // DefaultTolerance is the probability mass an unlimited Explode may leave
@@ -223,16 +240,12 @@ const DefaultTolerance = 1e-12
 // simulation (a d4 reaches it with probability 4⁻¹⁰⁰⁰⁰).
 const MaxBursts = 10000
 
-// TopProbability is the probability that Die shows its highest face.
+// TopProbability is the probability that a roll bursts: that Die shows
+// its highest face (or a face ≥ Threshold).
 func (e Explode) TopProbability() float64 {
-	top, w := 0, int64(0)
+	t, w := e.Trigger(), int64(0)
 	for i, f := range e.Die.Faces {
-		if i == 0 || f > e.Die.Faces[top] {
-			top = i
-		}
-	}
-	for i, f := range e.Die.Faces {
-		if f == e.Die.Faces[top] {
+		if f >= t {
 			w += e.Die.Weight(i)
 		}
 	}

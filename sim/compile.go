@@ -165,15 +165,15 @@ func compile(n mechanics.Node) (sampler, error) {
 		}
 		return &mixSampler{pick: p, of: branches}, nil
 	case mechanics.Explode:
+		if n.Limit == 0 && n.TopProbability() >= 1 {
+			return nil, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
+		}
 		if n.Die.TotalWeight() > tableMax {
 			d, err := compile(n.Die)
 			if err != nil {
 				return nil, err
 			}
-			top := n.Die.Faces[0]
-			for _, f := range n.Die.Faces {
-				top = max(top, f)
-			}
+			top := n.Trigger()
 			depth := n.Limit
 			if depth == 0 {
 				depth = mechanics.MaxBursts
@@ -501,10 +501,7 @@ type burstDice struct {
 
 func newBurstDice(e mechanics.Explode, k int) *burstDice {
 	faces := dieFaces(e.Die)
-	top := faces[0]
-	for _, f := range faces {
-		top = max(top, f)
-	}
+	top := e.Trigger()
 	depth := e.Limit
 	if depth == 0 {
 		depth = mechanics.MaxBursts
@@ -529,7 +526,7 @@ func (g *burstDice) sample(r *Source) int {
 			v := g.faces[g.buf[g.pos]]
 			g.pos++
 			sum += v
-			if v != g.top {
+			if v < g.top {
 				break
 			}
 			if j == g.depth {
@@ -556,7 +553,7 @@ func (e *explodeSampler) sample(r *Source) int {
 	for j := 0; ; j++ {
 		v := e.die.sample(r)
 		sum += v
-		if v != e.top {
+		if v < e.top {
 			return sum
 		}
 		if j == e.depth {
@@ -570,7 +567,7 @@ func (e *explodeSampler) sample(r *Source) int {
 
 // sameExplode reports two explosions of the same die with the same rule.
 func sameExplode(a, b mechanics.Explode) bool {
-	return a.Limit == b.Limit && slices.Equal(dieFaces(a.Die), dieFaces(b.Die))
+	return a.Limit == b.Limit && a.Trigger() == b.Trigger() && slices.Equal(dieFaces(a.Die), dieFaces(b.Die))
 }
 
 // compileSum compiles a sum. When its bursting dice are all of one kind,
@@ -635,10 +632,7 @@ type firstRolls struct {
 
 func newFirstRolls(base *table, e mechanics.Explode, k int) sampler {
 	faces := dieFaces(e.Die)
-	top := faces[0]
-	for _, f := range faces {
-		top = max(top, f)
-	}
+	top := e.Trigger()
 	f := &firstRolls{}
 	vals, tops := []int{0}, []uint8{0}
 	if base != nil {
@@ -662,7 +656,7 @@ func newFirstRolls(base *table, e mechanics.Explode, k int) sampler {
 			for _, fc := range faces {
 				nv = append(nv, v+fc)
 				t := tops[i]
-				if fc == top {
+				if fc >= top {
 					t++
 				}
 				nt = append(nt, t)
