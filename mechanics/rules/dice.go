@@ -1,0 +1,537 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/kit"
+	"github.com/oddsmith/oddsmith/mechanics/notation"
+)
+
+// term is a dice term taken apart: how many dice, the die after rerolls,
+// the explosion, and the modifiers that read the dice one by one.
+type term struct {
+	at      notation.Pos
+	n       int
+	die     mechanics.Die
+	explode *mechanics.Explode
+	keep    *notation.Keep
+	drop    *notation.Drop
+	success []*notation.Cond // cs conditions (nil entries: the highest face)
+	fail    []*notation.Cond // cf conditions (nil: the lowest face)
+	hasCS   bool
+	hasCF   bool
+}
+
+// baseDie is the die of a dice term before its modifiers.
+func (c *compiler) baseDie(d *notation.Dice) (mechanics.Die, error) {
+	switch d.Kind {
+	case notation.Percent:
+		return mechanics.D(100), nil
+	case notation.Fudge:
+		return mechanics.Die{Faces: []int{-1, 0, 1}}, nil
+	case notation.Custom:
+		faces := make([]int, len(d.Faces))
+		for i, f := range d.Faces {
+			if !f.Value.IsInt() || f.Value.N > math.MaxInt32 || f.Value.N < math.MinInt32 {
+				return mechanics.Die{}, errAt(f.At, "a face must be a whole number (up to ±2³¹), got %s", f.Value)
+			}
+			faces[i] = int(f.Value.N)
+		}
+		if len(faces) == 0 {
+			return mechanics.Die{}, errAt(d.At, "a custom die needs at least one face")
+		}
+		if len(faces) > MaxSides {
+			return mechanics.Die{}, errAt(d.At, "a custom die may have at most %d faces", MaxSides)
+		}
+		return mechanics.Die{Faces: faces}, nil
+	}
+	s, err := c.intConst(d.Sides, "the number of sides", 1, MaxSides)
+	if err != nil {
+		return mechanics.Die{}, err
+	}
+	return mechanics.D(s), nil
+}
+
+// faceCond turns a dice condition into a test of a face; nil means the
+// face given by dflt.
+func (c *compiler) faceCond(cd *notation.Cond, dflt int) (func(int) bool, string, error) {
+	if cd == nil {
+		return func(f int) bool { return f == dflt }, fmt.Sprintf("= %d", dflt), nil
+	}
+	v, err := c.intConst(cd.Value, "a dice condition's value", math.MinInt32, math.MaxInt32)
+	if err != nil {
+		return nil, "", err
+	}
+	op := cmpOps[cd.Op]
+	return func(f int) bool { return op.Holds(f, v) }, fmt.Sprintf("%s %d", op, v), nil
+}
+
+func dieRange(d mechanics.Die) (lo, hi int) {
+	lo, hi = d.Faces[0], d.Faces[0]
+	for _, f := range d.Faces {
+		lo, hi = min(lo, f), max(hi, f)
+	}
+	return lo, hi
+}
+
+// takeApart reads a dice term's count, die and modifiers.
+func (c *compiler) takeApart(d *notation.Dice) (*term, error) {
+	t := &term{at: d.At, n: 1}
+	if d.Count != nil {
+		n, err := c.intConst(d.Count, "the number of dice", 0, MaxDice)
+		if err != nil {
+			return nil, err
+		}
+		t.n = n
+	}
+	die, err := c.baseDie(d)
+	if err != nil {
+		return nil, err
+	}
+	// Rerolls first: they change the die itself.
+	for _, m := range d.Mods {
+		r, ok := m.(*notation.Reroll)
+		if !ok {
+			continue
+		}
+		lo, _ := dieRange(die)
+		test, desc, err := c.faceCond(r.Cond, lo)
+		if err != nil {
+			return nil, err
+		}
+		if die, err = reroll(die, test, r.Once); err != nil {
+			return nil, errAt(r.At, "reroll %s: %v", desc, err)
+		}
+	}
+	t.die = die
+	for _, m := range d.Mods {
+		switch m := m.(type) {
+		case *notation.Reroll:
+		case *notation.Explode:
+			e := mechanics.Explode{Die: die}
+			_, top := dieRange(die)
+			if m.Cond != nil {
+				v, err := c.intConst(m.Cond.Value, "an explosion's value", math.MinInt32, math.MaxInt32)
+				if err != nil {
+					return nil, err
+				}
+				switch m.Cond.Op {
+				case notation.Ge:
+					e.ByThreshold, e.Threshold = true, v
+				case notation.Gt:
+					e.ByThreshold, e.Threshold = true, v+1
+				case notation.Eq:
+					if v != top {
+						return nil, errAt(m.At, "a die explodes on its highest faces (!, !>=N, !>N); exploding on %d alone is not supported", v)
+					}
+				default:
+					return nil, errAt(m.At, "a die explodes on its highest faces (!, !>=N, !>N), not on %s %d", m.Cond.Op, v)
+				}
+			}
+			if m.Limit != nil {
+				l, err := c.intConst(m.Limit, "an explosion's limit", 1, MaxExplodeLimit)
+				if err != nil {
+					return nil, err
+				}
+				e.Limit = l
+			}
+			if e.TopProbability() == 0 {
+				return nil, errAt(m.At, "the die never shows %d or more, so it never explodes", e.Trigger())
+			}
+			if e.Limit == 0 && e.TopProbability() >= 1 {
+				return nil, errAt(m.At, "every face explodes (%d or more), so the die never stops: give a limit (!{3}) or a higher threshold", e.Trigger())
+			}
+			t.explode = &e
+		case *notation.Keep:
+			if t.keep != nil || t.drop != nil {
+				return nil, errAt(m.At, "one keep or drop per dice term")
+			}
+			t.keep = m
+		case *notation.Drop:
+			if t.keep != nil || t.drop != nil {
+				return nil, errAt(m.At, "one keep or drop per dice term")
+			}
+			t.drop = m
+		case *notation.CountSuccess:
+			t.success, t.hasCS = append(t.success, m.Cond), true
+		case *notation.CountFail:
+			t.fail, t.hasCF = append(t.fail, m.Cond), true
+		}
+	}
+	return t, nil
+}
+
+// reroll is the die after rerolling faces that pass test: repeatedly (the
+// die restricted to the other faces, same odds between them) or once (a
+// face that passes is replaced by a fresh roll: P'(f) = P(f)·(1[f fails
+// the test] + P(rerolled))).
+func reroll(d mechanics.Die, test func(int) bool, once bool) (mechanics.Die, error) {
+	W := d.TotalWeight()
+	var WR int64
+	for i, f := range d.Faces {
+		if test(f) {
+			WR += d.Weight(i)
+		}
+	}
+	if WR == 0 {
+		return d, nil // nothing to reroll
+	}
+	if !once {
+		if WR == W {
+			return mechanics.Die{}, fmt.Errorf("every face is rerolled, so the die never stops")
+		}
+		out := mechanics.Die{}
+		for i, f := range d.Faces {
+			if !test(f) {
+				out.Faces = append(out.Faces, f)
+				out.Weights = append(out.Weights, d.Weight(i))
+			}
+		}
+		return out, nil
+	}
+	if W > 1<<31 {
+		return mechanics.Die{}, fmt.Errorf("the die's weights are too large to reroll exactly")
+	}
+	out := mechanics.Die{Faces: append([]int(nil), d.Faces...), Weights: make([]int64, len(d.Faces))}
+	for i, f := range d.Faces {
+		w := d.Weight(i) * WR
+		if !test(f) {
+			w += d.Weight(i) * W
+		}
+		out.Weights[i] = w
+	}
+	return out, nil
+}
+
+// burstMax is the most a die exploding without limit can show in the
+// simulator (which rolls on up to MaxBursts times).
+func burstMax(e mechanics.Explode) int {
+	lo, hi := dieRange(e.Die)
+	n := e.Limit
+	if n == 0 {
+		n = mechanics.MaxBursts
+	}
+	return max(hi*(n+1), lo)
+}
+
+// finiteDie is a limited explosion as one die with integer weights (every
+// sequence of rolls of the die, each extra roll taken only after a roll at
+// the trigger or above), for keep, drop and pools, which read dice one by
+// one.
+func finiteDie(e mechanics.Explode, at notation.Pos) (mechanics.Die, error) {
+	if e.Limit == 0 {
+		return mechanics.Die{}, errAt(at, "dice read one by one (keep, drop, a pool) may only explode a limited number of times: write !{n} (e.g. 10d10!{5}kh5)")
+	}
+	W := big.NewInt(e.Die.TotalWeight())
+	total := new(big.Int).Exp(W, big.NewInt(int64(e.Limit+1)), nil)
+	if total.BitLen() > 62 {
+		return mechanics.Die{}, errAt(at, "the exploding die's odds need more than 62 bits (%d faces, limit %d): lower the limit", len(e.Die.Faces), e.Limit)
+	}
+	trig := e.Trigger()
+	weights := map[int]*big.Int{}
+	// cur: the sum of the rolls so far → weight (over W^j), for chains still going.
+	cur := map[int]*big.Int{0: big.NewInt(1)}
+	for j := 0; j <= e.Limit; j++ {
+		next := map[int]*big.Int{}
+		scale := new(big.Int).Exp(W, big.NewInt(int64(e.Limit-j)), nil)
+		for s, w := range cur {
+			for i, f := range e.Die.Faces {
+				q := new(big.Int).Mul(w, big.NewInt(e.Die.Weight(i)))
+				if f >= trig && j < e.Limit {
+					if next[s+f] == nil {
+						next[s+f] = new(big.Int)
+					}
+					next[s+f].Add(next[s+f], q)
+					continue
+				}
+				if weights[s+f] == nil {
+					weights[s+f] = new(big.Int)
+				}
+				weights[s+f].Add(weights[s+f], new(big.Int).Mul(q, scale))
+			}
+		}
+		cur = next
+		if len(weights)+len(cur) > maxFiniteBurst {
+			return mechanics.Die{}, errAt(at, "the exploding die has more than %d values: lower the limit", maxFiniteBurst)
+		}
+	}
+	out := mechanics.Die{}
+	for v, w := range weights {
+		out.Faces = append(out.Faces, v)
+		out.Weights = append(out.Weights, w.Int64())
+	}
+	sortDie(&out)
+	return out, nil
+}
+
+func sortDie(d *mechanics.Die) {
+	for i := 1; i < len(d.Faces); i++ {
+		for j := i; j > 0 && d.Faces[j] < d.Faces[j-1]; j-- {
+			d.Faces[j], d.Faces[j-1] = d.Faces[j-1], d.Faces[j]
+			d.Weights[j], d.Weights[j-1] = d.Weights[j-1], d.Weights[j]
+		}
+	}
+}
+
+// dice compiles a dice term to a fresh random value.
+func (c *compiler) dice(d *notation.Dice) (value, error) {
+	t, err := c.takeApart(d)
+	if err != nil {
+		return value{}, err
+	}
+	if t.n == 0 {
+		return rndV(mechanics.Const{V: 0}, 0, 0), nil
+	}
+	one := mechanics.Node(t.die)
+	lo, hi := dieRange(t.die)
+	if t.explode != nil {
+		one = *t.explode
+		hi = burstMax(*t.explode)
+		lo = min(lo, hi)
+	}
+	switch {
+	case t.keep != nil || t.drop != nil:
+		if t.hasCS || t.hasCF {
+			return value{}, errAt(t.at, "counting successes among kept dice is not supported: count with a pool (count(pool >= 7)) instead")
+		}
+		if t.n > MaxPoolDice {
+			return value{}, errAt(t.at, "keep and drop read the dice one by one: at most %d dice", MaxPoolDice)
+		}
+		die := t.die
+		if t.explode != nil {
+			if die, err = finiteDie(*t.explode, t.at); err != nil {
+				return value{}, err
+			}
+		}
+		k, highest := 1, true
+		if t.keep != nil {
+			if t.keep.Count != nil {
+				if k, err = c.intConst(t.keep.Count, "the number of dice kept", 0, int64(t.n)); err != nil {
+					return value{}, err
+				}
+			}
+			highest = t.keep.End == notation.High
+		} else {
+			dn := 1
+			if t.drop.Count != nil {
+				if dn, err = c.intConst(t.drop.Count, "the number of dice dropped", 0, int64(t.n)); err != nil {
+					return value{}, err
+				}
+			}
+			k, highest = t.n-dn, t.drop.End == notation.Low
+		}
+		dlo, dhi := dieRange(die)
+		if k == 0 {
+			return rndV(mechanics.Const{V: 0}, 0, 0), nil
+		}
+		return rndV(mechanics.Keep{Die: die, N: t.n, K: k, Highest: highest}, k*dlo, k*dhi), nil
+	case t.hasCS || t.hasCF:
+		_, top := dieRange(t.die)
+		bottom, _ := dieRange(t.die)
+		var tests []func(int) bool
+		var fails []func(int) bool
+		for _, cd := range t.success {
+			f, _, err := c.faceCond(cd, top)
+			if err != nil {
+				return value{}, err
+			}
+			tests = append(tests, f)
+		}
+		for _, cd := range t.fail {
+			f, _, err := c.faceCond(cd, bottom)
+			if err != nil {
+				return value{}, err
+			}
+			fails = append(fails, f)
+		}
+		score := func(v int) int {
+			s := 0
+			for _, f := range tests {
+				if f(v) {
+					s++
+					break
+				}
+			}
+			for _, f := range fails {
+				if f(v) {
+					s--
+					break
+				}
+			}
+			return s
+		}
+		slo, shi := 0, 0
+		if t.hasCF {
+			slo = -t.n
+		}
+		if t.hasCS {
+			shi = t.n
+		}
+		m := mechanics.Map{X: one, F: score, Name: "successes"}
+		return rndV(sumOf(m, t.n), slo, shi), nil
+	}
+	return rndV(sumOf(one, t.n), t.n*lo, t.n*hi), nil
+}
+
+// sumOf is n independent copies of x added: listed term by term for a few
+// (the simulator draws bursting dice of one kind together), else repeated.
+func sumOf(x mechanics.Node, n int) mechanics.Node {
+	if n == 1 {
+		return x
+	}
+	if n <= 32 {
+		terms := make([]mechanics.Node, n)
+		for i := range terms {
+			terms[i] = x
+		}
+		return mechanics.Sum{Terms: terms}
+	}
+	return mechanics.Repeat{X: x, N: n}
+}
+
+// poolDie is the die and count of a dice term read as a pool.
+func (c *compiler) poolDie(d *notation.Dice) (mechanics.Die, int, error) {
+	t, err := c.takeApart(d)
+	if err != nil {
+		return mechanics.Die{}, 0, err
+	}
+	if t.keep != nil || t.drop != nil || t.hasCS || t.hasCF {
+		return mechanics.Die{}, 0, errAt(d.At, "a pool is read by its evaluator: write its dice without keep, drop or counting (%s)", d)
+	}
+	if t.n > MaxPoolDice {
+		return mechanics.Die{}, 0, errAt(d.At, "a pool has at most %d dice", MaxPoolDice)
+	}
+	die := t.die
+	if t.explode != nil {
+		if die, err = finiteDie(*t.explode, d.At); err != nil {
+			return mechanics.Die{}, 0, err
+		}
+	}
+	return die, t.n, nil
+}
+
+// statOf reads which statistic a pool call asks for; pool is the call's
+// pool argument.
+func (c *compiler) statOf(e *notation.Call) (kit.PoolStat, notation.Expr, error) {
+	arg := e.Args[0]
+	switch e.Name {
+	case "highest", "lowest":
+		k := 1
+		if len(e.Args) > 1 {
+			var err error
+			if k, err = c.intConst(e.Args[1], "the number of dice "+e.Name+" reads", 1, MaxPoolDice); err != nil {
+				return nil, nil, err
+			}
+		}
+		if e.Name == "highest" {
+			return kit.PoolHighest{K: k}, arg, nil
+		}
+		return kit.PoolLowest{K: k}, arg, nil
+	case "sum":
+		return kit.PoolSum{}, arg, nil
+	case "distinct":
+		return kit.PoolDistinct{}, arg, nil
+	case "largest_set":
+		return kit.PoolLargestSet{}, arg, nil
+	case "straight":
+		return kit.PoolStraight{}, arg, nil
+	case "count", "all", "any":
+		f, ok := arg.(*notation.Filter)
+		if !ok {
+			return nil, nil, errAt(arg.Pos(), "%s needs a comparison of the pool: %s(pool >= 5)", e.Name, e.Name)
+		}
+		op := cmpOps[f.Op]
+		if call, ok := f.Value.(*notation.Call); ok && (call.Name == "highest" || call.Name == "lowest") && len(call.Args) == 1 &&
+			samePool(call.Args[0], f.Pool) {
+			if e.Name != "count" || f.Op != notation.Eq {
+				return nil, nil, errAt(f.OpAt, "against the pool's own %s only count(pool == %s(pool)) is supported", call.Name, call.Name)
+			}
+			if call.Name == "highest" {
+				return kit.PoolCountHighest{}, f.Pool, nil
+			}
+			return kit.PoolCountLowest{}, f.Pool, nil
+		}
+		v, err := c.intConst(f.Value, "the value a pool is compared with", math.MinInt32, math.MaxInt32)
+		if err != nil {
+			return nil, nil, err
+		}
+		switch e.Name {
+		case "count":
+			return kit.PoolCount{Op: op, T: v}, f.Pool, nil
+		case "all":
+			return kit.PoolAll{Op: op, T: v}, f.Pool, nil
+		}
+		return kit.PoolAny{Op: op, T: v}, f.Pool, nil
+	}
+	return nil, nil, errAt(e.At, "unknown pool function %q", e.Name)
+}
+
+// samePool reports two pool arguments that name the same roll: the same
+// name, or the same dice written in one call.
+func samePool(a, b notation.Expr) bool {
+	return notation.String(a) == notation.String(b)
+}
+
+// poolCall compiles an evaluator: on a named pool it reads that pool's
+// field for the statistic; on dice written in place it is a fresh roll.
+func (c *compiler) poolCall(e *notation.Call) (value, error) {
+	st, pool, err := c.statOf(e)
+	if err != nil {
+		return value{}, err
+	}
+	switch p := pool.(type) {
+	case *notation.Name:
+		pb, ok := c.pools[p.Name]
+		if !ok {
+			if _, bound := c.binds[p.Name]; bound {
+				return value{}, errAt(p.At, "%q is not a pool: bind it to dice alone (%s = 5d6) to read it die by die", p.Name, p.Name)
+			}
+			return c.name(p) // unknown name: its error
+		}
+		f, ok := pb.field[statKey(st)]
+		if !ok {
+			return value{}, errAt(e.At, "internal: statistic %s of pool %s was not collected", st.Name(), p.Name)
+		}
+		v := detV(exprF(f))
+		v.event = e.Name == "all" || e.Name == "any"
+		return v, nil
+	case *notation.Dice:
+		die, n, err := c.poolDie(p)
+		if err != nil {
+			return value{}, err
+		}
+		node, err := kit.PoolOf(die, n, st)
+		if err != nil {
+			return value{}, errAt(p.At, "%v", err)
+		}
+		faces := distinct(die)
+		f := st.Fold(n, faces)
+		v := rndV(node, f.Lo, f.Hi)
+		if n == 0 {
+			v = rndV(mechanics.Const{V: 0}, 0, 0)
+		}
+		v.event = e.Name == "all" || e.Name == "any"
+		return v, nil
+	}
+	return value{}, errAt(pool.Pos(), "a pool is a dice term (5d6) or a name bound to one")
+}
+
+func distinct(d mechanics.Die) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, f := range d.Faces {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}

@@ -1,0 +1,427 @@
+// Package rules turns designers' own rules — one-line dice expressions and
+// rule files — into mechanics that both engines run, like the built-in
+// ones: the notation (package notation) is compiled into the declared
+// model (an outcome record of independent random parts, nodes that roll
+// them, and output expressions over the record's fields).
+//
+// A name bound to a roll is that roll wherever it is used ("nat = d20",
+// then "nat + bonus" and "nat == 20" read the same die); a dice term
+// written in an expression is a fresh roll each time it is written. A name
+// bound to dice alone and read by a pool evaluator (highest(pool),
+// count(pool >= 5)) is a pool: every statistic the rule reads of it comes
+// from one roll of its dice.
+package rules
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/mechanics/kit"
+	"github.com/oddsmith/oddsmith/mechanics/notation"
+)
+
+func exprF(name string) expr.Expr { return expr.F(name) }
+
+// Def is one named expression of a rule: a binding or an output.
+type Def struct {
+	Name, Doc, Src string
+	X              notation.Expr
+	// Where is where the definition sits in its file (for errors):
+	// "house.toml:12" or "--expr".
+	Where string
+}
+
+// BandDef is a band: an expression whose value 0, 1, … picks a label.
+type BandDef struct {
+	Def
+	Labels []string
+}
+
+// Rule is a designer's rule: parameters, bindings in order, and outputs.
+type Rule struct {
+	ID, Summary, Doc string
+	Params           []mechanics.Param
+	Lets             []Def
+	Vars, Events     []Def
+	Bands            []BandDef
+	Process          *ProcessDef
+	// Source names where the rule comes from ("house.toml", "--expr").
+	Source string
+}
+
+// ruleError places a compilation error: the definition, then the line and
+// column inside its expression.
+func ruleError(d Def, err error) error {
+	return mechanics.Invalid("%s: %s %s: %v", d.Where, kindOf(d), d.Name, err)
+}
+
+func kindOf(d Def) string { return "" }
+
+// Mechanic registers nothing: it returns the mechanic that runs the rule.
+func (r *Rule) Mechanic() *mechanics.Mechanic {
+	doc := r.Doc
+	if doc == "" {
+		doc = r.Summary
+	}
+	doc += fmt.Sprintf(" (a rule from %s)", r.Source)
+	return &mechanics.Mechanic{
+		ID:      r.ID,
+		Summary: r.Summary,
+		Doc:     doc,
+		Params:  r.Params,
+		Build:   r.Build,
+	}
+}
+
+// Build compiles the rule at one configuration.
+func (r *Rule) Build(cfg mechanics.Config) (*mechanics.Spec, error) {
+	params := map[string]expr.Rat{}
+	for _, p := range r.Params {
+		params[p.Name] = cfg.Rat(p.Name)
+	}
+	if r.Process != nil {
+		return r.buildProcess(params)
+	}
+	c := newCompiler(params)
+	if err := c.collectPools(r); err != nil {
+		return nil, err
+	}
+	for _, d := range r.Lets {
+		if err := c.bind(d); err != nil {
+			return nil, err
+		}
+	}
+	return c.spec(r)
+}
+
+// bind compiles one binding.
+func (c *compiler) bind(d Def) error {
+	if pb, ok := c.pools[d.Name]; ok {
+		dice, ok := d.X.(*notation.Dice)
+		if !ok {
+			return ruleError(d, errAt(d.X.Pos(), "%s is read as a pool, so it must be bound to dice alone (%s = 5d6)", d.Name, d.Name))
+		}
+		die, n, err := c.poolDie(dice)
+		if err != nil {
+			return ruleError(d, err)
+		}
+		if err := c.addPool(d.Name, pb, die, n); err != nil {
+			return ruleError(d, errAt(d.X.Pos(), "%v", err))
+		}
+		c.bindOrder = append(c.bindOrder, d.Name)
+		return nil
+	}
+	v, err := c.compile(d.X)
+	if err != nil {
+		return ruleError(d, err)
+	}
+	if v.kind == rnd {
+		v = c.field(v, d.Name, d.Doc)
+	}
+	c.binds[d.Name] = v
+	c.bindOrder = append(c.bindOrder, d.Name)
+	return nil
+}
+
+// addPool makes a named pool one component: a field per statistic read.
+func (c *compiler) addPool(name string, pb *poolBinding, die mechanics.Die, n int) error {
+	pb.die, pb.n = die, n
+	names := make([]string, len(pb.stats))
+	for i, k := range pb.keys {
+		f := name + "_" + k
+		for c.used[f] {
+			f += "_"
+		}
+		c.used[f] = true
+		names[i] = f
+		pb.field[k] = f
+	}
+	if n == 0 {
+		return fmt.Errorf("a pool needs at least one die")
+	}
+	if len(pb.stats) == 1 {
+		node, err := kit.PoolOf(die, n, pb.stats[0])
+		if err != nil {
+			return err
+		}
+		f := pb.stats[0].Fold(n, distinct(die))
+		c.comps = append(c.comps, component{node: node, fields: []mechanics.Field{mechanics.Int(names[0], f.Lo, f.Hi, pb.stats[0].Name()+" of "+name)}})
+		return nil
+	}
+	node, sub, err := kit.JointPool(die, n, names, pb.stats)
+	if err != nil {
+		return err
+	}
+	c.comps = append(c.comps, component{node: node, fields: sub.Fields, sub: sub})
+	return nil
+}
+
+// collectPools finds the bindings read as pools and every statistic read
+// of each.
+func (c *compiler) collectPools(r *Rule) error {
+	lets := map[string]bool{}
+	for _, d := range r.Lets {
+		lets[d.Name] = true
+	}
+	all := slices.Concat(r.Lets, r.Vars, r.Events)
+	for _, b := range r.Bands {
+		all = append(all, b.Def)
+	}
+	// Pass 1: names that are pool arguments.
+	for _, d := range all {
+		var err error
+		visitPools(d.X, func(call *notation.Call, pool notation.Expr) {
+			if n, ok := pool.(*notation.Name); ok && lets[n.Name] && c.pools[n.Name] == nil {
+				c.pools[n.Name] = &poolBinding{field: map[string]string{}}
+			}
+		}, nil)
+		if err != nil {
+			return err
+		}
+	}
+	if len(c.pools) == 0 {
+		return nil
+	}
+	add := func(pb *poolBinding, st kit.PoolStat) {
+		k := statKey(st)
+		if !slices.Contains(pb.keys, k) {
+			pb.keys, pb.stats = append(pb.keys, k), append(pb.stats, st)
+		}
+	}
+	// Pass 2: the statistics. Arguments such as highest(pool, k) are
+	// constants: parameters only.
+	for _, d := range all {
+		var failed error
+		visitPools(d.X, func(call *notation.Call, pool notation.Expr) {
+			n, ok := pool.(*notation.Name)
+			if !ok || c.pools[n.Name] == nil || failed != nil {
+				return
+			}
+			st, _, err := c.statOf(call)
+			if err != nil {
+				failed = ruleError(d, err)
+				return
+			}
+			add(c.pools[n.Name], st)
+		}, func(n *notation.Name) {
+			if pb := c.pools[n.Name]; pb != nil {
+				add(pb, kit.PoolSum{}) // read as a number: its sum
+			}
+		})
+		if failed != nil {
+			return failed
+		}
+	}
+	return nil
+}
+
+var poolFuncs = map[string]bool{"highest": true, "lowest": true, "sum": true, "count": true, "all": true, "any": true,
+	"distinct": true, "largest_set": true, "straight": true}
+
+// visitPools walks an expression: onCall for every pool evaluator (with
+// its pool argument), onName for every other name.
+func visitPools(e notation.Expr, onCall func(*notation.Call, notation.Expr), onName func(*notation.Name)) {
+	var visit func(e notation.Expr)
+	visitCond := func(cd *notation.Cond) {
+		if cd != nil {
+			visit(cd.Value)
+		}
+	}
+	visit = func(e notation.Expr) {
+		switch e := e.(type) {
+		case nil:
+		case *notation.Name:
+			if onName != nil {
+				onName(e)
+			}
+		case *notation.Dice:
+			visit(e.Count)
+			visit(e.Sides)
+			for _, m := range e.Mods {
+				switch m := m.(type) {
+				case *notation.Keep:
+					visit(m.Count)
+				case *notation.Drop:
+					visit(m.Count)
+				case *notation.Explode:
+					visitCond(m.Cond)
+					visit(m.Limit)
+				case *notation.Reroll:
+					visitCond(m.Cond)
+				case *notation.CountSuccess:
+					visitCond(m.Cond)
+				case *notation.CountFail:
+					visitCond(m.Cond)
+				}
+			}
+		case *notation.Neg:
+			visit(e.X)
+		case *notation.Binary:
+			visit(e.X)
+			visit(e.Y)
+		case *notation.Compare:
+			visit(e.X)
+			visit(e.Y)
+		case *notation.Logic:
+			visit(e.X)
+			visit(e.Y)
+		case *notation.Not:
+			visit(e.X)
+		case *notation.If:
+			visit(e.Cond)
+			visit(e.Then)
+			visit(e.Else)
+		case *notation.Call:
+			if poolFuncs[e.Name] && len(e.Args) > 0 {
+				pool := e.Args[0]
+				if f, ok := pool.(*notation.Filter); ok {
+					pool = f.Pool
+					// The compared value: its own pool reads are part of
+					// this statistic (count(pool == highest(pool))).
+					if call, ok := f.Value.(*notation.Call); !(ok && (call.Name == "highest" || call.Name == "lowest") &&
+						len(call.Args) == 1 && samePool(call.Args[0], f.Pool)) {
+						visit(f.Value)
+					}
+				}
+				onCall(e, pool)
+				if d, ok := pool.(*notation.Dice); ok {
+					visit(d) // names inside the dice term
+				}
+				for _, a := range e.Args[1:] {
+					visit(a)
+				}
+				return
+			}
+			for _, a := range e.Args {
+				visit(a)
+			}
+		case *notation.Filter:
+			visit(e.Pool)
+			visit(e.Value)
+		case *notation.Lookup:
+			visit(e.X)
+			for _, cs := range e.Cases {
+				visit(cs.Value)
+			}
+			visit(e.Default)
+		}
+	}
+	visit(e)
+}
+
+// spec assembles the record from the components and the outputs.
+func (c *compiler) spec(r *Rule) (*mechanics.Spec, error) {
+	// Outputs first: they may add fields (a random output written in
+	// place).
+	type out struct {
+		d    Def
+		e    expr.Expr
+		band []string
+	}
+	var vars, events, bands []out
+	compileOut := func(d Def) (expr.Expr, error) {
+		v, err := c.compile(d.X)
+		if err != nil {
+			return nil, ruleError(d, err)
+		}
+		if v.kind == rnd && !c.used[d.Name] {
+			v = c.field(v, d.Name, d.Doc)
+		}
+		return c.asDet(v), nil
+	}
+	for _, d := range r.Vars {
+		e, err := compileOut(d)
+		if err != nil {
+			return nil, err
+		}
+		vars = append(vars, out{d: d, e: e})
+	}
+	for _, d := range r.Events {
+		e, err := compileOut(d)
+		if err != nil {
+			return nil, err
+		}
+		events = append(events, out{d: d, e: expr.Ne(e, expr.K(0))})
+	}
+	for _, b := range r.Bands {
+		e, err := compileOut(b.Def)
+		if err != nil {
+			return nil, err
+		}
+		bands = append(bands, out{d: b.Def, e: e, band: b.Labels})
+	}
+	spec, err := c.assemble()
+	if err != nil {
+		return nil, mechanics.Invalid("%s: %v", r.ID, err)
+	}
+	for _, v := range vars {
+		spec.Var(v.d.Name, docOr(v.d), v.e)
+	}
+	for _, v := range events {
+		spec.Event(v.d.Name, docOr(v.d), v.e)
+	}
+	for _, b := range bands {
+		spec.Band(b.d.Name, docOr(b.d), b.band, b.e)
+	}
+	if len(spec.Vars) == 0 && len(spec.Events) == 0 {
+		return nil, mechanics.Invalid("%s: the rule reports nothing: give it vars or events", r.ID)
+	}
+	return spec, nil
+}
+
+func docOr(d Def) string {
+	if d.Doc != "" {
+		return d.Doc
+	}
+	return d.Src
+}
+
+// assemble builds the outcome record (one field per random part) and the
+// node that rolls every part, independently.
+func (c *compiler) assemble() (spec *mechanics.Spec, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			err = fmt.Errorf("the rule's random parts are too many or too wide to hold jointly (%v): bind fewer rolls to names, or sum them in one expression", x)
+		}
+	}()
+	if len(c.comps) == 0 {
+		// Nothing random: one constant field.
+		c.comps = append(c.comps, component{node: mechanics.Const{V: 0}, fields: []mechanics.Field{mechanics.Int(c.fresh("const"), 0, 0, "no roll")}})
+	}
+	var fields []mechanics.Field
+	for _, cp := range c.comps {
+		fields = append(fields, cp.fields...)
+	}
+	rec := mechanics.NewRecord(fields...)
+	var outcome mechanics.Node
+	for i, cp := range c.comps {
+		put := c.putter(rec, cp)
+		if i == 0 {
+			start := rec.Start()
+			outcome = mechanics.Map{X: cp.node, Name: "record", F: func(v int) int { return put(start, v) }}
+			continue
+		}
+		outcome = mechanics.Combine{X: outcome, Y: cp.node, Name: "record", F: put}
+	}
+	return &mechanics.Spec{Record: rec, Outcome: outcome}, nil
+}
+
+// putter writes a component's value into a record code.
+func (c *compiler) putter(rec *mechanics.Record, cp component) func(code, v int) int {
+	if cp.sub == nil {
+		s := rec.Slot(cp.fields[0].Name)
+		return func(code, v int) int { return s.Set(code, v) }
+	}
+	var from, to []mechanics.Slot
+	for _, f := range cp.fields {
+		from, to = append(from, cp.sub.Slot(f.Name)), append(to, rec.Slot(f.Name))
+	}
+	return func(code, v int) int {
+		for i := range from {
+			code = to[i].Set(code, from[i].Get(v))
+		}
+		return code
+	}
+}

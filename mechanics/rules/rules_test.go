@@ -1,0 +1,216 @@
+package rules
+
+import (
+	"context"
+	"math"
+	"math/big"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/sim"
+)
+
+func runExpr(t *testing.T, src string, sets ...string) *mechanics.Result {
+	t.Helper()
+	r, err := FromExpr(src)
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	m := r.Mechanic()
+	c, err := m.Configure(sets)
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	res, err := exact.Run(m, c)
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	return res
+}
+
+func event(t *testing.T, r *mechanics.Result, name string) float64 {
+	t.Helper()
+	for _, e := range r.Events {
+		if e.Name == name {
+			return e.P
+		}
+	}
+	t.Fatalf("no event %s", name)
+	return 0
+}
+
+func variable(t *testing.T, r *mechanics.Result, name string) *mechanics.VarResult {
+	t.Helper()
+	if v := r.Var(name); v != nil {
+		return v
+	}
+	t.Fatalf("no variable %s", name)
+	return nil
+}
+
+// pmf reads a variable's distribution as value → probability.
+func pmf(v *mechanics.VarResult) map[string]float64 {
+	out := map[string]float64{}
+	for i, p := range v.P {
+		if p != 0 {
+			out[big.NewRat(int64(v.Lo+i), int64(max(v.Den, 1))).RatString()] += p
+		}
+	}
+	return out
+}
+
+// enumerate rolls every combination of n dice of the faces given.
+func enumerate(faces []int, n int, f func([]int)) {
+	roll := make([]int, n)
+	var rec func(j int)
+	rec = func(j int) {
+		if j == n {
+			f(roll)
+			return
+		}
+		for _, x := range faces {
+			roll[j] = x
+			rec(j + 1)
+		}
+	}
+	rec(0)
+}
+
+func TestKeepHighestAgainstEveryRoll(t *testing.T) {
+	res := runExpr(t, "4d6kh3")
+	want := map[int]*big.Rat{}
+	enumerate([]int{1, 2, 3, 4, 5, 6}, 4, func(r []int) {
+		s := slices.Clone(r)
+		slices.Sort(s)
+		v := s[1] + s[2] + s[3]
+		if want[v] == nil {
+			want[v] = new(big.Rat)
+		}
+		want[v].Add(want[v], big.NewRat(1, 1296))
+	})
+	v := variable(t, res, "value")
+	for k, p := range want {
+		if got := v.Exact; got == nil {
+			t.Fatal("no exact rationals for 4d6kh3")
+		}
+		w, _ := p.Float64()
+		if math.Abs(pmf(v)[itoa(k)]-w) > 1e-12 {
+			t.Errorf("P(%d) = %v, want %v", k, pmf(v)[itoa(k)], w)
+		}
+	}
+}
+
+func itoa(n int) string { return big.NewInt(int64(n)).String() }
+
+func TestOneLinerGoldens(t *testing.T) {
+	if p := event(t, runExpr(t, "d20 + 5 >= 15"), "success"); math.Abs(p-0.55) > 1e-12 {
+		t.Errorf("d20+5 >= 15: %v", p)
+	}
+	if p := event(t, runExpr(t, "d20 + bonus >= tn", "bonus=5", "tn=15"), "success"); math.Abs(p-0.55) > 1e-12 {
+		t.Errorf("with parameters: %v", p)
+	}
+	if m := variable(t, runExpr(t, "1000d6"), "value").Stats.Mean; math.Abs(m-3500) > 1e-6 {
+		t.Errorf("1000d6 mean %v", m)
+	}
+	r := runExpr(t, "2d10!")
+	if r.Truncated <= 0 || r.Truncated > 2e-12 {
+		t.Errorf("2d10! truncated mass %v", r.Truncated)
+	}
+	if m := variable(t, r, "value").Stats.Mean; math.Abs(m-2*5.5/0.9) > 1e-6 {
+		t.Errorf("2d10! mean %v, want %v", m, 2*5.5/0.9)
+	}
+	// count(5d6 >= 5): binomial(5, 1/3).
+	v := variable(t, runExpr(t, "count(5d6 >= 5)"), "value")
+	for k := 0; k <= 5; k++ {
+		want := binom(5, k) * math.Pow(1.0/3, float64(k)) * math.Pow(2.0/3, float64(5-k))
+		if got := pmf(v)[itoa(k)]; math.Abs(got-want) > 1e-12 {
+			t.Errorf("count(5d6 >= 5) = %d: %v, want %v", k, got, want)
+		}
+	}
+	if p := event(t, runExpr(t, "8d10cs>=7 >= 3"), "success"); p <= 0 || p >= 1 {
+		t.Errorf("8d10cs>=7 >= 3: %v", p)
+	}
+	// Reroll ones once on a d6: P(1) = 1/36.
+	v = variable(t, runExpr(t, "d6ro1"), "value")
+	if got := pmf(v)["1"]; math.Abs(got-1.0/36) > 1e-12 {
+		t.Errorf("d6ro1: P(1) = %v", got)
+	}
+	v = variable(t, runExpr(t, "d6r<=2"), "value")
+	if got := pmf(v)["3"]; math.Abs(got-0.25) > 1e-12 {
+		t.Errorf("d6r<=2: P(3) = %v", got)
+	}
+}
+
+func binom(n, k int) float64 {
+	r := 1.0
+	for i := 0; i < k; i++ {
+		r = r * float64(n-i) / float64(i+1)
+	}
+	return r
+}
+
+func TestOneLinerErrors(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"4d6kh3 +", "line 1"},
+		{"(n)d6", "the number of dice must be a whole number"},
+		{"d6!>=1", "never stops"},
+		{"d6!<=2", "highest faces"},
+		{"10d10!kh5", "!{n}"},
+		{"d0", "out of range"},
+		{"hihgest(5d6)", "did you mean"},
+	} {
+		r, err := FromExpr(c.src)
+		if err == nil {
+			m := r.Mechanic()
+			var cfg mechanics.Config
+			if cfg, err = m.Configure([]string{"n=2.5"}[:boolInt(strings.Contains(c.src, "(n)"))]); err == nil {
+				_, err = m.Model(cfg)
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v; want one line containing %q", c.src, err, c.want)
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestOneLinersBothEngines: exact against simulated for expressions of
+// every kind.
+func TestOneLinersBothEngines(t *testing.T) {
+	n := int64(200_000)
+	if testing.Short() {
+		n = 50_000
+	}
+	for _, src := range []string{
+		"4d6kh3", "3d6 + d4 - 2", "2d10! + d20 >= 25", "d6!>=5{3}", "10d10!{3}kh5", "5d6r1", "d6ro<=2 * 2",
+		"8d10cs>=7cf1", "count(6d6 == highest(6d6))", "largest_set(7d6)", "straight(5d6)", "highest(6d6, 2)",
+		"min(d20, d20)", "max(3d6, 2d8) // 2", "abs(d6 - d6)", "if d6 >= 4 then 2d6 else d4", "lookup(d10, {1..3: 1, 4..9: 2, _: 3})",
+		"d20 >= 11 and d6 == 6", "dF + dF + dF + dF", "d{1,1,2,3,5,8} + d%", "(d20 + 3) / 2",
+	} {
+		r, err := FromExpr(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		m := r.Mechanic()
+		spec, err := m.Model(m.DefaultConfig())
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		report, err := sim.CrossCheck(context.Background(), spec, sim.Options{Trials: n, Seed: 9}, 1e-6, 1.25)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for _, l := range report {
+			t.Errorf("%s: %s", src, l)
+		}
+	}
+}
