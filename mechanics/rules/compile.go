@@ -68,7 +68,7 @@ type value struct {
 	event bool // a truth value (0 or 1)
 }
 
-func detV(e expr.Expr) value            { return value{kind: det, e: e} }
+func detV(e expr.Expr) value                  { return value{kind: det, e: e} }
 func rndV(n mechanics.Node, lo, hi int) value { return value{kind: rnd, node: n, lo: lo, hi: hi} }
 
 // component is one independent random part of the outcome record: a node
