@@ -65,6 +65,10 @@ type Mechanic struct {
 	// looked up by name on a per-trial path. An error from Build means the
 	// configuration is not allowed by the rules (bad input).
 	Build func(Config) (*Spec, error)
+	// RuleText is, for a designer's rule (package rules), its canonical
+	// text: part of every result's fingerprint, so that two rules of one
+	// id but different text never share one.
+	RuleText string
 }
 
 // Config holds the parameter and option values a model is built from.
@@ -275,6 +279,27 @@ func Register(m *Mechanic) {
 		}
 	}
 	registry[m.ID] = m
+}
+
+// RegisterRules adds designers' rules for the rest of a command: it refuses
+// an id that is taken (a built-in, or another rule) and returns the
+// function that removes them again. Not for use while other goroutines
+// look mechanics up.
+func RegisterRules(ms []*Mechanic) (remove func(), err error) {
+	for i, m := range ms {
+		if _, dup := registry[m.ID]; dup {
+			for _, r := range ms[:i] {
+				delete(registry, r.ID)
+			}
+			return nil, Invalid("rule %s: the id is taken (by a built-in mechanic or another rule); choose another", m.ID)
+		}
+		registry[m.ID] = m
+	}
+	return func() {
+		for _, m := range ms {
+			delete(registry, m.ID)
+		}
+	}, nil
 }
 
 // Lookup finds a mechanic by id.

@@ -361,6 +361,10 @@ func NewResult(m *Mechanic, c Config, engine string) *Result {
 	for _, o := range m.Options {
 		r.Options = append(r.Options, NamedString{Name: o.Name, Value: c.Options[o.Name]})
 	}
-	r.Fingerprint = Fingerprint(Canonical(m.ID, r.Params, r.Options))
+	id := m.ID
+	if m.RuleText != "" {
+		id += "\n" + m.RuleText
+	}
+	r.Fingerprint = Fingerprint(Canonical(id, r.Params, r.Options))
 	return r
 }

@@ -15,6 +15,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -54,10 +55,40 @@ type Rule struct {
 // ruleError places a compilation error: the definition, then the line and
 // column inside its expression.
 func ruleError(d Def, err error) error {
-	return mechanics.Invalid("%s: %s %s: %v", d.Where, kindOf(d), d.Name, err)
+	return mechanics.Invalid("%s: %v", d.Where, err)
 }
 
-func kindOf(d Def) string { return "" }
+// Canonical is the rule's text in one canonical form: part of every
+// result's fingerprint.
+func (r *Rule) Canonical() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "rule %s\n", r.ID)
+	for _, p := range r.Params {
+		fmt.Fprintf(&b, "param %s [%s, %s] real=%v\n", p.Name, mechanics.FormatNum(p.Min), mechanics.FormatNum(p.Max), p.Real)
+	}
+	if pd := r.Process; pd != nil {
+		for _, v := range pd.State {
+			fmt.Fprintf(&b, "state %s start %d [%d, %d]\n", v.Name, v.Start, v.Min, v.Max)
+		}
+		fmt.Fprintf(&b, "until %s\nhorizon %d %s\n", notation.String(pd.Until.X), pd.Horizon, pd.Unit)
+		for _, d := range pd.Next {
+			fmt.Fprintf(&b, "next %s = %s\n", d.Name, notation.String(d.X))
+		}
+	}
+	for _, d := range r.Lets {
+		fmt.Fprintf(&b, "let %s = %s\n", d.Name, notation.String(d.X))
+	}
+	for _, d := range r.Vars {
+		fmt.Fprintf(&b, "var %s = %s\n", d.Name, notation.String(d.X))
+	}
+	for _, d := range r.Events {
+		fmt.Fprintf(&b, "event %s = %s\n", d.Name, notation.String(d.X))
+	}
+	for _, d := range r.Bands {
+		fmt.Fprintf(&b, "band %s = %s %q\n", d.Name, notation.String(d.X), d.Labels)
+	}
+	return b.String()
+}
 
 // Mechanic registers nothing: it returns the mechanic that runs the rule.
 func (r *Rule) Mechanic() *mechanics.Mechanic {
@@ -67,11 +98,12 @@ func (r *Rule) Mechanic() *mechanics.Mechanic {
 	}
 	doc += fmt.Sprintf(" (a rule from %s)", r.Source)
 	return &mechanics.Mechanic{
-		ID:      r.ID,
-		Summary: r.Summary,
-		Doc:     doc,
-		Params:  r.Params,
-		Build:   r.Build,
+		ID:       r.ID,
+		Summary:  r.Summary,
+		Doc:      doc,
+		Params:   r.Params,
+		Build:    r.Build,
+		RuleText: r.Canonical(),
 	}
 }
 

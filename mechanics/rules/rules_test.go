@@ -214,3 +214,108 @@ func TestOneLinersBothEngines(t *testing.T) {
 		}
 	}
 }
+
+func loadHouse(t *testing.T) map[string]*Rule {
+	t.Helper()
+	rs, err := LoadFile("testdata/house.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*Rule{}
+	for _, r := range rs {
+		out[r.ID] = r
+	}
+	return out
+}
+
+func runRule(t *testing.T, r *Rule, sets ...string) *mechanics.Result {
+	t.Helper()
+	m := r.Mechanic()
+	c, err := m.Configure(sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := exact.Run(m, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestRuleFile(t *testing.T) {
+	rs := loadHouse(t)
+	res := runRule(t, rs["house.check"], "bonus=5", "tn=15")
+	if p := event(t, res, "success"); math.Abs(p-0.55) > 1e-12 {
+		t.Errorf("house.check success %v", p)
+	}
+	if p := event(t, runRule(t, rs["house.check"], "bonus=-10", "tn=40"), "success"); math.Abs(p-0.05) > 1e-12 {
+		t.Errorf("a natural 20 always succeeds: %v", p)
+	}
+	// The pool: all ones with 4 dice.
+	res = runRule(t, rs["house.pool"])
+	if p := event(t, res, "all_ones"); math.Abs(p-1.0/1296) > 1e-12 {
+		t.Errorf("all ones %v", p)
+	}
+	// highest + extra copies against enumeration.
+	want := map[int]float64{}
+	enumerate([]int{1, 2, 3, 4, 5, 6}, 4, func(r []int) {
+		m, c := slices.Max(r), 0
+		for _, x := range r {
+			if x == m {
+				c++
+			}
+		}
+		want[m+c-1] += 1.0 / 1296
+	})
+	got := pmf(variable(t, res, "result"))
+	for k, p := range want {
+		if math.Abs(got[itoa(k)]-p) > 1e-12 {
+			t.Errorf("pool result %d: %v, want %v", k, got[itoa(k)], p)
+		}
+	}
+	// The process: a test succeeds by roll − tn; done within the horizon.
+	res = runRule(t, rs["house.accumulate"])
+	if p := event(t, res, "done"); p < 0.99 || p > 1 {
+		t.Errorf("accumulate done %v", p)
+	}
+	if v := variable(t, res, "tests"); v.Stats.Mean < 1 || v.Stats.Mean > 20 {
+		t.Errorf("tests mean %v", v.Stats.Mean)
+	}
+	// Both engines agree on every rule of the file.
+	for id, r := range rs {
+		m := r.Mechanic()
+		spec, err := m.Model(m.DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		report, err := sim.CrossCheck(context.Background(), spec, sim.Options{Trials: 100_000, Seed: 4}, 1e-6, 1.25)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		for _, l := range report {
+			t.Errorf("%s: %s", id, l)
+		}
+	}
+}
+
+func TestRuleFileErrors(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"[[rule]]\nid = \"x\"\n", "x.toml:1: rule 1: id \"x\" must be lower-case words joined by dots"},
+		{"[[rule]]\nid = \"h.a\"\n[rule.let]\nn = \"d20\"\n", "reports nothing"},
+		{"[[rule]]\nid = \"h.a\"\n[rule.let]\nn = \"d20 +\"\n[rule.vars]\nv = \"n\"\n", "x.toml:4: rule h.a, let.n: line 1, column"},
+		{"[[rule]]\nid = \"h.a\"\n[rule.params]\nbonus = 2\n[rule.vars]\nv = \"d20 + bnous\"\n", "did you mean \"bonus\""},
+		{"[[rule]]\nid = \"h.a\"\ncolour = 3\n", "unknown key \"colour\""},
+		{"[[rule]]\nid = \"h.a\"\n[rule.params]\nk = { default = 50, min = 0, max = 10 }\n[rule.vars]\nv = \"d6\"\n", "default 50 is outside"},
+		{"[[rule]]\nid = \"h.a\"\n[rule.let]\nd6 = \"d20\"\n", "not a name"},
+		{"[[rule]]\nid = \"h.a\"\n[rule.vars]\nv = \"d6\"\n[[rule]]\nid = \"h.a\"\n[rule.vars]\nv = \"d6\"\n", "defined twice"},
+		{"[[rule]\nid = \"h.a\"\n", "x.toml:2: expected end of table array name"},
+		{"[[rule]]\nid = \"h.a\"\n[rule.process]\nstate = { time = { start = 0, min = 0, max = 3 } }\nuntil = \"time > 1\"\nhorizon = 5\n", "reserved"},
+		{"[[rule]]\nid = \"h.a\"\n[rule.process]\nstate = { s = { start = 0, min = 0, max = 3 } }\nuntil = \"s >= 3\"\nhorizon = 5\n[rule.next]\nz = \"s + d2\"\n", "next.z is not a state variable"},
+		{"[[rule]]\nid = \"h.a\"\n[rule.process]\nstate = { s = { start = 0, min = 0, max = 3 } }\nuntil = \"s >= d6\"\nhorizon = 5\n[rule.next]\ns = \"s + 1\"\n", "until must read only the state"},
+	} {
+		_, err := Parse("x.toml", []byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: %v; want one line containing %q", c.src, err, c.want)
+		}
+	}
+}
