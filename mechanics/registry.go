@@ -69,6 +69,9 @@ type Mechanic struct {
 	// text: part of every result's fingerprint, so that two rules of one
 	// id but different text never share one.
 	RuleText string
+	// RuleSource is what results show of a rule: the expression of a
+	// one-liner, or the rule's file.
+	RuleSource string
 }
 
 // Config holds the parameter and option values a model is built from.

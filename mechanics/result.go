@@ -6,10 +6,13 @@ const Version = "0.1.0"
 // Result is what either engine returns; reports never care which one made it.
 type Result struct {
 	Mechanic string
-	Engine   string // "exact" or "sim"
-	Version  string
-	Params   []NamedValue // in declaration order
-	Options  []NamedString
+	// Rule says where a designer's rule comes from: the expression of a
+	// one-liner, or the file of a rule file ("" for built-in mechanics).
+	Rule    string
+	Engine  string // "exact" or "sim"
+	Version string
+	Params  []NamedValue // in declaration order
+	Options []NamedString
 	// Fingerprint identifies the model (see Fingerprint); results with
 	// different fingerprints must never be merged.
 	Fingerprint string

@@ -354,7 +354,7 @@ func Canonical(id string, params []NamedValue, options []NamedString) string {
 // NewResult starts a result for a mechanic at a configuration: its
 // metadata and fingerprint, no figures yet.
 func NewResult(m *Mechanic, c Config, engine string) *Result {
-	r := &Result{Mechanic: m.ID, Engine: engine, Version: Version}
+	r := &Result{Mechanic: m.ID, Rule: m.RuleSource, Engine: engine, Version: Version}
 	for _, p := range m.Params {
 		r.Params = append(r.Params, NamedValue{Name: p.Name, Value: c.Params[p.Name]})
 	}

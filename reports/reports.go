@@ -49,11 +49,16 @@ func Header(r *mechanics.Result) [][2]string {
 	h := [][2]string{
 		{"oddsmith", r.Version},
 		{"mechanic", r.Mechanic},
+	}
+	if r.Rule != "" {
+		h = append(h, [2]string{"rule", oneLine(r.Rule)})
+	}
+	h = append(h, [][2]string{
 		{"engine", r.Engine},
 		{"params", paramString(r)},
 		{"options", optionString(r)},
 		{"fingerprint", r.Fingerprint},
-	}
+	}...)
 	if r.Engine == "sim" {
 		h = append(h, [2]string{"seed", strconv.FormatUint(r.Seed, 10)},
 			[2]string{"trials", strconv.FormatInt(r.Trials, 10)})
@@ -363,6 +368,7 @@ func WriteCSV(w io.Writer, r *mechanics.Result) error {
 // jsonResult fixes the key order of the stable JSON form.
 type jsonResult struct {
 	Mechanic      string                     `json:"mechanic"`
+	Rule          string                     `json:"rule,omitempty"`
 	Engine        string                     `json:"engine"`
 	Version       string                     `json:"version"`
 	Fingerprint   string                     `json:"fingerprint"`
@@ -391,7 +397,7 @@ type jsonUndefined struct {
 // WriteJSON writes the stable JSON form documented in the README.
 func WriteJSON(w io.Writer, r *mechanics.Result) error {
 	j := jsonResult{
-		Mechanic: r.Mechanic, Engine: r.Engine, Version: r.Version, Fingerprint: r.Fingerprint,
+		Mechanic: r.Mechanic, Rule: r.Rule, Engine: r.Engine, Version: r.Version, Fingerprint: r.Fingerprint,
 		Params: map[string]float64{}, Options: map[string]string{},
 		Distributions: map[string][][2]any{}, Events: map[string]float64{},
 		Stats: map[string]mechanics.Stats{}, Process: r.Process, Truncated: r.Truncated, Warnings: r.Warnings,

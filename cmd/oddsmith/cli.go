@@ -23,6 +23,7 @@ import (
 	_ "github.com/oddsmith/oddsmith/mechanics/d20w"
 	_ "github.com/oddsmith/oddsmith/mechanics/gm"
 	_ "github.com/oddsmith/oddsmith/mechanics/grim"
+	"github.com/oddsmith/oddsmith/mechanics/rules"
 	"github.com/oddsmith/oddsmith/reports"
 	"github.com/oddsmith/oddsmith/study"
 )
@@ -161,7 +162,47 @@ func runCommand(ctx context.Context, c *command, args []string, stdout, stderr i
 			err = fmt.Errorf("internal error (please report it): %v", x)
 		}
 	}()
+	defer unloadRules()
 	return c.run(ctx, args, stdout, stderr)
+}
+
+// The --rules files of the running command: flag values by flag set, and
+// how to remove their rules from the registry when the command ends.
+var (
+	rulesFlags = map[*pflag.FlagSet]*[]string{}
+	unloaders  []func()
+)
+
+func unloadRules() {
+	for _, f := range unloaders {
+		f()
+	}
+	unloaders = nil
+	clear(rulesFlags)
+}
+
+// loadRules registers the rules of a command's --rules files.
+func loadRules(fs *pflag.FlagSet) error {
+	files := rulesFlags[fs]
+	if files == nil {
+		return nil
+	}
+	var ms []*mechanics.Mechanic
+	for _, f := range *files {
+		rs, err := rules.LoadFile(f)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
+			ms = append(ms, r.Mechanic())
+		}
+	}
+	remove, err := mechanics.RegisterRules(ms)
+	if err != nil {
+		return err
+	}
+	unloaders = append(unloaders, remove)
+	return nil
 }
 
 // checkedWriter remembers the first write error (a full disk, a closed
@@ -188,6 +229,7 @@ func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " 
 func newFlags(c *command, stdout io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	rulesFlags[fs] = fs.StringArray("rules", nil, "load designers' rules from a TOML `FILE` (repeatable; see docs/language.md)")
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "Usage: %s\n\n%s\n\nFlags:\n", c.usage, c.long)
 		fs.SetOutput(stdout)
@@ -204,7 +246,7 @@ func parse(fs *pflag.FlagSet, args []string) error {
 		}
 		return mechanics.AsInput(flagError{err})
 	}
-	return nil
+	return loadRules(fs)
 }
 
 func runList(_ context.Context, args []string, stdout, _ io.Writer) error {
@@ -225,6 +267,35 @@ func runList(_ context.Context, args []string, stdout, _ io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", m.ID, eng, m.Summary)
 	}
 	return tw.Flush()
+}
+
+// exprFlag adds --expr (a one-line rule instead of a mechanic id).
+func exprFlag(fs *pflag.FlagSet) *string {
+	return fs.String("expr", "", "a one-line dice `expression` to compute instead of a mechanic ('4d6kh3', 'd20 + bonus >= tn' with --set bonus=…)")
+}
+
+// lookupOrExpr is the mechanic named on the command line, or the one-line
+// rule of --expr.
+func lookupOrExpr(fs *pflag.FlagSet, src string) (*mechanics.Mechanic, error) {
+	if src == "" {
+		return lookup(fs)
+	}
+	if fs.NArg() > 0 {
+		return nil, badInput("give a mechanic id or --expr, not both (got %q)", fs.Arg(0))
+	}
+	r, err := rules.FromExpr(src)
+	if err != nil {
+		return nil, err
+	}
+	m := r.Mechanic()
+	c, err := m.Configure(nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := m.Model(c); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 func lookup(fs *pflag.FlagSet) (*mechanics.Mechanic, error) {
@@ -297,16 +368,18 @@ type outputFlags struct {
 	sets   []string
 	format string
 	output string
+	expr   *string
 }
 
 func (o *outputFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.sets, "set", nil, "set a parameter or option: `name=value` (repeatable; see 'oddsmith describe ID')")
 	fs.StringVarP(&o.format, "format", "f", "table", "output `format`: table, csv or json")
 	fs.StringVarP(&o.output, "output", "o", "", "write to `FILE` (atomically: a temp file renamed into place) instead of stdout")
+	o.expr = exprFlag(fs)
 }
 
 func (o *outputFlags) configure(fs *pflag.FlagSet) (*mechanics.Mechanic, mechanics.Config, error) {
-	m, err := lookup(fs)
+	m, err := lookupOrExpr(fs, *o.expr)
 	if err != nil {
 		return nil, mechanics.Config{}, err
 	}

@@ -28,6 +28,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
 	plotKind := fs.String("plot", "heatmap", "how to draw two varied parameters: `heatmap` or lines (one line per value of the second)")
 	memory := memoryFlag(fs)
+	exprSrc := exprFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -44,7 +45,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *trials < 1 || *trials > study.MaxTrials {
 		return badInput("--trials must be between 1 and %d, got %d", study.MaxTrials, *trials)
 	}
-	m, err := lookup(fs)
+	m, err := lookupOrExpr(fs, *exprSrc)
 	if err != nil {
 		return err
 	}

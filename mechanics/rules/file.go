@@ -271,7 +271,7 @@ func ruleOf(file string, i int, t map[string]any, order map[string][]string, lin
 			} else if !notation.IsName(name) {
 				return nil, nil, fail(line, "rule %s: %q is not a valid output name", id, name)
 			}
-			d := Def{Name: name, Where: fmt.Sprintf("%s (rule %s, %s.%s)", at(line), id, k, name)}
+			d := Def{Name: name, Where: fmt.Sprintf("%s: rule %s, %s.%s", at(line), id, k, name)}
 			var ls []string
 			switch v := m[name].(type) {
 			case string:
@@ -325,7 +325,7 @@ func ruleOf(file string, i int, t map[string]any, order map[string][]string, lin
 		if err != nil {
 			return nil, err
 		}
-		if r.Process, err = processOf(fail, lines.key(i, "process", "state"), id, pt, order, claim); err != nil {
+		if r.Process, err = processOf(fail, at, lines.key(i, "process", "state"), id, pt, order, claim); err != nil {
 			return nil, err
 		}
 	}
@@ -362,12 +362,11 @@ func ruleOf(file string, i int, t map[string]any, order map[string][]string, lin
 		return nil, fail(lines.rule(i), "rule %s reports nothing: give it [rule.vars], [rule.events] or [rule.bands]", id)
 	}
 	// Compile once at the defaults: errors surface now, with their place.
-	m := r.Mechanic()
-	c, err := m.Configure(nil)
+	c, err := r.Mechanic().Configure(nil)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := m.Model(c); err != nil {
+	if _, err := r.Build(c); err != nil {
 		return nil, err
 	}
 	return r, nil

@@ -18,7 +18,7 @@ func FromExpr(src string) (*Rule, error) {
 	if err != nil {
 		return nil, mechanics.Invalid("--expr: %v", err)
 	}
-	r := &Rule{ID: ExprID, Summary: src, Doc: "the expression " + src, Source: "--expr"}
+	r := &Rule{ID: ExprID, Summary: src, Doc: "the expression " + src, Source: src}
 	for _, n := range notation.Names(x) {
 		r.Params = append(r.Params, mechanics.Param{Name: n, Doc: "a name in the expression", Min: -1e9, Max: 1e9, Real: true})
 	}

@@ -53,7 +53,7 @@ type ProcessDef struct {
 }
 
 // processOf reads [rule.process].
-func processOf(fail func(int, string, ...any) error, line int, id string, t map[string]any, order map[string][]string,
+func processOf(fail func(int, string, ...any) error, where func(int) string, line int, id string, t map[string]any, order map[string][]string,
 	claim func(int, string, string) error) (*ProcessDef, error) {
 	for k := range t {
 		if !slices.Contains([]string{"state", "until", "horizon", "unit"}, k) {
@@ -112,7 +112,7 @@ func processOf(fail func(int, string, ...any) error, line int, id string, t map[
 	if err != nil {
 		return nil, fail(line, "rule %s, process.until: %v", id, err)
 	}
-	p.Until = Def{Name: "until", Src: until, X: x, Where: fmt.Sprintf("rule %s, process.until", id)}
+	p.Until = Def{Name: "until", Src: until, X: x, Where: fmt.Sprintf("%s: rule %s, process.until", where(line), id)}
 	h, ok := t["horizon"].(int64)
 	if !ok || h < 1 || h > 100_000 {
 		return nil, fail(line, "rule %s: a process needs a whole-number horizon = 1…100000 (steps followed at most)", id)

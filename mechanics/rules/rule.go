@@ -96,14 +96,17 @@ func (r *Rule) Mechanic() *mechanics.Mechanic {
 	if doc == "" {
 		doc = r.Summary
 	}
-	doc += fmt.Sprintf(" (a rule from %s)", r.Source)
+	if r.ID != ExprID {
+		doc += fmt.Sprintf(" (a rule from %s)", r.Source)
+	}
 	return &mechanics.Mechanic{
-		ID:       r.ID,
-		Summary:  r.Summary,
-		Doc:      doc,
-		Params:   r.Params,
-		Build:    r.Build,
-		RuleText: r.Canonical(),
+		ID:         r.ID,
+		Summary:    r.Summary,
+		Doc:        doc,
+		Params:     r.Params,
+		Build:      r.Build,
+		RuleText:   r.Canonical(),
+		RuleSource: r.Source,
 	}
 }
 

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const houseRules = "../../mechanics/rules/testdata/house.toml"
+
+// TestExprAndRules: one-liners and rule files through exact, sim, sweep,
+// list and describe; a command's rules are gone when it ends.
+func TestExprAndRules(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"exact", "--expr", "4d6kh3"}, []string{"rule:         4d6kh3", "value     12.2446"}},
+		{[]string{"exact", "--expr", "d20 + bonus >= tn", "--set", "bonus=5", "--set", "tn=15"}, []string{"success  0.5500", "params:       bonus=5 tn=15"}},
+		{[]string{"sim", "--expr", "3d6 >= 10", "-n", "20000", "-q", "-f", "json"}, []string{`"rule":"3d6 >= 10"`, `"success"`}},
+		{[]string{"list", "--rules", houseRules}, []string{"house.check", "house.pool", "house.accumulate"}},
+		{[]string{"describe", "--rules", houseRules, "house.pool"}, []string{"result", "count(pool == highest(pool))"}},
+		{[]string{"exact", "--rules", houseRules, "house.check", "--set", "bonus=5", "--set", "tn=15"}, []string{"success  0.5500", "rule:         " + houseRules}},
+		{[]string{"sweep", "--rules", houseRules, "house.check", "--vary", "tn=5..25", "-o", filepath.Join(dir, "sw"), "-q"}, nil},
+		{[]string{"sweep", "--expr", "d20 + b >= 11", "--vary", "b=0..5", "-o", filepath.Join(dir, "sw2"), "-q"}, nil},
+	} {
+		code, out, errOut := runCLI(ctx, c.args...)
+		if code != 0 {
+			t.Errorf("%q: exit %d: %s", c.args, code, errOut)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%q: output lacks %q:\n%s", c.args, w, out)
+			}
+		}
+	}
+	for _, f := range []string{"sw/house_check_sweep.csv", "sw2/expr_sweep.png"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("sweep wrote no %s: %v", f, err)
+		}
+	}
+	// The rules are gone after the command.
+	if code, _, errOut := runCLI(ctx, "exact", "house.check"); code != 2 || !strings.Contains(errOut, "unknown mechanic") {
+		t.Errorf("house.check without --rules: exit %d: %s", code, errOut)
+	}
+}
+
+func TestExprAndRulesBadInput(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	clash := filepath.Join(dir, "clash.toml")
+	os.WriteFile(clash, []byte("[[rule]]\nid = \"ag.skill_test\"\n[rule.vars]\nv = \"d6\"\n"), 0o644)
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte("[[rule]]\nid = \"h.x\"\n[rule.vars]\nv = \"2d6 + bnous\"\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"exact", "--expr", "4d6kh"}, ""},
+		{[]string{"exact", "--expr", "4d6 +"}, "--expr: line 1, column"},
+		{[]string{"exact", "--expr", "hihgest(3d6)"}, `did you mean "highest"`},
+		{[]string{"exact", "--expr", "3d6", "ag.skill_test"}, "not both"},
+		{[]string{"exact", "--expr", "(n)d6", "--set", "n=2.5"}, "must be a whole number"},
+		{[]string{"exact", "--expr", "1000000d6"}, "out of range"},
+		{[]string{"exact", "--expr", "d6!>=1"}, "never stops"},
+		{[]string{"exact", "--rules", clash, "ag.skill_test"}, "id is taken"},
+		{[]string{"exact", "--rules", bad, "h.x"}, `bad.toml:4: rule h.x, vars.v: line 1, column 7: unknown name "bnous"`},
+		{[]string{"list", "--rules", filepath.Join(dir, "missing.toml")}, "cannot read rules"},
+	} {
+		code, _, errOut := runCLI(ctx, c.args...)
+		if c.want == "" {
+			if code != 0 {
+				t.Errorf("%q: exit %d: %s", c.args, code, errOut)
+			}
+			continue
+		}
+		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 1 {
+			t.Errorf("%q: exit %d, %q; want exit 2 and one line containing %q", c.args, code, errOut, c.want)
+		}
+	}
+}
