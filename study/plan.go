@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -18,6 +19,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/rules"
 	"github.com/oddsmith/oddsmith/reports"
 )
 
@@ -28,9 +30,17 @@ type Plan struct {
 	Trials   int64      `toml:"trials"`
 	Analyses []Analysis `toml:"analysis"`
 	Overlays []Overlay  `toml:"overlay"`
+	// RuleFiles are rule files the plan uses (paths relative to the plan's
+	// directory); Rule are rules defined in the plan itself ([[rule]]
+	// tables, read by package rules).
+	RuleFiles []string         `toml:"rules"`
+	Rule      []map[string]any `toml:"rule"`
 	// MemoryBytes is the memory budget of each computation (set by the
 	// command line, not the file; 0 is the default).
 	MemoryBytes int64 `toml:"-"`
+
+	// local are the plan's rules by id.
+	local map[string]*mechanics.Mechanic
 }
 
 // Analysis is one mechanic at fixed settings, or swept over one or two
@@ -152,6 +162,9 @@ func ParsePlan(file string, src []byte) (*Plan, error) {
 		key := und[0]
 		return nil, &PlanError{file, keyLine(src, key[len(key)-1]), fmt.Errorf("unknown key %q", key.String())}
 	}
+	if err := p.loadRules(file, src); err != nil {
+		return nil, err
+	}
 	if p.Seed < 0 {
 		return nil, &PlanError{file, keyLine(src, "seed"), fmt.Errorf("seed must be a whole number ≥ 0, got %d", p.Seed)}
 	}
@@ -215,7 +228,7 @@ func ParsePlan(file string, src []byte) (*Plan, error) {
 			if err != nil {
 				return nil, fail("series %q: %v", s.Label, err)
 			}
-			m, cs, err := s.configs(vs)
+			m, cs, err := s.configs(&p, vs)
 			if err != nil {
 				return nil, fail("series %q: %v", s.Label, err)
 			}
@@ -291,7 +304,40 @@ func settingString(k string, v any) (string, error) {
 }
 
 // configure looks a mechanic up and applies a TOML table of settings.
-func configure(id string, set map[string]any) (*mechanics.Mechanic, mechanics.Config, error) {
+// loadRules reads the plan's own rules and its rule files.
+func (p *Plan) loadRules(file string, src []byte) error {
+	p.local = map[string]*mechanics.Mechanic{}
+	var rs []*rules.Rule
+	if len(p.Rule) > 0 {
+		inline, err := rules.Parse(file, src)
+		if err != nil {
+			return &PlanError{file, 0, err}
+		}
+		rs = inline
+	}
+	for _, f := range p.RuleFiles {
+		path := f
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(filepath.Dir(file), f)
+		}
+		more, err := rules.LoadFile(path)
+		if err != nil {
+			return &PlanError{file, keyLine(src, "rules"), err}
+		}
+		rs = append(rs, more...)
+	}
+	for _, r := range rs {
+		if _, err := mechanics.Lookup(r.ID); err == nil || p.local[r.ID] != nil {
+			return &PlanError{file, 0, fmt.Errorf("rule %s: the id is taken (by a built-in mechanic or another rule); choose another", r.ID)}
+		}
+		p.local[r.ID] = r.Mechanic()
+	}
+	return nil
+}
+
+// configure looks a mechanic up (the plan's own rules first) and applies
+// settings to its defaults.
+func (p *Plan) configure(id string, set map[string]any) (*mechanics.Mechanic, mechanics.Config, error) {
 	keys := make([]string, 0, len(set))
 	for k := range set {
 		keys = append(keys, k)
@@ -304,6 +350,10 @@ func configure(id string, set map[string]any) (*mechanics.Mechanic, mechanics.Co
 			return nil, mechanics.Config{}, err
 		}
 		sets = append(sets, kv)
+	}
+	if m := p.local[id]; m != nil {
+		c, err := m.Configure(sets)
+		return m, c, err
 	}
 	return Configure(id, sets)
 }
@@ -323,7 +373,7 @@ func (a *Analysis) engine(p *Plan) Engine {
 // sweep validates an analysis and returns it as a sweep (no axes for a
 // single point).
 func (a *Analysis) sweep(p *Plan) (*Sweep, error) {
-	m, base, err := configure(a.Mechanic, a.Set)
+	m, base, err := p.configure(a.Mechanic, a.Set)
 	if err != nil {
 		return nil, err
 	}
@@ -367,8 +417,8 @@ func (a *Analysis) sweep(p *Plan) (*Sweep, error) {
 	return s, nil
 }
 
-func (s PlanSeries) configs(xs []float64) (*mechanics.Mechanic, []mechanics.Config, error) {
-	m, base, err := configure(s.Mechanic, s.Set)
+func (s PlanSeries) configs(p *Plan, xs []float64) (*mechanics.Mechanic, []mechanics.Config, error) {
+	m, base, err := p.configure(s.Mechanic, s.Set)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -424,7 +474,7 @@ func RunPlan(ctx context.Context, p *Plan, dir string, progress Progress) ([]str
 	for i := range p.Overlays {
 		o := &p.Overlays[i]
 		g.Go(func() error {
-			if err := runOverlay(gctx, o, p.MemoryBytes, b, &sections[len(p.Analyses)+i], progress); err != nil {
+			if err := runOverlay(gctx, p, o, b, &sections[len(p.Analyses)+i], progress); err != nil {
 				return fmt.Errorf("overlay %s: %w", o.Name, err)
 			}
 			return nil
@@ -524,7 +574,8 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 	return nil
 }
 
-func runOverlay(ctx context.Context, o *Overlay, memory int64, b *reports.Bundle, index *bytes.Buffer, progress Progress) error {
+func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, index *bytes.Buffer, progress Progress) error {
+	memory := p.MemoryBytes
 	var series []reports.Series
 	var mets []string
 	var rows []reports.OverlayRow
@@ -535,7 +586,7 @@ func runOverlay(ctx context.Context, o *Overlay, memory int64, b *reports.Bundle
 		if err != nil {
 			return err
 		}
-		m, cs, err := s.configs(vs)
+		m, cs, err := s.configs(p, vs)
 		if err != nil {
 			return err
 		}

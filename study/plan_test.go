@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/oddsmith/oddsmith/internal/pngtest"
+	"github.com/oddsmith/oddsmith/mechanics"
 	_ "github.com/oddsmith/oddsmith/mechanics/ag"
 	_ "github.com/oddsmith/oddsmith/mechanics/bd"
 	_ "github.com/oddsmith/oddsmith/mechanics/d20w"
@@ -182,4 +183,64 @@ func FuzzParsePlan(f *testing.F) {
 			t.Fatalf("a valid plan with no work")
 		}
 	})
+}
+
+// TestPlanRules: a plan defines a rule inline and loads a rule file, and
+// uses both in analyses and an overlay; a rule id that is taken is refused.
+func TestPlanRules(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "more.toml"), []byte("[[rule]]\nid = \"more.roll\"\n[rule.params]\nn = { default = 3, min = 1, max = 10 }\n[rule.vars]\ntotal = \"(n)d6\"\n"), 0o644)
+	src := `
+title = "rules in a plan"
+rules = ["more.toml"]
+
+[[rule]]
+id = "inline.check"
+[rule.params]
+tn = { default = 11, min = 1, max = 30 }
+[rule.let]
+nat = "d20"
+[rule.events]
+success = "nat + 2 >= tn"
+
+[[analysis]]
+name = "check"
+mechanic = "inline.check"
+vary = { tn = "5..20" }
+
+[[analysis]]
+name = "roll"
+mechanic = "more.roll"
+set = { n = 4 }
+
+[[overlay]]
+name = "both"
+range = "1..20"
+metric = "event:success"
+series = [ { label = "inline", mechanic = "inline.check", x = "tn" } ]
+`
+	file := filepath.Join(dir, "plan.toml")
+	os.WriteFile(file, []byte(src), 0o644)
+	p, err := ParsePlan(file, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "b")
+	if _, err := RunPlan(context.Background(), p, out, nil); err != nil {
+		t.Fatal(err)
+	}
+	index, _ := os.ReadFile(filepath.Join(out, "index.md"))
+	for _, want := range []string{"## check — `inline.check`", "## roll — `more.roll`", "## both — overlay"} {
+		if !bytes.Contains(index, []byte(want)) {
+			t.Errorf("index lacks %q", want)
+		}
+	}
+	// The plan's rules are its own: nothing is left registered.
+	if _, err := mechanics.Lookup("inline.check"); err == nil {
+		t.Error("the plan's rule leaked into the registry")
+	}
+	bad := "[[rule]]\nid = \"ag.skill_test\"\n[rule.vars]\nv = \"d6\"\n[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\n"
+	if _, err := ParsePlan("bad.toml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "id is taken") {
+		t.Errorf("a rule with a built-in's id: %v", err)
+	}
 }
