@@ -158,8 +158,10 @@ func ParsePlan(file string, src []byte) (*Plan, error) {
 		}
 		return nil, &PlanError{file, 0, err}
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		key := und[0]
+	for _, key := range md.Undecoded() {
+		if key[0] == "rule" {
+			continue // the rules' own keys: package rules checks them
+		}
 		return nil, &PlanError{file, keyLine(src, key[len(key)-1]), fmt.Errorf("unknown key %q", key.String())}
 	}
 	if err := p.loadRules(file, src); err != nil {
