@@ -1,0 +1,88 @@
+package benchmarks
+
+import (
+	"os"
+	"testing"
+
+	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/rules"
+	"github.com/oddsmith/oddsmith/sim"
+)
+
+// exprMechanic compiles a one-line rule.
+func exprMechanic(b *testing.B, src string) *mechanics.Mechanic {
+	r, err := rules.FromExpr(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r.Mechanic()
+}
+
+// BenchmarkRuleExact: one-line rules through the exact engine as whole
+// mechanics (compile, distributions, outputs); goal: 1000d6 ≤ 5 ms.
+//
+//	go test ./benchmarks -run '^$' -bench RuleExact
+func BenchmarkRuleExact(b *testing.B) {
+	for _, src := range []string{"1000d6", "4d6kh3", "10d10!{5}kh5", "d20 + 2d10! >= 25", "count(12d6 >= 5)"} {
+		b.Run("task="+src, func(b *testing.B) {
+			m := exprMechanic(b, src)
+			c := m.DefaultConfig()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := exact.Run(m, c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRuleSim: one-line rules simulated on one core; goal: 4d6kh3
+// ≥ 150 M trials/s.
+//
+//	go test ./benchmarks -run '^$' -bench RuleSim
+func BenchmarkRuleSim(b *testing.B) {
+	for _, src := range []string{"4d6kh3", "3d6 >= 10", "d20 + 2d10! >= 25", "count(12d6 >= 5)", "largest_set(7d6)"} {
+		b.Run("task="+src, func(b *testing.B) {
+			m := exprMechanic(b, src)
+			spec, err := m.Model(m.DefaultConfig())
+			if err != nil {
+				b.Fatal(err)
+			}
+			s, err := sim.NewSampler(spec)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := s.RunChunk(1, 0, chunk); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			var n uint64
+			for b.Loop() {
+				n++
+				if err := s.RunChunk(1, n, chunk); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)*chunk/b.Elapsed().Seconds(), "trials/s")
+		})
+	}
+}
+
+// BenchmarkRuleCompile: reading a rule file (TOML, the notation, and
+// compiling every rule at its defaults, which Parse does); goal ≤ 1 ms.
+//
+//	go test ./benchmarks -run '^$' -bench RuleCompile
+func BenchmarkRuleCompile(b *testing.B) {
+	src, err := os.ReadFile("../mechanics/rules/testdata/house.toml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := rules.Parse("house.toml", src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
