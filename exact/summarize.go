@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -54,6 +55,11 @@ func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []in
 	defer func() {
 		if x := recover(); x != nil {
 			err = fmt.Errorf("the model's outputs failed: %v", x)
+		}
+		if err != nil && strings.Contains(err.Error(), "rational overflow") {
+			// Exact fractions beyond 64 bits: the outputs ask too much of
+			// exact arithmetic (1/d70 has a denominator of lcm(1…70)).
+			err = mechanics.Invalid("an output's values are fractions too large for exact arithmetic (over 64 bits): round them (floor, ceil, round) or divide less")
 		}
 	}()
 	outs, err := spec.Compile()
