@@ -25,7 +25,7 @@ func TestExamplePlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ParsePlan("tour.toml", src)
+	p, err := ParsePlan("../examples/tour.toml", src)
 	if err != nil {
 		t.Fatal(err)
 	}

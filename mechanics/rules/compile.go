@@ -444,6 +444,13 @@ func (c *compiler) ifThen(e *notation.If) (value, error) {
 	if err != nil {
 		return value{}, err
 	}
+	if k, err := constOf(cond); err == nil {
+		// A condition on the parameters alone: only its branch is rolled.
+		if k.N != 0 {
+			return c.compile(e.Then)
+		}
+		return c.compile(e.Else)
+	}
 	th, err := c.compile(e.Then)
 	if err != nil {
 		return value{}, err
@@ -467,6 +474,18 @@ func (c *compiler) lookup(e *notation.Lookup) (value, error) {
 	x, err := c.compile(e.X)
 	if err != nil {
 		return value{}, err
+	}
+	if k, err := constOf(x); err == nil {
+		// A key of the parameters alone: only its case is rolled.
+		for _, cs := range e.Cases {
+			if (cs.Lo == nil || k.Cmp(expr.Int(*cs.Lo)) >= 0) && (cs.Hi == nil || k.Cmp(expr.Int(*cs.Hi)) <= 0) {
+				return c.compile(cs.Value)
+			}
+		}
+		if e.Default != nil {
+			return c.compile(e.Default)
+		}
+		return value{}, errAt(e.At, "the lookup has no case for %s", k)
 	}
 	xe := c.asDet(x)
 	// Built from the last case back: if x in case then value else (…).

@@ -39,6 +39,9 @@ const MaxStates = 100_000
 type StateVar struct {
 	Name            string
 	Start, Min, Max int
+	// Exprs holds the bounds given as expressions of the parameters
+	// ("start", "min", "max" → "q + 5"), resolved when the model is built.
+	Exprs map[string]Def
 }
 
 // ProcessDef is a rule's process: its state, when it stops, the horizon,
@@ -48,8 +51,11 @@ type ProcessDef struct {
 	State   []StateVar
 	Until   Def
 	Horizon int
-	Unit    string
-	Next    []Def
+	// HorizonX is the horizon given as an expression of the parameters
+	// (nil when it is a number).
+	HorizonX *Def
+	Unit     string
+	Next     []Def
 }
 
 // processOf reads [rule.process].
@@ -78,9 +84,20 @@ func processOf(fail func(int, string, ...any) error, where func(int) string, lin
 		}
 		sv := StateVar{Name: name}
 		for _, k := range []string{"start", "min", "max"} {
+			if src, ok := v[k].(string); ok {
+				x, err := notation.Parse(src)
+				if err != nil {
+					return nil, fail(line, "rule %s, process.state.%s.%s: %v", id, name, k, err)
+				}
+				if sv.Exprs == nil {
+					sv.Exprs = map[string]Def{}
+				}
+				sv.Exprs[k] = Def{Name: k, Src: src, X: x, Where: fmt.Sprintf("%s: rule %s, process.state.%s.%s", where(line), id, name, k)}
+				continue
+			}
 			x, ok := v[k].(int64)
 			if !ok {
-				return nil, fail(line, "rule %s: state variable %s needs a whole-number %s", id, name, k)
+				return nil, fail(line, "rule %s: state variable %s needs a whole-number %s (or an expression of the parameters in quotes)", id, name, k)
 			}
 			if x < -1e6 || x > 1e6 {
 				return nil, fail(line, "rule %s: state variable %s: %s = %d is beyond ±1000000", id, name, k, x)
@@ -99,7 +116,7 @@ func processOf(fail func(int, string, ...any) error, where func(int) string, lin
 				return nil, fail(line, "rule %s: state variable %s: unknown key %q (want start, min, max)", id, name, k)
 			}
 		}
-		if sv.Min > sv.Max || sv.Start < sv.Min || sv.Start > sv.Max {
+		if sv.Exprs == nil && (sv.Min > sv.Max || sv.Start < sv.Min || sv.Start > sv.Max) {
 			return nil, fail(line, "rule %s: state variable %s: start %d must lie within [min, max] = [%d, %d]", id, name, sv.Start, sv.Min, sv.Max)
 		}
 		p.State = append(p.State, sv)
@@ -113,11 +130,19 @@ func processOf(fail func(int, string, ...any) error, where func(int) string, lin
 		return nil, fail(line, "rule %s, process.until: %v", id, err)
 	}
 	p.Until = Def{Name: "until", Src: until, X: x, Where: fmt.Sprintf("%s: rule %s, process.until", where(line), id)}
-	h, ok := t["horizon"].(int64)
-	if !ok || h < 1 || h > 100_000 {
-		return nil, fail(line, "rule %s: a process needs a whole-number horizon = 1…100000 (steps followed at most)", id)
+	if src, ok := t["horizon"].(string); ok {
+		x, err := notation.Parse(src)
+		if err != nil {
+			return nil, fail(line, "rule %s, process.horizon: %v", id, err)
+		}
+		p.HorizonX = &Def{Name: "horizon", Src: src, X: x, Where: fmt.Sprintf("%s: rule %s, process.horizon", where(line), id)}
+	} else {
+		h, ok := t["horizon"].(int64)
+		if !ok || h < 1 || h > maxHorizon {
+			return nil, fail(line, "rule %s: a process needs a whole-number horizon = 1…100000 (steps followed at most), or an expression of the parameters in quotes", id)
+		}
+		p.Horizon = int(h)
 	}
-	p.Horizon = int(h)
 	if u, ok := t["unit"]; ok {
 		s, ok := u.(string)
 		if !ok || s == "" {
@@ -126,6 +151,61 @@ func processOf(fail func(int, string, ...any) error, where func(int) string, lin
 		p.Unit = s
 	}
 	return p, nil
+}
+
+// maxHorizon bounds a process rule's horizon.
+const maxHorizon = 100_000
+
+// resolve returns the process with its bounds and horizon evaluated at the
+// given parameters (the process itself when they are all numbers).
+func (p *ProcessDef) resolve(id string, params map[string]expr.Rat) (*ProcessDef, error) {
+	eval := func(d Def) (int, error) {
+		v, err := newCompiler(params).compile(d.X)
+		if err != nil {
+			return 0, ruleError(d, err)
+		}
+		k, err := constOf(v)
+		if err != nil {
+			return 0, ruleError(d, errAt(d.X.Pos(), "it must read only the parameters: %v", err))
+		}
+		if !k.IsInt() || k.N < -1e6 || k.N > 1e6 {
+			return 0, ruleError(d, fmt.Errorf("it is %s at these settings: give a whole number within ±1000000", k))
+		}
+		return int(k.N), nil
+	}
+	out := *p
+	out.State = slices.Clone(p.State)
+	if p.HorizonX != nil {
+		h, err := eval(*p.HorizonX)
+		if err != nil {
+			return nil, err
+		}
+		if h < 1 || h > maxHorizon {
+			return nil, ruleError(*p.HorizonX, fmt.Errorf("the horizon is %d at these settings: it must be 1…%d", h, maxHorizon))
+		}
+		out.Horizon = h
+	}
+	for i := range out.State {
+		sv := &out.State[i]
+		for k, d := range sv.Exprs {
+			n, err := eval(d)
+			if err != nil {
+				return nil, err
+			}
+			switch k {
+			case "start":
+				sv.Start = n
+			case "min":
+				sv.Min = n
+			case "max":
+				sv.Max = n
+			}
+		}
+		if sv.Min > sv.Max || sv.Start < sv.Min || sv.Start > sv.Max {
+			return nil, mechanics.Invalid("%s: state variable %s: start %d must lie within [min, max] = [%d, %d] (at these settings)", id, sv.Name, sv.Start, sv.Min, sv.Max)
+		}
+	}
+	return &out, nil
 }
 
 // checkNext: every next-state expression names a state variable.
@@ -153,7 +233,10 @@ func (p *ProcessDef) stateNames() string {
 // the state variables; the step from each state compiles the rule's
 // bindings with the state's values as constants.
 func (r *Rule) buildProcess(params map[string]expr.Rat) (*mechanics.Spec, error) {
-	pd := r.Process
+	pd, err := r.Process.resolve(r.ID, params)
+	if err != nil {
+		return nil, err
+	}
 	n := 1
 	for _, v := range pd.State {
 		n *= v.Max - v.Min + 1
@@ -253,6 +336,7 @@ func (r *Rule) buildProcess(params map[string]expr.Rat) (*mechanics.Spec, error)
 			return nil, err
 		}
 		v := mechanics.Var{Name: d.Name, Doc: docOr(d), Expr: e}
+		c.bindOutput(d.Name, e)
 		if refsTime(d.X) {
 			v.When, v.Otherwise = within, fmt.Sprintf("not done within %d %ss", pd.Horizon, pd.Unit)
 		}
@@ -297,6 +381,9 @@ func constOf(v value) (expr.Rat, error) {
 func (r *Rule) step(params map[string]expr.Rat, cur []int, index func([]int) (int, error)) (mechanics.Node, error) {
 	pd := r.Process
 	c := newCompiler(params)
+	if err := c.collectPools(r); err != nil {
+		return nil, err
+	}
 	for _, d := range r.Lets {
 		if err := c.bind(d); err != nil {
 			return nil, err

@@ -15,6 +15,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -67,10 +68,20 @@ func (r *Rule) Canonical() string {
 		fmt.Fprintf(&b, "param %s [%s, %s] real=%v\n", p.Name, mechanics.FormatNum(p.Min), mechanics.FormatNum(p.Max), p.Real)
 	}
 	if pd := r.Process; pd != nil {
-		for _, v := range pd.State {
-			fmt.Fprintf(&b, "state %s start %d [%d, %d]\n", v.Name, v.Start, v.Min, v.Max)
+		bound := func(v StateVar, k string, n int) string {
+			if d, ok := v.Exprs[k]; ok {
+				return "(" + notation.String(d.X) + ")"
+			}
+			return strconv.Itoa(n)
 		}
-		fmt.Fprintf(&b, "until %s\nhorizon %d %s\n", notation.String(pd.Until.X), pd.Horizon, pd.Unit)
+		for _, v := range pd.State {
+			fmt.Fprintf(&b, "state %s start %s [%s, %s]\n", v.Name, bound(v, "start", v.Start), bound(v, "min", v.Min), bound(v, "max", v.Max))
+		}
+		h := strconv.Itoa(pd.Horizon)
+		if pd.HorizonX != nil {
+			h = "(" + notation.String(pd.HorizonX.X) + ")"
+		}
+		fmt.Fprintf(&b, "until %s\nhorizon %s %s\n", notation.String(pd.Until.X), h, pd.Unit)
 		for _, d := range pd.Next {
 			fmt.Fprintf(&b, "next %s = %s\n", d.Name, notation.String(d.X))
 		}
@@ -201,6 +212,9 @@ func (c *compiler) collectPools(r *Rule) error {
 		lets[d.Name] = true
 	}
 	all := slices.Concat(r.Lets, r.Vars, r.Events)
+	if r.Process != nil {
+		all = append(all, r.Process.Next...)
+	}
 	for _, b := range r.Bands {
 		all = append(all, b.Def)
 	}
@@ -372,6 +386,7 @@ func (c *compiler) spec(r *Rule) (*mechanics.Spec, error) {
 			return nil, err
 		}
 		vars = append(vars, out{d: d, e: e})
+		c.bindOutput(d.Name, e)
 	}
 	for _, d := range r.Events {
 		e, err := compileOut(d)
@@ -404,6 +419,19 @@ func (c *compiler) spec(r *Rule) (*mechanics.Spec, error) {
 		return nil, mechanics.Invalid("%s: the rule reports nothing: give it vars or events", r.ID)
 	}
 	return spec, nil
+}
+
+// bindOutput lets the outputs after a variable read it by name (events
+// and bands on a variable, a variable on an earlier one).
+func (c *compiler) bindOutput(name string, e expr.Expr) {
+	if _, ok := c.binds[name]; ok {
+		return // the variable restates a binding of the same name
+	}
+	if _, ok := c.params[name]; ok {
+		return
+	}
+	c.binds[name] = detV(e)
+	c.names = append(c.names, name)
 }
 
 func docOr(d Def) string {

@@ -319,3 +319,87 @@ func TestRuleFileErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestProcessBoundsFromParams: a process's horizon and state bounds may be
+// expressions of the parameters, checked at each setting.
+func TestProcessBoundsFromParams(t *testing.T) {
+	src := `
+[[rule]]
+id = "t.countdown"
+[rule.params]
+hp = { default = 5, min = 1, max = 50 }
+h = { default = 30, min = 0, max = 200 }
+[rule.process]
+state = { left = { start = "hp", min = 0, max = "hp" } }
+until = "left == 0"
+horizon = "h"
+[rule.let]
+hit = "d6 >= 4"
+[rule.next]
+left = "left - hit"
+[rule.vars]
+rounds = "time"
+[rule.events]
+down = "left == 0"
+`
+	rs, err := Parse("countdown.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs[0]
+	// Down after exactly hp hits: time is negative binomial; P(T = hp) = 2^-hp.
+	for _, hp := range []int{1, 3, 7} {
+		res := runRule(t, r, "hp="+itoa(hp))
+		v := variable(t, res, "rounds")
+		if got := v.P[hp-v.Lo]; math.Abs(got-math.Pow(0.5, float64(hp))) > 1e-12 {
+			t.Errorf("hp=%d: P(rounds = hp) = %g, want 2^-%d", hp, got, hp)
+		}
+	}
+	m := r.Mechanic()
+	c, err := m.Configure([]string{"h=0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Model(c); err == nil || !strings.Contains(err.Error(), "horizon is 0") {
+		t.Errorf("horizon 0: %v", err)
+	}
+	bad := strings.Replace(src, `max = "hp"`, `max = "d6"`, 1)
+	if rs, err := Parse("bad.toml", []byte(bad)); err == nil {
+		_, err = rs[0].Mechanic().Model(rs[0].Mechanic().DefaultConfig())
+		if err == nil || !strings.Contains(err.Error(), "process.state.left.max") {
+			t.Errorf("a bound that rolls: %v", err)
+		}
+	}
+}
+
+// TestOutputsReadEarlierOutputs: events and bands may read the rule's
+// variables by name; a condition or lookup key on parameters alone rolls
+// only its branch.
+func TestOutputsReadEarlierOutputs(t *testing.T) {
+	src := `
+[[rule]]
+id = "t.vars"
+[rule.params]
+big = { default = 0, min = 0, max = 1 }
+[rule.let]
+roll = "if big == 1 then 60d20 else d20"
+pick = "lookup(big, {0: d4, 1: 80d100})"
+[rule.vars]
+margin = "roll - 10"
+double = "margin * 2"
+[rule.events]
+ok = "margin >= 0 and double >= 0"
+four = "pick == 4"
+`
+	rs, err := Parse("vars.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := runRule(t, rs[0])
+	if got := event(t, res, "ok"); math.Abs(got-0.55) > 1e-12 {
+		t.Errorf("P(ok) = %g, want 0.55", got)
+	}
+	if got := event(t, res, "four"); math.Abs(got-0.25) > 1e-12 {
+		t.Errorf("P(four) = %g, want 0.25", got)
+	}
+}
