@@ -86,3 +86,63 @@ func BenchmarkRuleCompile(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRuleVsBuiltin: ag's skill test written as a rule
+// (examples/rules/ag_skill.toml) against the built-in ag.skill_test, in
+// both engines, at skill 2, 6 and 12; goal: the rule within 2× of the
+// built-in.
+//
+//	go test ./benchmarks -run '^$' -bench RuleVsBuiltin
+func BenchmarkRuleVsBuiltin(b *testing.B) {
+	rs, err := rules.LoadFile("../examples/rules/ag_skill.toml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rule *mechanics.Mechanic
+	for _, r := range rs {
+		if r.ID == "my.ag.skill" {
+			rule = r.Mechanic()
+		}
+	}
+	builtin, err := mechanics.Lookup("ag.skill_test")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, skill := range []string{"2", "6", "12"} {
+		for _, m := range []*mechanics.Mechanic{builtin, rule} {
+			c, err := m.Configure([]string{"skill=" + skill, "tn=6"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run("engine=exact/skill="+skill+"/mechanic="+m.ID, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := exact.Run(m, c); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("engine=sim/skill="+skill+"/mechanic="+m.ID, func(b *testing.B) {
+				spec, err := m.Model(c)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s, err := sim.NewSampler(spec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := s.RunChunk(1, 0, chunk); err != nil {
+					b.Fatal(err)
+				}
+				var n uint64
+				for b.Loop() {
+					n++
+					if err := s.RunChunk(1, n, chunk); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.N)*chunk/b.Elapsed().Seconds(), "trials/s")
+			})
+		}
+	}
+}

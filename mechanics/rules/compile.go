@@ -604,7 +604,6 @@ func (c *compiler) call(e *notation.Call) (value, error) {
 }
 
 // statKey names a statistic for field names and sharing.
-func statKey(s kit.PoolStat) string {
-	r := strings.NewReplacer(" ", "_", ">=", "ge", "<=", "le", "==", "eq", "!=", "ne", ">", "gt", "<", "lt", "-", "m")
-	return r.Replace(s.Name())
-}
+func statKey(s kit.PoolStat) string { return statKeys.Replace(s.Name()) }
+
+var statKeys = strings.NewReplacer(" ", "_", ">=", "ge", "<=", "le", "==", "eq", "!=", "ne", ">", "gt", "<", "lt", "-", "m")

@@ -204,6 +204,21 @@ func (c *compiler) addPool(name string, pb *poolBinding, die mechanics.Die, n in
 	return nil
 }
 
+// known is the value of an expression of the parameters alone.
+func (c *compiler) known(e notation.Expr) (expr.Rat, bool) {
+	for _, n := range notation.Names(e) {
+		if _, ok := c.params[n]; !ok {
+			return expr.Rat{}, false // a binding, a state variable: not known yet
+		}
+	}
+	v, err := newCompiler(c.params).compile(e)
+	if err != nil {
+		return expr.Rat{}, false
+	}
+	k, err := constOf(v)
+	return k, err == nil
+}
+
 // collectPools finds the bindings read as pools and every statistic read
 // of each.
 func (c *compiler) collectPools(r *Rule) error {
@@ -221,7 +236,7 @@ func (c *compiler) collectPools(r *Rule) error {
 	// Pass 1: names that are pool arguments.
 	for _, d := range all {
 		var err error
-		visitPools(d.X, func(call *notation.Call, pool notation.Expr) {
+		visitPools(d.X, c.known, func(call *notation.Call, pool notation.Expr) {
 			if n, ok := pool.(*notation.Name); ok && lets[n.Name] && c.pools[n.Name] == nil {
 				c.pools[n.Name] = &poolBinding{field: map[string]string{}}
 			}
@@ -243,7 +258,7 @@ func (c *compiler) collectPools(r *Rule) error {
 	// constants: parameters only.
 	for _, d := range all {
 		var failed error
-		visitPools(d.X, func(call *notation.Call, pool notation.Expr) {
+		visitPools(d.X, c.known, func(call *notation.Call, pool notation.Expr) {
 			n, ok := pool.(*notation.Name)
 			if !ok || c.pools[n.Name] == nil || failed != nil {
 				return
@@ -271,7 +286,10 @@ var poolFuncs = map[string]bool{"highest": true, "lowest": true, "sum": true, "c
 
 // visitPools walks an expression: onCall for every pool evaluator (with
 // its pool argument), onName for every other name.
-func visitPools(e notation.Expr, onCall func(*notation.Call, notation.Expr), onName func(*notation.Name)) {
+//
+// A condition or lookup key on the parameters alone (known: its value)
+// visits only the branch taken, as the compiler rolls only that one.
+func visitPools(e notation.Expr, known func(notation.Expr) (expr.Rat, bool), onCall func(*notation.Call, notation.Expr), onName func(*notation.Name)) {
 	var visit func(e notation.Expr)
 	visitCond := func(cd *notation.Cond) {
 		if cd != nil {
@@ -319,6 +337,14 @@ func visitPools(e notation.Expr, onCall func(*notation.Call, notation.Expr), onN
 		case *notation.Not:
 			visit(e.X)
 		case *notation.If:
+			if k, ok := known(e.Cond); ok {
+				if k.N != 0 {
+					visit(e.Then)
+				} else {
+					visit(e.Else)
+				}
+				return
+			}
 			visit(e.Cond)
 			visit(e.Then)
 			visit(e.Else)
@@ -350,6 +376,16 @@ func visitPools(e notation.Expr, onCall func(*notation.Call, notation.Expr), onN
 			visit(e.Pool)
 			visit(e.Value)
 		case *notation.Lookup:
+			if k, ok := known(e.X); ok {
+				for _, cs := range e.Cases {
+					if (cs.Lo == nil || k.Cmp(expr.Int(*cs.Lo)) >= 0) && (cs.Hi == nil || k.Cmp(expr.Int(*cs.Hi)) <= 0) {
+						visit(cs.Value)
+						return
+					}
+				}
+				visit(e.Default)
+				return
+			}
 			visit(e.X)
 			for _, cs := range e.Cases {
 				visit(cs.Value)
