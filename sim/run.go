@@ -120,6 +120,17 @@ type worker interface {
 
 // Outcomes samples a spec's outcome Trials times.
 func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, error) {
+	return OutcomesChunks(ctx, spec, opt, 0, Chunks(opt.Trials))
+}
+
+// Chunks is the number of chunks of a run of the given trials.
+func Chunks(trials int64) int64 { return (trials + ChunkSize - 1) / ChunkSize }
+
+// OutcomesChunks samples only chunks [first, last) of a run of opt.Trials
+// trials: the counts of a shard. The counts of disjoint ranges covering
+// [0, Chunks(opt.Trials)), merged with Hist.Merge, equal Outcomes' exactly.
+// OnProgress then counts the trials of the range.
+func OutcomesChunks(ctx context.Context, spec *mechanics.Spec, opt Options, first, last int64) (Hist, error) {
 	if opt.Trials < 1 {
 		return Hist{}, mechanics.Invalid("trials must be at least 1, got %d", opt.Trials)
 	}
@@ -132,8 +143,13 @@ func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, err
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	nChunks := (opt.Trials + ChunkSize - 1) / ChunkSize
+	first, last = max(first, 0), min(last, Chunks(opt.Trials))
+	if first >= last {
+		return Hist{}, nil
+	}
+	nChunks := last - first
 	workers = int(min(int64(workers), nChunks))
+	rangeTrials := min(last*ChunkSize, opt.Trials) - first*ChunkSize
 
 	var next, done atomic.Int64
 	var firstErr error
@@ -162,8 +178,8 @@ func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, err
 			ws[i] = w
 			var src Source
 			for {
-				c := next.Add(1) - 1
-				if c >= nChunks || ctx.Err() != nil {
+				c := first + next.Add(1) - 1
+				if c >= last || ctx.Err() != nil {
 					return
 				}
 				n := min(ChunkSize, opt.Trials-c*ChunkSize)
@@ -177,7 +193,7 @@ func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, err
 		})
 	}
 	progressDone := make(chan struct{})
-	go progress(opt, &done, stop, progressDone)
+	go progress(Options{Trials: rangeTrials, OnProgress: opt.OnProgress}, &done, stop, progressDone)
 	wg.Wait()
 	close(stop)
 	<-progressDone
@@ -432,18 +448,26 @@ func Simulate(ctx context.Context, spec *mechanics.Spec, opt Options, res *mecha
 		if err != nil {
 			return err
 		}
-		r := res
-		if i > 0 {
-			r = &mechanics.Result{}
-		}
-		if err := summarize(ctx, part, h, r, po); err != nil {
+		if err := addPart(ctx, i, part, h, res, po); err != nil {
 			return err
 		}
-		if i > 0 {
-			res.Vars = append(res.Vars, r.Vars...)
-			res.Events = append(res.Events, r.Events...)
-			res.Bands = append(res.Bands, r.Bands...)
-		}
+	}
+	return nil
+}
+
+// addPart summarizes the counts of part i into res.
+func addPart(ctx context.Context, i int, part *mechanics.Spec, h Hist, res *mechanics.Result, po Options) error {
+	r := res
+	if i > 0 {
+		r = &mechanics.Result{}
+	}
+	if err := summarize(ctx, part, h, r, po); err != nil {
+		return err
+	}
+	if i > 0 {
+		res.Vars = append(res.Vars, r.Vars...)
+		res.Events = append(res.Events, r.Events...)
+		res.Bands = append(res.Bands, r.Bands...)
 	}
 	return nil
 }

@@ -23,6 +23,9 @@ type Engine struct {
 	// default, exact.DefaultMemory). A model that needs more is refused
 	// before it allocates, as bad input.
 	MemoryBytes int64
+	// Source, when set, gives the results in place of the engines: merge
+	// replays a command with the results of its shards (see Merged).
+	Source PointSource
 }
 
 // MaxTrials bounds the trials of one simulation: beyond it a run would take
@@ -58,6 +61,9 @@ func (e Engine) Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Conf
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if e.Source != nil {
+		return e.Source.Result(ctx, e, m, c)
 	}
 	type outcome struct {
 		r   *mechanics.Result

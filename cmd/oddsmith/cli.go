@@ -442,6 +442,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "number of parallel `workers`")
 	quiet := fs.BoolP("quiet", "q", false, "no progress on stderr")
 	memory := memoryFlag(fs)
+	shard := shardFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -459,7 +460,10 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *workers < 1 {
 		return badInput("--workers must be at least 1, got %d", *workers)
 	}
-	opt := study.Engine{Kind: "sim", Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem}
+	opt := study.Engine{Kind: "sim", Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem, Source: pointSource(ctx)}
+	if *shard != "" {
+		return simShard(ctx, fs, m, c, opt, *shard, of.output, of.format, *quiet, stderr)
+	}
 	// A progress bar for runs longer than ~2 s (the simulator calls back
 	// only then).
 	var mu sync.Mutex // the simulator calls back from its own goroutine

@@ -29,6 +29,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	plotKind := fs.String("plot", "heatmap", "how to draw two varied parameters: `heatmap` or lines (one line per value of the second)")
 	memory := memoryFlag(fs)
 	exprSrc := exprFlag(fs)
+	shard := shardFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -60,7 +61,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	sw := &study.Sweep{Mechanic: m, Base: base, Metric: *metric,
-		Engine: study.Engine{Kind: *engine, Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem}}
+		Engine: study.Engine{Kind: *engine, Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem, Source: pointSource(ctx)}}
 	for _, v := range *varies {
 		a, err := study.ParseAxis(v)
 		if err != nil {
@@ -71,6 +72,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// Every point is validated before anything runs or is written.
 	if err := sw.Validate(); err != nil {
 		return err
+	}
+	if *shard != "" {
+		return sweepShard(ctx, fs, sw, *shard, *out, *quiet, stderr)
 	}
 	bar := newProgress(stderr, *quiet, "sweep "+m.ID, "points", int64(sw.Points()))
 	pts, err := sw.Run(ctx, func() { bar.Add(1) })

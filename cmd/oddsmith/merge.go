@@ -1,0 +1,438 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/reports"
+	"github.com/oddsmith/oddsmith/sim"
+	"github.com/oddsmith/oddsmith/study"
+)
+
+// Shards: 'oddsmith sim|sweep|run … --shard i/K -o FILE' runs one slice of
+// the work and writes a shard file; 'oddsmith merge FILE… -o OUT' checks the
+// shards, adds their counts and replays the command with the shards'
+// results in place of the engines, so that OUT has the bytes of one run.
+
+// mergeUsage and mergeLong document merge (see commandTable).
+const (
+	mergeUsage = "oddsmith merge SHARD... [-o FILE|DIR] [--format table|csv|json] [-q]"
+	mergeShort = "combine the shard files of 'sim', 'sweep' or 'run --shard i/K' → the bytes of one run"
+	mergeLong  = "Checks that the shard files are all the shards of one run (same fingerprint, same oddsmith version, every shard once, " +
+		"checksums intact), adds their integer counts and writes exactly what the run on one machine writes: a simulation's table, " +
+		"CSV or JSON (-o FILE, or stdout), a sweep's CSV and plot or a plan's bundle (-o DIR). A summary goes to stderr.\n\n" +
+		"Examples:\n" +
+		"  oddsmith sim ag.skill_test -n 4000000000 --shard auto/4 -o shards/skill.$SLURM_ARRAY_TASK_ID   # in each array task\n" +
+		"  oddsmith merge shards/skill.* -o skill.txt\n" +
+		"  oddsmith run examples/tour.toml --shard 2/3 -o tour.2 && … && oddsmith merge tour.0 tour.1 tour.2 -o report"
+)
+
+// shardFlag adds --shard to a command.
+func shardFlag(fs *pflag.FlagSet) *string {
+	return fs.String("shard", "", "run only shard `i/K` (0 ≤ i < K) of the work and write a shard file to -o for 'oddsmith merge'; "+
+		"auto/K takes i from "+strings.Join(study.IndexVars, ", "))
+}
+
+// sourceKey carries merge's results (a study.PointSource) to the command it
+// replays.
+type sourceKey struct{}
+
+// pointSource is the source of results merge installed, or nil.
+func pointSource(ctx context.Context) study.PointSource {
+	s, _ := ctx.Value(sourceKey{}).(study.PointSource)
+	return s
+}
+
+// notReplayed are the flags a shard does not record: they change where
+// and how fast the work runs, not its results.
+var notReplayed = map[string]bool{"shard": true, "output": true, "workers": true, "quiet": true, "format": true, "memory": true}
+
+// canonicalArgs rebuilds a command's arguments for merge to replay: the
+// positional arguments, then every flag given except notReplayed, file
+// names made absolute (merge may run elsewhere on a shared file system).
+// It also hashes the input files (the plan, --rules files).
+func canonicalArgs(fs *pflag.FlagSet, positional []string, plan bool) ([]string, map[string]string, error) {
+	files := map[string]string{}
+	addFile := func(name string) (string, error) { return addHash(files, name) }
+	var args []string
+	for _, a := range positional {
+		if plan {
+			abs, err := addFile(a)
+			if err != nil {
+				return nil, nil, err
+			}
+			a = abs
+		}
+		args = append(args, a)
+	}
+	var err error
+	fs.Visit(func(f *pflag.Flag) {
+		if notReplayed[f.Name] || err != nil {
+			return
+		}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				if f.Name == "rules" {
+					if v, err = addFile(v); err != nil {
+						return
+					}
+				}
+				args = append(args, "--"+f.Name+"="+v)
+			}
+			return
+		}
+		args = append(args, "--"+f.Name+"="+f.Value.String())
+	})
+	return args, files, err
+}
+
+// shardRun is the common part of one shard's work: parsing --shard,
+// progress lines on stderr, and writing the file.
+type shardRun struct {
+	sel    study.Shard
+	header study.ShardHeader
+	out    string
+	quiet  bool
+	stderr io.Writer
+	start  time.Time
+
+	mu       sync.Mutex
+	bar      *progress
+	lastTick int
+}
+
+func newShardRun(spec, out string, quiet bool, stderr io.Writer) (*shardRun, error) {
+	sel, err := study.ParseShard(spec, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if out == "" {
+		return nil, badInput("--shard needs -o FILE, the shard file to write")
+	}
+	if st, err := os.Stat(out); err == nil && st.IsDir() {
+		return nil, badInput("--shard writes a file: %s is a directory", out)
+	}
+	return &shardRun{sel: sel, out: out, quiet: quiet, stderr: stderr}, nil
+}
+
+// begin fills the header's range and says what the shard runs.
+func (s *shardRun) begin(total int64, unit string, detail func(first, last int64) string) (first, last int64) {
+	h := &s.header
+	first, last = s.sel.Range(total)
+	h.Unit, h.Total, h.Shard, h.Of, h.First, h.Last = unit, total, s.sel.Index, s.sel.Count, first, last
+	h.Version = mechanics.Version
+	if !s.quiet {
+		from := ""
+		if s.sel.From != "" {
+			from = " (index from " + s.sel.From + ")"
+		}
+		fmt.Fprintf(s.stderr, "shard %s%s of %s %s: %s %d..%d of %d%s\n", s.sel, from, h.Kind, h.What, unit, first, last, total, detail(first, last))
+	}
+	s.start = time.Now()
+	return first, last
+}
+
+// progress reports done of total units: a bar on a terminal, else a line
+// at every tenth (a scheduler's log file gets no carriage returns).
+func (s *shardRun) progress(done, total int64, unit string) {
+	if s.quiet || total <= 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f, ok := s.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if s.bar == nil {
+			s.bar = newProgress(s.stderr, false, "shard "+s.sel.String(), unit, total)
+		}
+		s.bar.Set(done)
+		return
+	}
+	if tick := int(done * 10 / total); tick > s.lastTick {
+		s.lastTick = tick
+		fmt.Fprintf(s.stderr, "shard %s: %d%% (%d of %d %s, %.1fs)\n", s.sel, tick*10, done, total, unit, time.Since(s.start).Seconds())
+	}
+}
+
+// finish writes the shard file atomically: a retried task that rewrites
+// it writes the same bytes.
+func (s *shardRun) finish(points []study.ShardPoint, keys []string, trials int64) error {
+	s.mu.Lock()
+	s.bar.Finish(true)
+	s.mu.Unlock()
+	s.header.Fingerprint = study.RunFingerprint(s.header, keys)
+	f := &study.ShardFile{Header: s.header, Points: points}
+	data, err := f.Encode()
+	if err != nil {
+		return err
+	}
+	if err := reports.AtomicWrite(s.out, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+		return err
+	}
+	if !s.quiet {
+		el := time.Since(s.start).Seconds()
+		rate := ""
+		if trials > 0 && el > 0 {
+			rate = fmt.Sprintf(", %d trials (%.3g trials/s)", trials, float64(trials)/el)
+		}
+		fmt.Fprintf(s.stderr, "shard %s: done in %.2fs%s → %s\n", s.sel, el, rate, s.out)
+	}
+	return nil
+}
+
+// simShard runs one shard of 'oddsmith sim': a slice of the chunks.
+func simShard(ctx context.Context, fs *pflag.FlagSet, m *mechanics.Mechanic, c mechanics.Config, e study.Engine, spec, out, format string, quiet bool, stderr io.Writer) error {
+	s, err := newShardRun(spec, out, quiet, stderr)
+	if err != nil {
+		return err
+	}
+	args, files, err := canonicalArgs(fs, fs.Args(), false)
+	if err != nil {
+		return err
+	}
+	h := &s.header
+	h.Kind, h.Args, h.Files, h.What, h.OutputFormat = "sim", args, files, m.ID, format
+	h.Seed, h.Trials, h.ChunkSize = e.Seed, e.Trials, sim.ChunkSize
+	total := sim.Chunks(e.Trials)
+	first, last := s.begin(total, "chunks", func(first, last int64) string {
+		return fmt.Sprintf(" (%d of %d trials), seed %d", shardTrials(first, last, e.Trials), e.Trials, e.Seed)
+	})
+	trials := shardTrials(first, last, e.Trials)
+	e.Source = nil
+	e.OnProgress = func(done, _ int64) { s.progress(done, trials, "trials") }
+	p, err := study.SimShard(ctx, e, m, c, first, last)
+	if err != nil {
+		return err
+	}
+	return s.finish([]study.ShardPoint{p}, []string{p.Key}, trials*int64(len(p.Counts)))
+}
+
+// shardTrials is the number of trials of chunks [first, last).
+func shardTrials(first, last, trials int64) int64 {
+	return min(last*sim.ChunkSize, trials) - min(first*sim.ChunkSize, trials)
+}
+
+// pointsShard runs one shard of a sweep or a plan: a slice of the points.
+func pointsShard(ctx context.Context, s *shardRun, pts []study.Point) error {
+	keys := make([]string, len(pts))
+	for i, p := range pts {
+		keys[i] = p.Key()
+	}
+	first, last := s.begin(int64(len(pts)), "points", func(int64, int64) string { return "" })
+	var mu sync.Mutex
+	done := int64(0)
+	n := last - first
+	var trials int64
+	for _, p := range pts[first:last] {
+		if p.Engine.Kind == "sim" {
+			trials += p.Engine.Trials
+		}
+	}
+	res, err := study.RunPoints(ctx, pts[first:last], func() {
+		mu.Lock()
+		done++
+		d := done
+		mu.Unlock()
+		s.progress(d, n, "points")
+	})
+	if err != nil {
+		return err
+	}
+	return s.finish(res, keys, trials)
+}
+
+// sweepShard runs one shard of 'oddsmith sweep'.
+func sweepShard(ctx context.Context, fs *pflag.FlagSet, sw *study.Sweep, spec, out string, quiet bool, stderr io.Writer) error {
+	s, err := newShardRun(spec, out, quiet, stderr)
+	if err != nil {
+		return err
+	}
+	args, files, err := canonicalArgs(fs, fs.Args(), false)
+	if err != nil {
+		return err
+	}
+	pts, err := sw.ShardPoints()
+	if err != nil {
+		return err
+	}
+	h := &s.header
+	h.Kind, h.Args, h.Files, h.What = "sweep", args, files, sw.Mechanic.ID
+	if sw.Engine.Kind == "sim" {
+		h.Seed, h.Trials, h.ChunkSize = sw.Engine.Seed, sw.Engine.Trials, sim.ChunkSize
+	} else {
+		h.ChunkSize = sim.ChunkSize
+	}
+	return pointsShard(ctx, s, pts)
+}
+
+// planShard runs one shard of 'oddsmith run'.
+func planShard(ctx context.Context, fs *pflag.FlagSet, plan *study.Plan, file, spec, out string, quiet bool, stderr io.Writer) error {
+	s, err := newShardRun(spec, out, quiet, stderr)
+	if err != nil {
+		return err
+	}
+	args, files, err := canonicalArgs(fs, []string{file}, true)
+	if err != nil {
+		return err
+	}
+	for _, rf := range plan.RuleFiles {
+		path := rf
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(filepath.Dir(file), rf)
+		}
+		if _, err := addHash(files, path); err != nil {
+			return err
+		}
+	}
+	pts, err := plan.ShardPoints()
+	if err != nil {
+		return mechanics.AsInput(err)
+	}
+	h := &s.header
+	h.Kind, h.Args, h.Files, h.What = "run", args, files, file
+	h.Seed, h.Trials, h.ChunkSize = uint64(plan.Seed), plan.Trials, sim.ChunkSize
+	return pointsShard(ctx, s, pts)
+}
+
+// addHash records the sha256 of a file under its absolute name.
+func addHash(files map[string]string, name string) (string, error) {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return "", err
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return "", badInput("cannot read %s: %v", name, err)
+	}
+	sum := sha256.Sum256(data)
+	files[abs] = hex.EncodeToString(sum[:])
+	return abs, nil
+}
+
+func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags(findCommand("merge"), stdout)
+	out := fs.StringP("output", "o", "", "write the merged result to `FILE` (a simulation; stdout when absent) or DIR (a sweep or a plan)")
+	format := fs.StringP("format", "f", "", "output `format` of a simulation: table, csv or json (default: the shards' --format, else table)")
+	quiet := fs.BoolP("quiet", "q", false, "no summary on stderr")
+	memory := memoryFlag(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if _, err := parseMemory(*memory); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return badInput("merge needs the shard files of a run (oddsmith merge SHARD... -o OUT)")
+	}
+	names := fs.Args()
+	shards := make([]*study.ShardFile, len(names))
+	for i, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			if os.IsNotExist(err) {
+				return badInput("cannot read shard: %v", err)
+			}
+			return fmt.Errorf("cannot read shard: %w", err)
+		}
+		if shards[i], err = study.ReadShard(name, data); err != nil {
+			return err
+		}
+	}
+	merged, err := study.MergeShards(names, shards)
+	if err != nil {
+		return err
+	}
+	h := merged.Header
+	c := findCommand(h.Kind)
+	if c == nil {
+		return badInput("%s: unknown command %q", names[0], h.Kind)
+	}
+	replay := slices.Clone(h.Args)
+	replay = append(replay, "-q", "--memory="+*memory)
+	if h.Kind == "sim" {
+		f := cmp.Or(*format, h.OutputFormat, "table")
+		if !slices.Contains(reports.Formats, f) {
+			return badInput("unknown format %q (want %s)", f, strings.Join(reports.Formats, ", "))
+		}
+		replay = append(replay, "--format="+f)
+	} else {
+		if *format != "" {
+			return badInput("--format is for simulations; a %s writes a directory", map[string]string{"sweep": "sweep", "run": "plan"}[h.Kind])
+		}
+		if *out == "" {
+			return badInput("merging a %s needs an output directory (-o DIR)", map[string]string{"sweep": "sweep", "run": "plan"}[h.Kind])
+		}
+	}
+	// The input files must be those the shards read.
+	for _, f := range slices.Sorted(maps.Keys(h.Files)) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return badInput("the shards read %s, which merge cannot read: %v", f, err)
+		}
+		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != h.Files[f] {
+			return badInput("%s changed since the shards ran; merge with the file they read, or rerun them", f)
+		}
+	}
+	if *out != "" {
+		replay = append(replay, "--output="+*out)
+	}
+	start := time.Now()
+	// The replayed command's --rules are loaded by its own flags.
+	if err := c.run(context.WithValue(ctx, sourceKey{}, study.PointSource(merged)), replay, stdout, io.Discard); err != nil {
+		return err
+	}
+	if !*quiet {
+		mergeSummary(stderr, h, names, shards, merged, time.Since(start))
+	}
+	return nil
+}
+
+// mergeSummary prints what was merged: the run, then one line per shard.
+func mergeSummary(w io.Writer, h study.ShardHeader, names []string, shards []*study.ShardFile, m *study.Merged, el time.Duration) {
+	what := h.What
+	if h.Kind == "run" {
+		what = "plan " + what
+	}
+	fmt.Fprintf(w, "merge: %d shard%s of 'oddsmith %s' %s, %d %s", len(shards), plural(len(shards)), h.Kind, what, h.Total, h.Unit)
+	if t := m.Trials(); t > 0 {
+		fmt.Fprintf(w, ", %d trials", t)
+	}
+	if h.Kind == "sim" {
+		fmt.Fprintf(w, ", seed %d", h.Seed)
+	}
+	fmt.Fprintf(w, " (fingerprint %s), merged in %.2fs\n", h.Fingerprint, el.Seconds())
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for i, s := range shards {
+		sh := s.Header
+		var t int64
+		for _, p := range s.Points {
+			for _, c := range p.Counts {
+				t += c.Total()
+			}
+		}
+		fmt.Fprintf(tw, "  shard %d/%d\t%s %d..%d\t%d trials\t%s\n", sh.Shard, sh.Of, sh.Unit, sh.First, sh.Last, t, names[i])
+	}
+	tw.Flush()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

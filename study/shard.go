@@ -1,0 +1,707 @@
+package study
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/sim"
+)
+
+// Shards: one run cut into K disjoint slices that run anywhere (the tasks
+// of a Slurm job array, a Kubernetes Indexed Job, a cloud batch array),
+// each writing a shard file, and merged exactly.
+//
+// A simulation is cut by chunks (each chunk draws from its own stream
+// derived from the seed and the chunk's index, so where a chunk runs does
+// not matter); a sweep or a plan is cut by points, each point computed whole
+// by one shard. A shard carries the raw integer counts of its simulated
+// points (every part of the model) and the computed results of its exact
+// points, keyed by what they are (engine, trials, seed and the model's
+// fingerprint); merge adds the counts and replays the command with those
+// results in place of the engines, so the merged output is written by the
+// same code as a single run's and has its bytes.
+
+// ShardFormat is the version of the shard file layout.
+const ShardFormat = 1
+
+// shardMagic starts every shard file, followed by the format number.
+const shardMagic = "oddsmith-shard "
+
+// IndexVars are the environment variables --shard auto/K reads the shard
+// index from, in this order: Slurm job arrays, Kubernetes Indexed Jobs, AWS
+// Batch array jobs and Google Cloud Batch.
+var IndexVars = []string{"SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX", "BATCH_TASK_INDEX"}
+
+// MaxShards bounds K.
+const MaxShards = 1 << 20
+
+// Shard is shard Index of Count (0 ≤ Index < Count).
+type Shard struct {
+	Index, Count int
+	// From names where the index came from ("" when given), for messages.
+	From string
+}
+
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+
+// ParseShard reads "i/K" or "auto/K" (the index from the first of IndexVars
+// that is set, read with getenv). A Slurm array that starts at 1 or any
+// other index is shifted by SLURM_ARRAY_TASK_MIN. Errors are bad input.
+func ParseShard(s string, getenv func(string) string) (Shard, error) {
+	is, ks, ok := strings.Cut(s, "/")
+	if !ok {
+		return Shard{}, mechanics.Invalid("--shard %q: want i/K (shard i of K, counting from 0) or auto/K", s)
+	}
+	k, err := strconv.Atoi(ks)
+	if err != nil || k < 1 || k > MaxShards {
+		return Shard{}, mechanics.Invalid("--shard %q: K must be a whole number from 1 to %d", s, MaxShards)
+	}
+	sh := Shard{Count: k}
+	if is == "auto" {
+		for _, v := range IndexVars {
+			val := strings.TrimSpace(getenv(v))
+			if val == "" {
+				continue
+			}
+			i, err := strconv.Atoi(val)
+			if err != nil {
+				return Shard{}, mechanics.Invalid("--shard auto/%d: %s=%q is not a whole number", k, v, val)
+			}
+			sh.From = v
+			if v == "SLURM_ARRAY_TASK_ID" {
+				if m := strings.TrimSpace(getenv("SLURM_ARRAY_TASK_MIN")); m != "" {
+					lo, err := strconv.Atoi(m)
+					if err != nil {
+						return Shard{}, mechanics.Invalid("--shard auto/%d: SLURM_ARRAY_TASK_MIN=%q is not a whole number", k, m)
+					}
+					i -= lo
+					sh.From = "SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN"
+				}
+			}
+			if i < 0 || i >= k {
+				return Shard{}, mechanics.Invalid("--shard auto/%d: %s gives index %d, outside 0..%d (give the array K tasks, e.g. sbatch --array=0-%d)", k, sh.From, i, k-1, k-1)
+			}
+			sh.Index = i
+			return sh, nil
+		}
+		return Shard{}, mechanics.Invalid("--shard auto/%d: no array index in the environment (set one of %s)", k, strings.Join(IndexVars, ", "))
+	}
+	i, err := strconv.Atoi(is)
+	if err != nil || i < 0 || i >= k {
+		return Shard{}, mechanics.Invalid("--shard %q: i must be a whole number from 0 to %d", s, k-1)
+	}
+	sh.Index = i
+	return sh, nil
+}
+
+// Range is the slice [first, last) of total units that shard s runs:
+// contiguous, disjoint, covering 0..total over the K shards, sizes within
+// one of each other.
+func (s Shard) Range(total int64) (first, last int64) {
+	k := int64(s.Count)
+	return total * int64(s.Index) / k, total * int64(s.Index+1) / k
+}
+
+// ShardHeader describes a shard file; it is stored as one line of JSON.
+type ShardHeader struct {
+	Format  int    `json:"format"`   // ShardFormat
+	Version string `json:"oddsmith"` // mechanics.Version of the writer
+	// Kind is the command that ran: "sim", "sweep" or "run".
+	Kind string `json:"kind"`
+	// Args are the command's canonical arguments (without the shard, the
+	// output and the worker count), which merge replays.
+	Args []string `json:"args"`
+	// Files are the input files the command read (a plan, rule files),
+	// with the sha256 of their contents.
+	Files map[string]string `json:"files,omitempty"`
+	// Fingerprint identifies the whole run: equal for every shard of it.
+	Fingerprint string `json:"fingerprint"`
+	// What for the summary: the mechanic (sim) or the plan.
+	What string `json:"what"`
+	// Seed and Trials of a simulation (kind sim); ChunkSize its chunks.
+	Seed      uint64 `json:"seed"`
+	Trials    int64  `json:"trials"`
+	ChunkSize int64  `json:"chunk_size"`
+	// Unit is "chunks" (a simulation) or "points" (a sweep or a plan);
+	// Total the run's units, First and Last the shard's [First, Last).
+	Unit  string `json:"unit"`
+	Total int64  `json:"total"`
+	Shard int    `json:"shard"`
+	Of    int    `json:"of"`
+	First int64  `json:"first"`
+	Last  int64  `json:"last"`
+	// OutputFormat is the --format the command was given (merge's
+	// default).
+	OutputFormat string `json:"output_format,omitempty"`
+	// PayloadBytes is the length of the payload that follows the header.
+	PayloadBytes int64 `json:"payload_bytes"`
+}
+
+// ShardPoint is one computed point: the counts of every part of the model
+// (simulated points) or the result (exact points).
+type ShardPoint struct {
+	Key    string
+	Counts []sim.Hist
+	Result *mechanics.Result
+}
+
+// ShardFile is a shard: its header and its points.
+type ShardFile struct {
+	Header ShardHeader
+	Points []ShardPoint
+}
+
+type shardPayload struct{ Points []ShardPoint }
+
+// Encode lays the shard file out:
+//
+//	oddsmith-shard 1\n
+//	{header as JSON}\n
+//	payload (gob of the points, PayloadBytes long)
+//	sha256:<64 hex digits of everything before it>\n
+//
+// The same shard gives the same bytes (no time, host or worker count).
+func (f *ShardFile) Encode() ([]byte, error) {
+	var payload bytes.Buffer
+	if err := gob.NewEncoder(&payload).Encode(shardPayload{f.Points}); err != nil {
+		return nil, err
+	}
+	h := f.Header
+	h.Format, h.PayloadBytes = ShardFormat, int64(payload.Len())
+	hj, err := json.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s%d\n", shardMagic, ShardFormat)
+	b.Write(hj)
+	b.WriteByte('\n')
+	b.Write(payload.Bytes())
+	sum := sha256.Sum256(b.Bytes())
+	fmt.Fprintf(&b, "sha256:%s\n", hex.EncodeToString(sum[:]))
+	return b.Bytes(), nil
+}
+
+// trailerLen is the length of "sha256:<64 hex>\n".
+const trailerLen = 7 + 64 + 1
+
+// maxHist bounds a histogram's span and offset in a shard file (larger
+// ones come only from a damaged file).
+const maxHist = 1 << 40
+
+// ReadShard decodes a shard file named name. It never panics: arbitrary
+// bytes give an error (bad input) naming the file and the problem.
+func ReadShard(name string, data []byte) (f *ShardFile, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			f, err = nil, mechanics.Invalid("%s: unreadable shard file (%v)", name, x)
+		}
+	}()
+	bad := func(format string, a ...any) error {
+		return mechanics.Invalid("%s: %s", name, fmt.Sprintf(format, a...))
+	}
+	nl := bytes.IndexByte(data[:min(len(data), 64)], '\n')
+	if nl < 0 || !bytes.HasPrefix(data, []byte(shardMagic)) {
+		if len(data) < len(shardMagic) && bytes.HasPrefix([]byte(shardMagic), data) {
+			return nil, bad("truncated shard file (%d bytes)", len(data))
+		}
+		return nil, bad("not an oddsmith shard file")
+	}
+	format, err := strconv.Atoi(string(data[len(shardMagic):nl]))
+	if err != nil {
+		return nil, bad("not an oddsmith shard file")
+	}
+	if format != ShardFormat {
+		return nil, bad("shard file format %d; this oddsmith (%s) reads format %d: merge with the oddsmith that wrote it", format, mechanics.Version, ShardFormat)
+	}
+	if len(data) < nl+1+trailerLen {
+		return nil, bad("truncated shard file (%d bytes, no checksum)", len(data))
+	}
+	body, trailer := data[:len(data)-trailerLen], data[len(data)-trailerLen:]
+	if !bytes.HasPrefix(trailer, []byte("sha256:")) || trailer[trailerLen-1] != '\n' {
+		return nil, bad("truncated or damaged shard file (no checksum at the end)")
+	}
+	want, err := hex.DecodeString(string(trailer[7 : trailerLen-1]))
+	if err != nil {
+		return nil, bad("truncated or damaged shard file (no checksum at the end)")
+	}
+	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], want) {
+		return nil, bad("checksum mismatch: the file is truncated, damaged or was changed")
+	}
+	rest := body[nl+1:]
+	hl := bytes.IndexByte(rest, '\n')
+	if hl < 0 {
+		return nil, bad("damaged shard file (no header)")
+	}
+	f = &ShardFile{}
+	dec := json.NewDecoder(bytes.NewReader(rest[:hl]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f.Header); err != nil {
+		return nil, bad("damaged shard header: %v", err)
+	}
+	payload := rest[hl+1:]
+	if f.Header.PayloadBytes != int64(len(payload)) {
+		return nil, bad("damaged shard file (payload of %d bytes, the header says %d)", len(payload), f.Header.PayloadBytes)
+	}
+	var p shardPayload
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&p); err != nil {
+		return nil, bad("damaged shard payload: %v", err)
+	}
+	f.Points = p.Points
+	if err := f.check(); err != nil {
+		return nil, bad("%v", err)
+	}
+	return f, nil
+}
+
+// check validates a decoded shard's header and points against each other.
+func (f *ShardFile) check() error {
+	h := &f.Header
+	if h.Format != ShardFormat {
+		return fmt.Errorf("header format %d, want %d", h.Format, ShardFormat)
+	}
+	switch {
+	case h.Kind != "sim" && h.Kind != "sweep" && h.Kind != "run":
+		return fmt.Errorf("unknown kind %q", h.Kind)
+	case h.Unit != "chunks" && h.Unit != "points":
+		return fmt.Errorf("unknown unit %q", h.Unit)
+	case h.Of < 1 || h.Of > MaxShards || h.Shard < 0 || h.Shard >= h.Of:
+		return fmt.Errorf("shard %d/%d is not a shard", h.Shard, h.Of)
+	case h.Total < 0 || h.Total > MaxTrials:
+		return fmt.Errorf("%d %s in all is out of range", h.Total, h.Unit)
+	case h.Trials < 0 || h.Trials > MaxTrials || h.ChunkSize < 1:
+		return fmt.Errorf("trials %d, chunk size %d are out of range", h.Trials, h.ChunkSize)
+	}
+	if first, last := (Shard{Index: h.Shard, Count: h.Of}).Range(h.Total); h.First != first || h.Last != last {
+		return fmt.Errorf("range %d..%d is not the range of shard %d/%d of %d %s (%d..%d)", h.First, h.Last, h.Shard, h.Of, h.Total, h.Unit, first, last)
+	}
+	for _, p := range f.Points {
+		if (p.Result == nil) == (p.Counts == nil) {
+			return fmt.Errorf("point %q holds neither counts nor a result", p.Key)
+		}
+		for _, c := range p.Counts {
+			if c.Lo < -maxHist || c.Lo > maxHist || len(c.Counts) > maxHist {
+				return fmt.Errorf("point %q: counts out of range", p.Key)
+			}
+			for _, n := range c.Counts {
+				if n < 0 {
+					return fmt.Errorf("point %q: a negative count", p.Key)
+				}
+			}
+		}
+	}
+	if h.Unit == "chunks" {
+		if len(f.Points) != 1 || f.Points[0].Counts == nil {
+			return fmt.Errorf("a simulation shard holds one point of counts, this one %d", len(f.Points))
+		}
+		want := min(h.Last*h.ChunkSize, h.Trials) - min(h.First*h.ChunkSize, h.Trials)
+		for i, c := range f.Points[0].Counts {
+			if t := c.Total(); t != want {
+				return fmt.Errorf("part %d counts %d trials, the range %d..%d has %d", i, t, h.First, h.Last, want)
+			}
+		}
+	} else if int64(len(f.Points)) != h.Last-h.First {
+		return fmt.Errorf("%d points for the range %d..%d", len(f.Points), h.First, h.Last)
+	}
+	return nil
+}
+
+// Point is one computation of a sweep or a plan.
+type Point struct {
+	Engine   Engine
+	Mechanic *mechanics.Mechanic
+	Config   mechanics.Config
+}
+
+// Key names what a point computes: the engine, for a simulation its
+// trials and seed, and the model's fingerprint (version, mechanic or rule
+// text, canonical parameters and options).
+func (p Point) Key() string {
+	fp := mechanics.NewResult(p.Mechanic, p.Config, p.Engine.Kind).Fingerprint
+	if p.Engine.Kind == "sim" {
+		return fmt.Sprintf("sim trials=%d seed=%d %s", p.Engine.Trials, p.Engine.Seed, fp)
+	}
+	return p.Engine.Kind + " " + fp
+}
+
+// unique drops repeated points (the same model computed the same way),
+// keeping the first.
+func unique(pts []Point) []Point {
+	seen := map[string]bool{}
+	var out []Point
+	for _, p := range pts {
+		if k := p.Key(); !seen[k] {
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ShardPoints lists the points of a validated sweep, without repeats.
+func (s *Sweep) ShardPoints() ([]Point, error) {
+	if s.configs == nil {
+		if err := s.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	return unique(s.points()), nil
+}
+
+// points lists the points of a validated sweep, repeats included.
+func (s *Sweep) points() []Point {
+	var pts []Point
+	for _, c := range s.configs {
+		pts = append(pts, Point{s.Engine, s.Mechanic, c})
+	}
+	return pts
+}
+
+// ShardPoints lists every computation of a plan (each analysis's points,
+// each overlay series' points), without repeats, in plan order.
+func (p *Plan) ShardPoints() ([]Point, error) {
+	var pts []Point
+	for i := range p.Analyses {
+		s, err := p.Analyses[i].sweep(p)
+		if err != nil {
+			return nil, err
+		}
+		if len(s.Axes) == 0 {
+			pts = append(pts, Point{s.Engine, s.Mechanic, s.Base})
+			continue
+		}
+		pts = append(pts, s.points()...)
+	}
+	for i := range p.Overlays {
+		o := &p.Overlays[i]
+		for _, s := range o.Series {
+			vs, _, err := s.points(o)
+			if err != nil {
+				return nil, err
+			}
+			m, cs, err := s.configs(p, vs)
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range cs {
+				pts = append(pts, Point{Engine{Kind: "exact", MemoryBytes: p.MemoryBytes}, m, c})
+			}
+		}
+	}
+	// Plan.Points counts every computation; tables this list does not know
+	// ([[chart]]) would be missing from the shards.
+	if n := p.Points(); n != len(pts) {
+		return nil, mechanics.Invalid("the plan has tables whose points cannot be sharded yet ([[chart]]): run it on one machine")
+	}
+	return unique(pts), nil
+}
+
+// RunPoints computes points (several at a time); done is called after
+// each. A simulated point keeps the counts of every part of its model, an
+// exact point its result.
+func RunPoints(ctx context.Context, pts []Point, done func()) ([]ShardPoint, error) {
+	out := make([]ShardPoint, len(pts))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, p := range pts {
+		g.Go(func() error {
+			sp, err := runPoint(gctx, p)
+			if err != nil {
+				return fmt.Errorf("%s at %s: %w", p.Mechanic.ID, settings(p.Mechanic, p.Config), err)
+			}
+			out[i] = sp
+			if done != nil {
+				done()
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+func runPoint(ctx context.Context, p Point) (ShardPoint, error) {
+	sp := ShardPoint{Key: p.Key()}
+	e := p.Engine
+	if e.Kind != "sim" {
+		e.Source = nil
+		r, err := e.Run(ctx, p.Mechanic, p.Config)
+		sp.Result = r
+		return sp, err
+	}
+	if err := e.Validate(p.Mechanic); err != nil {
+		return sp, err
+	}
+	spec, err := p.Mechanic.Model(p.Config)
+	if err != nil {
+		return sp, err
+	}
+	sp.Counts, err = sim.SimulateChunks(ctx, spec, e.simOptions(), 0, sim.Chunks(e.Trials))
+	return sp, err
+}
+
+func (e Engine) simOptions() sim.Options {
+	return sim.Options{Trials: e.Trials, Seed: e.Seed, Workers: e.Workers, OnProgress: e.OnProgress, MemoryBytes: e.MemoryBytes}
+}
+
+// SimShard runs chunks [first, last) of a simulation of m at c: a shard of
+// 'oddsmith sim'.
+func SimShard(ctx context.Context, e Engine, m *mechanics.Mechanic, c mechanics.Config, first, last int64) (ShardPoint, error) {
+	if err := e.Validate(m); err != nil {
+		return ShardPoint{}, err
+	}
+	spec, err := m.Model(c)
+	if err != nil {
+		return ShardPoint{}, err
+	}
+	p := Point{e, m, c}
+	hs, err := sim.SimulateChunks(ctx, spec, e.simOptions(), first, last)
+	if err != nil {
+		return ShardPoint{}, err
+	}
+	return ShardPoint{Key: p.Key(), Counts: hs}, nil
+}
+
+// RunFingerprint is the fingerprint of a whole sharded run: a hash of the
+// version, the command, its arguments and input files, the simulation
+// settings, the units and the keys of every point.
+func RunFingerprint(h ShardHeader, keys []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "oddsmith %s\nshard format %d\n%s\n", mechanics.Version, ShardFormat, h.Kind)
+	for _, a := range h.Args {
+		fmt.Fprintf(&b, "arg %q\n", a)
+	}
+	files := make([]string, 0, len(h.Files))
+	for f := range h.Files {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	for _, f := range files {
+		fmt.Fprintf(&b, "file %q %s\n", f, h.Files[f])
+	}
+	fmt.Fprintf(&b, "seed %d trials %d chunk %d\n%d %s\n", h.Seed, h.Trials, h.ChunkSize, h.Total, h.Unit)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "point %s\n", k)
+	}
+	return mechanics.Fingerprint(b.String())
+}
+
+// PointSource computes a point in place of the engines: merge replays a
+// command with the shards' results.
+type PointSource interface {
+	Result(ctx context.Context, e Engine, m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error)
+}
+
+// Merged is the sum of a complete, consistent set of shards: a PointSource.
+type Merged struct {
+	Header ShardHeader // the first shard's, range aside
+	Shards int
+	points map[string]*ShardPoint
+}
+
+// MergeShards checks that shards (named by names) are all the shards of
+// one run, by this version of oddsmith, none twice and none missing, and
+// adds their counts. Every refusal is bad input naming the files.
+func MergeShards(names []string, shards []*ShardFile) (*Merged, error) {
+	if len(shards) == 0 {
+		return nil, mechanics.Invalid("merge needs the shard files of a run")
+	}
+	for i, s := range shards {
+		if s.Header.Version != mechanics.Version {
+			return nil, mechanics.Invalid("%s was written by oddsmith %s, this is oddsmith %s: merge with the version that ran the shards, or rerun them", names[i], s.Header.Version, mechanics.Version)
+		}
+	}
+	h0 := shards[0].Header
+	for i, s := range shards[1:] {
+		h := s.Header
+		if h.Fingerprint != h0.Fingerprint || h.Kind != h0.Kind {
+			return nil, mechanics.Invalid("%s and %s are shards of different runs (%s; fingerprints %s and %s)", names[0], names[i+1], differ(h0, h), h0.Fingerprint, h.Fingerprint)
+		}
+	}
+	// Ranges: none twice, none overlapping, none missing.
+	byIndex := map[[2]int]int{}
+	order := make([]int, len(shards))
+	for i, s := range shards {
+		id := [2]int{s.Header.Shard, s.Header.Of}
+		if j, ok := byIndex[id]; ok {
+			return nil, mechanics.Invalid("shard %d/%d is given twice (%s and %s)", id[0], id[1], names[j], names[i])
+		}
+		byIndex[id] = i
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		ha, hb := shards[a].Header, shards[b].Header
+		if ha.First != hb.First {
+			return int(ha.First - hb.First)
+		}
+		return int(ha.Last - hb.Last)
+	})
+	var missing []string
+	next := int64(0)
+	for _, i := range order {
+		h := shards[i].Header
+		if h.First < next {
+			prev := ""
+			for _, j := range order {
+				if hj := shards[j].Header; j != i && hj.First < h.Last && h.First < hj.Last {
+					prev = names[j]
+					break
+				}
+			}
+			return nil, mechanics.Invalid("%s (%s %d..%d) overlaps %s: give each shard of the run once", names[i], h.Unit, h.First, h.Last, prev)
+		}
+		if h.First > next {
+			missing = append(missing, fmt.Sprintf("%s %d..%d", h.Unit, next, h.First))
+		}
+		next = max(next, h.Last)
+	}
+	if next < h0.Total {
+		missing = append(missing, fmt.Sprintf("%s %d..%d", h0.Unit, next, h0.Total))
+	}
+	// Shards of the same K: name the missing indices (an empty shard's
+	// range is empty, so it is missed by index only).
+	sameK := true
+	for _, s := range shards {
+		sameK = sameK && s.Header.Of == h0.Of
+	}
+	if sameK && len(shards) < h0.Of {
+		var idx []string
+		for k := range h0.Of {
+			if _, ok := byIndex[[2]int{k, h0.Of}]; !ok {
+				f, l := (Shard{Index: k, Count: h0.Of}).Range(h0.Total)
+				idx = append(idx, fmt.Sprintf("%d/%d (%s %d..%d)", k, h0.Of, h0.Unit, f, l))
+			}
+		}
+		return nil, mechanics.Invalid("missing shard%s %s: merge needs all %d shards of the run", plural(len(idx)), strings.Join(idx, ", "), h0.Of)
+	}
+	if len(missing) > 0 {
+		return nil, mechanics.Invalid("missing shards: no shard holds %s", strings.Join(missing, ", "))
+	}
+	m := &Merged{Header: h0, Shards: len(shards), points: map[string]*ShardPoint{}}
+	m.Header.Shard, m.Header.First, m.Header.Last = 0, 0, h0.Total
+	for _, i := range order {
+		for _, p := range shards[i].Points {
+			have := m.points[p.Key]
+			if have == nil {
+				cp := p
+				if cp.Counts != nil {
+					cp.Counts = make([]sim.Hist, len(p.Counts))
+					for j, c := range p.Counts {
+						cp.Counts[j].Merge(c)
+					}
+				}
+				m.points[p.Key] = &cp
+				continue
+			}
+			if h0.Unit != "chunks" || len(have.Counts) != len(p.Counts) {
+				return nil, mechanics.Invalid("%s repeats point %s", names[i], p.Key)
+			}
+			for j, c := range p.Counts {
+				have.Counts[j].Merge(c)
+			}
+		}
+	}
+	return m, nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// differ says how two shard headers differ, for the refusal.
+func differ(a, b ShardHeader) string {
+	switch {
+	case a.Kind != b.Kind:
+		return fmt.Sprintf("'oddsmith %s' and 'oddsmith %s'", a.Kind, b.Kind)
+	case a.What != b.What:
+		return fmt.Sprintf("%s and %s", a.What, b.What)
+	case a.Seed != b.Seed:
+		return fmt.Sprintf("seed %d and seed %d", a.Seed, b.Seed)
+	case a.Trials != b.Trials:
+		return fmt.Sprintf("%d and %d trials", a.Trials, b.Trials)
+	case !slices.Equal(a.Args, b.Args):
+		return fmt.Sprintf("arguments %q and %q", strings.Join(a.Args, " "), strings.Join(b.Args, " "))
+	case a.Total != b.Total:
+		return fmt.Sprintf("%d and %d %s", a.Total, b.Total, a.Unit)
+	}
+	return "different models or input files"
+}
+
+// Result returns the merged result of a point: a simulated point's
+// figures from the summed counts (exactly as the simulator summarizes its
+// own), an exact point's stored result. A point the shards do not hold is
+// bad input (the plan or a rule file changed since they ran).
+func (m *Merged) Result(ctx context.Context, e Engine, mech *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
+	key := Point{e, mech, c}.Key()
+	p := m.points[key]
+	if p == nil {
+		return nil, mechanics.Invalid("the shards hold no result for %s at %s (%s engine): did the command, the plan or a rule file change since they ran?", mech.ID, settings(mech, c), e.Kind)
+	}
+	if p.Result != nil {
+		return cloneResult(p.Result)
+	}
+	spec, err := mech.Model(c)
+	if err != nil {
+		return nil, err
+	}
+	res := mechanics.NewResult(mech, c, "sim")
+	if err := sim.FromCounts(ctx, spec, e.simOptions(), p.Counts, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Trials is the number of trials the merged shards simulated.
+func (m *Merged) Trials() int64 {
+	var n int64
+	for _, p := range m.points {
+		for _, c := range p.Counts {
+			n += c.Total()
+		}
+	}
+	return n
+}
+
+// cloneResult copies a stored result, so that no two callers share one.
+func cloneResult(r *mechanics.Result) (*mechanics.Result, error) {
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(r); err != nil {
+		return nil, err
+	}
+	out := &mechanics.Result{}
+	err := gob.NewDecoder(&b).Decode(out)
+	return out, err
+}
+
+// settings prints a configuration's parameters, for messages.
+func settings(m *mechanics.Mechanic, c mechanics.Config) string {
+	r := mechanics.NewResult(m, c, "")
+	var parts []string
+	for _, p := range r.Params {
+		parts = append(parts, p.Name+"="+mechanics.FormatNum(p.Value))
+	}
+	if len(parts) == 0 {
+		return "its defaults"
+	}
+	return strings.Join(parts, " ")
+}
