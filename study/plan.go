@@ -30,6 +30,8 @@ type Plan struct {
 	Trials   int64      `toml:"trials"`
 	Analyses []Analysis `toml:"analysis"`
 	Overlays []Overlay  `toml:"overlay"`
+	// Charts are figures of panels of any kind (see Chart).
+	Charts []Chart `toml:"chart"`
 	// RuleFiles are rule files the plan uses (paths relative to the plan's
 	// directory); Rule are rules defined in the plan itself ([[rule]]
 	// tables, read by package rules).
@@ -170,8 +172,8 @@ func ParsePlan(file string, src []byte) (*Plan, error) {
 	if p.Seed < 0 {
 		return nil, &PlanError{file, keyLine(src, "seed"), fmt.Errorf("seed must be a whole number ≥ 0, got %d", p.Seed)}
 	}
-	if len(p.Analyses) == 0 && len(p.Overlays) == 0 {
-		return nil, &PlanError{file, 0, errors.New("the plan has no [[analysis]] or [[overlay]]")}
+	if len(p.Analyses) == 0 && len(p.Overlays) == 0 && len(p.Charts) == 0 {
+		return nil, &PlanError{file, 0, errors.New("the plan has no [[analysis]], [[overlay]] or [[chart]]")}
 	}
 	if p.Trials == 0 {
 		p.Trials = 200_000
@@ -242,6 +244,9 @@ func ParsePlan(file string, src []byte) (*Plan, error) {
 			}
 		}
 	}
+	if err := p.validateCharts(file, src, names); err != nil {
+		return nil, err
+	}
 	if err := checkFileNames(&p); err != nil {
 		return nil, &PlanError{file, 0, err}
 	}
@@ -284,6 +289,11 @@ func checkFileNames(p *Plan) error {
 	}
 	for _, o := range p.Overlays {
 		if err := claim("overlay "+o.Name, o.Name+".csv", o.Name+".png"); err != nil {
+			return err
+		}
+	}
+	for _, c := range p.Charts {
+		if err := claim("chart "+c.Name, c.Name+".csv", c.Name+".png"); err != nil {
 			return err
 		}
 	}
@@ -461,7 +471,7 @@ func RunPlan(ctx context.Context, p *Plan, dir string, progress Progress) ([]str
 	// Analyses and overlays run side by side (their plots are encoded in
 	// parallel too); each writes its own section of the index, which is
 	// assembled in plan order, so the bundle does not depend on timing.
-	sections := make([]bytes.Buffer, len(p.Analyses)+len(p.Overlays))
+	sections := make([]bytes.Buffer, len(p.Analyses)+len(p.Overlays)+len(p.Charts))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range p.Analyses {
@@ -478,6 +488,15 @@ func RunPlan(ctx context.Context, p *Plan, dir string, progress Progress) ([]str
 		g.Go(func() error {
 			if err := runOverlay(gctx, p, o, b, &sections[len(p.Analyses)+i], progress); err != nil {
 				return fmt.Errorf("overlay %s: %w", o.Name, err)
+			}
+			return nil
+		})
+	}
+	for i := range p.Charts {
+		c := &p.Charts[i]
+		g.Go(func() error {
+			if err := runChart(gctx, p, c, b, &sections[len(p.Analyses)+len(p.Overlays)+i], progress); err != nil {
+				return fmt.Errorf("chart %s: %w", c.Name, err)
 			}
 			return nil
 		})
@@ -663,6 +682,9 @@ func (p *Plan) Points() int {
 			xs, _, _ := s.points(&o)
 			n += len(xs)
 		}
+	}
+	for i := range p.Charts {
+		n += p.chartPoints(&p.Charts[i])
 	}
 	return n
 }

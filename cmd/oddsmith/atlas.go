@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/study"
+)
+
+// runAtlas writes the cross-system atlas (mechanics.md §6): the plan built
+// into the binary (study.AtlasPlan, the same as examples/atlas.toml) run as
+// `oddsmith run` would.
+func runAtlas(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags(findCommand("atlas"), stdout)
+	out := fs.StringP("output", "o", "", "output `DIR` (created if missing)")
+	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
+	memory := memoryFlag(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	mem, err := parseMemory(*memory)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return badInput("atlas takes no arguments, got %d (the plan is built in: examples/atlas.toml is a copy to edit and run with 'oddsmith run')", fs.NArg())
+	}
+	if *out == "" {
+		return badInput("atlas needs an output directory (-o DIR)")
+	}
+	plan, err := study.ParsePlan(study.AtlasFile, study.AtlasPlan)
+	if err != nil {
+		return mechanics.AsInput(err)
+	}
+	plan.MemoryBytes = mem
+	bar := newProgress(stderr, *quiet, "oddsmith atlas", "", int64(plan.Points()))
+	var prog study.Progress
+	if bar != nil {
+		prog = bar
+	}
+	files, err := study.RunPlan(ctx, plan, *out, prog)
+	bar.Finish(err == nil)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		fmt.Fprintln(stdout, f)
+	}
+	return nil
+}
