@@ -138,6 +138,23 @@ const (
 // millisecond.
 const tickUnits = 1 << 16
 
+// maxWork bounds the work of one exact computation (about a minute or two
+// of arithmetic): past it, or when an estimate made before starting says
+// so, the model is refused as too long rather than left to run for hours.
+const maxWork = 3e10
+
+func tooLong() error {
+	return mechanics.Invalid("the exact computation would take minutes or more (over %.0g operations): simulate it (oddsmith sim) or make the model smaller (fewer dice, fewer sides, a shorter horizon)", float64(maxWork))
+}
+
+// plan refuses, before starting, work estimated beyond maxWork.
+func (b *budget) plan(ops float64) error {
+	if ops > maxWork {
+		return tooLong()
+	}
+	return nil
+}
+
 // budget carries a computation's context and memory budget through the
 // engine. A nil *budget checks nothing (the plain exported helpers such as
 // Convolve use it).
@@ -149,6 +166,9 @@ type budget struct {
 	// in what is left.
 	held int64
 	work int
+	// spent counts the work units ticked so far: past maxWork the
+	// computation is refused as too long for the exact engine.
+	spent int64
 	// exactOnly: what is being allocated is the exact engine's own (the
 	// simulator would not need it), so a refusal suggests the simulator.
 	exactOnly bool
@@ -192,6 +212,9 @@ func (b *budget) tick(units int) error {
 	}
 	if b.work += units; b.work < tickUnits {
 		return nil
+	}
+	if b.spent += int64(b.work); b.spent > maxWork {
+		return tooLong()
 	}
 	b.work = 0
 	return b.ctx.Err()

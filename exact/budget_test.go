@@ -196,6 +196,21 @@ func TestProcessOutcomeTableOverBudget(t *testing.T) {
 	wantMemoryError(t, err, 8<<20, "outcome table", "2001 states", "shorter horizon")
 }
 
+// Work estimated beyond maxWork is refused before it starts, as bad input
+// naming the way out.
+func TestTooLongRefusedUpFront(t *testing.T) {
+	for name, spec := range map[string]*mechanics.Spec{
+		"sum of wide dice":  {Outcome: mechanics.Repeat{X: mechanics.D(20000), N: 3000}},
+		"squaring":          {Outcome: mechanics.Repeat{X: mechanics.Die{Faces: []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40}, Weights: []int64{2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}}, N: 20000}},
+		"product of values": {Outcome: mechanics.Combine{X: mechanics.D(100000), Y: mechanics.D(100000), Name: "×", F: func(a, b int) int { return a * b }}},
+	} {
+		err := ComputeContext(context.Background(), spec, &mechanics.Result{}, Options{MemoryBytes: 64 << 30})
+		if !mechanics.IsInput(err) || !strings.Contains(err.Error(), "oddsmith sim") {
+			t.Errorf("%s: %v; want a refusal suggesting the simulator", name, err)
+		}
+	}
+}
+
 // A cancelled computation returns ctx.Err() quickly, wherever it is.
 func TestCancelStopsLongComputations(t *testing.T) {
 	long := map[string]*mechanics.Spec{
@@ -203,7 +218,7 @@ func TestCancelStopsLongComputations(t *testing.T) {
 		// for each state at each of a million steps.
 		"propagation": mechanics.ProcessSpec(cycleProcess(3000, 1_000_000, false, false)),
 		// Convolution: a sum of many wide dice.
-		"sum": {Outcome: mechanics.Repeat{X: mechanics.D(20000), N: 3000}},
+		"sum": {Outcome: mechanics.Repeat{X: mechanics.D(20000), N: 300}},
 		// Keep DP: many dice with many faces.
 		"keep": {Outcome: mechanics.Keep{Die: mechanics.D(300), N: 300, K: 150, Highest: true}},
 	}

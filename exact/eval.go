@@ -2,6 +2,7 @@ package exact
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 )
@@ -56,10 +57,23 @@ func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
 			return Dist{}, 0, err
 		}
 		acc := Point(0)
-		for _, d := range ds {
+		for i := 0; i < len(ds); {
+			// A run of equal wide uniform terms (8d77728 listed die by
+			// die) is one k-fold sum of moving windows.
+			j := i + 1
+			for j < len(ds) && wideUniform(ds[i]) && ds[j].Lo == ds[i].Lo && slices.Equal(ds[j].P, ds[i].P) {
+				j++
+			}
+			d := ds[i]
+			if j-i > 1 && wideUniform(d) {
+				if d, err = sumN(b, d, j-i); err != nil {
+					return Dist{}, 0, err
+				}
+			}
 			if acc, err = convolve(b, acc, d); err != nil {
 				return Dist{}, 0, err
 			}
+			i = j
 		}
 		return acc, tr, nil
 	case mechanics.Repeat:
@@ -184,6 +198,15 @@ func combine(b *budget, x, y Dist, f func(a, b int) int, name string) (Dist, err
 		if q != 0 {
 			nnz++
 		}
+	}
+	nx := 0
+	for _, p := range x.P {
+		if p != 0 {
+			nx++
+		}
+	}
+	if err := b.plan(float64(nx) * float64(nnz) * 30); err != nil { // a map update per pair
+		return Dist{}, err
 	}
 	for i, p := range x.P {
 		if p == 0 {
