@@ -289,7 +289,7 @@ func RunContext(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, 
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%s: %w", m.ID, err)
+		return nil, m.Blame(fmt.Errorf("%s: %w", m.ID, err))
 	}
 	return res, nil
 }

@@ -1,6 +1,7 @@
 package mechanics
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -8,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"github.com/oddsmith/oddsmith/mechanics/notation"
 
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
@@ -233,6 +236,17 @@ func AsInput(err error) error {
 	return &InputError{err}
 }
 
+// Blame says whose fault an engine's failure is: a designer's rule (a
+// lookup without a case, a division by zero, a state leaving its bounds)
+// fails on its own input, which is bad input; a built-in mechanic's
+// failure stays a runtime error. Context errors pass as they are.
+func (m *Mechanic) Blame(err error) error {
+	if err == nil || m.RuleText == "" || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return AsInput(err)
+}
+
 // IsInput reports whether err is (or wraps) bad input.
 func IsInput(err error) bool {
 	var ie *InputError
@@ -396,7 +410,24 @@ func (m *Mechanic) Set(c Config, kv string) error {
 		}
 		return Invalid("%s: option %s=%q is not one of %s", m.ID, o.Name, val, strings.Join(o.Values, ", "))
 	}
-	return Invalid("%s: unknown parameter or option %q (run 'oddsmith describe %s')", m.ID, name, m.ID)
+	var names []string
+	for _, p := range m.Params {
+		names = append(names, p.Name)
+	}
+	for _, o := range m.Options {
+		names = append(names, o.Name, o.Short())
+	}
+	hint := ""
+	if s := notation.Suggest(name, names); s != "" {
+		hint = fmt.Sprintf("did you mean %s? ", s)
+	}
+	switch {
+	case m.RuleText != "" && len(m.Params) == 0:
+		return Invalid("%s: unknown parameter %q: the rule has no parameters", m.ID, name)
+	case m.RuleText != "":
+		return Invalid("%s: unknown parameter %q (%sits parameters: %s)", m.ID, name, hint, strings.Join(names, ", "))
+	}
+	return Invalid("%s: unknown parameter or option %q (%srun 'oddsmith describe %s')", m.ID, name, hint, m.ID)
 }
 
 // Configure starts from the defaults and applies settings in order.

@@ -62,6 +62,12 @@ func example(m *mechanics.Mechanic) string {
 		engine = "sim"
 	}
 	s := "oddsmith " + engine + " " + m.ID
+	switch {
+	case m.RuleText != "" && m.ID == "expr": // a one-liner
+		s = "oddsmith " + engine + " --expr '" + m.RuleSource + "'"
+	case m.RuleSource != "": // a rule file's rule
+		s = "oddsmith " + engine + " --rules " + m.RuleSource + " " + m.ID
+	}
 	for _, p := range m.Params {
 		s += fmt.Sprintf(" --set %s=%s", p.Name, mechanics.FormatNum(p.Default))
 	}

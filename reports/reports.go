@@ -37,6 +37,15 @@ func Write(w io.Writer, r *mechanics.Result, format string) error {
 
 func csvWriter(w io.Writer) *csv.Writer { return csv.NewWriter(w) }
 
+// fixed4 is x to four decimals, without the sign of a mean that rounds to
+// zero (d6 − d6 sums to −1e−17 in floating point: "0.0000", not "-0.0000").
+func fixed4(x float64) string {
+	if s := strconv.FormatFloat(x, 'f', 4, 64); s != "-0.0000" {
+		return s
+	}
+	return "0.0000"
+}
+
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 
 // oneLine keeps a metadata value on its line.
@@ -179,7 +188,7 @@ func writeTable(w io.Writer, r *mechanics.Result) error {
 			if len(v.P) == 0 || math.IsNaN(s.Mean) {
 				fmt.Fprintf(tw, "%s\t—\t—\t—\t—\t—\t—\t—\t—\t—\t\n", v.Name)
 			} else {
-				fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name, s.Mean, s.SD, value(s.Min), value(s.P5), value(s.P25), value(s.P50), value(s.P75), value(s.P95), value(s.Max))
+				fmt.Fprintf(tw, "%s\t%s\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name, fixed4(s.Mean), s.SD, value(s.Min), value(s.P5), value(s.P25), value(s.P50), value(s.P75), value(s.P95), value(s.Max))
 			}
 			if v.Undefined > 0 {
 				notes = append(notes, fmt.Sprintf("%s: %s with P = %.4f; its statistics are over the rest", v.Name, v.UndefinedLabel, v.Undefined))

@@ -426,7 +426,7 @@ func Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Opt
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || (mechanics.IsInput(err) && !exact.IsMemory(err)) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%s: %w", m.ID, err)
+		return nil, m.Blame(fmt.Errorf("%s: %w", m.ID, err))
 	}
 	return res, nil
 }

@@ -288,11 +288,11 @@ func lookupOrExpr(fs *pflag.FlagSet, src string) (*mechanics.Mechanic, error) {
 		return nil, err
 	}
 	m := r.Mechanic()
-	c, err := m.Configure(nil)
-	if err != nil {
-		return nil, err
+	if len(m.Params) > 0 {
+		// Built later at the values --set gives (d(s) is no die at s = 0).
+		return m, nil
 	}
-	if _, err := m.Model(c); err != nil {
+	if _, err := m.Model(m.DefaultConfig()); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -84,3 +84,37 @@ func TestExprAndRulesBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleFixes: a one-liner is built at the values --set gives; a rule
+// that fails on its own input (a lookup without a case, a division by
+// zero) is bad input, exit 2; a pool evaluator refuses a parameter; a
+// misspelt --set name gets a suggestion; describe's example of a file's
+// rule names the file.
+func TestRuleFixes(t *testing.T) {
+	ctx := context.Background()
+	if code, out, errs := runCLI(ctx, "exact", "--expr", "d(s)", "--set", "s=6", "--format", "json"); code != 0 || !strings.Contains(out, `[6,0.16666666666666666]`) {
+		t.Errorf("d(s) with s=6: exit %d, %s %s", code, out, errs)
+	}
+	for _, args := range [][]string{
+		{"exact", "--expr", "lookup(d6, {1..3: 1})"},
+		{"sim", "--expr", "lookup(d6, {1..3: 1})", "-n", "1000"},
+		{"exact", "--expr", "d6 / (d6 - d6)"},
+	} {
+		if code, _, errs := runCLI(ctx, args...); code != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d (want 2), %q", args, code, errs)
+		}
+	}
+	if code, _, errs := runCLI(ctx, "exact", "--expr", "count(pool >= 5)"); code != 2 || !strings.Contains(errs, `"pool" is a parameter, not a pool`) {
+		t.Errorf("count over a parameter: exit %d, %q", code, errs)
+	}
+	if code, _, errs := runCLI(ctx, "exact", "--expr", "d20 + bonus", "--set", "bonsu=1"); code != 2 || !strings.Contains(errs, "did you mean bonus?") {
+		t.Errorf("misspelt parameter: exit %d, %q", code, errs)
+	}
+	if code, out, errs := runCLI(ctx, "exact", "--expr", "any(4d6 == 6)"); code != 0 || !strings.Contains(out, "event  P\nvalue  0.5177") {
+		t.Errorf("any(…) as an event: exit %d, %s %s", code, out, errs)
+	}
+	if code, out, _ := runCLI(ctx, "describe", "--rules", "../../examples/rules/grim.toml", "my.grim.attack"); code != 0 ||
+		!strings.Contains(out, "oddsmith exact --rules ../../examples/rules/grim.toml my.grim.attack --set") {
+		t.Errorf("describe's example of a file's rule: exit %d\n%s", code, out)
+	}
+}

@@ -489,6 +489,9 @@ func (c *compiler) poolCall(e *notation.Call) (value, error) {
 			if _, bound := c.binds[p.Name]; bound {
 				return value{}, errAt(p.At, "%q is not a pool: bind it to dice alone (%s = 5d6) to read it die by die", p.Name, p.Name)
 			}
+			if _, param := c.params[p.Name]; param {
+				return value{}, errAt(p.At, "%q is a parameter, not a pool: %s reads dice (%s(5d6), or a rule file's binding pool = 5d6)", p.Name, e.Name, e.Name)
+			}
 			return c.name(p) // unknown name: its error
 		}
 		f, ok := pb.field[statKey(st)]

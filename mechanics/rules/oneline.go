@@ -33,11 +33,17 @@ func FromExpr(src string) (*Rule, error) {
 		r.Vars[0].Src, r.Events[0].Src = notation.String(t.X), src
 	case *notation.Logic, *notation.Not:
 		r.Events = []Def{def("value", x)}
+	case *notation.Call:
+		if t.Name == "all" || t.Name == "any" {
+			r.Events = []Def{def("value", x)}
+		} else {
+			r.Vars = []Def{def("value", x)}
+		}
 	default:
 		r.Vars = []Def{def("value", x)}
 	}
 	for _, p := range r.Params {
-		if p.Name == "total" {
+		if _, cmp := x.(*notation.Compare); cmp && p.Name == "total" {
 			return nil, mechanics.Invalid("--expr: the name total is taken by the comparison's left side; call it something else")
 		}
 	}
