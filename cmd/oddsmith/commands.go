@@ -30,5 +30,13 @@ func commandTable() []*command {
 				"the problem and writes nothing), then writes one CSV and the plots per analysis and index.md linking them with one-line " +
 				"findings. Files appear only when complete.\n\nExample:\n  oddsmith run examples/tour.toml -o report",
 			run: runPlan},
+		{name: "atlas", usage: "oddsmith atlas -o DIR [-q] [--memory SIZE]",
+			short: "the cross-system atlas: twelve comparison charts of the five systems → a report bundle",
+			long: "Runs the atlas plan built into oddsmith — the twelve cross-system comparisons of mechanics.md §6: success against " +
+				"difficulty, what +1 is worth, crits and fumbles, opposed rolls and ties, falling, ailments and breath, fire, damage tails, " +
+				"extended tasks, group help, duel length and a validation of the simulator — and writes a bundle: one PNG chart and the tidy " +
+				"CSV behind it per comparison, and index.md with one-line findings. Every chart names its reference characters and options " +
+				"in its caption. examples/atlas.toml is the same plan, to edit and run with 'oddsmith run'.\n\nExample:\n  oddsmith atlas -o atlas",
+			run: runAtlas},
 	}
 }
