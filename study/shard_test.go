@@ -100,6 +100,9 @@ func TestSimulateChunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := sim.Options{Trials: 3*sim.ChunkSize + 5, Seed: 11, Workers: 2}
+	if testing.Short() {
+		opt.Trials = sim.ChunkSize + 5 // 2 chunks
+	}
 	want := make([]sim.Hist, len(spec.Parts()))
 	for i, part := range spec.Parts() {
 		po := opt
