@@ -371,3 +371,24 @@ func TestShardProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestShardMergeRules: a simulation of a rule file merges to the bytes of
+// one run; a rule file changed after the shards ran is refused.
+func TestShardMergeRules(t *testing.T) {
+	dir := t.TempDir()
+	rules := filepath.Join(dir, "house.toml")
+	rule := "[[rule]]\nid = \"house.roll\"\n[rule.params]\nn = { default = 3, min = 1, max = 10 }\n[rule.vars]\ntotal = \"(n)d6!\"\n[rule.events]\nhigh = \"(n)d6 >= 12\"\n"
+	if err := os.WriteFile(rules, []byte(rule), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"sim", "house.roll", "--rules", rules, "--set", "n=4", "-n", fmt.Sprint(3*sim.ChunkSize + 1), "-s", "2"}
+	want := mustRun(t, append(slices.Clone(args), "-q")...)
+	files := shardAll(t, dir, "r", 3, args...)
+	if got := mustRun(t, append([]string{"merge", "-q"}, files...)...); got != want {
+		t.Errorf("merged rule simulation differs from one run:\n%s\nwant:\n%s", got, want)
+	}
+	if err := os.WriteFile(rules, []byte(strings.Replace(rule, "max = 10", "max = 12", 1)), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	mustRefuse(t, "house.toml changed since the shards ran", append([]string{"merge"}, files...)...)
+}
