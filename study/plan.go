@@ -40,6 +40,9 @@ type Plan struct {
 	// MemoryBytes is the memory budget of each computation (set by the
 	// command line, not the file; 0 is the default).
 	MemoryBytes int64 `toml:"-"`
+	// Source, when set, gives the results in place of the engines (merge;
+	// see Engine.Source).
+	Source PointSource `toml:"-"`
 
 	// local are the plan's rules by id.
 	local map[string]*mechanics.Mechanic
@@ -372,7 +375,7 @@ func (p *Plan) configure(id string, set map[string]any) (*mechanics.Mechanic, me
 
 // engine is the analysis's engine with the plan's defaults.
 func (a *Analysis) engine(p *Plan) Engine {
-	e := Engine{Kind: a.Engine, Trials: a.Trials, Seed: uint64(p.Seed), MemoryBytes: p.MemoryBytes}
+	e := Engine{Kind: a.Engine, Trials: a.Trials, Seed: uint64(p.Seed), MemoryBytes: p.MemoryBytes, Source: p.Source}
 	if e.Trials == 0 {
 		e.Trials = p.Trials
 	}
@@ -601,7 +604,7 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 	var mets []string
 	var rows []reports.OverlayRow
 	var caption string
-	exactly := Engine{Kind: "exact", MemoryBytes: memory}
+	exactly := Engine{Kind: "exact", MemoryBytes: memory, Source: p.Source}
 	for _, s := range o.Series {
 		vs, xs, err := s.points(o)
 		if err != nil {

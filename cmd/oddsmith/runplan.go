@@ -15,6 +15,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.StringP("output", "o", "", "output `DIR` (created if missing)")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
 	memory := memoryFlag(fs)
+	shard := shardFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -38,6 +39,10 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return mechanics.AsInput(err)
 	}
 	plan.MemoryBytes = mem
+	if *shard != "" {
+		return planShard(ctx, fs, plan, file, *shard, *out, *quiet, stderr)
+	}
+	plan.Source = pointSource(ctx)
 	bar := newProgress(stderr, *quiet, "oddsmith run", "", int64(plan.Points()))
 	var prog study.Progress
 	if bar != nil {
