@@ -72,6 +72,9 @@ func compile(n mechanics.Node) (sampler, error) {
 		if n.TotalWeight() <= tableMax {
 			return &table{vals: dieFaces(n)}, nil
 		}
+		if u, ok := uniformDie(n); ok {
+			return u, nil
+		}
 		return newWeighted(n), nil
 	case mechanics.Const:
 		return &table{vals: []int{n.V}}, nil
@@ -387,6 +390,27 @@ func (e keepEval) Next(s uint64, face, c int) uint64 {
 	return uint64(seen+c)<<32 | uint64(sum)
 }
 func (e keepEval) Final(s uint64) int { return int(int64(s&0xffffffff) - 1<<31) }
+
+// uniformRange is a die of equally likely faces lo, lo+1, …, lo+n−1 too
+// large for a table (d100000): one draw, no search.
+type uniformRange struct {
+	lo int
+	n  uint64
+}
+
+func (u *uniformRange) sample(r *Source) int { return u.lo + int(r.Index(u.n)) }
+
+func uniformDie(d mechanics.Die) (*uniformRange, bool) {
+	if d.Weights != nil {
+		return nil, false
+	}
+	for i, f := range d.Faces {
+		if f != d.Faces[0]+i {
+			return nil, false
+		}
+	}
+	return &uniformRange{lo: d.Faces[0], n: uint64(len(d.Faces))}, true
+}
 
 type weighted struct {
 	faces []int
