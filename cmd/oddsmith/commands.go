@@ -10,10 +10,10 @@ func commandTable() []*command {
 			long: "Documents one mechanic: its rule, parameters (default and allowed range), ambiguity options (default first) and outputs.\n\nExample:\n  oddsmith describe ag.skill_test"},
 		{name: "exact", usage: "oddsmith exact ID [--set name=value]... [--format table|csv|json] [-o FILE]", short: "compute the exact distribution", run: runExact,
 			long: "Computes the mechanic's distributions, events and bands exactly (convolution, order statistics, multiset DP, Markov chains).\n\nExamples:\n  oddsmith exact ag.skill_test --set skill=2 --set attribute=2 --set tn=5\n  oddsmith exact ag.opposed --set skill=3 --set opp_skill=2 --format json\n  oddsmith exact ag.skill_test --set skill=3 --set opt.tie=cost_accepted --format csv -o skill3.csv"},
-		{name: "sim", usage: "oddsmith sim ID [--set name=value]... [-n TRIALS] [-s SEED] [--workers W] [--format table|csv|json] [-o FILE]", short: "estimate the distribution by parallel Monte Carlo simulation", run: runSim,
+		{name: "sim", usage: "oddsmith sim ID [--set name=value]... [-n TRIALS] [-s SEED] [--workers W] [--format table|csv|json] [-o FILE] [--shard i/K -o SHARD]", short: "estimate the distribution by parallel Monte Carlo simulation", run: runSim,
 			long: "Simulates the mechanic with independent per-chunk random streams: the same seed and trial count give byte-identical output for any number of workers. Events carry Wilson 95% intervals.\n\nExamples:\n  oddsmith sim ag.skill_test --set skill=2 --set attribute=2 --set tn=5\n  oddsmith sim ag.opposed --set skill=3 --set opp_skill=2 -n 10000000 -s 7 --workers 2"},
 		{name: "sweep",
-			usage: "oddsmith sweep ID --vary name=a..b[:step] [--vary name2=a..b[:step]] [--set name=value]... [--metric event:NAME|mean:VAR] [--engine exact|sim] -o DIR",
+			usage: "oddsmith sweep ID --vary name=a..b[:step] [--vary name2=a..b[:step]] [--set name=value]... [--metric event:NAME|mean:VAR] [--engine exact|sim] [--shard i/K] -o DIR",
 			short: "run a grid of parameter points → one CSV row per point and a line plot or heat map",
 			long: "Runs the mechanic at every point of the grid (one or two varied parameters) with the exact engine (or the simulator) and " +
 				"writes DIR/<id>_sweep.csv (one row per point: every event and every variable's mean and SD) and DIR/<id>_sweep.png: a line " +
@@ -23,13 +23,14 @@ func commandTable() []*command {
 				"  oddsmith sweep ag.fall_damage --vary height=0..40:3 --metric mean:damage --engine sim -n 200000 -o out",
 			run: runSweep},
 		{name: "run",
-			usage: "oddsmith run PLAN.toml -o DIR [-q]",
+			usage: "oddsmith run PLAN.toml -o DIR [-q] [--shard i/K -o SHARD]",
 			short: "run a batch plan → a report bundle (CSV, PNG and an index.md with findings)",
 			long: "Reads a TOML plan of analyses (mechanic, fixed settings, swept parameters, engine, trials, seed, metric) and overlays " +
 				"(several mechanics on one chart), validates all of it before anything runs (a malformed plan names the file, the line and " +
 				"the problem and writes nothing), then writes one CSV and the plots per analysis and index.md linking them with one-line " +
 				"findings. Files appear only when complete.\n\nExample:\n  oddsmith run examples/tour.toml -o report",
 			run: runPlan},
+		{name: "merge", usage: mergeUsage, short: mergeShort, long: mergeLong, run: runMerge},
 		{name: "atlas", usage: "oddsmith atlas -o DIR [-q] [--memory SIZE]",
 			short: "the cross-system atlas: twelve comparison charts of the five systems → a report bundle",
 			long: "Runs the atlas plan built into oddsmith — the twelve cross-system comparisons of mechanics.md §6: success against " +
