@@ -565,15 +565,15 @@ func MergeShards(names []string, shards []*ShardFile) (*Merged, error) {
 					break
 				}
 			}
-			return nil, mechanics.Invalid("%s (%s %d..%d) overlaps %s: give each shard of the run once", names[i], h.Unit, h.First, h.Last, prev)
+			return nil, mechanics.Invalid("%s (%s) overlaps %s: give each shard of the run once", names[i], RangeText(h.Unit, h.First, h.Last), prev)
 		}
 		if h.First > next {
-			missing = append(missing, fmt.Sprintf("%s %d..%d", h.Unit, next, h.First))
+			missing = append(missing, RangeText(h.Unit, next, h.First))
 		}
 		next = max(next, h.Last)
 	}
 	if next < h0.Total {
-		missing = append(missing, fmt.Sprintf("%s %d..%d", h0.Unit, next, h0.Total))
+		missing = append(missing, RangeText(h0.Unit, next, h0.Total))
 	}
 	// Shards of the same K: name the missing indices (an empty shard's
 	// range is empty, so it is missed by index only).
@@ -586,7 +586,7 @@ func MergeShards(names []string, shards []*ShardFile) (*Merged, error) {
 		for k := range h0.Of {
 			if _, ok := byIndex[[2]int{k, h0.Of}]; !ok {
 				f, l := (Shard{Index: k, Count: h0.Of}).Range(h0.Total)
-				idx = append(idx, fmt.Sprintf("%d/%d (%s %d..%d)", k, h0.Of, h0.Unit, f, l))
+				idx = append(idx, fmt.Sprintf("%d/%d (%s)", k, h0.Of, RangeText(h0.Unit, f, l)))
 			}
 		}
 		return nil, mechanics.Invalid("missing shard%s %s: merge needs all %d shards of the run", plural(len(idx)), strings.Join(idx, ", "), h0.Of)
@@ -704,4 +704,17 @@ func settings(m *mechanics.Mechanic, c mechanics.Config) string {
 		return "its defaults"
 	}
 	return strings.Join(parts, " ")
+}
+
+// RangeText names the half-open range [first, last) of chunks or points
+// for people: "chunks 3–5" (inclusive), "chunk 3", "no chunks".
+func RangeText[T int | int64](unit string, first, last T) string {
+	one := strings.TrimSuffix(unit, "s")
+	switch {
+	case last <= first:
+		return "no " + unit
+	case last == first+1:
+		return fmt.Sprintf("%s %d", one, first)
+	}
+	return fmt.Sprintf("%s %d–%d", unit, first, last-1)
 }

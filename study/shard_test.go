@@ -211,9 +211,9 @@ func TestMergeShards(t *testing.T) {
 		{nil, nil, "merge needs the shard files"},
 		{[]string{"a", "b"}, []*ShardFile{k3[0], testShards(t, 3, 2)[1]}, "a and b are shards of different runs (seed 1 and seed 2"},
 		{[]string{"a", "b", "c", "d"}, []*ShardFile{k3[0], k3[1], k3[2], k3[1]}, "shard 1/3 is given twice (b and d)"},
-		{[]string{"a", "b", "c"}, []*ShardFile{k3[0], k2[0], k3[2]}, "b (chunks 0..2) overlaps a"},
-		{[]string{"x", "y"}, []*ShardFile{k2[0], k3[2]}, "missing shards: no shard holds chunks 2..3"},
-		{[]string{"a", "c"}, []*ShardFile{k3[0], k3[2]}, "missing shard 1/3 (chunks 1..3)"},
+		{[]string{"a", "b", "c"}, []*ShardFile{k3[0], k2[0], k3[2]}, "b (chunks 0–1) overlaps a"},
+		{[]string{"x", "y"}, []*ShardFile{k2[0], k3[2]}, "missing shards: no shard holds chunk 2"},
+		{[]string{"a", "c"}, []*ShardFile{k3[0], k3[2]}, "missing shard 1/3 (chunks 1–2)"},
 	} {
 		_, err := MergeShards(c.names, c.shards)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !mechanics.IsInput(err) {

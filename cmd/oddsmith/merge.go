@@ -142,7 +142,7 @@ func (s *shardRun) begin(total int64, unit string, detail func(first, last int64
 		if s.sel.From != "" {
 			from = " (index from " + s.sel.From + ")"
 		}
-		fmt.Fprintf(s.stderr, "shard %s%s of %s %s: %s %d..%d of %d%s\n", s.sel, from, h.Kind, h.What, unit, first, last, total, detail(first, last))
+		fmt.Fprintf(s.stderr, "shard %s%s of %s %s: %s of %d%s\n", s.sel, from, h.Kind, h.What, study.RangeText(unit, first, last), total, detail(first, last))
 	}
 	s.start = time.Now()
 	return first, last
@@ -425,7 +425,7 @@ func mergeSummary(w io.Writer, h study.ShardHeader, names []string, shards []*st
 				t += c.Total()
 			}
 		}
-		fmt.Fprintf(tw, "  shard %d/%d\t%s %d..%d\t%d trials\t%s\n", sh.Shard, sh.Of, sh.Unit, sh.First, sh.Last, t, names[i])
+		fmt.Fprintf(tw, "  shard %d/%d\t%s\t%d trials\t%s\n", sh.Shard, sh.Of, study.RangeText(sh.Unit, sh.First, sh.Last), t, names[i])
 	}
 	tw.Flush()
 }

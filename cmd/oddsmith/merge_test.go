@@ -248,8 +248,8 @@ func TestMergeRefuses(t *testing.T) {
 	mustRefuse(t, "different runs (ag.skill_test and ag.opposed;", append(slices.Clone(m), k3[0], k3[1], other[2])...)
 	mustRefuse(t, "shard 1/3 is given twice", append(slices.Clone(m), k3[0], k3[1], k3[1], k3[2])...)
 	mustRefuse(t, "overlaps", append(slices.Clone(m), k3[0], k2[0], k3[2])...)
-	mustRefuse(t, "missing shard 1/3 (chunks 2..4)", append(slices.Clone(m), k3[0], k3[2])...)
-	mustRefuse(t, "missing shards 0/3 (chunks 0..2), 2/3 (chunks 4..6)", append(slices.Clone(m), k3[1])...)
+	mustRefuse(t, "missing shard 1/3 (chunks 2–3)", append(slices.Clone(m), k3[0], k3[2])...)
+	mustRefuse(t, "missing shards 0/3 (chunks 0–1), 2/3 (chunks 4–5)", append(slices.Clone(m), k3[1])...)
 	mustRefuse(t, "merge needs the shard files", m...)
 	mustRefuse(t, "no such file", append(slices.Clone(m), filepath.Join(dir, "nope"))...)
 
@@ -359,13 +359,13 @@ func TestShardProgress(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "s")
 	_, _, errOut := runCLI(context.Background(), "sim", "ag.skill_test", "-n", "300000", "--shard", "0/1", "-o", f)
-	for _, want := range []string{"shard 0/1 of sim ag.skill_test: chunks 0..5 of 5 (300000 of 300000 trials), seed 1", "shard 0/1: done in"} {
+	for _, want := range []string{"shard 0/1 of sim ag.skill_test: chunks 0–4 of 5 (300000 of 300000 trials), seed 1", "shard 0/1: done in"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("shard stderr %q; want %q", errOut, want)
 		}
 	}
 	_, _, errOut = runCLI(context.Background(), "merge", f, "-o", filepath.Join(dir, "out"))
-	for _, want := range []string{"merge: 1 shard of 'oddsmith sim' ag.skill_test, 5 chunks, 300000 trials, seed 1", "shard 0/1  chunks 0..5  300000 trials"} {
+	for _, want := range []string{"merge: 1 shard of 'oddsmith sim' ag.skill_test, 5 chunks, 300000 trials, seed 1", "shard 0/1  chunks 0–4  300000 trials"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("merge stderr %q; want %q", errOut, want)
 		}
