@@ -92,6 +92,14 @@ type compiler struct {
 	used      map[string]bool // field names
 	anon      int
 	names     []string // every name visible, for suggestions
+	// knownAt caches known's answers (by expression) while pools are
+	// collected: each condition is asked about once per pass.
+	knownAt map[notation.Expr]knownValue
+}
+
+type knownValue struct {
+	v  expr.Rat
+	ok bool
 }
 
 // poolBinding is a named pool: its dice and the statistics the rule reads,

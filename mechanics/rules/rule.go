@@ -206,12 +206,27 @@ func (c *compiler) addPool(name string, pb *poolBinding, die mechanics.Die, n in
 
 // known is the value of an expression of the parameters alone.
 func (c *compiler) known(e notation.Expr) (expr.Rat, bool) {
+	if k, ok := c.knownAt[e]; ok {
+		return k.v, k.ok
+	}
+	k, ok := c.evalKnown(e)
+	if c.knownAt == nil {
+		c.knownAt = map[notation.Expr]knownValue{}
+	}
+	c.knownAt[e] = knownValue{k, ok}
+	return k, ok
+}
+
+func (c *compiler) evalKnown(e notation.Expr) (expr.Rat, bool) {
 	for _, n := range notation.Names(e) {
 		if _, ok := c.params[n]; !ok {
 			return expr.Rat{}, false // a binding, a state variable: not known yet
 		}
 	}
-	v, err := newCompiler(c.params).compile(e)
+	// A scratch compiler: a dice term in the expression adds its parts
+	// there, not to the rule.
+	scratch := &compiler{params: c.params, binds: map[string]value{}, pools: map[string]*poolBinding{}, used: map[string]bool{}}
+	v, err := scratch.compile(e)
 	if err != nil {
 		return expr.Rat{}, false
 	}
