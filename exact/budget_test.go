@@ -189,11 +189,27 @@ func TestFundamentalMatrixSkippedWhenOverBudget(t *testing.T) {
 }
 
 func TestProcessOutcomeTableOverBudget(t *testing.T) {
-	// 2000 states × 5000 steps: an outcome table of about 76 MiB.
-	p := cycleProcess(2000, 5000, true, true)
+	// A ring of 1000 states, each with an exit of its own, over 5000
+	// steps: about a thousand outcomes with mass at every step, an
+	// outcome table of about 76 MiB even kept sparsely.
+	const R = 1000
+	p := &mechanics.Process{Homogeneous: true, Horizon: 5000, TimeUnit: "step"}
+	for s := range R {
+		p.Add(false, fmt.Sprint("ring ", s))
+	}
+	for s := range R {
+		p.Add(true, fmt.Sprint("exit ", s))
+	}
+	p.Kernel = func(int) mechanics.Node { return mechanics.D(7) }
+	p.Move = func(_, s, x int) int {
+		if x == 7 {
+			return R + s
+		}
+		return ((s+x-4)%R + R) % R
+	}
 	res := &mechanics.Result{}
 	err := ComputeContext(context.Background(), mechanics.ProcessSpec(p), res, Options{MemoryBytes: 8 << 20})
-	wantMemoryError(t, err, 8<<20, "outcome table", "2001 states", "shorter horizon")
+	wantMemoryError(t, err, 8<<20, "outcome table", "2000 states", "shorter horizon")
 }
 
 // Work estimated beyond maxWork is refused before it starts, as bad input

@@ -16,7 +16,12 @@ type Chain struct {
 	// Unbounded is set for homogeneous chains whose fundamental matrix
 	// exists: absorption probabilities B = N·R and mean time N·1 from the
 	// start state, for an unlimited horizon (K6).
-	Unbounded         bool
+	Unbounded bool
+	// codes and mass are the outcome sparsely: the codes with mass, in
+	// increasing order, and their masses (Outcome is filled from them by
+	// SolveProcess; the summaries read them as they are).
+	codes             []int
+	mass              []float64
 	MeanTimeUnbounded float64
 	AbsorbedUnbounded []float64
 	Truncated         float64
@@ -30,13 +35,32 @@ type Chain struct {
 // matrix) and, for homogeneous chains, solves the absorbing Markov chain with
 // gonum/mat. It runs within DefaultMemory.
 func SolveProcess(p *mechanics.Process) (*Chain, error) {
-	return solveProcess(defaultBudget(), p)
+	ch, err := solveProcess(defaultBudget(), p)
+	if err != nil {
+		return nil, err
+	}
+	ch.Outcome = ch.dense()
+	return ch, nil
+}
+
+// dense is the outcome as one Dist, from the first code with mass to the
+// last.
+func (ch *Chain) dense() Dist {
+	if len(ch.codes) == 0 {
+		return Dist{}
+	}
+	lo := ch.codes[0]
+	d := Dist{Lo: lo, P: make([]float64, ch.codes[len(ch.codes)-1]-lo+1)}
+	for i, c := range ch.codes {
+		d.P[c-lo] = ch.mass[i]
+	}
+	return d.Trim()
 }
 
 // Bytes per state of the propagation: the state vectors v and nv, the
-// per-state step cache (a Dist header and its flag) and the indices of the
-// unlimited-horizon solve.
-const processStateBytes = 2*floatBytes + distBytes + 8 + 4*8
+// per-state step cache (a stepTo header: two slices) and the indices of
+// the unlimited-horizon solve.
+const processStateBytes = 2*floatBytes + 48 + 4*8
 
 func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 	if err := p.Validate(); err != nil {
@@ -88,76 +112,73 @@ func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 		}
 		return d, nil
 	}
-	cache := make([]Dist, S)
-	have := make([]bool, S)
-	get := func(t, s int) (Dist, error) {
-		if !p.Homogeneous {
-			return step(t, s)
+	// A homogeneous chain's steps are kept as their nonzero entries only
+	// (computed at the first step that needs them): a step that leads to a
+	// few states far apart (a counter that ends in an absorbing block) is
+	// then three multiply-adds, not a thousand over the zeros between
+	// them, and takes a few bytes, not a dense row.
+	var sparse []stepTo
+	stepOf := func(s int) (*stepTo, error) {
+		sp := &sparse[s]
+		if sp.to != nil {
+			return sp, nil
 		}
-		if !have[s] {
-			d, err := step(1, s)
-			if err != nil {
-				return Dist{}, err
-			}
-			// The cache lives as long as the computation.
-			bytes := mulBytes(int64(len(d.P)), floatBytes)
-			if err := b.need(bytes, adviceProcess, "the step table of state %q", p.States[s]); err != nil {
-				return Dist{}, err
-			}
-			b.hold(bytes)
-			cache[s], have[s] = d, true
+		d, err := step(1, s)
+		if err != nil {
+			return nil, err
 		}
-		return cache[s], nil
+		if err := b.tick(len(d.P)); err != nil {
+			return nil, err
+		}
+		to, ps := []int32{}, []float64{}
+		for i, q := range d.P {
+			if q != 0 {
+				to, ps = append(to, int32(d.Lo+i)), append(ps, q)
+			}
+		}
+		// The steps live as long as the computation.
+		b.hold(mulBytes(int64(len(to)), 12))
+		*sp = stepTo{to: to, p: ps}
+		return sp, nil
+	}
+	if p.Homogeneous {
+		sparse = make([]stepTo, S)
 	}
 
-	// The outcome Outcome(t, s) = t·S + s as one dense table over
-	// [lo, lo+len(out)), from the first step at which anything was
-	// absorbed to the last one so far, grown as the steps go on (at most
-	// (H+2)·S codes). Codes come in order of t, so it grows upwards only.
-	var out []float64
-	lo := -1
-	full := mulBytes(int64(H)+2, int64(S))
-	reach := func(code int) error {
-		if lo < 0 {
-			lo = code - code%S
-		}
-		if code-lo < len(out) {
+	// The outcome Outcome(t, s) = t·S + s kept sparsely: the codes with
+	// mass, in increasing order (steps come in order of t, states in
+	// order within a step), and their masses. Only absorbing states take
+	// mass before the horizon, and transient ones at its end, so a dense
+	// (step × state) table would be mostly zeros.
+	var codes []int
+	var mass []float64
+	add := func(code int, m float64) error {
+		if n := len(codes); n > 0 && codes[n-1] == code {
+			mass[n-1] += m
 			return nil
 		}
-		n := min(max(int64(code-lo)+1, 2*int64(len(out)), 1024), full-int64(lo))
-		// The old table and the new one are both live while it grows.
-		if !b.fits(mulBytes(n+int64(len(out)), floatBytes)) {
-			rows := (full - int64(lo)) / int64(S)
-			return b.need(mulBytes(full-int64(lo), floatBytes), adviceProcess,
-				"the process's outcome table (%d steps × %d states)", rows, S)
+		if len(codes) == cap(codes) {
+			// Grown by a quarter (doubling would leave up to half of the
+			// lists unused); the old lists and the new ones are both live
+			// while they grow.
+			n := int64(max(1024, cap(codes)+cap(codes)/4))
+			if !b.fits(mulBytes(n+int64(len(codes)), 2*floatBytes)) {
+				return b.need(mulBytes(n+int64(len(codes)), 2*floatBytes), adviceProcess,
+					"the process's outcome table (%d outcomes with mass by step %d of %d, over %d states)", len(codes), code/S, H, S)
+			}
+			b.hold(mulBytes(n-int64(cap(codes)), 2*floatBytes))
+			codes, mass = append(make([]int, 0, n), codes...), append(make([]float64, 0, n), mass...)
 		}
-		b.hold(mulBytes(n-int64(len(out)), floatBytes))
-		grown := make([]float64, n)
-		copy(grown, out)
-		out = grown
+		codes, mass = append(codes, code), append(mass, m)
 		return nil
 	}
-	at := func(code int) *float64 { return &out[code-lo] }
 	v := make([]float64, S)
 	v[p.Start] = 1
 	if p.Absorbing[p.Start] {
-		if err := reach(p.Outcome(0, p.Start)); err != nil {
+		if err := add(p.Outcome(0, p.Start), 1); err != nil {
 			return nil, err
 		}
-		*at(p.Outcome(0, p.Start)) = 1
 		v[p.Start] = 0
-	}
-	// A homogeneous chain's steps are also kept as their nonzero entries
-	// only: a step that leads to a few states far apart (a counter that
-	// ends in an absorbing block) is then three multiply-adds, not a
-	// thousand over the zeros between them.
-	type sparseStep struct {
-		to []int32
-		p  []float64
-	}
-	var sparse []sparseStep
-	if p.Homogeneous {
-		sparse = make([]sparseStep, S)
 	}
 	nv := make([]float64, S)
 	for t := 1; t <= H; t++ {
@@ -171,29 +192,22 @@ func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 				continue
 			}
 			live = true
-			if sparse != nil && sparse[s].to != nil {
-				sp := &sparse[s]
+			if sparse != nil {
+				sp, err := stepOf(s)
+				if err != nil {
+					return nil, err
+				}
 				for i, to := range sp.to {
 					nv[to] += m * sp.p[i]
 				}
 				continue
 			}
-			d, err := get(t, s)
+			d, err := step(t, s)
 			if err != nil {
 				return nil, err
 			}
 			if err := b.tick(len(d.P)); err != nil {
 				return nil, err
-			}
-			if sparse != nil {
-				sp := sparseStep{to: []int32{}}
-				for i, q := range d.P {
-					if q != 0 {
-						sp.to, sp.p = append(sp.to, int32(d.Lo+i)), append(sp.p, q)
-					}
-				}
-				b.hold(mulBytes(int64(len(sp.to)), 12))
-				sparse[s] = sp
 			}
 			for i, q := range d.P {
 				nv[d.Lo+i] += m * q
@@ -204,10 +218,9 @@ func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 		}
 		for s, m := range nv {
 			if p.Absorbing[s] && m != 0 {
-				if err := reach(p.Outcome(t, s)); err != nil {
+				if err := add(p.Outcome(t, s), m); err != nil {
 					return nil, err
 				}
-				*at(p.Outcome(t, s)) += m
 				nv[s] = 0
 			}
 		}
@@ -215,10 +228,9 @@ func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 	}
 	for s, m := range v {
 		if m > 0 {
-			if err := reach(p.Outcome(H+1, s)); err != nil {
+			if err := add(p.Outcome(H+1, s), m); err != nil {
 				return nil, err
 			}
-			*at(p.Outcome(H+1, s)) += m
 		}
 	}
 	if trunc > 0 {
@@ -226,12 +238,12 @@ func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 		// at every step that takes it: the mass lost is what the outcome
 		// misses of 1, not the steps' own truncation counted once.
 		sum := 0.0
-		for _, q := range out {
+		for _, q := range mass {
 			sum += q
 		}
 		trunc = max(0, 1-sum)
 	}
-	ch := &Chain{Outcome: Dist{Lo: lo, P: out}.Trim(), Truncated: trunc}
+	ch := &Chain{codes: codes, mass: mass, Truncated: trunc}
 	if p.Homogeneous && !p.Absorbing[p.Start] {
 		absIdx := make([]int, S)
 		for i := range absIdx {
@@ -240,11 +252,28 @@ func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 		for k, s := range p.AbsorbingStates() {
 			absIdx[s] = k
 		}
-		if err := ch.solveUnbounded(b, p, get, absIdx); err != nil {
+		if err := ch.solveUnbounded(b, p, stepOf, absIdx); err != nil {
 			return nil, err
 		}
 	}
 	return ch, nil
+}
+
+// stepTo is one step of a homogeneous chain as its nonzero entries: the
+// states it leads to, in increasing order, and their probabilities.
+type stepTo struct {
+	to []int32
+	p  []float64
+}
+
+// prob is the probability of leading to state x.
+func (d *stepTo) prob(x int) float64 {
+	for i, to := range d.to {
+		if int(to) == x {
+			return d.p[i]
+		}
+	}
+	return 0
 }
 
 // cycleMax is the largest group of states that lead back to one another
@@ -266,7 +295,7 @@ const cycleMax = 256
 // component, whose block is checked against the budget first. When it does
 // not fit, the unlimited-horizon figures are skipped with a warning: they
 // are an extra beside the propagated distribution.
-func (ch *Chain) solveUnbounded(b *budget, p *mechanics.Process, get func(t, s int) (Dist, error), absIdx []int) error {
+func (ch *Chain) solveUnbounded(b *budget, p *mechanics.Process, get func(s int) (*stepTo, error), absIdx []int) error {
 	S := len(p.States)
 	// Transient states reachable from the start, by index in trans.
 	tIdx := make([]int32, S)
@@ -276,15 +305,15 @@ func (ch *Chain) solveUnbounded(b *budget, p *mechanics.Process, get func(t, s i
 	trans := []int{p.Start}
 	tIdx[p.Start] = 0
 	for head := 0; head < len(trans); head++ {
-		d, err := get(1, trans[head])
+		d, err := get(trans[head])
 		if err != nil {
 			return err
 		}
-		if err := b.tick(len(d.P) + 1); err != nil {
+		if err := b.tick(len(d.to) + 1); err != nil {
 			return err
 		}
-		for i, q := range d.P {
-			ns := d.Lo + i
+		for i, to := range d.to {
+			ns, q := int(to), d.p[i]
 			if q > 0 && absIdx[ns] < 0 && tIdx[ns] < 0 {
 				tIdx[ns] = int32(len(trans))
 				trans = append(trans, ns)
@@ -331,15 +360,12 @@ func (ch *Chain) solveUnbounded(b *budget, p *mechanics.Process, get func(t, s i
 			return nil // some transient states never absorb: no finite mean
 		}
 		for _, v := range ms {
-			d, err := get(1, trans[v])
+			d, err := get(trans[v])
 			if err != nil {
 				return err
 			}
-			for i, q := range d.P {
-				if q == 0 {
-					continue
-				}
-				ns := d.Lo + i
+			for i, to := range d.to {
+				ns, q := int(to), d.p[i]
 				if k := absIdx[ns]; k >= 0 {
 					absorbed[k] += x[v] * q
 				} else if w := tIdx[ns]; comp[w] != int32(c) {
@@ -361,7 +387,7 @@ func (ch *Chain) solveUnbounded(b *budget, p *mechanics.Process, get func(t, s i
 // components returns the strongly connected components of the transient
 // states (indices into trans), each component after every component it
 // leads to (Tarjan's algorithm, without recursion).
-func components(b *budget, trans []int, tIdx []int32, absIdx []int, get func(t, s int) (Dist, error)) ([][]int32, error) {
+func components(b *budget, trans []int, tIdx []int32, absIdx []int, get func(s int) (*stepTo, error)) ([][]int32, error) {
 	T := len(trans)
 	index, low := make([]int32, T), make([]int32, T)
 	for i := range index {
@@ -372,13 +398,13 @@ func components(b *budget, trans []int, tIdx []int32, absIdx []int, get func(t, 
 	var comps [][]int32
 	type frame struct {
 		v int32
-		d Dist
+		d *stepTo
 		i int
 	}
 	next := int32(0)
 	var calls []frame
 	visit := func(v int32) error {
-		d, err := get(1, trans[v])
+		d, err := get(trans[v])
 		if err != nil {
 			return err
 		}
@@ -398,11 +424,11 @@ func components(b *budget, trans []int, tIdx []int32, absIdx []int, get func(t, 
 			return nil, err
 		}
 		descended := false
-		for f.i < len(f.d.P) {
+		for f.i < len(f.d.to) {
 			j := f.i
 			f.i++
-			ns := f.d.Lo + j
-			if f.d.P[j] == 0 || absIdx[ns] >= 0 {
+			ns := int(f.d.to[j])
+			if absIdx[ns] >= 0 {
 				continue
 			}
 			w := tIdx[ns]
@@ -450,14 +476,14 @@ const condMax = 1e14
 // solveComponent turns the inflow x of the states of one component into
 // their expected visits: x_c ← x_c·(I − Q_cc)⁻¹. It reports false when the
 // component (nearly) never lets go of the chain.
-func solveComponent(b *budget, ms []int32, trans []int, tIdx, comp []int32, c int32, x []float64, get func(t, s int) (Dist, error)) (bool, error) {
+func solveComponent(b *budget, ms []int32, trans []int, tIdx, comp []int32, c int32, x []float64, get func(s int) (*stepTo, error)) (bool, error) {
 	if len(ms) == 1 {
 		v := ms[0]
-		d, err := get(1, trans[v])
+		d, err := get(trans[v])
 		if err != nil {
 			return false, err
 		}
-		stay := d.Prob(trans[v])
+		stay := d.prob(trans[v])
 		if leave := 1 - stay; leave <= 0 || 1/leave > condMax {
 			return false, nil
 		}
@@ -476,18 +502,16 @@ func solveComponent(b *budget, ms []int32, trans []int, tIdx, comp []int32, c in
 	for i, v := range ms {
 		a.Set(i, i, 1)
 		rhs.SetVec(i, x[v])
-		d, err := get(1, trans[v])
+		d, err := get(trans[v])
 		if err != nil {
 			return false, err
 		}
-		if err := b.tick(len(d.P)); err != nil {
+		if err := b.tick(len(d.to)); err != nil {
 			return false, err
 		}
-		for j, q := range d.P {
-			if q == 0 {
-				continue
-			}
-			if w := tIdx[d.Lo+j]; w >= 0 && comp[w] == c {
+		for j, to := range d.to {
+			q := d.p[j]
+			if w := tIdx[to]; w >= 0 && comp[w] == c {
 				jj := pos[w]
 				a.Set(jj, i, a.At(jj, i)-q)
 			}

@@ -47,6 +47,19 @@ func SummarizeCountsContext(ctx context.Context, spec *mechanics.Spec, lo int, c
 }
 
 func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []int64, res *mechanics.Result) (err error) {
+	return summarizeAt(b, spec, lo, nil, p, counts, res)
+}
+
+// summarizeAt is summarize over outcomes listed sparsely: p[i] (and
+// counts[i]) is the mass of outcome code codes[i], or of lo+i when codes
+// is nil.
+func summarizeAt(b *budget, spec *mechanics.Spec, lo int, codes []int, p []float64, counts []int64, res *mechanics.Result) (err error) {
+	code := func(i int) int {
+		if codes != nil {
+			return codes[i]
+		}
+		return lo + i
+	}
 	// The simulator reports the same variables: no use suggesting it.
 	if b != nil {
 		defer func(e bool) { b.exactOnly = e }(b.exactOnly)
@@ -69,13 +82,6 @@ func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []in
 	nv, ne, nb := len(spec.Vars), len(spec.Events), len(spec.Bands)
 	vars, events, bands, defined := make([]expr.Rat, nv), make([]bool, ne), make([]int, nb), make([]bool, nv)
 	undefP, undefN := make([]float64, nv), make([]int64, nv)
-	// Variable values of every outcome with mass, kept for the second pass.
-	type point struct {
-		i       int
-		vals    []expr.Rat
-		defined []bool
-	}
-	var pts []point
 	evP, evN := make([]float64, ne), make([]int64, ne)
 	bP, bN := make([][]float64, nb), make([][]int64, nb)
 	for k, b := range spec.Bands {
@@ -86,25 +92,9 @@ func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []in
 	for k := range den {
 		den[k] = 1
 	}
-	// Each outcome with mass keeps its variables' values for the second
-	// pass.
-	nnz := 0
-	for i, q := range p {
-		if i%tickUnits == 0 {
-			if err := b.alive(); err != nil {
-				return err
-			}
-		}
-		if q != 0 {
-			nnz++
-		}
-	}
-	ptBytes := int64(nv)*25 + 72
-	if err := b.need(mulBytes(int64(nnz), ptBytes), adviceValues,
-		"the values of %d variables at %d outcomes", nv, nnz); err != nil {
-		return err
-	}
-	pts = make([]point, 0, nnz)
+	// The first pass finds each variable's range and lattice, the second
+	// (below) computes the outcomes' values again to fill their
+	// distributions: keeping them would take tens of bytes per outcome.
 	for i, q := range p {
 		if q == 0 {
 			continue
@@ -116,7 +106,7 @@ func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []in
 		if counts != nil {
 			c = counts[i]
 		}
-		if err := outs.Eval(lo+i, vars, events, bands, defined); err != nil {
+		if err := outs.Eval(code(i), vars, events, bands, defined); err != nil {
 			return err
 		}
 		for k, v := range vars {
@@ -134,7 +124,6 @@ func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []in
 			}
 			seen[k] = true
 		}
-		pts = append(pts, point{i, append([]expr.Rat(nil), vars...), append([]bool(nil), defined...)})
 		for k, e := range events {
 			if e {
 				evP[k] += q
@@ -146,6 +135,8 @@ func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []in
 			bN[k][b] += c
 		}
 	}
+	vrs := make([]mechanics.VarResult, nv)
+	scale := make([]expr.Rat, nv)
 	for k, v := range spec.Vars {
 		vr := mechanics.VarResult{Name: v.Name, Doc: v.Doc, Unit: v.Unit, Den: int(den[k]),
 			Undefined: math.Min(undefP[k], 1), UndefinedCount: undefN[k], UndefinedLabel: v.Otherwise}
@@ -169,23 +160,38 @@ func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []in
 			if counts != nil {
 				vr.Counts = make([]int64, len(vr.P))
 			}
-			if err := b.tick(len(pts)); err != nil {
+			scale[k] = d
+		}
+		vrs[k] = vr
+	}
+	if slices.Contains(seen, true) {
+		for i, q := range p {
+			if q == 0 {
+				continue
+			}
+			if err := b.tick(16 * (nv + 1)); err != nil {
 				return err
 			}
-			for _, pt := range pts {
-				if !pt.defined[k] {
+			if err := outs.Eval(code(i), vars, events, bands, defined); err != nil {
+				return err
+			}
+			for k, v := range vars {
+				if !seen[k] || !defined[k] {
 					continue
 				}
-				j := pt.vals[k].Mul(d).N - ulo
-				vr.P[j] += p[pt.i]
+				vr := &vrs[k]
+				j := int(v.Mul(scale[k]).N) - vr.Lo
+				vr.P[j] += q
 				if counts != nil {
-					vr.Counts[j] += counts[pt.i]
+					vr.Counts[j] += counts[i]
 				}
 			}
 		}
-		vr.Stats = statsOf(Dist{Lo: vr.Lo, P: vr.P}, vr.Den)
-		res.Vars = append(res.Vars, vr)
 	}
+	for k := range vrs {
+		vrs[k].Stats = statsOf(Dist{Lo: vrs[k].Lo, P: vrs[k].P}, vrs[k].Den)
+	}
+	res.Vars = append(res.Vars, vrs...)
 	for k, e := range spec.Events {
 		res.Events = append(res.Events, mechanics.EventResult{Name: e.Name, Doc: e.Doc, P: math.Min(evP[k], 1), Count: evN[k]})
 	}
@@ -197,7 +203,7 @@ func summarize(b *budget, spec *mechanics.Spec, lo int, p []float64, counts []in
 		res.Bands = append(res.Bands, br)
 	}
 	if pr := spec.Process; pr != nil {
-		res.Process = processResult(pr, Dist{Lo: lo, P: p})
+		res.Process = processResult(pr, code, p)
 	}
 	return nil
 }
@@ -210,7 +216,9 @@ func steps(den int64) string {
 	return fmt.Sprintf(" in steps of 1/%d", den)
 }
 
-func processResult(p *mechanics.Process, outcome Dist) *mechanics.ProcessResult {
+// processResult reads the process figures off the outcome masses p, the
+// mass p[i] at outcome code(i).
+func processResult(p *mechanics.Process, code func(int) int, mass []float64) *mechanics.ProcessResult {
 	abs := p.AbsorbingStates()
 	pr := &mechanics.ProcessResult{
 		TimeUnit: p.TimeUnit, Horizon: p.Horizon,
@@ -223,11 +231,11 @@ func processResult(p *mechanics.Process, outcome Dist) *mechanics.ProcessResult 
 		k[s] = i
 	}
 	byTime := make([]float64, p.Horizon+2)
-	for i, q := range outcome.P {
+	for i, q := range mass {
 		if q == 0 {
 			continue
 		}
-		t, s := p.SplitOutcome(outcome.Lo + i)
+		t, s := p.SplitOutcome(code(i))
 		if t > p.Horizon {
 			pr.Undecided += q
 		} else {
@@ -345,11 +353,12 @@ func computePart(b *budget, spec *mechanics.Spec, res *mechanics.Result) (err er
 	}
 	var ch *Chain
 	var d Dist
+	var codes []int // a process's outcome codes (d.P their masses)
 	if spec.Process != nil {
 		if ch, err = solveProcess(b, spec.Process); err != nil {
 			return err
 		}
-		d, res.Truncated = ch.Outcome, ch.Truncated
+		d, codes, res.Truncated = Dist{P: ch.mass}, ch.codes, ch.Truncated
 		res.Warnings = append(res.Warnings, ch.Warnings...)
 		if ch.Truncated > 0 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("bursting dice were followed until going on had probability at most 1e-12 each, at every step: a mass of %.3g is left out (see truncated_mass)", ch.Truncated))
@@ -369,7 +378,7 @@ func computePart(b *budget, spec *mechanics.Spec, res *mechanics.Result) (err er
 	if tot := d.Total(); math.Abs(tot+res.Truncated-1) > 1e-9 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("probabilities sum to %.12g", tot))
 	}
-	if err := summarize(b, spec, d.Lo, d.P, nil, res); err != nil {
+	if err := summarizeAt(b, spec, d.Lo, codes, d.P, nil, res); err != nil {
 		return err
 	}
 	if err := addRationals(b, spec, res); err != nil {
