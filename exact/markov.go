@@ -16,18 +16,18 @@ type Chain struct {
 	// Unbounded is set for homogeneous chains whose fundamental matrix
 	// exists: absorption probabilities B = N·R and mean time N·1 from the
 	// start state, for an unlimited horizon (K6).
-	Unbounded bool
-	// codes and mass are the outcome sparsely: the codes with mass, in
-	// increasing order, and their masses (Outcome is filled from them by
-	// SolveProcess; the summaries read them as they are).
-	codes             []int
-	mass              []float64
+	Unbounded         bool
 	MeanTimeUnbounded float64
 	AbsorbedUnbounded []float64
 	Truncated         float64
 	// Warnings says what was left out: the unlimited-horizon figures
 	// when they did not fit the memory budget.
 	Warnings []string
+	// codes and mass are the outcome sparsely: the codes with mass, in
+	// increasing order, and their masses (Outcome is filled from them by
+	// SolveProcess; the summaries read them as they are).
+	codes []int
+	mass  []float64
 }
 
 // SolveProcess propagates the state distribution step by step (K7; for a
