@@ -17,7 +17,10 @@ type term struct {
 	n       int
 	die     mechanics.Die
 	explode *mechanics.Explode
-	keep    *notation.Keep
+	// compound: the explosion was written !! (the rolls of one die add up
+	// to one value); with ! a counted die's extra rolls count as dice.
+	compound bool
+	keep     *notation.Keep
 	drop    *notation.Drop
 	success []*notation.Cond // cs conditions (nil entries: the highest face)
 	fail    []*notation.Cond // cf conditions (nil: the lowest face)
@@ -144,7 +147,7 @@ func (c *compiler) takeApart(d *notation.Dice) (*term, error) {
 			if e.Limit == 0 && e.TopProbability() >= 1 {
 				return nil, errAt(m.At, "every face explodes (%d or more), so the die never stops: give a limit (!{3}) or a higher threshold", e.Trigger())
 			}
-			t.explode = &e
+			t.explode, t.compound = &e, m.Compound
 		case *notation.Keep:
 			if t.keep != nil || t.drop != nil {
 				return nil, errAt(m.At, "one keep or drop per dice term")
@@ -370,10 +373,59 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 		if t.hasCS {
 			shi = t.n
 		}
+		if t.explode != nil && !t.compound {
+			// Roll20 and Foundry count every roll of an exploding die
+			// as a die of its own.
+			per, plo, phi, err := chainCount(*t.explode, score, t.at)
+			if err != nil {
+				return value{}, err
+			}
+			return rndV(sumOf(per, t.n), t.n*plo, t.n*phi), nil
+		}
 		m := mechanics.Map{X: one, F: score, Name: "successes"}
 		return rndV(sumOf(m, t.n), slo, shi), nil
 	}
 	return rndV(sumOf(one, t.n), t.n*lo, t.n*hi), nil
+}
+
+// chainCount is the successes (less failures) counted over every roll of
+// one exploding die, each extra roll counted as a die of its own. Every
+// face that explodes must score the same a; a roll is then written as its
+// score (−1, 0 or 1) if it stops the chain and as 3 if it explodes, so the
+// chain's sum x = 3·G + X (G exploding rolls, X the last roll's score)
+// decodes exactly, and the count is a·G + X. The exact engine follows the
+// chain until what is left has probability ≤ 10⁻¹² (reported as truncated
+// mass), the simulator as far as the dice go.
+func chainCount(e mechanics.Explode, score func(int) int, at notation.Pos) (mechanics.Node, int, int, error) {
+	trig := e.Trigger()
+	a, seen := 0, false
+	enc := mechanics.Die{Weights: make([]int64, len(e.Die.Faces))}
+	for i, f := range e.Die.Faces {
+		enc.Weights[i] = e.Die.Weight(i)
+		if f < trig {
+			enc.Faces = append(enc.Faces, score(f))
+			continue
+		}
+		if seen && score(f) != a {
+			return nil, 0, 0, errAt(at, "counting the rolls of an exploding die needs every exploding face to count the same (%d counts %d, %d counts %d): explode on fewer faces, or write !! to count each die's total once", trig, a, f, score(f))
+		}
+		a, seen = score(f), true
+		enc.Faces = append(enc.Faces, 3)
+	}
+	ex := mechanics.Explode{Die: enc, Limit: e.Limit, Tolerance: e.Tolerance, ByThreshold: true, Threshold: 2}
+	decode := func(x int) int {
+		g := (x + 1) / 3
+		if x+1 < 0 {
+			g = -((-(x + 1) + 2) / 3)
+		}
+		return a*g + x - 3*g
+	}
+	n := e.Limit
+	if n == 0 {
+		n = mechanics.MaxBursts
+	}
+	lo, hi := min(0, a)*n-1, max(0, a)*n+1
+	return mechanics.Map{X: ex, F: decode, Name: "successes over the exploded rolls"}, lo, hi, nil
 }
 
 // sumOf is n independent copies of x added: listed term by term for a few

@@ -195,6 +195,7 @@ func TestOneLinersBothEngines(t *testing.T) {
 		"8d10cs>=7cf1", "count(6d6 == highest(6d6))", "largest_set(7d6)", "straight(5d6)", "highest(6d6, 2)",
 		"min(d20, d20)", "max(3d6, 2d8) // 2", "abs(d6 - d6)", "if d6 >= 4 then 2d6 else d4", "lookup(d10, {1..3: 1, 4..9: 2, _: 3})",
 		"d20 >= 11 and d6 == 6", "dF + dF + dF + dF", "d{1,1,2,3,5,8} + d%", "(d20 + 3) / 2",
+		"8d10!cs>=8", "3d6!cs>=5cf1", "4d6!{2}cs=6", "5d10!>=9cs>=7",
 	} {
 		r, err := FromExpr(src)
 		if err != nil {
@@ -401,5 +402,43 @@ four = "pick == 4"
 	}
 	if got := event(t, res, "four"); math.Abs(got-0.25) > 1e-12 {
 		t.Errorf("P(four) = %g, want 0.25", got)
+	}
+}
+
+// TestExplodedRollsCountAsDice: with ! (not !!), success counting counts
+// every roll of an exploding die, as Roll20 and Foundry do: against every
+// chain of rolls of a die exploding at most twice, in exact fractions.
+func TestExplodedRollsCountAsDice(t *testing.T) {
+	// d6!{2}cs>=5cf1: a chain is up to three rolls, each 6 rolling on.
+	want := map[int]*big.Rat{}
+	var walk func(depth, count int, p *big.Rat)
+	walk = func(depth, count int, p *big.Rat) {
+		for f := 1; f <= 6; f++ {
+			q := new(big.Rat).Mul(p, big.NewRat(1, 6))
+			c := count + boolInt(f >= 5) - boolInt(f == 1)
+			if f == 6 && depth < 2 {
+				walk(depth+1, c, q)
+				continue
+			}
+			if want[c] == nil {
+				want[c] = new(big.Rat)
+			}
+			want[c].Add(want[c], q)
+		}
+	}
+	walk(0, 0, big.NewRat(1, 1))
+	v := variable(t, runExpr(t, "d6!{2}cs>=5cf1"), "value")
+	for c, p := range want {
+		f, _ := p.Float64()
+		if got := v.P[c-v.Lo]; math.Abs(got-f) > 1e-15 {
+			t.Errorf("P(%d) = %.17g, want %s", c, got, p.RatString())
+		}
+	}
+	// !! counts the compounded total once.
+	if got := variable(t, runExpr(t, "8d10!!cs>=8"), "value").Stats.Mean; math.Abs(got-2.4) > 1e-9 {
+		t.Errorf("8d10!!cs>=8: mean %g, want 2.4 (one count per die)", got)
+	}
+	if got := variable(t, runExpr(t, "8d10!cs>=8"), "value").Stats.Mean; math.Abs(got-8.0/3) > 1e-9 {
+		t.Errorf("8d10!cs>=8: mean %g, want 8/3 (every roll counts)", got)
 	}
 }
