@@ -21,11 +21,11 @@ type term struct {
 	// to one value); with ! a counted die's extra rolls count as dice.
 	compound bool
 	keep     *notation.Keep
-	drop    *notation.Drop
-	success []*notation.Cond // cs conditions (nil entries: the highest face)
-	fail    []*notation.Cond // cf conditions (nil: the lowest face)
-	hasCS   bool
-	hasCF   bool
+	drop     *notation.Drop
+	success  []*notation.Cond // cs conditions (nil entries: the highest face)
+	fail     []*notation.Cond // cf conditions (nil: the lowest face)
+	hasCS    bool
+	hasCF    bool
 }
 
 // baseDie is the die of a dice term before its modifiers.
