@@ -25,7 +25,17 @@ func evalChecked(b *budget, n mechanics.Node) (Dist, float64, error) {
 }
 
 func dieTable(d mechanics.Die) faceTable {
-	return newFaceTable(d.Faces, d.Weight, d.TotalWeight())
+	ft := newFaceTable(d.Faces, d.Weight, d.TotalWeight())
+	ft.missing = float64(d.Missing) / float64(d.TotalWeight())
+	return ft
+}
+
+// lost is the mass a result of dice with a Missing weight leaves out.
+func lost(d mechanics.Die, res Dist) float64 {
+	if d.Missing == 0 {
+		return 0
+	}
+	return max(0, 1-res.Total())
 }
 
 func evalAll(b *budget, ns []mechanics.Node) ([]Dist, float64, error) {
@@ -48,7 +58,7 @@ func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
 	switch n := n.(type) {
 	case mechanics.Die:
 		d, err := fromDie(b, n.Faces, n.Weight, n.TotalWeight())
-		return d, 0, err
+		return d, float64(n.Missing) / float64(n.TotalWeight()), err
 	case mechanics.Const:
 		return Point(n.V), 0, nil
 	case mechanics.Sum:
@@ -151,10 +161,10 @@ func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
 		return d, tr, err
 	case mechanics.Keep:
 		d, err := keep(b, dieTable(n.Die), n.N, n.K, n.Highest)
-		return d, 0, err
+		return d, lost(n.Die, d), err
 	case mechanics.Pool:
 		d, err := poolDist(b, dieTable(n.Die), n.N, n.Eval)
-		return d, 0, err
+		return d, lost(n.Die, d), err
 	case mechanics.Cond:
 		ds, tr, err := evalAll(b, []mechanics.Node{n.If, n.Then, n.Else})
 		if err != nil {

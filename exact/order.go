@@ -81,6 +81,9 @@ func orderStat(b *budget, ds []Dist, isMax bool) (Dist, error) {
 type faceTable struct {
 	faces []int
 	probs []float64
+	// missing is the probability of no face (a die's Missing weight): the
+	// dice that show it are never placed, so their mass leaves the result.
+	missing float64
 }
 
 func newFaceTable(faces []int, weight func(int) int64, total int64) faceTable {
@@ -103,12 +106,14 @@ func newFaceTable(faces []int, weight func(int) int64, total int64) faceTable {
 // face i): the chance that a die not yet placed below face i shows face i.
 func (ft faceTable) conditionals() []float64 {
 	q := make([]float64, len(ft.probs))
-	rest := 0.0
+	rest := ft.missing
 	for i := len(ft.probs) - 1; i >= 0; i-- {
 		rest += ft.probs[i]
 		q[i] = ft.probs[i] / rest
 	}
-	q[len(q)-1] = 1
+	if ft.missing == 0 {
+		q[len(q)-1] = 1
+	}
 	return q
 }
 

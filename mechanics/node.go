@@ -25,6 +25,12 @@ const (
 type Die struct {
 	Faces   []int
 	Weights []int64
+	// Missing is the weight of outcomes the die leaves out (a bursting
+	// die cut after the bursts worth following): TotalWeight includes it,
+	// so the faces' probabilities sum to less than one and the exact
+	// engine reports the difference as truncated mass. The simulator rolls
+	// the faces given (the die conditional on no outcome left out).
+	Missing int64
 }
 
 // D returns the fair die with faces 1..n. It panics if n < 1.
@@ -47,12 +53,12 @@ func (d Die) Weight(i int) int64 {
 	return d.Weights[i]
 }
 
-// TotalWeight is the sum of the weights.
+// TotalWeight is the sum of the weights and the missing weight.
 func (d Die) TotalWeight() int64 {
 	if d.Weights == nil {
-		return int64(len(d.Faces))
+		return int64(len(d.Faces)) + d.Missing
 	}
-	var t int64
+	t := d.Missing
 	for _, w := range d.Weights {
 		t += w
 	}
@@ -82,6 +88,9 @@ func (d Die) Validate() error {
 		if d.Weight(i) <= 0 {
 			return fmt.Errorf("die face %d has weight %d; weights must be positive", d.Faces[i], d.Weight(i))
 		}
+	}
+	if d.Missing < 0 {
+		return fmt.Errorf("die has missing weight %d; it must not be negative", d.Missing)
 	}
 	return nil
 }

@@ -288,6 +288,9 @@ func compileFold(terms []mechanics.Node, f func(x, y int) int) (sampler, error) 
 // compilePool tables small pools by rolling every combination of dice
 // through the evaluator; larger pools roll their dice each trial.
 func compilePool(die mechanics.Die, n int, ev mechanics.Evaluator) (sampler, error) {
+	if die.TotalWeight() > tableMax {
+		return newWeightedPool(die, n, ev), nil
+	}
 	faces := dieFaces(die)
 	distinct := append([]int(nil), faces...)
 	sort.Ints(distinct)

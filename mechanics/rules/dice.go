@@ -220,34 +220,50 @@ func burstMax(e mechanics.Explode) int {
 	return max(hi*(n+1), lo)
 }
 
-// finiteDie is a limited explosion as one die with integer weights (every
+// finiteDie is an explosion as one die with integer weights (every
 // sequence of rolls of the die, each extra roll taken only after a roll at
 // the trigger or above), for keep, drop and pools, which read dice one by
-// one.
-func finiteDie(e mechanics.Explode, at notation.Pos) (mechanics.Die, error) {
-	if e.Limit == 0 {
-		return mechanics.Die{}, errAt(at, "dice read one by one (keep, drop, a pool) may only explode a limited number of times: write !{n} (e.g. 10d10!{5}kh5)")
-	}
+// one. A limited explosion is exact. An unlimited one is followed while
+// the odds fit in 62 bits and until what is left, over the n dice of the
+// term, has probability at most 10⁻¹²: the chains going further are the
+// die's Missing weight, which the exact engine reports as truncated mass.
+func finiteDie(e mechanics.Explode, at notation.Pos, n int) (mechanics.Die, error) {
 	W := big.NewInt(e.Die.TotalWeight())
-	total := new(big.Int).Exp(W, big.NewInt(int64(e.Limit+1)), nil)
+	limit, unlimited := e.Limit, e.Limit == 0
+	if unlimited {
+		bits := math.Log2(float64(e.Die.TotalWeight()))
+		most := int(62/bits) - 1 // W^(limit+1) within 62 bits
+		p := e.TopProbability()
+		need := int(math.Ceil(math.Log(mechanics.DefaultTolerance/float64(max(n, 1))) / math.Log(p)))
+		limit = max(1, min(need-1, most))
+		if most < 1 {
+			return mechanics.Die{}, errAt(at, "the exploding die's odds need more than 62 bits (%d faces): give it a limit (!{n}) or use fewer faces", len(e.Die.Faces))
+		}
+	}
+	total := new(big.Int).Exp(W, big.NewInt(int64(limit+1)), nil)
 	if total.BitLen() > 62 {
-		return mechanics.Die{}, errAt(at, "the exploding die's odds need more than 62 bits (%d faces, limit %d): lower the limit", len(e.Die.Faces), e.Limit)
+		return mechanics.Die{}, errAt(at, "the exploding die's odds need more than 62 bits (%d faces, limit %d): lower the limit", len(e.Die.Faces), limit)
 	}
 	trig := e.Trigger()
 	weights := map[int]*big.Int{}
+	missing := new(big.Int)
 	// cur: the sum of the rolls so far → weight (over W^j), for chains still going.
 	cur := map[int]*big.Int{0: big.NewInt(1)}
-	for j := 0; j <= e.Limit; j++ {
+	for j := 0; j <= limit; j++ {
 		next := map[int]*big.Int{}
-		scale := new(big.Int).Exp(W, big.NewInt(int64(e.Limit-j)), nil)
+		scale := new(big.Int).Exp(W, big.NewInt(int64(limit-j)), nil)
 		for s, w := range cur {
 			for i, f := range e.Die.Faces {
 				q := new(big.Int).Mul(w, big.NewInt(e.Die.Weight(i)))
-				if f >= trig && j < e.Limit {
+				if f >= trig && j < limit {
 					if next[s+f] == nil {
 						next[s+f] = new(big.Int)
 					}
 					next[s+f].Add(next[s+f], q)
+					continue
+				}
+				if f >= trig && unlimited {
+					missing.Add(missing, q) // it would burst again: left out
 					continue
 				}
 				if weights[s+f] == nil {
@@ -261,7 +277,7 @@ func finiteDie(e mechanics.Explode, at notation.Pos) (mechanics.Die, error) {
 			return mechanics.Die{}, errAt(at, "the exploding die has more than %d values: lower the limit", maxFiniteBurst)
 		}
 	}
-	out := mechanics.Die{}
+	out := mechanics.Die{Missing: missing.Int64()}
 	for v, w := range weights {
 		out.Faces = append(out.Faces, v)
 		out.Weights = append(out.Weights, w.Int64())
@@ -305,7 +321,7 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 		}
 		die := t.die
 		if t.explode != nil {
-			if die, err = finiteDie(*t.explode, t.at); err != nil {
+			if die, err = finiteDie(*t.explode, t.at, t.n); err != nil {
 				return value{}, err
 			}
 		}
@@ -458,8 +474,11 @@ func (c *compiler) poolDie(d *notation.Dice) (mechanics.Die, int, error) {
 	}
 	die := t.die
 	if t.explode != nil {
-		if die, err = finiteDie(*t.explode, d.At); err != nil {
+		if die, err = finiteDie(*t.explode, d.At, t.n); err != nil {
 			return mechanics.Die{}, 0, err
+		}
+		if k := len(distinct(die)); k > 64 {
+			return mechanics.Die{}, 0, errAt(d.At, "a pool's die may have at most 64 different faces, and this exploding die has %d: give the explosion a limit (%s with !{2}, say)", k, d)
 		}
 	}
 	return die, t.n, nil

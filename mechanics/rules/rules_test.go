@@ -158,7 +158,7 @@ func TestOneLinerErrors(t *testing.T) {
 		{"(n)d6", "the number of dice must be a whole number"},
 		{"d6!>=1", "never stops"},
 		{"d6!<=2", "highest faces"},
-		{"10d10!kh5", "!{n}"},
+		{"count(6d6! >= 6)", "give the explosion a limit"},
 		{"d0", "out of range"},
 		{"hihgest(5d6)", "did you mean"},
 	} {
@@ -195,7 +195,7 @@ func TestOneLinersBothEngines(t *testing.T) {
 		"8d10cs>=7cf1", "count(6d6 == highest(6d6))", "largest_set(7d6)", "straight(5d6)", "highest(6d6, 2)",
 		"min(d20, d20)", "max(3d6, 2d8) // 2", "abs(d6 - d6)", "if d6 >= 4 then 2d6 else d4", "lookup(d10, {1..3: 1, 4..9: 2, _: 3})",
 		"d20 >= 11 and d6 == 6", "dF + dF + dF + dF", "d{1,1,2,3,5,8} + d%", "(d20 + 3) / 2",
-		"8d10!cs>=8", "3d6!cs>=5cf1", "4d6!{2}cs=6", "5d10!>=9cs>=7",
+		"8d10!cs>=8", "3d6!cs>=5cf1", "4d6!{2}cs=6", "5d10!>=9cs>=7", "10d10!kh5", "count(5d6!{2} >= 6)",
 	} {
 		r, err := FromExpr(src)
 		if err != nil {
@@ -440,5 +440,27 @@ func TestExplodedRollsCountAsDice(t *testing.T) {
 	}
 	if got := variable(t, runExpr(t, "8d10!cs>=8"), "value").Stats.Mean; math.Abs(got-8.0/3) > 1e-9 {
 		t.Errorf("8d10!cs>=8: mean %g, want 8/3 (every roll counts)", got)
+	}
+}
+
+// TestUnlimitedExplosionKept: dice exploding without limit may be kept,
+// dropped or pooled: the exact engine follows each die while the odds fit
+// and what is left is at most 10⁻¹², reports that mass, and agrees with a
+// deep limit everywhere else.
+func TestUnlimitedExplosionKept(t *testing.T) {
+	res := runExpr(t, "10d10!kh5")
+	if res.Truncated <= 0 || res.Truncated > 1e-12 {
+		t.Errorf("10d10!kh5: truncated mass %g, want in (0, 1e-12]", res.Truncated)
+	}
+	v, deep := variable(t, res, "value"), variable(t, runExpr(t, "10d10!{16}kh5"), "value")
+	sum := 0.0
+	for i, p := range v.P {
+		sum += p
+		if q := deep.P[v.Lo+i-deep.Lo]; math.Abs(p-q) > 1e-12 {
+			t.Errorf("P(%d) = %g, with 16 bursts %g", v.Lo+i, p, q)
+		}
+	}
+	if math.Abs(sum+res.Truncated-1) > 1e-12 {
+		t.Errorf("probabilities sum to %.15g and %g is reported left out", sum, res.Truncated)
 	}
 }
