@@ -98,7 +98,7 @@
 //	d%             the percentile die, 1..100
 //	dF             the Fudge die, -1, 0, +1
 //	d{1,1,2,3,5,8} a custom die: one face per entry, in order; repeats weight a face;
-//	               faces may be negative or decimal (d{-1, 0, 0.5})
+//	               faces may be negative, and a run a..b lists a, a+1, …, b (d{-1, 0, 0, 5}, d{1..3, 5})
 //	(expr)dS, Nd(expr), (expr)d(expr)
 //	               counts and sides that are not literals (a name needs parentheses:
 //	               (skill)d6, since skilld6 would be one name)

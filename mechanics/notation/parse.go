@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
 // Limits on the input, so that hostile text can neither hang the parser nor
@@ -476,6 +478,9 @@ func (p *parser) parseDice(start int, count Expr) Expr {
 	return d
 }
 
+// maxFaceRun bounds the faces a custom die lists (runs expanded).
+const maxFaceRun = 100_000
+
 // parseFaces reads the faces of d{…}; the "{" at open is read.
 func (p *parser) parseFaces(open int) []*Num {
 	var faces []*Num
@@ -499,6 +504,37 @@ func (p *parser) parseFaces(open int) []*Num {
 			n.At, n.Value = p.pos(t.off), n.Value.Neg()
 		}
 		faces = append(faces, n)
+		if p.peek().is("..") {
+			// A run of faces: d{1..3, 5} is d{1, 2, 3, 5}.
+			p.next()
+			v := p.peek()
+			neg := v.is("-")
+			if neg {
+				p.next()
+			}
+			w := p.peek()
+			if w.kind != tNum {
+				p.failAt(w.off, "expected the last face of a run (1..6) of the die d{…} at %s, found %s", p.pos(open), p.desc(w))
+			}
+			p.next()
+			hi := p.num(w.off, w.text).Value
+			if neg {
+				hi = hi.Neg()
+			}
+			lo := n.Value
+			if !lo.IsInt() || !hi.IsInt() {
+				p.failAt(u.off, "a run of faces (%s..%s) needs whole numbers", lo, hi)
+			}
+			if hi.Cmp(lo) < 0 || hi.Sub(lo).Cmp(expr.Int(maxFaceRun)) >= 0 {
+				p.failAt(u.off, "a run of faces goes up, by at most %d faces (got %s..%s)", maxFaceRun, lo, hi)
+			}
+			for f := lo.Floor() + 1; f <= hi.Floor(); f++ {
+				faces = append(faces, &Num{At: n.At, Value: expr.Int(f)})
+			}
+			if len(faces) > maxFaceRun {
+				p.failAt(u.off, "a die d{…} may have at most %d faces", maxFaceRun)
+			}
+		}
 		switch u := p.peek(); {
 		case u.is(","):
 			p.next()
