@@ -308,7 +308,11 @@ func RegisterRules(ms []*Mechanic) (remove func(), err error) {
 			for _, r := range ms[:i] {
 				delete(registry, r.ID)
 			}
-			return nil, Invalid("rule %s: the id is taken (by a built-in mechanic or another rule); choose another", m.ID)
+			where := ""
+			if m.RuleSource != "" {
+				where = m.RuleSource + ": "
+			}
+			return nil, Invalid("%srule %s: the id is taken (by a built-in mechanic or another rule); choose another", where, m.ID)
 		}
 		registry[m.ID] = m
 	}
