@@ -6,7 +6,6 @@ import (
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
 	_ "github.com/oddsmith/oddsmith/mechanics/bd"
-	"github.com/oddsmith/oddsmith/sim"
 )
 
 // configured looks a mechanic up and applies settings to its defaults.
@@ -71,22 +70,7 @@ func BenchmarkBDSim(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			s, err := sim.NewSampler(spec)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := s.RunChunk(1, 0, chunk); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			var n uint64
-			for b.Loop() {
-				n++
-				if err := s.RunChunk(1, n, chunk); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.N)*chunk/b.Elapsed().Seconds(), "trials/s")
+			simSpec(b, spec)
 		})
 	}
 }

@@ -17,6 +17,27 @@ import (
 // chunk is the number of trials one benchmark op simulates.
 const chunk = 1 << 14
 
+// simSpec simulates a single-part model on one core, chunk trials an op
+// (one warm-up chunk first), and reports trials per second.
+func simSpec(b *testing.B, spec *mechanics.Spec) {
+	s, err := sim.NewSampler(spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.RunChunk(1, 0, chunk); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var n uint64
+	for b.Loop() {
+		n++
+		if err := s.RunChunk(1, n, chunk); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)*chunk/b.Elapsed().Seconds(), "trials/s")
+}
+
 // samplers compiles every part of a mechanic's model at its defaults (one
 // trial of the mechanic is one trial of each part).
 func samplers(tb testing.TB, m *mechanics.Mechanic) []*sim.Sampler {

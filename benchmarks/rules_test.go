@@ -7,7 +7,6 @@ import (
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/rules"
-	"github.com/oddsmith/oddsmith/sim"
 )
 
 // exprMechanic compiles a one-line rule.
@@ -50,22 +49,7 @@ func BenchmarkRuleSim(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			s, err := sim.NewSampler(spec)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := s.RunChunk(1, 0, chunk); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			var n uint64
-			for b.Loop() {
-				n++
-				if err := s.RunChunk(1, n, chunk); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.N)*chunk/b.Elapsed().Seconds(), "trials/s")
+			simSpec(b, spec)
 		})
 	}
 }
@@ -127,21 +111,7 @@ func BenchmarkRuleVsBuiltin(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				s, err := sim.NewSampler(spec)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := s.RunChunk(1, 0, chunk); err != nil {
-					b.Fatal(err)
-				}
-				var n uint64
-				for b.Loop() {
-					n++
-					if err := s.RunChunk(1, n, chunk); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64(b.N)*chunk/b.Elapsed().Seconds(), "trials/s")
+				simSpec(b, spec)
 			})
 		}
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -35,18 +34,5 @@ func runAtlas(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return mechanics.AsInput(err)
 	}
 	plan.MemoryBytes = mem
-	bar := newProgress(stderr, *quiet, "oddsmith atlas", "", int64(plan.Points()))
-	var prog study.Progress
-	if bar != nil {
-		prog = bar
-	}
-	files, err := study.RunPlan(ctx, plan, *out, prog)
-	bar.Finish(err == nil)
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		fmt.Fprintln(stdout, f)
-	}
-	return nil
+	return writePlan(ctx, plan, "oddsmith atlas", *out, *quiet, stdout, stderr)
 }

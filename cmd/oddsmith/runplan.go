@@ -43,12 +43,18 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return planShard(ctx, fs, plan, file, *shard, *out, *quiet, stderr)
 	}
 	plan.Source = pointSource(ctx)
-	bar := newProgress(stderr, *quiet, "oddsmith run", "", int64(plan.Points()))
+	return writePlan(ctx, plan, "oddsmith run", *out, *quiet, stdout, stderr)
+}
+
+// writePlan runs a plan into the bundle dir with a progress bar (unless
+// quiet) and lists the files written.
+func writePlan(ctx context.Context, plan *study.Plan, title, dir string, quiet bool, stdout, stderr io.Writer) error {
+	bar := newProgress(stderr, quiet, title, "", int64(plan.Points()))
 	var prog study.Progress
 	if bar != nil {
 		prog = bar
 	}
-	files, err := study.RunPlan(ctx, plan, *out, prog)
+	files, err := study.RunPlan(ctx, plan, dir, prog)
 	bar.Finish(err == nil)
 	if err != nil {
 		return err
