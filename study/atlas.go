@@ -500,6 +500,16 @@ type chartRun struct {
 }
 
 // run computes m at c with e, once per model and engine.
+// series is the result of a series' mechanic at its settings, with its
+// engine.
+func (cr *chartRun) series(s *ChartSeries) (*mechanics.Result, error) {
+	m, c, err := cr.p.configure(s.Mechanic, s.Set)
+	if err != nil {
+		return nil, err
+	}
+	return cr.run(s.engine(cr.p), m, c)
+}
+
 func (cr *chartRun) run(e Engine, m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
 	key := fmt.Sprint(e.Kind, "|", e.Trials, "|", e.Seed, "|", m.ID, c.Params, c.Options)
 	if r, ok := cr.memo[key]; ok {
@@ -776,11 +786,7 @@ func fmt3(v float64) string {
 }
 
 func (cr *chartRun) dist(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries) (string, error) {
-	m, c, err := cr.p.configure(s.Mechanic, s.Set)
-	if err != nil {
-		return "", err
-	}
-	r, err := cr.run(s.engine(cr.p), m, c)
+	r, err := cr.series(s)
 	if err != nil {
 		return "", err
 	}
@@ -864,11 +870,7 @@ func settingsOf(set map[string]any) string {
 }
 
 func (cr *chartRun) survival(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries) (string, error) {
-	m, c, err := cr.p.configure(s.Mechanic, s.Set)
-	if err != nil {
-		return "", err
-	}
-	r, err := cr.run(s.engine(cr.p), m, c)
+	r, err := cr.series(s)
 	if err != nil {
 		return "", err
 	}
@@ -906,11 +908,7 @@ func (cr *chartRun) survival(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSe
 }
 
 func (cr *chartRun) bars(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries) (string, error) {
-	m, c, err := cr.p.configure(s.Mechanic, s.Set)
-	if err != nil {
-		return "", err
-	}
-	r, err := cr.run(s.engine(cr.p), m, c)
+	r, err := cr.series(s)
 	if err != nil {
 		return "", err
 	}

@@ -481,6 +481,26 @@ func (p *parser) parseDice(start int, count Expr) Expr {
 // maxFaceRun bounds the faces a custom die lists (runs expanded).
 const maxFaceRun = 100_000
 
+// signedFace reads a number of a die d{…} (the "{" at open), with its
+// minus sign; what names what was expected in an error.
+func (p *parser) signedFace(open int, what string) *Num {
+	t := p.peek()
+	neg := t.is("-")
+	if neg {
+		p.next()
+	}
+	u := p.peek()
+	if u.kind != tNum {
+		p.failAt(u.off, "expected %s of the die d{…} at %s, found %s", what, p.pos(open), p.desc(u))
+	}
+	p.next()
+	n := p.num(u.off, u.text)
+	if neg {
+		n.At, n.Value = p.pos(t.off), n.Value.Neg()
+	}
+	return n
+}
+
 // parseFaces reads the faces of d{…}; the "{" at open is read.
 func (p *parser) parseFaces(open int) []*Num {
 	var faces []*Num
@@ -490,49 +510,23 @@ func (p *parser) parseFaces(open int) []*Num {
 			p.next()
 			return faces
 		}
-		neg := t.is("-")
-		if neg {
-			p.next()
-		}
-		u := p.peek()
-		if u.kind != tNum {
-			p.failAt(u.off, "expected a face (a number) of the die d{…} at %s, found %s", p.pos(open), p.desc(u))
-		}
-		p.next()
-		n := p.num(u.off, u.text)
-		if neg {
-			n.At, n.Value = p.pos(t.off), n.Value.Neg()
-		}
+		n := p.signedFace(open, "a face (a number)")
 		faces = append(faces, n)
 		if p.peek().is("..") {
 			// A run of faces: d{1..3, 5} is d{1, 2, 3, 5}.
 			p.next()
-			v := p.peek()
-			neg := v.is("-")
-			if neg {
-				p.next()
-			}
-			w := p.peek()
-			if w.kind != tNum {
-				p.failAt(w.off, "expected the last face of a run (1..6) of the die d{…} at %s, found %s", p.pos(open), p.desc(w))
-			}
-			p.next()
-			hi := p.num(w.off, w.text).Value
-			if neg {
-				hi = hi.Neg()
-			}
-			lo := n.Value
+			lo, hi := n.Value, p.signedFace(open, "the last face of a run (1..6)").Value
 			if !lo.IsInt() || !hi.IsInt() {
-				p.failAt(u.off, "a run of faces (%s..%s) needs whole numbers", lo, hi)
+				p.failAt(t.off, "a run of faces (%s..%s) needs whole numbers", lo, hi)
 			}
 			if hi.Cmp(lo) < 0 || hi.Sub(lo).Cmp(expr.Int(maxFaceRun)) >= 0 {
-				p.failAt(u.off, "a run of faces goes up, by at most %d faces (got %s..%s)", maxFaceRun, lo, hi)
+				p.failAt(t.off, "a run of faces goes up, by at most %d faces (got %s..%s)", maxFaceRun, lo, hi)
 			}
 			for f := lo.Floor() + 1; f <= hi.Floor(); f++ {
 				faces = append(faces, &Num{At: n.At, Value: expr.Int(f)})
 			}
 			if len(faces) > maxFaceRun {
-				p.failAt(u.off, "a die d{…} may have at most %d faces", maxFaceRun)
+				p.failAt(t.off, "a die d{…} may have at most %d faces", maxFaceRun)
 			}
 		}
 		switch u := p.peek(); {
