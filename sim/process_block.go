@@ -34,8 +34,13 @@ const blockBytes = 128 << 10
 // time-dependent chain for t-freeness.
 const tfreeMax = 1 << 14
 
-// subMax bounds the tables of the draws blocks are made of.
-const subMax = 4096
+// subMax bounds the tables of the draws blocks are made of (one draw per
+// block when the table to the power kb fits: 20⁴ for a d20 kernel in
+// blocks of 4; tables past subSmall are taken from the worker's budget).
+const subMax = 1 << 18
+
+// subSmall is the largest draw table not counted against the budget.
+const subSmall = 4096
 
 // refineMax bounds S × C, the Move calls spent merging kernel classes that
 // lead everywhere to the same state.
@@ -108,7 +113,7 @@ func newBlockChain(w *processWorker, k *compiledKernel, timed bool) *blockChain 
 	// merged classes as a number in base C; kb/g of them are combined.
 	g := 1
 	for d := b.kb; d > 1 && k.tcls != nil; d-- {
-		if b.kb%d == 0 && pow(len(k.tcls), d) <= subMax {
+		if n := pow(len(k.tcls), d); b.kb%d == 0 && n <= subMax && (n <= subSmall || w.take(2*n)) {
 			g = d
 			break
 		}
