@@ -110,6 +110,9 @@ type poolBinding struct {
 	stats []kit.PoolStat
 	keys  []string          // stat keys, parallel to stats
 	field map[string]string // stat key → field name
+	// faces are the die's distinct faces, ascending, when known before
+	// the pool is bound (nil otherwise).
+	faces []int
 }
 
 func newCompiler(params map[string]expr.Rat) *compiler {

@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
 	"github.com/oddsmith/oddsmith/mechanics/kit"
 	"github.com/oddsmith/oddsmith/mechanics/notation"
 )
@@ -540,6 +541,61 @@ func (c *compiler) statOf(e *notation.Call) (kit.PoolStat, notation.Expr, error)
 	return nil, nil, errAt(e.At, "unknown pool function %q", e.Name)
 }
 
+// reduceAllAny reads all(pool … v) and any(pool … v) of a named pool
+// through its highest or lowest die where the faces that pass form the
+// top or the bottom of the die's faces (sorted, distinct): all dice ≥ a is
+// lowest ≥ a, any die ≥ a is highest ≥ a, all ones is highest ≤ 1. The
+// pool then tracks one statistic fewer when it reads highest or lowest
+// anyway (all(pool == 1) beside highest(pool)). wrap turns the field of the
+// statistic returned into the value; other statistics come back as they
+// are.
+func reduceAllAny(st kit.PoolStat, faces []int) (kit.PoolStat, func(expr.Expr) expr.Expr) {
+	same := func(e expr.Expr) expr.Expr { return e }
+	var op mechanics.CmpOp
+	var t int
+	var isAll bool
+	switch s := st.(type) {
+	case kit.PoolAll:
+		op, t, isAll = s.Op, s.T, true
+	case kit.PoolAny:
+		op, t = s.Op, s.T
+	default:
+		return st, same
+	}
+	if len(faces) == 0 {
+		return st, same
+	}
+	first, last := -1, -1 // the faces that pass: faces[first..last]
+	for i, f := range faces {
+		if op.Holds(f, t) {
+			if first < 0 {
+				first = i
+			} else if last != i-1 {
+				return st, same // not one run
+			}
+			last = i
+		}
+	}
+	top, bottom := first >= 0 && last == len(faces)-1, first == 0
+	switch {
+	case first < 0:
+		return st, same
+	case isAll && top: // every die at faces[first] or above
+		a := faces[first]
+		return kit.PoolLowest{K: 1}, func(e expr.Expr) expr.Expr { return expr.Ge(e, expr.K(int64(a))) }
+	case isAll && bottom:
+		b := faces[last]
+		return kit.PoolHighest{K: 1}, func(e expr.Expr) expr.Expr { return expr.Le(e, expr.K(int64(b))) }
+	case !isAll && top: // some die at faces[first] or above
+		a := faces[first]
+		return kit.PoolHighest{K: 1}, func(e expr.Expr) expr.Expr { return expr.Ge(e, expr.K(int64(a))) }
+	case !isAll && bottom:
+		b := faces[last]
+		return kit.PoolLowest{K: 1}, func(e expr.Expr) expr.Expr { return expr.Le(e, expr.K(int64(b))) }
+	}
+	return st, same
+}
+
 // samePool reports two pool arguments that name the same roll: the same
 // name, or the same dice written in one call.
 func samePool(a, b notation.Expr) bool {
@@ -565,11 +621,12 @@ func (c *compiler) poolCall(e *notation.Call) (value, error) {
 			}
 			return c.name(p) // unknown name: its error
 		}
+		st, wrap := reduceAllAny(st, pb.faces)
 		f, ok := pb.field[statKey(st)]
 		if !ok {
 			return value{}, errAt(e.At, "internal: statistic %s of pool %s was not collected", st.Name(), p.Name)
 		}
-		v := detV(exprF(f))
+		v := detV(wrap(exprF(f)))
 		v.event = e.Name == "all" || e.Name == "any"
 		return v, nil
 	case *notation.Dice:

@@ -238,8 +238,10 @@ func (c *compiler) evalKnown(e notation.Expr) (expr.Rat, bool) {
 // of each.
 func (c *compiler) collectPools(r *Rule) error {
 	lets := map[string]bool{}
+	letX := map[string]notation.Expr{}
 	for _, d := range r.Lets {
 		lets[d.Name] = true
+		letX[d.Name] = d.X
 	}
 	all := slices.Concat(r.Lets, r.Vars, r.Events)
 	if r.Process != nil {
@@ -253,7 +255,16 @@ func (c *compiler) collectPools(r *Rule) error {
 		var err error
 		visitPools(d.X, c.known, func(call *notation.Call, pool notation.Expr) {
 			if n, ok := pool.(*notation.Name); ok && lets[n.Name] && c.pools[n.Name] == nil {
-				c.pools[n.Name] = &poolBinding{field: map[string]string{}}
+				pb := &poolBinding{field: map[string]string{}}
+				// The die's faces, when its dice are plain (for reading
+				// all and any through highest and lowest).
+				if dice, ok := letX[n.Name].(*notation.Dice); ok {
+					if die, _, err := c.poolDie(dice); err == nil {
+						pb.faces = distinct(die)
+						slices.Sort(pb.faces)
+					}
+				}
+				c.pools[n.Name] = pb
 			}
 		}, nil)
 		if err != nil {
@@ -283,6 +294,7 @@ func (c *compiler) collectPools(r *Rule) error {
 				failed = ruleError(d, err)
 				return
 			}
+			st, _ = reduceAllAny(st, c.pools[n.Name].faces)
 			add(c.pools[n.Name], st)
 		}, func(n *notation.Name) {
 			if pb := c.pools[n.Name]; pb != nil {
@@ -437,7 +449,13 @@ func (c *compiler) spec(r *Rule) (*mechanics.Spec, error) {
 			return nil, err
 		}
 		vars = append(vars, out{d: d, e: e})
-		c.bindOutput(d.Name, e)
+		if c.used[d.Name] {
+			c.bindOutput(d.Name, e) // a field's name: read the expression
+		} else {
+			// Later outputs read the variable by name: computed once per
+			// outcome, not again inside every event that uses it.
+			c.bindOutput(d.Name, expr.F(d.Name))
+		}
 	}
 	for _, d := range r.Events {
 		e, err := compileOut(d)

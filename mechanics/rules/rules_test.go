@@ -464,3 +464,22 @@ func TestUnlimitedExplosionKept(t *testing.T) {
 		t.Errorf("probabilities sum to %.15g and %g is reported left out", sum, res.Truncated)
 	}
 }
+
+// TestAllAnyThroughHighestLowest: all and any of a named pool read through
+// its highest or lowest die give what the pool's own all and any give.
+func TestAllAnyThroughHighestLowest(t *testing.T) {
+	for _, cond := range []string{"== 1", "== 6", ">= 3", "> 4", "<= 2", "< 5", "== 3", "!= 6", ">= 1", "> 6"} {
+		for _, fn := range []string{"all", "any"} {
+			src := "[[rule]]\nid = \"t.p\"\n[rule.let]\npool = \"5d6\"\n[rule.vars]\nh = \"highest(pool)\"\n[rule.events]\nx = \"" + fn + "(pool " + cond + ")\"\n"
+			rs, err := Parse("p.toml", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := event(t, runRule(t, rs[0]), "x")
+			want := event(t, runExpr(t, fn+"(5d6 "+cond+")"), "value")
+			if math.Abs(got-want) > 1e-12 {
+				t.Errorf("%s(pool %s): %.15g through the pool, %.15g alone", fn, cond, got, want)
+			}
+		}
+	}
+}
