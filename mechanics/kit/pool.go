@@ -281,10 +281,7 @@ func JointPool(die mechanics.Die, n int, names []string, stats []PoolStat) (mech
 	for j := range stats {
 		slots[j] = rec.Slot(names[j])
 	}
-	index := map[int]int{}
-	for i, f := range faces {
-		index[f] = i
-	}
+	index := faceIndex(faces)
 	start := uint64(0)
 	for j, f := range folds {
 		start = bf[j].SetU(start, f.Start)
@@ -292,7 +289,7 @@ func JointPool(die mechanics.Die, n int, names []string, stats []PoolStat) (mech
 	ev := mechanics.EvalFunc{
 		StartF: func() uint64 { return start },
 		NextF: func(s uint64, face, c int) uint64 {
-			i := index[face]
+			i := index(face)
 			for j, f := range folds {
 				s = bf[j].SetU(s, f.Next(bf[j].GetU(s), i, c))
 			}
@@ -307,6 +304,24 @@ func JointPool(die mechanics.Die, n int, names []string, stats []PoolStat) (mech
 		},
 	}
 	return mechanics.Pool{Die: die, N: n, Eval: ev}, rec, nil
+}
+
+// faceIndex is the position of a face among faces (distinct, ascending):
+// a table over the faces' span when it is small, a map otherwise.
+func faceIndex(faces []int) func(int) int {
+	lo, hi := faces[0], faces[len(faces)-1]
+	if hi-lo < 4096 {
+		tab := make([]int, hi-lo+1)
+		for i, f := range faces {
+			tab[f-lo] = i
+		}
+		return func(f int) int { return tab[f-lo] }
+	}
+	m := make(map[int]int, len(faces))
+	for i, f := range faces {
+		m[f] = i
+	}
+	return func(f int) int { return m[f] }
 }
 
 // PoolOf is one stat of n dice of die as a plain node (its value): the
