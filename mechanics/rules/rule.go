@@ -204,6 +204,17 @@ func (c *compiler) addPool(name string, pb *poolBinding, die mechanics.Die, n in
 	return nil
 }
 
+// exploding reports dice that explode (their faces depend on the count:
+// an unlimited explosion is followed further for more dice).
+func exploding(d *notation.Dice) bool {
+	for _, m := range d.Mods {
+		if _, ok := m.(*notation.Explode); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // known is the value of an expression of the parameters alone.
 func (c *compiler) known(e notation.Expr) (expr.Rat, bool) {
 	if k, ok := c.knownAt[e]; ok {
@@ -258,8 +269,10 @@ func (c *compiler) collectPools(r *Rule) error {
 				pb := &poolBinding{field: map[string]string{}}
 				// The die's faces, when its dice are plain (for reading
 				// all and any through highest and lowest).
-				if dice, ok := letX[n.Name].(*notation.Dice); ok {
-					if die, _, err := c.poolDie(dice); err == nil {
+				if dice, ok := letX[n.Name].(*notation.Dice); ok && !exploding(dice) {
+					one := *dice
+					one.Count = nil // the faces do not depend on how many dice
+					if die, _, err := c.poolDie(&one); err == nil {
 						pb.faces = distinct(die)
 						slices.Sort(pb.faces)
 					}
@@ -433,6 +446,7 @@ func (c *compiler) spec(r *Rule) (*mechanics.Spec, error) {
 		band []string
 	}
 	var vars, events, bands []out
+	isEvent := false // the last output compiled is already true/false
 	compileOut := func(d Def) (expr.Expr, error) {
 		v, err := c.compile(d.X)
 		if err != nil {
@@ -441,6 +455,7 @@ func (c *compiler) spec(r *Rule) (*mechanics.Spec, error) {
 		if v.kind == rnd && !c.used[d.Name] {
 			v = c.field(v, d.Name, d.Doc)
 		}
+		isEvent = v.event
 		return c.asDet(v), nil
 	}
 	for _, d := range r.Vars {
@@ -462,7 +477,10 @@ func (c *compiler) spec(r *Rule) (*mechanics.Spec, error) {
 		if err != nil {
 			return nil, err
 		}
-		events = append(events, out{d: d, e: expr.Ne(e, expr.K(0))})
+		if !isEvent {
+			e = expr.Ne(e, expr.K(0)) // a number: true when not 0
+		}
+		events = append(events, out{d: d, e: e})
 	}
 	for _, b := range r.Bands {
 		e, err := compileOut(b.Def)
