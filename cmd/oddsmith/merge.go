@@ -342,12 +342,9 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	names := fs.Args()
 	shards := make([]*study.ShardFile, len(names))
 	for i, name := range names {
-		data, err := os.ReadFile(name)
+		data, err := readShardFile(name)
 		if err != nil {
-			if os.IsNotExist(err) {
-				return badInput("cannot read shard: %v", err)
-			}
-			return fmt.Errorf("cannot read shard: %w", err)
+			return err
 		}
 		if shards[i], err = study.ReadShard(name, data); err != nil {
 			return err

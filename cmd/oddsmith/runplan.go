@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/study"
@@ -30,9 +29,9 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return badInput("run needs an output directory (-o DIR)")
 	}
 	file := fs.Arg(0)
-	src, err := os.ReadFile(file)
+	src, err := readPlan(file)
 	if err != nil {
-		return badInput("cannot read plan: %v", err)
+		return err
 	}
 	plan, err := study.ParsePlan(file, src)
 	if err != nil {
