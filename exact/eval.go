@@ -189,7 +189,7 @@ func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
 		d, err := mix(b, ws, ds)
 		return d, tr, err
 	case mechanics.Explode:
-		if n.TopProbability() >= 1 {
+		if n.Limit == 0 && n.TopProbability() >= 1 {
 			return Dist{}, 0, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
 		}
 		return explode(b, dieTable(n.Die), n.ExactDepth(), n.Limit > 0, n.Trigger())

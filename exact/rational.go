@@ -226,7 +226,7 @@ func evalRat(b *budget, n mechanics.Node) (RatDist, error) {
 		}
 		return ratMix(ws, ds), nil
 	case mechanics.Explode:
-		if n.TopProbability() >= 1 {
+		if n.Limit == 0 && n.TopProbability() >= 1 {
 			return nil, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
 		}
 		return ratExplode(n.Die, n.ExactDepth(), n.Limit > 0, n.Trigger()), nil

@@ -603,9 +603,8 @@ func (c *compiler) call(e *notation.Call) (value, error) {
 		lo, okLo := intOf(args[1])
 		hi, okHi := intOf(args[2])
 		if args[0].kind == rnd && okLo && okHi {
-			if lo > hi {
-				return value{}, errAt(e.At, "clamp: the low bound %d is above the high bound %d", lo, hi)
-			}
+			// min(max(x, lo), hi): crossed bounds give hi, as for numbers.
+			lo = min(lo, hi)
 			x := args[0]
 			return rndV(mechanics.Clamp{X: x.node, Lo: lo, Hi: hi}, min(max(x.lo, lo), hi), min(max(x.hi, lo), hi)), nil
 		}

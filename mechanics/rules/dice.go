@@ -210,15 +210,25 @@ func reroll(d mechanics.Die, test func(int) bool, once bool) (mechanics.Die, err
 	return out, nil
 }
 
-// burstMax is the most a die exploding without limit can show in the
-// simulator (which rolls on up to MaxBursts times).
-func burstMax(e mechanics.Explode) int {
-	lo, hi := dieRange(e.Die)
+// burstRange is the least and the most an exploding die can show (one
+// exploding without limit rolls on up to MaxBursts times in the
+// simulator).
+func burstRange(e mechanics.Explode) (lo, hi int) {
+	dlo, dhi := dieRange(e.Die)
 	n := e.Limit
 	if n == 0 {
 		n = mechanics.MaxBursts
 	}
-	return max(hi*(n+1), lo)
+	// Up to n rolls at the trigger or above, then any face: the lowest
+	// face that bursts lowers the total if it is negative, the highest
+	// raises it if positive.
+	trig, low := e.Trigger(), dhi
+	for _, f := range e.Die.Faces {
+		if f >= trig {
+			low = min(low, f)
+		}
+	}
+	return dlo + n*min(0, low), dhi + n*max(0, dhi)
 }
 
 // finiteDie is an explosion as one die with integer weights (every
@@ -309,8 +319,7 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 	lo, hi := dieRange(t.die)
 	if t.explode != nil {
 		one = *t.explode
-		hi = burstMax(*t.explode)
-		lo = min(lo, hi)
+		lo, hi = burstRange(*t.explode)
 	}
 	switch {
 	case t.keep != nil || t.drop != nil:
@@ -642,7 +651,10 @@ func (c *compiler) poolCall(e *notation.Call) (value, error) {
 		f := st.Fold(n, faces)
 		v := rndV(node, f.Lo, f.Hi)
 		if n == 0 {
-			v = rndV(mechanics.Const{V: 0}, 0, 0)
+			// No dice: the statistic of an empty pool (all of none
+			// passes, any of none does not, the sum is 0).
+			z := f.Final(f.Start)
+			v = rndV(mechanics.Const{V: z}, z, z)
 		}
 		v.event = e.Name == "all" || e.Name == "any"
 		return v, nil
