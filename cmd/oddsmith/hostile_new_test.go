@@ -1,12 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Hostile input on the newer surfaces (--expr, --rules, plans with charts,
@@ -57,4 +61,56 @@ func TestHostileEndlessInputs(t *testing.T) {
 	}
 	hostile(t, 2, "merge", dir, "-q")
 	hostile(t, 2, "run", dir, "-o", filepath.Join(dir, "out"), "-q")
+}
+
+// SIGINT and SIGTERM stop the atlas, a shard and a read that blocks in the
+// kernel (a FIFO no one writes: --rules, a plan, a shard) with 130 or 143
+// and no output.
+func TestHostileSignalsNew(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	plan := filepath.Join(dir, "long.toml")
+	os.WriteFile(plan, []byte("[[analysis]]\nname = \"a\"\nmechanic = \"ag.radiation\"\nengine = \"sim\"\ntrials = 100000000000\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+		args string
+	}{
+		{syscall.SIGTERM, 143, "list --rules " + fifo},
+		{syscall.SIGTERM, 143, "merge " + fifo + " -o " + out},
+		{syscall.SIGINT, 130, "atlas -q -o " + out},
+		{syscall.SIGTERM, 143, "run " + plan + " -q --shard 0/1 -o " + out},
+		{syscall.SIGINT, 130, "sim ag.radiation -n 100000000000 -q --shard 1/2 -o " + out},
+	} {
+		cmd, stdout, stderr := startCommand(t, strings.Fields(c.args)...)
+		time.Sleep(300 * time.Millisecond)
+		cmd.Process.Signal(c.sig)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != c.code {
+				t.Errorf("%s after %v: %v (stderr %q); want exit %d", c.args, c.sig, err, stderr.String(), c.code)
+			}
+		case <-time.After(stuckGrace + 7*time.Second):
+			cmd.Process.Kill()
+			<-done
+			t.Errorf("%s did not stop within %v of %v", c.args, stuckGrace+7*time.Second, c.sig)
+			continue
+		}
+		if stdout.Len() != 0 || strings.TrimSpace(stderr.String()) != "oddsmith: interrupted" {
+			t.Errorf("%s: stdout %q, stderr %q", c.args, stdout.String(), stderr.String())
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s left %s", c.args, out)
+		}
+		if es, _ := os.ReadDir(dir); len(es) != 2 {
+			t.Errorf("%s left files beside the inputs: %v", c.args, es)
+		}
+	}
 }
