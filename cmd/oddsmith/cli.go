@@ -246,6 +246,13 @@ func parse(fs *pflag.FlagSet, args []string) error {
 		}
 		return mechanics.AsInput(flagError{err})
 	}
+	// An empty value (an unset shell variable) would silently mean the
+	// flag's absence: the whole run instead of a shard, a mechanic id.
+	for _, fw := range [][2]string{{"expr", "a dice expression"}, {"shard", "i/K or auto/K"}} {
+		if f := fs.Lookup(fw[0]); f != nil && f.Changed && strings.TrimSpace(f.Value.String()) == "" {
+			return badInput("--%s is empty: give %s", fw[0], fw[1])
+		}
+	}
 	return loadRules(fs)
 }
 

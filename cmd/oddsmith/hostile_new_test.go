@@ -114,3 +114,32 @@ func TestHostileSignalsNew(t *testing.T) {
 		}
 	}
 }
+
+// An empty --shard (an unset variable in a job script) is refused, not
+// taken as no shard: that ran the whole simulation and wrote its table
+// where the shard file belonged. An empty --expr says so.
+func TestHostileEmptyFlags(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "s.shard")
+	for _, args := range [][]string{
+		{"sim", "ag.skill_test", "-n", "1000", "-q", "--shard", "", "-o", out},
+		{"sim", "ag.skill_test", "-n", "1000", "-q", "--shard", " ", "-o", out},
+		{"sweep", "ag.skill_test", "--vary", "skill=0..2", "-q", "--shard=", "-o", out},
+		{"run", "../../examples/tour.toml", "-q", "--shard", "", "-o", out},
+	} {
+		_, errOut := hostile(t, 2, args...)
+		if !strings.Contains(errOut, "--shard is empty") {
+			t.Errorf("%q: %q", args, errOut)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Error("an empty --shard wrote", out)
+	}
+	for _, args := range [][]string{{"exact"}, {"sim", "-n", "10"}, {"sweep", "--vary", "b=0..1", "-o", filepath.Join(dir, "x")}} {
+		cmd := args[0]
+		_, errOut := hostile(t, 2, append(args, "--expr", "")...)
+		if !strings.Contains(errOut, "--expr is empty") {
+			t.Errorf("%s --expr '': %q", cmd, errOut)
+		}
+	}
+}
