@@ -335,22 +335,24 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 				return value{}, err
 			}
 		}
+		// Keeping more dice than there are keeps them all, dropping more
+		// drops them all (as Roll20 and Foundry do, and as highest(2d6, 3)).
 		k, highest := 1, true
 		if t.keep != nil {
 			if t.keep.Count != nil {
-				if k, err = c.intConst(t.keep.Count, "the number of dice kept", 0, int64(t.n)); err != nil {
+				if k, err = c.intConst(t.keep.Count, "the number of dice kept", 0, MaxDice); err != nil {
 					return value{}, err
 				}
 			}
-			highest = t.keep.End == notation.High
+			k, highest = min(k, t.n), t.keep.End == notation.High
 		} else {
 			dn := 1
 			if t.drop.Count != nil {
-				if dn, err = c.intConst(t.drop.Count, "the number of dice dropped", 0, int64(t.n)); err != nil {
+				if dn, err = c.intConst(t.drop.Count, "the number of dice dropped", 0, MaxDice); err != nil {
 					return value{}, err
 				}
 			}
-			k, highest = t.n-dn, t.drop.End == notation.Low
+			k, highest = max(0, t.n-dn), t.drop.End == notation.Low
 		}
 		dlo, dhi := dieRange(die)
 		if k == 0 {

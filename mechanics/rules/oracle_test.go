@@ -753,16 +753,18 @@ func (o *oracle) dice(d *notation.Dice) oDist {
 		}
 		k, highest := int64(1), true
 		if t.keep != nil {
+			// Keeping more dice than there are keeps them all; dropping
+			// more drops them all (docs/language.md, "Keep and drop").
 			if t.keep.Count != nil {
-				k = o.intConst(t.keep.Count, "the number of dice kept", 0, t.n)
+				k = o.intConst(t.keep.Count, "the number of dice kept", 0, 100_000)
 			}
-			highest = t.keep.End == notation.High
+			k, highest = min(k, t.n), t.keep.End == notation.High
 		} else {
 			dn := int64(1)
 			if t.drop.Count != nil {
-				dn = o.intConst(t.drop.Count, "the number of dice dropped", 0, t.n)
+				dn = o.intConst(t.drop.Count, "the number of dice dropped", 0, 100_000)
 			}
-			k, highest = t.n-dn, t.drop.End == notation.Low
+			k, highest = max(0, t.n-dn), t.drop.End == notation.Low
 		}
 		one := o.perDie(t, chainSum)
 		out := oDist{}
