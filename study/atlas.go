@@ -379,6 +379,22 @@ func (p *Plan) validateSeries(pn *ChartPanel, s *ChartSeries) error {
 				return fmt.Errorf("at %s = %s: %w", s.X, mechanics.FormatNum(last.value), err)
 			}
 		}
+		// Every point's models are built, so that a value the rules refuse
+		// inside the range is found before anything runs.
+		for _, pt := range pts[1:] {
+			for _, mc := range []struct {
+				ok bool
+				m  *mechanics.Mechanic
+				c  mechanics.Config
+			}{{true, pt.m, pt.c}, {pt.hasDif, pt.m, pt.diff}, {pt.hasX, pt.xm, pt.xc}} {
+				if !mc.ok {
+					continue
+				}
+				if _, err := mc.m.Model(mc.c.Clone()); err != nil {
+					return fmt.Errorf("at %s = %s: %w", s.X, mechanics.FormatNum(pt.value), err)
+				}
+			}
+		}
 		if s.Center != "" {
 			k, v, ok := strings.Cut(s.Center, ":")
 			if !ok || k != "median" {

@@ -128,6 +128,9 @@ type PlanError struct {
 }
 
 func (e *PlanError) Error() string {
+	if msg := e.Err.Error(); e.Line == 0 && strings.HasPrefix(msg, e.File+":") {
+		return msg // an inline rule's error names the file and the line already
+	}
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
 	}

@@ -143,3 +143,43 @@ func TestHostileEmptyFlags(t *testing.T) {
 		}
 	}
 }
+
+// A plan's chart is validated at every point of a lines series' range
+// (only its ends were: a value inside that the rule refuses was found
+// after the earlier charts ran, with no file or line), and an inline
+// rule's error names the file once.
+func TestHostilePlanRulesAndCharts(t *testing.T) {
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "mid.toml")
+	os.WriteFile(plan, []byte(`[[rule]]
+id = "plan.half"
+[rule.params]
+n = { default = 1, min = 0, max = 10, real = true }
+[rule.vars]
+v = "(n)d6"
+
+[[chart]]
+name = "c"
+[[chart.panel]]
+range = "0..3:0.5"
+metric = "mean:v"
+[[chart.panel.series]]
+label = "s"
+mechanic = "plan.half"
+x = "n"
+`), 0o644)
+	out := filepath.Join(dir, "out")
+	_, errOut := hostile(t, 2, "run", plan, "-o", out, "-q")
+	if !strings.Contains(errOut, "mid.toml:8: chart 1 (c)") || !strings.Contains(errOut, "at n = 0.5") {
+		t.Errorf("a chart point the rule refuses: %q", errOut)
+	}
+	inline := filepath.Join(dir, "inline.toml")
+	os.WriteFile(inline, []byte("[[rule]]\nid = \"plan.bad\"\n[rule.vars]\nv = \"d6 +\"\n\n[[analysis]]\nname = \"a\"\nmechanic = \"plan.bad\"\n"), 0o644)
+	_, errOut = hostile(t, 2, "run", inline, "-o", out, "-q")
+	if strings.Count(errOut, "inline.toml") != 1 || !strings.Contains(errOut, "inline.toml:4:") {
+		t.Errorf("an inline rule's error: %q", errOut)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Error("a refused plan wrote", out)
+	}
+}
