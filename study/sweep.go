@@ -81,16 +81,27 @@ func checkModel(m *mechanics.Mechanic, c mechanics.Config, metric string) error 
 		}
 	}
 	kind, name, _ := strings.Cut(metric, ":")
+	// A designer's rule (--expr, --rules) names its outputs: 'oddsmith
+	// describe ID' knows no one-liner, nor a rule without its file.
+	hint := func(what string, names []string) string {
+		if m.RuleText == "" {
+			return "run 'oddsmith describe " + m.ID + "'"
+		}
+		if len(names) == 0 {
+			return "it has no " + what + "s"
+		}
+		return "its " + what + "s: " + strings.Join(names, ", ")
+	}
 	if kind == "event" {
 		if slices.Contains(events, name) {
 			return nil
 		}
-		return mechanics.Invalid("%s has no event %q (run 'oddsmith describe %s')", m.ID, name, m.ID)
+		return mechanics.Invalid("%s has no event %q (%s)", m.ID, name, hint("event", events))
 	}
 	if slices.Contains(vars, name) {
 		return nil
 	}
-	return mechanics.Invalid("%s has no variable %q (run 'oddsmith describe %s')", m.ID, name, m.ID)
+	return mechanics.Invalid("%s has no variable %q (%s)", m.ID, name, hint("variable", vars))
 }
 
 // Points is the number of grid points (after Validate).

@@ -183,3 +183,17 @@ x = "n"
 		t.Error("a refused plan wrote", out)
 	}
 }
+
+// A metric a one-liner lacks names what it has: 'oddsmith describe expr'
+// (the old hint) is an unknown mechanic, and describe takes no --expr.
+func TestHostileExprMetric(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	_, errOut := hostile(t, 2, "sweep", "--expr", "d20 + b", "--vary", "b=0..3", "--metric", "mean:expr", "-o", out, "-q")
+	if strings.Contains(errOut, "describe") || !strings.Contains(errOut, "its variables: value") {
+		t.Errorf("%q", errOut)
+	}
+	_, errOut = hostile(t, 2, "sweep", "--expr", "d20 + b >= 4", "--vary", "b=0..3", "--metric", "event:hit", "-o", out, "-q")
+	if !strings.Contains(errOut, "its events: success") {
+		t.Errorf("%q", errOut)
+	}
+}
