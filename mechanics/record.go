@@ -271,7 +271,11 @@ func (r *Record) Format(code int) string {
 			b.WriteByte(' ')
 		}
 		v := (code/r.stride[i])%(f.Hi-f.Lo+1) + f.Lo
-		b.WriteString(f.Name + "=" + f.Format(v))
+		name := f.Name
+		if strings.HasPrefix(name, "_") && f.Doc != "" {
+			name = "[" + f.Doc + "]" // an anonymous part: what it was written as
+		}
+		b.WriteString(name + "=" + f.Format(v))
 	}
 	return b.String()
 }

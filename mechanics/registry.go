@@ -396,6 +396,7 @@ func (m *Mechanic) Set(c Config, kv string) error {
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return Invalid("%s: parameter %s=%q is not a number", m.ID, p.Name, val)
 		}
+		v += 0 // -0 is 0 (one value, one fingerprint)
 		if !p.Real && v != math.Trunc(v) {
 			return Invalid("%s: parameter %s=%s must be a whole number", m.ID, p.Name, val)
 		}

@@ -1,6 +1,7 @@
 package mechanics
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -174,3 +175,15 @@ type testTie int
 const tieBand testTie = 0
 
 func (testTie) String() string { return "band" }
+
+// TestSetNegativeZero: -0 is 0 — one value, one fingerprint.
+func TestSetNegativeZero(t *testing.T) {
+	m := &Mechanic{ID: "t.z", Params: []Param{{Name: "x", Min: -5, Max: 5, Default: 1}}}
+	c, err := m.Configure([]string{"x=-0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := c.Params["x"]; v != 0 || math.Signbit(v) {
+		t.Errorf("x=-0 is stored as %v (sign bit %v)", v, math.Signbit(v))
+	}
+}

@@ -66,6 +66,9 @@ type value struct {
 	lo    int            // rnd: bounds of the node's values
 	hi    int
 	event bool // a truth value (0 or 1)
+	// from is the notation a random value was written as: an anonymous
+	// field's description, so errors name "d6 - 1", not "_r1".
+	from notation.Expr
 }
 
 func detV(e expr.Expr) value                  { return value{kind: det, e: e} }
@@ -145,6 +148,9 @@ func (c *compiler) field(v value, name, doc string) value {
 	}
 	if name == "" {
 		name = c.fresh("r")
+		if doc == "" && v.from != nil {
+			doc = notation.String(v.from)
+		}
 	}
 	c.used[name] = true
 	f := mechanics.Int(name, v.lo, v.hi, doc)
@@ -208,6 +214,14 @@ func evalConst(e expr.Expr) (r expr.Rat, err error) {
 
 // compile turns one expression into a value.
 func (c *compiler) compile(e notation.Expr) (value, error) {
+	v, err := c.compileNode(e)
+	if err == nil && v.kind == rnd && v.from == nil {
+		v.from = e
+	}
+	return v, err
+}
+
+func (c *compiler) compileNode(e notation.Expr) (value, error) {
 	switch e := e.(type) {
 	case *notation.Num:
 		return detV(expr.Lit{V: e.Value}), nil

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"regexp"
@@ -56,11 +57,58 @@ func LoadFile(path string) ([]*Rule, error) {
 	if st.Size() > MaxFileSize {
 		return nil, mechanics.Invalid("%s: a rule file may be at most %d bytes", path, MaxFileSize)
 	}
-	src, err := os.ReadFile(path)
+	if st.IsDir() {
+		return nil, mechanics.Invalid("cannot read rules: %s is a directory", path)
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, mechanics.Invalid("cannot read rules: %v", err)
 	}
-	return Parse(path, src)
+	defer f.Close()
+	// A device or a pipe has no size to check first: read one byte past
+	// the limit at most.
+	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, mechanics.Invalid("cannot read rules: %v", err)
+	}
+	if len(src) > MaxFileSize {
+		return nil, mechanics.Invalid("%s: a rule file may be at most %d bytes", path, MaxFileSize)
+	}
+	rs, err := Parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	// A rule file holds [[rule]] tables only (a plan may hold more).
+	if _, md, err := decodeRules(src); err == nil {
+		for _, k := range md.Keys() {
+			if len(k) == 1 && k[0] != "rule" {
+				return nil, mechanics.Invalid("%s:%d: unknown key %q: a rule file holds [[rule]] tables", path, topKeyLine(src, k[0]), k[0])
+			}
+		}
+	}
+	return rs, nil
+}
+
+// topKeyLine is the line of a top-level key or table (0 when not found).
+func topKeyLine(src []byte, key string) int {
+	for i, l := range strings.Split(string(src), "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, key) && strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(t, key)), "=") ||
+			t == "["+key+"]" || t == "[["+key+"]]" {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+type rawRules struct {
+	Rule []map[string]any `toml:"rule"`
+}
+
+func decodeRules(src []byte) (rawRules, toml.MetaData, error) {
+	var raw rawRules
+	md, err := toml.Decode(string(src), &raw)
+	return raw, md, err
 }
 
 // Parse reads the [[rule]] tables of a TOML source (a rule file, or a
@@ -68,16 +116,15 @@ func LoadFile(path string) ([]*Rule, error) {
 // caller. Every rule is compiled at its defaults before it is returned, so
 // a rule that does not compile is an error here, with its place.
 func Parse(file string, src []byte) ([]*Rule, error) {
-	var raw struct {
-		Rule []map[string]any `toml:"rule"`
-	}
-	md, err := toml.Decode(string(src), &raw)
+	raw, md, err := decodeRules(src)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
 			return nil, mechanics.Invalid("%s:%d: %s", file, pe.Position.Line, strings.ReplaceAll(pe.Message, "\n", " "))
 		}
-		return nil, mechanics.Invalid("%s: %s", file, strings.ReplaceAll(err.Error(), "\n", " "))
+		// A value of the wrong kind (rule = 3): say what a rule is.
+		return nil, mechanics.Invalid("%s:%d: rule must be a table of tables ([[rule]] with id = …, [rule.vars], …): %s", file,
+			max(1, topKeyLine(src, "rule")), strings.ReplaceAll(err.Error(), "\n", " "))
 	}
 	// The order of keys within each rule (TOML tables are unordered maps;
 	// bindings are not).
@@ -98,6 +145,10 @@ func Parse(file string, src []byte) ([]*Rule, error) {
 		}
 	}
 	lines := keyLines(src)
+	if len(lines.rules) < len(raw.Rule) {
+		// rule = [ … ] written inline: the rules have no lines of their own.
+		return nil, mechanics.Invalid("%s:%d: write each rule as a [[rule]] table (id = …, [rule.vars], …), not rule = [ … ]", file, max(1, topKeyLine(src, "rule")))
+	}
 	var out []*Rule
 	seen := map[string]bool{}
 	for i, t := range raw.Rule {
@@ -206,7 +257,7 @@ func ruleOf(file string, i int, t map[string]any, order map[string][]string, lin
 	if !idPattern.MatchString(id) {
 		return nil, fail(lines.rule(i), "rule %d: id %q must be lower-case words joined by dots, like house.check", i+1, id)
 	}
-	r := &Rule{ID: id, Source: file}
+	r := &Rule{ID: id, Source: file, Line: lines.rule(i)}
 	if r.Summary, err = str("summary"); err != nil {
 		return nil, err
 	}
@@ -231,6 +282,9 @@ func ruleOf(file string, i int, t map[string]any, order map[string][]string, lin
 	claim := func(line int, name, what string) error {
 		if !notation.IsName(name) {
 			return fail(line, "rule %s: %q is not a name the notation can read (letters, digits, _; not a keyword or a die like d6)", id, name)
+		}
+		if why := reserved(name); why != "" {
+			return fail(line, "rule %s: %s %q %s: give it another name", id, what, name, why)
 		}
 		if prev, ok := names[name]; ok {
 			return fail(line, "rule %s: %s %s clashes with %s %s", id, what, name, prev, name)

@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/notation"
 )
@@ -20,6 +23,9 @@ func FromExpr(src string) (*Rule, error) {
 	}
 	r := &Rule{ID: ExprID, Summary: src, Doc: "the expression " + src, Source: src}
 	for _, n := range notation.Names(x) {
+		if why := reserved(n); why != "" {
+			return nil, mechanics.Invalid("--expr: %q %s: a parameter needs another name", n, why)
+		}
 		r.Params = append(r.Params, mechanics.Param{Name: n, Doc: "a name in the expression", Min: -1e9, Max: 1e9, Real: true})
 	}
 	def := func(name string, e notation.Expr) Def {
@@ -48,4 +54,17 @@ func FromExpr(src string) (*Rule, error) {
 		}
 	}
 	return r, nil
+}
+
+// reserved says why a name cannot name a parameter or a binding ("" when
+// it can): a function's name (max without its parentheses), or d alone,
+// which reads as a die.
+func reserved(name string) string {
+	if slices.Contains(notation.Functions(), name) {
+		return fmt.Sprintf("is a function (%s(…))", name)
+	}
+	if name == "d" {
+		return "reads as a die"
+	}
+	return ""
 }

@@ -241,7 +241,7 @@ func (r *Rule) buildProcess(params map[string]expr.Rat) (*mechanics.Spec, error)
 	for _, v := range pd.State {
 		n *= v.Max - v.Min + 1
 		if n > MaxStates {
-			return nil, mechanics.Invalid("%s: the state has more than %d combinations: narrow the state variables' bounds", r.ID, MaxStates)
+			return nil, mechanics.Invalid("%s: the state has more than %d combinations: narrow the state variables' bounds", r.where(), MaxStates)
 		}
 	}
 	tuple := func(s int) []int {
@@ -405,7 +405,7 @@ func (r *Rule) step(params map[string]expr.Rat, cur []int, index func([]int) (in
 	}
 	spec, err := c.assemble()
 	if err != nil {
-		return nil, mechanics.Invalid("%s: %v", r.ID, err)
+		return nil, mechanics.Invalid("%s: %v", r.where(), err)
 	}
 	rec := spec.Record
 	slots := make([]mechanics.Slot, len(rec.Fields))
@@ -419,7 +419,7 @@ func (r *Rule) step(params map[string]expr.Rat, cur []int, index func([]int) (in
 			return j, j >= 0
 		})
 		if err != nil {
-			return nil, mechanics.Invalid("%s: next.%s: %v", r.ID, pd.State[i].Name, err)
+			return nil, mechanics.Invalid("%s: next.%s: %v", r.where(), pd.State[i].Name, err)
 		}
 		progs[i] = p
 	}

@@ -49,8 +49,18 @@ type Rule struct {
 	Vars, Events     []Def
 	Bands            []BandDef
 	Process          *ProcessDef
-	// Source names where the rule comes from ("house.toml", "--expr").
+	// Source names where the rule comes from ("house.toml", "--expr");
+	// Line is the line of its [[rule]] in a file (0 for a one-liner).
 	Source string
+	Line   int
+}
+
+// where names the rule for an error: its file and line, and its id.
+func (r *Rule) where() string {
+	if r.Line > 0 {
+		return fmt.Sprintf("%s:%d: rule %s", r.Source, r.Line, r.ID)
+	}
+	return r.ID
 }
 
 // ruleError places a compilation error: the definition, then the line and
@@ -491,7 +501,7 @@ func (c *compiler) spec(r *Rule) (*mechanics.Spec, error) {
 	}
 	spec, err := c.assemble()
 	if err != nil {
-		return nil, mechanics.Invalid("%s: %v", r.ID, err)
+		return nil, mechanics.Invalid("%s: %v", r.where(), err)
 	}
 	for _, v := range vars {
 		spec.Var(v.d.Name, docOr(v.d), v.e)
@@ -502,8 +512,8 @@ func (c *compiler) spec(r *Rule) (*mechanics.Spec, error) {
 	for _, b := range bands {
 		spec.Band(b.d.Name, docOr(b.d), b.band, b.e)
 	}
-	if len(spec.Vars) == 0 && len(spec.Events) == 0 {
-		return nil, mechanics.Invalid("%s: the rule reports nothing: give it vars or events", r.ID)
+	if len(spec.Vars) == 0 && len(spec.Events) == 0 && len(spec.Bands) == 0 {
+		return nil, mechanics.Invalid("%s: the rule reports nothing: give it vars, events or bands", r.where())
 	}
 	return spec, nil
 }

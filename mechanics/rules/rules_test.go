@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/big"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -481,5 +482,59 @@ func TestAllAnyThroughHighestLowest(t *testing.T) {
 				t.Errorf("%s(pool %s): %.15g through the pool, %.15g alone", fn, cond, got, want)
 			}
 		}
+	}
+}
+
+// TestRuleFileHostile: what the hostile-input sweep found — an endless
+// file, keys outside [[rule]], rules written inline, names that read as
+// functions or dice, a rule with only bands, errors placed at the rule's
+// line, unnamed parts named by what they were written as.
+func TestRuleFileHostile(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if _, err := LoadFile("/dev/zero"); err == nil || !strings.Contains(err.Error(), "at most") {
+			t.Errorf("/dev/zero: %v", err)
+		}
+	}
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := dir + "/" + name
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for src, want := range map[string]string{
+		"toplevel = 3\n[[rule]]\nid = \"x.y\"\n[rule.vars]\nv = \"d6\"\n": `top.toml:1: unknown key "toplevel"`,
+		"rule = [1, 2]\n": "top.toml:1: write each rule as a [[rule]] table",
+		"rule = 3\n":      "top.toml:1: rule must be a table of tables",
+		"[[rule]]\nid = \"x.y\"\n[rule.params]\nmax = 3\n[rule.vars]\nv = \"d6\"\n": `parameter "max" is a function`,
+		"[[rule]]\nid = \"x.y\"\n[rule.let]\nd = \"d6\"\n[rule.vars]\nv = \"d\"\n":  `"d" reads as a die`,
+	} {
+		_, err := LoadFile(write("top.toml", src))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v; want %q", src, err, want)
+		}
+	}
+	rs, err := LoadFile(write("bands.toml", "\n[[rule]]\nid = \"x.y\"\n[rule.bands]\nb = { expr = \"d3 - 1\", labels = [\"a\", \"b\", \"c\"] }\n"))
+	if err != nil {
+		t.Fatalf("a rule with only bands: %v", err)
+	}
+	if res := runRule(t, rs[0]); len(res.Bands) != 1 || math.Abs(res.Bands[0].P[1]-1.0/3) > 1e-12 {
+		t.Errorf("bands only: %+v", res.Bands)
+	}
+	rs, err = LoadFile(write("st.toml", "# big\n[[rule]]\nid = \"x.y\"\n[rule.process]\nstate = { a = { start = 0, min = 0, max = 1000 }, b = { start = 0, min = 0, max = 1000 } }\nuntil = \"a > 5\"\nhorizon = 5\n[rule.next]\na = \"a + d6\"\n[rule.vars]\nt = \"time\"\n"))
+	if err == nil || !strings.Contains(err.Error(), "st.toml:2: rule x.y: the state has more than") {
+		t.Errorf("too many states: %v", err)
+	}
+	for _, src := range []string{"d + 1", "max + d6", "2 * count"} {
+		if _, err := FromExpr(src); err == nil || !strings.Contains(err.Error(), "a parameter needs another name") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+	r, _ := FromExpr("6 / (d6 - 1)")
+	m := r.Mechanic()
+	_, err = exact.Run(m, m.DefaultConfig())
+	if err == nil || !strings.Contains(err.Error(), "[d6 - 1]=0: division by zero") {
+		t.Errorf("an unnamed part in an error: %v", err)
 	}
 }
