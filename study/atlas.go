@@ -505,6 +505,75 @@ func (p *Plan) chartPoints(ch *Chart) int {
 	return n
 }
 
+// chartRequests lists a chart's computations in the order its run asks
+// for them, repeats included (the run computes a repeat once): one point for
+// each unit chartPoints counts. Every request follows from the plan alone: a
+// centre's median, a difference and an x metric read the results of points
+// listed here but never choose which points are computed, and a validation
+// series' engines are its trials with seeds derived as the run derives them
+// (validationEngine). So a sharded run lists a chart's points without
+// computing any.
+func (p *Plan) chartRequests(ch *Chart) ([]Point, error) {
+	var pts []Point
+	add := func(e Engine, m *mechanics.Mechanic, c mechanics.Config) {
+		// Each point its own configuration: shards compute points side by
+		// side.
+		pts = append(pts, Point{e, m, c.Clone()})
+	}
+	for i := range ch.Panels {
+		pn := &ch.Panels[i]
+		for k := range pn.Series {
+			s := &pn.Series[k]
+			if pn.Kind == "lines" {
+				lps, err := s.points(p, pn)
+				if err != nil {
+					return nil, fmt.Errorf("series %q: %w", s.Label, err)
+				}
+				e := s.engine(p)
+				for _, pt := range lps {
+					add(e, pt.m, pt.c)
+					if pt.hasDif {
+						add(e, pt.m, pt.diff)
+					}
+					if pt.hasX {
+						add(e, pt.xm, pt.xc)
+					}
+				}
+				continue
+			}
+			m, c, err := p.configure(s.Mechanic, s.Set)
+			if err != nil {
+				return nil, fmt.Errorf("series %q: %w", s.Label, err)
+			}
+			if pn.Kind != "validation" {
+				add(s.engine(p), m, c)
+				continue
+			}
+			add(p.exactEngine(), m, c)
+			for _, n := range pn.Trials {
+				add(s.validationEngine(p, k, n), m, c)
+			}
+		}
+	}
+	return pts, nil
+}
+
+// exactEngine is the exact engine with the plan's memory budget.
+func (p *Plan) exactEngine() Engine { return Engine{Kind: "exact", MemoryBytes: p.MemoryBytes} }
+
+// validationEngine is the simulation of series k of a validation panel at n
+// trials.
+func (s *ChartSeries) validationEngine(p *Plan, k int, n int64) Engine {
+	e := s.engine(p)
+	e.Kind, e.Trials = "sim", n
+	if s.Seed == nil {
+		// Series of equal probability would otherwise draw the same
+		// numbers and show the same errors: each gets its own seed.
+		e.Seed += uint64(k)
+	}
+	return e
+}
+
 // chartRun computes one chart.
 type chartRun struct {
 	ctx  context.Context
@@ -527,6 +596,7 @@ func (cr *chartRun) series(s *ChartSeries) (*mechanics.Result, error) {
 }
 
 func (cr *chartRun) run(e Engine, m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
+	e.Source = cr.p.Source // merge: the shards' results
 	key := fmt.Sprint(e.Kind, "|", e.Trials, "|", e.Seed, "|", m.ID, c.Params, c.Options)
 	if r, ok := cr.memo[key]; ok {
 		cr.tick()
@@ -953,7 +1023,7 @@ func (cr *chartRun) validation(pn *ChartPanel, s *ChartSeries, k int, rs *report
 		return "", err
 	}
 	met := cmp.Or(s.Metric, pn.Metric)
-	ex, err := cr.run(Engine{Kind: "exact", MemoryBytes: cr.p.MemoryBytes}, m, c)
+	ex, err := cr.run(cr.p.exactEngine(), m, c)
 	if err != nil {
 		return "", err
 	}
@@ -964,14 +1034,7 @@ func (cr *chartRun) validation(pn *ChartPanel, s *ChartSeries, k int, rs *report
 	name := cmp.Or(pn.Title, pn.Kind)
 	worst, at := 0.0, int64(0)
 	for _, n := range pn.Trials {
-		e := s.engine(cr.p)
-		e.Kind, e.Trials = "sim", n
-		if s.Seed == nil {
-			// Series of equal probability would otherwise draw the same
-			// numbers and show the same errors: each gets its own seed.
-			e.Seed += uint64(k)
-		}
-		r, err := cr.run(e, m, c)
+		r, err := cr.run(s.validationEngine(cr.p, k, n), m, c)
 		if err != nil {
 			return "", err
 		}

@@ -370,7 +370,8 @@ func (s *Sweep) points() []Point {
 }
 
 // ShardPoints lists every computation of a plan (each analysis's points,
-// each overlay series' points), without repeats, in plan order.
+// each overlay series' points, each chart's points), without repeats, in
+// plan order.
 func (p *Plan) ShardPoints() ([]Point, error) {
 	var pts []Point
 	for i := range p.Analyses {
@@ -400,10 +401,17 @@ func (p *Plan) ShardPoints() ([]Point, error) {
 			}
 		}
 	}
-	// Plan.Points counts every computation; tables this list does not know
-	// ([[chart]]) would be missing from the shards.
+	for i := range p.Charts {
+		cps, err := p.chartRequests(&p.Charts[i])
+		if err != nil {
+			return nil, fmt.Errorf("chart %s: %w", p.Charts[i].Name, err)
+		}
+		pts = append(pts, cps...)
+	}
+	// Plan.Points counts every computation, independently of this list: a
+	// table the list missed would be missing from the shards.
 	if n := p.Points(); n != len(pts) {
-		return nil, mechanics.Invalid("the plan has tables whose points cannot be sharded yet ([[chart]]): run it on one machine")
+		return nil, fmt.Errorf("the plan counts %d computations but lists %d for its shards: run it on one machine", n, len(pts))
 	}
 	return unique(pts), nil
 }

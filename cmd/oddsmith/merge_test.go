@@ -206,6 +206,32 @@ func TestShardMergePlan(t *testing.T) {
 	}
 }
 
+// TestShardMergeCharts: a plan with [[chart]] tables shards, and its merged
+// bundle has the bytes of a single run's for K ∈ {1, 2, 3, 7}: a small plan
+// with every panel kind (and an analysis and an overlay sharing its points),
+// and in full mode the atlas as examples/atlas.toml gives it (-short: K = 3
+// only; study's TestChartShardMerge takes every K).
+func TestShardMergeCharts(t *testing.T) {
+	plans := []string{"../../study/testdata/charts_shard.toml"}
+	ks := []int{1, 2, 3, 7}
+	if testing.Short() {
+		ks = []int{3}
+	} else {
+		plans = append(plans, "../../examples/atlas.toml")
+	}
+	for _, plan := range plans {
+		dir := t.TempDir()
+		single := filepath.Join(dir, "single")
+		mustRun(t, "run", plan, "-o", single, "-q")
+		for _, k := range ks {
+			files := shardAll(t, dir, "c", k, "run", plan)
+			out := filepath.Join(dir, fmt.Sprintf("merged%d", k))
+			mustRun(t, append(append([]string{"merge"}, files...), "-o", out)...)
+			sameTree(t, single, out)
+		}
+	}
+}
+
 // TestShardMergeSweep: the same for 'oddsmith sweep', exact and simulated.
 func TestShardMergeSweep(t *testing.T) {
 	for _, engine := range []string{"exact", "sim"} {
