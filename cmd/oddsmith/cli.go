@@ -322,6 +322,7 @@ func runDescribe(_ context.Context, args []string, stdout, _ io.Writer) error {
 	fs.StringArrayVar(&sets, "set", nil, "describe the model at these settings: `name=value` (repeatable; outputs can depend on them)")
 	all := fs.Bool("all", false, "describe every registered mechanic (at the defaults)")
 	format := fs.StringP("format", "f", "text", "output `format`: text or markdown (--all --format markdown is the reference in docs/mechanics.md)")
+	src := exprFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -329,8 +330,8 @@ func runDescribe(_ context.Context, args []string, stdout, _ io.Writer) error {
 		return badInput("unknown format %q (want text or markdown)", *format)
 	}
 	if *all {
-		if fs.NArg() > 0 || len(sets) > 0 {
-			return badInput("--all takes no mechanic id and no --set")
+		if fs.NArg() > 0 || len(sets) > 0 || *src != "" {
+			return badInput("--all takes no mechanic id, --expr or --set")
 		}
 		if *format == "markdown" {
 			return reports.WriteReference(stdout, mechanics.All())
@@ -353,7 +354,7 @@ func runDescribe(_ context.Context, args []string, stdout, _ io.Writer) error {
 		}
 		return nil
 	}
-	m, err := lookup(fs)
+	m, err := lookupOrExpr(fs, *src)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ func commandTable() []*command {
 	return []*command{
 		{name: "list", usage: "oddsmith list", short: "list every mechanic with a one-line summary", run: runList,
 			long: "Lists every registered mechanic id with its summary and the engines that can compute it.\n\nExample:\n  oddsmith list"},
-		{name: "describe", usage: "oddsmith describe ID [--set name=value]... [--format text|markdown] | oddsmith describe --all --format markdown", short: "show a mechanic's parameters, ranges, defaults, options and outputs", run: runDescribe,
+		{name: "describe", usage: "oddsmith describe ID|--expr EXPR [--set name=value]... [--format text|markdown] | oddsmith describe --all --format markdown", short: "show a mechanic's parameters, ranges, defaults, options and outputs", run: runDescribe,
 			long: "Documents one mechanic: its rule, parameters (default and allowed range), ambiguity options (default first) and outputs.\n\nExample:\n  oddsmith describe ag.skill_test"},
 		{name: "exact", usage: "oddsmith exact ID [--set name=value]... [--format table|csv|json] [-o FILE]", short: "compute the exact distribution", run: runExact,
 			long: "Computes the mechanic's distributions, events and bands exactly (convolution, order statistics, multiset DP, Markov chains).\n\nExamples:\n  oddsmith exact ag.skill_test --set skill=2 --set attribute=2 --set tn=5\n  oddsmith exact ag.opposed --set skill=3 --set opp_skill=2 --format json\n  oddsmith exact ag.skill_test --set skill=3 --set opt.tie=cost_accepted --format csv -o skill3.csv"},

@@ -118,3 +118,16 @@ func TestRuleFixes(t *testing.T) {
 		t.Errorf("describe's example of a file's rule: exit %d\n%s", code, out)
 	}
 }
+
+// TestDescribeExpr: describe takes a one-liner and shows its model at the
+// settings given; --all refuses it.
+func TestDescribeExpr(t *testing.T) {
+	ctx := context.Background()
+	code, out, errs := runCLI(ctx, "describe", "--expr", "d20 + bonus >= tn", "--set", "bonus=5", "--set", "tn=15")
+	if code != 0 || !strings.Contains(out, "success  = total >= 15") || !strings.Contains(out, "total  6..25") {
+		t.Errorf("describe --expr: exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, errs := runCLI(ctx, "describe", "--all", "--expr", "d6"); code != 2 || !strings.Contains(errs, "--all takes no") {
+		t.Errorf("describe --all --expr: exit %d, %q", code, errs)
+	}
+}
