@@ -323,9 +323,6 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 	}
 	switch {
 	case t.keep != nil || t.drop != nil:
-		if t.hasCS || t.hasCF {
-			return value{}, errAt(t.at, "counting successes among kept dice is not supported: count with a pool (count(pool >= 7)) instead")
-		}
 		if t.n > MaxPoolDice {
 			return value{}, errAt(t.at, "keep and drop read the dice one by one: at most %d dice", MaxPoolDice)
 		}
@@ -358,41 +355,19 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 		if k == 0 {
 			return rndV(mechanics.Const{V: 0}, 0, 0), nil
 		}
+		if t.hasCS || t.hasCF {
+			// Successes counted among the kept dice only (3d6kh2cs>=5).
+			score, err := c.scorer(t)
+			if err != nil {
+				return value{}, err
+			}
+			return rndV(mechanics.Pool{Die: die, N: t.n, Eval: keptScore(t.n, k, highest, score)}, -k, k), nil
+		}
 		return rndV(mechanics.Keep{Die: die, N: t.n, K: k, Highest: highest}, k*dlo, k*dhi), nil
 	case t.hasCS || t.hasCF:
-		_, top := dieRange(t.die)
-		bottom, _ := dieRange(t.die)
-		var tests []func(int) bool
-		var fails []func(int) bool
-		for _, cd := range t.success {
-			f, _, err := c.faceCond(cd, top)
-			if err != nil {
-				return value{}, err
-			}
-			tests = append(tests, f)
-		}
-		for _, cd := range t.fail {
-			f, _, err := c.faceCond(cd, bottom)
-			if err != nil {
-				return value{}, err
-			}
-			fails = append(fails, f)
-		}
-		score := func(v int) int {
-			s := 0
-			for _, f := range tests {
-				if f(v) {
-					s++
-					break
-				}
-			}
-			for _, f := range fails {
-				if f(v) {
-					s--
-					break
-				}
-			}
-			return s
+		score, err := c.scorer(t)
+		if err != nil {
+			return value{}, err
 		}
 		slo, shi := 0, 0
 		if t.hasCF {
@@ -414,6 +389,68 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 		return rndV(sumOf(m, t.n), slo, shi), nil
 	}
 	return rndV(sumOf(one, t.n), t.n*lo, t.n*hi), nil
+}
+
+// scorer is a face's score under a term's counting: +1 for a success
+// (cs, #), −1 for a failure (cf), 0 otherwise.
+func (c *compiler) scorer(t *term) (func(int) int, error) {
+	_, top := dieRange(t.die)
+	bottom, _ := dieRange(t.die)
+	var tests []func(int) bool
+	var fails []func(int) bool
+	for _, cd := range t.success {
+		f, _, err := c.faceCond(cd, top)
+		if err != nil {
+			return nil, err
+		}
+		tests = append(tests, f)
+	}
+	for _, cd := range t.fail {
+		f, _, err := c.faceCond(cd, bottom)
+		if err != nil {
+			return nil, err
+		}
+		fails = append(fails, f)
+	}
+	score := func(v int) int {
+		s := 0
+		for _, f := range tests {
+			if f(v) {
+				s++
+				break
+			}
+		}
+		for _, f := range fails {
+			if f(v) {
+				s--
+				break
+			}
+		}
+		return s
+	}
+	return score, nil
+}
+
+// keptScore is the evaluator of successes counted among the k highest (or
+// lowest) of n dice: faces come in ascending order, so the dice placed so
+// far tell which of a face's copies are kept. The state packs the dice
+// placed (low 16 bits) and the count plus n (above).
+func keptScore(n, k int, highest bool, score func(int) int) mechanics.Evaluator {
+	kept := func(m, c int) int {
+		if highest {
+			return max(0, m+c-max(m, n-k))
+		}
+		return max(0, min(m+c, k)-m)
+	}
+	return mechanics.EvalFunc{
+		StartF: func() uint64 { return uint64(n) << 16 },
+		NextF: func(s uint64, face, c int) uint64 {
+			m, sc := int(s&0xffff), int(s>>16)
+			sc += kept(m, c) * score(face)
+			return uint64(sc)<<16 | uint64(m+c)
+		},
+		FinalF: func(s uint64) int { return int(s>>16) - n },
+	}
 }
 
 // chainCount is the successes (less failures) counted over every roll of

@@ -133,6 +133,29 @@ func (e *oErr) Error() string {
 
 func oFail(kind oKind, format string, a ...any) { panic(&oErr{kind, fmt.Sprintf(format, a...)}) }
 
+// scorer is a value's score under a term's counting: +1 for a success
+// (cs, #), −1 for a failure (cf).
+func (o *oracle) scorer(t *oTerm) func(int64) int64 {
+	top, bottom := t.die.hi(), t.die.lo()
+	var tests, fails []func(int64) bool
+	for _, c := range t.cs {
+		tests = append(tests, o.condTest(c, top))
+	}
+	for _, c := range t.cf {
+		fails = append(fails, o.condTest(c, bottom))
+	}
+	return func(v int64) int64 {
+		s := int64(0)
+		if slices.ContainsFunc(tests, func(f func(int64) bool) bool { return f(v) }) {
+			s++
+		}
+		if slices.ContainsFunc(fails, func(f func(int64) bool) bool { return f(v) }) {
+			s--
+		}
+		return s
+	}
+}
+
 // ---------------------------------------------------------------------------
 // The interpreter.
 
@@ -748,9 +771,6 @@ func (o *oracle) dice(d *notation.Dice) oDist {
 		return oPoint(oZero)
 	}
 	if t.keep != nil || t.drop != nil {
-		if t.hasCount {
-			oFail(oRefused, "counting among kept dice")
-		}
 		k, highest := int64(1), true
 		if t.keep != nil {
 			// Keeping more dice than there are keeps them all; dropping
@@ -768,35 +788,29 @@ func (o *oracle) dice(d *notation.Dice) oDist {
 		}
 		one := o.perDie(t, chainSum)
 		out := oDist{}
+		score := o.scorer(t)
 		o.tuples(one, t.n, func(vals []int64, p *big.Rat) {
 			s := slices.Clone(vals)
 			slices.Sort(s)
 			if highest {
 				slices.Reverse(s)
 			}
+			if t.hasCount {
+				// Successes counted among the kept dice (each an
+				// exploded die's total).
+				n := int64(0)
+				for _, v := range s[:k] {
+					n += score(v)
+				}
+				out.add(oInt(n), p)
+				return
+			}
 			out.add(oInt(chainSum(s[:k])), p)
 		})
 		return out
 	}
 	if t.hasCount {
-		top, bottom := t.die.hi(), t.die.lo()
-		var tests, fails []func(int64) bool
-		for _, c := range t.cs {
-			tests = append(tests, o.condTest(c, top))
-		}
-		for _, c := range t.cf {
-			fails = append(fails, o.condTest(c, bottom))
-		}
-		score := func(v int64) int64 {
-			s := int64(0)
-			if slices.ContainsFunc(tests, func(f func(int64) bool) bool { return f(v) }) {
-				s++
-			}
-			if slices.ContainsFunc(fails, func(f func(int64) bool) bool { return f(v) }) {
-				s--
-			}
-			return s
-		}
+		score := o.scorer(t)
 		var one oDist
 		if t.explode != nil && !t.explode.Compound {
 			// Every roll of the chain counts as a die; the faces that

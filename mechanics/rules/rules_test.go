@@ -196,7 +196,7 @@ func TestOneLinersBothEngines(t *testing.T) {
 		"8d10cs>=7cf1", "count(6d6 == highest(6d6))", "largest_set(7d6)", "straight(5d6)", "highest(6d6, 2)",
 		"min(d20, d20)", "max(3d6, 2d8) // 2", "abs(d6 - d6)", "if d6 >= 4 then 2d6 else d4", "lookup(d10, {1..3: 1, 4..9: 2, _: 3})",
 		"d20 >= 11 and d6 == 6", "dF + dF + dF + dF", "d{1,1,2,3,5,8} + d%", "(d20 + 3) / 2",
-		"8d10!cs>=8", "3d6!cs>=5cf1", "4d6!{2}cs=6", "5d10!>=9cs>=7", "10d10!kh5", "count(5d6!{2} >= 6)",
+		"8d10!cs>=8", "3d6!cs>=5cf1", "4d6!{2}cs=6", "5d10!>=9cs>=7", "10d10!kh5", "count(5d6!{2} >= 6)", "3d6kh2cs>=5", "6d10!{2}dl2cs>=8cf1",
 	} {
 		r, err := FromExpr(src)
 		if err != nil {
@@ -536,5 +536,26 @@ func TestRuleFileHostile(t *testing.T) {
 	_, err = exact.Run(m, m.DefaultConfig())
 	if err == nil || !strings.Contains(err.Error(), "[d6 - 1]=0: division by zero") {
 		t.Errorf("an unnamed part in an error: %v", err)
+	}
+}
+
+// TestCountAmongKept: counting successes among the kept dice only, against
+// every roll.
+func TestCountAmongKept(t *testing.T) {
+	want := map[int]int{}
+	enumerate([]int{1, 2, 3, 4, 5, 6}, 4, func(d []int) {
+		s := slices.Clone(d)
+		slices.Sort(s)
+		n := 0
+		for _, v := range s[:2] { // the two lowest
+			n += boolInt(v >= 5) - boolInt(v == 1)
+		}
+		want[n]++
+	})
+	v := variable(t, runExpr(t, "4d6kl2cs>=5cf1"), "value")
+	for n, c := range want {
+		if got := v.P[n-v.Lo]; math.Abs(got-float64(c)/1296) > 1e-15 {
+			t.Errorf("P(%d) = %.17g, want %d/1296", n, got, c)
+		}
 	}
 }
