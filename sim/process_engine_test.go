@@ -304,6 +304,8 @@ func TestProcessEngineUsed(t *testing.T) {
 			return "step cache"
 		case p.Kernel == nil:
 			return "step rows"
+		case kf.jmp != nil:
+			return "jumps"
 		case kf.blk != nil && kf.blk.timed:
 			return "blocks, t-free"
 		case kf.blk != nil && kf.blk.kb > 1:
@@ -320,8 +322,8 @@ func TestProcessEngineUsed(t *testing.T) {
 		"keyed kernel":            "per-step contexts",
 		"t-dependent move":        "blocks, t-free",
 		"t-dependent move from 5": "per-step contexts",
-		"homogeneous blocks":      "blocks",
-		"homogeneous long blocks": "blocks",
+		"homogeneous blocks":      "jumps",
+		"homogeneous long blocks": "jumps",
 		"homogeneous step":        "step rows",
 	} {
 		if got := engine(engineCases()[name]); got != want {
@@ -337,6 +339,14 @@ func TestProcessEngineUsed(t *testing.T) {
 	if b := w.kern.blk; b == nil || b.C != 3 || b.kb < 3 {
 		t.Errorf("coin runs: want the 20 kernel classes merged to 3 and blocks of ≥ 3 steps, got %+v", b)
 	}
+	defer func(on bool) { jumpEngine = on }(jumpEngine)
+	jumpEngine = false
+	for _, name := range []string{"homogeneous blocks", "homogeneous long blocks"} {
+		if got := engine(engineCases()[name]); got != "blocks" {
+			t.Errorf("%s without the jump engine runs on %q, want blocks", name, got)
+		}
+	}
+	jumpEngine = true
 	defer func(b int) { procBudget = b }(procBudget)
 	procBudget = 64
 	for name, want := range map[string]string{

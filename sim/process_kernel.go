@@ -25,6 +25,7 @@ type kernelForm struct {
 	// Homogeneous chains, and time-dependent ones whose steps all share one
 	// kernel and whose Move does not depend on t (checked state by state).
 	blk   *blockChain
+	jmp   *jumpChain      // homogeneous, k steps a draw (process_jump.go)
 	moves *compiledKernel // homogeneous without rows: Move every step
 
 	// Time-dependent chains: the kernel keys in order of first use, the
@@ -191,6 +192,8 @@ func (kf *kernelForm) run(w *processWorker, src *Source, n int) error {
 		kf.ready = true
 	}
 	switch {
+	case kf.jmp != nil:
+		return kf.jmp.run(w, src, n)
 	case kf.blk != nil:
 		return kf.blk.run(w, kf, src, n)
 	case kf.moves != nil:
@@ -209,6 +212,8 @@ func (kf *kernelForm) prepare(w *processWorker) error {
 		}
 		if kf.blk = newBlockChain(w, k, false); kf.blk == nil {
 			kf.moves = k
+		} else {
+			kf.jmp = newJumpChain(w, kf.blk)
 		}
 		return nil
 	}

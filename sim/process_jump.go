@@ -1,0 +1,490 @@
+package sim
+
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+)
+
+// The jump engine runs a homogeneous chain whose kernel is a table of R
+// entries k steps at a time with one draw: a uniform integer U in [0, Rᵏ)
+// stands for k table indices at once (k digits in base R), and a state's
+// k-step row orders those Rᵏ index sequences by where they lead, so that
+// the sequences with the same result are one interval of U. The row holds
+// the exact number of sequences of each result, an integer out of Rᵏ (built
+// from the block engine's one-step rows, Move once per class and state), as
+// cumulative bounds: the result is the first whose bound exceeds U. A
+// result is "absorbed in state a at the block's step i" or "in transient
+// state s' after the k steps". Rᵏ fits 64 bits, so nothing is rounded: the
+// chain moves exactly as k single steps would, with one random word (rarely
+// more, see Source.Index) for k steps instead of one buffered class a step.
+//
+// The result is found through a guide: U's top bits index a table of the
+// row; where all of that bucket's U have one result the entry is the result
+// itself, else where to start comparing U with the bounds. An entry of a
+// transient result carries the next state's row (where its guide starts,
+// its shift), so a block is one draw and one load in the common case.
+//
+// Rows are built at the first chunk for every state the chain can be in at
+// a block's start (those reachable from the start in multiples of k steps),
+// with rows of H mod k steps for the last, shorter block. When they would
+// take more than jumpBytes, when Move fails or panics on one of them, or
+// when the rows say that the block engine takes fewer lookups per trial
+// than this one takes draws times jumpCost, the block engine runs instead.
+// So whether this engine runs depends on the model and the worker's budget
+// only, never on what a worker has met.
+
+// jumpEngine is false where tests run the block engine instead.
+var jumpEngine = true
+
+// jumpBytes bounds the rows of the jump engine.
+const jumpBytes = 1 << 20
+
+// jumpReject bounds the share of random words Source.Index rejects for
+// the bound Rᵏ: k is the largest step count whose Rᵏ fits 64 bits with at
+// most 1/jumpReject of words rejected.
+const jumpReject = 32
+
+// jumpCost is what one draw of this engine costs in lookups of the block
+// engine: measured, the engine was slower at 1.0–1.2 lookups a draw
+// (grim.drowning, grim.terror, grim.dying) and faster from 1.8 on
+// (grim.burnout, ag.accumulated, ag.magic.dispel, ag.chase).
+const jumpCost = 1.5
+
+// jumpGuide: a row of m results has a guide of 2^jumpGuide times the
+// power of two ≥ m entries.
+const jumpGuide = 1
+
+// Guide entries and results, packed in a uint64. Bit 0 set: an impure
+// bucket, the rest the index of the first bound to compare with. Else a
+// result: bit 1 set, absorbed, the rest (i−1)·S + a; else transient, with
+// the fields below.
+const (
+	jeImpure   = 1
+	jeAbsorbed = 2
+	jeOne      = 4 // the row has a single result: no draw
+	jeStuck    = 8 // the state can never change again
+	jeShShift  = 4 // 6 bits: the row's guide shift
+	jeStShift  = 10
+	jeStBits   = 25 // the state
+	jeGShift   = 35 // the start of the row's guide
+	jeGMax     = 1 << (64 - jeGShift)
+)
+
+type jumpChain struct {
+	k          int
+	N          uint64 // R^k
+	start      uint64 // the start state's entry
+	guide      []jumpBucket
+	cum        []uint64
+	res        []uint64
+	rem        *jumpRows // the last block's rows, when k does not divide H
+	remEntry   []uint64  // by state, its entry in rem
+	remSteps   int
+	remN       uint64
+	drawsPer   float64 // expected draws per trial
+	lookupsPer float64
+}
+
+// jumpRows are rows under construction, then the rows of the last block.
+type jumpRows struct {
+	steps int
+	N     uint64
+	guide []jumpBucket
+	cum   []uint64
+	res   []uint64
+	// per state: where its guide starts, its shift, and the row's results
+	// while the rows are built (transient states by number).
+	g     []int32
+	sh    []uint8
+	one   []bool
+	stuck []bool // the state can never change again
+	rows  map[int][]jumpResult
+}
+
+// jumpBucket is a guide entry: the result of U in its bucket is a when U <
+// thr, else b; b is an impure entry when the bucket holds more than one
+// bound.
+type jumpBucket struct{ thr, a, b uint64 }
+
+type jumpResult struct {
+	code int32 // a transient state, or −1 − ((i−1)·S + a)
+	wt   uint64
+}
+
+// newJumpChain sets up the engine over the one-step rows of b, or returns
+// nil.
+func newJumpChain(w *processWorker, b *blockChain) (j *jumpChain) {
+	k := b.k
+	p := w.p
+	if !jumpEngine || b.timed || k.tcls == nil || p.Absorbing[p.Start] || w.S >= 1<<jeStBits {
+		return nil
+	}
+	R := uint64(len(k.tcls))
+	if R < 2 {
+		return nil
+	}
+	H := p.Horizon
+	steps, N := 0, uint64(1)
+	for steps < H {
+		hi, lo := bits.Mul64(N, R)
+		if hi != 0 || (-lo%lo) > ^uint64(0)/jumpReject {
+			break
+		}
+		steps, N = steps+1, lo
+	}
+	if steps <= b.kb {
+		return nil
+	}
+	cnt := make([]uint64, b.C)
+	for _, c := range k.tcls {
+		cnt[b.ref[c]]++
+	}
+	bd := &jumpBuilder{w: w, b: b, cnt: cnt, R: R, wt: make([]uint64, w.S), budget: min(jumpBytes, w.budget)}
+	defer func() {
+		if recover() != nil {
+			// Move panicked on a state a trial may never reach: the block
+			// engine runs, and meets the panic if a trial does.
+			b.rows1 = unsetRows(len(b.rows1))
+			j = nil
+		}
+	}()
+	full := bd.rows(steps)
+	var rem *jumpRows
+	if r := H % steps; r > 0 {
+		rem = bd.rows(r)
+	}
+	seen := make([]bool, w.S)
+	seen[p.Start] = true
+	queue := []int{p.Start}
+	for i := 0; i < len(queue); i++ {
+		s := queue[i]
+		if !bd.build(full, s) {
+			return nil
+		}
+		for _, r := range full.rows[s] {
+			if c := int(r.code); c >= 0 && !seen[c] {
+				seen[c] = true
+				queue = append(queue, c)
+			}
+		}
+		if rem != nil && !bd.build(rem, s) {
+			return nil
+		}
+	}
+	for _, rs := range []*jumpRows{full, rem} {
+		if rs == nil {
+			continue
+		}
+		if len(rs.guide) >= jeGMax {
+			return nil
+		}
+		for _, s := range queue {
+			bd.pack(rs, full, s)
+		}
+	}
+	j = &jumpChain{k: steps, N: N, guide: full.guide, cum: full.cum, res: full.res, start: full.entry(p.Start)}
+	if rem != nil {
+		j.rem, j.remSteps, j.remN = rem, rem.steps, rem.N
+		j.remEntry = make([]uint64, w.S)
+		for _, s := range queue {
+			j.remEntry[s] = rem.entry(s)
+		}
+	}
+	j.drawsPer, j.lookupsPer = bd.cost(full, b.kb, p.Start, H)
+	full.rows = nil
+	if rem != nil {
+		rem.rows = nil
+	}
+	if j.drawsPer*jumpCost >= j.lookupsPer || !w.take(min(jumpBytes, w.budget)-bd.budget+8*w.S) {
+		return nil
+	}
+	return j
+}
+
+type jumpBuilder struct {
+	w      *processWorker
+	b      *blockChain
+	cnt    []uint64 // table entries per merged class
+	R      uint64
+	wt     []uint64 // by state: the weight of the paths there
+	budget int
+	abs    []uint64 // by (i−1)·S + a: the weight of absorption in a at step i
+	cur    []int
+	nxt    []int
+	ws     []uint64
+}
+
+// rows starts the rows of blocks of the given number of steps.
+func (bd *jumpBuilder) rows(steps int) *jumpRows {
+	S := bd.w.S
+	rs := &jumpRows{steps: steps, N: 1, g: make([]int32, S), sh: make([]uint8, S), one: make([]bool, S),
+		stuck: make([]bool, S), rows: map[int][]jumpResult{}}
+	for range steps {
+		rs.N *= bd.R
+	}
+	return rs
+}
+
+// build computes the row of transient state s in rs; false when the rows
+// outgrow the budget (Move failing panics).
+func (bd *jumpBuilder) build(rs *jumpRows, s int) bool {
+	w, b, S := bd.w, bd.b, bd.w.S
+	pw := make([]uint64, rs.steps+1) // R^i
+	pw[0] = 1
+	for i := 1; i <= rs.steps; i++ {
+		pw[i] = pw[i-1] * bd.R
+	}
+	if len(bd.abs) < rs.steps*S {
+		bd.abs = make([]uint64, rs.steps*S)
+	}
+	var absorbed []int // where abs is set
+	cur := append(bd.cur[:0], s)
+	bd.wt[s] = 1
+	for i := 1; i <= rs.steps; i++ {
+		nxt := bd.nxt[:0]
+		add := func(st int, x uint64) { // x > 0
+			if bd.wt[st] == 0 {
+				nxt = append(nxt, st)
+			}
+			bd.wt[st] += x
+		}
+		ws := bd.ws[:0]
+		for _, u := range cur {
+			ws = append(ws, bd.wt[u])
+			bd.wt[u] = 0
+		}
+		bd.ws = ws
+		for q, u := range cur {
+			for c, n := range bd.cnt {
+				v, err := b.step1(w, u, c)
+				if err != nil {
+					panic(err)
+				}
+				x := ws[q] * n
+				if v >= 0 {
+					add(int(v)>>b.sh1, x)
+					continue
+				}
+				switch kind, st := splitCode(v, 2); kind {
+				case 0:
+					at := (i-1)*S + st
+					if bd.abs[at] == 0 {
+						absorbed = append(absorbed, at)
+					}
+					bd.abs[at] += x * pw[rs.steps-i]
+				case 1:
+					add(u, x)
+				default:
+					panic("jump: a state that is not t-free")
+				}
+			}
+		}
+		bd.cur, bd.nxt = nxt, cur
+		cur = nxt
+	}
+	res := make([]jumpResult, 0, len(cur)+len(absorbed))
+	for _, u := range cur {
+		res = append(res, jumpResult{int32(u), bd.wt[u]})
+		bd.wt[u] = 0
+	}
+	for _, at := range absorbed {
+		res = append(res, jumpResult{int32(-1 - at), bd.abs[at]})
+		bd.abs[at] = 0
+	}
+	slices.SortFunc(res, func(a, b jumpResult) int {
+		if c := cmp.Compare(b.wt, a.wt); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.code, b.code)
+	})
+	G := 1 << bits.Len(uint(len(res)-1)) << jumpGuide
+	if bd.budget -= 16*len(res) + 24*G + 8; bd.budget < 0 {
+		return false
+	}
+	var sum uint64
+	for _, r := range res {
+		sum += r.wt
+	}
+	if sum != rs.N {
+		panic("jump: weights do not add up")
+	}
+	rs.rows[s] = res
+	rs.g[s] = int32(len(rs.guide))
+	rs.sh[s] = uint8(max(0, bits.Len64(rs.N-1)-bits.Len(uint(G-1))))
+	rs.one[s] = len(res) == 1
+	v, _ := b.step1(w, s, 0)
+	kind, _ := splitCode(v, 2)
+	rs.stuck[s] = v < 0 && kind == 1
+	rs.guide = append(rs.guide, make([]jumpBucket, G)...)
+	return true
+}
+
+// entry is state s's packed entry (its row in rs).
+func (rs *jumpRows) entry(s int) uint64 {
+	e := uint64(s)<<jeStShift | uint64(rs.g[s])<<jeGShift | uint64(rs.sh[s])<<jeShShift
+	if rs.one[s] {
+		e |= jeOne
+	}
+	if rs.stuck[s] {
+		e |= jeStuck | jeOne
+	}
+	return e
+}
+
+// pack writes the bounds, results and guide of state s's row in rs, whose
+// transient results lead to rows in full.
+func (bd *jumpBuilder) pack(rs, full *jumpRows, s int) {
+	res := rs.rows[s]
+	base := len(rs.cum)
+	var sum uint64
+	for _, r := range res {
+		sum += r.wt
+		rs.cum = append(rs.cum, sum)
+		var e uint64
+		if r.code < 0 {
+			e = uint64(-1-r.code)<<2 | jeAbsorbed
+		} else if rs == full {
+			e = full.entry(int(r.code))
+		} else {
+			e = uint64(r.code) << jeStShift
+		}
+		rs.res = append(rs.res, e)
+	}
+	g, sh := int(rs.g[s]), rs.sh[s]
+	G := 1 << bits.Len(uint(len(res)-1)) << jumpGuide
+	x, end := base, base+len(res)
+	for q := range G {
+		lo := uint64(q) << sh
+		hi := lo + (uint64(1)<<sh - 1) // the bucket's largest U
+		for x+1 < end && rs.cum[x] <= lo {
+			x++
+		}
+		switch {
+		case x+1 == end || rs.cum[x] > hi: // every U of the bucket below N has result x
+			rs.guide[g+q] = jumpBucket{b: rs.res[x]}
+		case x+2 == end || rs.cum[x+1] > hi: // one bound
+			rs.guide[g+q] = jumpBucket{thr: rs.cum[x], a: rs.res[x], b: rs.res[x+1]}
+		default:
+			rs.guide[g+q] = jumpBucket{b: uint64(x)<<1 | jeImpure}
+		}
+	}
+}
+
+// cost is the expected number of draws a trial takes in the jump engine
+// and of lookups it would take in the block engine (blocks of kb steps;
+// each jump block counted as the block lookups its steps take, a block
+// that is absorbed after i steps as ⌈i/kb⌉).
+func (bd *jumpBuilder) cost(full *jumpRows, kb, start, H int) (draws, lookups float64) {
+	S, k := bd.w.S, full.steps
+	dist, next := make([]float64, S), make([]float64, S)
+	dist[start] = 1
+	N := float64(full.N)
+	for t := 1; t+k-1 <= H; t += k {
+		clear(next)
+		for s, ps := range dist {
+			if ps == 0 || full.stuck[s] {
+				continue // stuck: neither engine draws any more
+			}
+			draws += ps
+			for _, r := range full.rows[s] {
+				q := ps * float64(r.wt) / N
+				if r.code >= 0 {
+					lookups += q * float64((k+kb-1)/kb)
+					next[int(r.code)] += q
+				} else {
+					i := int(-1-r.code)/S + 1
+					lookups += q * float64((i+kb-1)/kb)
+				}
+			}
+		}
+		dist, next = next, dist
+	}
+	return draws, lookups
+}
+
+func (j *jumpChain) run(w *processWorker, src *Source, n int) error {
+	p := w.p
+	S, H := w.S, p.Horizon
+	guide, cum, res, N, k := j.guide, j.cum, j.res, j.N, j.k
+	thresh := -N % N
+	last := H - k + 1 // the last step at which a whole block fits
+	for ; n > 0; n-- {
+		e, t := j.start, 1
+		out := -1
+		for t <= last {
+			if e&jeOne == 0 {
+				// U := src.Index(N), the same draws with the bound's
+				// rejection threshold computed once.
+				U, lo := bits.Mul64(src.pcg.Uint64(), N)
+				for lo < thresh {
+					U, lo = bits.Mul64(src.pcg.Uint64(), N)
+				}
+				gb := &guide[e>>jeGShift+U>>(e>>jeShShift&63)]
+				e = gb.b
+				if U < gb.thr {
+					e = gb.a
+				}
+				if e&jeImpure != 0 {
+					x := e >> 1
+					for cum[x] <= U {
+						x++
+					}
+					e = res[x]
+				}
+			} else if e&jeStuck != 0 {
+				t = H + 1
+				break
+			} else {
+				e = guide[e>>jeGShift].b
+			}
+			if e&jeAbsorbed != 0 {
+				out = t*S + int(e>>2)
+				break
+			}
+			t += k
+		}
+		if out < 0 {
+			s := int(e >> jeStShift & (1<<jeStBits - 1))
+			if t <= H {
+				out = j.last(src, t, s)
+			} else {
+				out = (H+1)*S + s
+			}
+		}
+		if i := out - w.lo; i >= 0 && i < len(w.cnt) {
+			w.cnt[i]++
+		} else if err := w.count(out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// last draws the last, shorter block from state s at step t.
+func (j *jumpChain) last(src *Source, t, s int) int {
+	rs := j.rem
+	S, H := len(j.remEntry), t+j.remSteps-1
+	e := j.remEntry[s]
+	if e&jeOne == 0 {
+		U := src.Index(j.remN)
+		gb := &rs.guide[e>>jeGShift+U>>(e>>jeShShift&63)]
+		e = gb.b
+		if U < gb.thr {
+			e = gb.a
+		}
+		if e&jeImpure != 0 {
+			x := e >> 1
+			for rs.cum[x] <= U {
+				x++
+			}
+			e = rs.res[x]
+		}
+	} else {
+		e = rs.guide[e>>jeGShift].b
+	}
+	if e&jeAbsorbed != 0 {
+		return t*S + int(e>>2)
+	}
+	return (H+1)*S + int(e>>jeStShift&(1<<jeStBits-1))
+}
