@@ -6,6 +6,7 @@ import (
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/mechanics/kit"
 )
 
 // §3.3: ailments (poison, disease, drugs). A reaction roll at a penalty of
@@ -235,7 +236,7 @@ func newStepDice(a ailment) *stepDice {
 		mechanics.Flag("resists", "this action time's reaction roll succeeds (where the target is the same from every state)"),
 		mechanics.Int("effect", lo, hi, "what an occurrence would bring this action time"))
 	d.sNat, d.sResists, d.sEff = d.rec.Slot("natural"), d.rec.Slot("resists"), d.rec.Slot("effect")
-	d.byState = roll(d.rec, part{"natural", d20}, part{"effect", a.effectNode()})
+	d.byState = kit.Roll(d.rec, part{Field: "natural", Node: d20}, part{Field: "effect", Node: a.effectNode()})
 	return d
 }
 
@@ -245,7 +246,7 @@ func (d *stepDice) kernel(target int, byState bool) mechanics.Node {
 	if byState {
 		return d.byState
 	}
-	return roll(d.rec, part{"resists", coin(successes(target, d.a.nat))}, part{"effect", d.a.effectNode()})
+	return kit.Roll(d.rec, part{Field: "resists", Node: coin(successes(target, d.a.nat))}, part{Field: "effect", Node: d.a.effectNode()})
 }
 
 // key names the kernel of a roll at target (−1: the kernel by state).
@@ -345,7 +346,7 @@ func simpleAilment() *mechanics.Mechanic {
 			r := Roll("natural", c.Int("R")-a.s0-a.willingPenalty()-a.inj0, a.nat)
 			rec := mechanics.NewRecord(mechanics.Int("natural", 1, 20, "the natural d20 of the reaction roll"),
 				mechanics.Int("occurrence", lo, hi, "what the effect brings if it happens (n dX)").In(a.effectUnit()))
-			spec := &mechanics.Spec{Record: rec, Outcome: roll(rec, part{"natural", d20}, part{"occurrence", a.effectNode()})}
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "occurrence", Node: a.effectNode()})}
 			affected := expr.Not(r.Success())
 			spec.Vars = []mechanics.Var{
 				a.effectVar("effect", "the effect suffered: E on a failed roll, else 0", expr.Cond(affected, field("occurrence"), num(0)), nil, ""),

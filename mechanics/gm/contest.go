@@ -2,6 +2,7 @@ package gm
 
 import (
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/kit"
 )
 
 // §3.2: contests resolved when exactly one side succeeds. Both sides roll
@@ -82,7 +83,7 @@ func contestSpec(ta, tb int, nat Naturals, horizon int, cs contestSides) *mechan
 	round := mechanics.NewRecord(mechanics.Flag(cs.a+"_succeeds", cs.aName+"'s roll succeeds"), mechanics.Flag(cs.b+"_succeeds", cs.bName+"'s roll succeeds"))
 	sA, sB := round.Slot(cs.a+"_succeeds"), round.Slot(cs.b+"_succeeds")
 	// One round: the two rolls, reduced to success or failure.
-	kernel := roll(round, part{cs.a + "_succeeds", coin(successes(ta, nat))}, part{cs.b + "_succeeds", coin(successes(tb, nat))})
+	kernel := kit.Roll(round, part{Field: cs.a + "_succeeds", Node: coin(successes(ta, nat))}, part{Field: cs.b + "_succeeds", Node: coin(successes(tb, nat))})
 	p := &mechanics.Process{Homogeneous: true, Horizon: horizon, TimeUnit: "round"}
 	going := p.Add(false, "unresolved")
 	aWins := p.Add(true, cs.aWins)

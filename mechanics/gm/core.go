@@ -110,21 +110,7 @@ func naturalRecord(name string) *mechanics.Record {
 }
 
 // part is one field of a record and the independent node that rolls it.
-type part struct {
-	field string
-	node  mechanics.Node
-}
-
-// roll is the record whose fields are the values of independent nodes,
-// the fields not named staying at their start values.
-func roll(rec *mechanics.Record, parts ...part) mechanics.Node {
-	var acc mechanics.Node = mechanics.Const{V: rec.Start()}
-	for _, p := range parts {
-		s := rec.Slot(p.field)
-		acc = mechanics.Combine{X: acc, Y: p.node, Name: p.field, F: func(code, v int) int { return s.Set(code, v) }}
-	}
-	return acc
-}
+type part = kit.Part
 
 // coin is 1 with probability k/20 and 0 otherwise.
 func coin(k int) mechanics.Node {

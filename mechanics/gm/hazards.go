@@ -73,7 +73,7 @@ func fall() *mechanics.Mechanic {
 			negates := h.Cmp(expr.Int(10)) < 0
 
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), mechanics.Int("dice", n, 6*n, fmt.Sprintf("the %dd6 rolled", n)))
-			spec := &mechanics.Spec{Record: rec, Outcome: roll(rec, part{"natural", d20}, part{"dice", dice(n, 6)})}
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "dice", Node: dice(n, 6)})}
 			rolled := field("dice")
 			var evaded expr.Expr = num(0) // the evasion roll succeeded and counts
 			dmg, inj := rolled, num(n)
@@ -287,7 +287,7 @@ func suffocationChain(nat Naturals, buffer mechanics.Node, bLo, bHi, rolls int, 
 	}
 	kRec := mechanics.NewRecord(mechanics.Int("buffer", bLo, bHi, "the buffer drawn (read on the first step)"), kit.Natural("natural", 20))
 	kB, kN := kRec.Slot("buffer"), kRec.Slot("natural")
-	kernel := roll(kRec, part{"buffer", buffer}, part{"natural", d20})
+	kernel := kit.Roll(kRec, part{Field: "buffer", Node: buffer}, part{Field: "natural", Node: d20})
 	p.Kernel = func(int) mechanics.Node { return kernel }
 	p.Move = func(_, s, x int) int {
 		var b, j, inj int

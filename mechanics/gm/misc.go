@@ -68,7 +68,7 @@ func semiconscious() *mechanics.Mechanic {
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			r := Roll("natural", c.Int("willpower")+c.Int("modifier"), optNaturals.Of(c))
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), mechanics.Int("slowness", 1, 4, "the d4 rounds a failure costs").In("rounds"))
-			spec := &mechanics.Spec{Record: rec, Outcome: roll(rec, part{"natural", d20}, part{"slowness", mechanics.D(4)})}
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "slowness", Node: mechanics.D(4)})}
 			spec.Vars = []mechanics.Var{{Name: "delay", Doc: "rounds before reacting: 0 on a success, d4 on a failure", Unit: "rounds",
 				Expr: expr.Cond(r.Success(), num(0), field("slowness"))}}
 			spec.Event("reacts_at_once", "the willpower roll succeeds", r.Success())
@@ -115,7 +115,7 @@ func disbelieve() *mechanics.Mechanic {
 			}
 			r := Roll("natural", target, nat)
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), kit.Natural("other_natural", 20))
-			spec := &mechanics.Spec{Record: rec, Outcome: roll(rec, part{"natural", d20}, part{"other_natural", d20})}
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "other_natural", Node: d20})}
 			grant := 0
 			if route == RouteWillpower {
 				grant = 2
@@ -231,15 +231,15 @@ func tracking() *mechanics.Mechanic {
 			nat := optNaturals.Of(c)
 			base := c.Int("perception") + c.Int("modifier") - c.Int("days") + GroupBonus(c.Int("group"))
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), kit.Natural("cover_natural", 20))
-			parts := []part{{"natural", d20}}
+			parts := []part{{Field: "natural", Node: d20}}
 			var penalty, covered expr.Expr = num(0), num(0)
 			if c.Int("covers") == 1 {
-				parts = append(parts, part{"cover_natural", d20})
+				parts = append(parts, part{Field: "cover_natural", Node: d20})
 				cover := Roll("cover_natural", c.Int("quarry_perception")+c.Int("quarry_modifier"), nat)
 				covered = cover.Success()
 				penalty = expr.Cond(covered, expr.Max(num(0), cover.Margin()), num(0))
 			}
-			spec := &mechanics.Spec{Record: rec, Outcome: roll(rec, parts...)}
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, parts...)}
 			target := expr.Sub(num(base), field("cover_penalty"))
 			spec.Var("margin", "the tracker's margin: perception − days + group bonus − cover penalty − N", expr.Sub(target, field("natural"))).
 				Var("cover_penalty", "the margin by which the quarry covered its tracks (0 if it did not)", penalty).

@@ -306,7 +306,7 @@ func damage() *mechanics.Mechanic {
 			rec := attackRecord(p.weapon)
 			w, crit := field("weapon"), expr.Eq(field("natural"), num(20))
 			dmg := expr.Cond(atk.Success(), expr.Cond(crit, p.expr(w, true), p.expr(w, false)), num(0))
-			spec := &mechanics.Spec{Record: rec, Outcome: roll(rec, part{"natural", d20}, part{"weapon", weaponNode(p.weapon)})}
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "weapon", Node: weaponNode(p.weapon)})}
 			spec.Var("damage", "damage of one attack roll (0 on a miss)", dmg).
 				Var("hit_damage", "damage of the weapon roll on an ordinary hit", p.expr(w, false)).
 				Var("crit_damage", "damage of the weapon roll on a crit", p.expr(w, true)).
@@ -430,7 +430,7 @@ func heavyWeapon() *mechanics.Mechanic {
 			lo, hi := weaponRange(p.weapon)
 			rec := mechanics.NewRecord(mechanics.Flag("can_swing", "the TOG roll succeeds (or the wielder meets the requirement)"),
 				kit.Natural("natural", 20), mechanics.Int("weapon", lo, hi, "weapon roll W (the dice sum)"))
-			out := roll(rec, part{"can_swing", swing}, part{"natural", d20}, part{"weapon", weaponNode(p.weapon)})
+			out := kit.Roll(rec, part{Field: "can_swing", Node: swing}, part{Field: "natural", Node: d20}, part{Field: "weapon", Node: weaponNode(p.weapon)})
 			n, w, swings := field("natural"), field("weapon"), field("can_swing")
 			crit := expr.Eq(n, num(20))
 			dmg := expr.Cond(atk.Success(), expr.Cond(crit, p.expr(w, true), p.expr(w, false)), num(0))
@@ -494,7 +494,7 @@ func friendlyFire() *mechanics.Mechanic {
 			attack := mechanics.NewRecord(kit.Natural("natural", 20), mechanics.Flag("gm_applies", "the GM applies friendly fire"),
 				mechanics.Int("pick", 1, k, "the candidate the attack lands on"), kit.Natural("dodge", 20))
 			sN, sG, sP, sD := attack.Slot("natural"), attack.Slot("gm_applies"), attack.Slot("pick"), attack.Slot("dodge")
-			raw := roll(attack, part{"natural", d20}, part{"gm_applies", coin(pct)}, part{"pick", mechanics.D(k)}, part{"dodge", d20})
+			raw := kit.Roll(attack, part{Field: "natural", Node: d20}, part{Field: "gm_applies", Node: coin(pct)}, part{Field: "pick", Node: mechanics.D(k)}, part{Field: "dodge", Node: d20})
 
 			rec := mechanics.NewRecord(
 				mechanics.Int("allies_hit", 0, m, "allies hit by friendly fire this turn"),

@@ -69,29 +69,15 @@ func naturals(names ...string) *mechanics.Record {
 }
 
 // part is one field of a record and the independent node that rolls it.
-type part struct {
-	field string
-	node  mechanics.Node
-}
-
-// roll is the record whose fields are the values of independent nodes,
-// the fields not named staying at their start values.
-func roll(rec *mechanics.Record, parts ...part) mechanics.Node {
-	var acc mechanics.Node = mechanics.Const{V: rec.Start()}
-	for _, p := range parts {
-		s := rec.Slot(p.field)
-		acc = mechanics.Combine{X: acc, Y: p.node, Name: p.field, F: func(code, v int) int { return s.Set(code, v) }}
-	}
-	return acc
-}
+type part = kit.Part
 
 // rollNaturals is the record of naturals with every field rolled on a d20.
 func rollNaturals(rec *mechanics.Record) mechanics.Node {
 	parts := make([]part, len(rec.Fields))
 	for i, fl := range rec.Fields {
-		parts[i] = part{fl.Name, d20}
+		parts[i] = part{Field: fl.Name, Node: d20}
 	}
-	return roll(rec, parts...)
+	return kit.Roll(rec, parts...)
 }
 
 // round is a kit.Rounding as an expression (kit has only the Go form).

@@ -48,7 +48,7 @@ func shieldBlock() *mechanics.Mechanic {
 			}
 			out := expr.Cond(evade, num(shieldEvaded), expr.Cond(covered, onShield, num(shieldHit)))
 			is := func(r int) expr.Expr { return expr.Eq(out, num(r)) }
-			spec := &mechanics.Spec{Record: rec, Outcome: roll(rec, part{"natural", d20}, part{"instability", mechanics.D(die)})}
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "instability", Node: mechanics.D(die)})}
 			spec.Event("evade", "the AGL roll succeeds on its own", is(shieldEvaded)).
 				Event("block", "the shield takes the hit", expr.And(expr.Ge(out, num(shieldBlocked)), expr.Le(out, num(shieldDestroyed)))).
 				Event("hit_lands", "the hit lands (no cover, or the block failed on a 3)", expr.Ge(out, num(shieldFailed))).
@@ -101,7 +101,7 @@ func crafting() *mechanics.Mechanic {
 			rec := mechanics.NewRecord(mechanics.Flag("design", "the MND (design) roll succeeds, or the design is known"),
 				mechanics.Flag("assembly", "the COR (assembly) roll succeeds"))
 			got := expr.Add(field("design"), field("assembly"))
-			spec := &mechanics.Spec{Record: rec, Outcome: roll(rec, part{"design", design}, part{"assembly", assembly})}
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "design", Node: design}, part{Field: "assembly", Node: assembly})}
 			spec.Event("well_made", "both rolls succeed", expr.Eq(got, num(2))).
 				Event("unstable", "exactly one roll succeeds", expr.Eq(got, num(1))).
 				Event("failure", "both rolls fail: nothing is made", expr.Eq(got, num(0))).
@@ -152,7 +152,7 @@ func grapple() *mechanics.Mechanic {
 			}
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), mechanics.Int("grapplers_natural", 1, 20, "the highest natural among the grapplers"))
 			margin := opposedMargin("natural", c.Int("attribute")+c.Int("modifier"), "grapplers_natural", c.Int("grappler_attribute"))
-			spec := &mechanics.Spec{Record: rec, Outcome: roll(rec, part{"natural", d20}, part{"grapplers_natural", mechanics.Max{Terms: terms}})}
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "grapplers_natural", Node: mechanics.Max{Terms: terms}})}
 			spec.Var("margin", "own total − the highest grappler total", margin).
 				Event("breaks_free", "beats every grappler (ties fail)", expr.Eq(kit.Opposed(margin, kit.TieToTarget), num(kit.Win)))
 			return spec, nil
@@ -190,7 +190,7 @@ func splash() *mechanics.Mechanic {
 			n, die := c.Int("dice"), c.Int("die")
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), mechanics.Int("dice", n, n*die, "the splash damage rolled"))
 			halved := Check("natural", c.Int("agl")+c.Int("modifier"), c.Int("tn")).Success()
-			spec := &mechanics.Spec{Record: rec, Outcome: roll(rec, part{"natural", d20}, part{"dice", mechanics.Repeat{X: mechanics.D(die), N: n}})}
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "dice", Node: mechanics.Repeat{X: mechanics.D(die), N: n}})}
 			spec.Var("damage", "damage taken: the dice, halved (floor) on a successful AGL roll", expr.Cond(halved, round(kit.Floor, expr.Mul(field("dice"), expr.Q(1, 2))), field("dice"))).
 				Event("halved", "the AGL roll succeeds", halved)
 			return spec, nil

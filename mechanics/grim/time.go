@@ -175,7 +175,7 @@ func burning() *mechanics.Mechanic {
 
 			turn := mechanics.NewRecord(mechanics.Int("fire", 2, 12, "this turn's 2d6"), mechanics.Flag("escapes", "gets out and puts the flames out after this turn's damage"))
 			sFire, sEsc := turn.Slot("fire"), turn.Slot("escapes")
-			kernel := roll(turn, part{"fire", mechanics.Repeat{X: mechanics.D(6), N: 2}}, part{"escapes", coin(e)})
+			kernel := kit.Roll(turn, part{Field: "fire", Node: mechanics.Repeat{X: mechanics.D(6), N: 2}}, part{Field: "escapes", Node: coin(e)})
 			p.Kernel = func(int) mechanics.Node { return kernel }
 			p.Move = func(_, s, x int) int {
 				code, ok := burn.code(s)
@@ -334,17 +334,17 @@ func dying() *mechanics.Mechanic {
 				return 0
 			}}
 			sure := mechanics.Const{V: 1}
-			parts := []part{{"knows", sure}, {"cor", d20}, {"knows_2", sure}}
+			parts := []part{{Field: "knows", Node: sure}, {Field: "cor", Node: d20}, {Field: "knows_2", Node: sure}}
 			if !medkit {
-				parts[0].node = knowNode
+				parts[0].Node = knowNode
 				if each && tries == 2 {
-					parts[2].node = knowNode
+					parts[2].Node = knowNode
 				}
 			}
 			if tries == 2 {
-				parts = append(parts, part{"cor_2", d20})
+				parts = append(parts, part{Field: "cor_2", Node: d20})
 			}
-			kernel := roll(turn, parts...)
+			kernel := kit.Roll(turn, parts...)
 			perAttempt := each && !medkit // each attempt needs its own knowledge roll
 			p.Kernel = func(int) mechanics.Node { return kernel }
 			p.Move = func(_, s, x int) int {
@@ -401,7 +401,7 @@ func burnout() *mechanics.Mechanic {
 
 			day := mechanics.NewRecord(mechanics.Flag("resolved", "the cause is dealt with today"), mechanics.Flag("rested", "a long rest is had today"))
 			sResolved, sRested := day.Slot("resolved"), day.Slot("rested")
-			kernel := roll(day, part{"resolved", coin(c.Int("resolve_percent"))}, part{"rested", coin(c.Int("rest_percent"))})
+			kernel := kit.Roll(day, part{Field: "resolved", Node: coin(c.Int("resolve_percent"))}, part{Field: "rested", Node: coin(c.Int("rest_percent"))})
 			p.Kernel = func(int) mechanics.Node { return kernel }
 			p.Move = func(_, s, x int) int {
 				if code, ok := active.code(s); ok { // +1 today, then the cause may be dealt with
@@ -453,7 +453,7 @@ func instability() *mechanics.Mechanic {
 			if optItemKind.Of(c) == Consumable {
 				rec := mechanics.NewRecord(kit.Natural("instability", N))
 				n := field("instability")
-				spec := &mechanics.Spec{Record: rec, Outcome: roll(rec, part{"instability", mechanics.D(N)})}
+				spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "instability", Node: mechanics.D(N)})}
 				spec.Event("works", "the die shows more than 3", expr.Gt(n, num(3))).
 					Event("dud", "the die shows 2 or 3: used up, no effect", expr.And(expr.Ge(n, num(2)), expr.Le(n, num(3)))).
 					Event("harmful", "the die shows 1: a harmful effect", expr.Eq(n, num(1)))

@@ -321,3 +321,20 @@ func TimeToEvent(unit string, horizon int, homogeneous bool, try func(t int) mec
 	}
 	return mechanics.ProcessSpec(p)
 }
+
+// Part is one field of a record and the independent node that rolls it.
+type Part struct {
+	Field string
+	Node  mechanics.Node
+}
+
+// Roll is the record whose fields are the values of independent nodes,
+// the fields not named staying at their start values.
+func Roll(rec *mechanics.Record, parts ...Part) mechanics.Node {
+	var acc mechanics.Node = mechanics.Const{V: rec.Start()}
+	for _, p := range parts {
+		s := rec.Slot(p.Field)
+		acc = mechanics.Combine{X: acc, Y: p.Node, Name: p.Field, F: func(code, v int) int { return s.Set(code, v) }}
+	}
+	return acc
+}
