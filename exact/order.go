@@ -3,6 +3,8 @@ package exact
 import (
 	"math"
 	"sort"
+
+	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // MaxOf returns the distribution of the largest of independent variables:
@@ -207,7 +209,7 @@ func keep(b *budget, ft faceTable, n, k int, highest bool) (Dist, error) {
 				if w == 0 {
 					continue
 				}
-				kept := keptCount(n, k, m, c, highest)
+				kept := mechanics.KeptCount(n, k, m, c, highest)
 				shift := f * kept
 				at := (m+c)*ns + lo[m] + shift
 				out := nd[at : at+len(base)]
@@ -223,13 +225,4 @@ func keep(b *budget, ft faceTable, n, k int, highest bool) (Dist, error) {
 		hi, nhi = nhi, hi
 	}
 	return Dist{Lo: sLo, P: append([]float64(nil), dp[n*ns:(n+1)*ns]...)}.Trim(), nil
-}
-
-// keptCount is how many of c dice placed at ascending ranks m..m+c−1 are
-// among the k highest (or lowest) of n.
-func keptCount(n, k, m, c int, highest bool) int {
-	if highest {
-		return max(0, m+c-max(m, n-k))
-	}
-	return max(0, min(m+c, k)-m)
 }

@@ -350,7 +350,7 @@ func KeepEvaluator(n, k int, highest bool) mechanics.Evaluator {
 		StartF: func() uint64 { return off },
 		NextF: func(s uint64, face, c int) uint64 {
 			m := int(s >> 32)
-			sum := int64(s&0xffffffff) + int64(face*keptCount(n, k, m, c, highest))
+			sum := int64(s&0xffffffff) + int64(face*mechanics.KeptCount(n, k, m, c, highest))
 			return uint64(m+c)<<32 | uint64(sum)
 		},
 		FinalF: func(s uint64) int { return int(int64(s&0xffffffff) - off) },

@@ -408,3 +408,13 @@ func validateAll(ns []Node) error {
 	}
 	return nil
 }
+
+// KeptCount is how many of c dice placed at ascending ranks m..m+c−1 are
+// among the k highest (or lowest) of n: the keep DPs and evaluators that
+// see a pool's faces in ascending order.
+func KeptCount(n, k, m, c int, highest bool) int {
+	if highest {
+		return max(0, m+c-max(m, n-k))
+	}
+	return max(0, min(m+c, k)-m)
+}

@@ -255,7 +255,7 @@ func JointPool(die mechanics.Die, n int, names []string, stats []PoolStat) (mech
 	if len(names) != len(stats) || len(stats) == 0 {
 		return nil, nil, fmt.Errorf("a joint pool needs one name per stat")
 	}
-	faces := distinctFaces(die)
+	faces := DistinctFaces(die)
 	if len(faces) > 64 {
 		return nil, nil, fmt.Errorf("a pool's die may have at most 64 different faces (this one has %d)", len(faces))
 	}
@@ -336,7 +336,7 @@ func PoolOf(die mechanics.Die, n int, st PoolStat) (mechanics.Node, error) {
 	case PoolSum:
 		return mechanics.Repeat{X: die, N: n}, nil
 	}
-	faces := distinctFaces(die)
+	faces := DistinctFaces(die)
 	if len(faces) > 64 {
 		return nil, fmt.Errorf("a pool's die may have at most 64 different faces (this one has %d)", len(faces))
 	}
@@ -365,8 +365,8 @@ func keepOf(st PoolStat) int {
 	return 0
 }
 
-// distinctFaces lists a die's different face values, ascending.
-func distinctFaces(d mechanics.Die) []int {
+// DistinctFaces lists a die's different face values, ascending.
+func DistinctFaces(d mechanics.Die) []int {
 	seen := map[int]bool{}
 	var out []int
 	for _, f := range d.Faces {

@@ -436,17 +436,11 @@ func (c *compiler) scorer(t *term) (func(int) int, error) {
 // far tell which of a face's copies are kept. The state packs the dice
 // placed (low 16 bits) and the count plus n (above).
 func keptScore(n, k int, highest bool, score func(int) int) mechanics.Evaluator {
-	kept := func(m, c int) int {
-		if highest {
-			return max(0, m+c-max(m, n-k))
-		}
-		return max(0, min(m+c, k)-m)
-	}
 	return mechanics.EvalFunc{
 		StartF: func() uint64 { return uint64(n) << 16 },
 		NextF: func(s uint64, face, c int) uint64 {
 			m, sc := int(s&0xffff), int(s>>16)
-			sc += kept(m, c) * score(face)
+			sc += mechanics.KeptCount(n, k, m, c, highest) * score(face)
 			return uint64(sc)<<16 | uint64(m+c)
 		},
 		FinalF: func(s uint64) int { return int(s>>16) - n },
@@ -526,7 +520,7 @@ func (c *compiler) poolDie(d *notation.Dice) (mechanics.Die, int, error) {
 		if die, err = finiteDie(*t.explode, d.At, t.n); err != nil {
 			return mechanics.Die{}, 0, err
 		}
-		if k := len(distinct(die)); k > 64 {
+		if k := len(kit.DistinctFaces(die)); k > 64 {
 			return mechanics.Die{}, 0, errAt(d.At, "a pool's die may have at most 64 different faces, and this exploding die has %d: give the explosion a limit (%s with !{2}, say)", k, d)
 		}
 	}
@@ -686,7 +680,7 @@ func (c *compiler) poolCall(e *notation.Call) (value, error) {
 		if err != nil {
 			return value{}, errAt(p.At, "%v", err)
 		}
-		faces := distinct(die)
+		faces := kit.DistinctFaces(die)
 		f := st.Fold(n, faces)
 		v := rndV(node, f.Lo, f.Hi)
 		if n == 0 {
@@ -699,21 +693,4 @@ func (c *compiler) poolCall(e *notation.Call) (value, error) {
 		return v, nil
 	}
 	return value{}, errAt(pool.Pos(), "a pool is a dice term (5d6) or a name bound to one")
-}
-
-func distinct(d mechanics.Die) []int {
-	seen := map[int]bool{}
-	var out []int
-	for _, f := range d.Faces {
-		if !seen[f] {
-			seen[f] = true
-			out = append(out, f)
-		}
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }

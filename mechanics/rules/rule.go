@@ -202,7 +202,7 @@ func (c *compiler) addPool(name string, pb *poolBinding, die mechanics.Die, n in
 		if err != nil {
 			return err
 		}
-		f := pb.stats[0].Fold(n, distinct(die))
+		f := pb.stats[0].Fold(n, kit.DistinctFaces(die))
 		c.comps = append(c.comps, component{node: node, fields: []mechanics.Field{mechanics.Int(names[0], f.Lo, f.Hi, pb.stats[0].Name()+" of "+name)}})
 		return nil
 	}
@@ -283,7 +283,7 @@ func (c *compiler) collectPools(r *Rule) error {
 					one := *dice
 					one.Count = nil // the faces do not depend on how many dice
 					if die, _, err := c.poolDie(&one); err == nil {
-						pb.faces = distinct(die)
+						pb.faces = kit.DistinctFaces(die)
 						slices.Sort(pb.faces)
 					}
 				}
