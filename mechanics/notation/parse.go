@@ -316,47 +316,39 @@ func (p *parser) parseCompare() Expr {
 	return &Compare{At: x.Pos(), OpAt: p.pos(t.off), Op: op, X: x, Y: y}
 }
 
-func (p *parser) parseSum() Expr {
-	x := p.parseProduct()
+// opToken is a binary operator's token; an opLevel is one level of
+// left-associative operators.
+type opToken struct {
+	tok string
+	op  BinOp
+}
+
+type opLevel []opToken
+
+var (
+	sumOps     = opLevel{{"+", Add}, {"-", Sub}}
+	productOps = opLevel{{"*", Mul}, {"/", Div}, {"//", FloorDiv}, {"%", Modulo}}
+)
+
+// parseLeft reads operands (by next) joined by the level's operators, left
+// to right.
+func (p *parser) parseLeft(ops opLevel, next func() Expr) Expr {
+	x := next()
 	for {
 		t := p.peek()
-		var op BinOp
-		switch {
-		case t.is("+"):
-			op = Add
-		case t.is("-"):
-			op = Sub
-		default:
+		i := slices.IndexFunc(ops, func(o opToken) bool { return t.is(o.tok) })
+		if i < 0 {
 			return x
 		}
 		p.next()
-		y := p.parseProduct()
-		x = &Binary{At: x.Pos(), OpAt: p.pos(t.off), Op: op, X: x, Y: y}
+		y := next()
+		x = &Binary{At: x.Pos(), OpAt: p.pos(t.off), Op: ops[i].op, X: x, Y: y}
 	}
 }
 
-func (p *parser) parseProduct() Expr {
-	x := p.parseUnary()
-	for {
-		t := p.peek()
-		var op BinOp
-		switch {
-		case t.is("*"):
-			op = Mul
-		case t.is("/"):
-			op = Div
-		case t.is("//"):
-			op = FloorDiv
-		case t.is("%"):
-			op = Modulo
-		default:
-			return x
-		}
-		p.next()
-		y := p.parseUnary()
-		x = &Binary{At: x.Pos(), OpAt: p.pos(t.off), Op: op, X: x, Y: y}
-	}
-}
+func (p *parser) parseSum() Expr { return p.parseLeft(sumOps, p.parseProduct) }
+
+func (p *parser) parseProduct() Expr { return p.parseLeft(productOps, p.parseUnary) }
 
 func (p *parser) parseUnary() Expr {
 	t := p.peek()
