@@ -380,14 +380,9 @@ func constOf(v value) (expr.Rat, error) {
 // the next state's variables computed from them, as the next state's index.
 func (r *Rule) step(params map[string]expr.Rat, cur []int, index func([]int) (int, error)) (mechanics.Node, error) {
 	pd := r.Process
-	c := newCompiler(params)
-	if err := c.collectPools(r); err != nil {
+	c, err := r.bound(params)
+	if err != nil {
 		return nil, err
-	}
-	for _, d := range r.Lets {
-		if err := c.bind(d); err != nil {
-			return nil, err
-		}
 	}
 	nexts := make([]expr.Expr, len(pd.State))
 	for i, v := range pd.State {

@@ -140,6 +140,16 @@ func (r *Rule) Build(cfg mechanics.Config) (*mechanics.Spec, error) {
 	if r.Process != nil {
 		return r.buildProcess(params)
 	}
+	c, err := r.bound(params)
+	if err != nil {
+		return nil, err
+	}
+	return c.spec(r)
+}
+
+// bound is a compiler with the rule's bindings compiled at params (a
+// process step's params hold its state variables too).
+func (r *Rule) bound(params map[string]expr.Rat) (*compiler, error) {
 	c := newCompiler(params)
 	if err := c.collectPools(r); err != nil {
 		return nil, err
@@ -149,7 +159,7 @@ func (r *Rule) Build(cfg mechanics.Config) (*mechanics.Spec, error) {
 			return nil, err
 		}
 	}
-	return c.spec(r)
+	return c, nil
 }
 
 // bind compiles one binding.
