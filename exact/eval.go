@@ -75,7 +75,7 @@ func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
 				j++
 			}
 			d := ds[i]
-			if j-i > 1 && wideUniform(d) {
+			if j-i > 1 {
 				if d, err = sumN(b, d, j-i); err != nil {
 					return Dist{}, 0, err
 				}

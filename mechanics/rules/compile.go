@@ -495,6 +495,17 @@ func (c *compiler) ifThen(e *notation.If) (value, error) {
 	return v, nil
 }
 
+// caseOf is the value a lookup gives a known key: its case's, the
+// default's, or nil when neither holds it.
+func caseOf(e *notation.Lookup, k expr.Rat) notation.Expr {
+	for _, cs := range e.Cases {
+		if (cs.Lo == nil || k.Cmp(expr.Int(*cs.Lo)) >= 0) && (cs.Hi == nil || k.Cmp(expr.Int(*cs.Hi)) <= 0) {
+			return cs.Value
+		}
+	}
+	return e.Default
+}
+
 func (c *compiler) lookup(e *notation.Lookup) (value, error) {
 	x, err := c.compile(e.X)
 	if err != nil {
@@ -502,13 +513,8 @@ func (c *compiler) lookup(e *notation.Lookup) (value, error) {
 	}
 	if k, err := constOf(x); err == nil {
 		// A key of the parameters alone: only its case is rolled.
-		for _, cs := range e.Cases {
-			if (cs.Lo == nil || k.Cmp(expr.Int(*cs.Lo)) >= 0) && (cs.Hi == nil || k.Cmp(expr.Int(*cs.Hi)) <= 0) {
-				return c.compile(cs.Value)
-			}
-		}
-		if e.Default != nil {
-			return c.compile(e.Default)
+		if v := caseOf(e, k); v != nil {
+			return c.compile(v)
 		}
 		return value{}, errAt(e.At, "the lookup has no case for %s", k)
 	}

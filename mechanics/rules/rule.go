@@ -437,13 +437,7 @@ func visitPools(e notation.Expr, known func(notation.Expr) (expr.Rat, bool), onC
 			visit(e.Value)
 		case *notation.Lookup:
 			if k, ok := known(e.X); ok {
-				for _, cs := range e.Cases {
-					if (cs.Lo == nil || k.Cmp(expr.Int(*cs.Lo)) >= 0) && (cs.Hi == nil || k.Cmp(expr.Int(*cs.Hi)) <= 0) {
-						visit(cs.Value)
-						return
-					}
-				}
-				visit(e.Default)
+				visit(caseOf(e, k))
 				return
 			}
 			visit(e.X)
