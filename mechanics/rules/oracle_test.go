@@ -161,21 +161,11 @@ func (o *oracle) scorer(t *oTerm) func(int64) int64 {
 
 type oracle struct {
 	params map[string]*big.Rat
-	// bugs are the confirmed engine bugs (engineBugs) the expression
-	// reaches: a disagreement is then expected until they are fixed.
-	bugs map[string]bool
-	work int // elementary steps so far; past maxWork the oracle skips
-	max  int
+	work   int // elementary steps so far; past maxWork the oracle skips
+	max    int
 }
 
 const oMaxWork = 400_000
-
-func (o *oracle) bug(name string) {
-	if o.bugs == nil {
-		o.bugs = map[string]bool{}
-	}
-	o.bugs[name] = true
-}
 
 func (o *oracle) step(n int) {
 	o.work += n
@@ -199,25 +189,6 @@ func (o *oracle) try(x notation.Expr) (d oDist, rt *oErr) {
 		}
 	}()
 	return o.eval(x), nil
-}
-
-// flagBugs notes the known engine bugs that any dice term of x reaches,
-// whether or not the evaluation gets to it (it may stop earlier, at a
-// division by zero, where the engine stops at the bug).
-func (o *oracle) flagBugs(x notation.Expr) {
-	notation.Walk(x, func(e notation.Expr) bool {
-		if d, ok := e.(*notation.Dice); ok {
-			func() {
-				defer func() { _ = recover() }()
-				t := o.takeApart(d)
-				if t.explode != nil && t.keep == nil && t.drop == nil && !t.hasCount {
-					o.checkExplodeRange(t, o.perDie(t, chainSum))
-				}
-			}()
-		}
-		return true
-	})
-	o.work = 0
 }
 
 // isConst reports an expression that does not depend on a roll: no dice,
@@ -672,9 +643,6 @@ func (o *oracle) takeApart(d *notation.Dice) *oTerm {
 			if die.hi() < t.trigger {
 				oFail(oRefused, "the die never explodes")
 			}
-			if m.Limit != nil && die.lo() >= t.trigger {
-				o.bug(bugEveryFaceLimited)
-			}
 			if m.Limit == nil {
 				if die.lo() >= t.trigger {
 					oFail(oRefused, "every face explodes")
@@ -837,23 +805,7 @@ func (o *oracle) dice(d *notation.Dice) oDist {
 		return o.sumN(one, t.n)
 	}
 	one := o.perDie(t, chainSum)
-	o.checkExplodeRange(t, one)
 	return o.sumN(one, t.n)
-}
-
-// checkExplodeRange notes bugExplodeRange: the engine declares a summed
-// exploding die's range as [min(lowest face, top·(limit+1)),
-// top·(limit+1)].
-func (o *oracle) checkExplodeRange(t *oTerm, one oDist) {
-	if t.explode == nil {
-		return
-	}
-	es := one.entries()
-	lo, hi := t.die.lo(), t.die.hi()*(t.limit+1)
-	lo = min(lo, hi)
-	if es[0].v.Cmp(oInt(lo)) < 0 || es[len(es)-1].v.Cmp(oInt(hi)) > 0 {
-		o.bug(bugExplodeRange)
-	}
 }
 
 // ---------------------------------------------------------------------------
@@ -895,10 +847,6 @@ func (o *oracle) call(x *notation.Call) oDist {
 		}
 		return acc
 	case "clamp":
-		if len(args[1]) == 1 && len(args[2]) == 1 && o.isConst(x.Args[1]) && o.isConst(x.Args[2]) &&
-			args[1].entries()[0].v.Cmp(args[2].entries()[0].v) > 0 {
-			o.bug(bugClampBounds)
-		}
 		lo := o.binary(args[0], args[1], func(p, q *big.Rat) *big.Rat {
 			if p.Cmp(q) < 0 {
 				return q
@@ -1031,9 +979,6 @@ func (o *oracle) pool(x *notation.Call) oDist {
 		oFail(oSkip, "pool function %s", x.Name)
 	}
 	if t.n == 0 {
-		if x.Name == "all" {
-			o.bug(bugAllEmptyPool)
-		}
 		return oPoint(oInt(stat(nil)))
 	}
 	out := oDist{}
@@ -1064,17 +1009,14 @@ func countOf(vals []int64, v int64) int {
 type oReport struct {
 	vars   map[string]oDist
 	events map[string]*big.Rat
-	bugs   map[string]bool // the engine bugs the expression reaches
 }
 
 // oracleReport evaluates a one-liner as FromExpr reports it. The report
-// is never nil: on an error it still carries the known bugs reached.
+// is never nil.
 func oracleReport(x notation.Expr, params map[string]*big.Rat, maxWork int) (rep *oReport, err error) {
 	o := &oracle{params: params, max: maxWork}
 	rep = &oReport{vars: map[string]oDist{}, events: map[string]*big.Rat{}}
-	o.flagBugs(x)
 	defer func() {
-		rep.bugs = o.bugs
 		if r := recover(); r != nil {
 			e, ok := r.(*oErr)
 			if !ok {
@@ -1157,7 +1099,6 @@ const (
 	vAgree oVerdict = iota
 	vSkip
 	vDisagree
-	vKnown    // a disagreement explained by a known engine bug
 	vBothFail // both refuse the expression, or both fail on it
 )
 
@@ -1174,22 +1115,7 @@ func checkOracle(src string, maxWork int, timeout time.Duration) (oVerdict, stri
 	if oerr != nil && errors.As(oerr, &oe) && oe.kind == oSkip {
 		return vSkip, oerr.Error()
 	}
-	v, msg := compareEngine(src, want, oerr, timeout)
-	if v == vDisagree {
-		// A disagreement is excused where the expression reaches a known
-		// bug and the engine fails as that bug makes it fail.
-		var names []string
-		for b := range want.bugs {
-			if strings.Contains(msg, bugSignatures[b]) {
-				names = append(names, b)
-			}
-		}
-		if len(names) > 0 {
-			slices.Sort(names)
-			return vKnown, strings.Join(names, ", ") + ": " + msg
-		}
-	}
-	return v, msg
+	return compareEngine(src, want, oerr, timeout)
 }
 
 // compareEngine runs the engine and compares it with the oracle's report
@@ -1787,7 +1713,7 @@ var oracleCases = []string{
 func TestOracleCases(t *testing.T) {
 	for _, src := range oracleCases {
 		switch v, msg := checkOracle(src, 2_000_000, 10*time.Second); v {
-		case vDisagree, vKnown:
+		case vDisagree:
 			t.Errorf("%s: %s", src, msg)
 		case vSkip:
 			t.Errorf("%s: the oracle declines: %s", src, msg)
@@ -1805,8 +1731,8 @@ func TestOracleRandom(t *testing.T) {
 		n = 1_500
 	}
 	g := &oGen{r: rand.New(rand.NewPCG(20240611, 7))}
-	var agree, both, skip, known, bad int
-	skips, fails, knowns := map[string]int{}, map[string]int{}, map[string]int{}
+	var agree, both, skip, bad int
+	skips, fails := map[string]int{}, map[string]int{}
 	for range n {
 		src := g.expr()
 		v, msg := checkOracle(src, oMaxWork, 5*time.Second)
@@ -1819,9 +1745,6 @@ func TestOracleRandom(t *testing.T) {
 		case vSkip:
 			skip++
 			skips[strings.SplitN(msg, ":", 2)[0]+":"+firstWords(msg)]++
-		case vKnown:
-			known++
-			knowns[strings.SplitN(msg, ":", 2)[0]+" | "+engineMsg(msg)]++
 		default:
 			bad++
 			if bad <= 20 {
@@ -1829,11 +1752,10 @@ func TestOracleRandom(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d expressions: %d agree, %d refused or failing in both, %d skipped (the oracle or an engine limit declines), %d disagree where a known bug is reached, %d disagree",
-		n, agree, both, skip, known, bad)
+	t.Logf("%d expressions: %d agree, %d refused or failing in both, %d skipped (the oracle or an engine limit declines), %d disagree",
+		n, agree, both, skip, bad)
 	t.Logf("skips: %v", skips)
 	t.Logf("refused or failing in both: %v", fails)
-	t.Logf("known bugs: %v", knowns)
 	if agree < n/2 {
 		t.Errorf("only %d of %d expressions compared", agree, n)
 	}
@@ -1855,60 +1777,16 @@ func FuzzOracle(f *testing.F) {
 	})
 }
 
-// Engine bugs the oracle found: it notes when an expression reaches one
-// (oracle.bug), and a disagreement whose message matches the bug's
-// signature (bugSignatures) is counted apart rather than failed. The four
-// below are fixed: their signatures are gone (so any disagreement fails
-// again) and TestOracleEngineBugs keeps an example of each as a
-// regression test. A new confirmed bug: add its name, its signature and an
-// example, and fix it.
-const (
-	// bugEveryFaceLimited: docs/language.md ("Exploding dice") refuses a
-	// die that explodes on every face only without a limit ("give a limit
-	// (!{3})"); with one, the exact engine still fails ("a die that bursts
-	// on every roll (1 or more) never stops") for a die summed or counted,
-	// though the simulator and keep/pool (finiteDie) take it.
-	bugEveryFaceLimited = "every face explodes, with a limit"
-	// bugExplodeRange: a summed exploding die is declared to range over
-	// [min(lo, hi·(limit+1)), hi·(limit+1)] (dice.go, burstMax), which
-	// misses the chains that explode on negative faces (d{-1,-2,2}!>=-1{2}
-	// reaches -4) or whose top face is negative; where the value becomes a
-	// field of the record (the left side of a comparison, an operand of
-	// if/lookup/…), the model fails: "field total = -4 is outside its
-	// declared range [-2, 12]".
-	bugExplodeRange = "the declared range of an exploding die with negative exploding faces"
-	// bugAllEmptyPool: all(pool OP x) of a pool written with no dice
-	// (0d6, (n)d6 at n = 0) is 0, though every die of none satisfies the
-	// comparison (docs: "whether every die satisfies it"); a rule file
-	// refuses such a pool ("a pool needs at least one die"), a one-liner
-	// answers 0 — the enumeration says 1.
-	bugAllEmptyPool = "all of a pool without dice"
-	// bugClampBounds: docs/language.md defines clamp(x, lo, hi) as
-	// min(max(x, lo), hi), and clamp(d6 / 2, 3, 1) or clamp(d6 + b, 3, 1)
-	// is 1 as that says; but clamp(d6, 3, 1) is refused ("clamp: the low
-	// bound 3 is above the high bound 1"), only because x is a roll the
-	// compiler keeps as a node. Either refuse every clamp with lo > hi or
-	// none.
-	bugClampBounds = "clamp with its low bound above its high bound"
-)
-
-// bugSignatures: how the engine fails where it meets each bug.
-var bugSignatures = map[string]string{
-	// Fixed: bugEveryFaceLimited ("bursts on every roll"),
-	// bugExplodeRange ("outside its declared range"), bugAllEmptyPool
-	// ("= 0, enumeration 1"), bugClampBounds ("clamp: the low bound").
-}
-
-// engineBugs are examples of the confirmed engine bugs: expression → the
-// bug.
+// engineBugs are the engine bugs the oracle found, fixed, kept as
+// regressions: expression → the bug.
 var engineBugs = []struct{ src, bug string }{
-	{"d6!>=1{2}", bugEveryFaceLimited},
-	{"2d4!>=1{1}cs>=1", bugEveryFaceLimited},
-	{"d{-1, -2, 2, 3}!!>=-1{2} == 5", bugExplodeRange},
-	{"d{-3, -2}!{1} + 0 >= -5", bugExplodeRange},
-	{"all(0d6 >= 1)", bugAllEmptyPool},
-	{"all((c + 1)d6 == 3) + 1", bugAllEmptyPool},
-	{"clamp(d6, 3, 1)", bugClampBounds},
+	{"d6!>=1{2}", "a die exploding on every face with a limit failed in the exact engine"},
+	{"2d4!>=1{1}cs>=1", "a die exploding on every face with a limit failed in the exact engine"},
+	{"d{-1, -2, 2, 3}!!>=-1{2} == 5", "a summed die exploding on negative faces left its declared range"},
+	{"d{-3, -2}!{1} + 0 >= -5", "a summed die exploding on negative faces left its declared range"},
+	{"all(0d6 >= 1)", "all() of a pool of no dice was 0"},
+	{"all((c + 1)d6 == 3) + 1", "all() of a pool of no dice was 0"},
+	{"clamp(d6, 3, 1)", "clamp(roll, 3, 1) was refused"},
 }
 
 func TestOracleEngineBugs(t *testing.T) {
@@ -1922,18 +1800,4 @@ func TestOracleEngineBugs(t *testing.T) {
 func firstWords(s string) string {
 	f := strings.Fields(s)
 	return strings.Join(f[1:min(len(f), 4)], " ")
-}
-
-// engineMsg abbreviates the engine's side of a disagreement, for tallies.
-func engineMsg(msg string) string {
-	if i := strings.Index(msg, "the engine fails ("); i >= 0 {
-		m := msg[i+len("the engine fails ("):]
-		for _, cut := range []string{" = ", " at ", "(", ")"} {
-			if j := strings.Index(m, cut); j >= 0 {
-				m = m[:j]
-			}
-		}
-		return m
-	}
-	return "different values"
 }
