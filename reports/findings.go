@@ -60,7 +60,18 @@ func LineFinding(met, x string, xy plotter.XYs) string {
 	if len(xy) == 0 {
 		return fmt.Sprintf("Finding: no points of %s.", what)
 	}
-	lo, hi := xy[0], xy[0]
+	lo, hi := ExtremesY(xy)
+	if lo.Y == hi.Y {
+		return fmt.Sprintf("Finding: %s is %s throughout (%s = %s … %s).", what, fixed3(lo.Y), x, num(xy[0].X), num(xy[len(xy)-1].X))
+	}
+	return fmt.Sprintf("Finding: %s ranges from %s (%s = %s) to %s (%s = %s).", what, fixed3(lo.Y), x, num(lo.X), fixed3(hi.Y), x, num(hi.X))
+}
+
+// fixed3 prints a metric's value with three decimals.
+// ExtremesY is the first point with the lowest y and the first with the
+// highest (xy must not be empty).
+func ExtremesY(xy plotter.XYs) (lo, hi plotter.XY) {
+	lo, hi = xy[0], xy[0]
 	for _, p := range xy {
 		if p.Y < lo.Y {
 			lo = p
@@ -69,13 +80,9 @@ func LineFinding(met, x string, xy plotter.XYs) string {
 			hi = p
 		}
 	}
-	if lo.Y == hi.Y {
-		return fmt.Sprintf("Finding: %s is %s throughout (%s = %s … %s).", what, fixed3(lo.Y), x, num(xy[0].X), num(xy[len(xy)-1].X))
-	}
-	return fmt.Sprintf("Finding: %s ranges from %s (%s = %s) to %s (%s = %s).", what, fixed3(lo.Y), x, num(lo.X), fixed3(hi.Y), x, num(hi.X))
+	return lo, hi
 }
 
-// fixed3 prints a metric's value with three decimals.
 func fixed3(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 
 // isHalf tells a probability of exactly one half (up to rounding error).

@@ -846,15 +846,7 @@ func extremes(xy plotter.XYs) string {
 	if len(xy) == 0 {
 		return "no points"
 	}
-	lo, hi := xy[0], xy[0]
-	for _, q := range xy {
-		if q.Y < lo.Y {
-			lo = q
-		}
-		if q.Y > hi.Y {
-			hi = q
-		}
-	}
+	lo, hi := reports.ExtremesY(xy)
 	if fmt3(lo.Y) == fmt3(hi.Y) {
 		return fmt.Sprintf("flat at %s (x = %s … %s)", fmt3(lo.Y), fmt3(xy[0].X), fmt3(xy[len(xy)-1].X))
 	}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -234,8 +235,7 @@ func pointsShard(ctx context.Context, s *shardRun, pts []study.Point) error {
 		keys[i] = p.Key()
 	}
 	first, last := s.begin(int64(len(pts)), "points", func(int64, int64) string { return "" })
-	var mu sync.Mutex
-	done := int64(0)
+	var done atomic.Int64
 	n := last - first
 	var trials int64
 	for _, p := range pts[first:last] {
@@ -243,13 +243,7 @@ func pointsShard(ctx context.Context, s *shardRun, pts []study.Point) error {
 			trials += p.Engine.Trials
 		}
 	}
-	res, err := study.RunPoints(ctx, pts[first:last], func() {
-		mu.Lock()
-		done++
-		d := done
-		mu.Unlock()
-		s.progress(d, n, "points")
-	})
+	res, err := study.RunPoints(ctx, pts[first:last], func() { s.progress(done.Add(1), n, "points") })
 	if err != nil {
 		return err
 	}
