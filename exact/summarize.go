@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -68,8 +67,11 @@ func summarizeAt(b *budget, spec *mechanics.Spec, lo int, codes []int, p []float
 	defer func() {
 		if x := recover(); x != nil {
 			err = fmt.Errorf("the model's outputs failed: %v", x)
+			if expr.IsOverflow(x) {
+				err = expr.ErrOverflow
+			}
 		}
-		if err != nil && strings.Contains(err.Error(), "rational overflow") {
+		if err != nil && expr.IsOverflow(err) {
 			// Exact fractions beyond 64 bits: the outputs ask too much of
 			// exact arithmetic (1/d70 has a denominator of lcm(1…70)).
 			err = mechanics.Invalid("an output's values are fractions too large for exact arithmetic (over 64 bits): round them (floor, ceil, round) or divide less")

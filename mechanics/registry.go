@@ -263,7 +263,7 @@ func (m *Mechanic) Model(c Config) (spec *Spec, err error) {
 		c.built.Store(true)
 		if x := recover(); x != nil {
 			spec, err = nil, fmt.Errorf("%s: building the model failed: %v", m.ID, x)
-			if s, ok := x.(string); ok && strings.Contains(s, "rational overflow") {
+			if expr.IsOverflow(x) {
 				err = Invalid("%s: the values given need fractions too large for exact arithmetic (over 64 bits); give the real parameters fewer decimals", m.ID)
 			}
 		}

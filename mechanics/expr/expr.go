@@ -385,6 +385,10 @@ func (p Program) Eval(vals []Rat) (r Rat, err error) {
 				err = ee.err
 				return
 			}
+			if IsOverflow(x) {
+				err = ErrOverflow
+				return
+			}
 			if s, ok := x.(string); ok && strings.HasPrefix(s, "expr:") {
 				err = errors.New(s)
 				return

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -14,6 +15,22 @@ import (
 // with small values (damage on halves or tenths, times on minute lattices),
 // so an overflow is a modelling error, not a rounding to hide.
 type Rat struct{ N, D int64 }
+
+// overflow is the panic of an operation whose result leaves int64.
+const overflow = "expr: rational overflow"
+
+// ErrOverflow is the error a Program's evaluation returns for it.
+var ErrOverflow = errors.New(overflow)
+
+// IsOverflow reports a rational overflow: the value recovered from its
+// panic, or an error that wraps ErrOverflow.
+func IsOverflow(x any) bool {
+	if s, ok := x.(string); ok {
+		return s == overflow
+	}
+	err, ok := x.(error)
+	return ok && errors.Is(err, ErrOverflow)
+}
 
 // Int is the rational n/1.
 func Int(n int64) Rat { return Rat{n, 1} }
@@ -63,7 +80,7 @@ func Lcm(a, b int64) int64 { return mul(a/gcd(a, b), b) }
 func mul(a, b int64) int64 {
 	hi, lo := bits.Mul64(uint64(abs64(a)), uint64(abs64(b)))
 	if hi != 0 || lo > math.MaxInt64 {
-		panic("expr: rational overflow")
+		panic(overflow)
 	}
 	if (a < 0) != (b < 0) {
 		return -int64(lo)
@@ -74,7 +91,7 @@ func mul(a, b int64) int64 {
 func add(a, b int64) int64 {
 	s := a + b
 	if (a > 0 && b > 0 && s < 0) || (a < 0 && b < 0 && s >= 0) {
-		panic("expr: rational overflow")
+		panic(overflow)
 	}
 	return s
 }
