@@ -401,6 +401,11 @@ func (p Program) Eval(vals []Rat) (r Rat, err error) {
 
 func fail(format string, a ...any) { panic(evalError{fmt.Errorf(format, a...)}) }
 
+// Fail ends the evaluation of a Call's function with an error (a value
+// the rule has no answer for), which Program.Eval returns: a failure of
+// the model's input, not a crash.
+func Fail(format string, a ...any) { fail(format, a...) }
+
 func truth(r Rat) bool { return r.N != 0 }
 
 func compile(e Expr, resolve func(string) (int, bool)) (func([]Rat) Rat, error) {

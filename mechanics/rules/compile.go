@@ -531,7 +531,8 @@ func (c *compiler) lookup(e *notation.Lookup) (value, error) {
 		// No default: a value outside every case is an error of the rule,
 		// found when it happens.
 		out = expr.Call("no case of the lookup", func([]expr.Rat) expr.Rat {
-			panic(fmt.Sprintf("%s: the lookup has no case for this value", e.At))
+			expr.Fail("%s: the lookup has no case for this value", e.At)
+			return expr.Rat{}
 		})
 	}
 	for i := len(e.Cases) - 1; i >= 0; i-- {
