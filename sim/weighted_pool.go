@@ -11,9 +11,8 @@ import (
 // weighted draw, the faces are counted and the evaluator folded over the
 // counts in ascending order.
 type weightedPool struct {
-	die    *weighted
-	slot   map[int]int // face → index in faces
-	faces  []int       // distinct faces, ascending
+	die    *weighted // draws a slot: the index of a face in faces
+	faces  []int     // distinct faces, ascending
 	n      int
 	ev     mechanics.Evaluator
 	counts []int
@@ -32,7 +31,7 @@ func newWeightedPool(die mechanics.Die, n int, ev mechanics.Evaluator) *weighted
 	for i, f := range w.faces {
 		w.faces[i] = slot[f]
 	}
-	return &weightedPool{die: w, slot: slot, faces: faces, n: n, ev: ev, counts: make([]int, len(faces))}
+	return &weightedPool{die: w, faces: faces, n: n, ev: ev, counts: make([]int, len(faces))}
 }
 
 func (p *weightedPool) sample(r *Source) int {

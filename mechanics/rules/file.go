@@ -74,16 +74,14 @@ func LoadFile(path string) ([]*Rule, error) {
 	if len(src) > MaxFileSize {
 		return nil, mechanics.Invalid("%s: a rule file may be at most %d bytes", path, MaxFileSize)
 	}
-	rs, err := Parse(path, src)
+	rs, md, err := parse(path, src)
 	if err != nil {
 		return nil, err
 	}
 	// A rule file holds [[rule]] tables only (a plan may hold more).
-	if _, md, err := decodeRules(src); err == nil {
-		for _, k := range md.Keys() {
-			if len(k) == 1 && k[0] != "rule" {
-				return nil, mechanics.Invalid("%s:%d: unknown key %q: a rule file holds [[rule]] tables", path, topKeyLine(src, k[0]), k[0])
-			}
+	for _, k := range md.Keys() {
+		if len(k) == 1 && k[0] != "rule" {
+			return nil, mechanics.Invalid("%s:%d: unknown key %q: a rule file holds [[rule]] tables", path, topKeyLine(src, k[0]), k[0])
 		}
 	}
 	return rs, nil
@@ -116,14 +114,20 @@ func decodeRules(src []byte) (rawRules, toml.MetaData, error) {
 // caller. Every rule is compiled at its defaults before it is returned, so
 // a rule that does not compile is an error here, with its place.
 func Parse(file string, src []byte) ([]*Rule, error) {
+	rs, _, err := parse(file, src)
+	return rs, err
+}
+
+// parse is Parse that also returns the TOML metadata (its keys).
+func parse(file string, src []byte) ([]*Rule, toml.MetaData, error) {
 	raw, md, err := decodeRules(src)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, mechanics.Invalid("%s:%d: %s", file, pe.Position.Line, strings.ReplaceAll(pe.Message, "\n", " "))
+			return nil, md, mechanics.Invalid("%s:%d: %s", file, pe.Position.Line, strings.ReplaceAll(pe.Message, "\n", " "))
 		}
 		// A value of the wrong kind (rule = 3): say what a rule is.
-		return nil, mechanics.Invalid("%s:%d: rule must be a table of tables ([[rule]] with id = …, [rule.vars], …): %s", file,
+		return nil, md, mechanics.Invalid("%s:%d: rule must be a table of tables ([[rule]] with id = …, [rule.vars], …): %s", file,
 			max(1, topKeyLine(src, "rule")), strings.ReplaceAll(err.Error(), "\n", " "))
 	}
 	// The order of keys within each rule (TOML tables are unordered maps;
@@ -147,22 +151,22 @@ func Parse(file string, src []byte) ([]*Rule, error) {
 	lines := keyLines(src)
 	if len(lines.rules) < len(raw.Rule) {
 		// rule = [ … ] written inline: the rules have no lines of their own.
-		return nil, mechanics.Invalid("%s:%d: write each rule as a [[rule]] table (id = …, [rule.vars], …), not rule = [ … ]", file, max(1, topKeyLine(src, "rule")))
+		return nil, md, mechanics.Invalid("%s:%d: write each rule as a [[rule]] table (id = …, [rule.vars], …), not rule = [ … ]", file, max(1, topKeyLine(src, "rule")))
 	}
 	var out []*Rule
 	seen := map[string]bool{}
 	for i, t := range raw.Rule {
 		r, err := ruleOf(file, i, t, order[i], lines)
 		if err != nil {
-			return nil, err
+			return nil, md, err
 		}
 		if seen[r.ID] {
-			return nil, mechanics.Invalid("%s:%d: rule %s is defined twice", file, lines.rule(i), r.ID)
+			return nil, md, mechanics.Invalid("%s:%d: rule %s is defined twice", file, lines.rule(i), r.ID)
 		}
 		seen[r.ID] = true
 		out = append(out, r)
 	}
-	return out, nil
+	return out, md, nil
 }
 
 // lineIndex finds the lines of a rule file's keys: rule i, table, key.
