@@ -109,17 +109,28 @@ func compile(n mechanics.Node) (sampler, error) {
 		return compileMap(n.X, func(x int) int { return k * x })
 	case mechanics.Clamp:
 		lo, hi := n.Lo, n.Hi
-		return compileMap(n.X, func(x int) int { return min(max(x, lo), hi) })
+		f := func(x int) int { return min(max(x, lo), hi) }
+		if w, ok := saturating(n.X, f, hi); ok {
+			return w, nil
+		}
+		return compileMap(n.X, f)
 	case mechanics.Map:
 		return compileMap(n.X, n.F)
 	case mechanics.Compare:
 		op, t := n.Op, n.T
-		return compileMap(n.X, func(x int) int {
+		f := func(x int) int {
 			if op.Holds(x, t) {
 				return 1
 			}
 			return 0
-		})
+		}
+		// Every comparison is settled above its threshold.
+		if t < math.MaxInt {
+			if w, ok := saturating(n.X, f, t+1); ok {
+				return w, nil
+			}
+		}
+		return compileMap(n.X, f)
 	case mechanics.Combine:
 		x, err := compile(n.X)
 		if err != nil {
@@ -208,6 +219,9 @@ func compileMap(x mechanics.Node, f func(int) int) (sampler, error) {
 	if t, ok := asTable(s); ok {
 		return mapTable(t, f), nil
 	}
+	if w, ok := s.(*weighted); ok {
+		return w.mapped(f), nil
+	}
 	return &cachedMap{x: s, f: f}, nil
 }
 
@@ -221,6 +235,9 @@ func fuse(x, y sampler, f func(a, b int) int) sampler {
 				return p
 			}
 		}
+	}
+	if w, ok := weightedProduct(x, y, f); ok {
+		return w
 	}
 	return &pairSampler{x, y, f}
 }
@@ -433,8 +450,85 @@ func newWeighted(d mechanics.Die) *weighted {
 
 func (w *weighted) sample(r *Source) int {
 	u := r.Index(w.total)
+	if len(w.cum) <= 16 {
+		for i, c := range w.cum {
+			if u < c {
+				return w.faces[i]
+			}
+		}
+	}
 	i := sort.Search(len(w.cum), func(i int) bool { return w.cum[i] > u })
 	return w.faces[i]
+}
+
+// counts is the weight of each value.
+func (w *weighted) counts() ([]int, []uint64) {
+	ws := make([]uint64, len(w.cum))
+	prev := uint64(0)
+	for i, c := range w.cum {
+		ws[i], prev = c-prev, c
+	}
+	return w.faces, ws
+}
+
+// mapped is f of the weighted values, equal results merged.
+func (w *weighted) mapped(f func(int) int) *weighted {
+	vals, ws := w.counts()
+	byVal := map[int]uint64{}
+	for i, v := range vals {
+		byVal[f(v)] += ws[i]
+	}
+	return newWeightedCounts(byVal)
+}
+
+// weightedCountsOf is a table's or a weighted table's values with their
+// weights.
+func weightedCountsOf(s sampler) ([]int, []uint64, bool) {
+	switch s := s.(type) {
+	case *table:
+		v, w := distinctCounts(s.vals)
+		return v, w, true
+	case *weighted:
+		v, w := s.counts()
+		return v, w, true
+	}
+	return nil, nil, false
+}
+
+// weightedProductMax bounds the value pairs a weighted product reads.
+const weightedProductMax = 1 << 12
+
+// weightedProduct combines two independent samplers, one of them a
+// weighted table and the other a table or one too, into the weighted table
+// of f over every pair of their values, if it is small enough.
+func weightedProduct(x, y sampler, f func(a, b int) int) (*weighted, bool) {
+	_, wx := x.(*weighted)
+	_, wy := y.(*weighted)
+	if !wx && !wy {
+		return nil, false
+	}
+	vx, cx, okx := weightedCountsOf(x)
+	vy, cy, oky := weightedCountsOf(y)
+	if !okx || !oky || len(vx)*len(vy) > weightedProductMax {
+		return nil, false
+	}
+	tx, ty := uint64(0), uint64(0)
+	for _, c := range cx {
+		tx += c
+	}
+	for _, c := range cy {
+		ty += c
+	}
+	if _, ok := mulCheck(tx, ty); !ok {
+		return nil, false
+	}
+	byVal := map[int]uint64{}
+	for i, a := range vx {
+		for j, b := range vy {
+			byVal[f(a, b)] += cx[i] * cy[j]
+		}
+	}
+	return newWeightedCounts(byVal), true
 }
 
 type mapSampler struct {
