@@ -22,6 +22,10 @@ import (
 // tables follow (the sum's distance from its least value).
 const saturateMaxCut = 1 << 12
 
+// saturateMaxWork bounds the steps of the truncated convolutions (about a
+// millisecond), so that compiling never takes long.
+const saturateMaxWork = 1 << 21
+
 // saturateMaxTotal bounds the common denominator of a weighted table: one
 // draw below it must fit a 64-bit word with little rejection.
 const saturateMaxTotal = 1 << 62
@@ -93,6 +97,9 @@ func saturating(x mechanics.Node, f func(int) int, sat int) (*weighted, bool) {
 		return nil, false
 	}
 	cut = max(cut, 0)
+	if len(parts)*cut*cut > saturateMaxWork {
+		return nil, false
+	}
 	acc := truncated{c: make([]uint64, cut), total: 1}
 	if cut > 0 {
 		acc.c[0] = 1
