@@ -329,6 +329,27 @@ func (w *processWorker) count(out int) error {
 	return nil
 }
 
+// count1 adds one trial's outcome, inline where it fits the counts.
+func (w *processWorker) count1(out int) error {
+	if i := out - w.lo; i >= 0 && i < len(w.cnt) {
+		w.cnt[i]++
+		return nil
+	}
+	return w.count(out)
+}
+
+// countAll adds the outcomes of several trials.
+func (w *processWorker) countAll(outs []int) error {
+	for _, out := range outs {
+		if i := out - w.lo; i >= 0 && i < len(w.cnt) {
+			w.cnt[i]++
+		} else if err := w.count(out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // grow widens the counts to cover out, with half as much room again on the
 // side it grows (outcomes are ≥ 0), so growing costs amortised constant
 // time. The new counters are reserved from the run's budget first.
