@@ -151,6 +151,37 @@ func coinRuns() *mechanics.Process {
 	return p
 }
 
+// lanesWalk is a homogeneous chain whose trials end at random within the
+// first blocks of the jump engine, which runs it two trials at a time
+// (runLanes): a d20 where a 1 kills, with a state that a 2 sends to its doom
+// in one step (a row with a single result), a state that can never be
+// left, and a horizon that leaves a last, shorter block.
+func lanesWalk() *mechanics.Process {
+	p := &mechanics.Process{Horizon: 50, Homogeneous: true, TimeUnit: "round", Start: 2}
+	for s := 0; s <= 9; s++ {
+		p.Add(false, fmt.Sprint("pos ", s))
+	}
+	dead := p.Add(true, "dead")
+	doomed := p.Add(true, "doomed")
+	p.Kernel = func(int) mechanics.Node { return mechanics.D(20) }
+	p.Move = func(_, s, x int) int {
+		switch {
+		case s == 9:
+			return 9 // stuck
+		case s == 7:
+			return doomed
+		case x == 1:
+			return dead
+		case x == 2 && s < 7:
+			return 7
+		case x >= 17:
+			return s + 1
+		}
+		return s
+	}
+	return p
+}
+
 // homogeneousStep is a Step-form chain whose rows draw tables of several
 // radices, one row a sampler (too large to table), one deterministic and
 // one that stays put.
@@ -237,6 +268,7 @@ func engineCases() map[string]*mechanics.Process {
 		"homogeneous blocks":      blockWalk(),
 		"homogeneous long blocks": coinRuns(),
 		"homogeneous step":        homogeneousStep(),
+		"homogeneous lanes":       lanesWalk(),
 		"keyless kernels":         withKernelKey(keyedKernel(), nil),
 		"absorbing start":         withStart(coinRuns(), 2),
 	}
@@ -304,6 +336,8 @@ func TestProcessEngineUsed(t *testing.T) {
 			return "step cache"
 		case p.Kernel == nil:
 			return "step rows"
+		case kf.jmp != nil && kf.jmp.lanes:
+			return "jumps, two lanes"
 		case kf.jmp != nil:
 			return "jumps"
 		case kf.blk != nil && kf.blk.timed:
@@ -323,7 +357,8 @@ func TestProcessEngineUsed(t *testing.T) {
 		"t-dependent move":        "blocks, t-free",
 		"t-dependent move from 5": "per-step contexts",
 		"homogeneous blocks":      "jumps",
-		"homogeneous long blocks": "jumps",
+		"homogeneous long blocks": "jumps, two lanes",
+		"homogeneous lanes":       "jumps, two lanes",
 		"homogeneous step":        "step rows",
 	} {
 		if got := engine(engineCases()[name]); got != want {

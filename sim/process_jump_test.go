@@ -159,3 +159,155 @@ func TestJumpGuideFindsTheBound(t *testing.T) {
 		}
 	}
 }
+
+// TestJumpLanesReplay: runLanes counts what plain code counts when it
+// replays runLanes' order of draws — lane A, then lane B, one block each
+// per round while at least six trials are left to end; a trial at a state
+// with a single result, or past the last whole block, finished on its own
+// before or after its lane's draw; the two lanes' trials, then the rest,
+// one by one — with each block's result found by walking the row's
+// results (no guide) and the rows counted again by the builder.
+func TestJumpLanesReplay(t *testing.T) {
+	defer func(m int) { jumpLanesMode = m }(jumpLanesMode)
+	jumpLanesMode = 1
+	for name, p := range map[string]*mechanics.Process{"lanes": lanesWalk(), "coin runs": coinRuns(), "blocks": blockWalk()} {
+		w := newProcessWorker(p)
+		var src Source
+		src.Seed(1, 0)
+		if err := w.run(&src, 1); err != nil {
+			t.Fatal(err)
+		}
+		j := w.kern.jmp
+		if j == nil || !j.lanes {
+			t.Fatalf("%s: no lanes", name)
+		}
+		b := w.kern.blk
+		bd := &jumpBuilder{w: w, b: b, cnt: make([]uint64, b.C), R: uint64(len(b.k.tcls)), wt: make([]uint64, w.S), budget: 1 << 30}
+		for _, c := range b.k.tcls {
+			bd.cnt[b.ref[c]]++
+		}
+		full, rem := bd.rows(j.k), bd.rows(j.remSteps)
+		for s := range w.S {
+			if !p.Absorbing[s] && !(name == "blocks" && s == 12) {
+				bd.build(full, s)
+				if j.rem != nil {
+					bd.build(rem, s)
+				}
+			}
+		}
+		S, H, k := w.S, p.Horizon, j.k
+		last := H - k + 1
+		block := func(rs *jumpRows, s int) jumpResult {
+			res := rs.rows[s]
+			if len(res) == 1 {
+				return res[0]
+			}
+			U := src.Index(rs.N)
+			for _, r := range res {
+				if U < r.wt {
+					return r
+				}
+				U -= r.wt
+			}
+			panic("U past the row")
+		}
+		trial := func(s, at int) int {
+			for ; at <= last; at += k {
+				if full.stuck[s] {
+					return (H+1)*S + s
+				}
+				r := block(full, s)
+				if r.code < 0 {
+					return at*S + int(-1-r.code)
+				}
+				s = int(r.code)
+			}
+			if at <= H {
+				if r := block(rem, s); r.code < 0 {
+					return at*S + int(-1-r.code)
+				} else {
+					s = int(r.code)
+				}
+			}
+			return (H+1)*S + s
+		}
+		replay := func(n int) map[int]int64 {
+			got := map[int]int64{}
+			batch := max(1, ctxSteps/(H+1))
+			for n > 0 {
+				m := min(n, batch)
+				n -= m
+				if m < jumpLanesMin {
+					for range m {
+						got[trial(p.Start, 1)]++
+					}
+					continue
+				}
+				type lane struct{ s, at int }
+				ended := 0
+				end := func(l *lane, out int) {
+					got[out]++
+					ended++
+					*l = lane{p.Start, 1}
+				}
+				step := func(l *lane) {
+					if len(full.rows[l.s]) == 1 {
+						end(l, trial(l.s, l.at))
+					}
+					r := block(full, l.s)
+					switch {
+					case r.code < 0:
+						end(l, l.at*S+int(-1-r.code))
+					case l.at+k > last:
+						end(l, trial(int(r.code), l.at+k))
+					default:
+						*l = lane{int(r.code), l.at + k}
+					}
+				}
+				A, B := lane{p.Start, 1}, lane{p.Start, 1}
+				for ended+6 <= m {
+					step(&A)
+					step(&B)
+				}
+				got[trial(A.s, A.at)]++
+				got[trial(B.s, B.at)]++
+				for range m - ended - 2 {
+					got[trial(p.Start, 1)]++
+				}
+			}
+			return got
+		}
+		for _, n := range []int{16, 17, 21, 1000, 2*max(1, ctxSteps/(H+1)) + 7} {
+			for seed := range uint64(3) {
+				w := newProcessWorker(p)
+				src.Seed(seed, 7)
+				if err := w.run(&src, n); err != nil {
+					t.Fatal(err)
+				}
+				h := w.hist()
+				got := map[int]int64{}
+				for i, c := range h.Counts {
+					if c != 0 {
+						got[h.Lo+i] = c
+					}
+				}
+				src.Seed(seed, 7)
+				if want := replay(n); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("%s, %d trials, seed %d: counts %v, replayed %v", name, n, seed, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestJumpLanesVsExact runs the jump engine's test chains with and without
+// lanes, whatever its cost estimate chooses.
+func TestJumpLanesVsExact(t *testing.T) {
+	defer func(m int) { jumpLanesMode = m }(jumpLanesMode)
+	for _, mode := range []int{1, -1} {
+		jumpLanesMode = mode
+		for name, p := range map[string]*mechanics.Process{"lanes": lanesWalk(), "coin runs": coinRuns(), "blocks": blockWalk()} {
+			crossCheck(t, fmt.Sprintf("%s (lanes mode %d)", name, mode), p, 23, trials(200_000, 600_000))
+		}
+	}
+}
