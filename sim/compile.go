@@ -472,13 +472,13 @@ func (w *weighted) counts() ([]int, []uint64) {
 }
 
 // mapped is f of the weighted values, equal results merged.
-func (w *weighted) mapped(f func(int) int) *weighted {
+func (w *weighted) mapped(f func(int) int) sampler {
 	vals, ws := w.counts()
 	byVal := map[int]uint64{}
 	for i, v := range vals {
 		byVal[f(v)] += ws[i]
 	}
-	return newWeightedCounts(byVal)
+	return fromCounts(byVal)
 }
 
 // weightedCountsOf is a table's or a weighted table's values with their
@@ -501,7 +501,7 @@ const weightedProductMax = 1 << 12
 // weightedProduct combines two independent samplers, one of them a
 // weighted table and the other a table or one too, into the weighted table
 // of f over every pair of their values, if it is small enough.
-func weightedProduct(x, y sampler, f func(a, b int) int) (*weighted, bool) {
+func weightedProduct(x, y sampler, f func(a, b int) int) (sampler, bool) {
 	_, wx := x.(*weighted)
 	_, wy := y.(*weighted)
 	if !wx && !wy {
@@ -528,7 +528,7 @@ func weightedProduct(x, y sampler, f func(a, b int) int) (*weighted, bool) {
 			byVal[f(a, b)] += cx[i] * cy[j]
 		}
 	}
-	return newWeightedCounts(byVal), true
+	return fromCounts(byVal), true
 }
 
 type mapSampler struct {

@@ -48,7 +48,7 @@ func mulCheck(a, b uint64) (uint64, bool) {
 // v ≥ sat: a weighted table of f's values, or false when x is not a sum of
 // tables and bursting dice of positive trigger, or when the counts outgrow
 // the limits above (the caller then rolls the dice one by one).
-func saturating(x mechanics.Node, f func(int) int, sat int) (*weighted, bool) {
+func saturating(x mechanics.Node, f func(int) int, sat int) (sampler, bool) {
 	terms, ok := flattenSum(x, nil)
 	if !ok || !slices.ContainsFunc(terms, func(t mechanics.Node) bool { _, ok := t.(mechanics.Explode); return ok }) {
 		return nil, false
@@ -131,7 +131,7 @@ func saturating(x mechanics.Node, f func(int) int, sat int) (*weighted, bool) {
 	if rest := acc.total - below; rest > 0 {
 		byVal[f(sat)] += rest
 	}
-	return newWeightedCounts(byVal), true
+	return fromCounts(byVal), true
 }
 
 // flattenSum lists the terms of nested sums and repeats.
@@ -267,14 +267,19 @@ func convTruncated(a, b truncated) (truncated, bool) {
 	return out, true
 }
 
-// newWeightedCounts is a weighted table of values with counts, divided by
-// their greatest common divisor.
-func newWeightedCounts(byVal map[int]uint64) *weighted {
+// fromCounts is the sampler of values with counts, divided by their
+// greatest common divisor: a table (each value repeated by its count) when
+// the counts add up to at most tableMax, so that everything built on tables
+// (products, a process's kernel classes, block and jump engines) takes it,
+// else a weighted table.
+func fromCounts(byVal map[int]uint64) sampler {
 	vals := make([]int, 0, len(byVal))
 	g := uint64(0)
 	for v, n := range byVal {
-		vals = append(vals, v)
-		g = gcd(g, n)
+		if n > 0 {
+			vals = append(vals, v)
+			g = gcd(g, n)
+		}
 	}
 	slices.Sort(vals)
 	w := &weighted{}
@@ -283,7 +288,16 @@ func newWeightedCounts(byVal map[int]uint64) *weighted {
 		w.faces = append(w.faces, v)
 		w.cum = append(w.cum, w.total)
 	}
-	return w
+	if w.total > tableMax {
+		return w
+	}
+	t := &table{vals: make([]int, 0, w.total)}
+	for _, v := range vals {
+		for range byVal[v] / g {
+			t.vals = append(t.vals, v)
+		}
+	}
+	return t
 }
 
 func gcd(a, b uint64) uint64 {

@@ -142,10 +142,14 @@ func compareTo(t *testing.T, name string, x mechanics.Node, terms []mechanics.No
 		return false
 	}
 	want := oracleSaturating(terms, f, sat)
-	vals, ws := w.counts()
+	vals, ws, _ := weightedCountsOf(w)
+	total := uint64(0)
+	for _, n := range ws {
+		total += n
+	}
 	got := map[int]*big.Rat{}
 	for i, v := range vals {
-		got[v] = big.NewRat(0, 1).SetFrac(new(big.Int).SetUint64(ws[i]), new(big.Int).SetUint64(w.total))
+		got[v] = big.NewRat(0, 1).SetFrac(new(big.Int).SetUint64(ws[i]), new(big.Int).SetUint64(total))
 	}
 	for v, p := range want {
 		if p.Sign() == 0 {
@@ -164,43 +168,59 @@ func compareTo(t *testing.T, name string, x mechanics.Node, terms []mechanics.No
 }
 
 // TestSaturatingCompile: comparisons and clamps of bursting sums compile to
-// weighted tables, and their draws follow the weights (binomial bounds at
-// 5 standard deviations, fixed seed).
+// tables (counts up to tableMax) or weighted tables, and their draws follow
+// the counts (binomial bounds at 5 standard deviations, fixed seed).
 func TestSaturatingCompile(t *testing.T) {
-	x := mechanics.Sum{Terms: []mechanics.Node{mechanics.D(20), mechanics.Explode{Die: mechanics.D(10)}, mechanics.Explode{Die: mechanics.D(10)}}}
-	for _, n := range []mechanics.Node{
-		mechanics.Compare{X: x, Op: mechanics.GT, T: 15},
-		mechanics.Clamp{X: x, Lo: 0, Hi: 25},
-		// A comparison beside a die: a weighted product.
-		mechanics.Combine{X: mechanics.Compare{X: x, Op: mechanics.GE, T: 20}, Y: mechanics.D(10), F: func(a, b int) int { return a * b }},
-		mechanics.Map{X: mechanics.Compare{X: x, Op: mechanics.GE, T: 20}, F: func(a int) int { return 3 - a }},
+	ex := func(n int) mechanics.Explode { return mechanics.Explode{Die: mechanics.D(n)} }
+	x := mechanics.Sum{Terms: []mechanics.Node{mechanics.D(20), ex(10), ex(10)}}
+	// 93 312 after reduction: past tableMax.
+	big := mechanics.Sum{Terms: []mechanics.Node{mechanics.D(20), ex(6), ex(6), ex(6)}}
+	for _, c := range []struct {
+		n        mechanics.Node
+		weighted bool
+	}{
+		{mechanics.Compare{X: x, Op: mechanics.GT, T: 15}, false},
+		{mechanics.Compare{X: big, Op: mechanics.GT, T: 25}, true},
+		{mechanics.Clamp{X: x, Lo: 0, Hi: 25}, true},
+		{mechanics.Clamp{X: x, Lo: 0, Hi: 12}, false},
+		// A weighted comparison beside a die: a weighted product.
+		{mechanics.Combine{X: mechanics.Compare{X: big, Op: mechanics.GT, T: 25}, Y: mechanics.D(10), F: func(a, b int) int { return a * b }}, true},
+		// Mapped: equal results merged, back to a table.
+		{mechanics.Map{X: mechanics.Compare{X: big, Op: mechanics.GE, T: 26}, F: func(a int) int { return 3 }}, false},
+		{mechanics.Map{X: mechanics.Compare{X: big, Op: mechanics.GE, T: 26}, F: func(a int) int { return 3 - a }}, true},
 	} {
-		s, err := compile(n)
+		s, err := compile(c.n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, ok := s.(*weighted)
-		if !ok {
-			t.Fatalf("%T compiled to %T, not a weighted table", n, s)
+		if _, w := s.(*weighted); w != c.weighted {
+			t.Fatalf("%T compiled to %T", c.n, s)
+		}
+		if _, ok := asTable(s); !ok && !c.weighted {
+			t.Fatalf("%T compiled to %T, not a table", c.n, s)
 		}
 		var src Source
 		src.Seed(7, 0)
 		const draws = 200000
 		seen := map[int]int{}
 		for range draws {
-			seen[w.sample(&src)]++
+			seen[s.sample(&src)]++
 		}
-		vals, ws := w.counts()
+		vals, ws, _ := weightedCountsOf(s)
+		total := 0.0
+		for _, n := range ws {
+			total += float64(n)
+		}
 		for i, v := range vals {
-			p := float64(ws[i]) / float64(w.total)
+			p := float64(ws[i]) / total
 			sd := math.Sqrt(draws * p * (1 - p))
 			if d := math.Abs(float64(seen[v]) - draws*p); d > 5*sd+1 {
-				t.Errorf("%T: value %d drawn %d times, expected %.0f ± %.0f", n, v, seen[v], draws*p, sd)
+				t.Errorf("%T: value %d drawn %d times, expected %.0f ± %.0f", c.n, v, seen[v], draws*p, sd)
 			}
 		}
 	}
 	// Not a sum of dice, or a cut too far: rolled as before.
-	if _, ok := saturating(mechanics.Explode{Die: mechanics.D(6)}, func(v int) int { return v }, saturateMaxCut+10); ok {
+	if _, ok := saturating(ex(6), func(v int) int { return v }, saturateMaxCut+10); ok {
 		t.Error("a cut beyond saturateMaxCut was tabled")
 	}
 	if _, ok := saturating(mechanics.Sum{Terms: []mechanics.Node{mechanics.D(6), mechanics.D(6)}}, func(v int) int { return v }, 5); ok {
