@@ -289,6 +289,7 @@ func fromCounts(byVal map[int]uint64) sampler {
 		w.cum = append(w.cum, w.total)
 	}
 	if w.total > tableMax {
+		w.index()
 		return w
 	}
 	t := &table{vals: make([]int, 0, w.total)}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"slices"
+	"sort"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -225,5 +227,40 @@ func TestSaturatingCompile(t *testing.T) {
 	}
 	if _, ok := saturating(mechanics.Sum{Terms: []mechanics.Node{mechanics.D(6), mechanics.D(6)}}, func(v int) int { return v }, 5); ok {
 		t.Error("a sum without bursting dice went to a weighted table")
+	}
+}
+
+// TestWeightedGuide: the guide finds the face of every U at and around
+// each cumulative bound, for weights from 1 to 2⁶⁰ and 1 to 300 faces.
+func TestWeightedGuide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 3, 5, 16, 17, 64, 300} {
+		for _, top := range []int64{1, 7, 1 << 20, 1 << 52} {
+			d := mechanics.Die{}
+			for i := range n {
+				d.Faces = append(d.Faces, i)
+				d.Weights = append(d.Weights, 1+rng.Int64N(top))
+			}
+			w := newWeighted(d)
+			check := func(u uint64) {
+				if u >= w.total {
+					return
+				}
+				want := sort.Search(len(w.cum), func(i int) bool { return w.cum[i] > u })
+				if got := w.at(u); got != want {
+					t.Fatalf("%d faces (weights to %d): U = %d drew face %d, want %d", n, top, u, got, want)
+				}
+			}
+			prev := uint64(0)
+			for _, c := range w.cum {
+				for _, u := range []uint64{prev, prev + 1, (prev + c) / 2, c - 1, c} {
+					check(u)
+				}
+				prev = c
+			}
+			for range 1000 {
+				check(rng.Uint64N(w.total))
+			}
+		}
 	}
 }

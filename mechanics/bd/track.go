@@ -73,10 +73,11 @@ func profileOf(c mechanics.Config, cap int) (attackProfile, error) {
 	return p, nil
 }
 
-// hitDamage is the damage of a hit after armour, at most cap.
+// hitDamage is the damage of a hit after armour, at most cap: declared as
+// a clamp, so that the simulator can table it (no more rolls are followed
+// once the damage reaches cap).
 func (p attackProfile) hitDamage() mechanics.Node {
-	ar, cap := p.ar, p.cap
-	return mechanics.Map{X: p.dmg.node(), Name: "damage after armour", F: func(d int) int { return min(max(0, d-ar), cap) }}
+	return mechanics.Clamp{X: mechanics.Sum{Terms: []mechanics.Node{p.dmg.node(), mechanics.Const{V: -p.ar}}}, Lo: 0, Hi: p.cap}
 }
 
 // attackKernel is the record of one attack and the node that rolls it:
