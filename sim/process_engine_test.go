@@ -182,6 +182,40 @@ func lanesWalk() *mechanics.Process {
 	return p
 }
 
+// periodicWalk is a time-dependent walk whose kernels repeat every third
+// step (a coin, a d3, a weighted die), with a state that can never be left
+// and a horizon that leaves a last block of two steps. With tAt7, Move
+// differs at step 7 from state 1 (the jump engine cannot take blocks of a
+// period, and the per-step loop runs).
+func periodicWalk(tAt7 bool) *mechanics.Process {
+	p := &mechanics.Process{Horizon: 17, TimeUnit: "turn", Start: 2}
+	for s := 0; s <= 5; s++ {
+		p.Add(false, fmt.Sprint("pos ", s))
+	}
+	low := p.Add(true, "low", "high")
+	kernels := []mechanics.Node{
+		mechanics.Die{Faces: []int{-1, 0, 2}, Weights: []int64{1, 2, 1}},
+		mechanics.Die{Faces: []int{-1, 1}},
+		mechanics.D(3),
+	}
+	p.Kernel = func(t int) mechanics.Node { return kernels[t%3] }
+	p.KernelKey = func(t int) int { return t % 3 }
+	p.Move = func(t, s, x int) int {
+		switch {
+		case s == 4:
+			return 4 // stuck
+		case tAt7 && t == 7 && s == 1:
+			return 3
+		case s+x < 0:
+			return low
+		case s+x > 5:
+			return low + 1
+		}
+		return s + x
+	}
+	return p
+}
+
 // homogeneousStep is a Step-form chain whose rows draw tables of several
 // radices, one row a sampler (too large to table), one deterministic and
 // one that stays put.
@@ -269,6 +303,8 @@ func engineCases() map[string]*mechanics.Process {
 		"homogeneous long blocks": coinRuns(),
 		"homogeneous step":        homogeneousStep(),
 		"homogeneous lanes":       lanesWalk(),
+		"periodic walk":           periodicWalk(false),
+		"periodic walk, t at 7":   periodicWalk(true),
 		"keyless kernels":         withKernelKey(keyedKernel(), nil),
 		"absorbing start":         withStart(coinRuns(), 2),
 	}
@@ -353,7 +389,9 @@ func TestProcessEngineUsed(t *testing.T) {
 	}
 	for name, want := range map[string]string{
 		"inhomogeneous step":      "step rows",
-		"keyed kernel":            "per-step contexts",
+		"keyed kernel":            "jumps",
+		"periodic walk":           "jumps",
+		"periodic walk, t at 7":   "per-step contexts",
 		"t-dependent move":        "blocks, t-free",
 		"t-dependent move from 5": "per-step contexts",
 		"homogeneous blocks":      "jumps",
@@ -381,6 +419,9 @@ func TestProcessEngineUsed(t *testing.T) {
 			t.Errorf("%s without the jump engine runs on %q, want blocks", name, got)
 		}
 	}
+	if got := engine(keyedKernel()); got != "per-step contexts" {
+		t.Errorf("keyed kernel without the jump engine runs on %q, want per-step contexts", got)
+	}
 	jumpEngine = true
 	defer func(b int) { procBudget = b }(procBudget)
 	procBudget = 64
@@ -396,8 +437,11 @@ func TestProcessEngineUsed(t *testing.T) {
 
 // TestProcessBudgetKeepsResults: steps of a time-dependent chain without
 // rows draw what they would with rows, so the budget changes speed, never
-// the counts.
+// the counts, on the per-step loop (whether the jump engine runs depends
+// on the budget, as for homogeneous chains).
 func TestProcessBudgetKeepsResults(t *testing.T) {
+	defer func(on bool) { jumpEngine = on }(jumpEngine)
+	jumpEngine = false
 	for _, p := range []*mechanics.Process{keyedKernel(), timeDependentMove(5)} {
 		spec := &mechanics.Spec{Process: p}
 		a, err := Outcomes(context.Background(), spec, Options{Trials: 3*ChunkSize + 5, Seed: 4})

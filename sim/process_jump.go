@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"errors"
 	"math/bits"
 	"slices"
 )
@@ -138,11 +139,7 @@ func newJumpChain(w *processWorker, b *blockChain) (j *jumpChain) {
 	if steps <= b.kb {
 		return nil
 	}
-	cnt := make([]uint64, b.C)
-	for _, c := range k.tcls {
-		cnt[b.ref[c]]++
-	}
-	bd := &jumpBuilder{w: w, b: b, cnt: cnt, R: R, wt: make([]uint64, w.S), budget: min(jumpBytes, w.budget)}
+	bd := newJumpBuilder(w, b, min(jumpBytes, w.budget))
 	defer func() {
 		if recover() != nil {
 			// Move panicked on a state a trial may never reach: the block
@@ -151,6 +148,16 @@ func newJumpChain(w *processWorker, b *blockChain) (j *jumpChain) {
 			j = nil
 		}
 	}()
+	return bd.chain(steps, b.kb)
+}
+
+// chain builds the rows of blocks of the given number of steps (and of the
+// last, shorter block) for every state a block can start from, and sets
+// the engine up if they fit and it pays (kb: the block engine's steps per
+// lookup it is weighed against).
+func (bd *jumpBuilder) chain(steps, kb int) *jumpChain {
+	w, p := bd.w, bd.w.p
+	H := p.Horizon
 	full := bd.rows(steps)
 	var rem *jumpRows
 	if r := H % steps; r > 0 {
@@ -185,7 +192,7 @@ func newJumpChain(w *processWorker, b *blockChain) (j *jumpChain) {
 			bd.pack(rs, full, s)
 		}
 	}
-	j = &jumpChain{S: w.S, H: H, k: steps, N: N, guide: full.guide, cum: full.cum, res: full.res, start: full.entry(p.Start)}
+	j := &jumpChain{S: w.S, H: H, k: steps, N: full.N, guide: full.guide, cum: full.cum, res: full.res, start: full.entry(p.Start)}
 	if rem != nil {
 		j.rem, j.remSteps, j.remN = rem, rem.steps, rem.N
 		j.remEntry = make([]uint64, w.S)
@@ -194,7 +201,7 @@ func newJumpChain(w *processWorker, b *blockChain) (j *jumpChain) {
 		}
 	}
 	var mispredicts, slow float64
-	j.drawsPer, j.lookupsPer, mispredicts, slow = bd.cost(full, b.kb, p.Start, H)
+	j.drawsPer, j.lookupsPer, mispredicts, slow = bd.cost(full, kb, p.Start, H)
 	j.lanes = jumpLanesMode > 0 || jumpLanesMode == 0 && mispredicts >= jumpLanesMispredicts && slow <= jumpLanesSlow
 	full.rows = nil
 	if rem != nil {
@@ -207,10 +214,16 @@ func newJumpChain(w *processWorker, b *blockChain) (j *jumpChain) {
 }
 
 type jumpBuilder struct {
-	w      *processWorker
-	b      *blockChain
-	cnt    []uint64 // table entries per merged class
-	R      uint64
+	w *processWorker
+	// The block's steps repeat with period len(R): step i of a block draws
+	// an index into a table of R[i%P] entries, whose classes have cnt[i%P]
+	// entries each, and goes from transient state u by class c to
+	// move(i%P, u, c): a transient state, or −1−a when absorbed in a.
+	R    []uint64
+	cnt  [][]uint64
+	move func(i, u, c int) int
+	// stuck reports whether transient state s can never change again.
+	stuck  func(s int) bool
 	wt     []uint64 // by state: the weight of the paths there
 	budget int
 	abs    []uint64 // by (i−1)·S + a: the weight of absorption in a at step i
@@ -219,25 +232,63 @@ type jumpBuilder struct {
 	ws     []uint64
 }
 
+// newJumpBuilder is a builder over the one-step rows of the block engine
+// (its merged classes; Move once per class and state).
+func newJumpBuilder(w *processWorker, b *blockChain, budget int) *jumpBuilder {
+	cnt := make([]uint64, b.C)
+	for _, c := range b.k.tcls {
+		cnt[b.ref[c]]++
+	}
+	return &jumpBuilder{w: w, R: []uint64{uint64(len(b.k.tcls))}, cnt: [][]uint64{cnt}, wt: make([]uint64, w.S), budget: budget,
+		move: func(_, u, c int) int {
+			v, err := b.step1(w, u, c)
+			if err != nil {
+				panic(err)
+			}
+			if v >= 0 {
+				return int(v) >> b.sh1
+			}
+			switch kind, st := splitCode(v, 2); kind {
+			case 0:
+				return -1 - st
+			case 1:
+				return u
+			}
+			panic("jump: a state that is not t-free")
+		},
+		stuck: func(s int) bool {
+			v, _ := b.step1(w, s, 0)
+			kind, _ := splitCode(v, 2)
+			return v < 0 && kind == 1
+		},
+	}
+}
+
+// span is the number of index sequences of steps i to j−1 of a block.
+func (bd *jumpBuilder) span(i, j int) uint64 {
+	n := uint64(1)
+	for ; i < j; i++ {
+		n *= bd.R[i%len(bd.R)]
+	}
+	return n
+}
+
 // rows starts the rows of blocks of the given number of steps.
 func (bd *jumpBuilder) rows(steps int) *jumpRows {
 	S := bd.w.S
 	rs := &jumpRows{steps: steps, N: 1, g: make([]int32, S), sh: make([]uint8, S), one: make([]bool, S),
 		stuck: make([]bool, S), rows: map[int][]jumpResult{}}
-	for range steps {
-		rs.N *= bd.R
-	}
+	rs.N = bd.span(0, steps)
 	return rs
 }
 
 // build computes the row of transient state s in rs; false when the rows
 // outgrow the budget (Move failing panics).
 func (bd *jumpBuilder) build(rs *jumpRows, s int) bool {
-	w, b, S := bd.w, bd.b, bd.w.S
-	pw := make([]uint64, rs.steps+1) // R^i
-	pw[0] = 1
-	for i := 1; i <= rs.steps; i++ {
-		pw[i] = pw[i-1] * bd.R
+	S, P := bd.w.S, len(bd.R)
+	suf := make([]uint64, rs.steps+1) // suf[i]: the sequences of steps i to the block's end
+	for i := range suf {
+		suf[i] = bd.span(i, rs.steps)
 	}
 	if len(bd.abs) < rs.steps*S {
 		bd.abs = make([]uint64, rs.steps*S)
@@ -260,28 +311,21 @@ func (bd *jumpBuilder) build(rs *jumpRows, s int) bool {
 		}
 		bd.ws = ws
 		for q, u := range cur {
-			for c, n := range bd.cnt {
-				v, err := b.step1(w, u, c)
-				if err != nil {
-					panic(err)
-				}
-				x := ws[q] * n
-				if v >= 0 {
-					add(int(v)>>b.sh1, x)
+			for c, n := range bd.cnt[(i-1)%P] {
+				if n == 0 {
 					continue
 				}
-				switch kind, st := splitCode(v, 2); kind {
-				case 0:
-					at := (i-1)*S + st
-					if bd.abs[at] == 0 {
-						absorbed = append(absorbed, at)
-					}
-					bd.abs[at] += x * pw[rs.steps-i]
-				case 1:
-					add(u, x)
-				default:
-					panic("jump: a state that is not t-free")
+				v := bd.move((i-1)%P, u, c)
+				x := ws[q] * n
+				if v >= 0 {
+					add(v, x)
+					continue
 				}
+				at := (i-1)*S + (-1 - v)
+				if bd.abs[at] == 0 {
+					absorbed = append(absorbed, at)
+				}
+				bd.abs[at] += x * suf[i]
 			}
 		}
 		bd.cur, bd.nxt = nxt, cur
@@ -317,9 +361,7 @@ func (bd *jumpBuilder) build(rs *jumpRows, s int) bool {
 	rs.g[s] = int32(len(rs.guide))
 	rs.sh[s] = uint8(max(0, bits.Len64(rs.N-1)-bits.Len(uint(G-1))))
 	rs.one[s] = len(res) == 1
-	v, _ := b.step1(w, s, 0)
-	kind, _ := splitCode(v, 2)
-	rs.stuck[s] = v < 0 && kind == 1
+	rs.stuck[s] = bd.stuck(s)
 	rs.guide = append(rs.guide, make([]jumpBucket, G)...)
 	return true
 }
@@ -684,4 +726,148 @@ func (j *jumpChain) last(src *Source, t, s int) int {
 		return t*S + int(e>>2)
 	}
 	return (H+1)*S + int(e>>jeStShift&(1<<jeStBits-1))
+}
+
+// The jump engine also runs a time-dependent chain whose kernel keys repeat
+// with a period P ≥ 2 from the first step (an obstacle every third round):
+// a block is one period, P steps that draw from the period's kernels in
+// turn, and U in [0, N) stands for one index into each kernel's table (N
+// the product of the tables' sizes). Step i of a block uses Move at step
+// i+1; the rows hold only where Move from each state the rows meet gives
+// the same at every step i+1+m·P of the horizon, checked for every class,
+// else (or when Move panics, a table is not a table, or N does not fit)
+// the per-step loop runs. The last, shorter block holds the first H mod P
+// steps of a period.
+
+// periodicMoves bounds the Move calls spent checking that a chain's steps
+// repeat with its kernels' period (S × classes × blocks).
+const periodicMoves = 1 << 18
+
+// errNotPeriodic is the panic of a step that Move does not repeat.
+var errNotPeriodic = errors.New("jump: Move differs between the steps of one position in the period")
+
+// newPeriodicJump sets the jump engine up for a time-dependent chain, or
+// returns nil. The kernels are compiled (kf.kernel) for the first period.
+func newPeriodicJump(w *processWorker, kf *kernelForm) (j *jumpChain) {
+	p := w.p
+	H, S := p.Horizon, w.S
+	if !jumpEngine || p.Absorbing[p.Start] || S >= 1<<jeStBits {
+		return nil
+	}
+	P := keyPeriod(kf.keyOf[1 : H+1])
+	if P < 2 || H < 2*P {
+		return nil
+	}
+	ks := make([]*compiledKernel, P)
+	R := make([]uint64, P)
+	cnt := make([][]uint64, P)
+	N, C := uint64(1), 0
+	for i := range P {
+		k, err := kf.kernel(w, i+1)
+		if err != nil || k.cb == nil {
+			return nil
+		}
+		ks[i], C = k, C+len(k.vals)
+		if R[i], cnt[i] = kernelCounts(k); R[i] == 0 {
+			return nil
+		}
+		hi, lo := bits.Mul64(N, R[i])
+		if hi != 0 {
+			return nil
+		}
+		N = lo
+	}
+	if N < 2 || -N%N > ^uint64(0)/jumpReject || S*C*((H+P-1)/P) > periodicMoves {
+		return nil
+	}
+	rows := make([][]int32, P*S) // by step of the period and state: codes by class
+	bd := &jumpBuilder{w: w, R: R, cnt: cnt, wt: make([]uint64, S), budget: min(jumpBytes, w.budget)}
+	bd.move = func(i, u, c int) int {
+		row := rows[i*S+u]
+		if row == nil {
+			row = make([]int32, len(ks[i].vals))
+			for x, v := range ks[i].vals {
+				next := p.Move(i+1, u, v)
+				for t := i + 1 + P; t <= H; t += P {
+					if p.Move(t, u, v) != next {
+						panic(errNotPeriodic)
+					}
+				}
+				code, err := w.code(i+1, next)
+				if err != nil {
+					panic(err)
+				}
+				row[x] = int32(next)
+				if code < 0 {
+					row[x] = int32(-1 - next)
+				}
+			}
+			rows[i*S+u] = row
+		}
+		return int(row[c])
+	}
+	bd.stuck = func(s int) bool {
+		for i := range P {
+			for c := range ks[i].vals {
+				if bd.move(i, s, c) != s {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	defer func() {
+		if recover() != nil {
+			j = nil // the per-step loop runs, and meets the panic if a trial does
+		}
+	}()
+	if jumpBuilt != nil {
+		jumpBuilt(bd)
+	}
+	return bd.chain(P, 1)
+}
+
+// jumpBuilt, where tests set it, is given the builder of a periodic chain.
+var jumpBuilt func(*jumpBuilder)
+
+// keyPeriod is the smallest P such that keys[t] = keys[t−P] for every t ≥ P.
+func keyPeriod(keys []int32) int {
+	for P := 1; P < len(keys); P++ {
+		if slices.Equal(keys[P:], keys[:len(keys)-P]) {
+			return P
+		}
+	}
+	return len(keys)
+}
+
+// kernelCounts is the size of kernel k's table (for a pair kernel, the
+// product of its two tables') and the number of its entries (index pairs)
+// in each class; 0 when k is neither.
+func kernelCounts(k *compiledKernel) (uint64, []uint64) {
+	cnt := make([]uint64, len(k.vals))
+	if k.tcls != nil {
+		for _, c := range k.tcls {
+			cnt[c]++
+		}
+		return uint64(len(k.tcls)), cnt
+	}
+	cb := k.cb
+	if cb == nil || cb.pb == nil {
+		return 0, nil
+	}
+	cx, cy := make([]uint64, 1+int(slices.Max(cb.clsX))), make([]uint64, cb.ny)
+	for _, c := range cb.clsX {
+		cx[c]++
+	}
+	for _, c := range cb.clsY {
+		cy[c]++
+	}
+	for a, na := range cx {
+		for b, nb := range cy {
+			if na != 0 && nb != 0 {
+				cnt[cb.cls[a*cb.ny+b]] += na * nb
+			}
+		}
+	}
+	return cb.pb.rx * cb.pb.ry, cnt
 }

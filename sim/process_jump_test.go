@@ -2,18 +2,25 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"testing"
+
+	"github.com/oddsmith/oddsmith/exact"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // TestProcessBlocksVsExact runs the homogeneous test chains on the block
-// engine, which the jump engine took over for them.
+// engine, and the periodic ones on the per-step loop, which the jump engine
+// took over for them.
 func TestProcessBlocksVsExact(t *testing.T) {
 	defer func(on bool) { jumpEngine = on }(jumpEngine)
 	jumpEngine = false
 	for _, name := range []string{"homogeneous blocks", "homogeneous long blocks"} {
 		crossCheck(t, name+" (blocks)", engineCases()[name], 19, trials(200_000, 600_000))
+	}
+	for _, name := range []string{"keyed kernel", "periodic walk"} {
+		crossCheck(t, name+" (per step)", engineCases()[name], 19, trials(200_000, 600_000))
 	}
 }
 
@@ -39,10 +46,7 @@ func TestJumpRowsCountEverySequence(t *testing.T) {
 		}
 		R := len(vals)
 		for _, steps := range []int{1, 2, 5} {
-			bd := &jumpBuilder{w: w, b: b, cnt: make([]uint64, b.C), R: uint64(R), wt: make([]uint64, w.S), budget: 1 << 30}
-			for _, c := range b.k.tcls {
-				bd.cnt[b.ref[c]]++
-			}
+			bd := newJumpBuilder(w, b, 1<<30)
 			rs := bd.rows(steps)
 			for s := range w.S {
 				if p.Absorbing[s] || s == 12 { // blockWalk's state 12 cannot be reached
@@ -99,10 +103,7 @@ func TestJumpGuideFindsTheBound(t *testing.T) {
 		}
 		b := w.kern.blk
 		for _, steps := range []int{1, 3, w.kern.jmp.k} {
-			bd := &jumpBuilder{w: w, b: b, cnt: make([]uint64, b.C), R: uint64(len(b.k.tcls)), wt: make([]uint64, w.S), budget: 1 << 30}
-			for _, c := range b.k.tcls {
-				bd.cnt[b.ref[c]]++
-			}
+			bd := newJumpBuilder(w, b, 1<<30)
 			rs := bd.rows(steps)
 			var states []int
 			for s := range w.S {
@@ -182,10 +183,7 @@ func TestJumpLanesReplay(t *testing.T) {
 			t.Fatalf("%s: no lanes", name)
 		}
 		b := w.kern.blk
-		bd := &jumpBuilder{w: w, b: b, cnt: make([]uint64, b.C), R: uint64(len(b.k.tcls)), wt: make([]uint64, w.S), budget: 1 << 30}
-		for _, c := range b.k.tcls {
-			bd.cnt[b.ref[c]]++
-		}
+		bd := newJumpBuilder(w, b, 1<<30)
 		full, rem := bd.rows(j.k), bd.rows(j.remSteps)
 		for s := range w.S {
 			if !p.Absorbing[s] && !(name == "blocks" && s == 12) {
@@ -308,6 +306,134 @@ func TestJumpLanesVsExact(t *testing.T) {
 		jumpLanesMode = mode
 		for name, p := range map[string]*mechanics.Process{"lanes": lanesWalk(), "coin runs": coinRuns(), "blocks": blockWalk()} {
 			crossCheck(t, fmt.Sprintf("%s (lanes mode %d)", name, mode), p, 23, trials(200_000, 600_000))
+		}
+	}
+}
+
+// TestPeriodicRowsCountEverySequence: for a chain whose kernels repeat
+// every third step, a block's row holds, for each result, the number of
+// sequences of one index into each step's table that lead there, counted
+// here by walking every sequence through Move at the block's steps.
+func TestPeriodicRowsCountEverySequence(t *testing.T) {
+	p := periodicWalk(false)
+	w := newProcessWorker(p)
+	var src Source
+	src.Seed(1, 0)
+	if err := w.run(&src, 10); err != nil {
+		t.Fatal(err)
+	}
+	j := w.kern.jmp
+	if j == nil || j.k != 3 || j.remSteps != 2 {
+		t.Fatalf("want the jump engine in blocks of 3 steps and a last block of 2, got %+v", j)
+	}
+	// The table of each step of the period: the kernel's value by index.
+	var tables [][]int
+	for i := range 3 {
+		k, err := w.kern.kernel(w, i+1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vals []int
+		for _, c := range k.tcls {
+			vals = append(vals, k.vals[c])
+		}
+		tables = append(tables, vals)
+	}
+	if fmt.Sprint(tables) != "[[-1 1] [1 2 3] [-1 0 0 2]]" {
+		t.Fatalf("tables %v", tables)
+	}
+	bd := periodicBuilder(t, w)
+	for _, steps := range []int{3, 2} {
+		rs := bd.rows(steps)
+		for s := range w.S {
+			if p.Absorbing[s] {
+				continue
+			}
+			if !bd.build(rs, s) {
+				t.Fatal("over budget")
+			}
+			want := map[int32]uint64{}
+			seq := make([]int, steps)
+			for {
+				st, code := s, int32(-1)
+				for i, x := range seq {
+					if st = p.Move(i+1, st, tables[i][x]); p.Absorbing[st] {
+						code = int32(-1 - (i*w.S + st))
+						break
+					}
+				}
+				if !p.Absorbing[st] {
+					code = int32(st)
+				}
+				want[code]++
+				i := 0
+				for ; i < steps && seq[i] == len(tables[i])-1; i++ {
+					seq[i] = 0
+				}
+				if i == steps {
+					break
+				}
+				seq[i]++
+			}
+			got := map[int32]uint64{}
+			for _, r := range rs.rows[s] {
+				got[r.code] = r.wt
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%d steps from %d: row %v, want %v", steps, s, got, want)
+			}
+			if rs.stuck[s] != (s == 4) {
+				t.Errorf("%d steps from %d: stuck %v", steps, s, rs.stuck[s])
+			}
+		}
+	}
+}
+
+// periodicBuilder is the builder newPeriodicJump uses for w's chain.
+func periodicBuilder(t *testing.T, w *processWorker) *jumpBuilder {
+	var bd *jumpBuilder
+	jumpBuilt = func(b *jumpBuilder) { bd = b }
+	defer func() { jumpBuilt = nil }()
+	if newPeriodicJump(w, &w.kern) == nil || bd == nil {
+		t.Fatal("no periodic jump engine")
+	}
+	bd.budget = 1 << 30
+	return bd
+}
+
+// TestKernelCountsMatchTheKernel: the entries (index pairs, for a kernel of
+// two tables) of each class, over the table's size, are the kernel's exact
+// probabilities of the class's value.
+func TestKernelCountsMatchTheKernel(t *testing.T) {
+	p := keyedKernel()
+	w := newProcessWorker(p)
+	var src Source
+	src.Seed(1, 0)
+	if err := w.run(&src, 10); err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []int{1, 3} {
+		k, err := w.kern.kernel(w, step)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (k.cb.pb != nil) != (step == 3) {
+			t.Fatalf("step %d: a pair kernel %v", step, k.cb.pb != nil)
+		}
+		N, cnt := kernelCounts(k)
+		d, _, err := exact.Eval(p.Kernel(step))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum uint64
+		for c, n := range cnt {
+			sum += n
+			if got, want := float64(n)/float64(N), d.P[k.vals[c]-d.Lo]; math.Abs(got-want) > 1e-12 {
+				t.Errorf("step %d, value %d: %d/%d, want %v", step, k.vals[c], n, N, want)
+			}
+		}
+		if sum != N {
+			t.Errorf("step %d: counts add up to %d of %d", step, sum, N)
 		}
 	}
 }

@@ -25,7 +25,7 @@ type kernelForm struct {
 	// Homogeneous chains, and time-dependent ones whose steps all share one
 	// kernel and whose Move does not depend on t (checked state by state).
 	blk   *blockChain
-	jmp   *jumpChain      // homogeneous, k steps a draw (process_jump.go)
+	jmp   *jumpChain      // k steps a draw (process_jump.go): homogeneous, or periodic keys
 	moves *compiledKernel // homogeneous without rows: Move every step
 
 	// Time-dependent chains: the kernel keys in order of first use, the
@@ -238,6 +238,7 @@ func (kf *kernelForm) prepare(w *processWorker) error {
 		}
 	}
 	if len(kf.keyList) > 1 {
+		kf.jmp = newPeriodicJump(w, kf)
 		return nil
 	}
 	// One kernel for every step: the block engine, if the start state's
