@@ -31,15 +31,21 @@ import (
 //     are taken per lookup. For a time-dependent chain, only states whose
 //     Move is checked to be the same at every step ("t-free") are stepped
 //     there; the trial goes on step by step from any other.
+//   - A homogeneous chain whose kernel is a table, and a time-dependent one
+//     whose kernel keys repeat with a period from the first step, may run
+//     on the jump engine instead (process_jump.go): one exact draw for k
+//     steps (a period) through rows that count every sequence of table
+//     indices, two trials at a time where a trial's end is hard to predict.
 //   - Other time-dependent chains keep rows per kernel key: a state's row is
 //     computed at the first step that needs it and checked against Move at
 //     the key's other steps; where Move differs, each step gets its own row.
 //   - Past the worker's budget (procBudget, or a sixteenth of the run's
 //     memory budget if less; see memory.go) a step calls Move instead.
-//     Outside the block engine a step draws the same class whether it has a
-//     row or calls Move, so the budget changes speed, not counts; whether
-//     the block engine runs, and its block size, depend on the model's sizes
-//     and on that budget only, never on what a worker has met.
+//     Outside the block and jump engines a step draws the same class
+//     whether it has a row or calls Move, so the budget changes speed, not
+//     counts; whether those engines run, and their block sizes, depend on
+//     the model's sizes and on that budget only, never on what a worker has
+//     met.
 //
 // Step form (process_step.go). Each (step, state) gets a row: the compiled
 // step's table mapped to next states, drawn with one uniform index from the

@@ -34,6 +34,11 @@ import (
 // than this one takes draws times jumpCost, the block engine runs instead.
 // So whether this engine runs depends on the model and the worker's budget
 // only, never on what a worker has met.
+//
+// Where a trial's end is hard to predict (runLanes), two trials run
+// interleaved and a trial's end is a select, not a branch. A time-dependent
+// chain whose kernels repeat with a period runs here too, a period a draw
+// (see newPeriodicJump below).
 
 // jumpEngine is false where tests run the block engine instead.
 var jumpEngine = true
