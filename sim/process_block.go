@@ -59,7 +59,8 @@ type blockChain struct {
 	rowsB []int32 // block rows, S<<shB (rows1 when kb = 1)
 	shB   uint
 	nk    uint      // bits of the kind in negative block codes (kinds 0..2·kb)
-	bb    *classBuf // block draws, merged classes
+	bb    *classBuf // block draws, merged classes (made at the first run, see draws)
+	g     int       // the classes of one draw of bb's table
 	timed bool
 	free  []uint8 // timed: per state, 0 unknown, 1 t-free, 2 not
 }
@@ -118,23 +119,12 @@ func newBlockChain(w *processWorker, k *compiledKernel, timed bool) *blockChain 
 			break
 		}
 	}
-	if g > 1 {
-		b.bb = subBlockBuf(k.tcls, b.ref, C, g)
-	} else {
-		b.bb = k.newBuf(b.ref)
-	}
-	w.cbufs = append(w.cbufs, b.bb)
+	b.g = g
 	if b.kb > 1 {
 		b.shB = strideShift(pow(C, b.kb))
 		w.take(4 * (S << b.shB))
-		b.rowsB = unsetRows(S << b.shB)
-		if g < b.kb {
-			b.bb = &classBuf{in: b.bb, C: pow(C, g), kb: b.kb / g, buf: make([]uint16, len(b.bb.buf))}
-			b.bb.pos = len(b.bb.buf)
-			w.cbufs = append(w.cbufs, b.bb)
-		}
 	} else {
-		b.rowsB, b.shB = b.rows1, b.sh1
+		b.shB = b.sh1
 	}
 	b.nk = uint(bits.Len(uint(2 * b.kb)))
 	if timed {
@@ -339,7 +329,36 @@ func (b *blockChain) fillBlocks(w *processWorker, row []int32, cur, j int) error
 	return nil
 }
 
+// draws makes the block draws' buffer and the block rows, at the engine's
+// first run: the jump engine, when it takes over, needs neither (a d20 in
+// blocks of 4 draws from a table of 20⁴ entries). Its budget was taken
+// when the engine was set up, so that what runs does not depend on it; a
+// buffer made in the middle of a chunk starts empty, as one emptied at the
+// chunk's start.
+func (b *blockChain) draws(w *processWorker) {
+	k, C, g := b.k, b.C, b.g
+	if g > 1 {
+		b.bb = subBlockBuf(k.tcls, b.ref, C, g)
+	} else {
+		b.bb = k.newBuf(b.ref)
+	}
+	w.cbufs = append(w.cbufs, b.bb)
+	if b.kb > 1 {
+		b.rowsB = unsetRows(w.S << b.shB)
+		if g < b.kb {
+			b.bb = &classBuf{in: b.bb, C: pow(C, g), kb: b.kb / g, buf: make([]uint16, len(b.bb.buf))}
+			b.bb.pos = len(b.bb.buf)
+			w.cbufs = append(w.cbufs, b.bb)
+		}
+	} else {
+		b.rowsB = b.rows1
+	}
+}
+
 func (b *blockChain) run(w *processWorker, kf *kernelForm, src *Source, n int) error {
+	if b.bb == nil {
+		b.draws(w)
+	}
 	p := w.p
 	S, H, kb, shB, nk := w.S, p.Horizon, b.kb, b.shB, b.nk
 	rows, cb := b.rowsB, b.bb

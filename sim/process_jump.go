@@ -101,6 +101,8 @@ type jumpRows struct {
 	guide []jumpBucket
 	cum   []uint64
 	res   []uint64
+	// the guide's entries and the results of the rows built
+	nGuide, nRes int
 	// per state: where its guide starts, its shift, and the row's results
 	// while the rows are built (transient states by number).
 	g     []int32
@@ -190,9 +192,10 @@ func (bd *jumpBuilder) chain(steps, kb int) *jumpChain {
 		if rs == nil {
 			continue
 		}
-		if len(rs.guide) >= jeGMax {
+		if rs.nGuide >= jeGMax {
 			return nil
 		}
+		rs.alloc()
 		for _, s := range queue {
 			bd.pack(rs, full, s)
 		}
@@ -363,12 +366,20 @@ func (bd *jumpBuilder) build(rs *jumpRows, s int) bool {
 		panic("jump: weights do not add up")
 	}
 	rs.rows[s] = res
-	rs.g[s] = int32(len(rs.guide))
+	rs.g[s] = int32(rs.nGuide)
 	rs.sh[s] = uint8(max(0, bits.Len64(rs.N-1)-bits.Len(uint(G-1))))
 	rs.one[s] = len(res) == 1
 	rs.stuck[s] = bd.stuck(s)
-	rs.guide = append(rs.guide, make([]jumpBucket, G)...)
+	rs.nGuide += G
+	rs.nRes += len(res)
 	return true
+}
+
+// alloc makes room for the guides, bounds and results of the rows built,
+// which pack fills.
+func (rs *jumpRows) alloc() {
+	rs.guide = make([]jumpBucket, rs.nGuide)
+	rs.cum, rs.res = make([]uint64, 0, rs.nRes), make([]uint64, 0, rs.nRes)
 }
 
 // entry is state s's packed entry (its row in rs).

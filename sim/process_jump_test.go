@@ -112,6 +112,7 @@ func TestJumpGuideFindsTheBound(t *testing.T) {
 					states = append(states, s)
 				}
 			}
+			rs.alloc()
 			for _, s := range states {
 				base := len(rs.cum)
 				bd.pack(rs, rs, s)
@@ -434,6 +435,35 @@ func TestKernelCountsMatchTheKernel(t *testing.T) {
 		}
 		if sum != N {
 			t.Errorf("step %d: counts add up to %d of %d", step, sum, N)
+		}
+	}
+}
+
+// TestClassesWithoutSorting: classes gives, for values in a narrow range
+// (by offset) and a wide one (by sorting), the distinct values ascending
+// and each entry's rank among them.
+func TestClassesWithoutSorting(t *testing.T) {
+	var src Source
+	src.Seed(3, 0)
+	for _, width := range []uint64{1, 5, 300, 1 << 40} {
+		vals := make([]int, 200)
+		for i := range vals {
+			vals[i] = int(src.Index(width)) - 7
+		}
+		vals[0] = math.MinInt + 3*int(width>>40) // one far value when wide
+		if width < 1<<40 {
+			vals[0] = -7
+		}
+		distinct, cls := classes(vals)
+		for i := 1; i < len(distinct); i++ {
+			if distinct[i] <= distinct[i-1] {
+				t.Fatalf("width %d: distinct values %v not ascending", width, distinct)
+			}
+		}
+		for i, v := range vals {
+			if distinct[cls[i]] != v {
+				t.Fatalf("width %d: entry %d (%d) in class %d", width, i, v, cls[i])
+			}
 		}
 	}
 }

@@ -154,6 +154,29 @@ func compose(cls, ref []uint16) []uint16 {
 // classes returns the distinct values of vals, ascending, and the class of
 // each entry.
 func classes(vals []int) ([]int, []uint16) {
+	if len(vals) > 0 {
+		// Values in a range not much wider than the table (the usual
+		// case): classes by their offset in the range, without sorting.
+		lo, hi := slices.Min(vals), slices.Max(vals)
+		if span := uint64(hi) - uint64(lo); span < uint64(4*len(vals)+64) {
+			at := make([]int32, span+1)
+			for _, v := range vals {
+				at[v-lo] = 1
+			}
+			var distinct []int
+			for i, seen := range at {
+				if seen != 0 {
+					at[i] = int32(len(distinct))
+					distinct = append(distinct, lo+i)
+				}
+			}
+			cls := make([]uint16, len(vals))
+			for i, v := range vals {
+				cls[i] = uint16(at[v-lo])
+			}
+			return distinct, cls
+		}
+	}
 	distinct := slices.Compact(slices.Sorted(slices.Values(vals)))
 	cls := make([]uint16, len(vals))
 	for i, v := range vals {
