@@ -643,10 +643,8 @@ func (j *jumpChain) runLanes(w *processWorker, src *Source, n int) error {
 			U, lo = bits.Mul64(src.pcg.Uint64(), N)
 		}
 		gb := &guide[eA>>jeGShift+U>>(eA>>jeShShift&63)]
-		r := gb.b
-		if U < gb.thr {
-			r = gb.a
-		}
+		_, below := bits.Sub64(U, gb.thr, 0)
+		r := gb.b ^ (gb.a^gb.b)&-below
 		if r&jeImpure != 0 {
 			x := r >> 1
 			for cum[x] <= U {
@@ -676,10 +674,8 @@ func (j *jumpChain) runLanes(w *processWorker, src *Source, n int) error {
 			U, lo = bits.Mul64(src.pcg.Uint64(), N)
 		}
 		gb = &guide[eB>>jeGShift+U>>(eB>>jeShShift&63)]
-		r = gb.b
-		if U < gb.thr {
-			r = gb.a
-		}
+		_, below = bits.Sub64(U, gb.thr, 0)
+		r = gb.b ^ (gb.a^gb.b)&-below
 		if r&jeImpure != 0 {
 			x := r >> 1
 			for cum[x] <= U {

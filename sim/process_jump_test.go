@@ -172,7 +172,7 @@ func TestJumpGuideFindsTheBound(t *testing.T) {
 func TestJumpLanesReplay(t *testing.T) {
 	defer func(m int) { jumpLanesMode = m }(jumpLanesMode)
 	jumpLanesMode = 1
-	for name, p := range map[string]*mechanics.Process{"lanes": lanesWalk(), "coin runs": coinRuns(), "blocks": blockWalk()} {
+	for name, p := range lanesCases() {
 		w := newProcessWorker(p)
 		var src Source
 		src.Seed(1, 0)
@@ -195,6 +195,9 @@ func TestJumpLanesReplay(t *testing.T) {
 			}
 		}
 		S, H, k := w.S, p.Horizon, j.k
+		if (j.rem == nil) != (name == "lanes, whole blocks") {
+			t.Fatalf("%s: a last, shorter block %v", name, j.rem != nil)
+		}
 		last := H - k + 1
 		block := func(rs *jumpRows, s int) jumpResult {
 			res := rs.rows[s]
@@ -299,13 +302,22 @@ func TestJumpLanesReplay(t *testing.T) {
 	}
 }
 
+// lanesCases are the chains of the lanes' tests: blocks and a last,
+// shorter block, or whole blocks up to the horizon (lanes end those trials
+// by a select).
+func lanesCases() map[string]*mechanics.Process {
+	whole := lanesWalk()
+	whole.Horizon = 42 // 3 blocks of 14 steps
+	return map[string]*mechanics.Process{"lanes": lanesWalk(), "lanes, whole blocks": whole, "coin runs": coinRuns(), "blocks": blockWalk()}
+}
+
 // TestJumpLanesVsExact runs the jump engine's test chains with and without
 // lanes, whatever its cost estimate chooses.
 func TestJumpLanesVsExact(t *testing.T) {
 	defer func(m int) { jumpLanesMode = m }(jumpLanesMode)
 	for _, mode := range []int{1, -1} {
 		jumpLanesMode = mode
-		for name, p := range map[string]*mechanics.Process{"lanes": lanesWalk(), "coin runs": coinRuns(), "blocks": blockWalk()} {
+		for name, p := range lanesCases() {
 			crossCheck(t, fmt.Sprintf("%s (lanes mode %d)", name, mode), p, 23, trials(200_000, 600_000))
 		}
 	}
