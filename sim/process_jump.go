@@ -792,7 +792,7 @@ func newPeriodicJump(w *processWorker, kf *kernelForm) (j *jumpChain) {
 	if N < 2 || -N%N > ^uint64(0)/jumpReject || S*C*((H+P-1)/P) > periodicMoves {
 		return nil
 	}
-	rows := make([][]int32, P*S) // by step of the period and state: codes by class
+	rows := map[int][]int32{} // by step of the period and state (i·S + s): codes by class
 	bd := &jumpBuilder{w: w, R: R, cnt: cnt, wt: make([]uint64, S), budget: min(jumpBytes, w.budget)}
 	bd.move = func(i, u, c int) int {
 		row := rows[i*S+u]
