@@ -502,10 +502,8 @@ func (j *jumpChain) run(w *processWorker, src *Source, n int) error {
 					U, lo = bits.Mul64(src.pcg.Uint64(), N)
 				}
 				gb := &guide[e>>jeGShift+U>>(e>>jeShShift&63)]
-				e = gb.b
-				if U < gb.thr {
-					e = gb.a
-				}
+				_, below := bits.Sub64(U, gb.thr, 0)
+				e = gb.b ^ (gb.a^gb.b)&-below
 				if e&jeImpure != 0 {
 					x := e >> 1
 					for cum[x] <= U {
@@ -558,10 +556,8 @@ func (j *jumpChain) trial(src *Source, e uint64, t int) int {
 				U, lo = bits.Mul64(src.pcg.Uint64(), N)
 			}
 			gb := &guide[e>>jeGShift+U>>(e>>jeShShift&63)]
-			e = gb.b
-			if U < gb.thr {
-				e = gb.a
-			}
+			_, below := bits.Sub64(U, gb.thr, 0)
+			e = gb.b ^ (gb.a^gb.b)&-below
 			if e&jeImpure != 0 {
 				x := e >> 1
 				for cum[x] <= U {
@@ -720,10 +716,8 @@ func (j *jumpChain) last(src *Source, t, s int) int {
 	if e&jeOne == 0 {
 		U := src.Index(j.remN)
 		gb := &rs.guide[e>>jeGShift+U>>(e>>jeShShift&63)]
-		e = gb.b
-		if U < gb.thr {
-			e = gb.a
-		}
+		_, below := bits.Sub64(U, gb.thr, 0)
+		e = gb.b ^ (gb.a^gb.b)&-below
 		if e&jeImpure != 0 {
 			x := e >> 1
 			for rs.cum[x] <= U {
