@@ -355,10 +355,8 @@ func (b *blockChain) draws(w *processWorker) {
 	}
 }
 
+// run runs n trials; draws must have been called.
 func (b *blockChain) run(w *processWorker, kf *kernelForm, src *Source, n int) error {
-	if b.bb == nil {
-		b.draws(w)
-	}
 	p := w.p
 	S, H, kb, shB, nk := w.S, p.Horizon, b.kb, b.shB, b.nk
 	rows, cb := b.rowsB, b.bb

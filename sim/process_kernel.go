@@ -218,6 +218,9 @@ func (kf *kernelForm) run(w *processWorker, src *Source, n int) error {
 	case kf.jmp != nil:
 		return kf.jmp.run(w, src, n)
 	case kf.blk != nil:
+		if kf.blk.bb == nil {
+			kf.blk.draws(w)
+		}
 		return kf.blk.run(w, kf, src, n)
 	case kf.moves != nil:
 		return kf.runMoves(w, src, n)
