@@ -182,6 +182,36 @@ func lanesWalk() *mechanics.Process {
 	return p
 }
 
+// pairWalk is a homogeneous chain whose kernel is a pair of tables too
+// large to multiply out (two d300 read as coins of 1/3 and 1/5): the block
+// engine would draw every step's pair; the jump engine takes three steps a
+// draw (90 000³ sequences).
+func pairWalk() *mechanics.Process {
+	p := &mechanics.Process{Horizon: 40, Homogeneous: true, TimeUnit: "round"}
+	for s := 0; s <= 6; s++ {
+		p.Add(false, fmt.Sprint("pos ", s))
+	}
+	dead := p.Add(true, "dead")
+	coin := func(n int) mechanics.Node {
+		return mechanics.Map{X: mechanics.D(300), F: func(x int) int { return min(1, x%n) }}
+	}
+	p.Kernel = func(int) mechanics.Node {
+		return mechanics.Combine{X: coin(3), Y: coin(5), F: func(a, b int) int { return 2*a + b }}
+	}
+	p.Move = func(_, s, x int) int {
+		switch {
+		case x == 0:
+			return dead
+		case x == 3 && s < 6:
+			return s + 1
+		case x == 1 && s > 0:
+			return s - 1
+		}
+		return s
+	}
+	return p
+}
+
 // periodicWalk is a time-dependent walk whose kernels repeat every third
 // step (a coin, a d3, a weighted die), with a state that can never be left
 // and a horizon that leaves a last block of two steps. With tAt7, Move
@@ -303,6 +333,7 @@ func engineCases() map[string]*mechanics.Process {
 		"homogeneous long blocks": coinRuns(),
 		"homogeneous step":        homogeneousStep(),
 		"homogeneous lanes":       lanesWalk(),
+		"homogeneous pair":        pairWalk(),
 		"periodic walk":           periodicWalk(false),
 		"periodic walk, t at 7":   periodicWalk(true),
 		"keyless kernels":         withKernelKey(keyedKernel(), nil),
@@ -397,6 +428,7 @@ func TestProcessEngineUsed(t *testing.T) {
 		"homogeneous blocks":      "jumps",
 		"homogeneous long blocks": "jumps, two lanes",
 		"homogeneous lanes":       "jumps, two lanes",
+		"homogeneous pair":        "jumps",
 		"homogeneous step":        "step rows",
 	} {
 		if got := engine(engineCases()[name]); got != want {
@@ -414,7 +446,7 @@ func TestProcessEngineUsed(t *testing.T) {
 	}
 	defer func(on bool) { jumpEngine = on }(jumpEngine)
 	jumpEngine = false
-	for _, name := range []string{"homogeneous blocks", "homogeneous long blocks"} {
+	for _, name := range []string{"homogeneous blocks", "homogeneous long blocks", "homogeneous pair"} {
 		if got := engine(engineCases()[name]); got != "blocks" {
 			t.Errorf("%s without the jump engine runs on %q, want blocks", name, got)
 		}

@@ -8,8 +8,9 @@ import (
 )
 
 // The jump engine runs a homogeneous chain whose kernel is a table of R
-// entries k steps at a time with one draw: a uniform integer U in [0, Rᵏ)
-// stands for k table indices at once (k digits in base R), and a state's
+// entries (or a pair of tables, R the product of their sizes: an index
+// pair a step) k steps at a time with one draw: a uniform integer U in
+// [0, Rᵏ) stands for k table indices at once (k digits in base R), and a state's
 // k-step row orders those Rᵏ index sequences by where they lead, so that
 // the sequences with the same result are one interval of U. The row holds
 // the exact number of sequences of each result, an integer out of Rᵏ (built
@@ -45,6 +46,10 @@ var jumpEngine = true
 
 // jumpBytes bounds the rows of the jump engine.
 const jumpBytes = 1 << 20
+
+// pairDrawCost is what the block engine's draw of one step's class from a
+// pair kernel's buffer costs, in block lookups (see newJumpChain).
+const pairDrawCost = 0.5
 
 // jumpReject bounds the share of random words Source.Index rejects for
 // the bound Rᵏ: k is the largest step count whose Rᵏ fits 64 bits with at
@@ -127,10 +132,12 @@ type jumpResult struct {
 func newJumpChain(w *processWorker, b *blockChain) (j *jumpChain) {
 	k := b.k
 	p := w.p
-	if !jumpEngine || b.timed || k.tcls == nil || p.Absorbing[p.Start] || w.S >= 1<<jeStBits {
+	if !jumpEngine || b.timed || p.Absorbing[p.Start] || w.S >= 1<<jeStBits {
 		return nil
 	}
-	R := uint64(len(k.tcls))
+	// A table, or a pair of tables (d20 + 2d10! against Guard twice a
+	// round): U stands for k index sequences of either.
+	R, kc := kernelCounts(k)
 	if R < 2 {
 		return nil
 	}
@@ -143,10 +150,21 @@ func newJumpChain(w *processWorker, b *blockChain) (j *jumpChain) {
 		}
 		steps, N = steps+1, lo
 	}
-	if steps <= b.kb {
+	// The block engine takes one lookup a block and, for a table kernel,
+	// one draw (an index into the table to the power of the block). A pair
+	// kernel has no such tables: the block engine draws every step's class
+	// from the pair buffer, about half a lookup each (measured on bd.vigor:
+	// blocks of 5 steps at 15.5 M trials/s, this engine at 2 steps a draw
+	// 28 M/s), so there the jump engine can pay with fewer steps a draw
+	// than a block has.
+	perLookup := 1.0
+	if k.tcls == nil {
+		perLookup += float64(b.kb) * pairDrawCost
+	}
+	if steps < 2 || (k.tcls != nil && steps <= b.kb) {
 		return nil
 	}
-	bd := newJumpBuilder(w, b, min(jumpBytes, w.budget))
+	bd := newJumpBuilder(w, b, min(jumpBytes, w.budget), R, kc)
 	defer func() {
 		if recover() != nil {
 			// Move panicked on a state a trial may never reach: the block
@@ -155,14 +173,15 @@ func newJumpChain(w *processWorker, b *blockChain) (j *jumpChain) {
 			j = nil
 		}
 	}()
-	return bd.chain(steps, b.kb)
+	return bd.chain(steps, b.kb, perLookup)
 }
 
 // chain builds the rows of blocks of the given number of steps (and of the
 // last, shorter block) for every state a block can start from, and sets
 // the engine up if they fit and it pays (kb: the block engine's steps per
-// lookup it is weighed against).
-func (bd *jumpBuilder) chain(steps, kb int) *jumpChain {
+// lookup it is weighed against, perLookup what one of its lookups costs
+// with the draws it takes, in lookups).
+func (bd *jumpBuilder) chain(steps, kb int, perLookup float64) *jumpChain {
 	w, p := bd.w, bd.w.p
 	H := p.Horizon
 	full := bd.rows(steps)
@@ -215,7 +234,7 @@ func (bd *jumpBuilder) chain(steps, kb int) *jumpChain {
 	if rem != nil {
 		rem.rows = nil
 	}
-	if j.drawsPer*jumpCost >= j.lookupsPer || !w.take(min(jumpBytes, w.budget)-bd.budget+8*w.S) {
+	if j.drawsPer*jumpCost >= j.lookupsPer*perLookup || !w.take(min(jumpBytes, w.budget)-bd.budget+8*w.S) {
 		return nil
 	}
 	return j
@@ -242,12 +261,12 @@ type jumpBuilder struct {
 
 // newJumpBuilder is a builder over the one-step rows of the block engine
 // (its merged classes; Move once per class and state).
-func newJumpBuilder(w *processWorker, b *blockChain, budget int) *jumpBuilder {
+func newJumpBuilder(w *processWorker, b *blockChain, budget int, R uint64, kc []uint64) *jumpBuilder {
 	cnt := make([]uint64, b.C)
-	for _, c := range b.k.tcls {
-		cnt[b.ref[c]]++
+	for c, n := range kc {
+		cnt[b.ref[c]] += n
 	}
-	return &jumpBuilder{w: w, R: []uint64{uint64(len(b.k.tcls))}, cnt: [][]uint64{cnt}, wt: make([]uint64, w.S), budget: budget,
+	return &jumpBuilder{w: w, R: []uint64{R}, cnt: [][]uint64{cnt}, wt: make([]uint64, w.S), budget: budget,
 		move: func(_, u, c int) int {
 			v, err := b.step1(w, u, c)
 			if err != nil {
@@ -830,7 +849,7 @@ func newPeriodicJump(w *processWorker, kf *kernelForm) (j *jumpChain) {
 	if jumpBuilt != nil {
 		jumpBuilt(bd)
 	}
-	return bd.chain(P, 1)
+	return bd.chain(P, 1, 1)
 }
 
 // jumpBuilt, where tests set it, is given the builder of a periodic chain.

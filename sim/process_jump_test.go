@@ -46,7 +46,7 @@ func TestJumpRowsCountEverySequence(t *testing.T) {
 		}
 		R := len(vals)
 		for _, steps := range []int{1, 2, 5} {
-			bd := newJumpBuilder(w, b, 1<<30)
+			bd := newJumpBuilder(w, b, 1<<30, uint64(len(b.k.tcls)), tableCounts(b.k))
 			rs := bd.rows(steps)
 			for s := range w.S {
 				if p.Absorbing[s] || s == 12 { // blockWalk's state 12 cannot be reached
@@ -103,7 +103,7 @@ func TestJumpGuideFindsTheBound(t *testing.T) {
 		}
 		b := w.kern.blk
 		for _, steps := range []int{1, 3, w.kern.jmp.k} {
-			bd := newJumpBuilder(w, b, 1<<30)
+			bd := newJumpBuilder(w, b, 1<<30, uint64(len(b.k.tcls)), tableCounts(b.k))
 			rs := bd.rows(steps)
 			var states []int
 			for s := range w.S {
@@ -184,7 +184,7 @@ func TestJumpLanesReplay(t *testing.T) {
 			t.Fatalf("%s: no lanes", name)
 		}
 		b := w.kern.blk
-		bd := newJumpBuilder(w, b, 1<<30)
+		bd := newJumpBuilder(w, b, 1<<30, uint64(len(b.k.tcls)), tableCounts(b.k))
 		full, rem := bd.rows(j.k), bd.rows(j.remSteps)
 		for s := range w.S {
 			if !p.Absorbing[s] && !(name == "blocks" && s == 12) {
@@ -478,4 +478,10 @@ func TestClassesWithoutSorting(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tableCounts is the entries of a table kernel in each class.
+func tableCounts(k *compiledKernel) []uint64 {
+	_, cnt := kernelCounts(k)
+	return cnt
 }
