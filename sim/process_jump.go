@@ -505,6 +505,9 @@ func (j *jumpChain) run(w *processWorker, src *Source, n int) error {
 	if j.lanes && n >= jumpLanesMin && j.start&jeOne == 0 {
 		return j.runLanes(w, src, n)
 	}
+	// The loop is trial's, written out here: calling trial per trial was
+	// 0.78× as fast on chains whose trials end at their first draws
+	// (grim.burnout, ag.accumulated; measured).
 	S, H := j.S, j.H
 	guide, cum, res, N, k := j.guide, j.cum, j.res, j.N, j.k
 	thresh := -N % N
