@@ -44,7 +44,6 @@ func TestJumpRowsCountEverySequence(t *testing.T) {
 		for i, c := range b.k.tcls {
 			vals[i] = b.k.vals[c]
 		}
-		R := len(vals)
 		for _, steps := range []int{1, 2, 5} {
 			bd := newJumpBuilder(w, b, 1<<30, uint64(len(b.k.tcls)), tableCounts(b.k))
 			rs := bd.rows(steps)
@@ -55,29 +54,11 @@ func TestJumpRowsCountEverySequence(t *testing.T) {
 				if !bd.build(rs, s) {
 					t.Fatal("over budget")
 				}
-				want := map[int32]uint64{}
-				seq := make([]int, steps)
-				for {
-					st, code := s, int32(-1)
-					for i, x := range seq {
-						if st = p.Move(1, st, vals[x]); p.Absorbing[st] {
-							code = int32(-1 - (i*w.S + st))
-							break
-						}
-					}
-					if !p.Absorbing[st] {
-						code = int32(st)
-					}
-					want[code]++
-					i := 0
-					for ; i < steps && seq[i] == R-1; i++ {
-						seq[i] = 0
-					}
-					if i == steps {
-						break
-					}
-					seq[i]++
+				tables := make([][]int, steps)
+				for i := range tables {
+					tables[i] = vals
 				}
+				want := handRow(p, w.S, s, tables, func(int) int { return 1 })
 				got := map[int32]uint64{}
 				for _, r := range rs.rows[s] {
 					got[r.code] = r.wt
@@ -365,29 +346,7 @@ func TestPeriodicRowsCountEverySequence(t *testing.T) {
 			if !bd.build(rs, s) {
 				t.Fatal("over budget")
 			}
-			want := map[int32]uint64{}
-			seq := make([]int, steps)
-			for {
-				st, code := s, int32(-1)
-				for i, x := range seq {
-					if st = p.Move(i+1, st, tables[i][x]); p.Absorbing[st] {
-						code = int32(-1 - (i*w.S + st))
-						break
-					}
-				}
-				if !p.Absorbing[st] {
-					code = int32(st)
-				}
-				want[code]++
-				i := 0
-				for ; i < steps && seq[i] == len(tables[i])-1; i++ {
-					seq[i] = 0
-				}
-				if i == steps {
-					break
-				}
-				seq[i]++
-			}
+			want := handRow(p, w.S, s, tables[:steps], func(i int) int { return i + 1 })
 			got := map[int32]uint64{}
 			for _, r := range rs.rows[s] {
 				got[r.code] = r.wt
@@ -484,4 +443,35 @@ func TestClassesWithoutSorting(t *testing.T) {
 func tableCounts(k *compiledKernel) []uint64 {
 	_, cnt := kernelCounts(k)
 	return cnt
+}
+
+// handRow counts by hand where every sequence of kernel values leads a
+// chain from state s, step i drawing each entry of tables[i] once at step
+// number at(i): a transient state after the last step, or −1 − (i·S + a)
+// absorbed in a at the sequence's (i+1)-th step.
+func handRow(p *mechanics.Process, S, s int, tables [][]int, at func(i int) int) map[int32]uint64 {
+	want := map[int32]uint64{}
+	steps := len(tables)
+	seq := make([]int, steps)
+	for {
+		st, code := s, int32(-1)
+		for i, x := range seq {
+			if st = p.Move(at(i), st, tables[i][x]); p.Absorbing[st] {
+				code = int32(-1 - (i*S + st))
+				break
+			}
+		}
+		if !p.Absorbing[st] {
+			code = int32(st)
+		}
+		want[code]++
+		i := 0
+		for ; i < steps && seq[i] == len(tables[i])-1; i++ {
+			seq[i] = 0
+		}
+		if i == steps {
+			return want
+		}
+		seq[i]++
+	}
 }
