@@ -10,7 +10,9 @@
 // options, and every mechanic takes its bonus dice from it. Bursting dice
 // are mechanics.Explode without a limit, as the rules say: the exact
 // engine follows them until going on has probability ≤ 1e-12 per die and
-// reports the dropped mass; the simulator follows every burst. Record
+// reports the dropped mass; the simulator follows every burst that can
+// change the outcome (a comparison or a cap of bursting dice is not followed
+// past the point where it is settled: see sim/saturate.go). Record
 // fields that hold a bursting total are declared up to what the simulator
 // can roll (mechanics.MaxBursts bursts in a row), and each record holds at
 // most one such field, declared last, so that its codes stay dense.
