@@ -119,7 +119,8 @@ func (p *radixPool) get(radix uint64) *radixBuf {
 
 // classBuf holds a kernel's classes drawn ahead: table indices mapped
 // through cls (nil: the class is the index), or for a pair kernel one index
-// of each table mapped through the classes of the pair, or (block draws) kb
+// of each table mapped through the classes of the pair, or for a weighted
+// kernel a face drawn by weight mapped through cls, or (block draws) kb
 // classes of another buffer as one number.
 type classBuf struct {
 	buf []uint16
@@ -133,6 +134,8 @@ type classBuf struct {
 	// block draws: kb draws of in as one number in base C
 	in    *classBuf
 	C, kb int
+	// weighted kernels: the face drawn by weight, mapped through cls
+	wt *weighted
 }
 
 // newClassBuf draws indices in [0, radix) mapped through cls.
@@ -146,6 +149,13 @@ func newClassBuf(radix int, cls []uint16) *classBuf {
 	}
 	b := newLeanBatch(uint64(radix))
 	c := &classBuf{cls: cls, b: b, buf: make([]uint16, 4*b.k)}
+	c.pos = len(c.buf)
+	return c
+}
+
+// newWeightedBuf draws faces of wt by weight, mapped through cls.
+func newWeightedBuf(wt *weighted, cls []uint16) *classBuf {
+	c := &classBuf{wt: wt, cls: cls, buf: make([]uint16, 64)}
 	c.pos = len(c.buf)
 	return c
 }
@@ -174,6 +184,11 @@ func (c *classBuf) refill(src *Source) {
 		}
 	case c.pb != nil:
 		c.pb.fillClasses(src, c.clsX, c.clsY, c.cls, c.ny, c.buf)
+	case c.wt != nil:
+		wt, cls := c.wt, c.cls
+		for i := range c.buf {
+			c.buf[i] = cls[wt.at(src.Index(wt.total))]
+		}
 	default:
 		c.b.fillClasses(src, c.cls, c.buf)
 	}

@@ -212,6 +212,29 @@ func pairWalk() *mechanics.Process {
 	return p
 }
 
+// weightedWalk is a homogeneous chain whose kernel is a die with weights
+// too heavy for a table (a weighted kernel: classes drawn by weight, rows,
+// and the jump engine over the total weight, 10⁶ + 7, three steps a draw).
+func weightedWalk() *mechanics.Process {
+	p := &mechanics.Process{Horizon: 30, Homogeneous: true, TimeUnit: "round"}
+	for s := 0; s <= 6; s++ {
+		p.Add(false, fmt.Sprint("pos ", s))
+	}
+	dead := p.Add(true, "dead")
+	die := mechanics.Die{Faces: []int{0, 1, 2}, Weights: []int64{100_007, 300_000, 600_000}}
+	p.Kernel = func(int) mechanics.Node { return die }
+	p.Move = func(_, s, x int) int {
+		switch {
+		case x == 0:
+			return dead
+		case x == 1 && s < 6:
+			return s + 1
+		}
+		return s
+	}
+	return p
+}
+
 // periodicWalk is a time-dependent walk whose kernels repeat every third
 // step (a coin, a d3, a weighted die), with a state that can never be left
 // and a horizon that leaves a last block of two steps. With tAt7, Move
@@ -334,6 +357,7 @@ func engineCases() map[string]*mechanics.Process {
 		"homogeneous step":        homogeneousStep(),
 		"homogeneous lanes":       lanesWalk(),
 		"homogeneous pair":        pairWalk(),
+		"homogeneous weighted":    weightedWalk(),
 		"periodic walk":           periodicWalk(false),
 		"periodic walk, t at 7":   periodicWalk(true),
 		"keyless kernels":         withKernelKey(keyedKernel(), nil),
@@ -429,6 +453,7 @@ func TestProcessEngineUsed(t *testing.T) {
 		"homogeneous long blocks": "jumps, two lanes",
 		"homogeneous lanes":       "jumps, two lanes",
 		"homogeneous pair":        "jumps",
+		"homogeneous weighted":    "jumps, two lanes",
 		"homogeneous step":        "step rows",
 	} {
 		if got := engine(engineCases()[name]); got != want {
@@ -446,7 +471,7 @@ func TestProcessEngineUsed(t *testing.T) {
 	}
 	defer func(on bool) { jumpEngine = on }(jumpEngine)
 	jumpEngine = false
-	for _, name := range []string{"homogeneous blocks", "homogeneous long blocks", "homogeneous pair"} {
+	for _, name := range []string{"homogeneous blocks", "homogeneous long blocks", "homogeneous pair", "homogeneous weighted"} {
 		if got := engine(engineCases()[name]); got != "blocks" {
 			t.Errorf("%s without the jump engine runs on %q, want blocks", name, got)
 		}

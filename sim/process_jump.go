@@ -869,8 +869,9 @@ func keyPeriod(keys []int32) int {
 }
 
 // kernelCounts is the size of kernel k's table (for a pair kernel, the
-// product of its two tables') and the number of its entries (index pairs)
-// in each class; 0 when k is neither.
+// product of its two tables'; for a weighted kernel, its total weight) and
+// the number of its entries (index pairs, weight) in each class; 0 when k
+// is none of these.
 func kernelCounts(k *compiledKernel) (uint64, []uint64) {
 	cnt := make([]uint64, len(k.vals))
 	if k.tcls != nil {
@@ -880,6 +881,13 @@ func kernelCounts(k *compiledKernel) (uint64, []uint64) {
 		return uint64(len(k.tcls)), cnt
 	}
 	cb := k.cb
+	if cb != nil && cb.wt != nil {
+		faces, ws := cb.wt.counts()
+		for i := range faces {
+			cnt[cb.cls[i]] += ws[i]
+		}
+		return cb.wt.total, cnt
+	}
 	if cb == nil || cb.pb == nil {
 		return 0, nil
 	}

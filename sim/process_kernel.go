@@ -100,6 +100,13 @@ func (kf *kernelForm) kernel(w *processWorker, t int) (*compiledKernel, error) {
 		k.newBuf = func(ref []uint16) *classBuf {
 			return newPairBuf(len(pt.x.vals), len(pt.y.vals), clsX, clsY, compose(cls, ref), pt.ny)
 		}
+	} else if wt, ok := s.(*weighted); ok && len(wt.faces) < 1<<16 {
+		// Exact counts past a table's size (a damage roll of bursting dice
+		// capped at what a creature can lose, heavy dice): each step's
+		// class is one draw by weight.
+		vals, cls := classes(wt.faces)
+		k.vals, k.cb = vals, newWeightedBuf(wt, cls)
+		k.newBuf = func(ref []uint16) *classBuf { return newWeightedBuf(wt, compose(cls, ref)) }
 	} else if ps, ok := s.(*pairSampler); ok {
 		tx, okx := asTable(ps.x)
 		ty, oky := asTable(ps.y)
