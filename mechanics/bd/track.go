@@ -486,14 +486,21 @@ func shockAndAid() *mechanics.Mechanic {
 				round = mechanics.Max{Terms: tries}
 			}
 			// Death comes at the end of round Stamina: the step depends on
-			// the round, the kernel does not.
+			// the round, the kernel does not. The last round has a key of
+			// its own, so that every other round's step is the same and the
+			// simulator shares their rows.
 			p := &mechanics.Process{Horizon: stamina, TimeUnit: "round"}
 			shock := p.Add(false, "in shock")
 			stable := p.Add(true, "stabilised")
 			dead := p.Add(true, "dead")
 			p.Start = shock
 			p.Kernel = func(int) mechanics.Node { return round }
-			p.KernelKey = func(int) int { return 0 }
+			p.KernelKey = func(t int) int {
+				if t >= stamina {
+					return 1
+				}
+				return 0
+			}
 			p.Move = func(t, _, x int) int {
 				switch {
 				case x == 1:
