@@ -19,9 +19,10 @@ import (
 // Kernel form (process_kernel.go, process_block.go). A kernel is compiled
 // once per kernel key. When it is a table (or two independent tables
 // combined by a function, such as two opposed rolls too large to table
-// whole) it is reduced to classes, its distinct values, and its draws come
-// from a class buffer: table indices drawn several per 64-bit word without
-// bias and mapped to classes ahead of use. Each state gets a row of next
+// whole, or a weighted table: exact counts past a table's size) it is
+// reduced to classes, its distinct values, and its draws come from a class
+// buffer: table indices drawn several per 64-bit word without bias (faces
+// drawn by weight) and mapped to classes ahead of use. Each state gets a row of next
 // states by class, filled the first time the state is met by calling Move
 // once per class, so a step is one buffered class and one load.
 //
@@ -31,11 +32,12 @@ import (
 //     are taken per lookup. For a time-dependent chain, only states whose
 //     Move is checked to be the same at every step ("t-free") are stepped
 //     there; the trial goes on step by step from any other.
-//   - A homogeneous chain whose kernel is a table, and a time-dependent one
-//     whose kernel keys repeat with a period from the first step, may run
-//     on the jump engine instead (process_jump.go): one exact draw for k
-//     steps (a period) through rows that count every sequence of table
-//     indices, two trials at a time where a trial's end is hard to predict.
+//   - A homogeneous chain whose kernel is any of these, and a
+//     time-dependent one whose kernel keys repeat with a period from the
+//     first step, may run on the jump engine instead (process_jump.go): one
+//     exact draw for k steps (a period) through rows that count every
+//     sequence of table indices (index pairs, units of weight), two trials
+//     at a time where a trial's end is hard to predict.
 //   - Other time-dependent chains keep rows per kernel key: a state's row is
 //     computed at the first step that needs it and checked against Move at
 //     the key's other steps; where Move differs, each step gets its own row.
