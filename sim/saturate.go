@@ -26,6 +26,10 @@ const saturateMaxCut = 1 << 12
 // millisecond), so that compiling never takes long.
 const saturateMaxWork = 1 << 21
 
+// saturateMaxBurstWork bounds the steps of following one bursting die's
+// chains (tens of milliseconds).
+const saturateMaxBurstWork = 1 << 24
+
 // saturateMaxTotal bounds the common denominator of a weighted table: one
 // draw below it must fit a 64-bit word with little rejection.
 const saturateMaxTotal = 1 << 62
@@ -204,7 +208,19 @@ func burstTruncated(e mechanics.Explode, cut int) (truncated, bool) {
 	// going: partial sums (unshifted) of chains still rolling, with their
 	// counts out of W^j before the j-th roll.
 	going := map[int]uint64{0: 1}
+	// The denominator W^(j+1) is checked level by level and the steps are
+	// bounded, so that a large die bursting on a low face (d65536!>=70
+	// capped at 1400) is declined at once instead of being followed for
+	// seconds to a denominator that cannot fit.
+	denom, work := uint64(1), 0
 	for j := 0; len(going) > 0; j++ {
+		var ok bool
+		if denom, ok = mulCheck(denom, W); !ok {
+			return truncated{}, false
+		}
+		if work += len(going) * len(faces); work > saturateMaxBurstWork {
+			return truncated{}, false
+		}
 		settled := make([]uint64, cut)
 		next := map[int]uint64{}
 		for p, n := range going {
