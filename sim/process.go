@@ -155,9 +155,15 @@ func newClassBuf(radix int, cls []uint16) *classBuf {
 	return c
 }
 
-// newWeightedBuf draws faces of wt by weight, mapped through cls.
+// newWeightedBuf draws faces of wt by weight, mapped through cls: U below
+// the total weight, several a word when the total fits 16 bits (as table
+// indices), then the face through wt's guide.
 func newWeightedBuf(wt *weighted, cls []uint16) *classBuf {
 	c := &classBuf{wt: wt, cls: cls, buf: make([]uint16, 64)}
+	if wt.total <= 1<<16 {
+		c.b = newLeanBatch(wt.total)
+		c.buf = make([]uint16, 4*c.b.k)
+	}
 	c.pos = len(c.buf)
 	return c
 }
@@ -186,6 +192,12 @@ func (c *classBuf) refill(src *Source) {
 		}
 	case c.pb != nil:
 		c.pb.fillClasses(src, c.clsX, c.clsY, c.cls, c.ny, c.buf)
+	case c.wt != nil && c.b.radix != 0:
+		wt, cls := c.wt, c.cls
+		c.b.fillClasses(src, nil, c.buf)
+		for i, u := range c.buf {
+			c.buf[i] = cls[wt.at(uint64(u))]
+		}
 	case c.wt != nil:
 		wt, cls := c.wt, c.cls
 		for i := range c.buf {

@@ -235,6 +235,32 @@ func weightedWalk() *mechanics.Process {
 	return p
 }
 
+// settledWalk is a homogeneous chain whose kernel is a comparison of
+// bursting dice, d20 + 2d12! > 15: a weighted table of 2683 and 14 597 out
+// of 17 280 (see fromCounts), its draws batched several a word.
+func settledWalk() *mechanics.Process {
+	p := &mechanics.Process{Horizon: 40, Homogeneous: true, TimeUnit: "attack"}
+	for s := 0; s <= 5; s++ {
+		p.Add(false, fmt.Sprint("pos ", s))
+	}
+	dead := p.Add(true, "dead")
+	d12 := mechanics.Explode{Die: mechanics.D(12)}
+	roll := mechanics.Sum{Terms: []mechanics.Node{mechanics.D(20), d12, d12}}
+	p.Kernel = func(int) mechanics.Node { return mechanics.Compare{X: roll, Op: mechanics.GT, T: 15} }
+	p.Move = func(_, s, x int) int {
+		switch {
+		case x == 1 && s < 5:
+			return s + 1
+		case x == 0 && s == 0:
+			return dead
+		case x == 0:
+			return s - 1
+		}
+		return s
+	}
+	return p
+}
+
 // periodicWalk is a time-dependent walk whose kernels repeat every third
 // step (a coin, a d3, a weighted die), with a state that can never be left
 // and a horizon that leaves a last block of two steps. With tAt7, Move
@@ -358,6 +384,7 @@ func engineCases() map[string]*mechanics.Process {
 		"homogeneous lanes":       lanesWalk(),
 		"homogeneous pair":        pairWalk(),
 		"homogeneous weighted":    weightedWalk(),
+		"homogeneous settled":     settledWalk(),
 		"periodic walk":           periodicWalk(false),
 		"periodic walk, t at 7":   periodicWalk(true),
 		"keyless kernels":         withKernelKey(keyedKernel(), nil),

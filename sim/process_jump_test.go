@@ -16,7 +16,7 @@ import (
 func TestProcessBlocksVsExact(t *testing.T) {
 	defer func(on bool) { jumpEngine = on }(jumpEngine)
 	jumpEngine = false
-	for _, name := range []string{"homogeneous blocks", "homogeneous long blocks", "homogeneous pair", "homogeneous weighted"} {
+	for _, name := range []string{"homogeneous blocks", "homogeneous long blocks", "homogeneous pair", "homogeneous weighted", "homogeneous settled"} {
 		crossCheck(t, name+" (blocks)", engineCases()[name], 19, trials(200_000, 600_000))
 	}
 	for _, name := range []string{"keyed kernel", "periodic walk"} {

@@ -22,6 +22,10 @@ import (
 // tables follow (the sum's distance from its least value).
 const saturateMaxCut = 1 << 12
 
+// countsTablePer bounds the entries a value of a table made from counts
+// (see fromCounts).
+const countsTablePer = 8192
+
 // saturateMaxWork bounds the steps of the truncated convolutions (about a
 // millisecond), so that compiling never takes long.
 const saturateMaxWork = 1 << 21
@@ -285,9 +289,13 @@ func convTruncated(a, b truncated) (truncated, bool) {
 
 // fromCounts is the sampler of values with counts, divided by their
 // greatest common divisor: a table (each value repeated by its count) when
-// the counts add up to at most tableMax, so that everything built on tables
-// (products, a process's kernel classes, block and jump engines) takes it,
-// else a weighted table.
+// that is small, for what is built on tables (products, a process step's
+// row by table index, draws of whole blocks), else a weighted table, which
+// process kernels take as well (class rows, block and jump engines). A
+// table is at most countsTablePer entries a value long (d20 + 2d10! ≥ 20,
+// 10 000 entries for two values, is one; d20 + 2d12! > 15, 17 280, is not),
+// so that a chain with a comparison of its own at each of thousands of
+// states keeps a few kB a state, not a table of 2¹⁶ entries each.
 func fromCounts(byVal map[int]uint64) sampler {
 	vals := make([]int, 0, len(byVal))
 	g := uint64(0)
@@ -304,7 +312,7 @@ func fromCounts(byVal map[int]uint64) sampler {
 		w.faces = append(w.faces, v)
 		w.cum = append(w.cum, w.total)
 	}
-	if w.total > tableMax {
+	if w.total > tableMax || w.total > uint64(countsTablePer*len(vals)) {
 		w.index()
 		return w
 	}

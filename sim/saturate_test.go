@@ -181,10 +181,13 @@ func TestSaturatingCompile(t *testing.T) {
 		n        mechanics.Node
 		weighted bool
 	}{
+		// 417 and 1583 of 2000: a table.
 		{mechanics.Compare{X: x, Op: mechanics.GT, T: 15}, false},
+		// 2683 and 14 597 of 17 280: more than countsTablePer entries a value.
+		{mechanics.Compare{X: mechanics.Sum{Terms: []mechanics.Node{mechanics.D(20), ex(12), ex(12)}}, Op: mechanics.GT, T: 15}, true},
 		{mechanics.Compare{X: big, Op: mechanics.GT, T: 25}, true},
 		{mechanics.Clamp{X: x, Lo: 0, Hi: 25}, true},
-		{mechanics.Clamp{X: x, Lo: 0, Hi: 12}, false},
+		{mechanics.Clamp{X: mechanics.Sum{Terms: []mechanics.Node{mechanics.D(4), mechanics.Explode{Die: mechanics.D(6)}}}, Lo: 0, Hi: 5}, false},
 		// A weighted comparison beside a die: a weighted product.
 		{mechanics.Combine{X: mechanics.Compare{X: big, Op: mechanics.GT, T: 25}, Y: mechanics.D(10), F: func(a, b int) int { return a * b }}, true},
 		// Mapped: equal results merged, back to a table.
