@@ -57,8 +57,8 @@ func mulCheck(a, b uint64) (uint64, bool) {
 // tables and bursting dice of positive trigger, or when the counts outgrow
 // the limits above (the caller then rolls the dice one by one).
 func saturating(x mechanics.Node, f func(int) int, sat int) (sampler, bool) {
-	terms, ok := flattenSum(x, nil)
-	if !ok || !slices.ContainsFunc(terms, func(t mechanics.Node) bool { _, ok := t.(mechanics.Explode); return ok }) {
+	terms := flattenSum(x, nil)
+	if !slices.ContainsFunc(terms, func(t mechanics.Node) bool { _, ok := t.(mechanics.Explode); return ok }) {
 		return nil, false
 	}
 	type part struct {
@@ -143,26 +143,20 @@ func saturating(x mechanics.Node, f func(int) int, sat int) (sampler, bool) {
 }
 
 // flattenSum lists the terms of nested sums and repeats.
-func flattenSum(x mechanics.Node, out []mechanics.Node) ([]mechanics.Node, bool) {
+func flattenSum(x mechanics.Node, out []mechanics.Node) []mechanics.Node {
 	switch x := x.(type) {
 	case mechanics.Sum:
 		for _, t := range x.Terms {
-			var ok bool
-			if out, ok = flattenSum(t, out); !ok {
-				return nil, false
-			}
+			out = flattenSum(t, out)
 		}
-		return out, true
+		return out
 	case mechanics.Repeat:
 		for range x.N {
-			var ok bool
-			if out, ok = flattenSum(x.X, out); !ok {
-				return nil, false
-			}
+			out = flattenSum(x.X, out)
 		}
-		return out, true
+		return out
 	}
-	return append(out, x), true
+	return append(out, x)
 }
 
 // distinctCounts is the distinct values of a table, ascending, with the
@@ -229,10 +223,7 @@ func burstTruncated(e mechanics.Explode, cut int) (truncated, bool) {
 		next := map[int]uint64{}
 		for p, n := range going {
 			for i, fc := range faces {
-				w, ok := mulCheck(n, uint64(e.Die.Weight(i)))
-				if !ok {
-					return truncated{}, false
-				}
+				w := n * uint64(e.Die.Weight(i)) // at most denom: no overflow
 				v := p + fc
 				if fc >= top && (e.Limit == 0 || j < e.Limit) {
 					// The die rolls on: its value will be at least v + lo,
@@ -250,14 +241,7 @@ func burstTruncated(e mechanics.Explode, cut int) (truncated, bool) {
 		levels = append(levels, settled)
 		going = next
 	}
-	total := uint64(1)
-	for range levels {
-		var ok bool
-		if total, ok = mulCheck(total, W); !ok {
-			return truncated{}, false
-		}
-	}
-	d := truncated{c: make([]uint64, cut), total: total}
+	d := truncated{c: make([]uint64, cut), total: denom}
 	scale := uint64(1)
 	for j := len(levels) - 1; j >= 0; j-- {
 		for v, n := range levels[j] {
