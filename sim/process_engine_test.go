@@ -443,12 +443,7 @@ func TestProcessFallbacksVsExact(t *testing.T) {
 // tests above cover them all.
 func TestProcessEngineUsed(t *testing.T) {
 	engine := func(p *mechanics.Process) string {
-		w := newProcessWorker(p)
-		var src Source
-		src.Seed(1, 0)
-		if err := w.run(&src, 100); err != nil {
-			t.Fatal(err)
-		}
+		w := ranWorker(t, p, 100)
 		switch kf := &w.kern; {
 		case p.Kernel == nil && w.step.cache != nil:
 			return "step cache"
@@ -487,12 +482,7 @@ func TestProcessEngineUsed(t *testing.T) {
 			t.Errorf("%s runs on %q, want %q", name, got, want)
 		}
 	}
-	w := newProcessWorker(coinRuns())
-	var src Source
-	src.Seed(1, 0)
-	if err := w.run(&src, 10); err != nil {
-		t.Fatal(err)
-	}
+	w := ranWorker(t, coinRuns(), 10)
 	if b := w.kern.blk; b == nil || b.C != 3 || b.kb < 3 {
 		t.Errorf("coin runs: want the 20 kernel classes merged to 3 and blocks of ≥ 3 steps, got %+v", b)
 	}

@@ -29,12 +29,7 @@ func TestProcessBlocksVsExact(t *testing.T) {
 // by walking every sequence through Move.
 func TestJumpRowsCountEverySequence(t *testing.T) {
 	for name, p := range map[string]*mechanics.Process{"blocks": blockWalk(), "coin runs": coinRuns()} {
-		w := newProcessWorker(p)
-		var src Source
-		src.Seed(1, 0)
-		if err := w.run(&src, 10); err != nil {
-			t.Fatal(err)
-		}
+		w := ranWorker(t, p, 10)
 		j := w.kern.jmp
 		if j == nil {
 			t.Fatalf("%s: no jump engine", name)
@@ -310,12 +305,7 @@ func TestJumpLanesVsExact(t *testing.T) {
 // here by walking every sequence through Move at the block's steps.
 func TestPeriodicRowsCountEverySequence(t *testing.T) {
 	p := periodicWalk(false)
-	w := newProcessWorker(p)
-	var src Source
-	src.Seed(1, 0)
-	if err := w.run(&src, 10); err != nil {
-		t.Fatal(err)
-	}
+	w := ranWorker(t, p, 10)
 	j := w.kern.jmp
 	if j == nil || j.k != 3 || j.remSteps != 2 {
 		t.Fatalf("want the jump engine in blocks of 3 steps and a last block of 2, got %+v", j)
@@ -378,12 +368,7 @@ func periodicBuilder(t *testing.T, w *processWorker) *jumpBuilder {
 // probabilities of the class's value.
 func TestKernelCountsMatchTheKernel(t *testing.T) {
 	p := keyedKernel()
-	w := newProcessWorker(p)
-	var src Source
-	src.Seed(1, 0)
-	if err := w.run(&src, 10); err != nil {
-		t.Fatal(err)
-	}
+	w := ranWorker(t, p, 10)
 	for _, step := range []int{1, 3} {
 		k, err := w.kern.kernel(w, step)
 		if err != nil {
@@ -474,4 +459,17 @@ func handRow(p *mechanics.Process, S, s int, tables [][]int, at func(i int) int)
 		}
 		seq[i]++
 	}
+}
+
+// ranWorker is a worker for p that has run n trials of chunk 0 with seed 1
+// (its engines built).
+func ranWorker(t *testing.T, p *mechanics.Process, n int) *processWorker {
+	t.Helper()
+	w := newProcessWorker(p)
+	var src Source
+	src.Seed(1, 0)
+	if err := w.run(&src, n); err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
