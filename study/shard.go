@@ -36,8 +36,8 @@ import (
 // ShardFormat is the version of the shard file layout.
 const ShardFormat = 1
 
-// shardMagic starts every shard file, followed by the format number.
-const shardMagic = "oddsmith-shard "
+// ShardMagic starts every shard file, followed by the format number.
+const ShardMagic = "oddsmith-shard "
 
 // IndexVars are the environment variables --shard auto/K reads the shard
 // index from, in this order: Slurm job arrays, Kubernetes Indexed Jobs, AWS
@@ -185,7 +185,7 @@ func (f *ShardFile) Encode() ([]byte, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s%d\n", shardMagic, ShardFormat)
+	fmt.Fprintf(&b, "%s%d\n", ShardMagic, ShardFormat)
 	b.Write(hj)
 	b.WriteByte('\n')
 	b.Write(payload.Bytes())
@@ -213,13 +213,13 @@ func ReadShard(name string, data []byte) (f *ShardFile, err error) {
 		return mechanics.Invalid("%s: %s", name, fmt.Sprintf(format, a...))
 	}
 	nl := bytes.IndexByte(data[:min(len(data), 64)], '\n')
-	if nl < 0 || !bytes.HasPrefix(data, []byte(shardMagic)) {
-		if len(data) < len(shardMagic) && bytes.HasPrefix([]byte(shardMagic), data) {
+	if nl < 0 || !bytes.HasPrefix(data, []byte(ShardMagic)) {
+		if len(data) < len(ShardMagic) && bytes.HasPrefix([]byte(ShardMagic), data) {
 			return nil, bad("truncated shard file (%d bytes)", len(data))
 		}
 		return nil, bad("not an oddsmith shard file")
 	}
-	format, err := strconv.Atoi(string(data[len(shardMagic):nl]))
+	format, err := strconv.Atoi(string(data[len(ShardMagic):nl]))
 	if err != nil {
 		return nil, bad("not an oddsmith shard file")
 	}

@@ -225,7 +225,7 @@ func TestMergeShards(t *testing.T) {
 // withChecksum wraps a body in a shard file's first line and checksum, so
 // that the fuzzer reaches the header and payload decoders.
 func withChecksum(body []byte) []byte {
-	b := append([]byte(fmt.Sprintf("%s%d\n", shardMagic, ShardFormat)), body...)
+	b := append([]byte(fmt.Sprintf("%s%d\n", ShardMagic, ShardFormat)), body...)
 	sum := sha256.Sum256(b)
 	return append(b, "sha256:"+hex.EncodeToString(sum[:])+"\n"...)
 }
@@ -236,10 +236,10 @@ func FuzzReadShard(f *testing.F) {
 	for _, s := range testShards(f, 2, 1) {
 		b := encode(f, s)
 		f.Add(b)
-		f.Add(b[len(shardMagic)+2 : len(b)-trailerLen])
+		f.Add(b[len(ShardMagic)+2 : len(b)-trailerLen])
 	}
 	f.Add([]byte{})
-	f.Add([]byte(shardMagic + "1\n{}\n"))
+	f.Add([]byte(ShardMagic + "1\n{}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, b := range [][]byte{data, withChecksum(data)} {
 			sf, err := ReadShard("fuzz", b)

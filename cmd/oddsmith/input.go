@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/oddsmith/oddsmith/study"
 )
 
 // maxPlanBytes bounds a plan file: plans are a few kilobytes of TOML, and
@@ -72,12 +74,12 @@ func readShardFile(name string) ([]byte, error) {
 	if st.Mode().IsRegular() {
 		return readLimited(f, name, "shard file", max(st.Size(), maxShardStream))
 	}
-	head := make([]byte, len(shardMagic))
+	head := make([]byte, len(study.ShardMagic))
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, fmt.Errorf("cannot read shard: %w", err)
 	}
-	if !bytes.Equal(head[:n], []byte(shardMagic)) {
+	if !bytes.Equal(head[:n], []byte(study.ShardMagic)) {
 		return head[:n], nil // not a shard: ReadShard says so
 	}
 	rest, err := readLimited(f, name, "shard file", maxShardStream)
@@ -86,6 +88,3 @@ func readShardFile(name string) ([]byte, error) {
 	}
 	return append(head, rest...), nil
 }
-
-// shardMagic is how a shard file starts (study.ShardFile.Encode).
-const shardMagic = "oddsmith-shard "
