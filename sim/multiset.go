@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"math/bits"
-
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
@@ -429,29 +427,4 @@ func (m *multisetPool) evaluate(acc []uint64, out []int) {
 
 // fillCounts is batch.fillWide writing cnt[index] for each index drawn:
 // four words' indices at once, len(out) = 4·b.k.
-func (b *batch) fillCounts(s *Source, cnt []uint64, out []uint64) {
-	k, r := b.k, b.radix
-	out = out[:4*k]
-	cnt = cnt[:r]
-	o0, o1, o2, o3 := out[:k], out[k:2*k], out[2*k:3*k], out[3*k:]
-	x0, x1, x2, x3 := s.pcg.Uint64(), s.pcg.Uint64(), s.pcg.Uint64(), s.pcg.Uint64()
-	for i := range o0 {
-		var h0, h1, h2, h3 uint64
-		h0, x0 = bits.Mul64(x0, r)
-		h1, x1 = bits.Mul64(x1, r)
-		h2, x2 = bits.Mul64(x2, r)
-		h3, x3 = bits.Mul64(x3, r)
-		o0[i], o1[i], o2[i], o3[i] = cnt[h0], cnt[h1], cnt[h2], cnt[h3]
-	}
-	for j, x := range [4]uint64{x0, x1, x2, x3} {
-		for x < b.thresh { // redraw this word's indices
-			x = s.pcg.Uint64()
-			seg := out[j*k : (j+1)*k]
-			for i := range seg {
-				var h uint64
-				h, x = bits.Mul64(x, r)
-				seg[i] = cnt[h]
-			}
-		}
-	}
-}
+func (b *batch) fillCounts(s *Source, cnt []uint64, out []uint64) { fillLookup(b, s, cnt, out) }

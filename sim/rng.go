@@ -164,47 +164,66 @@ func (b *batch) fillClasses(s *Source, cls []uint16, out []uint16) {
 		}
 		return
 	}
+	if cls != nil {
+		fillLookup(b, s, cls, out)
+		return
+	}
 	o0, o1, o2, o3 := out[:k], out[k:2*k], out[2*k:3*k], out[3*k:]
 	x0, x1, x2, x3 := s.pcg.Uint64(), s.pcg.Uint64(), s.pcg.Uint64(), s.pcg.Uint64()
-	if cls == nil {
-		for i := range o0 {
-			var h0, h1, h2, h3 uint64
-			h0, x0 = bits.Mul64(x0, r)
-			h1, x1 = bits.Mul64(x1, r)
-			h2, x2 = bits.Mul64(x2, r)
-			h3, x3 = bits.Mul64(x3, r)
-			o0[i], o1[i], o2[i], o3[i] = uint16(h0), uint16(h1), uint16(h2), uint16(h3)
-		}
-	} else {
-		cls = cls[:r]
-		for i := range o0 {
-			var h0, h1, h2, h3 uint64
-			h0, x0 = bits.Mul64(x0, r)
-			h1, x1 = bits.Mul64(x1, r)
-			h2, x2 = bits.Mul64(x2, r)
-			h3, x3 = bits.Mul64(x3, r)
-			o0[i], o1[i], o2[i], o3[i] = cls[h0], cls[h1], cls[h2], cls[h3]
-		}
+	for i := range o0 {
+		var h0, h1, h2, h3 uint64
+		h0, x0 = bits.Mul64(x0, r)
+		h1, x1 = bits.Mul64(x1, r)
+		h2, x2 = bits.Mul64(x2, r)
+		h3, x3 = bits.Mul64(x3, r)
+		o0[i], o1[i], o2[i], o3[i] = uint16(h0), uint16(h1), uint16(h2), uint16(h3)
 	}
 	for j, x := range [4]uint64{x0, x1, x2, x3} {
 		if x < b.thresh {
-			b.fillClassesOne(s, cls, out[j*k:(j+1)*k])
+			b.fillClassesOne(s, out[j*k:(j+1)*k])
 		}
 	}
 }
 
-// fillClassesOne redraws one segment of fillClasses from fresh words.
-func (b *batch) fillClassesOne(s *Source, cls []uint16, out []uint16) {
+// fillLookup is fillWide writing tab[index] for each index drawn into out,
+// len(out) ≥ 4·b.k: four words' indices at once, a word whose last low
+// part falls below the threshold redrawn whole.
+func fillLookup[T uint16 | uint64](b *batch, s *Source, tab []T, out []T) {
+	k, r := b.k, b.radix
+	out = out[:4*k]
+	tab = tab[:r]
+	o0, o1, o2, o3 := out[:k], out[k:2*k], out[2*k:3*k], out[3*k:]
+	x0, x1, x2, x3 := s.pcg.Uint64(), s.pcg.Uint64(), s.pcg.Uint64(), s.pcg.Uint64()
+	for i := range o0 {
+		var h0, h1, h2, h3 uint64
+		h0, x0 = bits.Mul64(x0, r)
+		h1, x1 = bits.Mul64(x1, r)
+		h2, x2 = bits.Mul64(x2, r)
+		h3, x3 = bits.Mul64(x3, r)
+		o0[i], o1[i], o2[i], o3[i] = tab[h0], tab[h1], tab[h2], tab[h3]
+	}
+	for j, x := range [4]uint64{x0, x1, x2, x3} {
+		for x < b.thresh { // redraw this word's indices
+			x = s.pcg.Uint64()
+			seg := out[j*k : (j+1)*k]
+			for i := range seg {
+				var h uint64
+				h, x = bits.Mul64(x, r)
+				seg[i] = tab[h]
+			}
+		}
+	}
+}
+
+// fillClassesOne redraws one segment of fillClasses' indices from fresh
+// words.
+func (b *batch) fillClassesOne(s *Source, out []uint16) {
 	for {
 		x := s.pcg.Uint64()
 		var hi uint64
 		for i := range out {
 			hi, x = bits.Mul64(x, b.radix)
-			if cls != nil {
-				out[i] = cls[hi]
-			} else {
-				out[i] = uint16(hi)
-			}
+			out[i] = uint16(hi)
 		}
 		if x >= b.thresh {
 			return
