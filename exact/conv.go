@@ -93,12 +93,7 @@ func sumN(bg *budget, a Dist, n int) (Dist, error) {
 	// A sparse X (packed outcomes: few values spread over a wide range) is
 	// cheaper to add one copy at a time: each step costs nnz(X)·span, where a
 	// squaring costs span² on the mostly-empty dense support.
-	nnz := 0
-	for _, p := range a.P {
-		if p != 0 {
-			nnz++
-		}
-	}
+	nnz := a.nonzero()
 	if n > 1 && wideUniform(a) {
 		return sumUniform(bg, a, n)
 	}

@@ -76,6 +76,17 @@ func (d Dist) Quantile(p float64) int {
 	return d.Max()
 }
 
+// nonzero is the number of values with mass.
+func (d Dist) nonzero() int {
+	n := 0
+	for _, p := range d.P {
+		if p != 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // Total is the sum of the probabilities (1 up to rounding, less when mass was
 // truncated).
 func (d Dist) Total() float64 {

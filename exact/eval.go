@@ -71,7 +71,7 @@ func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
 			// A run of equal wide uniform terms (8d77728 listed die by
 			// die) is one k-fold sum of moving windows.
 			j := i + 1
-			for j < len(ds) && wideUniform(ds[i]) && ds[j].Lo == ds[i].Lo && slices.Equal(ds[j].P, ds[i].P) {
+			for wide := wideUniform(ds[i]); wide && j < len(ds) && ds[j].Lo == ds[i].Lo && slices.Equal(ds[j].P, ds[i].P); {
 				j++
 			}
 			d := ds[i]
@@ -203,19 +203,8 @@ func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
 // against the budget row by row.
 func combine(b *budget, x, y Dist, f func(a, b int) int, name string) (Dist, error) {
 	out := map[int]float64{}
-	nnz := 0
-	for _, q := range y.P {
-		if q != 0 {
-			nnz++
-		}
-	}
-	nx := 0
-	for _, p := range x.P {
-		if p != 0 {
-			nx++
-		}
-	}
-	if err := b.plan(float64(nx) * float64(nnz) * 30); err != nil { // a map update per pair
+	nnz := y.nonzero()
+	if err := b.plan(float64(x.nonzero()) * float64(nnz) * 30); err != nil { // a map update per pair
 		return Dist{}, err
 	}
 	for i, p := range x.P {
