@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -264,7 +265,7 @@ func (r *Rule) buildProcess(params map[string]expr.Rat) (*mechanics.Spec, error)
 		return s, nil
 	}
 	withState := func(s int) map[string]expr.Rat {
-		ps := maps(params)
+		ps := maps.Clone(params)
 		for i, v := range tuple(s) {
 			ps[pd.State[i].Name] = expr.Int(int64(v))
 		}
@@ -360,14 +361,6 @@ func (r *Rule) buildProcess(params map[string]expr.Rat) (*mechanics.Spec, error)
 }
 
 func refsTime(x notation.Expr) bool { return slices.Contains(notation.Names(x), "time") }
-
-func maps(m map[string]expr.Rat) map[string]expr.Rat {
-	out := make(map[string]expr.Rat, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
 
 func constOf(v value) (expr.Rat, error) {
 	if v.kind != det || len(expr.Refs(v.e)) > 0 {
