@@ -38,8 +38,6 @@ type table struct {
 
 func (t *table) sample(r *Source) int { return t.vals[r.Index(uint64(len(t.vals)))] }
 
-type compiler struct{}
-
 func asTable(s sampler) (*table, bool) {
 	t, ok := s.(*table)
 	return t, ok
