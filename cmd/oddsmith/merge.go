@@ -118,7 +118,9 @@ type shardRun struct {
 	lastTick int
 }
 
-func newShardRun(spec, out string, quiet bool, stderr io.Writer) (*shardRun, error) {
+// newShardRun checks --shard and -o, and starts the header with the
+// command's canonical arguments and input files (canonicalArgs).
+func newShardRun(fs *pflag.FlagSet, positional []string, plan bool, spec, out string, quiet bool, stderr io.Writer) (*shardRun, error) {
 	sel, err := study.ParseShard(spec, os.Getenv)
 	if err != nil {
 		return nil, err
@@ -129,7 +131,13 @@ func newShardRun(spec, out string, quiet bool, stderr io.Writer) (*shardRun, err
 	if st, err := os.Stat(out); err == nil && st.IsDir() {
 		return nil, badInput("--shard writes a file: %s is a directory", out)
 	}
-	return &shardRun{sel: sel, out: out, quiet: quiet, stderr: stderr}, nil
+	args, files, err := canonicalArgs(fs, positional, plan)
+	if err != nil {
+		return nil, err
+	}
+	s := &shardRun{sel: sel, out: out, quiet: quiet, stderr: stderr}
+	s.header.Args, s.header.Files, s.header.ChunkSize = args, files, sim.ChunkSize
+	return s, nil
 }
 
 // begin fills the header's range and says what the shard runs.
@@ -198,17 +206,13 @@ func (s *shardRun) finish(points []study.ShardPoint, keys []string, trials int64
 
 // simShard runs one shard of 'oddsmith sim': a slice of the chunks.
 func simShard(ctx context.Context, fs *pflag.FlagSet, m *mechanics.Mechanic, c mechanics.Config, e study.Engine, spec, out, format string, quiet bool, stderr io.Writer) error {
-	s, err := newShardRun(spec, out, quiet, stderr)
-	if err != nil {
-		return err
-	}
-	args, files, err := canonicalArgs(fs, fs.Args(), false)
+	s, err := newShardRun(fs, fs.Args(), false, spec, out, quiet, stderr)
 	if err != nil {
 		return err
 	}
 	h := &s.header
-	h.Kind, h.Args, h.Files, h.What, h.OutputFormat = "sim", args, files, m.ID, format
-	h.Seed, h.Trials, h.ChunkSize = e.Seed, e.Trials, sim.ChunkSize
+	h.Kind, h.What, h.OutputFormat = "sim", m.ID, format
+	h.Seed, h.Trials = e.Seed, e.Trials
 	total := sim.Chunks(e.Trials)
 	first, last := s.begin(total, "chunks", func(first, last int64) string {
 		return fmt.Sprintf(" (%d of %d trials), seed %d", shardTrials(first, last, e.Trials), e.Trials, e.Seed)
@@ -252,11 +256,7 @@ func pointsShard(ctx context.Context, s *shardRun, pts []study.Point) error {
 
 // sweepShard runs one shard of 'oddsmith sweep'.
 func sweepShard(ctx context.Context, fs *pflag.FlagSet, sw *study.Sweep, spec, out string, quiet bool, stderr io.Writer) error {
-	s, err := newShardRun(spec, out, quiet, stderr)
-	if err != nil {
-		return err
-	}
-	args, files, err := canonicalArgs(fs, fs.Args(), false)
+	s, err := newShardRun(fs, fs.Args(), false, spec, out, quiet, stderr)
 	if err != nil {
 		return err
 	}
@@ -265,31 +265,26 @@ func sweepShard(ctx context.Context, fs *pflag.FlagSet, sw *study.Sweep, spec, o
 		return err
 	}
 	h := &s.header
-	h.Kind, h.Args, h.Files, h.What = "sweep", args, files, sw.Mechanic.ID
+	h.Kind, h.What = "sweep", sw.Mechanic.ID
 	if sw.Engine.Kind == "sim" {
-		h.Seed, h.Trials, h.ChunkSize = sw.Engine.Seed, sw.Engine.Trials, sim.ChunkSize
-	} else {
-		h.ChunkSize = sim.ChunkSize
+		h.Seed, h.Trials = sw.Engine.Seed, sw.Engine.Trials
 	}
 	return pointsShard(ctx, s, pts)
 }
 
 // planShard runs one shard of 'oddsmith run'.
 func planShard(ctx context.Context, fs *pflag.FlagSet, plan *study.Plan, file, spec, out string, quiet bool, stderr io.Writer) error {
-	s, err := newShardRun(spec, out, quiet, stderr)
+	s, err := newShardRun(fs, []string{file}, true, spec, out, quiet, stderr)
 	if err != nil {
 		return err
 	}
-	args, files, err := canonicalArgs(fs, []string{file}, true)
-	if err != nil {
-		return err
-	}
+	h := &s.header
 	for _, rf := range plan.RuleFiles {
 		path := rf
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(filepath.Dir(file), rf)
 		}
-		if _, err := addHash(files, path); err != nil {
+		if _, err := addHash(h.Files, path); err != nil {
 			return err
 		}
 	}
@@ -297,9 +292,8 @@ func planShard(ctx context.Context, fs *pflag.FlagSet, plan *study.Plan, file, s
 	if err != nil {
 		return mechanics.AsInput(err)
 	}
-	h := &s.header
-	h.Kind, h.Args, h.Files, h.What = "run", args, files, file
-	h.Seed, h.Trials, h.ChunkSize = uint64(plan.Seed), plan.Trials, sim.ChunkSize
+	h.Kind, h.What = "run", file
+	h.Seed, h.Trials = uint64(plan.Seed), plan.Trials
 	return pointsShard(ctx, s, pts)
 }
 
@@ -309,13 +303,22 @@ func addHash(files map[string]string, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	data, err := os.ReadFile(abs)
+	sum, err := fileHash(abs)
 	if err != nil {
 		return "", badInput("cannot read %s: %v", name, err)
 	}
-	sum := sha256.Sum256(data)
-	files[abs] = hex.EncodeToString(sum[:])
+	files[abs] = sum
 	return abs, nil
+}
+
+// fileHash is the sha256 of a file's contents, in hex.
+func fileHash(name string) (string, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -362,20 +365,21 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		replay = append(replay, "--format="+f)
 	} else {
+		what := map[string]string{"sweep": "sweep", "run": "plan"}[h.Kind]
 		if *format != "" {
-			return badInput("--format is for simulations; a %s writes a directory", map[string]string{"sweep": "sweep", "run": "plan"}[h.Kind])
+			return badInput("--format is for simulations; a %s writes a directory", what)
 		}
 		if *out == "" {
-			return badInput("merging a %s needs an output directory (-o DIR)", map[string]string{"sweep": "sweep", "run": "plan"}[h.Kind])
+			return badInput("merging a %s needs an output directory (-o DIR)", what)
 		}
 	}
 	// The input files must be those the shards read.
 	for _, f := range slices.Sorted(maps.Keys(h.Files)) {
-		data, err := os.ReadFile(f)
+		sum, err := fileHash(f)
 		if err != nil {
 			return badInput("the shards read %s, which merge cannot read: %v", f, err)
 		}
-		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != h.Files[f] {
+		if sum != h.Files[f] {
 			return badInput("%s changed since the shards ran; merge with the file they read, or rerun them", f)
 		}
 	}
