@@ -127,34 +127,6 @@ var fieldWho = map[string]string{
 	"cmd_roll":     "the defender's manoeuvre defence roll (d20 + CMD)",
 }
 
-// naturalsOf gives the naturals of the actor and the target stored in a
-// record code (0 for a side that takes 10).
-type naturalsOf struct {
-	a, t   mechanics.Slot
-	ar, tr bool
-}
-
-func (c contest) slots(rec *mechanics.Record) naturalsOf {
-	var n naturalsOf
-	if c.actor.rolls() {
-		n.a, n.ar = rec.Slot(c.actor.field), true
-	}
-	if c.target.rolls() {
-		n.t, n.tr = rec.Slot(c.target.field), true
-	}
-	return n
-}
-
-func (n naturalsOf) get(code int) (na, nt int) {
-	if n.ar {
-		na = n.a.Get(code)
-	}
-	if n.tr {
-		nt = n.t.Get(code)
-	}
-	return na, nt
-}
-
 // num is the integer constant n.
 func num(n int) expr.Expr { return expr.K(int64(n)) }
 

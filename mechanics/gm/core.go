@@ -186,8 +186,6 @@ func (b block) code(s int) (int, bool) {
 	return c, c >= 0 && c < b.rec.Size()
 }
 
-func (b block) has(s int) bool { _, ok := b.code(s); return ok }
-
 // bug reports a programming error in a model (a state outside its blocks).
 func bug(format string, a ...any) { panic(fmt.Sprintf("gm: "+format, a...)) }
 

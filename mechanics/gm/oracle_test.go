@@ -14,7 +14,6 @@ import (
 // q is the rational n/d.
 func q(n, d int64) *big.Rat { return big.NewRat(n, d) }
 
-func add(a, b *big.Rat) *big.Rat { return new(big.Rat).Add(a, b) }
 func mul(a, b *big.Rat) *big.Rat { return new(big.Rat).Mul(a, b) }
 func sub(a, b *big.Rat) *big.Rat { return new(big.Rat).Sub(a, b) }
 func f64(r *big.Rat) float64     { f, _ := r.Float64(); return f }
