@@ -2,8 +2,10 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -288,22 +290,12 @@ func finiteDie(e mechanics.Explode, at notation.Pos, n int) (mechanics.Die, erro
 			return mechanics.Die{}, errAt(at, "the exploding die has more than %d values: lower the limit", maxFiniteBurst)
 		}
 	}
-	out := mechanics.Die{Missing: missing.Int64()}
-	for v, w := range weights {
-		out.Faces = append(out.Faces, v)
-		out.Weights = append(out.Weights, w.Int64())
+	out := mechanics.Die{Faces: slices.Sorted(maps.Keys(weights)), Missing: missing.Int64()}
+	out.Weights = make([]int64, len(out.Faces))
+	for i, v := range out.Faces {
+		out.Weights[i] = weights[v].Int64()
 	}
-	sortDie(&out)
 	return out, nil
-}
-
-func sortDie(d *mechanics.Die) {
-	for i := 1; i < len(d.Faces); i++ {
-		for j := i; j > 0 && d.Faces[j] < d.Faces[j-1]; j-- {
-			d.Faces[j], d.Faces[j-1] = d.Faces[j-1], d.Faces[j]
-			d.Weights[j], d.Weights[j-1] = d.Weights[j-1], d.Weights[j]
-		}
-	}
 }
 
 // dice compiles a dice term to a fresh random value.
