@@ -321,7 +321,6 @@ func settingString(k string, v any) (string, error) {
 	return "", fmt.Errorf("%s = %v: give a number or a quoted name, not a %T", k, v, v)
 }
 
-// configure looks a mechanic up and applies a TOML table of settings.
 // loadRules reads the plan's own rules and its rule files.
 func (p *Plan) loadRules(file string, src []byte) error {
 	p.local = map[string]*mechanics.Mechanic{}
@@ -333,11 +332,7 @@ func (p *Plan) loadRules(file string, src []byte) error {
 		}
 		rs = inline
 	}
-	for _, f := range p.RuleFiles {
-		path := f
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(filepath.Dir(file), f)
-		}
+	for _, path := range p.RuleFilePaths(file) {
 		more, err := rules.LoadFile(path)
 		if err != nil {
 			return &PlanError{file, keyLine(src, "rules"), err}
@@ -351,6 +346,19 @@ func (p *Plan) loadRules(file string, src []byte) error {
 		p.local[r.ID] = r.Mechanic()
 	}
 	return nil
+}
+
+// RuleFilePaths are the plan's rule files (RuleFiles) as paths: a relative
+// one is read from the directory of the plan file.
+func (p *Plan) RuleFilePaths(file string) []string {
+	paths := make([]string, len(p.RuleFiles))
+	for i, f := range p.RuleFiles {
+		paths[i] = f
+		if !filepath.IsAbs(f) {
+			paths[i] = filepath.Join(filepath.Dir(file), f)
+		}
+	}
+	return paths
 }
 
 // configure looks a mechanic up (the plan's own rules first) and applies

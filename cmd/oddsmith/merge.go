@@ -279,11 +279,7 @@ func planShard(ctx context.Context, fs *pflag.FlagSet, plan *study.Plan, file, s
 		return err
 	}
 	h := &s.header
-	for _, rf := range plan.RuleFiles {
-		path := rf
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(filepath.Dir(file), rf)
-		}
+	for _, path := range plan.RuleFilePaths(file) {
 		if _, err := addHash(h.Files, path); err != nil {
 			return err
 		}

@@ -418,3 +418,31 @@ func TestShardMergeRules(t *testing.T) {
 	}
 	mustRefuse(t, "house.toml changed since the shards ran", append([]string{"merge"}, files...)...)
 }
+
+// TestShardMergePlanRuleFile: a plan's rule file (rules = [...], relative
+// to the plan) is among the files a shard records: the merge has the bytes
+// of one run, and a rule file changed after the shards ran is refused even
+// when the plan's points are unchanged.
+func TestShardMergePlanRuleFile(t *testing.T) {
+	dir := t.TempDir()
+	rule := "[[rule]]\nid = \"house.roll\"\n[rule.params]\nn = { default = 3, min = 1, max = 10 }\n[rule.vars]\ntotal = \"(n)d6\"\n"
+	rules := filepath.Join(dir, "house.toml")
+	if err := os.WriteFile(rules, []byte(rule), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	plan := filepath.Join(dir, "plan.toml")
+	src := "title = \"rule file\"\nrules = [\"house.toml\"]\n\n[[analysis]]\nname = \"roll\"\nmechanic = \"house.roll\"\nvary = { n = \"1..4\" }\nmetric = \"mean:total\"\n"
+	if err := os.WriteFile(plan, []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	single := filepath.Join(dir, "single")
+	mustRun(t, "run", plan, "-o", single, "-q")
+	files := shardAll(t, dir, "f", 2, "run", plan)
+	out := filepath.Join(dir, "merged")
+	mustRun(t, append([]string{"merge", "-q", "-o", out}, files...)...)
+	sameTree(t, single, out)
+	if err := os.WriteFile(rules, []byte(strings.Replace(rule, "max = 10", "max = 12", 1)), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	mustRefuse(t, "house.toml changed since the shards ran", append([]string{"merge", "-o", filepath.Join(dir, "again")}, files...)...)
+}
