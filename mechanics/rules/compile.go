@@ -436,23 +436,7 @@ func (c *compiler) compare(e *notation.Compare) (value, error) {
 			return v, nil
 		}
 	}
-	a, b := c.asDet(x), c.asDet(y)
-	var out expr.Expr
-	switch e.Op {
-	case notation.Eq:
-		out = expr.Eq(a, b)
-	case notation.Ne:
-		out = expr.Ne(a, b)
-	case notation.Lt:
-		out = expr.Lt(a, b)
-	case notation.Le:
-		out = expr.Le(a, b)
-	case notation.Gt:
-		out = expr.Gt(a, b)
-	default:
-		out = expr.Ge(a, b)
-	}
-	v := detV(out)
+	v := detV(kit.Compare(c.asDet(x), op, c.asDet(y)))
 	v.event = true
 	return v, nil
 }
