@@ -56,6 +56,13 @@ func Functions() []string {
 	return names
 }
 
+// PoolFunction reports a function that reads a pool die by die (its first
+// argument): highest(pool), sum(pool), count(pool >= 5), ….
+func PoolFunction(name string) bool {
+	f := funcs[name]
+	return f.pool || f.filter
+}
+
 // Keywords lists the words that are not names: and, or, not, if, then, else.
 func Keywords() []string { return slices.Clone(keywords) }
 

@@ -540,8 +540,7 @@ func (c *compiler) lookup(e *notation.Lookup) (value, error) {
 // call is a function: abs, floor, ceil, round, min, max, clamp, or a pool
 // evaluator.
 func (c *compiler) call(e *notation.Call) (value, error) {
-	switch e.Name {
-	case "highest", "lowest", "sum", "count", "all", "any", "distinct", "largest_set", "straight":
+	if notation.PoolFunction(e.Name) {
 		return c.poolCall(e)
 	}
 	args := make([]value, len(e.Args))

@@ -341,9 +341,6 @@ func (c *compiler) collectPools(r *Rule) error {
 	return nil
 }
 
-var poolFuncs = map[string]bool{"highest": true, "lowest": true, "sum": true, "count": true, "all": true, "any": true,
-	"distinct": true, "largest_set": true, "straight": true}
-
 // visitPools walks an expression: onCall for every pool evaluator (with
 // its pool argument), onName for every other name.
 //
@@ -409,7 +406,7 @@ func visitPools(e notation.Expr, known func(notation.Expr) (expr.Rat, bool), onC
 			visit(e.Then)
 			visit(e.Else)
 		case *notation.Call:
-			if poolFuncs[e.Name] && len(e.Args) > 0 {
+			if notation.PoolFunction(e.Name) && len(e.Args) > 0 {
 				pool := e.Args[0]
 				if f, ok := pool.(*notation.Filter); ok {
 					pool = f.Pool
