@@ -306,7 +306,7 @@ func (f *ShardFile) check() error {
 		if len(f.Points) != 1 || f.Points[0].Counts == nil {
 			return fmt.Errorf("a simulation shard holds one point of counts, this one %d", len(f.Points))
 		}
-		want := min(h.Last*h.ChunkSize, h.Trials) - min(h.First*h.ChunkSize, h.Trials)
+		want := ChunkTrials(h.First, h.Last, h.Trials, h.ChunkSize)
 		for i, c := range f.Points[0].Counts {
 			if t := c.Total(); t != want {
 				return fmt.Errorf("part %d counts %d trials, the range %d..%d has %d", i, t, h.First, h.Last, want)
@@ -316,6 +316,31 @@ func (f *ShardFile) check() error {
 		return fmt.Errorf("%d points for the range %d..%d", len(f.Points), h.First, h.Last)
 	}
 	return nil
+}
+
+// ChunkTrials is the number of trials in chunks [first, last) of a
+// simulation of trials trials, chunkSize to a chunk.
+func ChunkTrials(first, last, trials, chunkSize int64) int64 {
+	return min(last*chunkSize, trials) - min(first*chunkSize, trials)
+}
+
+// Trials is the number of trials a point's counts hold (0 for an exact
+// point): the sum over its parts.
+func (p *ShardPoint) Trials() int64 {
+	var n int64
+	for _, c := range p.Counts {
+		n += c.Total()
+	}
+	return n
+}
+
+// Trials is the number of trials the shard's points simulated.
+func (f *ShardFile) Trials() int64 {
+	var n int64
+	for i := range f.Points {
+		n += f.Points[i].Trials()
+	}
+	return n
 }
 
 // Point is one computation of a sweep or a plan.
@@ -397,7 +422,7 @@ func (p *Plan) ShardPoints() ([]Point, error) {
 				return nil, err
 			}
 			for _, c := range cs {
-				pts = append(pts, Point{Engine{Kind: "exact", MemoryBytes: p.MemoryBytes}, m, c})
+				pts = append(pts, Point{p.exactEngine(), m, c})
 			}
 		}
 	}
@@ -683,9 +708,7 @@ func (m *Merged) Result(ctx context.Context, e Engine, mech *mechanics.Mechanic,
 func (m *Merged) Trials() int64 {
 	var n int64
 	for _, p := range m.points {
-		for _, c := range p.Counts {
-			n += c.Total()
-		}
+		n += p.Trials()
 	}
 	return n
 }

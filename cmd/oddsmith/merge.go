@@ -229,7 +229,7 @@ func simShard(ctx context.Context, fs *pflag.FlagSet, m *mechanics.Mechanic, c m
 
 // shardTrials is the number of trials of chunks [first, last).
 func shardTrials(first, last, trials int64) int64 {
-	return min(last*sim.ChunkSize, trials) - min(first*sim.ChunkSize, trials)
+	return study.ChunkTrials(first, last, trials, sim.ChunkSize)
 }
 
 // pointsShard runs one shard of a sweep or a plan: a slice of the points.
@@ -410,13 +410,7 @@ func mergeSummary(w io.Writer, h study.ShardHeader, names []string, shards []*st
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for i, s := range shards {
 		sh := s.Header
-		var t int64
-		for _, p := range s.Points {
-			for _, c := range p.Counts {
-				t += c.Total()
-			}
-		}
-		fmt.Fprintf(tw, "  shard %d/%d\t%s\t%d trials\t%s\n", sh.Shard, sh.Of, study.RangeText(sh.Unit, sh.First, sh.Last), t, names[i])
+		fmt.Fprintf(tw, "  shard %d/%d\t%s\t%d trials\t%s\n", sh.Shard, sh.Of, study.RangeText(sh.Unit, sh.First, sh.Last), s.Trials(), names[i])
 	}
 	tw.Flush()
 }
