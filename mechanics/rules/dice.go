@@ -550,8 +550,7 @@ func (c *compiler) statOf(e *notation.Call) (kit.PoolStat, notation.Expr, error)
 			return nil, nil, errAt(arg.Pos(), "%s needs a comparison of the pool: %s(pool >= 5)", e.Name, e.Name)
 		}
 		op := cmpOps[f.Op]
-		if call, ok := f.Value.(*notation.Call); ok && (call.Name == "highest" || call.Name == "lowest") && len(call.Args) == 1 &&
-			samePool(call.Args[0], f.Pool) {
+		if call, ok := ownExtreme(f); ok {
 			if e.Name != "count" || f.Op != notation.Eq {
 				return nil, nil, errAt(f.OpAt, "against the pool's own %s only count(pool == %s(pool)) is supported", call.Name, call.Name)
 			}
@@ -628,6 +627,13 @@ func reduceAllAny(st kit.PoolStat, faces []int) (kit.PoolStat, func(expr.Expr) e
 		return kit.PoolLowest{K: 1}, func(e expr.Expr) expr.Expr { return expr.Le(e, expr.K(int64(b))) }
 	}
 	return st, same
+}
+
+// ownExtreme is the call when a pool is compared with its own highest or
+// lowest die (count(pool == highest(pool))).
+func ownExtreme(f *notation.Filter) (*notation.Call, bool) {
+	call, ok := f.Value.(*notation.Call)
+	return call, ok && (call.Name == "highest" || call.Name == "lowest") && len(call.Args) == 1 && samePool(call.Args[0], f.Pool)
 }
 
 // samePool reports two pool arguments that name the same roll: the same

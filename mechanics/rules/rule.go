@@ -347,104 +347,53 @@ func (c *compiler) collectPools(r *Rule) error {
 // A condition or lookup key on the parameters alone (known: its value)
 // visits only the branch taken, as the compiler rolls only that one.
 func visitPools(e notation.Expr, known func(notation.Expr) (expr.Rat, bool), onCall func(*notation.Call, notation.Expr), onName func(*notation.Name)) {
-	var visit func(e notation.Expr)
-	visitCond := func(cd *notation.Cond) {
-		if cd != nil {
-			visit(cd.Value)
-		}
-	}
-	visit = func(e notation.Expr) {
+	var visit func(e notation.Expr) bool
+	walk := func(e notation.Expr) { notation.Walk(e, visit) }
+	visit = func(e notation.Expr) bool {
 		switch e := e.(type) {
-		case nil:
 		case *notation.Name:
 			if onName != nil {
 				onName(e)
 			}
-		case *notation.Dice:
-			visit(e.Count)
-			visit(e.Sides)
-			for _, m := range e.Mods {
-				switch m := m.(type) {
-				case *notation.Keep:
-					visit(m.Count)
-				case *notation.Drop:
-					visit(m.Count)
-				case *notation.Explode:
-					visitCond(m.Cond)
-					visit(m.Limit)
-				case *notation.Reroll:
-					visitCond(m.Cond)
-				case *notation.CountSuccess:
-					visitCond(m.Cond)
-				case *notation.CountFail:
-					visitCond(m.Cond)
-				}
-			}
-		case *notation.Neg:
-			visit(e.X)
-		case *notation.Binary:
-			visit(e.X)
-			visit(e.Y)
-		case *notation.Compare:
-			visit(e.X)
-			visit(e.Y)
-		case *notation.Logic:
-			visit(e.X)
-			visit(e.Y)
-		case *notation.Not:
-			visit(e.X)
 		case *notation.If:
 			if k, ok := known(e.Cond); ok {
 				if k.N != 0 {
-					visit(e.Then)
+					walk(e.Then)
 				} else {
-					visit(e.Else)
+					walk(e.Else)
 				}
-				return
+				return false
 			}
-			visit(e.Cond)
-			visit(e.Then)
-			visit(e.Else)
 		case *notation.Call:
-			if notation.PoolFunction(e.Name) && len(e.Args) > 0 {
-				pool := e.Args[0]
-				if f, ok := pool.(*notation.Filter); ok {
-					pool = f.Pool
-					// The compared value: its own pool reads are part of
-					// this statistic (count(pool == highest(pool))).
-					if call, ok := f.Value.(*notation.Call); !(ok && (call.Name == "highest" || call.Name == "lowest") &&
-						len(call.Args) == 1 && samePool(call.Args[0], f.Pool)) {
-						visit(f.Value)
-					}
-				}
-				onCall(e, pool)
-				if d, ok := pool.(*notation.Dice); ok {
-					visit(d) // names inside the dice term
-				}
-				for _, a := range e.Args[1:] {
-					visit(a)
-				}
-				return
+			if !notation.PoolFunction(e.Name) || len(e.Args) == 0 {
+				return true
 			}
-			for _, a := range e.Args {
-				visit(a)
+			pool := e.Args[0]
+			if f, ok := pool.(*notation.Filter); ok {
+				pool = f.Pool
+				// The compared value: its own pool reads are part of
+				// this statistic (count(pool == highest(pool))).
+				if _, own := ownExtreme(f); !own {
+					walk(f.Value)
+				}
 			}
-		case *notation.Filter:
-			visit(e.Pool)
-			visit(e.Value)
+			onCall(e, pool)
+			if d, ok := pool.(*notation.Dice); ok {
+				walk(d) // names inside the dice term
+			}
+			for _, a := range e.Args[1:] {
+				walk(a)
+			}
+			return false
 		case *notation.Lookup:
 			if k, ok := known(e.X); ok {
-				visit(caseOf(e, k))
-				return
+				walk(caseOf(e, k))
+				return false
 			}
-			visit(e.X)
-			for _, cs := range e.Cases {
-				visit(cs.Value)
-			}
-			visit(e.Default)
 		}
+		return true
 	}
-	visit(e)
+	walk(e)
 }
 
 // spec assembles the record from the components and the outputs.
