@@ -7,9 +7,9 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -125,21 +125,16 @@ type point struct {
 	value  float64 // the swept parameter's value (lines)
 	axis   float64 // its place on the x axis before centring
 	diff   mechanics.Config
-	xm     *mechanics.Mechanic
-	xc     mechanics.Config
-	hasX   bool
 	hasDif bool
+	// xm at xc gives the x axis (an xmetric), when xm is set.
+	xm *mechanics.Mechanic
+	xc mechanics.Config
 }
 
 // applyNumbers adds (add = true) or sets numeric settings on a copy of c.
 func applyNumbers(m *mechanics.Mechanic, c mechanics.Config, set map[string]any, add bool) (mechanics.Config, error) {
 	out := c.Clone()
-	keys := make([]string, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(set)) {
 		var d float64
 		switch v := set[k].(type) {
 		case int64:
@@ -160,7 +155,7 @@ func applyNumbers(m *mechanics.Mechanic, c mechanics.Config, set map[string]any,
 			continue
 		}
 		if add {
-			base, ok := paramValue(m, out, k)
+			base, ok := out.Params[k]
 			if !ok {
 				return out, fmt.Errorf("diff: %s has no numeric parameter %q", m.ID, k)
 			}
@@ -171,12 +166,6 @@ func applyNumbers(m *mechanics.Mechanic, c mechanics.Config, set map[string]any,
 		}
 	}
 	return out, nil
-}
-
-// paramValue reads a numeric parameter of a configuration.
-func paramValue(m *mechanics.Mechanic, c mechanics.Config, name string) (float64, bool) {
-	v, ok := c.Params[name]
-	return v, ok
 }
 
 // points lists the computations of a series of a "lines" panel.
@@ -224,7 +213,6 @@ func (s *ChartSeries) points(p *Plan, pn *ChartPanel) ([]point, error) {
 			pt.hasDif = true
 		}
 		if s.XMetric != "" {
-			pt.hasX = true
 			switch {
 			case xm != nil:
 				pt.xm, pt.xc = xm, xbase.Clone()
@@ -386,7 +374,7 @@ func (p *Plan) validateSeries(pn *ChartPanel, s *ChartSeries) error {
 				ok bool
 				m  *mechanics.Mechanic
 				c  mechanics.Config
-			}{{true, pt.m, pt.c}, {pt.hasDif, pt.m, pt.diff}, {pt.hasX, pt.xm, pt.xc}} {
+			}{{true, pt.m, pt.c}, {pt.hasDif, pt.m, pt.diff}, {pt.xm != nil, pt.xm, pt.xc}} {
 				if !mc.ok {
 					continue
 				}
@@ -404,7 +392,7 @@ func (p *Plan) validateSeries(pn *ChartPanel, s *ChartSeries) error {
 				return fmt.Errorf("center: %w", err)
 			}
 		}
-		if pts[0].hasX {
+		if pts[0].xm != nil {
 			if err := check(pts[0].xm, pts[0].xc, s.XMetric); err != nil {
 				return fmt.Errorf("xmetric: %w", err)
 			}
@@ -535,7 +523,7 @@ func (p *Plan) chartRequests(ch *Chart) ([]Point, error) {
 					if pt.hasDif {
 						add(e, pt.m, pt.diff)
 					}
-					if pt.hasX {
+					if pt.xm != nil {
 						add(e, pt.xm, pt.xc)
 					}
 				}
@@ -584,7 +572,6 @@ type chartRun struct {
 	memo map[string]*mechanics.Result
 }
 
-// run computes m at c with e, once per model and engine.
 // series is the result of a series' mechanic at its settings, with its
 // engine.
 func (cr *chartRun) series(s *ChartSeries) (*mechanics.Result, error) {
@@ -595,6 +582,7 @@ func (cr *chartRun) series(s *ChartSeries) (*mechanics.Result, error) {
 	return cr.run(s.engine(cr.p), m, c)
 }
 
+// run computes m at c with e, once per model and engine.
 func (cr *chartRun) run(e Engine, m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
 	e.Source = cr.p.Source // merge: the shards' results
 	key := fmt.Sprint(e.Kind, "|", e.Trials, "|", e.Seed, "|", m.ID, c.Params, c.Options)
@@ -609,6 +597,17 @@ func (cr *chartRun) run(e Engine, m *mechanics.Mechanic, c mechanics.Config) (*m
 	cr.memo[key] = r
 	cr.tick()
 	return r, nil
+}
+
+// metric computes m at c with e (cr.run) and evaluates a metric of the
+// result.
+func (cr *chartRun) metric(e Engine, m *mechanics.Mechanic, c mechanics.Config, metric string) (*mechanics.Result, float64, error) {
+	r, err := cr.run(e, m, c)
+	if err != nil {
+		return nil, 0, err
+	}
+	y, err := evalMetric(r, metric)
+	return r, y, err
 }
 
 func (cr *chartRun) add(panel string, s *ChartSeries, r *mechanics.Result, quantity string, x, y float64, setting string) {
@@ -769,20 +768,12 @@ func (cr *chartRun) lines(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSerie
 		quantity += " × " + mechanics.FormatNum(yscale)
 	}
 	for _, pt := range pts {
-		r, err := cr.run(e, pt.m, pt.c)
-		if err != nil {
-			return "", err
-		}
-		y, err := evalMetric(r, metric)
+		r, y, err := cr.metric(e, pt.m, pt.c, metric)
 		if err != nil {
 			return "", err
 		}
 		if pt.hasDif {
-			rd, err := cr.run(e, pt.m, pt.diff)
-			if err != nil {
-				return "", err
-			}
-			yd, err := evalMetric(rd, metric)
+			_, yd, err := cr.metric(e, pt.m, pt.diff, metric)
 			if err != nil {
 				return "", err
 			}
@@ -798,12 +789,8 @@ func (cr *chartRun) lines(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSerie
 			}
 			x -= vr.Stats.P50
 		}
-		if pt.hasX {
-			rx, err := cr.run(e, pt.xm, pt.xc)
-			if err != nil {
-				return "", err
-			}
-			if x, err = evalMetric(rx, s.XMetric); err != nil {
+		if pt.xm != nil {
+			if _, x, err = cr.metric(e, pt.xm, pt.xc, s.XMetric); err != nil {
 				return "", err
 			}
 		}
@@ -931,15 +918,11 @@ func (cr *chartRun) dist(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries
 	return rare, nil
 }
 
-// settingsOf prints a series' fixed settings.
+// settingsOf prints a series' fixed settings (a setting that is neither a
+// number nor a name is left out).
 func settingsOf(set map[string]any) string {
-	keys := make([]string, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var parts []string
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(set)) {
 		if kv, err := settingString(k, set[k]); err == nil {
 			parts = append(parts, kv)
 		}
@@ -1080,8 +1063,8 @@ func parseMetricExpr(s string) ([]metricTerm, error) {
 		w := strings.TrimSpace(rest[:i])
 		t := metricTerm{sign: sign}
 		if err := reports.CheckMetric(w); err != nil {
-			v, perr := strconvFloat(w)
-			if perr != nil {
+			v, perr := strconv.ParseFloat(w, 64)
+			if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, fmt.Errorf("metric %q: %q is neither event:NAME, mean:VAR nor a number", s, w)
 			}
 			t.num = v
@@ -1095,14 +1078,6 @@ func parseMetricExpr(s string) ([]metricTerm, error) {
 		sign, rest = next, rest[i+2:]
 	}
 	return out, nil
-}
-
-func strconvFloat(s string) (float64, error) {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q is not a number", s)
-	}
-	return v, nil
 }
 
 // isProb tells a metric that reads as a probability: events and numbers.
