@@ -336,10 +336,7 @@ func (c *compiler) binary(e *notation.Binary) (value, error) {
 // intOf is the value of a constant det expression when it is a whole
 // number.
 func intOf(v value) (int, bool) {
-	if v.kind != det || len(expr.Refs(v.e)) > 0 {
-		return 0, false
-	}
-	r, err := evalConst(v.e)
+	r, err := constOf(v)
 	if err != nil || !r.IsInt() || r.N > math.MaxInt32 || r.N < math.MinInt32 {
 		return 0, false
 	}

@@ -386,8 +386,7 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 // scorer is a face's score under a term's counting: +1 for a success
 // (cs, #), −1 for a failure (cf), 0 otherwise.
 func (c *compiler) scorer(t *term) (func(int) int, error) {
-	_, top := dieRange(t.die)
-	bottom, _ := dieRange(t.die)
+	bottom, top := dieRange(t.die)
 	var tests []func(int) bool
 	var fails []func(int) bool
 	for _, cd := range t.success {
@@ -465,10 +464,7 @@ func chainCount(e mechanics.Explode, score func(int) int, at notation.Pos) (mech
 	}
 	ex := mechanics.Explode{Die: enc, Limit: e.Limit, Tolerance: e.Tolerance, ByThreshold: true, Threshold: 2}
 	decode := func(x int) int {
-		g := (x + 1) / 3
-		if x+1 < 0 {
-			g = -((-(x + 1) + 2) / 3)
-		}
+		g := floorDiv(x+1, 3)
 		return a*g + x - 3*g
 	}
 	n := e.Limit
@@ -666,7 +662,7 @@ func (c *compiler) poolCall(e *notation.Call) (value, error) {
 		if !ok {
 			return value{}, errAt(e.At, "internal: statistic %s of pool %s was not collected", st.Name(), p.Name)
 		}
-		v := detV(wrap(exprF(f)))
+		v := detV(wrap(expr.F(f)))
 		v.event = e.Name == "all" || e.Name == "any"
 		return v, nil
 	case *notation.Dice:

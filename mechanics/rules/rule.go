@@ -24,8 +24,6 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics/notation"
 )
 
-func exprF(name string) expr.Expr { return expr.F(name) }
-
 // Def is one named expression of a rule: a binding or an output.
 type Def struct {
 	Name, Doc, Src string
@@ -256,8 +254,7 @@ func (c *compiler) evalKnown(e notation.Expr) (expr.Rat, bool) {
 	}
 	// A scratch compiler: a dice term in the expression adds its parts
 	// there, not to the rule.
-	scratch := &compiler{params: c.params, binds: map[string]value{}, pools: map[string]*poolBinding{}, used: map[string]bool{}}
-	v, err := scratch.compile(e)
+	v, err := newCompiler(c.params).compile(e)
 	if err != nil {
 		return expr.Rat{}, false
 	}
@@ -283,7 +280,6 @@ func (c *compiler) collectPools(r *Rule) error {
 	}
 	// Pass 1: names that are pool arguments.
 	for _, d := range all {
-		var err error
 		visitPools(d.X, c.known, func(call *notation.Call, pool notation.Expr) {
 			if n, ok := pool.(*notation.Name); ok && lets[n.Name] && c.pools[n.Name] == nil {
 				pb := &poolBinding{field: map[string]string{}}
@@ -300,9 +296,6 @@ func (c *compiler) collectPools(r *Rule) error {
 				c.pools[n.Name] = pb
 			}
 		}, nil)
-		if err != nil {
-			return err
-		}
 	}
 	if len(c.pools) == 0 {
 		return nil
