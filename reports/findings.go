@@ -67,7 +67,6 @@ func LineFinding(met, x string, xy plotter.XYs) string {
 	return fmt.Sprintf("Finding: %s ranges from %s (%s = %s) to %s (%s = %s).", what, fixed3(lo.Y), x, num(lo.X), fixed3(hi.Y), x, num(hi.X))
 }
 
-// fixed3 prints a metric's value with three decimals.
 // ExtremesY is the first point with the lowest y and the first with the
 // highest (xy must not be empty).
 func ExtremesY(xy plotter.XYs) (lo, hi plotter.XY) {
@@ -83,6 +82,7 @@ func ExtremesY(xy plotter.XYs) (lo, hi plotter.XY) {
 	return lo, hi
 }
 
+// fixed3 prints a metric's value with three decimals.
 func fixed3(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 
 // isHalf tells a probability of exactly one half (up to rounding error).
