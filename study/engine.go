@@ -105,6 +105,3 @@ func Configure(id string, settings []string) (*mechanics.Mechanic, mechanics.Con
 	}
 	return m, c, nil
 }
-
-// errAt adds where in a grid an error happened.
-func errAt(pt []float64, err error) error { return fmt.Errorf("at %v: %w", pt, err) }
