@@ -74,6 +74,9 @@ type value struct {
 func detV(e expr.Expr) value                  { return value{kind: det, e: e} }
 func rndV(n mechanics.Node, lo, hi int) value { return value{kind: rnd, node: n, lo: lo, hi: hi} }
 
+// asEvent marks a value a truth value.
+func asEvent(v value) value { v.event = true; return v }
+
 // component is one independent random part of the outcome record: a node
 // and the fields it fills (one field holding the node's value, or the
 // fields of a joint pool, decoded from its sub-record).
@@ -221,6 +224,16 @@ func (c *compiler) compile(e notation.Expr) (value, error) {
 	return v, err
 }
 
+// compilePair compiles two operands, x first.
+func (c *compiler) compilePair(x, y notation.Expr) (value, value, error) {
+	vx, err := c.compile(x)
+	if err != nil {
+		return value{}, value{}, err
+	}
+	vy, err := c.compile(y)
+	return vx, vy, err
+}
+
 func (c *compiler) compileNode(e notation.Expr) (value, error) {
 	switch e := e.(type) {
 	case *notation.Num:
@@ -243,31 +256,20 @@ func (c *compiler) compileNode(e notation.Expr) (value, error) {
 	case *notation.Compare:
 		return c.compare(e)
 	case *notation.Logic:
-		x, err := c.compile(e.X)
+		x, y, err := c.compilePair(e.X, e.Y)
 		if err != nil {
 			return value{}, err
 		}
-		y, err := c.compile(e.Y)
-		if err != nil {
-			return value{}, err
-		}
-		var out expr.Expr
 		if e.Op == notation.And {
-			out = expr.And(c.asDet(x), c.asDet(y))
-		} else {
-			out = expr.Or(c.asDet(x), c.asDet(y))
+			return asEvent(detV(expr.And(c.asDet(x), c.asDet(y)))), nil
 		}
-		v := detV(out)
-		v.event = true
-		return v, nil
+		return asEvent(detV(expr.Or(c.asDet(x), c.asDet(y)))), nil
 	case *notation.Not:
 		x, err := c.compile(e.X)
 		if err != nil {
 			return value{}, err
 		}
-		v := detV(expr.Not(c.asDet(x)))
-		v.event = true
-		return v, nil
+		return asEvent(detV(expr.Not(c.asDet(x)))), nil
 	case *notation.If:
 		return c.ifThen(e)
 	case *notation.Call:
@@ -302,11 +304,7 @@ func (c *compiler) name(e *notation.Name) (value, error) {
 // sum, a scaled roll, a combination); with fields or rational results it
 // becomes an output expression.
 func (c *compiler) binary(e *notation.Binary) (value, error) {
-	x, err := c.compile(e.X)
-	if err != nil {
-		return value{}, err
-	}
-	y, err := c.compile(e.Y)
+	x, y, err := c.compilePair(e.X, e.Y)
 	if err != nil {
 		return value{}, err
 	}
@@ -412,30 +410,20 @@ var cmpOps = map[notation.CmpOp]mechanics.CmpOp{
 }
 
 func (c *compiler) compare(e *notation.Compare) (value, error) {
-	x, err := c.compile(e.X)
-	if err != nil {
-		return value{}, err
-	}
-	y, err := c.compile(e.Y)
+	x, y, err := c.compilePair(e.X, e.Y)
 	if err != nil {
 		return value{}, err
 	}
 	op := cmpOps[e.Op]
 	if x.kind == rnd {
 		if k, ok := intOf(y); ok {
-			v := rndV(mechanics.Compare{X: x.node, Op: op, T: k}, 0, 1)
-			v.event = true
-			return v, nil
+			return asEvent(rndV(mechanics.Compare{X: x.node, Op: op, T: k}, 0, 1)), nil
 		}
 		if y.kind == rnd {
-			v := rndV(mechanics.Combine{X: x.node, Y: y.node, F: func(a, b int) int { return b2i(op.Holds(a, b)) }, Name: op.String()}, 0, 1)
-			v.event = true
-			return v, nil
+			return asEvent(rndV(mechanics.Combine{X: x.node, Y: y.node, F: func(a, b int) int { return b2i(op.Holds(a, b)) }, Name: op.String()}, 0, 1)), nil
 		}
 	}
-	v := detV(kit.Compare(c.asDet(x), op, c.asDet(y)))
-	v.event = true
-	return v, nil
+	return asEvent(detV(kit.Compare(c.asDet(x), op, c.asDet(y)))), nil
 }
 
 func b2i(b bool) int {
