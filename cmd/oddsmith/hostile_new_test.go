@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -86,20 +84,8 @@ func TestHostileSignalsNew(t *testing.T) {
 		{syscall.SIGTERM, 143, "run " + plan + " -q --shard 0/1 -o " + out},
 		{syscall.SIGINT, 130, "sim ag.radiation -n 100000000000 -q --shard 1/2 -o " + out},
 	} {
-		cmd, stdout, stderr := startCommand(t, strings.Fields(c.args)...)
-		time.Sleep(300 * time.Millisecond)
-		cmd.Process.Signal(c.sig)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != c.code {
-				t.Errorf("%s after %v: %v (stderr %q); want exit %d", c.args, c.sig, err, stderr.String(), c.code)
-			}
-		case <-time.After(stuckGrace + 7*time.Second):
-			cmd.Process.Kill()
-			<-done
+		stdout, stderr, stopped := interruptCommand(t, c.args, strings.Fields(c.args), c.sig, c.code, stuckGrace+7*time.Second)
+		if !stopped {
 			t.Errorf("%s did not stop within %v of %v", c.args, stuckGrace+7*time.Second, c.sig)
 			continue
 		}

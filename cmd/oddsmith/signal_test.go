@@ -34,6 +34,31 @@ func startCommand(t *testing.T, args ...string) (*exec.Cmd, *strings.Builder, *s
 	return cmd, &out, &errOut
 }
 
+// interruptCommand starts the command with args, sends it sig after 300 ms
+// and waits up to wait for it to exit, reporting an exit status other than
+// code (label names the command in the message). stopped is false when it
+// did not exit in time: it is then killed.
+func interruptCommand(t *testing.T, label string, args []string, sig syscall.Signal, code int, wait time.Duration) (stdout, stderr *strings.Builder, stopped bool) {
+	t.Helper()
+	cmd, stdout, stderr := startCommand(t, args...)
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(sig)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != code {
+			t.Errorf("%s after %v: %v (stderr %q); want exit %d", label, sig, err, stderr.String(), code)
+		}
+		return stdout, stderr, true
+	case <-time.After(wait):
+		cmd.Process.Kill()
+		<-done
+		return stdout, stderr, false
+	}
+}
+
 // A long exact computation and a long simulation stop promptly on SIGINT
 // (exit 130) and SIGTERM (exit 143), leaving no output file.
 func TestSignalsStopLongRuns(t *testing.T) {
@@ -48,19 +73,8 @@ func TestSignalsStopLongRuns(t *testing.T) {
 		{syscall.SIGTERM, 143, "sim ag.radiation -n 100000000000 -q"},
 	} {
 		out := filepath.Join(dir, "out.csv")
-		cmd, stdout, stderr := startCommand(t, strings.Fields(c.args+" --format csv -o "+out)...)
-		time.Sleep(300 * time.Millisecond)
-		cmd.Process.Signal(c.sig)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != c.code {
-				t.Errorf("%s after %v: %v (stderr %q); want exit %d", c.args, c.sig, err, stderr.String(), c.code)
-			}
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
+		stdout, stderr, stopped := interruptCommand(t, c.args, strings.Fields(c.args+" --format csv -o "+out), c.sig, c.code, 10*time.Second)
+		if !stopped {
 			t.Fatalf("%s did not stop within 10 s of %v", c.args, c.sig)
 		}
 		if stdout.Len() != 0 || !strings.Contains(stderr.String(), "interrupted") {
