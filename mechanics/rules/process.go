@@ -45,6 +45,18 @@ type StateVar struct {
 	Exprs map[string]Def
 }
 
+// set gives the bound k ("start", "min" or "max") the value n.
+func (sv *StateVar) set(k string, n int) {
+	switch k {
+	case "start":
+		sv.Start = n
+	case "min":
+		sv.Min = n
+	case "max":
+		sv.Max = n
+	}
+}
+
 // ProcessDef is a rule's process: its state, when it stops, the horizon,
 // and the next state (Next: one expression per state variable, the ones
 // not given staying as they are).
@@ -103,14 +115,7 @@ func processOf(fail func(int, string, ...any) error, where func(int) string, lin
 			if x < -1e6 || x > 1e6 {
 				return nil, fail(line, "rule %s: state variable %s: %s = %d is beyond ±1000000", id, name, k, x)
 			}
-			switch k {
-			case "start":
-				sv.Start = int(x)
-			case "min":
-				sv.Min = int(x)
-			case "max":
-				sv.Max = int(x)
-			}
+			sv.set(k, int(x))
 		}
 		for k := range v {
 			if k != "start" && k != "min" && k != "max" {
@@ -193,14 +198,7 @@ func (p *ProcessDef) resolve(id string, params map[string]expr.Rat) (*ProcessDef
 			if err != nil {
 				return nil, err
 			}
-			switch k {
-			case "start":
-				sv.Start = n
-			case "min":
-				sv.Min = n
-			case "max":
-				sv.Max = n
-			}
+			sv.set(k, n)
 		}
 		if sv.Min > sv.Max || sv.Start < sv.Min || sv.Start > sv.Max {
 			return nil, mechanics.Invalid("%s: state variable %s: start %d must lie within [min, max] = [%d, %d] (at these settings)", id, sv.Name, sv.Start, sv.Min, sv.Max)
