@@ -525,7 +525,7 @@ func TestRuleFileHostile(t *testing.T) {
 	if res := runRule(t, rs[0]); len(res.Bands) != 1 || math.Abs(res.Bands[0].P[1]-1.0/3) > 1e-12 {
 		t.Errorf("bands only: %+v", res.Bands)
 	}
-	rs, err = LoadFile(write("st.toml", "# big\n[[rule]]\nid = \"x.y\"\n[rule.process]\nstate = { a = { start = 0, min = 0, max = 1000 }, b = { start = 0, min = 0, max = 1000 } }\nuntil = \"a > 5\"\nhorizon = 5\n[rule.next]\na = \"a + d6\"\n[rule.vars]\nt = \"time\"\n"))
+	_, err = LoadFile(write("st.toml", "# big\n[[rule]]\nid = \"x.y\"\n[rule.process]\nstate = { a = { start = 0, min = 0, max = 1000 }, b = { start = 0, min = 0, max = 1000 } }\nuntil = \"a > 5\"\nhorizon = 5\n[rule.next]\na = \"a + d6\"\n[rule.vars]\nt = \"time\"\n"))
 	if err == nil || !strings.Contains(err.Error(), "st.toml:2: rule x.y: the state has more than") {
 		t.Errorf("too many states: %v", err)
 	}
