@@ -509,7 +509,11 @@ func (c *compiler) poolDie(d *notation.Dice) (mechanics.Die, int, error) {
 			return mechanics.Die{}, 0, err
 		}
 		if k := len(kit.DistinctFaces(die)); k > 64 {
-			return mechanics.Die{}, 0, errAt(d.At, "a pool's die may have at most 64 different faces, and this exploding die has %d: give the explosion a limit (%s with !{2}, say)", k, d)
+			advice := fmt.Sprintf("give the explosion a limit (%s with !{2}, say)", d)
+			if t.explode.Limit > 0 {
+				advice = "lower the explosion's limit or use a smaller die"
+			}
+			return mechanics.Die{}, 0, errAt(d.At, "a pool's die may have at most 64 different faces, and this exploding die has %d: %s", k, advice)
 		}
 	}
 	return die, t.n, nil

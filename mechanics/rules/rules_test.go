@@ -160,6 +160,7 @@ func TestOneLinerErrors(t *testing.T) {
 		{"d6!>=1", "never stops"},
 		{"d6!<=2", "highest faces"},
 		{"count(6d6! >= 6)", "give the explosion a limit"},
+		{"highest(d100!{2})", "lower the explosion's limit"},
 		{"d0", "out of range"},
 		{"hihgest(5d6)", "did you mean"},
 	} {
