@@ -3,14 +3,15 @@ package benchmarks
 import (
 	"testing"
 
+	"github.com/oddsmith/oddsmith/systems"
+
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
-	_ "github.com/oddsmith/oddsmith/mechanics/bd"
 )
 
 // configured looks a mechanic up and applies settings to its defaults.
 func configured(tb testing.TB, id string, sets ...string) (*mechanics.Mechanic, mechanics.Config) {
-	m, err := mechanics.Lookup(id)
+	m, err := systems.Default.Lookup(id)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
-	"github.com/oddsmith/oddsmith/mechanics/ag"
+	"github.com/oddsmith/oddsmith/systems/ag"
 )
 
 var sink exact.Dist

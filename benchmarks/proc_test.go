@@ -3,9 +3,8 @@ package benchmarks
 import (
 	"testing"
 
-	"github.com/oddsmith/oddsmith/mechanics"
-	_ "github.com/oddsmith/oddsmith/mechanics/ag"
-	_ "github.com/oddsmith/oddsmith/mechanics/grim"
+	"github.com/oddsmith/oddsmith/systems"
+
 	"github.com/oddsmith/oddsmith/sim"
 )
 
@@ -23,7 +22,7 @@ var processTasks = []string{
 func BenchmarkSimProcess(b *testing.B) {
 	for _, id := range processTasks {
 		b.Run("task="+id, func(b *testing.B) {
-			m, err := mechanics.Lookup(id)
+			m, err := systems.Default.Lookup(id)
 			if err != nil {
 				b.Skip(err)
 			}

@@ -5,12 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/systems"
+
 	"github.com/oddsmith/oddsmith/mechanics"
-	_ "github.com/oddsmith/oddsmith/mechanics/ag"
-	_ "github.com/oddsmith/oddsmith/mechanics/bd"
-	_ "github.com/oddsmith/oddsmith/mechanics/d20w"
-	_ "github.com/oddsmith/oddsmith/mechanics/gm"
-	_ "github.com/oddsmith/oddsmith/mechanics/grim"
 	"github.com/oddsmith/oddsmith/sim"
 )
 
@@ -83,7 +80,7 @@ func runChunk(tb testing.TB, ss []*sim.Sampler, c uint64, n int) {
 //
 //	go test ./benchmarks -run '^$' -bench SimMechanic -benchtime 300ms
 func BenchmarkSimMechanic(b *testing.B) {
-	for _, m := range mechanics.All() {
+	for _, m := range systems.Default.All() {
 		b.Run("task="+m.ID, func(b *testing.B) {
 			ss := samplers(b, m)
 			runChunk(b, ss, 0, chunk) // compile what is built lazily
@@ -127,7 +124,7 @@ func topConfig(tb testing.TB, m *mechanics.Mechanic) (mechanics.Config, []string
 //
 //	go test ./benchmarks -run '^$' -bench SimMechanicTop -benchtime 300ms -v
 func BenchmarkSimMechanicTop(b *testing.B) {
-	for _, m := range mechanics.All() {
+	for _, m := range systems.Default.All() {
 		b.Run("task="+m.ID, func(b *testing.B) {
 			c, set := topConfig(b, m)
 			b.Log(strings.Join(set, " "))
@@ -150,7 +147,7 @@ func BenchmarkSimMechanicTop(b *testing.B) {
 // TestEveryMechanicSimulates runs one small chunk of every mechanic at its
 // defaults, so a broken benchmark workload fails the ordinary tests.
 func TestEveryMechanicSimulates(t *testing.T) {
-	for _, m := range mechanics.All() {
+	for _, m := range systems.Default.All() {
 		runChunk(t, samplers(t, m), 0, 1000)
 	}
 }

@@ -5,8 +5,9 @@ import (
 	"testing"
 
 	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
-	"github.com/oddsmith/oddsmith/mechanics/rules"
+	"github.com/oddsmith/oddsmith/systems"
 )
 
 // exprMechanic compiles a one-line rule.
@@ -59,7 +60,7 @@ func BenchmarkRuleSim(b *testing.B) {
 //
 //	go test ./benchmarks -run '^$' -bench RuleCompile
 func BenchmarkRuleCompile(b *testing.B) {
-	src, err := os.ReadFile("../mechanics/rules/testdata/house.toml")
+	src, err := os.ReadFile("../lang/rules/testdata/house.toml")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func BenchmarkRuleVsBuiltin(b *testing.B) {
 			rule = r.Mechanic()
 		}
 	}
-	builtin, err := mechanics.Lookup("ag.skill_test")
+	builtin, err := systems.Default.Lookup("ag.skill_test")
 	if err != nil {
 		b.Fatal(err)
 	}

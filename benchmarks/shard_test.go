@@ -8,6 +8,7 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
 	"github.com/oddsmith/oddsmith/study"
+	"github.com/oddsmith/oddsmith/systems"
 )
 
 // BenchmarkShards compares one 2-worker simulation of n trials of
@@ -17,7 +18,7 @@ import (
 // summarized. The two must be within 10% (trials/s).
 func BenchmarkShards(b *testing.B) {
 	const n = 400_000_000
-	m, err := mechanics.Lookup("ag.skill_test")
+	m, err := systems.Default.Lookup("ag.skill_test")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,13 +4,14 @@ import (
 	"context"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/systems"
+
 	"github.com/oddsmith/oddsmith/mechanics"
-	_ "github.com/oddsmith/oddsmith/mechanics/ag"
 	"github.com/oddsmith/oddsmith/sim"
 )
 
 func agSpec(b *testing.B, sets ...string) *mechanics.Spec {
-	m, err := mechanics.Lookup("ag.skill_test")
+	m, err := systems.Default.Lookup("ag.skill_test")
 	if err != nil {
 		b.Fatal(err)
 	}

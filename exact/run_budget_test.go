@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/systems"
+
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
-	_ "github.com/oddsmith/oddsmith/mechanics/ag"
 )
 
 // The known blow-up: ag.wound_degeneration with a full track of 12 boxes
@@ -17,7 +18,7 @@ import (
 // 10 000 transient states was factorised whole).
 func woundConfig(t *testing.T) (*mechanics.Mechanic, mechanics.Config) {
 	t.Helper()
-	m, err := mechanics.Lookup("ag.wound_degeneration")
+	m, err := systems.Default.Lookup("ag.wound_degeneration")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 
-	"github.com/oddsmith/oddsmith/mechanics/notation"
-
+	"github.com/oddsmith/oddsmith/internal/suggest"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
@@ -278,67 +277,115 @@ func (m *Mechanic) Model(c Config) (spec *Spec, err error) {
 	return spec, nil
 }
 
-var registry = map[string]*Mechanic{}
-
-// Register adds a mechanic; it panics on a duplicate id or a bad definition.
-func Register(m *Mechanic) {
-	if _, dup := registry[m.ID]; dup {
-		panic("mechanics: duplicate mechanic " + m.ID)
-	}
-	for _, o := range m.Options {
-		if len(o.Values) == 0 {
-			panic("mechanics: option " + o.Name + " has no values")
-		}
-	}
-	for _, p := range m.Params {
-		if p.Default < p.Min || p.Default > p.Max {
-			panic("mechanics: default of " + m.ID + "." + p.Name + " out of range")
-		}
-	}
-	registry[m.ID] = m
+// Registry holds mechanics by id: the built-in systems (package systems
+// makes the one the command line uses) and, as overlays, designers' rules.
+// A registry never changes once made, so any number of goroutines may read
+// it, and two overlays of one registry can be used side by side.
+type Registry struct {
+	base *Registry
+	byID map[string]*Mechanic
+	// all is every mechanic, the base's included, sorted by id.
+	all []*Mechanic
 }
 
-// RegisterRules adds designers' rules for the rest of a command: it refuses
-// an id that is taken (a built-in, or another rule) and returns the
-// function that removes them again. Not for use while other goroutines
-// look mechanics up.
-func RegisterRules(ms []*Mechanic) (remove func(), err error) {
-	for i, m := range ms {
-		if _, dup := registry[m.ID]; dup {
-			for _, r := range ms[:i] {
-				delete(registry, r.ID)
+// NewRegistry holds the given mechanics. It panics on a duplicate id or a
+// bad definition (an option without values, a default out of its range):
+// built-in mechanics are the program's own, so that is a bug.
+func NewRegistry(ms ...*Mechanic) *Registry {
+	r := &Registry{byID: make(map[string]*Mechanic, len(ms))}
+	for _, m := range ms {
+		if _, dup := r.byID[m.ID]; dup {
+			panic("mechanics: duplicate mechanic " + m.ID)
+		}
+		for _, o := range m.Options {
+			if len(o.Values) == 0 {
+				panic("mechanics: option " + o.Name + " has no values")
 			}
+		}
+		for _, p := range m.Params {
+			if p.Default < p.Min || p.Default > p.Max {
+				panic("mechanics: default of " + m.ID + "." + p.Name + " out of range")
+			}
+		}
+		r.byID[m.ID] = m
+	}
+	r.sort()
+	return r
+}
+
+func (r *Registry) sort() {
+	r.all = make([]*Mechanic, 0, len(r.byID)+len(r.base.All()))
+	r.all = append(r.all, r.base.All()...)
+	for _, m := range r.byID {
+		r.all = append(r.all, m)
+	}
+	slices.SortFunc(r.all, func(a, b *Mechanic) int { return strings.Compare(a.ID, b.ID) })
+}
+
+// Overlay returns a registry that holds r's mechanics and designers' rules
+// on top; r itself does not change. It refuses, as bad input, a rule whose
+// id is taken (by a mechanic of r or another rule).
+func (r *Registry) Overlay(ms []*Mechanic) (*Registry, error) {
+	if len(ms) == 0 {
+		return r, nil
+	}
+	o := &Registry{base: r, byID: make(map[string]*Mechanic, len(ms))}
+	for _, m := range ms {
+		if _, err := r.Lookup(m.ID); err == nil || o.byID[m.ID] != nil {
 			where := ""
 			if m.RuleSource != "" {
 				where = m.RuleSource + ": "
 			}
 			return nil, Invalid("%srule %s: the id is taken (by a built-in mechanic or another rule); choose another", where, m.ID)
 		}
-		registry[m.ID] = m
+		o.byID[m.ID] = m
 	}
-	return func() {
-		for _, m := range ms {
-			delete(registry, m.ID)
-		}
-	}, nil
+	o.sort()
+	return o, nil
 }
 
-// Lookup finds a mechanic by id.
-func Lookup(id string) (*Mechanic, error) {
-	if m, ok := registry[id]; ok {
-		return m, nil
+// Lookup finds a mechanic by id. A nil registry holds nothing.
+func (r *Registry) Lookup(id string) (*Mechanic, error) {
+	for at := r; at != nil; at = at.base {
+		if m, ok := at.byID[id]; ok {
+			return m, nil
+		}
 	}
 	return nil, Invalid("unknown mechanic %q (run 'oddsmith list')", id)
 }
 
-// All returns every mechanic sorted by id.
-func All() []*Mechanic {
-	out := make([]*Mechanic, 0, len(registry))
-	for _, m := range registry {
-		out = append(out, m)
+// All returns every mechanic sorted by id (the slice is shared: do not
+// change it).
+func (r *Registry) All() []*Mechanic {
+	if r == nil {
+		return nil
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return r.all
+}
+
+// System returns the mechanics of one system ("ag", "grim", …) sorted by id.
+func (r *Registry) System(prefix string) []*Mechanic {
+	var out []*Mechanic
+	for _, m := range r.All() {
+		if strings.HasPrefix(m.ID, prefix+".") {
+			out = append(out, m)
+		}
+	}
 	return out
+}
+
+// Configure looks a mechanic up and applies "name=value" settings to its
+// defaults.
+func (r *Registry) Configure(id string, settings []string) (*Mechanic, Config, error) {
+	m, err := r.Lookup(id)
+	if err != nil {
+		return nil, Config{}, err
+	}
+	c, err := m.Configure(settings)
+	if err != nil {
+		return nil, Config{}, err
+	}
+	return m, c, nil
 }
 
 // DefaultConfig is the configuration with every default.
@@ -423,7 +470,7 @@ func (m *Mechanic) Set(c Config, kv string) error {
 		names = append(names, o.Name, o.Short())
 	}
 	hint := ""
-	if s := notation.Suggest(name, names); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		hint = fmt.Sprintf("did you mean %s? ", s)
 	}
 	switch {
@@ -452,15 +499,4 @@ func FormatNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 // IntParam declares an integer parameter.
 func IntParam(name string, def, lo, hi float64, doc string) Param {
 	return Param{Name: name, Default: def, Min: lo, Max: hi, Doc: doc}
-}
-
-// System returns the mechanics of one system ("ag", "grim", …) sorted by id.
-func System(prefix string) []*Mechanic {
-	var out []*Mechanic
-	for _, m := range All() {
-		if strings.HasPrefix(m.ID, prefix+".") {
-			out = append(out, m)
-		}
-	}
-	return out
 }

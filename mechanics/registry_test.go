@@ -1,9 +1,11 @@
 package mechanics
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -44,26 +46,79 @@ func TestConfigure(t *testing.T) {
 }
 
 func TestRegisterRejectsDuplicatesAndBadDefaults(t *testing.T) {
+	t.Parallel()
 	m := testMechanic()
 	m.ID = "test.unique"
-	Register(m)
-	defer delete(registry, m.ID)
-	for name, bad := range map[string]*Mechanic{
-		"duplicate":   m,
-		"bad default": {ID: "test.bad", Params: []Param{{Name: "x", Default: 5, Min: 0, Max: 1}}},
-		"no values":   {ID: "test.novals", Options: []Option{{Name: "test.opt.x"}}},
+	for name, bad := range map[string][]*Mechanic{
+		"duplicate":   {m, m},
+		"bad default": {{ID: "test.bad", Params: []Param{{Name: "x", Default: 5, Min: 0, Max: 1}}}},
+		"no values":   {{ID: "test.novals", Options: []Option{{Name: "test.opt.x"}}}},
 	} {
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Errorf("%s: Register did not panic", name)
+					t.Errorf("%s: NewRegistry did not panic", name)
 				}
 			}()
-			Register(bad)
+			NewRegistry(bad...)
 		}()
 	}
-	if _, err := Lookup("test.missing"); err == nil {
+	if _, err := NewRegistry(m).Lookup("test.missing"); err == nil {
 		t.Error("Lookup of a missing id succeeded")
+	}
+	var none *Registry
+	if _, err := none.Lookup("test.unique"); err == nil || len(none.All()) != 0 {
+		t.Error("a nil registry is not empty")
+	}
+}
+
+// Overlays of one registry are independent values: each sees its own rules
+// and the base's mechanics, the base never sees a rule, and a taken id is
+// refused as bad input. Run from many goroutines (-race checks them).
+func TestOverlaysSideBySide(t *testing.T) {
+	t.Parallel()
+	base := NewRegistry(testMechanic())
+	rule := func(id string) *Mechanic { m := testMechanic(); m.ID, m.RuleSource = id, id+".toml"; return m }
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			id := fmt.Sprintf("rule.r%d", i)
+			o, err := base.Overlay([]*Mechanic{rule(id)})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if _, err := o.Lookup(id); err != nil {
+				t.Errorf("overlay %d lost its rule: %v", i, err)
+			}
+			if _, err := o.Lookup("test.roll"); err != nil {
+				t.Errorf("overlay %d lost the base: %v", i, err)
+			}
+			if _, err := base.Lookup(id); err == nil {
+				t.Errorf("rule %s leaked into the base", id)
+			}
+			for j := range 8 {
+				if j == i {
+					continue
+				}
+				if _, err := o.Lookup(fmt.Sprintf("rule.r%d", j)); err == nil {
+					t.Errorf("overlay %d sees rule %d", i, j)
+				}
+			}
+			if got := len(o.All()); got != 2 {
+				t.Errorf("overlay %d holds %d mechanics; want 2", i, got)
+			}
+		})
+	}
+	wg.Wait()
+	for _, ms := range [][]*Mechanic{{rule("test.roll")}, {rule("rule.x"), rule("rule.x")}} {
+		_, err := base.Overlay(ms)
+		if !IsInput(err) || !strings.Contains(err.Error(), "the id is taken") || !strings.HasPrefix(err.Error(), ms[0].RuleSource+": ") {
+			t.Errorf("Overlay(%s) = %v; want the taken id refused as bad input", ms[0].ID, err)
+		}
+	}
+	if o, _ := base.Overlay(nil); o != base {
+		t.Error("an empty overlay is not the registry itself")
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
+	"github.com/oddsmith/oddsmith/systems"
 )
 
 // chartShardPlan is a small plan with every kind of chart panel and every
@@ -26,7 +27,7 @@ func chartShardPlan(t *testing.T) *Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ParsePlan(file, src)
+	p, err := ParsePlan(systems.Default, file, src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/oddsmith/oddsmith/internal/pngtest"
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/systems"
 )
 
 // TestAtlasExampleIsTheBuiltIn requires examples/atlas.toml to be the plan
@@ -32,7 +33,7 @@ func TestAtlasExampleIsTheBuiltIn(t *testing.T) {
 // cut down (fewer trials, validation up to 10⁵), every chart still drawn.
 func atlasPlan(t *testing.T) *Plan {
 	t.Helper()
-	p, err := ParsePlan(AtlasFile, AtlasPlan)
+	p, err := ParsePlan(systems.Default, AtlasFile, AtlasPlan)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestAtlasBundle(t *testing.T) {
 		{"atlas07_fire", "grim Condition 20, down", "event:down", "turns=4", "grim.burning", []string{"condition=20", "turns=4"}, "event:down"},
 	}
 	for _, tc := range cases {
-		m, c, err := Configure(tc.id, tc.set)
+		m, c, err := systems.Default.Configure(tc.id, tc.set)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,7 +160,7 @@ func TestAtlasBundle(t *testing.T) {
 		}
 	}
 	// The tail of bd damage: P(damage ≥ 30) against the exact distribution.
-	m, c, _ := Configure("bd.damage", []string{"k_b=2"})
+	m, c, _ := systems.Default.Configure("bd.damage", []string{"k_b=2"})
 	r, err := (Engine{Kind: "exact"}).Run(context.Background(), m, c)
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +224,7 @@ func TestChartPlanErrors(t *testing.T) {
 		{head + "[[chart.panel]]\nkind = \"lines\"\nrange = \"1..5\"\nmetric = \"event:success\"\nseries = [{ label = \"a\", mechanic = \"gm.core.roll\", x = \"score\", diff = { nope = 1 } }]\n", "nope"},
 	}
 	for _, tc := range cases {
-		_, err := ParsePlan("p.toml", []byte(tc.src))
+		_, err := ParsePlan(systems.Default, "p.toml", []byte(tc.src))
 		var pe *PlanError
 		if !errors.As(err, &pe) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("plan\n%s\ngave %v; want a PlanError containing %q", tc.src, err, tc.want)

@@ -92,16 +92,3 @@ func (e Engine) Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Conf
 		return nil, ctx.Err()
 	}
 }
-
-// Configure looks a mechanic up and applies settings to its defaults.
-func Configure(id string, settings []string) (*mechanics.Mechanic, mechanics.Config, error) {
-	m, err := mechanics.Lookup(id)
-	if err != nil {
-		return nil, mechanics.Config{}, err
-	}
-	c, err := m.Configure(settings)
-	if err != nil {
-		return nil, mechanics.Config{}, err
-	}
-	return m, c, nil
-}

@@ -18,8 +18,8 @@ import (
 	"golang.org/x/sync/errgroup"
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
-	"github.com/oddsmith/oddsmith/mechanics/rules"
 	"github.com/oddsmith/oddsmith/reports"
 )
 
@@ -44,8 +44,9 @@ type Plan struct {
 	// see Engine.Source).
 	Source PointSource `toml:"-"`
 
-	// local are the plan's rules by id.
-	local map[string]*mechanics.Mechanic
+	// reg holds the mechanics the plan can name: the registry it was
+	// parsed against, with the plan's own rules on top.
+	reg *mechanics.Registry
 }
 
 // Analysis is one mechanic at fixed settings, or swept over one or two
@@ -156,7 +157,7 @@ func tableLine(src []byte, name string, n int) int {
 // ParsePlan reads and validates a plan: TOML syntax, unknown keys, unknown
 // mechanics, parameters, options, ranges and metrics are all reported with
 // the file and line before anything runs.
-func ParsePlan(file string, src []byte) (*Plan, error) {
+func ParsePlan(reg *mechanics.Registry, file string, src []byte) (*Plan, error) {
 	var p Plan
 	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&p)
 	if err != nil {
@@ -172,7 +173,7 @@ func ParsePlan(file string, src []byte) (*Plan, error) {
 		}
 		return nil, &PlanError{file, keyLine(src, key[len(key)-1]), fmt.Errorf("unknown key %q", key.String())}
 	}
-	if err := p.loadRules(file, src); err != nil {
+	if err := p.loadRules(reg, file, src); err != nil {
 		return nil, err
 	}
 	if p.Seed < 0 {
@@ -321,9 +322,11 @@ func settingString(k string, v any) (string, error) {
 	return "", fmt.Errorf("%s = %v: give a number or a quoted name, not a %T", k, v, v)
 }
 
-// loadRules reads the plan's own rules and its rule files.
-func (p *Plan) loadRules(file string, src []byte) error {
-	p.local = map[string]*mechanics.Mechanic{}
+// loadRules reads the plan's own rules and its rule files and lays them
+// over reg.
+func (p *Plan) loadRules(reg *mechanics.Registry, file string, src []byte) error {
+	local := map[string]bool{}
+	var ms []*mechanics.Mechanic
 	var rs []*rules.Rule
 	if len(p.Rule) > 0 {
 		inline, err := rules.Parse(file, src)
@@ -340,12 +343,15 @@ func (p *Plan) loadRules(file string, src []byte) error {
 		rs = append(rs, more...)
 	}
 	for _, r := range rs {
-		if _, err := mechanics.Lookup(r.ID); err == nil || p.local[r.ID] != nil {
+		if _, err := reg.Lookup(r.ID); err == nil || local[r.ID] {
 			return &PlanError{file, 0, fmt.Errorf("rule %s: the id is taken (by a built-in mechanic or another rule); choose another", r.ID)}
 		}
-		p.local[r.ID] = r.Mechanic()
+		local[r.ID] = true
+		ms = append(ms, r.Mechanic())
 	}
-	return nil
+	var err error
+	p.reg, err = reg.Overlay(ms)
+	return err
 }
 
 // RuleFilePaths are the plan's rule files (RuleFiles) as paths: a relative
@@ -377,11 +383,7 @@ func (p *Plan) configure(id string, set map[string]any) (*mechanics.Mechanic, me
 		}
 		sets = append(sets, kv)
 	}
-	if m := p.local[id]; m != nil {
-		c, err := m.Configure(sets)
-		return m, c, err
-	}
-	return Configure(id, sets)
+	return p.reg.Configure(id, sets)
 }
 
 // engine is the analysis's engine with the plan's defaults.

@@ -9,13 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/systems"
+
 	"github.com/oddsmith/oddsmith/internal/pngtest"
-	"github.com/oddsmith/oddsmith/mechanics"
-	_ "github.com/oddsmith/oddsmith/mechanics/ag"
-	_ "github.com/oddsmith/oddsmith/mechanics/bd"
-	_ "github.com/oddsmith/oddsmith/mechanics/d20w"
-	_ "github.com/oddsmith/oddsmith/mechanics/gm"
-	_ "github.com/oddsmith/oddsmith/mechanics/grim"
 )
 
 // TestExamplePlan runs the shipped example plan: every file is complete,
@@ -25,7 +21,7 @@ func TestExamplePlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ParsePlan("../examples/tour.toml", src)
+	p, err := ParsePlan(systems.Default, "../examples/tour.toml", src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +79,7 @@ series = [
   { label = "ag in feet", mechanic = "ag.fall_damage", x = "height", range = "0..40:20", scale = 0.3, marks = [10, 30] },
 ]
 `
-	p, err := ParsePlan("o.toml", []byte(src))
+	p, err := ParsePlan(systems.Default, "o.toml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,10 +151,10 @@ func TestPlanErrors(t *testing.T) {
 		{"[[overlay]]\nname = \"o\"\nrange = \"0..3\"\nmetric = \"event:nope\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\" } ]\n", "has no event \"nope\""},
 	}
 	for _, c := range cases {
-		_, err := ParsePlan("bad.toml", []byte(c.src))
+		_, err := ParsePlan(systems.Default, "bad.toml", []byte(c.src))
 		var pe *PlanError
 		if err == nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("ParsePlan(%q) = %v; want one line containing %q", c.src, err, c.want)
+			t.Errorf("ParsePlan(systems.Default, %q) = %v; want one line containing %q", c.src, err, c.want)
 		}
 	}
 }
@@ -171,7 +167,7 @@ func FuzzParsePlan(f *testing.F) {
 	}
 	f.Add([]byte("[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { skill = \"0..3:0.5\" }\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		p, err := ParsePlan("f.toml", src)
+		p, err := ParsePlan(systems.Default, "f.toml", src)
 		if err != nil {
 			var pe *PlanError
 			if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "f.toml") {
@@ -221,7 +217,7 @@ series = [ { label = "inline", mechanic = "inline.check", x = "tn" } ]
 `
 	file := filepath.Join(dir, "plan.toml")
 	os.WriteFile(file, []byte(src), 0o644)
-	p, err := ParsePlan(file, []byte(src))
+	p, err := ParsePlan(systems.Default, file, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,11 +232,11 @@ series = [ { label = "inline", mechanic = "inline.check", x = "tn" } ]
 		}
 	}
 	// The plan's rules are its own: nothing is left registered.
-	if _, err := mechanics.Lookup("inline.check"); err == nil {
+	if _, err := systems.Default.Lookup("inline.check"); err == nil {
 		t.Error("the plan's rule leaked into the registry")
 	}
 	bad := "[[rule]]\nid = \"ag.skill_test\"\n[rule.vars]\nv = \"d6\"\n[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\n"
-	if _, err := ParsePlan("bad.toml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "id is taken") {
+	if _, err := ParsePlan(systems.Default, "bad.toml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "id is taken") {
 		t.Errorf("a rule with a built-in's id: %v", err)
 	}
 }

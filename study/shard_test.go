@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/systems"
+
 	"github.com/oddsmith/oddsmith/mechanics"
-	_ "github.com/oddsmith/oddsmith/mechanics/ag"
-	_ "github.com/oddsmith/oddsmith/mechanics/grim"
 	"github.com/oddsmith/oddsmith/sim"
 )
 
@@ -91,7 +91,7 @@ func TestShardRange(t *testing.T) {
 // TestSimulateChunks: the counts of disjoint chunk ranges, merged, are the
 // counts of one run, for every part of a model.
 func TestSimulateChunks(t *testing.T) {
-	m, c, err := Configure("grim.instability", nil)
+	m, c, err := systems.Default.Configure("grim.instability", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestSimulateChunks(t *testing.T) {
 
 // testShards makes the shards of a small simulation.
 func testShards(t testing.TB, k int, seed uint64) []*ShardFile {
-	m, c, err := Configure("ag.skill_test", []string{"skill=2"})
+	m, c, err := systems.Default.Configure("ag.skill_test", []string{"skill=2"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func runAtlas(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *out == "" {
 		return badInput("atlas needs an output directory (-o DIR)")
 	}
-	plan, err := study.ParsePlan(study.AtlasFile, study.AtlasPlan)
+	plan, err := study.ParsePlan(fs.reg, study.AtlasFile, study.AtlasPlan)
 	if err != nil {
 		return mechanics.AsInput(err)
 	}

@@ -17,15 +17,11 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
-	_ "github.com/oddsmith/oddsmith/mechanics/ag"
-	_ "github.com/oddsmith/oddsmith/mechanics/bd"
-	_ "github.com/oddsmith/oddsmith/mechanics/d20w"
-	_ "github.com/oddsmith/oddsmith/mechanics/gm"
-	_ "github.com/oddsmith/oddsmith/mechanics/grim"
-	"github.com/oddsmith/oddsmith/mechanics/rules"
 	"github.com/oddsmith/oddsmith/reports"
 	"github.com/oddsmith/oddsmith/study"
+	"github.com/oddsmith/oddsmith/systems"
 )
 
 // Exit codes.
@@ -162,33 +158,23 @@ func runCommand(ctx context.Context, c *command, args []string, stdout, stderr i
 			err = fmt.Errorf("internal error (please report it): %v", x)
 		}
 	}()
-	defer unloadRules()
 	return c.run(ctx, args, stdout, stderr)
 }
 
-// The --rules files of the running command: flag values by flag set, and
-// how to remove their rules from the registry when the command ends.
-var (
-	rulesFlags = map[*pflag.FlagSet]*[]string{}
-	unloaders  []func()
-)
-
-func unloadRules() {
-	for _, f := range unloaders {
-		f()
-	}
-	unloaders = nil
-	clear(rulesFlags)
+// flagSet is a command's flags. parse sets reg: the built-in mechanics
+// with the rules of the command's --rules files laid over them, so a
+// command never changes anything another one can see.
+type flagSet struct {
+	*pflag.FlagSet
+	ruleFiles *[]string
+	reg       *mechanics.Registry
 }
 
-// loadRules registers the rules of a command's --rules files.
-func loadRules(fs *pflag.FlagSet) error {
-	files := rulesFlags[fs]
-	if files == nil {
-		return nil
-	}
+// loadRules lays the rules of the command's --rules files over the
+// built-in mechanics.
+func (fs *flagSet) loadRules() error {
 	var ms []*mechanics.Mechanic
-	for _, f := range *files {
+	for _, f := range *fs.ruleFiles {
 		rs, err := rules.LoadFile(f)
 		if err != nil {
 			return err
@@ -197,12 +183,9 @@ func loadRules(fs *pflag.FlagSet) error {
 			ms = append(ms, r.Mechanic())
 		}
 	}
-	remove, err := mechanics.RegisterRules(ms)
-	if err != nil {
-		return err
-	}
-	unloaders = append(unloaders, remove)
-	return nil
+	var err error
+	fs.reg, err = systems.Default.Overlay(ms)
+	return err
 }
 
 // checkedWriter remembers the first write error (a full disk, a closed
@@ -226,10 +209,10 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
 
 // newFlags makes a command's flag set with its help text.
-func newFlags(c *command, stdout io.Writer) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
+func newFlags(c *command, stdout io.Writer) *flagSet {
+	fs := &flagSet{FlagSet: pflag.NewFlagSet(c.name, pflag.ContinueOnError)}
 	fs.SetOutput(io.Discard)
-	rulesFlags[fs] = fs.StringArray("rules", nil, "load designers' rules from a TOML `FILE` (repeatable; see docs/language.md)")
+	fs.ruleFiles = fs.StringArray("rules", nil, "load designers' rules from a TOML `FILE` (repeatable; see docs/language.md)")
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "Usage: %s\n\n%s\n\nFlags:\n", c.usage, c.long)
 		fs.SetOutput(stdout)
@@ -239,7 +222,7 @@ func newFlags(c *command, stdout io.Writer) *pflag.FlagSet {
 	return fs
 }
 
-func parse(fs *pflag.FlagSet, args []string) error {
+func parse(fs *flagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err // pflag has printed the usage
@@ -253,7 +236,7 @@ func parse(fs *pflag.FlagSet, args []string) error {
 			return badInput("--%s is empty: give %s", fw[0], fw[1])
 		}
 	}
-	return loadRules(fs)
+	return fs.loadRules()
 }
 
 func runList(_ context.Context, args []string, stdout, _ io.Writer) error {
@@ -266,7 +249,7 @@ func runList(_ context.Context, args []string, stdout, _ io.Writer) error {
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tENGINES\tSUMMARY")
-	for _, m := range mechanics.All() {
+	for _, m := range fs.reg.All() {
 		eng := "exact+sim"
 		if m.MCOnly {
 			eng = "sim only"
@@ -277,13 +260,13 @@ func runList(_ context.Context, args []string, stdout, _ io.Writer) error {
 }
 
 // exprFlag adds --expr (a one-line rule instead of a mechanic id).
-func exprFlag(fs *pflag.FlagSet) *string {
+func exprFlag(fs *flagSet) *string {
 	return fs.String("expr", "", "a one-line dice `expression` to compute instead of a mechanic ('4d6kh3', 'd20 + bonus >= tn' with --set bonus=…)")
 }
 
 // lookupOrExpr is the mechanic named on the command line, or the one-line
 // rule of --expr.
-func lookupOrExpr(fs *pflag.FlagSet, src string) (*mechanics.Mechanic, error) {
+func lookupOrExpr(fs *flagSet, src string) (*mechanics.Mechanic, error) {
 	if src == "" {
 		return lookup(fs)
 	}
@@ -305,7 +288,7 @@ func lookupOrExpr(fs *pflag.FlagSet, src string) (*mechanics.Mechanic, error) {
 	return m, nil
 }
 
-func lookup(fs *pflag.FlagSet) (*mechanics.Mechanic, error) {
+func lookup(fs *flagSet) (*mechanics.Mechanic, error) {
 	switch fs.NArg() {
 	case 0:
 		return nil, badInput("missing mechanic id (run 'oddsmith list')")
@@ -313,7 +296,7 @@ func lookup(fs *pflag.FlagSet) (*mechanics.Mechanic, error) {
 	default:
 		return nil, badInput("expected one mechanic id, got %d arguments (%s)", fs.NArg(), strings.Join(fs.Args(), " "))
 	}
-	return mechanics.Lookup(fs.Arg(0))
+	return fs.reg.Lookup(fs.Arg(0))
 }
 
 func runDescribe(_ context.Context, args []string, stdout, _ io.Writer) error {
@@ -334,9 +317,9 @@ func runDescribe(_ context.Context, args []string, stdout, _ io.Writer) error {
 			return badInput("--all takes no mechanic id, --expr or --set")
 		}
 		if *format == "markdown" {
-			return reports.WriteReference(stdout, mechanics.All())
+			return reports.WriteReference(stdout, fs.reg.All())
 		}
-		for i, m := range mechanics.All() {
+		for i, m := range fs.reg.All() {
 			c, err := m.Configure(nil)
 			if err != nil {
 				return err
@@ -379,14 +362,14 @@ type outputFlags struct {
 	expr   *string
 }
 
-func (o *outputFlags) register(fs *pflag.FlagSet) {
+func (o *outputFlags) register(fs *flagSet) {
 	fs.StringArrayVar(&o.sets, "set", nil, "set a parameter or option: `name=value` (repeatable; see 'oddsmith describe ID')")
 	fs.StringVarP(&o.format, "format", "f", "table", "output `format`: table, csv or json")
 	fs.StringVarP(&o.output, "output", "o", "", "write to `FILE` (atomically: a temp file renamed into place) instead of stdout")
 	o.expr = exprFlag(fs)
 }
 
-func (o *outputFlags) configure(fs *pflag.FlagSet) (*mechanics.Mechanic, mechanics.Config, error) {
+func (o *outputFlags) configure(fs *flagSet) (*mechanics.Mechanic, mechanics.Config, error) {
 	m, err := lookupOrExpr(fs, *o.expr)
 	if err != nil {
 		return nil, mechanics.Config{}, err

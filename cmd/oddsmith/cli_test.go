@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/systems"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -94,7 +95,7 @@ func TestListAndDescribeEveryMechanic(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("list exit %d", code)
 	}
-	for _, m := range mechanics.All() {
+	for _, m := range systems.Default.All() {
 		if !strings.Contains(out, m.ID) {
 			t.Errorf("list lacks %s", m.ID)
 		}

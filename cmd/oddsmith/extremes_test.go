@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/systems"
 )
 
 // TestEveryParameterAtItsLimits runs every mechanic with each parameter at
@@ -17,7 +18,7 @@ import (
 // line of bad input (2, e.g. over the budget, or a combination the rules
 // refuse), within a bounded time, never a panic or an internal error.
 func TestEveryParameterAtItsLimits(t *testing.T) {
-	for _, m := range mechanics.All() {
+	for _, m := range systems.Default.All() {
 		for _, p := range m.Params {
 			for _, v := range []float64{p.Min, p.Max} {
 				set := p.Name + "=" + mechanics.FormatNum(v)
@@ -53,7 +54,7 @@ func TestEveryParameterAtItsLimits(t *testing.T) {
 // same guarantees as at the limits.
 func TestRandomConfigurations(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
-	for _, m := range mechanics.All() {
+	for _, m := range systems.Default.All() {
 		for range randomPerMechanic {
 			args := []string{"exact", m.ID, "--memory", "256MiB", "--format", "json"}
 			if m.MCOnly || rng.IntN(2) == 0 {

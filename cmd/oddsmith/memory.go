@@ -6,15 +6,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // memoryFlag adds --memory to a command: the memory budget of one
 // computation. A model that needs more is refused before it allocates.
-func memoryFlag(fs *pflag.FlagSet) *string {
+func memoryFlag(fs *flagSet) *string {
 	return fs.String("memory", "1GiB", "memory budget of one computation, e.g. `SIZE` = 512MiB, 4GiB, 2GB or bytes; a model that needs more is refused (exit 2)")
 }
 

@@ -45,7 +45,7 @@ const (
 )
 
 // shardFlag adds --shard to a command.
-func shardFlag(fs *pflag.FlagSet) *string {
+func shardFlag(fs *flagSet) *string {
 	return fs.String("shard", "", "run only shard `i/K` (0 ≤ i < K) of the work and write a shard file to -o for 'oddsmith merge'; "+
 		"auto/K takes i from "+strings.Join(study.IndexVars, ", "))
 }
@@ -68,7 +68,7 @@ var notReplayed = map[string]bool{"shard": true, "output": true, "workers": true
 // positional arguments, then every flag given except notReplayed, file
 // names made absolute (merge may run elsewhere on a shared file system).
 // It also hashes the input files (the plan, --rules files).
-func canonicalArgs(fs *pflag.FlagSet, positional []string, plan bool) ([]string, map[string]string, error) {
+func canonicalArgs(fs *flagSet, positional []string, plan bool) ([]string, map[string]string, error) {
 	files := map[string]string{}
 	addFile := func(name string) (string, error) { return addHash(files, name) }
 	var args []string
@@ -120,7 +120,7 @@ type shardRun struct {
 
 // newShardRun checks --shard and -o, and starts the header with the
 // command's canonical arguments and input files (canonicalArgs).
-func newShardRun(fs *pflag.FlagSet, positional []string, plan bool, spec, out string, quiet bool, stderr io.Writer) (*shardRun, error) {
+func newShardRun(fs *flagSet, positional []string, plan bool, spec, out string, quiet bool, stderr io.Writer) (*shardRun, error) {
 	sel, err := study.ParseShard(spec, os.Getenv)
 	if err != nil {
 		return nil, err
@@ -205,7 +205,7 @@ func (s *shardRun) finish(points []study.ShardPoint, keys []string, trials int64
 }
 
 // simShard runs one shard of 'oddsmith sim': a slice of the chunks.
-func simShard(ctx context.Context, fs *pflag.FlagSet, m *mechanics.Mechanic, c mechanics.Config, e study.Engine, spec, out, format string, quiet bool, stderr io.Writer) error {
+func simShard(ctx context.Context, fs *flagSet, m *mechanics.Mechanic, c mechanics.Config, e study.Engine, spec, out, format string, quiet bool, stderr io.Writer) error {
 	s, err := newShardRun(fs, fs.Args(), false, spec, out, quiet, stderr)
 	if err != nil {
 		return err
@@ -255,7 +255,7 @@ func pointsShard(ctx context.Context, s *shardRun, pts []study.Point) error {
 }
 
 // sweepShard runs one shard of 'oddsmith sweep'.
-func sweepShard(ctx context.Context, fs *pflag.FlagSet, sw *study.Sweep, spec, out string, quiet bool, stderr io.Writer) error {
+func sweepShard(ctx context.Context, fs *flagSet, sw *study.Sweep, spec, out string, quiet bool, stderr io.Writer) error {
 	s, err := newShardRun(fs, fs.Args(), false, spec, out, quiet, stderr)
 	if err != nil {
 		return err
@@ -273,7 +273,7 @@ func sweepShard(ctx context.Context, fs *pflag.FlagSet, sw *study.Sweep, spec, o
 }
 
 // planShard runs one shard of 'oddsmith run'.
-func planShard(ctx context.Context, fs *pflag.FlagSet, plan *study.Plan, file, spec, out string, quiet bool, stderr io.Writer) error {
+func planShard(ctx context.Context, fs *flagSet, plan *study.Plan, file, spec, out string, quiet bool, stderr io.Writer) error {
 	s, err := newShardRun(fs, []string{file}, true, spec, out, quiet, stderr)
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/systems"
 )
 
 // referencePath is the mechanics reference generated from the registry.
@@ -54,10 +54,10 @@ func TestReferenceUpToDate(t *testing.T) {
 func TestReferenceCoversRegistry(t *testing.T) {
 	_, out, _ := runCLI(context.Background(), "describe", "--all", "--format", "markdown")
 	sections := strings.Split(out, "\n### ")
-	if len(sections)-1 != len(mechanics.All()) {
-		t.Errorf("%d mechanic sections; the registry has %d mechanics", len(sections)-1, len(mechanics.All()))
+	if len(sections)-1 != len(systems.Default.All()) {
+		t.Errorf("%d mechanic sections; the registry has %d mechanics", len(sections)-1, len(systems.Default.All()))
 	}
-	for _, m := range mechanics.All() {
+	for _, m := range systems.Default.All() {
 		var sec string
 		for _, s := range sections[1:] {
 			if strings.Contains(strings.SplitN(s, "\n", 2)[0], "`"+m.ID+"`") {
@@ -117,7 +117,7 @@ func TestDescribeFormats(t *testing.T) {
 		t.Error("describe --format text is not the default plain text")
 	}
 	code, all, _ := runCLI(context.Background(), "describe", "--all")
-	if code != 0 || strings.Count(all, "\nExample:\n") != len(mechanics.All()) {
+	if code != 0 || strings.Count(all, "\nExample:\n") != len(systems.Default.All()) {
 		t.Errorf("describe --all: exit %d, %d descriptions", code, strings.Count(all, "\nExample:\n"))
 	}
 	for _, args := range [][]string{

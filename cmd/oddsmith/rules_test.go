@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-const houseRules = "../../mechanics/rules/testdata/house.toml"
+const houseRules = "../../lang/rules/testdata/house.toml"
 
 // TestExprAndRules: one-liners and rule files through exact, sim, sweep,
 // list and describe; a command's rules are gone when it ends.

@@ -33,7 +33,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	plan, err := study.ParsePlan(file, src)
+	plan, err := study.ParsePlan(fs.reg, file, src)
 	if err != nil {
 		return mechanics.AsInput(err)
 	}

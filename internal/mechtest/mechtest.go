@@ -15,14 +15,10 @@ import (
 	"github.com/oddsmith/oddsmith/sim"
 )
 
-// Exact looks a mechanic up, applies "name=value" settings to its defaults
-// and computes it exactly.
-func Exact(id string, settings ...string) (*mechanics.Result, error) {
-	m, err := mechanics.Lookup(id)
-	if err != nil {
-		return nil, err
-	}
-	c, err := m.Configure(settings)
+// Exact looks a mechanic up in reg, applies "name=value" settings to its
+// defaults and computes it exactly.
+func Exact(reg *mechanics.Registry, id string, settings ...string) (*mechanics.Result, error) {
+	m, c, err := reg.Configure(id, settings)
 	if err != nil {
 		return nil, err
 	}

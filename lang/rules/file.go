@@ -1,0 +1,492 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/oddsmith/oddsmith/internal/suggest"
+	"github.com/oddsmith/oddsmith/lang/notation"
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// A rule file is TOML: one [[rule]] table per rule, its parameters, its
+// bindings in order (let), and what it reports (vars, events, bands):
+//
+//	[[rule]]
+//	id = "house.check"
+//	summary = "d20 + bonus against a target number"
+//
+//	[rule.params]
+//	bonus = { default = 3, min = -10, max = 20, doc = "the roller's bonus" }
+//	tn    = { default = 12, min = 1, max = 40 }
+//
+//	[rule.let]
+//	nat   = "d20"
+//	total = "nat + bonus"
+//
+//	[rule.events]
+//	success = "total >= tn or nat == 20"
+//	crit    = { expr = "nat == 20", doc = "a natural 20" }
+//
+//	[rule.vars]
+//	margin = "total - tn"
+//
+//	[rule.bands]
+//	degree = { expr = "clamp((total - tn) // 5 + 2, 0, 4)", labels = ["bad failure", "failure", "success", "good", "great"] }
+//
+// A rule with a [rule.process] table goes on over time (see ProcessDef).
+
+// MaxFileSize bounds a rule file.
+const MaxFileSize = 1 << 20
+
+var idPattern = regexp.MustCompile(`^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$`)
+
+// LoadFile reads a rule file.
+func LoadFile(path string) ([]*Rule, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, mechanics.Invalid("cannot read rules: %v", err)
+	}
+	if st.Size() > MaxFileSize {
+		return nil, mechanics.Invalid("%s: a rule file may be at most %d bytes", path, MaxFileSize)
+	}
+	if st.IsDir() {
+		return nil, mechanics.Invalid("cannot read rules: %s is a directory", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, mechanics.Invalid("cannot read rules: %v", err)
+	}
+	defer f.Close()
+	// A device or a pipe has no size to check first: read one byte past
+	// the limit at most.
+	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, mechanics.Invalid("cannot read rules: %v", err)
+	}
+	if len(src) > MaxFileSize {
+		return nil, mechanics.Invalid("%s: a rule file may be at most %d bytes", path, MaxFileSize)
+	}
+	rs, md, err := parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	// A rule file holds [[rule]] tables only (a plan may hold more).
+	for _, k := range md.Keys() {
+		if len(k) == 1 && k[0] != "rule" {
+			return nil, mechanics.Invalid("%s:%d: unknown key %q: a rule file holds [[rule]] tables", path, topKeyLine(src, k[0]), k[0])
+		}
+	}
+	return rs, nil
+}
+
+// topKeyLine is the line of a top-level key or table (0 when not found).
+func topKeyLine(src []byte, key string) int {
+	for i, l := range strings.Split(string(src), "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, key) && strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(t, key)), "=") ||
+			t == "["+key+"]" || t == "[["+key+"]]" {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+type rawRules struct {
+	Rule []map[string]any `toml:"rule"`
+}
+
+func decodeRules(src []byte) (rawRules, toml.MetaData, error) {
+	var raw rawRules
+	md, err := toml.Decode(string(src), &raw)
+	return raw, md, err
+}
+
+// Parse reads the [[rule]] tables of a TOML source (a rule file, or a
+// plan that defines rules inline); other top-level keys are left to the
+// caller. Every rule is compiled at its defaults before it is returned, so
+// a rule that does not compile is an error here, with its place.
+func Parse(file string, src []byte) ([]*Rule, error) {
+	rs, _, err := parse(file, src)
+	return rs, err
+}
+
+// parse is Parse that also returns the TOML metadata (its keys).
+func parse(file string, src []byte) ([]*Rule, toml.MetaData, error) {
+	raw, md, err := decodeRules(src)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, md, mechanics.Invalid("%s:%d: %s", file, pe.Position.Line, strings.ReplaceAll(pe.Message, "\n", " "))
+		}
+		// A value of the wrong kind (rule = 3): say what a rule is.
+		return nil, md, mechanics.Invalid("%s:%d: rule must be a table of tables ([[rule]] with id = …, [rule.vars], …): %s", file,
+			max(1, topKeyLine(src, "rule")), strings.ReplaceAll(err.Error(), "\n", " "))
+	}
+	// The order of keys within each rule (TOML tables are unordered maps;
+	// bindings are not).
+	order := make([]map[string][]string, len(raw.Rule))
+	idx := -1
+	for _, k := range md.Keys() {
+		if len(k) == 0 || k[0] != "rule" {
+			continue
+		}
+		if len(k) == 1 {
+			idx++
+			order[idx] = map[string][]string{}
+			continue
+		}
+		if len(k) >= 3 && idx >= 0 {
+			parent := strings.Join(k[1:len(k)-1], ".")
+			order[idx][parent] = append(order[idx][parent], k[len(k)-1])
+		}
+	}
+	lines := keyLines(src)
+	if len(lines.rules) < len(raw.Rule) {
+		// rule = [ … ] written inline: the rules have no lines of their own.
+		return nil, md, mechanics.Invalid("%s:%d: write each rule as a [[rule]] table (id = …, [rule.vars], …), not rule = [ … ]", file, max(1, topKeyLine(src, "rule")))
+	}
+	var out []*Rule
+	seen := map[string]bool{}
+	for i, t := range raw.Rule {
+		r, err := ruleOf(file, i, t, order[i], lines)
+		if err != nil {
+			return nil, md, err
+		}
+		if seen[r.ID] {
+			return nil, md, mechanics.Invalid("%s:%d: rule %s is defined twice", file, lines.rule(i), r.ID)
+		}
+		seen[r.ID] = true
+		out = append(out, r)
+	}
+	return out, md, nil
+}
+
+// lineIndex finds the lines of a rule file's keys: rule i, table, key.
+type lineIndex struct {
+	rules []int             // line of each [[rule]]
+	keys  map[[3]string]int // {rule index, table, key} → line
+	tabs  map[[2]string]int // {rule index, table} → line of [rule.table]
+	top   map[[2]string]int // {rule index, key} → line of a key of the rule itself
+}
+
+var (
+	ruleHeader  = regexp.MustCompile(`^\s*\[\[\s*rule\s*\]\]`)
+	tableHeader = regexp.MustCompile(`^\s*\[\s*rule\.([A-Za-z_]+)\s*\]`)
+	keyLine     = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=`)
+)
+
+func keyLines(src []byte) *lineIndex {
+	li := &lineIndex{keys: map[[3]string]int{}, tabs: map[[2]string]int{}, top: map[[2]string]int{}}
+	rule, table := -1, ""
+	for n, l := range strings.Split(string(src), "\n") {
+		line := n + 1
+		switch {
+		case ruleHeader.MatchString(l):
+			rule++
+			table = ""
+			li.rules = append(li.rules, line)
+		case tableHeader.MatchString(l):
+			table = tableHeader.FindStringSubmatch(l)[1]
+			li.tabs[[2]string{fmt.Sprint(rule), table}] = line
+		case strings.HasPrefix(strings.TrimSpace(l), "["):
+			table = "?"
+		case keyLine.MatchString(l) && rule >= 0:
+			k := keyLine.FindStringSubmatch(l)[1]
+			if table == "" {
+				li.top[[2]string{fmt.Sprint(rule), k}] = line
+			} else {
+				li.keys[[3]string{fmt.Sprint(rule), table, k}] = line
+			}
+		}
+	}
+	return li
+}
+
+func (li *lineIndex) rule(i int) int {
+	if i < len(li.rules) {
+		return li.rules[i]
+	}
+	return 0
+}
+
+func (li *lineIndex) key(i int, table, key string) int {
+	if l, ok := li.keys[[3]string{fmt.Sprint(i), table, key}]; ok {
+		return l
+	}
+	if l, ok := li.tabs[[2]string{fmt.Sprint(i), table}]; ok {
+		return l
+	}
+	return li.rule(i)
+}
+
+var ruleKeys = []string{"id", "summary", "doc", "params", "let", "next", "vars", "events", "bands", "process"}
+
+func ruleOf(file string, i int, t map[string]any, order map[string][]string, lines *lineIndex) (*Rule, error) {
+	at := func(line int) string { return fmt.Sprintf("%s:%d", file, line) }
+	fail := func(line int, format string, a ...any) error {
+		return mechanics.Invalid("%s: %s", at(line), fmt.Sprintf(format, a...))
+	}
+	for k := range t {
+		if !slices.Contains(ruleKeys, k) {
+			msg := fmt.Sprintf("rule %d: unknown key %q", i+1, k)
+			if s := suggest.Closest(k, ruleKeys); s != "" {
+				msg += fmt.Sprintf(" — did you mean %q?", s)
+			}
+			return nil, fail(lines.rule(i), "%s", msg)
+		}
+	}
+	str := func(k string) (string, error) {
+		v, ok := t[k]
+		if !ok {
+			return "", nil
+		}
+		s, ok := v.(string)
+		if !ok {
+			return "", fail(lines.rule(i), "rule %d: %s must be a string", i+1, k)
+		}
+		return s, nil
+	}
+	id, err := str("id")
+	if err != nil {
+		return nil, err
+	}
+	if !idPattern.MatchString(id) {
+		return nil, fail(lines.rule(i), "rule %d: id %q must be lower-case words joined by dots, like house.check", i+1, id)
+	}
+	r := &Rule{ID: id, Source: file, Line: lines.rule(i)}
+	if r.Summary, err = str("summary"); err != nil {
+		return nil, err
+	}
+	if r.Doc, err = str("doc"); err != nil {
+		return nil, err
+	}
+	if r.Summary == "" {
+		r.Summary = "a designer's rule from " + file
+	}
+	table := func(k string) (map[string]any, error) {
+		v, ok := t[k]
+		if !ok {
+			return nil, nil
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, fail(lines.rule(i), "rule %s: %s must be a table ([rule.%s])", id, k, k)
+		}
+		return m, nil
+	}
+	names := map[string]string{} // name → what it is, to refuse clashes
+	claim := func(line int, name, what string) error {
+		if !notation.IsName(name) {
+			return fail(line, "rule %s: %q is not a name the notation can read (letters, digits, _; not a keyword or a die like d6)", id, name)
+		}
+		if why := reserved(name); why != "" {
+			return fail(line, "rule %s: %s %q %s: give it another name", id, what, name, why)
+		}
+		if prev, ok := names[name]; ok {
+			return fail(line, "rule %s: %s %s clashes with %s %s", id, what, name, prev, name)
+		}
+		names[name] = what
+		return nil
+	}
+	// Parameters.
+	ps, err := table("params")
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range order["params"] {
+		line := lines.key(i, "params", name)
+		if err := claim(line, name, "parameter"); err != nil {
+			return nil, err
+		}
+		p, err := paramOf(name, ps[name])
+		if err != nil {
+			return nil, fail(line, "rule %s: parameter %s: %v", id, name, err)
+		}
+		r.Params = append(r.Params, p)
+	}
+	defs := func(k string) ([]Def, [][]string, error) {
+		m, err := table(k)
+		if err != nil {
+			return nil, nil, err
+		}
+		var out []Def
+		var labels [][]string
+		for _, name := range order[k] {
+			line := lines.key(i, k, name)
+			what := map[string]string{"let": "binding", "next": "next state", "vars": "variable", "events": "event", "bands": "band"}[k]
+			if k == "let" {
+				if err := claim(line, name, what); err != nil {
+					return nil, nil, err
+				}
+			} else if !notation.IsName(name) {
+				return nil, nil, fail(line, "rule %s: %q is not a valid output name", id, name)
+			}
+			d := Def{Name: name, Where: fmt.Sprintf("%s: rule %s, %s.%s", at(line), id, k, name)}
+			var ls []string
+			switch v := m[name].(type) {
+			case string:
+				d.Src = v
+			case map[string]any:
+				for kk := range v {
+					if kk != "expr" && kk != "doc" && !(k == "bands" && kk == "labels") {
+						return nil, nil, fail(line, "rule %s: %s.%s: unknown key %q (want expr, doc%s)", id, k, name, kk,
+							map[bool]string{true: ", labels", false: ""}[k == "bands"])
+					}
+				}
+				s, ok := v["expr"].(string)
+				if !ok {
+					return nil, nil, fail(line, "rule %s: %s.%s needs expr = \"…\"", id, k, name)
+				}
+				d.Src = s
+				if doc, ok := v["doc"].(string); ok {
+					d.Doc = doc
+				}
+				if k == "bands" {
+					raw, ok := v["labels"].([]any)
+					if !ok || len(raw) == 0 {
+						return nil, nil, fail(line, "rule %s: band %s needs labels = [\"…\", …]", id, name)
+					}
+					for _, l := range raw {
+						s, ok := l.(string)
+						if !ok {
+							return nil, nil, fail(line, "rule %s: band %s: labels must be strings", id, name)
+						}
+						ls = append(ls, s)
+					}
+				}
+			default:
+				return nil, nil, fail(line, "rule %s: %s.%s must be an expression in quotes or { expr = \"…\", doc = \"…\" }", id, k, name)
+			}
+			if k == "bands" && ls == nil {
+				return nil, nil, fail(line, "rule %s: band %s needs labels (write it as { expr = \"…\", labels = [\"…\", …] })", id, name)
+			}
+			x, err := notation.Parse(d.Src)
+			if err != nil {
+				return nil, nil, fail(line, "rule %s, %s.%s: %v", id, k, name, err)
+			}
+			d.X = x
+			out = append(out, d)
+			labels = append(labels, ls)
+		}
+		return out, labels, nil
+	}
+	if _, ok := t["process"]; ok {
+		pt, err := table("process")
+		if err != nil {
+			return nil, err
+		}
+		if r.Process, err = processOf(fail, at, lines.key(i, "process", "state"), id, pt, order, claim); err != nil {
+			return nil, err
+		}
+	}
+	if r.Lets, _, err = defs("let"); err != nil {
+		return nil, err
+	}
+	nexts, _, err := defs("next")
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case r.Process != nil:
+		r.Process.Next = nexts
+		if err := r.Process.checkNext(); err != nil {
+			return nil, fail(lines.key(i, "next", ""), "rule %s: %v", id, err)
+		}
+	case len(nexts) > 0:
+		return nil, fail(lines.key(i, "next", nexts[0].Name), "rule %s: [rule.next] belongs to a process: add [rule.process]", id)
+	}
+	if r.Vars, _, err = defs("vars"); err != nil {
+		return nil, err
+	}
+	if r.Events, _, err = defs("events"); err != nil {
+		return nil, err
+	}
+	bands, labels, err := defs("bands")
+	if err != nil {
+		return nil, err
+	}
+	for j, b := range bands {
+		r.Bands = append(r.Bands, BandDef{Def: b, Labels: labels[j]})
+	}
+	if len(r.Vars)+len(r.Events)+len(r.Bands) == 0 && r.Process == nil {
+		return nil, fail(lines.rule(i), "rule %s reports nothing: give it [rule.vars], [rule.events] or [rule.bands]", id)
+	}
+	// Compile once at the defaults: errors surface now, with their place.
+	c, err := r.Mechanic().Configure(nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.Build(c); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// paramOf reads a parameter: a number (its default) or a table with
+// default, min, max, doc and real.
+func paramOf(name string, v any) (mechanics.Param, error) {
+	p := mechanics.Param{Name: name, Doc: "a parameter of the rule", Min: -1e6, Max: 1e6}
+	num := func(x any) (float64, bool) {
+		switch x := x.(type) {
+		case int64:
+			return float64(x), true
+		case float64:
+			return x, !math.IsNaN(x) && !math.IsInf(x, 0)
+		}
+		return 0, false
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		for k := range v {
+			if !slices.Contains([]string{"default", "min", "max", "doc", "real"}, k) {
+				return p, fmt.Errorf("unknown key %q (want default, min, max, doc, real)", k)
+			}
+		}
+		d, ok := num(v["default"])
+		if !ok {
+			return p, fmt.Errorf("needs a default (a finite number)")
+		}
+		p.Default = d
+		if x, ok := v["min"]; ok {
+			if p.Min, ok = num(x); !ok {
+				return p, fmt.Errorf("min must be a finite number")
+			}
+		}
+		if x, ok := v["max"]; ok {
+			if p.Max, ok = num(x); !ok {
+				return p, fmt.Errorf("max must be a finite number")
+			}
+		}
+		if doc, ok := v["doc"].(string); ok {
+			p.Doc = doc
+		}
+		if real, ok := v["real"].(bool); ok {
+			p.Real = real
+		}
+	default:
+		d, ok := num(v)
+		if !ok {
+			return p, fmt.Errorf("give a default number, or { default = …, min = …, max = … }")
+		}
+		p.Default = d
+	}
+	if p.Min > p.Max {
+		return p, fmt.Errorf("min %g is above max %g", p.Min, p.Max)
+	}
+	if p.Default < p.Min || p.Default > p.Max {
+		return p, fmt.Errorf("default %g is outside [%g, %g]", p.Default, p.Min, p.Max)
+	}
+	if !p.Real && (p.Default != math.Trunc(p.Default) || p.Min != math.Trunc(p.Min) || p.Max != math.Trunc(p.Max)) {
+		return p, fmt.Errorf("a whole-number parameter needs whole default, min and max (or real = true)")
+	}
+	return p, nil
+}

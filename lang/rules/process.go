@@ -1,0 +1,434 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/oddsmith/oddsmith/lang/notation"
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+)
+
+// A rule with a [rule.process] table goes on over time, one step after
+// another, until a condition on its state holds or a horizon passes:
+//
+//	[rule.process]
+//	state   = { total = { start = 0, min = 0, max = 30 } }
+//	until   = "total >= q"
+//	horizon = 20
+//	unit    = "test"
+//
+//	[rule.let]                     # rolled afresh at every step; reads the state
+//	mos = "highest(pool) + attribute - tn"
+//
+//	[rule.next]                    # the state after the step
+//	total = "total + max(0, mos)"
+//
+// Its outputs read the final state (its variables by name) and "time",
+// the steps until the condition held (defined only when it held within
+// the horizon). Every state variable ranges over whole numbers within its
+// bounds; the chain has one state per combination (at most MaxStates),
+// solved exactly as an absorbing Markov chain and simulated step by step.
+
+// MaxStates bounds the states of a process rule.
+const MaxStates = 100_000
+
+// StateVar is one variable of a process's state.
+type StateVar struct {
+	Name            string
+	Start, Min, Max int
+	// Exprs holds the bounds given as expressions of the parameters
+	// ("start", "min", "max" → "q + 5"), resolved when the model is built.
+	Exprs map[string]Def
+}
+
+// set gives the bound k ("start", "min" or "max") the value n.
+func (sv *StateVar) set(k string, n int) {
+	switch k {
+	case "start":
+		sv.Start = n
+	case "min":
+		sv.Min = n
+	case "max":
+		sv.Max = n
+	}
+}
+
+// ProcessDef is a rule's process: its state, when it stops, the horizon,
+// and the next state (Next: one expression per state variable, the ones
+// not given staying as they are).
+type ProcessDef struct {
+	State   []StateVar
+	Until   Def
+	Horizon int
+	// HorizonX is the horizon given as an expression of the parameters
+	// (nil when it is a number).
+	HorizonX *Def
+	Unit     string
+	Next     []Def
+}
+
+// processOf reads [rule.process].
+func processOf(fail func(int, string, ...any) error, where func(int) string, line int, id string, t map[string]any, order map[string][]string,
+	claim func(int, string, string) error) (*ProcessDef, error) {
+	for k := range t {
+		if !slices.Contains([]string{"state", "until", "horizon", "unit"}, k) {
+			return nil, fail(line, "rule %s: [rule.process]: unknown key %q (want state, until, horizon, unit)", id, k)
+		}
+	}
+	p := &ProcessDef{Unit: "step"}
+	st, ok := t["state"].(map[string]any)
+	if !ok || len(st) == 0 {
+		return nil, fail(line, "rule %s: a process needs state = { name = { start = …, min = …, max = … } }", id)
+	}
+	for _, name := range order["process.state"] {
+		if name == "time" || name == "state" {
+			return nil, fail(line, "rule %s: %s is reserved in a process (its outputs read time and state): rename the state variable", id, name)
+		}
+		if err := claim(line, name, "state variable"); err != nil {
+			return nil, err
+		}
+		v, ok := st[name].(map[string]any)
+		if !ok {
+			return nil, fail(line, "rule %s: state variable %s needs { start = …, min = …, max = … }", id, name)
+		}
+		sv := StateVar{Name: name}
+		for _, k := range []string{"start", "min", "max"} {
+			if src, ok := v[k].(string); ok {
+				x, err := notation.Parse(src)
+				if err != nil {
+					return nil, fail(line, "rule %s, process.state.%s.%s: %v", id, name, k, err)
+				}
+				if sv.Exprs == nil {
+					sv.Exprs = map[string]Def{}
+				}
+				sv.Exprs[k] = Def{Name: k, Src: src, X: x, Where: fmt.Sprintf("%s: rule %s, process.state.%s.%s", where(line), id, name, k)}
+				continue
+			}
+			x, ok := v[k].(int64)
+			if !ok {
+				return nil, fail(line, "rule %s: state variable %s needs a whole-number %s (or an expression of the parameters in quotes)", id, name, k)
+			}
+			if x < -1e6 || x > 1e6 {
+				return nil, fail(line, "rule %s: state variable %s: %s = %d is beyond ±1000000", id, name, k, x)
+			}
+			sv.set(k, int(x))
+		}
+		for k := range v {
+			if k != "start" && k != "min" && k != "max" {
+				return nil, fail(line, "rule %s: state variable %s: unknown key %q (want start, min, max)", id, name, k)
+			}
+		}
+		if sv.Exprs == nil && (sv.Min > sv.Max || sv.Start < sv.Min || sv.Start > sv.Max) {
+			return nil, fail(line, "rule %s: state variable %s: start %d must lie within [min, max] = [%d, %d]", id, name, sv.Start, sv.Min, sv.Max)
+		}
+		p.State = append(p.State, sv)
+	}
+	until, ok := t["until"].(string)
+	if !ok {
+		return nil, fail(line, "rule %s: a process needs until = \"…\" (when it stops)", id)
+	}
+	x, err := notation.Parse(until)
+	if err != nil {
+		return nil, fail(line, "rule %s, process.until: %v", id, err)
+	}
+	p.Until = Def{Name: "until", Src: until, X: x, Where: fmt.Sprintf("%s: rule %s, process.until", where(line), id)}
+	if src, ok := t["horizon"].(string); ok {
+		x, err := notation.Parse(src)
+		if err != nil {
+			return nil, fail(line, "rule %s, process.horizon: %v", id, err)
+		}
+		p.HorizonX = &Def{Name: "horizon", Src: src, X: x, Where: fmt.Sprintf("%s: rule %s, process.horizon", where(line), id)}
+	} else {
+		h, ok := t["horizon"].(int64)
+		if !ok || h < 1 || h > maxHorizon {
+			return nil, fail(line, "rule %s: a process needs a whole-number horizon = 1…100000 (steps followed at most), or an expression of the parameters in quotes", id)
+		}
+		p.Horizon = int(h)
+	}
+	if u, ok := t["unit"]; ok {
+		s, ok := u.(string)
+		if !ok || s == "" {
+			return nil, fail(line, "rule %s: unit must be a word (\"round\")", id)
+		}
+		p.Unit = s
+	}
+	return p, nil
+}
+
+// maxHorizon bounds a process rule's horizon.
+const maxHorizon = 100_000
+
+// resolve returns the process with its bounds and horizon evaluated at the
+// given parameters (the process itself when they are all numbers).
+func (p *ProcessDef) resolve(id string, params map[string]expr.Rat) (*ProcessDef, error) {
+	eval := func(d Def) (int, error) {
+		v, err := newCompiler(params).compile(d.X)
+		if err != nil {
+			return 0, ruleError(d, err)
+		}
+		k, err := constOf(v)
+		if err != nil {
+			return 0, ruleError(d, errAt(d.X.Pos(), "it must read only the parameters: %v", err))
+		}
+		if !k.IsInt() || k.N < -1e6 || k.N > 1e6 {
+			return 0, ruleError(d, fmt.Errorf("it is %s at these settings: give a whole number within ±1000000", k))
+		}
+		return int(k.N), nil
+	}
+	out := *p
+	out.State = slices.Clone(p.State)
+	if p.HorizonX != nil {
+		h, err := eval(*p.HorizonX)
+		if err != nil {
+			return nil, err
+		}
+		if h < 1 || h > maxHorizon {
+			return nil, ruleError(*p.HorizonX, fmt.Errorf("the horizon is %d at these settings: it must be 1…%d", h, maxHorizon))
+		}
+		out.Horizon = h
+	}
+	for i := range out.State {
+		sv := &out.State[i]
+		for k, d := range sv.Exprs {
+			n, err := eval(d)
+			if err != nil {
+				return nil, err
+			}
+			sv.set(k, n)
+		}
+		if sv.Min > sv.Max || sv.Start < sv.Min || sv.Start > sv.Max {
+			return nil, mechanics.Invalid("%s: state variable %s: start %d must lie within [min, max] = [%d, %d] (at these settings)", id, sv.Name, sv.Start, sv.Min, sv.Max)
+		}
+	}
+	return &out, nil
+}
+
+// checkNext: every next-state expression names a state variable.
+func (p *ProcessDef) checkNext() error {
+	for _, d := range p.Next {
+		if !slices.ContainsFunc(p.State, func(v StateVar) bool { return v.Name == d.Name }) {
+			return fmt.Errorf("next.%s is not a state variable (the state is %s)", d.Name, p.stateNames())
+		}
+	}
+	if len(p.Next) == 0 {
+		return fmt.Errorf("a process needs [rule.next]: how the state changes at each step")
+	}
+	return nil
+}
+
+func (p *ProcessDef) stateNames() string {
+	var ns []string
+	for _, v := range p.State {
+		ns = append(ns, v.Name)
+	}
+	return strings.Join(ns, ", ")
+}
+
+// buildProcess compiles a process rule: one chain state per combination of
+// the state variables; the step from each state compiles the rule's
+// bindings with the state's values as constants.
+func (r *Rule) buildProcess(params map[string]expr.Rat) (*mechanics.Spec, error) {
+	pd, err := r.Process.resolve(r.ID, params)
+	if err != nil {
+		return nil, err
+	}
+	n := 1
+	for _, v := range pd.State {
+		n *= v.Max - v.Min + 1
+		if n > MaxStates {
+			return nil, mechanics.Invalid("%s: the state has more than %d combinations: narrow the state variables' bounds", r.where(), MaxStates)
+		}
+	}
+	tuple := func(s int) []int {
+		out := make([]int, len(pd.State))
+		for i := len(pd.State) - 1; i >= 0; i-- {
+			w := pd.State[i].Max - pd.State[i].Min + 1
+			out[i] = pd.State[i].Min + s%w
+			s /= w
+		}
+		return out
+	}
+	index := func(vals []int) (int, error) {
+		s := 0
+		for i, v := range pd.State {
+			if vals[i] < v.Min || vals[i] > v.Max {
+				return 0, fmt.Errorf("the next %s = %d leaves its bounds [%d, %d]: widen them", v.Name, vals[i], v.Min, v.Max)
+			}
+			s = s*(v.Max-v.Min+1) + vals[i] - v.Min
+		}
+		return s, nil
+	}
+	withState := func(s int) map[string]expr.Rat {
+		ps := maps.Clone(params)
+		for i, v := range tuple(s) {
+			ps[pd.State[i].Name] = expr.Int(int64(v))
+		}
+		return ps
+	}
+	label := func(s int) string {
+		var parts []string
+		for i, v := range tuple(s) {
+			parts = append(parts, fmt.Sprintf("%s=%d", pd.State[i].Name, v))
+		}
+		return strings.Join(parts, " ")
+	}
+	p := &mechanics.Process{Horizon: pd.Horizon, TimeUnit: pd.Unit, Homogeneous: true}
+	for s := range n {
+		c := newCompiler(withState(s))
+		v, err := c.compile(pd.Until.X)
+		if err != nil {
+			return nil, ruleError(pd.Until, err)
+		}
+		k, err := constOf(v)
+		if err != nil {
+			return nil, ruleError(pd.Until, errAt(pd.Until.X.Pos(), "until must read only the state and the parameters: %v", err))
+		}
+		p.Add(k.N != 0, label(s))
+	}
+	start := make([]int, len(pd.State))
+	for i, v := range pd.State {
+		start[i] = v.Start
+	}
+	p.Start, _ = index(start)
+	// The step from each state (the engines cache the steps of a
+	// homogeneous chain themselves).
+	p.Step = func(_, s int) mechanics.Node {
+		node, err := r.step(withState(s), tuple(s), index)
+		if err != nil {
+			panic(err.Error())
+		}
+		return node
+	}
+	// Compile the step of the start state now: its errors are the rule's.
+	if !p.Absorbing[p.Start] {
+		if _, err := r.step(withState(p.Start), tuple(p.Start), index); err != nil {
+			return nil, err
+		}
+	}
+	spec := mechanics.ProcessSpec(p)
+	// The rule's outputs read the final state's variables and the time.
+	c := newCompiler(params)
+	for i, v := range pd.State {
+		c.binds[v.Name] = detV(p.StateTable(func(s int) int { return tuple(s)[i] }))
+		c.names = append(c.names, v.Name)
+	}
+	c.binds["time"] = detV(expr.F("time"))
+	c.names = append(c.names, "time")
+	out := func(d Def) (expr.Expr, error) {
+		v, err := c.compile(d.X)
+		if err != nil {
+			return nil, ruleError(d, err)
+		}
+		if v.kind == rnd || len(c.comps) > 0 {
+			return nil, ruleError(d, errAt(d.X.Pos(), "a process's outputs read its final state and time; rolls belong in [rule.let]"))
+		}
+		return v.e, nil
+	}
+	within := expr.Le(expr.F("time"), expr.K(int64(pd.Horizon)))
+	for _, d := range r.Vars {
+		e, err := out(d)
+		if err != nil {
+			return nil, err
+		}
+		v := mechanics.Var{Name: d.Name, Doc: docOr(d), Expr: e}
+		c.bindOutput(d.Name, e)
+		if refsTime(d.X) {
+			v.When, v.Otherwise = within, fmt.Sprintf("not done within %d %ss", pd.Horizon, pd.Unit)
+		}
+		spec.Vars = append(spec.Vars, v)
+	}
+	for _, d := range r.Events {
+		e, err := out(d)
+		if err != nil {
+			return nil, err
+		}
+		spec.Event(d.Name, docOr(d), expr.Ne(e, expr.K(0)))
+	}
+	for _, b := range r.Bands {
+		e, err := out(b.Def)
+		if err != nil {
+			return nil, err
+		}
+		spec.Band(b.Name, docOr(b.Def), b.Labels, e)
+	}
+	return spec, nil
+}
+
+func refsTime(x notation.Expr) bool { return slices.Contains(notation.Names(x), "time") }
+
+func constOf(v value) (expr.Rat, error) {
+	if v.kind != det || len(expr.Refs(v.e)) > 0 {
+		return expr.Rat{}, fmt.Errorf("it depends on a roll")
+	}
+	return evalConst(v.e)
+}
+
+// step is the node of one step from a state: the bindings rolled afresh,
+// the next state's variables computed from them, as the next state's index.
+func (r *Rule) step(params map[string]expr.Rat, cur []int, index func([]int) (int, error)) (mechanics.Node, error) {
+	pd := r.Process
+	c, err := r.bound(params)
+	if err != nil {
+		return nil, err
+	}
+	nexts := make([]expr.Expr, len(pd.State))
+	for i, v := range pd.State {
+		nexts[i] = expr.K(int64(cur[i])) // unchanged unless given
+		for _, d := range pd.Next {
+			if d.Name != v.Name {
+				continue
+			}
+			val, err := c.compile(d.X)
+			if err != nil {
+				return nil, ruleError(d, err)
+			}
+			nexts[i] = c.asDet(val)
+		}
+	}
+	spec, err := c.assemble()
+	if err != nil {
+		return nil, mechanics.Invalid("%s: %v", r.where(), err)
+	}
+	rec := spec.Record
+	slots := make([]mechanics.Slot, len(rec.Fields))
+	for i, f := range rec.Fields {
+		slots[i] = rec.Slot(f.Name)
+	}
+	progs := make([]expr.Program, len(nexts))
+	for i, e := range nexts {
+		p, err := expr.Compile(e, func(name string) (int, bool) {
+			j := rec.Index(name)
+			return j, j >= 0
+		})
+		if err != nil {
+			return nil, mechanics.Invalid("%s: next.%s: %v", r.where(), pd.State[i].Name, err)
+		}
+		progs[i] = p
+	}
+	return mechanics.Map{X: spec.Outcome, Name: "next state", F: func(code int) int {
+		vals := make([]expr.Rat, len(slots))
+		for i, s := range slots {
+			vals[i] = expr.Int(int64(s.Get(code)))
+		}
+		next := make([]int, len(progs))
+		for i, p := range progs {
+			v, err := p.Eval(vals)
+			if err != nil {
+				panic(fmt.Sprintf("next.%s: %v", pd.State[i].Name, err))
+			}
+			if !v.IsInt() || v.N > math.MaxInt32 || v.N < math.MinInt32 {
+				panic(fmt.Sprintf("next.%s = %s is not a whole number", pd.State[i].Name, v))
+			}
+			next[i] = int(v.N)
+		}
+		s, err := index(next)
+		if err != nil {
+			panic(err.Error())
+		}
+		return s
+	}}, nil
+}

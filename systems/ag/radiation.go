@@ -1,0 +1,295 @@
+package ag
+
+import (
+	"math/big"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+)
+
+// radiationMechanics are the mechanics declared in radiation.go.
+func radiationMechanics() []*mechanics.Mechanic {
+	return []*mechanics.Mechanic{radiation()}
+}
+
+// radiation bands: dose threshold (dGy), TN, illness penalty (0 = none; −1
+// marks the lethal ≥ 300 band).
+var radBands = []struct{ dose, tn, penalty int }{{7, 6, 0}, {10, 8, 1}, {20, 12, 2}, {60, 14, 3}, {80, 16, 4}, {300, 18, -1}}
+
+// shedEvery is the body's purge period: 1 dGy every two weeks.
+const shedEvery = 14
+
+// dosePath is the deterministic dose X_t (dGy) for days 0..days, exact:
+// each day adds its incoming dose (the acute dose on day 1, the daily
+// dose on the exposure days) divided by the RSF. The body sheds 1 dGy
+// every two weeks, never below a tenth of the highest total reached: at
+// the start of days 15, 29, … (when another 14 days have passed), before
+// that day's dose, X drops by 1 to at least peak/10.
+//
+// The path is kept in big rationals: a dose typed with many decimals,
+// divided by an RSF with many decimals and summed over years of days, does
+// not fit int64 fractions.
+func dosePath(acute, daily expr.Rat, exposureDays int, rsf expr.Rat, days int) []*big.Rat {
+	br := func(r expr.Rat) *big.Rat { return big.NewRat(r.N, max(r.D, 1)) }
+	if rsf.N == 0 {
+		panic("ag.radiation: RSF 0")
+	}
+	acuteIn := new(big.Rat).Quo(br(acute), br(rsf))
+	dailyIn := new(big.Rat).Quo(br(daily), br(rsf))
+	one, tenth := big.NewRat(1, 1), big.NewRat(1, 10)
+	x := make([]*big.Rat, days+1)
+	x[0] = new(big.Rat)
+	peak := new(big.Rat)
+	for t := 1; t <= days; t++ {
+		v := new(big.Rat).Set(x[t-1])
+		if t > 1 && (t-1)%shedEvery == 0 {
+			v.Sub(v, one)
+			if floor := new(big.Rat).Mul(peak, tenth); v.Cmp(floor) < 0 {
+				v = floor
+			}
+		}
+		if t == 1 {
+			v.Add(v, acuteIn)
+		}
+		if t <= exposureDays {
+			v.Add(v, dailyIn)
+		}
+		if v.Cmp(peak) > 0 {
+			peak.Set(v)
+		}
+		x[t] = v
+	}
+	return x
+}
+
+// decimal is the exact rational of a decimal parameter value.
+func decimal(v float64) expr.Rat {
+	r, err := expr.Decimal(v)
+	if err != nil {
+		panic("ag: " + err.Error())
+	}
+	return r
+}
+
+// DosePath is dosePath for decimal inputs, as floats (for plots and
+// tests): X_t in dGy for t = 0..days.
+func DosePath(acute, daily float64, exposureDays int, rsf float64, days int) []float64 {
+	x := dosePath(decimal(acute), decimal(daily), exposureDays, decimal(rsf), days)
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i], _ = v.Float64()
+	}
+	return out
+}
+
+// bandOf is the radiation band of a total (−1 below 7, or at 7 with
+// above_7).
+func bandOf(x *big.Rat, above7 bool) int {
+	b := -1
+	for i, r := range radBands {
+		if x.Cmp(big.NewRat(int64(r.dose), 1)) >= 0 {
+			b = i
+		}
+	}
+	if b == 0 && above7 && x.Cmp(big.NewRat(7, 1)) <= 0 {
+		return -1
+	}
+	return b
+}
+
+// Options of ag.radiation.
+var (
+	radTrigger = mechanics.SwitchOf("ag.radiation", "trigger",
+		"daily_if_increased: a test every day the dose rose; band_crossing_only: only when it enters a higher band",
+		RadDailyIfIncreased, RadBandCrossing)
+	radThreshold = mechanics.SwitchOf("ag.radiation", "threshold", "at_least_7 or above_7", RadAtLeast7, RadAbove7)
+	radIllness   = mechanics.SwitchOf("ag.radiation", "illness_stack",
+		"worst_only: the worst illness counts; accumulate_penalties: penalties of failed bands add", RadWorstOnly, RadAccumulate)
+	radTreatment = mechanics.SwitchOf("ag.radiation", "treatment",
+		"bonus_on_test: +2 on every test; bonus_on_later_tests: +2 from the second test on", RadBonusOnTest, RadBonusOnLater)
+	radOnset = mechanics.SwitchOf("ag.radiation", "penalty_onset",
+		"test_result_hours: the immediate penalty starts after as many hours as the Body test total; immediate",
+		RadOnsetTestHours, RadOnsetImmediate)
+	radTie = mechanics.SwitchOf("ag.radiation", "tie", "failure: MoS 0 fails", ZeroMoSFails)
+)
+
+// Results of a day of radiation (the kernel's "result" field).
+const (
+	radNoTest = iota
+	radPassed
+	radFailed
+	radFatal
+)
+
+// maxOnsetH caps the recorded onset hours of the immediate penalty.
+const maxOnsetH = 62
+
+// radDay is the outcome of one day: whether a test was made and how it
+// went; for a failure, the band's illness, the immediate penalty min(−MoS,
+// 4) and the hours until it starts.
+var (
+	radDay = mechanics.NewRecord(
+		mechanics.Enum("result", "the day's Body test", "no_test", "passed", "failed", "fatal"),
+		mechanics.Int("illness", 0, 4, "the band's illness penalty (a failed test)"),
+		mechanics.Int("immediate", 0, 4, "the immediate action penalty min(−MoS, 4) (MoS ≤ −1)"),
+		mechanics.Int("onset_h", 0, maxOnsetH, "hours until the immediate penalty starts"),
+	)
+	radDayResult    = radDay.Slot("result")
+	radDayIllness   = radDay.Slot("illness")
+	radDayImmediate = radDay.Slot("immediate")
+	radDayOnset     = radDay.Slot("onset_h")
+)
+
+func radiation() *mechanics.Mechanic {
+	const id = "ag.radiation"
+	return &mechanics.Mechanic{
+		ID:      id,
+		Summary: "radiation: a deterministic dose path with Body tests on days the dose rises (TN 6…18 by band)",
+		Doc: "Dose accumulates in dGy (incoming dose ÷ RSF: unprotected 1, vehicle 1.5, house 15, public shelter 40) and is shed at 1 dGy " +
+			"every 2 weeks (at the start of days 15, 29, …), never below a tenth of the peak. At most once a day, when the total has risen and is at least 7, the character " +
+			"makes a Body test, TN by the total: ≥7 → 6, ≥10 → 8, ≥20 → 12, ≥60 → 14, ≥80 → 16, ≥300 → 18. Failure brings the band's " +
+			"illness (≥10 −1, ≥20 −2, ≥60 −3, ≥80 −4; ≥300 death); MoS ≤ −10 or a fumble is fatal too. Tests are independent given " +
+			"the path: a forward DP over the days (K7). A failed test (MoS ≤ −1) also brings an immediate action penalty equal to the MoS " +
+			"(capped at −4), starting after as many hours as the test total by default, easing by 1 every 12 h (mechanics.md §1.6).",
+		Params: []mechanics.Param{
+			{Name: "acute_dose", Default: 25, Min: 0, Max: 100000, Real: true, Doc: "dose on day 1, dGy before shielding (kiloton air burst at 1 km: 10; megaton at 2/10/25 km: 600/50/10)"},
+			{Name: "daily_dose", Default: 0, Min: 0, Max: 100000, Real: true, Doc: "dose per day of exposure, dGy (fallout ≈ 30/12/3/1 per hour at 1 h/2 h/6 h/1 day)"},
+			ip("exposure_days", 0, 0, 3650, "days of the daily dose"),
+			{Name: "rsf", Default: 1, Min: 1, Max: 10000, Real: true, Doc: "radiation shielding factor: unprotected 1, vehicle 1.5, house 15, public shelter 40"},
+			named(pAttr, "body", "Body"), pModifier, ip("treatment", 0, 0, 1, "1: treatment in a modern facility (+2)"), ip("days", 60, 1, 3650, "horizon in days"),
+		},
+		Options: mechanics.Options(optCritCount, optFumbleCrit, radTrigger, radThreshold, radIllness, radTreatment, radOnset, radTie),
+		Build:   buildRadiation,
+	}
+}
+
+func buildRadiation(c mechanics.Config) (*mechanics.Spec, error) {
+	o := coreOptionsOf(c)
+	H := c.Int("days")
+	x := dosePath(c.Rat("acute_dose"), c.Rat("daily_dose"), c.Int("exposure_days"), c.Rat("rsf"), H)
+	above7 := radThreshold.Of(c) == RadAbove7
+	crossing := radTrigger.Of(c) == RadBandCrossing
+	accumulate := radIllness.Of(c) == RadAccumulate
+	laterOnly := radTreatment.Of(c) == RadBonusOnLater
+	immediate := radOnset.Of(c) == RadOnsetImmediate
+	_ = radTie.Of(c) // MoS 0 fails: a test passes at MoS ≥ 1 below
+	treated := c.Int("treatment") == 1
+	body, m := c.Int("body"), c.Int("modifier")
+
+	// Test days, their bands and bonuses; the largest illness penalty the
+	// tests can bring.
+	testBand := make([]int, H+1)
+	bonus := make([]int, H+1)
+	highest, tests, maxPen := -1, 0, 0
+	for t := 1; t <= H; t++ {
+		testBand[t] = -1
+		b := bandOf(x[t], above7)
+		if b < 0 || x[t].Cmp(x[t-1]) <= 0 || (crossing && b <= highest) {
+			continue
+		}
+		testBand[t] = b
+		highest = max(highest, b)
+		if treated && (!laterOnly || tests > 0) {
+			bonus[t] = 2
+		}
+		tests++
+		if pen := radBands[b].penalty; accumulate {
+			maxPen += max(pen, 0)
+		} else {
+			maxPen = max(maxPen, pen)
+		}
+	}
+
+	// States: the illness penalty so far, the onset hours of the first
+	// immediate penalty (−1: none yet) and the worst immediate penalty;
+	// and death.
+	st := mechanics.NewRecord(
+		mechanics.Int("illness", 0, maxPen, "the illness penalty (as a positive number)"),
+		mechanics.Int("onset", -1, maxOnsetH, "hours from the first failed test to its penalty (−1: none)"),
+		mechanics.Int("immediate", 0, 4, "the worst immediate action penalty (as a positive number)"),
+	)
+	stIllness, stOnset, stImmediate := st.Slot("illness"), st.Slot("onset"), st.Slot("immediate")
+	p := &mechanics.Process{Horizon: H, TimeUnit: "day"}
+	base := p.AddRecord(false, st)
+	fatal := p.Add(true, "fatal")
+	p.Start = base + stOnset.Set(st.Start(), -1) // illness 0, no onset yet, immediate 0
+
+	// Kernel: the day's test, one per (band, bonus); a day without a test
+	// is the constant no_test.
+	roll := Pool(2, o)
+	noTest := radDay.Start()
+	p.Kernel = func(t int) mechanics.Node {
+		b := testBand[t]
+		if b < 0 {
+			return mechanics.Const{V: noTest}
+		}
+		band, mod := radBands[b], m+bonus[t]
+		return mechanics.Map{X: roll, Name: "Body test", F: func(r int) int {
+			T := Total(r, body, mod)
+			mos := T - band.tn
+			switch {
+			case rollFumble(r) || mos <= -10 || (mos <= 0 && band.penalty < 0):
+				return radDayResult.Set(noTest, radFatal)
+			case mos >= 1:
+				return radDayResult.Set(noTest, radPassed)
+			}
+			code := radDayIllness.Set(radDayResult.Set(noTest, radFailed), band.penalty)
+			if mos <= -1 {
+				onset := min(T, maxOnsetH)
+				if immediate {
+					onset = 0
+				}
+				code = radDayOnset.Set(radDayImmediate.Set(code, min(-mos, 4)), onset)
+			}
+			return code
+		}}
+	}
+	// Days with the same band and bonus share a kernel; days without a
+	// test share the constant one (key 0).
+	keys := make([]int, H+1)
+	for t := 1; t <= H; t++ {
+		keys[t] = 1 + testBand[t] + len(radBands)*bonus[t]/2
+	}
+	p.KernelKey = func(t int) int { return keys[t] }
+	passed, died := radDayResult.Set(noTest, radPassed), radDayResult.Set(noTest, radFatal)
+	p.Move = func(_, s, x int) int {
+		switch x {
+		case noTest, passed:
+			return s
+		case died:
+			return fatal
+		}
+		code := s - base
+		pen, ill := stIllness.Get(code), radDayIllness.Get(x)
+		if accumulate {
+			pen += ill
+		} else {
+			pen = max(pen, ill)
+		}
+		imm := radDayImmediate.Get(x)
+		if imm > 0 && stOnset.Get(code) < 0 {
+			code = stOnset.Set(code, radDayOnset.Get(x))
+		}
+		code = stImmediate.Set(stIllness.Set(code, pen), max(stImmediate.Get(code), imm))
+		return base + code
+	}
+
+	spec := mechanics.ProcessSpec(p)
+	spec.Bands = nil // thousands of states: the variables below summarise them
+	field := func(sl mechanics.Slot, sign, dead int) expr.Expr {
+		return p.StateTable(func(s int) int {
+			if s == fatal {
+				return dead
+			}
+			return sign * sl.Get(s-base)
+		})
+	}
+	spec.Vars = append(spec.Vars,
+		mechanics.Var{Name: "penalty", Doc: "illness penalty at the end (fatal counts as none)", Expr: field(stIllness, -1, 0)},
+		mechanics.Var{Name: "immediate_penalty", Doc: "worst immediate action penalty", Expr: field(stImmediate, -1, 0)},
+		mechanics.Var{Name: "first_onset_h", Doc: "hours from the first failed test to its penalty (−1: none)", Unit: "h", Expr: field(stOnset, 1, -1)})
+	dead := p.In(fatal)
+	spec.Event("any_illness", "a failed test that brings an illness, or a fatal one", expr.Or(dead, expr.Gt(field(stIllness, 1, 0), expr.K(0)))).
+		Event("immediate_penalty", "a failed test (MoS ≤ −1)", expr.Or(dead, expr.Gt(field(stImmediate, 1, 0), expr.K(0))))
+	return spec, nil
+}

@@ -1,0 +1,383 @@
+package bd
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/oddsmith/oddsmith/internal/mechtest"
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/sim"
+)
+
+// The ladder of §5.1 with its three options.
+func TestLadder(t *testing.T) {
+	type want struct{ n, sides int }
+	cases := []struct {
+		l      Ladder
+		k, die int
+		s      Steps
+		want   want
+	}{
+		{Ladder{}, 2, 10, Steps{}, want{2, 10}},
+		{Ladder{}, 2, 10, Steps{Challenges: 1}, want{2, 8}},
+		{Ladder{}, 2, 10, Steps{Challenges: 9}, want{2, 4}},                             // floor d4
+		{Ladder{}, 2, 10, Steps{Charges: 1}, want{2, 12}},                               // d10 → d12
+		{Ladder{}, 2, 10, Steps{Charges: 2}, want{2, 20}},                               // d12 → d20
+		{Ladder{}, 2, 10, Steps{Charges: 5}, want{2, 20}},                               // cap
+		{Ladder{}, 2, 10, Steps{Charges: 2, Challenges: 2}, want{2, 10}},                // cancel one for one
+		{Ladder{}, 2, 10, Steps{Wounded: true}, want{2, 8}},                             // heroic → ordinary
+		{Ladder{}, 2, 10, Steps{Charges: 1, Wounded: true}, want{2, 10}},                // a charge cancels the wound
+		{Ladder{}, 2, 10, Steps{Charges: 3, Wounded: true}, want{2, 20}},                // surplus charges absorb it
+		{Ladder{Cancellable: No}, 2, 10, Steps{Charges: 3, Wounded: true}, want{2, 12}}, // not past d12 wounded
+		{Ladder{Cancellable: No}, 2, 10, Steps{Charges: 1, Wounded: true}, want{2, 10}},
+		{Ladder{Cancellable: No}, 2, 4, Steps{Wounded: true}, want{2, 4}},
+		{Ladder{Above: ExtraDie}, 2, 10, Steps{Charges: 2}, want{2, 20}},
+		{Ladder{Above: ExtraDie}, 2, 10, Steps{Charges: 4}, want{4, 20}}, // two steps past d20: two more d20
+		{Ladder{Above: ExtraDie}, 0, 10, Steps{Charges: 4}, want{0, 20}}, // no bonus dice, none added
+		{Ladder{Above: ExtraDie}, 1, 10, Steps{Charges: 4, Wounded: true}, want{2, 20}},
+		{Ladder{Above: ExtraDie, Cancellable: No}, 1, 10, Steps{Charges: 4, Wounded: true}, want{1, 12}},
+		{Ladder{}, 1, 20, Steps{}, want{1, 20}},
+		{Ladder{}, 1, 4, Steps{Charges: 1}, want{1, 6}},
+	}
+	for _, c := range cases {
+		base, err := rungOf("rank", c.die)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := c.l.Bonus(c.k, base, c.s)
+		if b.N != c.want.n || b.Sides != c.want.sides {
+			t.Errorf("%+v: %d dice of rank d%d %+v → %s; want %dd%d!", c.l, c.k, c.die, c.s, b, c.want.n, c.want.sides)
+		}
+	}
+	for _, bad := range []int{3, 5, 7, 9, 11, 13, 19, 21} {
+		if _, err := rungOf("rank", bad); err == nil {
+			t.Errorf("rank %d accepted", bad)
+		}
+	}
+	// Off the ladder is bad input at the command level.
+	m, _ := registry.Lookup("bd.core.check")
+	c, err := m.Configure([]string{"rank=7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Model(c); !mechanics.IsInput(err) {
+		t.Errorf("rank=7: %v; want bad input", err)
+	}
+	// The options reach the model: a wounded d10 roll with a charge.
+	near(t, "wounded with a charge", event(t, runExact(t, "bd.core.check", "wounded=1", "charges=1", "vs=16"), "success"), .7915, 5e-5)
+	near(t, "extra d20s", event(t, runExact(t, "bd.core.check", "k=1", "charges=3", "vs=30", "opt.above_d20=extra_die"), "success"),
+		event(t, runExact(t, "bd.core.check", "k=2", "rank=20", "vs=30"), "success"), 1e-12)
+	gt := event(t, runExact(t, "bd.core.check", "vs=20", "opt.vs_compare=greater_than"), "success")
+	near(t, "greater_than is at_least one higher", gt, event(t, runExact(t, "bd.core.check", "vs=21"), "success"), 1e-12)
+}
+
+// Guard: size, cover, behind-unaware (§5.3).
+func TestGuard(t *testing.T) {
+	cases := []struct {
+		base   int
+		a, tg  Size
+		cover  Cover
+		behind bool
+		want   int
+		doc    string
+	}{
+		{15, Medium, Medium, CoverNone, false, 15, "plain"},
+		{15, Medium, Tiny, CoverNone, false, 25, "a human attacking a mouse: +10"},
+		{15, Colossal, Medium, CoverNone, false, 35, "a behemoth attacking a human: +20"},
+		{15, Tiny, Colossal, CoverNone, false, 15, "smaller attackers get nothing"},
+		{15, Medium, Medium, CoverLight, false, 25, "light cover"},
+		{15, Medium, Medium, CoverPartial, false, 18, "partial cover"},
+		{15, Medium, Medium, CoverFull, false, 20, "full cover"},
+		{15, Medium, Medium, CoverNone, true, 8, "behind, unaware: 15 → 8"},
+		{16, Large, Medium, CoverPartial, true, 12, "⌈24/2⌉"},
+	}
+	for _, c := range cases {
+		if g := Guard(c.base, c.a, c.tg, c.cover, c.behind); g != c.want {
+			t.Errorf("%s: Guard %d; want %d", c.doc, g, c.want)
+		}
+	}
+	// Prone is one challenge, off-hand two.
+	near(t, "prone", event(t, runExact(t, "bd.attack", "prone=1"), "hit"), event(t, runExact(t, "bd.attack", "rank=8"), "hit"), 1e-12)
+	near(t, "off-hand", event(t, runExact(t, "bd.attack", "off_hand=1"), "hit"), event(t, runExact(t, "bd.attack", "rank=6"), "hit"), 1e-12)
+	near(t, "size", event(t, runExact(t, "bd.attack", "size_a=large", "size_t=small"), "hit"), event(t, runExact(t, "bd.attack", "guard=25"), "hit"), 1e-12)
+}
+
+// Armour: the rank subtracted, the quality rules (§5.6).
+func TestArmor(t *testing.T) {
+	cases := []struct {
+		w, a, d int
+		ar      int
+		cover   Cover
+		dt      DamageType
+		want    Armour
+	}{
+		{2, 2, 2, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}},
+		{3, 0, 2, 3, CoverNone, Physical, Armour{}},                      // heroic ignores feeble armour
+		{3, 1, 2, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}}, // two steps: not ignored
+		{2, 0, 2, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}}, // ordinary weapons ignore nothing
+		{5, 2, 2, 3, CoverFull, Physical, Armour{}},                      // legendary ignores ordinary, cover too
+		{0, 3, 2, 3, CoverPartial, Physical, Armour{Effective: 8, Worn: 3, Unharmed: true}},
+		{2, 2, 2, 3, CoverPartial, Energy, Armour{Effective: 5}},
+		{3, 2, 4, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3, Immune: true}}, // epic Durability
+		{4, 2, 4, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}},
+		{1, 2, 2, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}}, // below heroic: no immunity rule
+	}
+	for _, c := range cases {
+		if got := ArmourOf(c.w, c.a, c.d, c.ar, c.cover, c.dt); got != c.want {
+			t.Errorf("weapon %d armour %d durability %d AR %d %v %v: %+v; want %+v", c.w, c.a, c.d, c.ar, c.cover, c.dt, got, c.want)
+		}
+	}
+	// d8 + d10! against AR 3: D_after = max(0, D − 3).
+	r := runExact(t, "bd.armor")
+	d := variable(t, r, "damage")
+	after, got := 0.0, 0.0
+	for i, p := range d.P {
+		v := d.Value(i)
+		after += p * math.Max(0, v-3)
+		if v > 3 {
+			got += p
+		}
+	}
+	near(t, "E[D_after]", variable(t, r, "damage_after").Stats.Mean, after, 1e-9)
+	near(t, "P(gets through)", event(t, r, "gets_through"), got, 1e-12)
+	near(t, "minimum one", event(t, runExact(t, "bd.armor", "ar=50", "opt.minimum=one"), "gets_through"), 1, 1e-12)
+	near(t, "immune", event(t, runExact(t, "bd.armor", "durability_quality=10"), "gets_through"), 0, 0)
+	near(t, "highest AR counts", variable(t, runExact(t, "bd.armor", "ar=1", "ar_second=3"), "damage_after").Stats.Mean, after, 1e-9)
+}
+
+// The damage track against sums it must equal.
+func TestTrack(t *testing.T) {
+	// Every attack hits for d4 (Guard 0, no reaction, no bonus dice):
+	// one Durability, three Health. carries: the first hit shocks on a 4.
+	base := []string{"durability=1", "health=3", "guard=0", "react=0", "dv=1", "quality=4", "k_b=0", "rounds=50"}
+	c := runExact(t, "bd.track", base...)
+	near(t, "P(1 hit to shock), carries", variable(t, c, "hits_to_shock").P[0], .25, 1e-12)
+	near(t, "P(1 attack to shock), carries", variable(t, c, "attacks_to_shock").P[0], .25, 1e-12)
+	near(t, "hits to wounded", variable(t, c, "hits_to_wounded").Stats.Mean, 1, 1e-12)
+	l := runExact(t, "bd.track", append(base, "opt.overflow=lost")...)
+	if v := variable(t, l, "hits_to_shock"); v.Lo != 2 {
+		t.Errorf("overflow lost: shock can come with hit %d", v.Lo)
+	}
+	// lost: the first hit only wounds; then d4s until they reach 3:
+	// N(3) = 1 + N(2)/4 + N(1)/4 with N(2) = 1 + N(1)/4, N(1) = 1.
+	near(t, "lost: hits to shock", variable(t, l, "hits_to_shock").Stats.Mean, 1+(1+1.25/4+1.0/4), 1e-12)
+
+	// The reaction switches when wounded: U = H = 1 and no overflow, each
+	// hit does damage, so E[attacks to shock] = 1/P(hit fresh) + 1/P(hit
+	// wounded).
+	fresh := event(t, runExact(t, "bd.defense"), "hit")
+	wounded := event(t, runExact(t, "bd.defense", "wounded_d=1"), "hit")
+	if wounded <= fresh {
+		t.Fatalf("a wounded defender is hit less often: %v ≤ %v", wounded, fresh)
+	}
+	r := runExact(t, "bd.track", "durability=1", "health=1", "rounds=100", "opt.overflow=lost")
+	near(t, "E[attacks to wounded]", variable(t, r, "attacks_to_wounded").Stats.Mean, 1/fresh, 1e-9)
+	near(t, "E[attacks to shock]", r.Process.MeanTimeUnbounded, 1/fresh+1/wounded, 1e-9)
+	near(t, "E[rounds to shock] over rounds", variable(t, r, "death_round").Stats.Mean-variable(t, r, "rounds_to_shock").Stats.Mean, 10, 1e-9)
+
+	// Without reactions the attacks are a thinning of the hits (Wald):
+	// E[attacks] = E[hits]/P(hit).
+	h := event(t, runExact(t, "bd.attack"), "hit")
+	w := runExact(t, "bd.track", "react=0", "rounds=100")
+	near(t, "Wald", w.Process.MeanTimeUnbounded, variable(t, w, "hits_to_shock").Stats.Mean/h, 1e-6)
+	// Durability 60 × Health 40 runs exactly (timed in BenchmarkTrackExact).
+	big := runExact(t, "bd.track", "durability=60", "health=40", "rounds=100")
+	if p := event(t, big, "shock"); p < .99 {
+		t.Errorf("60 × 40: P(shock within 100 rounds) = %v", p)
+	}
+}
+
+// The reaction economy, on rounds where every attack beats Guard and
+// nothing recovers, against the count by hand.
+func TestVigor(t *testing.T) {
+	base := []string{"guard=0", "attacks=1", "stamina=0", "rounds=50"}
+	cases := []struct {
+		sets                     []string
+		unanswered, windedRounds float64 // 0: undefined
+	}{
+		{[]string{"vigor=20"}, 5, 4},                                         // four reactions, winded, the fifth unanswered
+		{[]string{"vigor=12"}, 3, 0},                                         // 12 → 7 → 2, then too little
+		{[]string{"vigor=12", "opt.spend_below_cost=allowed_to_zero"}, 4, 3}, // 12 → 7 → 2 → 0
+		{[]string{"vigor=12", "defend=1"}, 5, 0},                             // 12 → 9 → 6 → 3 → 0: winded at 4
+	}
+	cases[3].windedRounds = 4
+	for _, c := range cases {
+		r := runExact(t, "bd.vigor", append(append([]string(nil), base...), c.sets...)...)
+		u := variable(t, r, "rounds_to_unanswered")
+		near(t, "rounds to unanswered "+join(c.sets), u.Stats.Mean, c.unanswered, 1e-12)
+		near(t, "P(unanswered)", event(t, r, "unanswered"), 1, 1e-12)
+		wv := variable(t, r, "rounds_to_winded")
+		if c.windedRounds == 0 {
+			near(t, "never winded "+join(c.sets), wv.Undefined, 1, 1e-9)
+		} else {
+			near(t, "rounds to winded "+join(c.sets), wv.Stats.Mean, c.windedRounds, 1e-12)
+		}
+	}
+	// Committing before the roll: reactions on attacks that miss too.
+	r := runExact(t, "bd.vigor", "guard=200", "attacks=1", "stamina=0", "vigor=20", "opt.decide_after_roll=no")
+	near(t, "nothing beats Guard 200", event(t, r, "unanswered"), 0, 1e-9)
+	near(t, "winded by reacting to misses", variable(t, r, "rounds_to_winded").Stats.Mean, 4, 1e-12)
+	// Recovery 2 a round for two reactions of 5: sustained only with luck.
+	s := runExact(t, "bd.vigor", "stamina=50", "attacks=2")
+	near(t, "recovery 10 sustains two reactions a round", event(t, s, "unanswered"), 0, 0)
+	// One attack a round with P(beat) = p and no recovery, 5 Vigor: the
+	// first threat is answered, the second is not: NegBin(2, p).
+	p := event(t, runExact(t, "bd.attack"), "hit")
+	g := runExact(t, "bd.vigor", "vigor=5", "stamina=0", "attacks=1", "rounds=200")
+	near(t, "E[rounds to unanswered]", g.Process.MeanTimeUnbounded, 2/p, 1e-9)
+}
+
+// Shock: P(stabilised) = 1 − (1 − p)^(attempts·Stamina); aid: 0 or d10.
+func TestShockAndAid(t *testing.T) {
+	p := event(t, runExact(t, "bd.core.check"), "success")
+	for _, c := range []struct{ attempts, stamina int }{{1, 10}, {2, 3}, {0, 5}, {4, 1}} {
+		r := runExact(t, "bd.shock_and_aid", "attempts="+itoa(c.attempts), "stamina="+itoa(c.stamina))
+		want := 1 - math.Pow(1-p, float64(c.attempts*c.stamina))
+		near(t, "P(stabilised)", event(t, r, "stabilised"), want, 1e-12)
+		near(t, "P(dead)", event(t, r, "dead"), 1-want, 1e-12)
+	}
+	r := runExact(t, "bd.shock_and_aid")
+	near(t, "P(aid)", event(t, r, "aid_succeeds"), p, 1e-12)
+	near(t, "E[restored]", variable(t, r, "durability_restored").Stats.Mean, 5.5*p, 1e-12)
+}
+
+// bd.skirmish is simulated only; with Vigor to spare it is bd.track.
+func TestSkirmishAgreesWithTrack(t *testing.T) {
+	m, _ := registry.Lookup("bd.skirmish")
+	if !m.MCOnly || m.MCReason == "" {
+		t.Fatal("bd.skirmish must be simulation-only, with a reason")
+	}
+	n := int64(400_000)
+	if testing.Short() {
+		n = 100_000
+	}
+	for _, sets := range [][]string{{"vigor=60", "stamina=100"}, {"vigor=0", "react=0"}} {
+		c, err := m.Configure(sets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := sim.Run(context.Background(), m, c, sim.Options{Trials: n, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := runExact(t, "bd.track", sets[1:]...)
+		want := variable(t, tr, "attacks_to_shock").Stats
+		got := variable(t, r, "attacks_to_shock").Stats.Mean
+		near(t, "skirmish "+join(sets)+" mean attacks to shock", got, want.Mean, 5*want.SD/math.Sqrt(float64(n)))
+	}
+	// Short of Vigor, the creature goes down sooner.
+	c, _ := m.Configure([]string{"vigor=5", "stamina=0"})
+	r, err := sim.Run(context.Background(), m, c, sim.Options{Trials: 50_000, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, full := variable(t, r, "attacks_to_shock").Stats.Mean, variable(t, runExact(t, "bd.track"), "attacks_to_shock").Stats.Mean; got >= full-0.5 {
+		t.Errorf("5 Vigor and no recovery: %v attacks to shock, about as many as with unlimited reactions (%v)", got, full)
+	}
+}
+
+// extraConfigs: settings beyond the defaults that the cross-check also
+// runs; together they give every option value.
+var extraConfigs = map[string][][]string{
+	"bd.core.burst": {{"rank=4"}, {"rank=20", "challenges=1"}, {"opt.wounded_cancellable=no", "wounded=1", "charges=3", "rank=12"}},
+	"bd.core.check": {{"opt.vs_compare=greater_than", "k=3", "vs=25"}, {"opt.above_d20=extra_die", "charges=4", "k=1", "vs=40"},
+		{"opt.wounded_cancellable=no", "wounded=1", "charges=2"}, {"k=0", "vs=15"}},
+	"bd.check": {{"visibility=reduced"}, {"visibility=low", "overwatch=1"}, {"visibility=zero", "opt.vs_compare=greater_than", "rank=6"},
+		{"opt.above_d20=extra_die", "charges=3", "k=1"}, {"opt.wounded_cancellable=no", "wounded=1"}},
+	"bd.attack": {{"size_a=colossal", "size_t=tiny"}, {"size_a=huge", "size_t=small", "cover=light"},
+		{"size_a=massive", "size_t=large", "cover=partial", "behind_unaware=1"}, {"size_a=small", "size_t=huge", "cover=full", "prone=1"},
+		{"size_a=tiny", "size_t=massive", "off_hand=1", "opt.above_d20=extra_die", "charges=5"},
+		{"size_a=large", "size_t=colossal", "opt.wounded_cancellable=no", "wounded=1"}},
+	"bd.defense": {{"opt.decide_after_roll=no"}, {"prone_d=1", "k_d=5", "wounded_d=1"}, {"opt.above_d20=extra_die", "charges=3", "k=1", "rank_d=6"},
+		{"opt.wounded_cancellable=no", "wounded=1", "charges_d=1", "challenges_d=2"}},
+	"bd.damage": {{"k_b=3"}, {"opt.weapon_dice_burst=yes", "dv=2", "quality=6"}, {"unarmed=1"}, {"unarmed=1", "opt.feeble_die=d6"},
+		{"opt.above_d20=extra_die", "charges=3"}, {"opt.wounded_cancellable=no", "wounded=1", "off_hand=1"}},
+	"bd.armor": {{"cover=partial", "opt.minimum=one", "ar=8"}, {"cover=full", "damage_type=energy"}, {"cover=light", "quality=20", "armor_quality=8"},
+		{"durability_quality=12", "quality=10"}, {"opt.weapon_dice_burst=yes"}, {"opt.above_d20=extra_die", "charges=2", "rank=20"},
+		{"opt.wounded_cancellable=no", "wounded=1"}},
+	"bd.track": {{"opt.overflow=lost"}, {"opt.weapon_dice_burst=yes", "react=0", "ar=2"}, {"durability=8", "health=5", "attacks=3", "rounds=5"}},
+	"bd.vigor": {{"opt.spend_below_cost=allowed_to_zero", "vigor=12"}, {"opt.decide_after_roll=no", "stamina=20"},
+		{"opt.above_d20=extra_die", "charges=3", "attacks=3"}, {"opt.wounded_cancellable=no", "wounded=1", "defend=1"}},
+	"bd.shock_and_aid": {{"opt.vs_compare=greater_than", "attempts=2", "stamina=3"}, {"opt.above_d20=extra_die", "charges=3", "k=1"},
+		{"opt.wounded_cancellable=no", "wounded=1", "attempts=0"}},
+}
+
+// skirmishConfigs give bd.skirmish (simulated only) every option value.
+var skirmishConfigs = [][]string{{"opt.overflow=lost", "opt.decide_after_roll=no"}, {"opt.spend_below_cost=allowed_to_zero", "vigor=12", "reserve=2"},
+	{"opt.weapon_dice_burst=yes", "defend=1", "durability=60", "health=40", "attacks=6", "rounds=100"}}
+
+// Every exact bd mechanic, at its defaults and the extra settings, in
+// both engines; the extras cover every value of every option. bd.skirmish
+// is simulated at settings that cover its options.
+func TestEveryMechanicBothEngines(t *testing.T) {
+	ms := registry.System("bd")
+	if len(ms) != 11 {
+		t.Errorf("%d bd mechanics registered; want 11", len(ms))
+	}
+	for _, m := range ms {
+		sets := extraConfigs[m.ID]
+		if m.MCOnly {
+			sets = skirmishConfigs
+			for _, s := range sets {
+				c, err := m.Configure(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := sim.Run(context.Background(), m, c, sim.Options{Trials: 20_000, Seed: 5}); err != nil {
+					t.Errorf("%s %v: %v", m.ID, s, err)
+				}
+			}
+		}
+		for _, o := range m.Options {
+			for _, v := range o.Values[1:] {
+				if !covered(sets, o, v) {
+					t.Errorf("%s: no cross-check sets %s=%s", m.ID, o.Name, v)
+				}
+			}
+		}
+	}
+	report, err := mechtest.CheckMechanics(context.Background(), ms, extraConfigs, mechtest.Trials(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range report {
+		t.Error(line)
+	}
+}
+
+func covered(sets [][]string, o mechanics.Option, v string) bool {
+	for _, s := range sets {
+		for _, kv := range s {
+			if kv == "opt."+o.Short()+"="+v || kv == o.Short()+"="+v || kv == o.Name+"="+v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func join(ss []string) string {
+	out := ""
+	for i, s := range ss {
+		if i > 0 {
+			out += " "
+		}
+		out += s
+	}
+	return out
+}
+
+// BenchmarkCoreCheckExact: d20 + 5 d20! (bd.core.check k=5 rank=20).
+func BenchmarkCoreCheckExact(b *testing.B) {
+	for b.Loop() {
+		runExact(b, "bd.core.check", "k=5", "rank=20")
+	}
+}
+
+// BenchmarkTrackExact: bd.track at Durability 60 × Health 40.
+func BenchmarkTrackExact(b *testing.B) {
+	for b.Loop() {
+		runExact(b, "bd.track", "durability=60", "health=40")
+	}
+}

@@ -1,0 +1,68 @@
+// Package d20w registers the mechanics of the d20 wiki system
+// (mechanics.md §2): 1d20 plus modifiers, match or beat a DC or an
+// opposed roll; NPCs never roll.
+package d20w
+
+import (
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/systems/kit"
+)
+
+//go:generate go tool stringer -type=Naturals -linecomment -output=core_string.go
+
+// Naturals is d20w.core.opt.naturals: where natural 20s and 1s decide.
+type Naturals int
+
+// Values of d20w.core.opt.naturals.
+const (
+	NaturalsManoeuvresOnly Naturals = iota // manoeuvres_only
+	NaturalsAllRolls                       // all_rolls
+	NaturalsNone                           // none
+)
+
+var optNaturals = mechanics.SwitchOf("d20w.core", "naturals",
+	"manoeuvres_only: natural 20/1 decide only combat manoeuvres (the page gives the rule there alone), so a check has none; "+
+		"all_rolls: a natural 20 always succeeds and a natural 1 always fails; none: no natural rule anywhere",
+	NaturalsManoeuvresOnly, NaturalsAllRolls, NaturalsNone)
+
+// checkRecord is the outcome of one check: the natural d20.
+var checkRecord = mechanics.NewRecord(kit.Natural("natural", 20))
+
+// check is d20w.core.check: T = N + mod, success on a match or a beat of
+// the DC (T ≥ DC), with natural rules where the option asks for them.
+func check(c mechanics.Config) (*mechanics.Spec, error) {
+	ch := kit.Check{Field: "natural", Sides: 20, Bonus: c.Int("mod"), Target: c.Int("dc"), Cmp: mechanics.GE, AutoSucceed: 21}
+	if optNaturals.Of(c) == NaturalsAllRolls {
+		ch.AutoFail, ch.AutoSucceed = 1, 20
+	}
+	spec := &mechanics.Spec{
+		Record:  checkRecord,
+		Outcome: kit.Encode(checkRecord, checkRecord.Slot("natural"), mechanics.D(20)),
+	}
+	spec.Var("margin", "T − DC: how far the check beat (≥ 0) or missed (< 0) the DC", ch.Margin()).
+		Var("total", "T = N + mod", ch.Total()).
+		Event("success", "T ≥ DC (match or beat), or per the naturals option", ch.Success()).
+		Event("natural_20", "the die shows 20", expr.Eq(expr.F("natural"), expr.K(20))).
+		Event("natural_1", "the die shows 1", expr.Eq(expr.F("natural"), expr.K(1)))
+	return spec, nil
+}
+
+// coreMechanics are the mechanics declared in core.go.
+func coreMechanics() []*mechanics.Mechanic {
+	return []*mechanics.Mechanic{
+		{
+			ID:      "d20w.core.check",
+			Summary: "unopposed check: d20 + modifiers, match or beat the DC",
+			Doc: "N ~ d20, T = N + mod (ability modifier + skill ranks or combat bonus + situational terms); success ⇔ T ≥ DC, " +
+				"so P = clamp((21 − DC + mod)/20, 0, 1). Easy tasks are not rolled (success is certain) unless conditions are " +
+				"Extreme (mechanics.md §2.1).",
+			Params: []mechanics.Param{
+				mechanics.IntParam("mod", 0, -20, 40, "total modifier: ability modifier + skill ranks or combat bonus + other modifiers"),
+				mechanics.IntParam("dc", 15, -20, 60, "Difficulty Class"),
+			},
+			Options: mechanics.Options(optNaturals),
+			Build:   check,
+		},
+	}
+}

@@ -1,0 +1,177 @@
+package d20w
+
+import (
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/systems/kit"
+)
+
+// What a critical hit buys (mechanics.md §2.5) and the crippling penalties
+// it stacks up (§2.6).
+
+var (
+	optPolicy = mechanics.SwitchOf("d20w.crit_choice", "policy",
+		"what the attacker takes on a critical hit: oa_first (an opportunity attack while the budget lasts and the weapon is melee, "+
+			"else a crippling injury), cripple_first (always a crippling injury), manoeuvre_first (always a combat manoeuvre)",
+		PolicyOAFirst, PolicyCrippleFirst, PolicyManoeuvreFirst)
+	optOACanCrit = mechanics.SwitchOf("d20w.crit_choice", "oa_can_crit",
+		"yes: an opportunity attack bought by a critical can crit again (and chain while the budget lasts); no: its natural in the threat range is only a hit",
+		OACanCritYes, OACanCritNo)
+	optWeapon = mechanics.ChoiceOf("d20w.crit_choice", "weapon",
+		"melee, or ranged (no opportunity attack with a ranged weapon: oa_first falls back to a crippling injury)", WeaponMelee, WeaponRanged)
+)
+
+// Finishes of an attack action: what its last critical hit bought beyond
+// an opportunity attack.
+const (
+	finishNone = iota
+	finishCrippled
+	finishCrippleSaved
+	finishManoeuvre
+	finishManoeuvreFailed
+)
+
+var finishLabels = []string{"none", "crippled", "cripple_saved", "manoeuvre_succeeded", "manoeuvre_failed"}
+
+// saveParams are the target's save against a crippling injury.
+func saveParams() []mechanics.Param {
+	return []mechanics.Param{
+		ip("save", 2, -20, 40, "the target's save bonus s against a crippling injury: Fortitude against STR attacks, Reflex against DEX attacks"),
+		ip("save_dc", 15, -20, 60, "the DC of that save (15 on the page)"),
+	}
+}
+
+func critChoice() *mechanics.Mechanic {
+	ps := append(attackParams(), saveParams()...)
+	ps = append(ps,
+		ip("budget", 1, 0, 10, "B: opportunity attacks left this round, max(1, DEX bonus) at its start"),
+		ip("cma", 4, -30, 40, "the attacker's CMA (+ attack modifiers) for a manoeuvre bought by a critical"),
+		ip("cmd", 6, -30, 40, "the target's CMD against that manoeuvre"))
+	return &mechanics.Mechanic{
+		ID:      "d20w.crit_choice",
+		Summary: "what a critical hit buys: the opportunity-attack chain with its budget, a crippling injury or a manoeuvre",
+		Doc: "An attack action: one attack (d20w.attack); on a critical hit the attacker picks one of an immediate opportunity attack " +
+			"with the same bonuses (melee only, one of the B left this round; its hit adds damage and it may crit again), a combat " +
+			"manoeuvre of choice resolved as d20w.cm (CMA vs CMD, match or beat), or a crippling injury: the target saves N + s ≥ 15 " +
+			"(match or beat) or takes a Minor penalty. E[hits] follows h(B) = P(hit) + P(crit)·[B > 0]·h(B − 1); the number of hits " +
+			"per action has the same recursion on distributions, and P(crippled) = P(crit)·P(N + s < 15) when the crit buys the " +
+			"injury (mechanics.md §2.5).",
+		Params: ps,
+		Options: mechanics.Options(append([]mechanics.Declared{optPolicy, optOACanCrit, optWeapon},
+			append(append([]mechanics.Declared{}, attackOpts...), optNPCSaves, optDefenderNaturals)...)...),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			o := attackOptionsOf(c)
+			r := o.rule(c.Int("attack"), c.Int("defence"), c.Int("threat"))
+			save := saveOf(o, optNPCSaves.Of(c), c.Int("save"), c.Int("save_dc"))
+			cmo := cmOptions{pairing: o.effective(), naturals: o.naturals, mirror: optDefenderNaturals.Of(c)}
+			man := cmo.contest(c.Int("cma"), c.Int("cmd"))
+			policy, oaCrit, melee := optPolicy.Of(c), optOACanCrit.Of(c) == OACanCritYes, optWeapon.Of(c) == WeaponMelee
+			b := c.Int("budget")
+			rec := mechanics.NewRecord(
+				mechanics.Int("hits", 0, b+1, "hits in the attack action: the attack and the opportunity attacks its criticals bought"),
+				mechanics.Int("crits", 0, b+1, "critical hits in the attack action"),
+				mechanics.Int("opportunity_attacks", 0, b, "opportunity attacks the criticals bought (each spends one of the budget)"),
+				mechanics.Enum("finish", "what the last critical bought beyond an opportunity attack: a crippling injury (saved or not) or a manoeuvre", finishLabels...),
+			)
+			hits, crits, oas, fin := rec.Slot("hits"), rec.Slot("crits"), rec.Slot("opportunity_attacks"), rec.Slot("finish")
+			start := rec.Start()
+			var chain func(left int, canCrit bool) mechanics.Node
+			chain = func(left int, canCrit bool) mechanics.Node {
+				x := r.category(canCrit)
+				base := func(cat int) int {
+					return crits.Set(hits.Set(start, bit(cat >= catHit)), bit(cat == catCrit))
+				}
+				switch {
+				case !canCrit:
+					return mechanics.Map{X: x, Name: "attack", F: base}
+				case policy == PolicyOAFirst && melee && left > 0:
+					// The opportunity attack is rolled beside the attack and
+					// counts only after a critical: it is independent of it.
+					return mechanics.Combine{X: x, Y: chain(left-1, oaCrit), Name: "opportunity attack", F: func(cat, oa int) int {
+						code := base(cat)
+						if cat != catCrit {
+							return code
+						}
+						code = hits.Set(code, 1+hits.Get(oa))
+						code = crits.Set(code, 1+crits.Get(oa))
+						code = oas.Set(code, 1+oas.Get(oa))
+						return fin.Set(code, fin.Get(oa))
+					}}
+				case policy == PolicyManoeuvreFirst:
+					return mechanics.Combine{X: x, Y: man.node(), Name: "manoeuvre", F: func(cat, ok int) int {
+						if cat != catCrit {
+							return base(cat)
+						}
+						if ok == 1 {
+							return fin.Set(base(cat), finishManoeuvre)
+						}
+						return fin.Set(base(cat), finishManoeuvreFailed)
+					}}
+				}
+				return mechanics.Combine{X: x, Y: save.node(), Name: "crippling injury", F: func(cat, saved int) int {
+					if cat != catCrit {
+						return base(cat)
+					}
+					if saved == 1 {
+						return fin.Set(base(cat), finishCrippleSaved)
+					}
+					return fin.Set(base(cat), finishCrippled)
+				}}
+			}
+			spec := &mechanics.Spec{Record: rec, Outcome: chain(b, true)}
+			spec.Report("hits", "crits", "opportunity_attacks")
+			spec.Band("finish", "what the last critical of the action bought beyond an opportunity attack", finishLabels, expr.F("finish"))
+			f := expr.F("finish")
+			spec.Event("hit", "at least one hit in the action: "+r.doc(), expr.Ge(expr.F("hits"), num(1))).
+				Event("crit", "at least one critical hit in the action", expr.Ge(expr.F("crits"), num(1))).
+				Event("crippled", "the target takes a crippling injury: a critical bought it and the save "+save.doc()+" failed", expr.Eq(f, num(finishCrippled))).
+				Event("manoeuvre_success", "a critical bought a combat manoeuvre and it succeeded", expr.Eq(f, num(finishManoeuvre)))
+			return spec, nil
+		},
+	}
+}
+
+func crippling() *mechanics.Mechanic {
+	ps := append(attackParams(), saveParams()...)
+	ps = append(ps, ip("attacks", 5, 0, 60, "r: attacks made against the target, every critical buying a crippling injury to the same stat"))
+	ps = append(ps, trackParams()...)
+	return &mechanics.Mechanic{
+		ID:      "d20w.crippling",
+		Summary: "crippling penalties stacking through the Minor / Major / Extreme track over r attacks",
+		Doc: "Every attack crits as d20w.attack does, every critical buys a crippling injury to the same stat, and the target saves " +
+			"N + s ≥ 15 (match or beat) or takes a Minor penalty. After k failed saves the penalty has k points on the track of " +
+			"d20w.modtrack (1 Minor, 2–3 Major, ≥ 4 Extreme) and its value; k ~ Binomial(r, P(crit)·P(save fails)) (mechanics.md §2.6).",
+		Params:  ps,
+		Options: mechanics.Options(append(append(append([]mechanics.Declared{}, attackOpts...), optNPCSaves), trackOpts...)...),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			o := attackOptionsOf(c)
+			r := o.rule(c.Int("attack"), c.Int("defence"), c.Int("threat"))
+			save := saveOf(o, optNPCSaves.Of(c), c.Int("save"), c.Int("save_dc"))
+			t := trackOf(c)
+			n := c.Int("attacks")
+			injury := mechanics.Combine{X: r.category(true), Y: save.node(), Name: "crippling injury", F: func(cat, saved int) int {
+				return bit(cat == catCrit && saved == 0)
+			}}
+			rec := mechanics.NewRecord(mechanics.Int("injuries", 0, n, "crippling injuries taken (failed saves), all on the same stat"))
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Encode(rec, rec.Slot("injuries"), kit.Binomial(injury, n))}
+			k := expr.F("injuries")
+			values := make([]int64, n+1)
+			for i := range values {
+				values[i] = int64(t.value(i * minorPoints))
+			}
+			spec.Report("injuries")
+			spec.Var("penalty", "the stacked penalty's value (subtracted from the stat): k Minor points on the track: "+t.describe(max(n, 1)), expr.Table(k, 0, values...))
+			lv := kit.Ints(false, levelLabels, minorPoints, majorPoints, extremePoints)
+			spec.Band("level", "the level of the stacked penalty after r attacks", levelLabels, lv.Band(k)).
+				Event("crippled", "at least one crippling injury: a Minor penalty or worse", expr.Ge(k, num(1))).
+				Event("major", "a Major penalty or worse (2 injuries or more)", expr.Ge(k, num(majorPoints))).
+				Event("extreme", "an Extreme penalty (4 injuries or more)", expr.Ge(k, num(extremePoints)))
+			return spec, nil
+		},
+	}
+}
+
+// critMechanics are the mechanics declared in crit.go.
+func critMechanics() []*mechanics.Mechanic {
+	return []*mechanics.Mechanic{critChoice(), crippling()}
+}

@@ -1,0 +1,62 @@
+package d20w
+
+import (
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+)
+
+var optOpposedPairing = mechanics.ChoiceOf("d20w.core.opposed", "pairing",
+	"pc_pc: both roll; pc_npc: the NPC takes 10, so success ⇔ N + a ≥ 10 + o; npc_pc: the acting NPC takes 10 and the PC resists "+
+		"only by strictly beating it (N + o > 10 + a); npc_npc: nobody rolls, the result is certain (flagged deterministic)",
+	PCvsPC, PCvsNPC, NPCvsPC, NPCvsNPC)
+
+// opposedContest is the contest of d20w.core.opposed: the acting side's
+// bonus a against the opposing side's o.
+func opposedContest(p Pairing, a, o int, n Naturals) contest {
+	act, opp := side{bonus: a}, side{bonus: o}
+	if p.actorRolls() {
+		act.field = "roll_a"
+	}
+	if p.targetRolls() {
+		opp.field = "roll_o"
+	}
+	nat := n == NaturalsAllRolls
+	return contest{actor: act, target: opp, actorNaturals: nat, targetNaturals: nat}
+}
+
+func opposed() *mechanics.Mechanic {
+	return &mechanics.Mechanic{
+		ID:      "d20w.core.opposed",
+		Summary: "opposed check: both roll d20 + modifiers, the acting side succeeds on a match or a beat; NPCs take 10",
+		Doc: "T_a = N_a + mod_a against T_o = N_o + mod_o; the acting side succeeds ⇔ T_a ≥ T_o (match or beat), so with " +
+			"k = mod_a − mod_o, P = P(N_a − N_o ≥ −k) where N_a − N_o is triangular, (20 − |j|)/400 on −19..19. An NPC never rolls: " +
+			"its total is 10 + its modifier. PC→NPC: P = clamp((11 + a − o)/20, 0, 1); NPC→PC: the PC resists only by strictly " +
+			"beating, P(resist) = clamp((10 + o − a)/20, 0, 1); NPC→NPC is certain and flagged deterministic (mechanics.md §2.1). " +
+			"With opt.naturals=all_rolls the acting side's natural 20 succeeds and its 1 fails; when the acting side takes 10, the " +
+			"opposing PC's natural 20 always resists and its 1 always fails to.",
+		Params: []mechanics.Param{
+			ip("mod_a", 0, -20, 40, "the acting side's total modifier"),
+			ip("mod_o", 0, -20, 40, "the opposing side's total modifier"),
+		},
+		Options: mechanics.Options(optOpposedPairing, optNaturals),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			ct := opposedContest(optOpposedPairing.Of(c), c.Int("mod_a"), c.Int("mod_o"), optNaturals.Of(c))
+			rec := mechanics.NewRecord(ct.fields()...)
+			spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
+			win := ct.success()
+			spec.Var("margin", "T_a − T_o: ≥ 0 is a success for the acting side (match or beat)", ct.margin()).
+				Var("total_a", "T_a = N_a + mod_a (10 + mod_a for an NPC)", ct.actor.total()).
+				Var("total_o", "T_o = N_o + mod_o (10 + mod_o for an NPC)", ct.target.total()).
+				Event("success", "the acting side matches or beats: T_a ≥ T_o (or per the naturals option)", win).
+				Event("resisted", "the opposing side strictly beats the acting side: T_o > T_a (or per the naturals option)", expr.Not(win)).
+				Event("tie", "equal totals, which go to the acting side", expr.Eq(ct.actor.total(), ct.target.total())).
+				Event("deterministic", "no die is rolled (NPC against NPC): the result is certain", expr.Lit{V: expr.Bool(ct.deterministic())})
+			return spec, nil
+		},
+	}
+}
+
+// opposedMechanics are the mechanics declared in opposed.go.
+func opposedMechanics() []*mechanics.Mechanic {
+	return []*mechanics.Mechanic{opposed()}
+}

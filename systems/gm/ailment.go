@@ -1,0 +1,850 @@
+package gm
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/systems/kit"
+)
+
+// §3.3: ailments (poison, disease, drugs). A reaction roll at a penalty of
+// the ailment's strength s resists it: p(s) = clamp((R − s)/20, 0, 1). An
+// occurrence of the effect is n dX of something (injuries, minutes asleep
+// or paralysed, penalty points); the four types differ in how often it
+// recurs:
+//
+//   - simple: one roll, the effect at most once;
+//   - chronic: once contracted, a health roll every action time throws it
+//     off, each failure brings the effect again, the strength fading by one
+//     per action time;
+//   - inescapable: a roll every action time in the area, each failure the
+//     effect again;
+//   - chronic inescapable: rolls in the area at a strength growing by one
+//     per action time until the first failure, then the effect every action
+//     time in the area with no roll, then after leaving chronic throw-offs
+//     from the base strength.
+//
+// The chains are exact. The chronic chain carries the total effect in its
+// state and reads the number of effects off the time of the cure, so the
+// compound total Σ_{i ≤ N} E_i (K9), N and the time are joint. The counting
+// chains (inescapable, chronic inescapable) follow the count, and a random
+// effect's total in a second part of the model, or, with injury_penalty=on
+// and an effect in injuries (the total is then the penalty of the later
+// rolls: a feedback chain), in the same state as the count. Chains whose
+// exact computation would be too large are refused with advice; the
+// exact engine refuses on its own a joint chain past its memory budget.
+
+// presetData is one row of the seed's example table. Cells the seed leaves
+// blank (the strength of the black widow and of sleep gas, every type but
+// the chronic ones) are filled as mechanics.md §3.3 says: strength 0, the
+// type from the text.
+type presetData struct {
+	kind     string // the seed's type
+	strength int
+	tau      Tau
+	effect   EffectKind
+	n, x     int // n dX per occurrence
+	what     string
+}
+
+var presets = map[Preset]presetData{
+	PresetCustom:        {"custom", 0, TauPreset, EffectInjuries, 1, 1, "1 injury"},
+	PresetAlcohol:       {"chronic", -1, Tau20Minutes, EffectPenalty, 1, 1, "−1 agility, concentration, evasion, fortitude"},
+	PresetCommonCold:    {"chronic", 1, TauDay, EffectPenalty, 1, 1, "−1 concentration, evasion, fortitude"},
+	PresetFoodPoisoning: {"chronic", 3, TauHour, EffectInjuries, 1, 1, "1 injury"},
+	PresetBlackWidow:    {"simple", 0, Tau30Minutes, EffectInjuries, 1, 2, "d2 injuries"},
+	PresetGiantSpider:   {"simple", 4, TauRound, EffectParalysis, 1, 4, "d4 minutes paralysis"},
+	PresetHugeSpider:    {"simple", 2, TauRound, EffectInjuries, 1, 3, "d3 injuries"},
+	PresetLargeSpider:   {"simple", 1, TauRound, EffectInjuries, 1, 2, "d2 injuries"},
+	PresetShadowSpider:  {"simple", 1, Tau2Rounds, EffectInjuries, 1, 6, "d6 injuries"},
+	PresetSleepGas:      {"inescapable", 0, TauRound, EffectSleep, 2, 10, "sleep 2d10 minutes"},
+}
+
+// presetsDoc lists the preset library for the docs.
+func presetsDoc() string {
+	var b strings.Builder
+	for p := PresetAlcohol; p <= PresetSleepGas; p++ {
+		d := presets[p]
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s (%s, strength %d, %s, %s)", p, d.kind, d.strength, d.tau.unit(), d.what)
+	}
+	return b.String()
+}
+
+// unit names one action time, for the time axis of a chain.
+func (t Tau) unit() string {
+	return [...]string{TauPreset: "action time", TauRound: "round", Tau2Rounds: "2-round span", TauMinute: "minute",
+		Tau10Minutes: "10-minute span", Tau20Minutes: "20-minute span", Tau30Minutes: "30-minute span", TauHour: "hour", TauDay: "day"}[t]
+}
+
+// unit names what an effect is counted in.
+func (e EffectKind) unit() string {
+	return [...]string{EffectPreset: "", EffectInjuries: "injuries", EffectSleep: "minutes asleep", EffectParalysis: "minutes paralysed",
+		EffectPenalty: "penalty points"}[e]
+}
+
+// incapacitates reports an effect that leaves the victim unable to act.
+func (e EffectKind) incapacitates() bool { return e == EffectSleep || e == EffectParalysis }
+
+// fromPreset marks a parameter left to the preset.
+const (
+	fromPreset         = -1
+	strengthFromPreset = -99
+)
+
+// The shared parameters of the ailments.
+var (
+	pR = score("R", 10, "reaction score of the roll to resist: health when willing; perception when knowing could avoid it (poisoned wine); "+
+		"evasion when forced on an unwilling victim (a poisoned sword)")
+	pH       = score("H", 10, "health reaction score of the throw-off rolls")
+	pS0      = ip("s0", strengthFromPreset, strengthFromPreset, 20, "strength s0: a penalty on the reaction rolls (−4…+4 typical, 0 most poisons); −99, the default, takes the preset's")
+	pWilling = ip("willing", 0, 0, 1, "1: the victim drinks, injects or accepts it: a penalty of 4 on the roll to contract (the reaction should then be health)")
+	pInj     = ip("injuries", 0, 0, 60, "injuries the victim already has (a penalty on every roll with injury_penalty=on)")
+	pDice    = ip("effect_dice", fromPreset, fromPreset, 4, "n of the effect per occurrence, n dX (0: no effect); −1, the default, takes the preset's")
+	pSides   = ip("effect_sides", 0, 0, 20, "X of the effect per occurrence, n dX (1: a fixed n); 0, the default, takes the preset's")
+	pL       = ip("L", 5, 1, 50, "action times spent in the area (the first roll at entry)")
+)
+
+func pHorizon(doc string) mechanics.Param {
+	return ip("horizon", 100, 1, 100, doc)
+}
+
+// ailmentOptions are the choices every ailment mechanic declares, named
+// after it.
+type ailmentOptions struct {
+	preset mechanics.OptionOf[Preset]
+	tau    mechanics.OptionOf[Tau]
+	effect mechanics.OptionOf[EffectKind]
+}
+
+func ailmentOptionsOf(id string, def Preset) ailmentOptions {
+	order := []Preset{def}
+	for p := PresetCustom; p <= PresetSleepGas; p++ {
+		if p != def {
+			order = append(order, p)
+		}
+	}
+	return ailmentOptions{
+		preset: mechanics.ChoiceOf(id, "preset", "an ailment of the seed's table: it gives the strength, the action time and the effect "+
+			"wherever s0, tau, effect_kind, effect_dice or effect_sides is left at its default (−99, preset, preset, −1, 0): "+presetsDoc()+"; custom: strength 0, 1 injury", order...),
+		tau: mechanics.ChoiceOf(id, "tau", "the action time: when an effect comes, and the step of the chains (a label; preset: the preset's)",
+			TauPreset, TauRound, Tau2Rounds, TauMinute, Tau10Minutes, Tau20Minutes, Tau30Minutes, TauHour, TauDay),
+		effect: mechanics.ChoiceOf(id, "effect_kind", "what an occurrence is counted in (only injuries feed the injury penalty back; "+
+			"preset: the preset's)", EffectPreset, EffectInjuries, EffectSleep, EffectParalysis, EffectPenalty),
+	}
+}
+
+func (o ailmentOptions) declared(extra ...mechanics.Declared) []mechanics.Option {
+	return mechanics.Options(append([]mechanics.Declared{o.preset, o.tau, o.effect, optNaturals, optInjuryPenalty}, extra...)...)
+}
+
+// ailment is the decoded configuration shared by the ailment mechanics.
+type ailment struct {
+	s0       int
+	willing  bool
+	inj0     int  // injuries at the start, counted with the penalty on
+	feedback bool // the effects are injuries and the penalty is on
+	kind     EffectKind
+	n, x     int // n dX per occurrence
+	tau      Tau
+	nat      Naturals
+}
+
+func decodeAilment(c mechanics.Config, o ailmentOptions) (ailment, error) {
+	pd := presets[o.preset.Of(c)]
+	a := ailment{s0: pd.strength, willing: c.Int("willing") == 1, kind: pd.effect, n: pd.n, x: pd.x, tau: pd.tau, nat: optNaturals.Of(c)}
+	if s := c.Int("s0"); s != strengthFromPreset {
+		a.s0 = s
+	}
+	if n := c.Int("effect_dice"); n != fromPreset {
+		a.n = n
+	}
+	if x := c.Int("effect_sides"); x != 0 {
+		a.x = x
+	}
+	if t := o.tau.Of(c); t != TauPreset {
+		a.tau = t
+	}
+	if e := o.effect.Of(c); e != EffectPreset {
+		a.kind = e
+	}
+	if optInjuryPenalty.Of(c) == InjuryPenaltyOn {
+		a.inj0 = c.Int("injuries")
+		a.feedback = a.kind == EffectInjuries && a.n > 0
+	}
+	return a, nil
+}
+
+// effectRange is the least and the most one occurrence brings.
+func (a ailment) effectRange() (lo, hi int) {
+	if a.n == 0 {
+		return 0, 0
+	}
+	return a.n, a.n * a.x
+}
+
+// reachable counts the (count, total) pairs a chain can hold with lo…hi
+// effects: count c has c·(max − min) + 1 totals, or one when the effect is
+// fixed (the chains then keep no total).
+func (a ailment) reachable(lo, hi int) int {
+	elo, ehi := a.effectRange()
+	n := 0
+	for c := max(lo, 0); c <= hi; c++ {
+		if a.constant() {
+			n++
+		} else {
+			n += c*(ehi-elo) + 1
+		}
+	}
+	return n
+}
+
+// constant reports an effect that is the same every time (then the total
+// is that many times the number of effects, and the chains need no total).
+func (a ailment) constant() bool { lo, hi := a.effectRange(); return lo == hi }
+
+func (a ailment) effectNode() mechanics.Node { return dice(a.n, a.x) }
+
+func (a ailment) effectUnit() string { return a.kind.unit() }
+
+func (a ailment) willingPenalty() int { return 4 * boolInt(a.willing) }
+
+// stepDice is the dice of one action time: the reaction roll and the effect
+// an occurrence would bring, drawn together as one kernel. Where a roll's
+// target is the same from every state (no feedback, or a roll made before
+// any effect), the kernel keeps just whether the roll resists: a coin with
+// the roll's chance, one kernel per chance. Where the feedback makes the
+// target depend on the state, it keeps the natural, which the step
+// compares with the state's target (20 times the values: the exact engine
+// maps each of them from each state).
+type stepDice struct {
+	a                    ailment
+	rec                  *mechanics.Record
+	sNat, sResists, sEff mechanics.Slot
+	byState              mechanics.Node
+}
+
+func newStepDice(a ailment) *stepDice {
+	lo, hi := a.effectRange()
+	d := &stepDice{a: a}
+	d.rec = mechanics.NewRecord(
+		mechanics.Int("natural", 0, 20, "the natural d20 of a roll whose target depends on the state (0: the kernel holds only whether it resists)"),
+		mechanics.Flag("resists", "this action time's reaction roll succeeds (where the target is the same from every state)"),
+		mechanics.Int("effect", lo, hi, "what an occurrence would bring this action time"))
+	d.sNat, d.sResists, d.sEff = d.rec.Slot("natural"), d.rec.Slot("resists"), d.rec.Slot("effect")
+	d.byState = kit.Roll(d.rec, part{Field: "natural", Node: d20}, part{Field: "effect", Node: a.effectNode()})
+	return d
+}
+
+// kernel is the step's dice for a roll at target, or, when byState, at
+// the target of each state (target is then unused).
+func (d *stepDice) kernel(target int, byState bool) mechanics.Node {
+	if byState {
+		return d.byState
+	}
+	return kit.Roll(d.rec, part{Field: "resists", Node: coin(successes(target, d.a.nat))}, part{Field: "effect", Node: d.a.effectNode()})
+}
+
+// key names the kernel of a roll at target (−1: the kernel by state).
+func (d *stepDice) key(target int, byState bool) int {
+	if byState {
+		return -1
+	}
+	return successes(target, d.a.nat)
+}
+
+// resists reads the roll of kernel value x at target.
+func (d *stepDice) resists(x, target int) bool {
+	if n := d.sNat.Get(x); n > 0 {
+		return Roll("", target, d.a.nat).Holds(n)
+	}
+	return d.sResists.Bool(x)
+}
+
+func (d *stepDice) effect(x int) int { return d.sEff.Get(x) }
+
+// size is the number of values of a kernel, an upper bound.
+func (d *stepDice) size(byState bool) int {
+	lo, hi := d.a.effectRange()
+	if byState {
+		return 20 * (hi - lo + 1)
+	}
+	return 2 * (hi - lo + 1)
+}
+
+// exactWork bounds the work of the exact engine on a chain: Σ over the
+// steps of the states that can hold mass times the kernel's values, each
+// one call of the step. Past maxWork the exact engine refuses the chain
+// (Spec.NoExact) and the simulator runs it.
+func exactWork(steps int, live func(t int) int, kernel func(t int) int) float64 {
+	w := 0.0
+	for t := 1; t <= steps; t++ {
+		w += float64(live(t)) * float64(kernel(t)+stateOverhead)
+	}
+	return w
+}
+
+// stateOverhead is the cost of one state's step beside its kernel values
+// (mapping the kernel, holding the outcome), in kernel values.
+const stateOverhead = 100
+
+// maxWork is the most exactWork a chain may need: a few seconds of the
+// exact engine on a laptop.
+const maxWork = 1e8
+
+// tooMuchWork is the reason the exact engine gives for a chain past
+// maxWork (the simulator still runs it).
+func tooMuchWork(w float64, a ailment, advice string) string {
+	if a.feedback {
+		advice += " (or turn injury_penalty off)"
+	}
+	return fmt.Sprintf("the chain would take the exact engine about %.3g steps of a state by a kernel value, more than the %.3g it "+
+		"follows (a few seconds); %s", w, maxWork, advice)
+}
+
+// penalty is the injury penalty of a state whose total effect is total.
+func (a ailment) penalty(total int) int {
+	if a.feedback {
+		return a.inj0 + total
+	}
+	return a.inj0
+}
+
+// effectVar is a variable in the effect's unit.
+func (a ailment) effectVar(name, doc string, e, when expr.Expr, otherwise string) mechanics.Var {
+	return mechanics.Var{Name: name, Doc: doc, Unit: a.effectUnit(), Expr: e, When: when, Otherwise: otherwise}
+}
+
+// feedbackDoc is the part of an ailment's doc about the injury penalty.
+const feedbackDoc = " With injury_penalty=on every roll is at a penalty of the injuries the victim has (the injuries parameter, plus the " +
+	"effects so far when they are injuries): the chain's state already holds the total effect, so the feedback chain stays exact."
+
+// ailmentMechanics are the mechanics declared in ailment.go.
+func ailmentMechanics() []*mechanics.Mechanic {
+	return []*mechanics.Mechanic{
+		simpleAilment(), chronicAilment(), inescapableAilment(), chronicInescapableAilment(),
+	}
+}
+
+func simpleAilment() *mechanics.Mechanic {
+	const id = "gm.ailment.simple"
+	opts := ailmentOptionsOf(id, PresetBlackWidow)
+	return &mechanics.Mechanic{
+		ID:      id,
+		Summary: "simple ailment: one reaction roll at the strength penalty; on a failure the effect happens once, after the action time",
+		Doc: "q = 1 − p(s0 + 4·willing) with p(s) = clamp((R − s)/20, 0, 1); the effect is the mixture (1 − q)·δ₀ + q·E, E = n dX of the " +
+			"preset (mechanics.md §3.3)." + feedbackDoc,
+		Params:  []mechanics.Param{pR, pS0, pWilling, pInj, pDice, pSides},
+		Options: opts.declared(),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			a, err := decodeAilment(c, opts)
+			if err != nil {
+				return nil, err
+			}
+			lo, hi := a.effectRange()
+			r := Roll("natural", c.Int("R")-a.s0-a.willingPenalty()-a.inj0, a.nat)
+			rec := mechanics.NewRecord(mechanics.Int("natural", 1, 20, "the natural d20 of the reaction roll"),
+				mechanics.Int("occurrence", lo, hi, "what the effect brings if it happens (n dX)").In(a.effectUnit()))
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "occurrence", Node: a.effectNode()})}
+			affected := expr.Not(r.Success())
+			spec.Vars = []mechanics.Var{
+				a.effectVar("effect", "the effect suffered: E on a failed roll, else 0", expr.Cond(affected, field("occurrence"), num(0)), nil, ""),
+				a.effectVar("effect_if_affected", "the effect given that the roll failed (E)", field("occurrence"), affected, "resisted"),
+			}
+			spec.Var("margin", "the reaction roll's margin: target − N", r.Margin()).
+				Event("affected", "the reaction roll fails: the effect happens once, after the action time", affected)
+			return spec, nil
+		},
+	}
+}
+
+var (
+	optFadeIndex = mechanics.SwitchOf("gm.ailment.chronic", "fade_index",
+		"the strength of the throw-off at action time k = 2, 3, …: first_throwoff_at_s0_minus_1 (s0 − (k − 1)), first_throwoff_at_s0 "+
+			"(s0 − (k − 2)), s0_minus_k (s0 − k)", FadeFirstAtS0Minus1, FadeFirstAtS0, FadeS0MinusK)
+	optWillingPenalty = mechanics.SwitchOf("gm.ailment.chronic", "willing_penalty",
+		"contraction_only: the −4 of a willing victim is on the roll to contract; all_rolls: on the throw-offs too (added to the strength)",
+		WillingContractionOnly, WillingAllRolls)
+	optThrowoffReaction = mechanics.SwitchOf("gm.ailment.chronic", "throwoff_reaction",
+		"health: the throw-offs are health rolls (H; the text); same_as_contraction: rolled on R", ThrowoffHealth, ThrowoffSame)
+)
+
+// fadedStrength is the strength of the chronic throw-off at action time k ≥ 2.
+func fadedStrength(s0, k int, f FadeIndex) int {
+	switch f {
+	case FadeFirstAtS0:
+		return s0 - (k - 2)
+	case FadeS0MinusK:
+		return s0 - k
+	}
+	return s0 - (k - 1)
+}
+
+func chronicAilment() *mechanics.Mechanic {
+	const id = "gm.ailment.chronic"
+	opts := ailmentOptionsOf(id, PresetFoodPoisoning)
+	return &mechanics.Mechanic{
+		ID:      id,
+		Summary: "chronic ailment: once contracted the effect repeats every action time until a health roll throws it off; the strength fades by one per action time",
+		Doc: "t = 0: the roll to contract at p(s0 + 4·willing); on a failure effect #1 at τ. At action time kτ (k = 2, 3, …) a health roll " +
+			"at strength s_k = s0 − (k − 1) throws it off; a failure brings the effect again. N = number of effects: P(N = n) = " +
+			"q₀·Π_{k=2}^{n}(1 − p(s_k))·p(s_{n+1}). A time-inhomogeneous chain (K7, one kernel per chance) on the total effect; the " +
+			"time of the cure gives N, so the total Σ_{i ≤ N} E_i (K9), N and the time are exact jointly. time_ill = N action times " +
+			"(from the first effect to the cure): S(t) = P(time_ill > t). Absorption is certain unless the naturals switch keeps " +
+			"every throw-off at 95% or the feedback outruns the fading; what is still ill at the horizon is reported apart. For the " +
+			"family over s0, run each s0 (the CSV of time_ill holds S(t) as its ccdf) or sweep the mean: oddsmith sweep " +
+			"gm.ailment.chronic --vary s0=-4..4 --metric mean:time_ill (mechanics.md §3.3)." + feedbackDoc + " A configuration whose chain the exact engine would take more than a few seconds " +
+			"over (a large random effect over a long horizon, above all with feedback) is refused by it, with advice; the simulator runs it.",
+		Params:  []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pHorizon("action times followed at most (the contraction roll is the first)")},
+		Options: opts.declared(optFadeIndex, optWillingPenalty, optThrowoffReaction),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			a, err := decodeAilment(c, opts)
+			if err != nil {
+				return nil, err
+			}
+			R, H, horizon := c.Int("R"), c.Int("H"), c.Int("horizon")
+			fade, allRolls := optFadeIndex.Of(c), optWillingPenalty.Of(c) == WillingAllRolls
+			if optThrowoffReaction.Of(c) == ThrowoffSame {
+				H = R
+			}
+			contract := R - a.s0 - a.willingPenalty() - a.inj0
+			throwoff := func(k, total int) int {
+				t := H - fadedStrength(a.s0, k, fade) - a.penalty(total)
+				if allRolls {
+					t -= a.willingPenalty()
+				}
+				return t
+			}
+			_, emax := a.effectRange()
+			tmax := horizon * emax // at most one effect per action time
+
+			p := &mechanics.Process{Horizon: horizon, TimeUnit: a.tau.unit()}
+			exposed := p.Add(false, "exposed")
+			resisted := p.Add(true, "resisted")
+			rec := mechanics.NewRecord(mechanics.Enum("status", "ill, or cured (absorbing)", "ill", "cured"),
+				mechanics.Int("total", 0, tmax, "total effect so far"))
+			sStatus, sTotal := rec.Slot("status"), rec.Slot("total")
+			const statusIll, statusCured = 0, 1
+			illness := addMixed(p, rec, func(code int) bool { return sStatus.Get(code) == statusCured })
+			p.Start = exposed
+			// status reads a state of the illness block (ok false elsewhere).
+			status := func(s int) (st, total int, ok bool) {
+				code, ok := illness.code(s)
+				return sStatus.Get(code), sTotal.Get(code), ok
+			}
+			illWith := func(st, total int) int { return illness.state(sTotal.Set(sStatus.Set(rec.Start(), st), total)) }
+
+			d := newStepDice(a)
+			// Without feedback the target of step t is the same from
+			// every state: the kernels are shared by chance.
+			target := func(t, total int) int {
+				if t == 1 {
+					return contract
+				}
+				return throwoff(t, total)
+			}
+			// With feedback the throw-offs' targets depend on the state.
+			byState := func(t int) bool { return a.feedback && t > 1 }
+			p.Kernel = func(t int) mechanics.Node { return d.kernel(target(t, 0), byState(t)) }
+			p.KernelKey = func(t int) int { return d.key(target(t, 0), byState(t)) }
+			var noExact string
+			if w := exactWork(horizon, func(t int) int {
+				return min(rec.Size(), max(1, (t-1)*emax+1)) // ill after t − 1 steps: totals up to (t − 1)·emax
+			}, func(t int) int { return d.size(byState(t)) }); w > maxWork {
+				noExact = tooMuchWork(w, a, "lower the horizon or the effect dice")
+			}
+			p.Move = func(t, s, x int) int {
+				if s == exposed {
+					if d.resists(x, contract) {
+						return resisted
+					}
+					return illWith(statusIll, d.effect(x))
+				}
+				st, total, ok := status(s)
+				if !ok || st != statusIll {
+					bug("chronic: a step from state %d", s)
+				}
+				if d.resists(x, throwoff(t, total)) {
+					return illWith(statusCured, total)
+				}
+				return illWith(statusIll, total+d.effect(x))
+			}
+
+			total := p.StateTable(func(s int) int { _, t, _ := status(s); return t })
+			// The illness block follows exposed and resisted; what is still
+			// transient at the horizon is ill (the expressions say so
+			// directly, rather than by tables of the states).
+			contracted := expr.Ge(field("state"), num(illness.base))
+			within := expr.Le(field("time"), num(horizon))
+			n := expr.Cond(contracted, expr.Sub(field("time"), num(1)), num(0))
+			still := fmt.Sprintf("still ill after %d %ss", horizon, p.TimeUnit)
+			spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: noExact}
+			spec.Vars = []mechanics.Var{
+				{Name: "effects", Doc: "N: the number of effects (0 when resisted; the cure comes at action time N + 1)", Unit: "effects", Expr: n, When: within, Otherwise: still},
+				{Name: "effects_if_contracted", Doc: "N given that the ailment was contracted (its mean is E[N | contracted])", Unit: "effects",
+					Expr: n, When: expr.And(contracted, within), Otherwise: "resisted, or " + still},
+				a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (stacked magnitudes for temporary effects)", total, within, still),
+				{Name: "time_ill", Doc: "N·τ: action times from the first effect to the cure (0 when resisted); S(t) = P(time_ill > t)",
+					Unit: p.TimeUnit, Expr: n, When: within, Otherwise: still},
+			}
+			spec.Event("contract", "the roll to contract fails", contracted).
+				Event("still_ill", "not thrown off within the horizon", expr.Not(within)).
+				Band("outcome", "how the ailment ends", []string{"resisted", "cured", "still ill"},
+					expr.Cond(expr.Not(within), num(2), expr.Cond(contracted, num(1), num(0))))
+			return spec, nil
+		},
+	}
+}
+
+var optIncapacitation = mechanics.SwitchOf("gm.ailment.inescapable", "incapacitation",
+	"keep_rolling: the effects do not change later rolls; auto_fail_when_incapacitated: once an effect that incapacitates "+
+		"(sleep, paralysis) has taken hold, every later roll in the area fails (the effect lasts minutes, the action time a round)",
+	IncapKeepRolling, IncapAutoFail)
+
+// keep says what a counting chain's state holds: the number of effects,
+// the total effect, or both.
+type keep struct{ count, total bool }
+
+// chains lists the chains of a counting ailment. A fixed effect needs only
+// the count (the total is that many times the effect). A random one needs
+// the total as well; without feedback the two are followed by two chains
+// of their own (parts of one model, each exact, not to be read jointly),
+// each on one number; with feedback the rolls depend on the total, so one
+// chain holds both, which is exact but grows with L × the totals.
+func (a ailment) chains() []keep {
+	switch {
+	case a.constant():
+		return []keep{{count: true}}
+	case a.feedback:
+		return []keep{{count: true, total: true}}
+	}
+	return []keep{{count: true}, {total: true}}
+}
+
+// countRecord is the state of a counting chain: a status (one of
+// statuses), then what k keeps: "total" in [0, tmax] and the count name in
+// [nlo, nhi]. The status varies fastest and the total next, so that a step
+// that adds to the total, or ends, leads to states close by.
+func countRecord(k keep, statuses []string, name, doc string, nlo, nhi, tmax int) *mechanics.Record {
+	fs := []mechanics.Field{mechanics.Enum("status", "where the victim stands", statuses...)}
+	if k.total {
+		fs = append(fs, mechanics.Int("total", 0, tmax, "total effect so far"))
+	}
+	if k.count {
+		fs = append(fs, mechanics.Int(name, nlo, nhi, doc))
+	}
+	return mechanics.NewRecord(fs...)
+}
+
+// counter reads and writes a countRecord.
+type counter struct {
+	a          ailment
+	rec        *mechanics.Record
+	sN, sTotal mechanics.Slot
+	keep       keep
+	status     mechanics.Slot
+}
+
+func newCounter(a ailment, rec *mechanics.Record, name string, k keep) counter {
+	c := counter{a: a, rec: rec, keep: k, status: rec.Slot("status")}
+	if k.count {
+		c.sN = rec.Slot(name)
+	}
+	if k.total {
+		c.sTotal = rec.Slot("total")
+	}
+	return c
+}
+
+// n is the count of a code (0 where the chain keeps none).
+func (c counter) n(code int) int {
+	if !c.keep.count {
+		return 0
+	}
+	return c.sN.Get(code)
+}
+
+// total is the total effect of a code: its field, or the count of all
+// effects so far times a fixed effect.
+func (c counter) total(code, effects int) int {
+	if !c.keep.total {
+		lo, _ := c.a.effectRange()
+		return lo * effects
+	}
+	return c.sTotal.Get(code)
+}
+
+// with is the code with count n and total t (what the chain keeps of them).
+func (c counter) with(code, n, t int) int {
+	if c.keep.count {
+		code = c.sN.Set(code, n)
+	}
+	if c.keep.total {
+		code = c.sTotal.Set(code, t)
+	}
+	return code
+}
+
+// countDoc is the part of a counting ailment's doc about its chains.
+const countDoc = " A fixed effect needs a chain on the count only; a random one adds the total: without feedback in a second " +
+	"part of the model (both exact; their outputs are not joint), with it in the same chain."
+
+// assemble makes the first spec the model and the others its parts.
+func assemble(specs []*mechanics.Spec) *mechanics.Spec {
+	specs[0].Also = specs[1:]
+	return specs[0]
+}
+
+func inescapableAilment() *mechanics.Mechanic {
+	const id = "gm.ailment.inescapable"
+	opts := ailmentOptionsOf(id, PresetSleepGas)
+	return &mechanics.Mechanic{
+		ID:      id,
+		Summary: "inescapable ailment: a fresh roll every action time in the area; every failure applies the effect again",
+		Doc: "No throw-off: one roll per action time in the area (the first at entry) at p(s0 + 4·willing), each failure one more " +
+			"effect: N ~ Binomial(L, 1 − p) and the total effect Σ_{i ≤ N} E_i (K9; sleep gas: 3 failures in 5 rounds → 6d10 minutes). " +
+			"Homogeneous chains over L action times. The exposure–response curve E[N] vs L: oddsmith sweep gm.ailment.inescapable " +
+			"--vary L=1..20 --metric mean:effects (mechanics.md §3.3)." +
+			countDoc + feedbackDoc + " A joint chain too large for the exact engine's memory is refused by it (use the simulator).",
+		Params:  []mechanics.Param{pR, pS0, pWilling, pInj, pDice, pSides, pL},
+		Options: opts.declared(optIncapacitation),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			a, err := decodeAilment(c, opts)
+			if err != nil {
+				return nil, err
+			}
+			L, R := c.Int("L"), c.Int("R")
+			autoFail := optIncapacitation.Of(c) == IncapAutoFail && a.kind.incapacitates()
+			lo, emax := a.effectRange()
+			target := func(total int) int { return R - a.s0 - a.willingPenalty() - a.penalty(total) }
+			var specs []*mechanics.Spec
+			for _, k := range a.chains() {
+				rec := countRecord(k, []string{"in the area"}, "effects", "effects so far", 0, L, L*emax)
+				if rec.Size() > maxStates {
+					return nil, tooManyStates(rec.Size(), "lower L or the effect dice")
+				}
+				cnt := newCounter(a, rec, "effects", k)
+				p := &mechanics.Process{Horizon: L, TimeUnit: a.tau.unit(), Homogeneous: true}
+				area := addBlock(p, false, rec)
+				p.Start = area.state(rec.Start())
+				d := newStepDice(a)
+				kernel := d.kernel(target(0), a.feedback)
+				p.Kernel = func(int) mechanics.Node { return kernel }
+				p.Move = func(_, s, x int) int {
+					code, ok := area.code(s)
+					if !ok {
+						bug("inescapable: a step from state %d", s)
+					}
+					n := cnt.n(code)
+					total := cnt.total(code, n)
+					// Affected so far: a count, or a total (a random effect
+					// brings at least one).
+					affected := n > 0 || (k.total && total > 0)
+					if !(autoFail && affected) && d.resists(x, target(total)) {
+						return s
+					}
+					// L effects take all L action times: no step follows
+					// them within the horizon, so the clamps only keep the
+					// homogeneous chain's reachable states declared.
+					return area.state(cnt.with(code, min(n+1, L), min(total+d.effect(x), L*emax)))
+				}
+				spec := &mechanics.Spec{Process: p, Record: p.Record()}
+				if k.count {
+					nTab := p.StateTable(func(s int) int { code, _ := area.code(s); return cnt.n(code) })
+					affected := expr.Ge(nTab, num(1))
+					spec.Vars = []mechanics.Var{
+						{Name: "effects", Doc: "N: failed rolls in the L action times, each one more effect", Unit: "effects", Expr: nTab},
+						{Name: "effects_if_affected", Doc: "N given at least one failure", Unit: "effects", Expr: nTab, When: affected, Otherwise: "never affected"},
+					}
+					spec.Event("affected", "at least one roll fails", affected)
+				}
+				switch {
+				case k.total:
+					totTab := p.StateTable(func(s int) int { code, _ := area.code(s); return cnt.total(code, 0) })
+					spec.Vars = append(spec.Vars, a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up", totTab, nil, ""))
+				case a.constant():
+					spec.Vars = append(spec.Vars, a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (N times the fixed effect)",
+						expr.Mul(num(lo), field("effects")), nil, ""))
+				}
+				specs = append(specs, spec)
+			}
+			return assemble(specs), nil
+		},
+	}
+}
+
+var (
+	optGrowth = mechanics.SwitchOf("gm.ailment.chronic_inescapable", "growth",
+		"from_exposure_start: the strength grows by one per action time for everyone still resisting (roll j at s0 + j); "+
+			"after_first_effect: it grows only once it has taken hold (the rolls stay at s0; no roll follows)",
+		GrowthFromExposureStart, GrowthAfterFirstEffect)
+	optExitThrowoff = mechanics.SwitchOf("gm.ailment.chronic_inescapable", "first_throwoff_after_exit",
+		"the strength of the first throw-off after leaving (then one less each action time): at_s0_minus_1 or at_s0", ExitAtS0Minus1, ExitAtS0)
+)
+
+func chronicInescapableAilment() *mechanics.Mechanic {
+	const id = "gm.ailment.chronic_inescapable"
+	opts := ailmentOptionsOf(id, PresetCustom)
+	return &mechanics.Mechanic{
+		ID:      id,
+		Summary: "chronic inescapable ailment: rolls in the area at a growing strength until it takes hold, then the effect every action time with no roll; after leaving, chronic throw-offs",
+		Doc: "In the area (L action times): unaffected victims roll at j = 0…L−1 at strength s0 + j; from the first failure j* the " +
+			"effect comes every action time with no roll (L − j* effects). After leaving, the strength returns to s0 and fades like " +
+			"a chronic ailment: health throw-offs at s0 − 1, s0 − 2, …, each failure one more effect. N = (L − j*) + N_chronic. A " +
+			"forward DP over the area (K7) then the chronic chain, on the effects in the area (the time of the cure gives those " +
+			"after). The victim counts as ill from the first effect; time_ill_after_leaving is the number of failed throw-offs. " +
+			"The exposure–response curve E[N] vs L: oddsmith sweep gm.ailment.chronic_inescapable --vary L=1..20 --metric " +
+			"mean:effects (mechanics.md §3.3)." + countDoc + feedbackDoc +
+			" A configuration whose chain the exact engine would take more than a few seconds over (a large random effect with " +
+			"feedback and many action times) is refused by it, with advice; the simulator runs it.",
+		Params: []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pL,
+			pHorizon("action times followed after leaving the area at most")},
+		Options: opts.declared(optGrowth, optExitThrowoff),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			a, err := decodeAilment(c, opts)
+			if err != nil {
+				return nil, err
+			}
+			L, R, H, after := c.Int("L"), c.Int("R"), c.Int("H"), c.Int("horizon")
+			growth, exit := optGrowth.Of(c), optExitThrowoff.Of(c)
+			lo, emax := a.effectRange()
+			tmax := (L + after) * emax
+			// The target of step t from a state with total effect total:
+			// rolls in the area while unaffected, throw-offs after.
+			target := func(t, total int) int {
+				if t <= L {
+					s := a.s0
+					if growth == GrowthFromExposureStart {
+						s += t - 1
+					}
+					return R - s - a.willingPenalty() - a.penalty(0)
+				}
+				k := t - L // the k-th throw-off
+				s := a.s0 - k
+				if exit == ExitAtS0 {
+					s++
+				}
+				return H - s - a.penalty(total)
+			}
+			// The rolls in the area come before any effect: their targets
+			// are the same from every state even with feedback.
+			byState := func(t int) bool { return a.feedback && t > L }
+			still := fmt.Sprintf("still ill %d %ss after leaving", after, a.tau.unit())
+			var specs []*mechanics.Spec
+			for _, k := range a.chains() {
+				// One record for the ill and the cured, the status varying
+				// fastest: a throw-off leads to the next state or to its
+				// cured twin.
+				rec := countRecord(k, []string{"ill", "cured"}, "in_area", "effects in the area", 1, L, tmax)
+				if n := rec.Size() + 2; n > maxStates {
+					return nil, tooManyStates(n, "lower L, horizon or the effect dice (or use a fixed effect)")
+				}
+				cnt := newCounter(a, rec, "in_area", k)
+				d := newStepDice(a)
+				var noExact string
+				if w := exactWork(L+after, func(t int) int {
+					switch {
+					case t <= L:
+						if k.total {
+							return 1 + a.reachable(1, t-1)
+						}
+						return t
+					case !k.total:
+						return L
+					case !k.count:
+						return (t-1)*emax + 1
+					}
+					// n effects in the area and up to t − 1 − L after: the
+					// totals of n to n + t − 1 − L effects.
+					live := 0
+					for n := 1; n <= L; n++ {
+						live += (n+t-1-L)*emax - n*lo + 1
+					}
+					return min(rec.Size(), live)
+				}, func(t int) int { return d.size(byState(t)) }); w > maxWork {
+					noExact = tooMuchWork(w, a, "lower L, the horizon or the effect dice")
+				}
+				const statusIll, statusCured = 0, 1
+				p := &mechanics.Process{Horizon: L + after, TimeUnit: a.tau.unit()}
+				resisting := p.Add(false, "resisting")
+				unaffected := p.Add(true, "left unaffected")
+				illness := addMixed(p, rec, func(code int) bool { return cnt.status.Get(code) == statusCured })
+				p.Start = resisting
+				isIll := func(s int) bool { code, ok := illness.code(s); return ok && cnt.status.Get(code) == statusIll }
+				p.Kernel = func(t int) mechanics.Node { return d.kernel(target(t, 0), byState(t)) }
+				p.KernelKey = func(t int) int { return d.key(target(t, 0), byState(t)) }
+				p.Move = func(t, s, x int) int {
+					if s == resisting {
+						switch {
+						case !d.resists(x, target(t, 0)):
+							return illness.state(cnt.with(rec.Start(), 1, d.effect(x)))
+						case t == L:
+							return unaffected
+						}
+						return resisting
+					}
+					if !isIll(s) {
+						bug("chronic inescapable: a step from state %d", s)
+					}
+					code, _ := illness.code(s)
+					n := cnt.n(code)
+					// All effects so far: n in the area, one per failed
+					// throw-off after it (t − L − 1 of them before step t).
+					total := cnt.total(code, n+max(0, t-L-1))
+					switch {
+					case t <= L: // in the area: the effect with no roll
+						return illness.state(cnt.with(code, n+1, total+d.effect(x)))
+					case d.resists(x, target(t, total)):
+						return illness.state(cnt.status.Set(code, statusCured))
+					}
+					return illness.state(cnt.with(code, n, total+d.effect(x)))
+				}
+
+				within := expr.Le(field("time"), num(L+after))
+				spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: noExact}
+				if k.count {
+					inArea := p.StateTable(func(s int) int {
+						if code, ok := illness.code(s); ok {
+							return cnt.n(code)
+						}
+						return 0
+					})
+					// The illness block follows resisting and left
+					// unaffected; its absorbed states are the cured.
+					affected := expr.Ge(field("state"), num(illness.base))
+					afterLeaving := expr.Cond(expr.And(affected, within), expr.Sub(field("time"), num(L+1)), num(0))
+					n := expr.Add(inArea, afterLeaving)
+					spec.Vars = []mechanics.Var{
+						{Name: "effects", Doc: "N = (L − j*) + N_chronic: every effect, in the area and after it", Unit: "effects", Expr: n, When: within, Otherwise: still},
+						{Name: "effects_in_area", Doc: "L − j*: effects while in the area (0 if never affected)", Unit: "effects", Expr: inArea},
+						{Name: "effects_if_affected", Doc: "N given that it took hold", Unit: "effects", Expr: n, When: expr.And(affected, within),
+							Otherwise: "never affected, or " + still},
+						{Name: "time_ill_after_leaving", Doc: "action times ill after leaving the area: the failed throw-offs, each one more effect",
+							Unit: p.TimeUnit, Expr: afterLeaving, When: expr.And(affected, within), Otherwise: "never affected, or " + still},
+					}
+					if a.constant() {
+						spec.Vars = append(spec.Vars, a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (N times the fixed effect)",
+							expr.Mul(num(lo), field("effects")), within, still))
+					}
+					spec.Event("affected", "some roll in the area fails: it takes hold", affected).
+						Event("still_ill", "not thrown off within the horizon after leaving", expr.Not(within))
+				}
+				if k.total {
+					total := p.StateTable(func(s int) int {
+						if code, ok := illness.code(s); ok {
+							return cnt.total(code, 0)
+						}
+						return 0
+					})
+					spec.Vars = append(spec.Vars, a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up", total, within, still))
+				}
+				specs = append(specs, spec)
+			}
+			return assemble(specs), nil
+		},
+	}
+}

@@ -1,0 +1,325 @@
+package gm
+
+import (
+	"fmt"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/systems/kit"
+)
+
+// §3.4–3.6: falling, jumping, suffocation.
+
+// hazardsMechanics are the mechanics declared in hazards.go.
+func hazardsMechanics() []*mechanics.Mechanic {
+	return []*mechanics.Mechanic{fall(), jump(), suffocation()}
+}
+
+// fallBands are the lowest heights (feet) of the falling table's bands:
+// band i deals i+1 d6 (0–9 ft d6 … 320 ft and more 7d6).
+var fallBands = []int64{0, 10, 20, 40, 80, 160, 320}
+
+// FallDice is the number of d6 a fall of h feet deals.
+func FallDice(h expr.Rat) int {
+	n := 0
+	for _, lo := range fallBands {
+		if h.Cmp(expr.Int(lo)) >= 0 {
+			n++
+		}
+	}
+	return max(n, 1)
+}
+
+// SecondsAloft is the time of a fall of h feet: 1 s per die up to 450 ft,
+// then 50 yards (150 ft) a second.
+func SecondsAloft(h expr.Rat) expr.Rat {
+	if h.Cmp(expr.Int(450)) <= 0 {
+		return expr.Int(int64(FallDice(h)))
+	}
+	return expr.Int(7).Add(h.Sub(expr.Int(450)).Mul(expr.Frac(1, 150)))
+}
+
+var (
+	optEvasionLimit = mechanics.SwitchOf("gm.fall", "evasion_limit",
+		"below_20ft: evasion halves falls of 10 ft up to but not including 20 ft (\"less than twenty feet\"); up_to_20ft: a fall of "+
+			"exactly 20 ft too (\"twenty feet or less\")", EvasionBelow20ft, EvasionUpTo20ft)
+	optHalving  = mechanics.SwitchOf("gm.fall", "halving", "floor or ceil when evasion halves the damage", kit.Floor, kit.Ceil)
+	optInjHalve = mechanics.SwitchOf("gm.fall", "injuries_when_halved",
+		"none: a successful evasion on a short fall takes no injuries; half_the_dice: ⌊n/2⌋ injuries when the damage is halved",
+		HalvedNoInjuries, HalvedHalfTheDice)
+)
+
+func fall() *mechanics.Mechanic {
+	return &mechanics.Mechanic{
+		ID:      "gm.fall",
+		Summary: "falling: d6 per band of height (0–9 ft d6 … 320 ft and more 7d6); evasion negates under 10 ft and halves under 20 ft",
+		Doc: "n d6 by height: 0–9 ft 1, 10–19 ft 2, 20–39 ft 3, 40–79 ft 4, 80–159 ft 5, 160–319 ft 6, 320 ft and more 7 (no increase " +
+			"past 7d6). Under 10 ft a successful evasion roll negates the damage; from 10 to 19 ft it halves it (floor); beyond, it does " +
+			"nothing. One point per die is an injury (the rest comes off survival) unless the evasion roll succeeded on such a short " +
+			"fall. Time aloft: 1 s per die up to 450 ft, then +1 s per 150 ft (not random). For metres, 1 ft = 0.3048 m " +
+			"(mechanics.md §3.4).",
+		Params: []mechanics.Param{
+			{Name: "height", Default: 30, Min: 0, Max: 2000, Real: true, Doc: "height fallen in feet (sweep 0–600)"},
+			score("evasion", 10, "evasion reaction score"), pModifier,
+			ip("survival", 15, 1, 500, "survival points S, for P(damage ≥ S) (sweep 5–30)"),
+		},
+		Options: mechanics.Options(optEvasionLimit, optHalving, optInjHalve, optNaturals),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			h := c.Rat("height")
+			n := FallDice(h)
+			limit, halving, injHalve := optEvasionLimit.Of(c), optHalving.Of(c), optInjHalve.Of(c)
+			r := Roll("natural", c.Int("evasion")+c.Int("modifier"), optNaturals.Of(c))
+			twenty := h.Cmp(expr.Int(20))
+			short := twenty < 0 || (twenty == 0 && limit == EvasionUpTo20ft) // evasion counts
+			negates := h.Cmp(expr.Int(10)) < 0
+
+			rec := mechanics.NewRecord(kit.Natural("natural", 20), mechanics.Int("dice", n, 6*n, fmt.Sprintf("the %dd6 rolled", n)))
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "dice", Node: dice(n, 6)})}
+			rolled := field("dice")
+			var evaded expr.Expr = num(0) // the evasion roll succeeded and counts
+			dmg, inj := rolled, num(n)
+			if short {
+				evaded = r.Success()
+				whenEvaded, injEvaded := num(0), num(0)
+				if !negates {
+					whenEvaded = round(halving, expr.Mul(rolled, expr.Q(1, 2)))
+					if injHalve == HalvedHalfTheDice {
+						injEvaded = num(n / 2)
+					}
+				}
+				dmg = expr.Cond(evaded, whenEvaded, rolled)
+				inj = expr.Cond(evaded, injEvaded, num(n))
+			}
+			spec.Var("damage", "damage D: the dice, negated or halved by a successful evasion on a short fall", dmg).
+				Var("injuries", "injury points: one per die unless evasion succeeded on a short fall", inj).
+				Var("survival_loss", "the rest of the damage, off survival points: D − injuries", expr.Sub(field("damage"), field("injuries"))).
+				Var("seconds_aloft", "time aloft in seconds: 1 per die up to 450 ft, then 1 per 150 ft (not random)", expr.Lit{V: SecondsAloft(h)}).
+				Event("evaded", "the evasion roll succeeded on a fall short enough for it to count", evaded).
+				Event("damage_reaches_survival", "D ≥ the survival points", expr.Ge(field("damage"), num(c.Int("survival"))))
+			return spec, nil
+		},
+	}
+}
+
+// JumpPenalty is the penalty for jumping h feet (or yards): 0 up to 1,
+// then 1, 2, 4, 8, … doubling each foot (2^(h−2) for h ≥ 2).
+func JumpPenalty(h int) int {
+	if h <= 1 {
+		return 0
+	}
+	if h-2 >= 30 {
+		return 1 << 30
+	}
+	return 1 << (h - 2)
+}
+
+// sizeFactor scales the jumping distance by the creature's size.
+func sizeFactor(s Size) expr.Rat {
+	return [...]expr.Rat{SizeMedium: expr.Int(1), SizeLarge: expr.Int(2), SizeHuge: expr.Int(4), SizeGigantic: expr.Int(8),
+		SizeTitanic: expr.Int(16), SizeSmall: expr.Frac(3, 4), SizeTiny: expr.Frac(1, 3), SizeFine: expr.Frac(1, 6)}[s]
+}
+
+var (
+	optJumpKind = mechanics.ChoiceOf("gm.jump", "kind", "up (feet) or across (the same in yards)", JumpUp, JumpAcross)
+	optSize     = mechanics.ChoiceOf("gm.jump", "size", "the jumper's size: the distance ×1, large ×2, huge ×4, gigantic ×8, titanic ×16, small ×¾, tiny ×⅓, fine ×⅙",
+		SizeMedium, SizeLarge, SizeHuge, SizeGigantic, SizeTitanic, SizeSmall, SizeTiny, SizeFine)
+)
+
+func jump() *mechanics.Mechanic {
+	return &mechanics.Mechanic{
+		ID:      "gm.jump",
+		Summary: "jumping up or leaping across: agility + 8 with strength as a major contributor; each foot past the first a doubling penalty",
+		Doc: "T = agility + strength bonus (a major contributor) + 8 + modifier + running movement; pen(h) = 0 for h ≤ 1 and 2^(h−2) " +
+			"after (2 ft −1, 3 ft −2, 4 ft −4, …). The roll N reaches H = max{h ≥ 1 : N ≤ T − pen(h)} (0 if even 1 ft fails): a " +
+			"failure still gets the height the roll allowed. Leaping across is the same in yards. The distance is H × the size " +
+			"factor. With the naturals switch a 1 always reaches the target and a 20 never does, while the height stays the roll's " +
+			"(mechanics.md §3.5).",
+		Params: []mechanics.Param{
+			score("agility", 10, "agility score"),
+			ip("strength_bonus", 0, -10, 10, "strength's bonus, a major contributor (added in full)"),
+			pModifier,
+			ip("running", 0, 0, 100, "current running movement, added to the roll of a moving jumper (the seed says so for leaping across)"),
+			ip("target", 4, 0, 500, "a distance to reach, in feet (up) or yards (across) after the size factor"),
+		},
+		Options: mechanics.Options(optJumpKind, optSize, optNaturals),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			T := c.Int("agility") + c.Int("strength_bonus") + 8 + c.Int("modifier") + c.Int("running")
+			nat, factor := optNaturals.Of(c), sizeFactor(optSize.Of(c))
+			unit := "ft"
+			if optJumpKind.Of(c) == JumpAcross {
+				unit = "yd"
+			}
+			rec := naturalRecord("natural")
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Encode(rec, rec.Slot("natural"), d20)}
+			// H counts the heights the roll reaches: they are 1…H, as the
+			// penalty only grows.
+			var height expr.Expr = num(0)
+			for h := 1; T-JumpPenalty(h) >= 1; h++ {
+				height = expr.Add(height, expr.Le(field("natural"), num(T-JumpPenalty(h))))
+			}
+			// The table height the target needs, and the roll at its penalty.
+			need, _ := expr.Int(int64(c.Int("target"))).Div(factor)
+			var reaches expr.Expr = num(1)
+			if h := int(need.Ceil()); h > 0 {
+				reaches = Roll("natural", T-JumpPenalty(h), nat).Success()
+			}
+			spec.Vars = []mechanics.Var{
+				{Name: "height", Doc: "H: the table distance the roll reaches (feet up, yards across), before the size factor", Unit: unit, Expr: height},
+				{Name: "distance", Doc: "H × the size factor", Unit: unit, Expr: expr.Mul(field("height"), expr.Lit{V: factor})},
+			}
+			spec.Event("reaches_target", "the distance reaches the target (the roll at the penalty of the height it needs)", reaches)
+			return spec, nil
+		},
+	}
+}
+
+const roundsPerMinute = 6
+
+func suffocation() *mechanics.Mechanic {
+	return &mechanics.Mechanic{
+		ID:      "gm.suffocation",
+		Summary: "suffocation: a buffer of rounds, then a health roll each minute at one more point of penalty; each failure one injury",
+		Doc: "Buffer B = endurance rounds when prepared (a deep breath), else max(0, d4 + endurance as a minor contributor). When it " +
+			"runs out a health roll (failure: one injury), then one every minute (6 rounds) at a cumulative penalty of 1: roll j " +
+			"(j = 0, 1, …) comes after B + 6j rounds without air, at −j, if that is within the time without air. At rest both " +
+			"times double. Injuries by then are a Poisson-binomial count (K8); with injury_penalty=on each injury also penalises " +
+			"the later rolls, a chain on the injury count (K7), exact (the state is the count). A second part follows the same " +
+			"rolls to the k-th injury (mechanics.md §3.6).",
+		Params: []mechanics.Param{
+			score("health", 10, "health reaction score"), pModifier,
+			ip("prepared", 0, 0, 1, "1: prepared (a deep breath): a buffer of endurance rounds"),
+			score("endurance", 10, "endurance score: the prepared buffer in rounds"),
+			ip("endurance_bonus", 0, -10, 10, "endurance's bonus: unprepared, half of it (toward zero) is added to the d4 rounds"),
+			ip("at_rest", 0, 0, 1, "1: completely inactive and at rest: the buffer and the minute between rolls double"),
+			ip("minutes", 10, 0, 120, "minutes without air"),
+			pInj,
+			ip("k", 1, 1, 60, "the injury count whose time the second part reports"),
+		},
+		Options: mechanics.Options(optNaturals, optInjuryPenalty),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			nat, feedback := optNaturals.Of(c), optInjuryPenalty.Of(c) == InjuryPenaltyOn
+			base := c.Int("health") + c.Int("modifier")
+			inj0 := 0
+			if feedback {
+				inj0 = c.Int("injuries")
+			}
+			slow := 1 + c.Int("at_rest")
+			every, D := roundsPerMinute*slow, roundsPerMinute*c.Int("minutes")
+			var buffer mechanics.Node
+			var bLo, bHi int
+			if c.Int("prepared") == 1 {
+				bLo = c.Int("endurance")
+				bHi, buffer = bLo, mechanics.Const{V: bLo}
+			} else {
+				m := Minor(c.Int("endurance_bonus"))
+				bLo, bHi = max(0, 1+m), max(0, 4+m)
+				buffer = mechanics.Map{X: mechanics.D(4), Name: "d4 + minor, at least 0", F: func(v int) int { return max(0, v+m) }}
+			}
+			// The most rolls: with the shortest buffer.
+			rolls := 0
+			for bLo*slow+rolls*every < D {
+				rolls++
+			}
+			k := c.Int("k")
+			target := func(j, inj int) int {
+				t := base - j - inj0
+				if feedback {
+					t -= inj
+				}
+				return t
+			}
+			happens := func(b, j int) bool { return b*slow+j*every < D }
+			main := suffocationChain(nat, buffer, bLo, bHi, rolls, target, happens, rolls+1, 0)
+			toK := suffocationChain(nat, buffer, bLo, bHi, rolls, target, happens, rolls+1, k)
+
+			spec := main.spec
+			spec.Vars = []mechanics.Var{
+				{Name: "injuries", Doc: "injuries taken by the end of the minutes without air", Unit: "injuries", Expr: main.table(func(_, _, inj int) int { return inj })},
+				{Name: "health_rolls", Doc: "health rolls made", Unit: "rolls", Expr: main.table(func(_, j, _ int) int { return j })},
+				{Name: "buffer", Doc: "the buffer in rounds (doubled at rest)", Unit: "rounds", Expr: main.table(func(b, _, _ int) int { return b * slow })},
+			}
+			spec.Event("any_injury", "at least one injury", expr.Ge(field("injuries"), num(1))).
+				Event("k_injuries", "at least k injuries", expr.Ge(field("injuries"), num(k)))
+			// Part two: the same rolls, absorbed at the k-th injury.
+			part2 := toK.spec
+			// Roll j comes after b·slow + j·every rounds; the k-th injury's
+			// roll is the last one made.
+			round := toK.table(func(b, j, _ int) int { return b*slow + (j-1)*every })
+			part2.Vars = []mechanics.Var{{Name: "rounds_to_k_injuries", Doc: "rounds without air when the k-th injury comes (its roll)",
+				Unit: "rounds", Expr: round, When: toK.reached, Otherwise: "fewer than k injuries in the minutes without air"}}
+			spec.Also = []*mechanics.Spec{part2}
+			return spec, nil
+		},
+	}
+}
+
+// suffChain is one chain of suffocation rolls.
+type suffChain struct {
+	spec    *mechanics.Spec
+	process *mechanics.Process
+	table   func(f func(b, j, inj int) int) expr.Expr
+	reached expr.Expr // the k-th injury has come (stop > 0)
+}
+
+// suffocationChain follows the rolls: the first step draws the buffer;
+// each step makes the next roll j if it comes within the time without air,
+// else ends. With stop > 0 it ends at the stop-th injury as well. The
+// state holds the rolls made, so the chain is homogeneous: the kernel (a
+// buffer and a natural) is the same at every step, the buffer read only on
+// the first. The status varies fastest in the state's record, so that a
+// step's next states lie side by side.
+func suffocationChain(nat Naturals, buffer mechanics.Node, bLo, bHi, rolls int, target func(j, inj int) int,
+	happens func(b, j int) bool, horizon, stop int) suffChain {
+	maxInj, statuses := rolls, []string{"without air", "done"}
+	if stop > 0 {
+		maxInj, statuses = min(rolls, stop), append(statuses, "k injuries")
+	}
+	const going, done, reached = 0, 1, 2
+	p := &mechanics.Process{Horizon: horizon, TimeUnit: "roll", Homogeneous: true}
+	start := p.Add(false, "air cut off")
+	rec := mechanics.NewRecord(mechanics.Enum("status", "without air, the time is up, or the k-th injury has come", statuses...),
+		mechanics.Int("injuries", 0, maxInj, "injuries so far"), mechanics.Int("rolls", 0, rolls, "health rolls made"),
+		mechanics.Int("buffer", bLo, bHi, "the buffer rounds drawn"))
+	sS, sI, sJ, sB := rec.Slot("status"), rec.Slot("injuries"), rec.Slot("rolls"), rec.Slot("buffer")
+	chain := addMixed(p, rec, func(code int) bool { return sS.Get(code) != going })
+	p.Start = start
+	at := func(status, b, j, inj int) int {
+		return chain.state(sB.Set(sJ.Set(sI.Set(sS.Set(rec.Start(), status), inj), j), b))
+	}
+	kRec := mechanics.NewRecord(mechanics.Int("buffer", bLo, bHi, "the buffer drawn (read on the first step)"), kit.Natural("natural", 20))
+	kB, kN := kRec.Slot("buffer"), kRec.Slot("natural")
+	kernel := kit.Roll(kRec, part{Field: "buffer", Node: buffer}, part{Field: "natural", Node: d20})
+	p.Kernel = func(int) mechanics.Node { return kernel }
+	p.Move = func(_, s, x int) int {
+		var b, j, inj int
+		if s == start {
+			b = kB.Get(x)
+		} else {
+			code, ok := chain.code(s)
+			if !ok || sS.Get(code) != going {
+				bug("suffocation: a step from state %d", s)
+			}
+			b, j, inj = sB.Get(code), sJ.Get(code), sI.Get(code)
+		}
+		if !happens(b, j) {
+			return at(done, b, j, inj)
+		}
+		if !Roll("", target(j, inj), nat).Holds(kN.Get(x)) {
+			inj++
+		}
+		if stop > 0 && inj >= stop {
+			return at(reached, b, j+1, inj)
+		}
+		return at(going, b, j+1, inj)
+	}
+	table := func(f func(b, j, inj int) int) expr.Expr {
+		return p.StateTable(func(s int) int {
+			if code, ok := chain.code(s); ok {
+				return f(sB.Get(code), sJ.Get(code), sI.Get(code))
+			}
+			return 0
+		})
+	}
+	return suffChain{spec: &mechanics.Spec{Process: p, Record: p.Record()}, process: p, table: table,
+		reached: p.StateSet(func(s int) bool { code, ok := chain.code(s); return ok && sS.Get(code) == reached })}
+}

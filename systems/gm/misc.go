@@ -1,0 +1,252 @@
+package gm
+
+import (
+	"fmt"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/systems/kit"
+)
+
+// §3.8: concentration, semi-consciousness, disbelieving illusions, item
+// reactions, tracking.
+
+// miscMechanics are the mechanics declared in misc.go.
+func miscMechanics() []*mechanics.Mechanic {
+	return []*mechanics.Mechanic{concentration(), semiconscious(), disbelieve(), itemReaction(), tracking()}
+}
+
+// rollUnder is the success of the natural n at a target given as an
+// expression (one that depends on another roll): kit.RollUnder with the
+// naturals switch, for a target that is not a constant.
+func rollUnder(n, target expr.Expr, nat Naturals) expr.Expr {
+	core := expr.Le(n, target)
+	if nat == Naturals1Succeeds20Fails {
+		return expr.Or(expr.Le(n, num(1)), expr.And(expr.Lt(n, num(20)), core))
+	}
+	return core
+}
+
+func concentration() *mechanics.Mechanic {
+	return &mechanics.Mechanic{
+		ID:      "gm.concentration",
+		Summary: "concentration: each successful attack on a concentrating character forces an evasion roll or concentration breaks",
+		Doc: "Someone concentrating for more than a round (a sorcerer, monk or prophet) must make an evasion roll each time an attack " +
+			"hits, or the concentration breaks: P(it survives k hits) = p_ev^k, the hit that breaks it Geometric(1 − p_ev). While " +
+			"concentrating, defence is at −1 (the attackers' concern) (mechanics.md §3.8).",
+		Params:  []mechanics.Param{score("evasion", 10, "evasion reaction score"), pModifier, ip("hits", 3, 1, 1000, "k: successful attacks suffered")},
+		Options: mechanics.Options(optNaturals),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			k := successes(c.Int("evasion")+c.Int("modifier"), optNaturals.Of(c))
+			p := &mechanics.Process{Homogeneous: true, Horizon: c.Int("hits"), TimeUnit: "hit"}
+			holding := p.Add(false, "concentrating")
+			broken := p.Add(true, "broken")
+			evasion := coin(k)
+			p.Kernel = func(int) mechanics.Node { return evasion }
+			p.Move = func(_, s, x int) int {
+				if x == 1 {
+					return s
+				}
+				return broken
+			}
+			spec := &mechanics.Spec{Process: p, Record: p.Record()}
+			spec.Vars = []mechanics.Var{p.TimeVar("breaking_hit", "the hit whose evasion roll fails and breaks the concentration", field("time"))}
+			spec.Event("survives", "concentration holds through all k hits: p_ev^k", p.In(holding)).
+				Event("broken", "an evasion roll fails within the k hits", p.In(broken))
+			return spec, nil
+		},
+	}
+}
+
+func semiconscious() *mechanics.Mechanic {
+	return &mechanics.Mechanic{
+		ID:      "gm.semiconscious",
+		Summary: "semi-conscious: acting on a request or answering needs a willpower roll, else d4 rounds of delay",
+		Doc: "A semi-conscious character directed to do something (or asked a question) may follow it; the player must make a " +
+			"willpower roll or take d4 rounds to react: E[delay] = 2.5·(1 − p) (mechanics.md §3.8).",
+		Params:  []mechanics.Param{score("willpower", 10, "willpower reaction score"), pModifier},
+		Options: mechanics.Options(optNaturals),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			r := Roll("natural", c.Int("willpower")+c.Int("modifier"), optNaturals.Of(c))
+			rec := mechanics.NewRecord(kit.Natural("natural", 20), mechanics.Int("slowness", 1, 4, "the d4 rounds a failure costs").In("rounds"))
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "slowness", Node: mechanics.D(4)})}
+			spec.Vars = []mechanics.Var{{Name: "delay", Doc: "rounds before reacting: 0 on a success, d4 on a failure", Unit: "rounds",
+				Expr: expr.Cond(r.Success(), num(0), field("slowness"))}}
+			spec.Event("reacts_at_once", "the willpower roll succeeds", r.Success())
+			return spec, nil
+		},
+	}
+}
+
+var (
+	optRoute            = mechanics.ChoiceOf("gm.disbelieve", "route", "perception (looking for flaws) or willpower (standing to accept its effects)", RoutePerception, RouteWillpower)
+	optWillpowerPenalty = mechanics.SwitchOf("gm.disbelieve", "willpower_penalty",
+		"the phantasm's penalty on the willpower route: half_floor (⌊pen/2⌋, \"usually halved\"), half_ceil or full",
+		WillpowerHalfFloor, WillpowerHalfCeil, WillpowerFull)
+)
+
+func disbelieve() *mechanics.Mechanic {
+	return &mechanics.Mechanic{
+		ID:      "gm.disbelieve",
+		Summary: "disbelieving an illusion: a perception roll at the phantasm's penalty, or a willpower roll at half of it that gives others +2",
+		Doc: "By perception the roll is at the phantasm's penalty (less any bonus for an obvious illusion); by willpower the penalty " +
+			"is halved (⌊pen/2⌋ by default) and a success gives other characters +2 to disbelieve by perception (other_disbelieves: " +
+			"one such character rolling after). Once the damage is known to be illusory the victim regains all but a tenth of the " +
+			"phantasmal damage, rounded up (mechanics.md §3.8).",
+		Params: []mechanics.Param{
+			score("perception", 10, "perception reaction score"), score("willpower", 10, "willpower reaction score"),
+			ip("penalty", 0, 0, 40, "the phantasm's penalty (more powerful phantasms, more)"),
+			ip("bonus", 0, 0, 20, "a bonus for a more obvious illusion"),
+			score("other_perception", 10, "another character's perception score, who tries after this roll"),
+			ip("phantasmal_damage", 10, 0, 1000, "phantasmal damage taken so far"),
+		},
+		Options: mechanics.Options(optRoute, optWillpowerPenalty, optNaturals),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			nat, route := optNaturals.Of(c), optRoute.Of(c)
+			pen, bonus, D := c.Int("penalty"), c.Int("bonus"), c.Int("phantasmal_damage")
+			target := c.Int("perception") + bonus - pen
+			if route == RouteWillpower {
+				switch optWillpowerPenalty.Of(c) {
+				case WillpowerHalfFloor:
+					pen /= 2
+				case WillpowerHalfCeil:
+					pen = (pen + 1) / 2
+				}
+				target = c.Int("willpower") + bonus - pen
+			}
+			r := Roll("natural", target, nat)
+			rec := mechanics.NewRecord(kit.Natural("natural", 20), kit.Natural("other_natural", 20))
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "other_natural", Node: d20})}
+			grant := 0
+			if route == RouteWillpower {
+				grant = 2
+			}
+			othersBonus := expr.Cond(r.Success(), num(grant), num(0))
+			other := rollUnder(field("other_natural"), expr.Add(num(c.Int("other_perception")+c.Int("bonus")-c.Int("penalty")), field("others_bonus")), nat)
+			kept := (D + 9) / 10 // a tenth, rounded up
+			spec.Var("margin", "the roll's margin: target − N", r.Margin()).
+				Var("others_bonus", "the bonus others get to disbelieve by perception: +2 after a successful willpower roll", othersBonus).
+				Var("damage_remaining", fmt.Sprintf("phantasmal damage still counted after this roll: ⌈%d/10⌉ = %d once disbelieved, else all of it", D, kept),
+					expr.Cond(r.Success(), num(kept), num(D))).
+				Event("disbelieves", "the roll succeeds: the illusion is seen through", r.Success()).
+				Event("other_disbelieves", "another character's perception roll after this one, with the bonus if granted", other)
+			return spec, nil
+		},
+	}
+}
+
+// materialRow is one row of the seed's item table as read left to right:
+// the bonus against fire, bludgeoning and acid (a blank cell +0) and the
+// base thickness in inches.
+type materialRow struct {
+	bonus [3]int
+	base  expr.Rat
+}
+
+var materialTable = map[Material]materialRow{
+	MaterialGlass: {[3]int{8, 16, 0}, expr.Frac(1, 4)},
+	MaterialIce:   {[3]int{8, 0, 0}, expr.Frac(1, 2)},
+	MaterialMetal: {[3]int{6, 5, 0}, expr.Frac(1, 4)},
+	MaterialPaper: {[3]int{-2, 6, 8}, expr.Frac(1, 2)},
+	MaterialStone: {[3]int{8, 10, 0}, expr.Int(1)},
+	MaterialWood:  {[3]int{3, 5, 0}, expr.Int(1)},
+}
+
+// ThicknessBonus is +1 at the base thickness and +1 per doubling beyond it
+// (0 below the base): glass (¼″) gets 1 at ¼″, 2 at ½″, 3 at 1″.
+func ThicknessBonus(t, base expr.Rat) int {
+	k := 0
+	for b := base; t.Cmp(b) >= 0 && k < 64; b = b.Mul(expr.Int(2)) {
+		k++
+	}
+	return k
+}
+
+var (
+	optMaterial = mechanics.ChoiceOf("gm.item_reaction", "material", "the item's material", MaterialGlass, MaterialIce, MaterialMetal, MaterialPaper, MaterialStone, MaterialWood)
+	optAttack   = mechanics.ChoiceOf("gm.item_reaction", "attack", "the attack form", AttackFire, AttackBludgeon, AttackAcid)
+	optTable    = mechanics.SwitchOf("gm.item_reaction", "table",
+		"left_to_right: the seed's table read left to right as printed (glass fire +8 bludgeon +16, ice fire +8, metal fire +6 "+
+			"bludgeon +5, paper fire −2 bludgeon +6 acid +8, stone fire +8 bludgeon +10, wood fire +3 bludgeon +5; blank cells +0; "+
+			"base thickness glass ¼″, ice ½″, metal ¼″, paper ½″, stone 1″, wood 1″); user: user_bonus and user_base_thickness",
+		TableLeftToRight, TableUser)
+)
+
+func itemReaction() *mechanics.Mechanic {
+	return &mechanics.Mechanic{
+		ID:      "gm.item_reaction",
+		Summary: "item reactions: an exposed item rolls at or under 4 + its material's bonus against the attack + a thickness bonus, or is damaged",
+		Doc: "Items not carried, or carried by someone unconscious or injured by the attack, react to an attack that might damage " +
+			"them: success ⇔ N ≤ 4 + material/attack bonus + thickness bonus (+1 at the material's base thickness, +1 per doubling " +
+			"beyond). A failure damages the item; its survival points are its weight in pounds. The seed's table lost its column " +
+			"alignment: see the table switch (mechanics.md §3.8).",
+		Params: []mechanics.Param{
+			{Name: "thickness", Default: 1, Min: 0, Max: 1000, Real: true, Doc: "the item's thickness in inches"},
+			pModifier,
+			ip("user_bonus", 0, -20, 40, "the material/attack bonus with table=user"),
+			{Name: "user_base_thickness", Default: 1, Min: 0.001, Max: 1000, Real: true, Doc: "the base thickness in inches with table=user"},
+			ip("damage", 10, 0, 10000, "damage the attack deals to the item"),
+			{Name: "weight", Default: 5, Min: 0, Max: 10000, Real: true, Doc: "the item's weight in pounds: its survival points"},
+		},
+		Options: mechanics.Options(optMaterial, optAttack, optTable, optNaturals),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			row := materialTable[optMaterial.Of(c)]
+			bonus, base := row.bonus[optAttack.Of(c)], row.base
+			if optTable.Of(c) == TableUser {
+				bonus, base = c.Int("user_bonus"), c.Rat("user_base_thickness")
+			}
+			th := ThicknessBonus(c.Rat("thickness"), base)
+			r := Roll("natural", 4+bonus+th+c.Int("modifier"), optNaturals.Of(c))
+			rec := naturalRecord("natural")
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Encode(rec, rec.Slot("natural"), d20)}
+			damaged := expr.Not(r.Success())
+			var destroyed expr.Expr = num(0)
+			if expr.Int(int64(c.Int("damage"))).Cmp(c.Rat("weight")) >= 0 {
+				destroyed = damaged
+			}
+			spec.Var("margin", fmt.Sprintf("the reaction's margin: 4 + %d (material) + %d (thickness) + modifier − N", bonus, th), r.Margin()).
+				Event("damaged", "the reaction fails: the item takes the damage", damaged).
+				Event("destroyed", "damaged by at least its weight in pounds of damage", destroyed)
+			return spec, nil
+		},
+	}
+}
+
+func tracking() *mechanics.Mechanic {
+	return &mechanics.Mechanic{
+		ID:      "gm.tracking",
+		Summary: "tracking: a perception roll at −1 per day since the trail was made, + the tracked group's size bonus, − the quarry's cover margin",
+		Doc: "The tracker rolls perception − days + ⌊log₂ g⌋ (g: the tracked group's size, the group-effort chart). A quarry that " +
+			"covers its tracks makes its own perception roll; succeeding by M penalises the trackers by M (and halves its " +
+			"movement): P(track) = Σ_m P(M = m)·p(P − days + g − m) + P(cover fails)·p(P − days + g) (mechanics.md §3.8).",
+		Params: []mechanics.Param{
+			score("perception", 10, "the tracker's perception score"), pModifier,
+			ip("days", 0, 0, 365, "days since the trail was made (−1 each)"),
+			ip("group", 1, 1, 100000, "size of the tracked group: a bonus of ⌊log₂ g⌋"),
+			ip("covers", 0, 0, 1, "1: the quarry covers its tracks (and moves at half speed)"),
+			score("quarry_perception", 10, "the quarry's perception score, for covering"),
+			modifier("quarry_modifier", "the quarry's bonuses and penalties to cover"),
+		},
+		Options: mechanics.Options(optNaturals),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			nat := optNaturals.Of(c)
+			base := c.Int("perception") + c.Int("modifier") - c.Int("days") + GroupBonus(c.Int("group"))
+			rec := mechanics.NewRecord(kit.Natural("natural", 20), kit.Natural("cover_natural", 20))
+			parts := []part{{Field: "natural", Node: d20}}
+			var penalty, covered expr.Expr = num(0), num(0)
+			if c.Int("covers") == 1 {
+				parts = append(parts, part{Field: "cover_natural", Node: d20})
+				cover := Roll("cover_natural", c.Int("quarry_perception")+c.Int("quarry_modifier"), nat)
+				covered = cover.Success()
+				penalty = expr.Cond(covered, expr.Max(num(0), cover.Margin()), num(0))
+			}
+			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, parts...)}
+			target := expr.Sub(num(base), field("cover_penalty"))
+			spec.Var("margin", "the tracker's margin: perception − days + group bonus − cover penalty − N", expr.Sub(target, field("natural"))).
+				Var("cover_penalty", "the margin by which the quarry covered its tracks (0 if it did not)", penalty).
+				Event("tracked", "the tracker's perception roll succeeds", rollUnder(field("natural"), target, nat)).
+				Event("covered", "the quarry's roll to cover its tracks succeeds", covered)
+			return spec, nil
+		},
+	}
+}

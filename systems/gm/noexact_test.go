@@ -1,0 +1,40 @@
+package gm
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/oddsmith/oddsmith/internal/mechtest"
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/sim"
+)
+
+// TestTooLongForExactStillSimulates: a feedback chain past what the exact
+// engine follows is refused by it (bad input, advice to simulate) and runs
+// in the simulator.
+func TestTooLongForExactStillSimulates(t *testing.T) {
+	sets := []string{"opt.injury_penalty=on", "preset=custom", "effect_kind=injuries", "effect_dice=4", "effect_sides=20",
+		"horizon=100", "H=40", "R=0"}
+	_, err := mechtest.Exact(registry, "gm.ailment.chronic", sets...)
+	var in *mechanics.InputError
+	if !errors.As(err, &in) || !strings.Contains(err.Error(), "oddsmith sim") {
+		t.Fatalf("exact = %v; want a refusal advising the simulator", err)
+	}
+	m, _ := registry.Lookup("gm.ailment.chronic")
+	c, err := m.Configure(sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := m.Model(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.NewSampler(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RunChunk(1, 0, 2000); err != nil {
+		t.Fatal(err)
+	}
+}

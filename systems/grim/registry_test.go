@@ -1,0 +1,6 @@
+package grim
+
+import "github.com/oddsmith/oddsmith/mechanics"
+
+// registry holds the system's mechanics for its tests.
+var registry = mechanics.NewRegistry(Mechanics()...)
