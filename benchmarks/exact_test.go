@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/systems/ag"
 )
 
-var sink exact.Dist
+var sink engine.Dist
 
 // exactTasks are the exact-engine workloads, named after the task.
 func exactTasks() []struct {

@@ -9,16 +9,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // wantMemoryError checks that err is a memory refusal marked as bad input
 // whose message names the size and the budget.
-func wantMemoryError(t *testing.T, err error, budget int64, words ...string) *MemoryError {
+func wantMemoryError(t *testing.T, err error, budget int64, words ...string) *engine.MemoryError {
 	t.Helper()
-	var me *MemoryError
+	var me *engine.MemoryError
 	if !errors.As(err, &me) {
-		t.Fatalf("error %v; want a *MemoryError", err)
+		t.Fatalf("error %v; want a *engine.MemoryError", err)
 	}
 	if !mechanics.IsInput(err) {
 		t.Errorf("%v is not marked as bad input", err)
@@ -27,7 +28,7 @@ func wantMemoryError(t *testing.T, err error, budget int64, words ...string) *Me
 	if strings.Contains(msg, "\n") {
 		t.Errorf("message is not one line: %q", msg)
 	}
-	for _, w := range append([]string{"needs about " + FormatBytes(me.Need), "the memory budget is " + FormatBytes(budget), "--memory"}, words...) {
+	for _, w := range append([]string{"needs about " + engine.FormatBytes(me.Need), "the memory budget is " + engine.FormatBytes(budget), "--memory"}, words...) {
 		if !strings.Contains(msg, w) {
 			t.Errorf("message %q does not say %q", msg, w)
 		}
@@ -38,28 +39,28 @@ func wantMemoryError(t *testing.T, err error, budget int64, words ...string) *Me
 	return me
 }
 
-func evalWith(ctx context.Context, mem int64, n mechanics.Node) (Dist, error) {
-	d, _, err := evalChecked(newBudget(ctx, Options{MemoryBytes: mem}), n)
+func evalWith(ctx context.Context, mem int64, n mechanics.Node) (engine.Dist, error) {
+	d, _, err := evalChecked(engine.NewBudget(ctx, mem), n)
 	return d, err
 }
 
 func TestFormatBytes(t *testing.T) {
 	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB",
 		1 << 30: "1 GiB", 4831838208: "4.5 GiB", 200 << 20: "200 MiB", 1<<62 + 1<<61: "6 EiB", 48<<30 + 1: "48 GiB", 10<<20 - 1: "10 MiB"} {
-		if got := FormatBytes(n); got != want {
-			t.Errorf("FormatBytes(%d) = %q; want %q", n, got, want)
+		if got := engine.FormatBytes(n); got != want {
+			t.Errorf("engine.FormatBytes(%d) = %q; want %q", n, got, want)
 		}
 	}
 }
 
 func TestSpanAndSaturation(t *testing.T) {
-	if got := span(-1<<62, 1<<62); got != 1<<63-1 {
+	if got := engine.Span(-1<<62, 1<<62); got != 1<<63-1 {
 		t.Errorf("span over the whole int range = %d; want saturated", got)
 	}
-	if got := span(3, 3); got != 1 {
-		t.Errorf("span(3, 3) = %d", got)
+	if got := engine.Span(3, 3); got != 1 {
+		t.Errorf("engine.Span(3, 3) = %d", got)
 	}
-	if got := mulBytes(1<<40, 1<<40); got != 1<<63-1 {
+	if got := engine.MulBytes(1<<40, 1<<40); got != 1<<63-1 {
 		t.Errorf("mulBytes overflow = %d; want saturated", got)
 	}
 }
@@ -168,14 +169,14 @@ func TestFundamentalMatrixSkippedWhenOverBudget(t *testing.T) {
 	spec := mechanics.ProcessSpec(p)
 	// The LU of 600 × 600 needs about 5.5 MiB: with 4 MiB the
 	// propagation fits and the unlimited-horizon figures are skipped.
-	small := &mechanics.Result{}
+	small := &engine.Result{}
 	if err := ComputeContext(context.Background(), spec, small, Options{MemoryBytes: 4 << 20}); err != nil {
 		t.Fatal(err)
 	}
 	if small.Process.Unbounded || len(small.Warnings) != 1 || !strings.Contains(small.Warnings[0], "600 states that lead back to one another") {
 		t.Errorf("over budget: unbounded %v, warnings %q", small.Process.Unbounded, small.Warnings)
 	}
-	full := &mechanics.Result{}
+	full := &engine.Result{}
 	if err := ComputeContext(context.Background(), spec, full, Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestProcessOutcomeTableOverBudget(t *testing.T) {
 		}
 		return ((s+x-4)%R + R) % R
 	}
-	res := &mechanics.Result{}
+	res := &engine.Result{}
 	err := ComputeContext(context.Background(), mechanics.ProcessSpec(p), res, Options{MemoryBytes: 8 << 20})
 	wantMemoryError(t, err, 8<<20, "outcome table", "2000 states", "shorter horizon")
 }
@@ -220,7 +221,7 @@ func TestTooLongRefusedUpFront(t *testing.T) {
 		"squaring":          {Outcome: mechanics.Repeat{X: mechanics.Die{Faces: []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40}, Weights: []int64{2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}}, N: 20000}},
 		"product of values": {Outcome: mechanics.Combine{X: mechanics.D(100000), Y: mechanics.D(100000), Name: "×", F: func(a, b int) int { return a * b }}},
 	} {
-		err := ComputeContext(context.Background(), spec, &mechanics.Result{}, Options{MemoryBytes: 64 << 30})
+		err := ComputeContext(context.Background(), spec, &engine.Result{}, Options{MemoryBytes: 64 << 30})
 		if !mechanics.IsInput(err) || !strings.Contains(err.Error(), "oddsmith sim") {
 			t.Errorf("%s: %v; want a refusal suggesting the simulator", name, err)
 		}
@@ -242,7 +243,7 @@ func TestCancelStopsLongComputations(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
-			go func() { done <- ComputeContext(ctx, spec, &mechanics.Result{}, Options{MemoryBytes: 4 << 30}) }()
+			go func() { done <- ComputeContext(ctx, spec, &engine.Result{}, Options{MemoryBytes: 4 << 30}) }()
 			time.Sleep(50 * time.Millisecond)
 			cancel()
 			select {
@@ -267,7 +268,7 @@ func TestDeadlineStopsTheFundamentalMatrix(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	err := ComputeContext(ctx, spec, &mechanics.Result{}, Options{})
+	err := ComputeContext(ctx, spec, &engine.Result{}, Options{})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("error %v; want context.DeadlineExceeded", err)
 	}

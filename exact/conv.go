@@ -3,28 +3,30 @@ package exact
 import (
 	"fmt"
 	"slices"
+
+	"github.com/oddsmith/oddsmith/engine"
 )
 
 // Convolve returns the distribution of X + Y for independent X ~ a, Y ~ b by
 // direct convolution (K1), O(len(a)·len(b)). Direct summation keeps every
 // probability non-negative; FFT convolution does not (it produced thousands
 // of negative probabilities on 1000d6 in our measurements).
-func Convolve(a, b Dist) Dist {
+func Convolve(a, b engine.Dist) engine.Dist {
 	d, _ := convolve(nil, a, b)
 	return d
 }
 
 // convolve is Convolve within a budget: it refuses a result that does not
 // fit and looks at the context every few rows.
-func convolve(bg *budget, a, b Dist) (Dist, error) {
+func convolve(bg *engine.Budget, a, b engine.Dist) (engine.Dist, error) {
 	if len(a.P) == 0 || len(b.P) == 0 {
-		return Dist{}, nil
+		return engine.Dist{}, nil
 	}
 	if len(a.P) < len(b.P) {
 		a, b = b, a
 	}
-	if err := bg.needDense(a.Lo+b.Lo, a.Hi()+b.Hi(), "a sum"); err != nil {
-		return Dist{}, err
+	if err := needDense(bg, a.Lo+b.Lo, a.Hi()+b.Hi(), "a sum"); err != nil {
+		return engine.Dist{}, err
 	}
 	out := make([]float64, len(a.P)+len(b.P)-1)
 	bp := b.P
@@ -32,26 +34,26 @@ func convolve(bg *budget, a, b Dist) (Dist, error) {
 		if q == 0 {
 			continue
 		}
-		if err := bg.tick(len(a.P)); err != nil {
-			return Dist{}, err
+		if err := bg.Tick(len(a.P)); err != nil {
+			return engine.Dist{}, err
 		}
 		o := out[j : j+len(a.P)]
 		for i, p := range a.P {
 			o[i] += p * q
 		}
 	}
-	return Dist{Lo: a.Lo + b.Lo, P: out}, nil
+	return engine.Dist{Lo: a.Lo + b.Lo, P: out}, nil
 }
 
 // square returns the distribution of X + X' for independent copies, using the
 // symmetry of the self-convolution to halve the work.
-func square(bg *budget, a Dist) (Dist, error) {
+func square(bg *engine.Budget, a engine.Dist) (engine.Dist, error) {
 	n := len(a.P)
 	if n == 0 {
-		return Dist{}, nil
+		return engine.Dist{}, nil
 	}
-	if err := bg.needDense(2*a.Lo, 2*a.Hi(), "a sum"); err != nil {
-		return Dist{}, err
+	if err := needDense(bg, 2*a.Lo, 2*a.Hi(), "a sum"); err != nil {
+		return engine.Dist{}, err
 	}
 	out := make([]float64, 2*n-1)
 	p := a.P
@@ -59,8 +61,8 @@ func square(bg *budget, a Dist) (Dist, error) {
 		if ai == 0 {
 			continue
 		}
-		if err := bg.tick(n - i); err != nil {
-			return Dist{}, err
+		if err := bg.Tick(n - i); err != nil {
+			return engine.Dist{}, err
 		}
 		out[2*i] += ai * ai
 		t := 2 * ai
@@ -71,14 +73,14 @@ func square(bg *budget, a Dist) (Dist, error) {
 			o[j] += t * aj
 		}
 	}
-	return Dist{Lo: 2 * a.Lo, P: out}, nil
+	return engine.Dist{Lo: 2 * a.Lo, P: out}, nil
 }
 
 // SumN returns the distribution of the sum of n independent copies of X by
 // repeated squaring (n even: square the n/2-fold sum; n odd: add one copy),
 // so 1000d6 costs about four small self-convolutions of its final size.
 // SumN(a, 0) is the point mass at 0. It panics if n < 0.
-func SumN(a Dist, n int) Dist {
+func SumN(a engine.Dist, n int) engine.Dist {
 	if n < 0 {
 		panic("exact: SumN with negative count")
 	}
@@ -86,14 +88,14 @@ func SumN(a Dist, n int) Dist {
 	return d
 }
 
-func sumN(bg *budget, a Dist, n int) (Dist, error) {
+func sumN(bg *engine.Budget, a engine.Dist, n int) (engine.Dist, error) {
 	if n < 0 {
-		return Dist{}, fmt.Errorf("a sum of %d copies: the count must not be negative", n)
+		return engine.Dist{}, fmt.Errorf("a sum of %d copies: the count must not be negative", n)
 	}
 	// A sparse X (packed outcomes: few values spread over a wide range) is
 	// cheaper to add one copy at a time: each step costs nnz(X)·span, where a
 	// squaring costs span² on the mostly-empty dense support.
-	nnz := a.nonzero()
+	nnz := a.NonZero()
 	if n > 1 && wideUniform(a) {
 		return sumUniform(bg, a, n)
 	}
@@ -102,7 +104,7 @@ func sumN(bg *budget, a Dist, n int) (Dist, error) {
 		for i := 1; i < n; i++ {
 			d, err := convolve(bg, acc, a)
 			if err != nil {
-				return Dist{}, err
+				return engine.Dist{}, err
 			}
 			acc = flushTiny(d)
 		}
@@ -115,7 +117,7 @@ func sumN(bg *budget, a Dist, n int) (Dist, error) {
 // contiguous range (d100, d77728): sums of its copies are moving windows.
 // Smaller dice keep the convolutions, whose products of small counts are
 // exact in floating point (3d6 gives 27/216 to the last bit).
-func wideUniform(a Dist) bool {
+func wideUniform(a engine.Dist) bool {
 	if len(a.P) <= 32 {
 		return false
 	}
@@ -134,14 +136,14 @@ func wideUniform(a Dist) bool {
 // lower half and from the right end on the upper half, so each tail's tiny
 // values are differences of tiny sums and keep their relative precision
 // (the distribution of a sum of uniform dice is symmetric and unimodal).
-func sumUniform(bg *budget, a Dist, n int) (Dist, error) {
+func sumUniform(bg *engine.Budget, a engine.Dist, n int) (engine.Dist, error) {
 	w, q := len(a.P), a.P[0]
 	// Copy k costs about 3·k·w operations.
-	if err := bg.plan(1.5 * float64(n) * float64(n) * float64(w)); err != nil {
-		return Dist{}, err
+	if err := bg.Plan(1.5 * float64(n) * float64(n) * float64(w)); err != nil {
+		return engine.Dist{}, err
 	}
-	if err := bg.needDense(n*a.Lo, n*a.Hi(), "a sum"); err != nil {
-		return Dist{}, err
+	if err := needDense(bg, n*a.Lo, n*a.Hi(), "a sum"); err != nil {
+		return engine.Dist{}, err
 	}
 	size := n*(w-1) + 1
 	// Two buffers taken in turn and one of running sums: no allocation per
@@ -152,8 +154,8 @@ func sumUniform(bg *budget, a Dist, n int) (Dist, error) {
 	lo := a.Lo
 	for k := 1; k < n; k++ {
 		m := len(cur)
-		if err := bg.tick(m + w); err != nil {
-			return Dist{}, err
+		if err := bg.Tick(m + w); err != nil {
+			return engine.Dist{}, err
 		}
 		out := bufs[k%2][:m+w-1]
 		// run[i]: the sum of cur[0:i] (left), then of cur[i:] (right).
@@ -173,23 +175,23 @@ func sumUniform(bg *budget, a Dist, n int) (Dist, error) {
 			out[j] = q * (run[max(0, j-w+1)] - run[min(j+1, m)])
 		}
 		lo += a.Lo
-		d := flushTiny(Dist{Lo: lo, P: out})
+		d := flushTiny(engine.Dist{Lo: lo, P: out})
 		cur, lo = d.P, d.Lo
 	}
-	return Dist{Lo: lo, P: slices.Clone(cur)}, nil
+	return engine.Dist{Lo: lo, P: slices.Clone(cur)}, nil
 }
 
-func sumNSquaring(bg *budget, a Dist, n int) (Dist, error) {
+func sumNSquaring(bg *engine.Budget, a engine.Dist, n int) (engine.Dist, error) {
 	// The last squaring dominates: about (n·len/2)² products, the whole
 	// about 2/3 of that again.
-	if span := float64(n) * float64(len(a.P)); bg != nil && span*span/2 > maxWork {
-		return Dist{}, tooLong()
+	if span := float64(n) * float64(len(a.P)); bg != nil && span*span/2 > engine.MaxWork {
+		return engine.Dist{}, engine.TooLong()
 	}
-	var d Dist
+	var d engine.Dist
 	var err error
 	switch {
 	case n == 0:
-		return Point(0), nil
+		return engine.Point(0), nil
 	case n == 1:
 		return a, nil
 	case n%2 == 0:
@@ -202,7 +204,7 @@ func sumNSquaring(bg *budget, a Dist, n int) (Dist, error) {
 		}
 	}
 	if err != nil {
-		return Dist{}, err
+		return engine.Dist{}, err
 	}
 	return flushTiny(d), nil
 }
@@ -215,7 +217,7 @@ func sumNSquaring(bg *budget, a Dist, n int) (Dist, error) {
 const Tiny = 1e-150
 
 // flushTiny zeroes probabilities below Tiny and trims zero ends.
-func flushTiny(d Dist) Dist {
+func flushTiny(d engine.Dist) engine.Dist {
 	for i, p := range d.P {
 		if p < Tiny {
 			d.P[i] = 0
@@ -226,13 +228,13 @@ func flushTiny(d Dist) Dist {
 
 // Difference returns the distribution of X − Y for independent X ~ a, Y ~ b
 // (K5: the correlation of the two PMFs).
-func Difference(a, b Dist) Dist { return Convolve(a, Negate(b)) }
+func Difference(a, b engine.Dist) engine.Dist { return Convolve(a, Negate(b)) }
 
 // Negate returns the distribution of −X.
-func Negate(a Dist) Dist {
+func Negate(a engine.Dist) engine.Dist {
 	p := make([]float64, len(a.P))
 	for i, q := range a.P {
 		p[len(p)-1-i] = q
 	}
-	return Dist{Lo: -a.Hi(), P: p}
+	return engine.Dist{Lo: -a.Hi(), P: p}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
@@ -13,13 +14,13 @@ import (
 //
 // Eval runs within DefaultMemory: a node whose distribution would not fit
 // comes back as a *MemoryError (bad input).
-func Eval(n mechanics.Node) (d Dist, truncated float64, err error) {
-	return evalChecked(defaultBudget(), n)
+func Eval(n mechanics.Node) (d engine.Dist, truncated float64, err error) {
+	return evalChecked(engine.DefaultBudget(), n)
 }
 
-func evalChecked(b *budget, n mechanics.Node) (Dist, float64, error) {
+func evalChecked(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) {
 	if err := mechanics.Validate(n); err != nil {
-		return Dist{}, 0, err
+		return engine.Dist{}, 0, err
 	}
 	return evalNode(b, n)
 }
@@ -31,15 +32,15 @@ func dieTable(d mechanics.Die) faceTable {
 }
 
 // lost is the mass a result of dice with a Missing weight leaves out.
-func lost(d mechanics.Die, res Dist) float64 {
+func lost(d mechanics.Die, res engine.Dist) float64 {
 	if d.Missing == 0 {
 		return 0
 	}
 	return max(0, 1-res.Total())
 }
 
-func evalAll(b *budget, ns []mechanics.Node) ([]Dist, float64, error) {
-	out := make([]Dist, len(ns))
+func evalAll(b *engine.Budget, ns []mechanics.Node) ([]engine.Dist, float64, error) {
+	out := make([]engine.Dist, len(ns))
 	tr := 0.0
 	for i, c := range ns {
 		d, t, err := evalNode(b, c)
@@ -51,22 +52,22 @@ func evalAll(b *budget, ns []mechanics.Node) ([]Dist, float64, error) {
 	return out, tr, nil
 }
 
-func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
-	if err := b.alive(); err != nil {
-		return Dist{}, 0, err
+func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) {
+	if err := b.Alive(); err != nil {
+		return engine.Dist{}, 0, err
 	}
 	switch n := n.(type) {
 	case mechanics.Die:
 		d, err := fromDie(b, n.Faces, n.Weight, n.TotalWeight())
 		return d, float64(n.Missing) / float64(n.TotalWeight()), err
 	case mechanics.Const:
-		return Point(n.V), 0, nil
+		return engine.Point(n.V), 0, nil
 	case mechanics.Sum:
 		ds, tr, err := evalAll(b, n.Terms)
 		if err != nil {
-			return Dist{}, 0, err
+			return engine.Dist{}, 0, err
 		}
-		acc := Point(0)
+		acc := engine.Point(0)
 		for i := 0; i < len(ds); {
 			// A run of equal wide uniform terms (8d77728 listed die by
 			// die) is one k-fold sum of moving windows.
@@ -77,11 +78,11 @@ func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
 			d := ds[i]
 			if j-i > 1 {
 				if d, err = sumN(b, d, j-i); err != nil {
-					return Dist{}, 0, err
+					return engine.Dist{}, 0, err
 				}
 			}
 			if acc, err = convolve(b, acc, d); err != nil {
-				return Dist{}, 0, err
+				return engine.Dist{}, 0, err
 			}
 			i = j
 		}
@@ -89,49 +90,49 @@ func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
 	case mechanics.Repeat:
 		d, tr, err := evalNode(b, n.X)
 		if err != nil {
-			return Dist{}, 0, err
+			return engine.Dist{}, 0, err
 		}
 		d, err = sumN(b, d, n.N)
 		return d, tr * float64(n.N), err
 	case mechanics.Scale:
 		d, tr, err := evalNode(b, n.X)
 		if err != nil {
-			return Dist{}, 0, err
+			return engine.Dist{}, 0, err
 		}
 		if n.K == -1 {
 			return Negate(d), tr, nil
 		}
 		k := n.K
-		m, err := d.mapWith(b, func(x int) int { return k * x }, fmt.Sprintf("a value times %d", k))
+		m, err := mapDist(b, d, func(x int) int { return k * x }, fmt.Sprintf("a value times %d", k))
 		return m, tr, err
 	case mechanics.Clamp:
 		d, tr, err := evalNode(b, n.X)
 		if err != nil {
-			return Dist{}, 0, err
+			return engine.Dist{}, 0, err
 		}
 		lo, hi := n.Lo, n.Hi
-		m, err := d.mapWith(b, func(x int) int { return min(max(x, lo), hi) }, "a clamped value")
+		m, err := mapDist(b, d, func(x int) int { return min(max(x, lo), hi) }, "a clamped value")
 		return m, tr, err
 	case mechanics.Map:
 		d, tr, err := evalNode(b, n.X)
 		if err != nil {
-			return Dist{}, 0, err
+			return engine.Dist{}, 0, err
 		}
-		m, err := d.mapWith(b, n.F, "map "+n.Name)
+		m, err := mapDist(b, d, n.F, "map "+n.Name)
 		if err != nil {
-			if stopped(err) {
-				return Dist{}, 0, err
+			if engine.Stopped(err) {
+				return engine.Dist{}, 0, err
 			}
-			return Dist{}, 0, fmt.Errorf("map %s: %w", n.Name, err)
+			return engine.Dist{}, 0, fmt.Errorf("map %s: %w", n.Name, err)
 		}
 		return m, tr, nil
 	case mechanics.Compare:
 		d, tr, err := evalNode(b, n.X)
 		if err != nil {
-			return Dist{}, 0, err
+			return engine.Dist{}, 0, err
 		}
 		op, t := n.Op, n.T
-		m, err := d.mapWith(b, func(x int) int {
+		m, err := mapDist(b, d, func(x int) int {
 			if op.Holds(x, t) {
 				return 1
 			}
@@ -141,21 +142,21 @@ func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
 	case mechanics.Combine:
 		ds, tr, err := evalAll(b, []mechanics.Node{n.X, n.Y})
 		if err != nil {
-			return Dist{}, 0, err
+			return engine.Dist{}, 0, err
 		}
 		d, err := combine(b, ds[0], ds[1], n.F, n.Name)
 		return d, tr, err
 	case mechanics.Max:
 		ds, tr, err := evalAll(b, n.Terms)
 		if err != nil {
-			return Dist{}, 0, err
+			return engine.Dist{}, 0, err
 		}
 		d, err := orderStat(b, ds, true)
 		return d, tr, err
 	case mechanics.Min:
 		ds, tr, err := evalAll(b, n.Terms)
 		if err != nil {
-			return Dist{}, 0, err
+			return engine.Dist{}, 0, err
 		}
 		d, err := orderStat(b, ds, false)
 		return d, tr, err
@@ -168,7 +169,7 @@ func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
 	case mechanics.Cond:
 		ds, tr, err := evalAll(b, []mechanics.Node{n.If, n.Then, n.Else})
 		if err != nil {
-			return Dist{}, 0, err
+			return engine.Dist{}, 0, err
 		}
 		pz := ds[0].Prob(0)
 		d, err := mix(b, []float64{1 - pz, pz}, ds[1:])
@@ -176,7 +177,7 @@ func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
 	case mechanics.Mixture:
 		ds, tr, err := evalAll(b, n.Of)
 		if err != nil {
-			return Dist{}, 0, err
+			return engine.Dist{}, 0, err
 		}
 		var tot int64
 		for _, w := range n.Weights {
@@ -190,32 +191,32 @@ func evalNode(b *budget, n mechanics.Node) (Dist, float64, error) {
 		return d, tr, err
 	case mechanics.Explode:
 		if n.Limit == 0 && n.TopProbability() >= 1 {
-			return Dist{}, 0, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
+			return engine.Dist{}, 0, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
 		}
 		return explode(b, dieTable(n.Die), n.ExactDepth(), n.Limit > 0, n.Trigger())
 	default:
-		return Dist{}, 0, fmt.Errorf("exact: unsupported node %T", n)
+		return engine.Dist{}, 0, fmt.Errorf("exact: unsupported node %T", n)
 	}
 }
 
 // combine is the joint of two independent variables through f (Combine).
 // The values f gives are gathered in a map, whose growth is checked
 // against the budget row by row.
-func combine(b *budget, x, y Dist, f func(a, b int) int, name string) (Dist, error) {
+func combine(b *engine.Budget, x, y engine.Dist, f func(a, b int) int, name string) (engine.Dist, error) {
 	out := map[int]float64{}
-	nnz := y.nonzero()
-	if err := b.plan(float64(x.nonzero()) * float64(nnz) * 30); err != nil { // a map update per pair
-		return Dist{}, err
+	nnz := y.NonZero()
+	if err := b.Plan(float64(x.NonZero()) * float64(nnz) * 30); err != nil { // a map update per pair
+		return engine.Dist{}, err
 	}
 	for i, p := range x.P {
 		if p == 0 {
 			continue
 		}
-		if err := b.tick(nnz * 8); err != nil {
-			return Dist{}, err
+		if err := b.Tick(nnz * 8); err != nil {
+			return engine.Dist{}, err
 		}
-		if err := b.need(mulBytes(int64(len(out)+nnz), mapEntryBytes), adviceValues, "the values of combine %s", name); err != nil {
-			return Dist{}, err
+		if err := b.Need(engine.MulBytes(int64(len(out)+nnz), engine.MapEntryBytes), engine.AdviceValues, "the values of combine %s", name); err != nil {
+			return engine.Dist{}, err
 		}
 		for j, q := range y.P {
 			if q != 0 {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/internal/fixtures"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
@@ -92,7 +93,7 @@ func ratEqual(t *testing.T, name string, got, want RatDist) {
 	}
 }
 
-func floatMatchesRat(t *testing.T, name string, got Dist, want RatDist) {
+func floatMatchesRat(t *testing.T, name string, got engine.Dist, want RatDist) {
 	t.Helper()
 	for _, v := range want.Values() {
 		w, _ := want.Prob(v).Float64()
@@ -225,7 +226,7 @@ func TestExplodeTruncation(t *testing.T) {
 }
 
 func TestSumNLarge(t *testing.T) {
-	d6 := Uniform(1, 6)
+	d6 := engine.Uniform(1, 6)
 	want := d6
 	for i := 2; i <= 37; i++ {
 		want = Convolve(want, d6)
@@ -248,7 +249,7 @@ func TestSumNLarge(t *testing.T) {
 }
 
 func TestDistVerbs(t *testing.T) {
-	d := Dist{Lo: -1, P: []float64{0.25, 0.5, 0.25}}
+	d := engine.Dist{Lo: -1, P: []float64{0.25, 0.5, 0.25}}
 	cases := []struct {
 		name      string
 		got, want float64

@@ -1,6 +1,10 @@
 package exact
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/oddsmith/oddsmith/engine"
+)
 
 // Explode returns the distribution of a bursting die (K3): roll, and while
 // the roll shows the highest face roll again and add, following depth extra
@@ -8,19 +12,19 @@ import "fmt"
 // nothing is lost; otherwise the bursts go on without limit and the mass of
 // going on past depth is dropped: truncated is that probability,
 // P(top)^(depth+1), and the distribution sums to 1 − truncated.
-func Explode(ft faceTable, depth int, limited bool) (d Dist, truncated float64) {
-	d, truncated, _ = explode(defaultBudget(), ft, depth, limited, ft.faces[len(ft.faces)-1])
+func Explode(ft faceTable, depth int, limited bool) (d engine.Dist, truncated float64) {
+	d, truncated, _ = explode(engine.DefaultBudget(), ft, depth, limited, ft.faces[len(ft.faces)-1])
 	return d, truncated
 }
 
 // explode is Explode for a die that bursts on any face ≥ trigger.
-func explode(b *budget, ft faceTable, depth int, limited bool, trigger int) (d Dist, truncated float64, err error) {
+func explode(b *engine.Budget, ft faceTable, depth int, limited bool, trigger int) (d engine.Dist, truncated float64, err error) {
 	if trigger < ft.faces[len(ft.faces)-1] {
 		return explodeFrom(b, ft, depth, limited, trigger)
 	}
-	entries := mulBytes(int64(depth)+1, int64(len(ft.faces)))
-	if err := b.need(mulBytes(entries, mapEntryBytes), "lower the explosion depth", "a die exploding up to %d times", depth); err != nil {
-		return Dist{}, 0, err
+	entries := engine.MulBytes(int64(depth)+1, int64(len(ft.faces)))
+	if err := b.Need(engine.MulBytes(entries, engine.MapEntryBytes), "lower the explosion depth", "a die exploding up to %d times", depth); err != nil {
+		return engine.Dist{}, 0, err
 	}
 	top := len(ft.faces) - 1
 	M := ft.faces[top]
@@ -28,8 +32,8 @@ func explode(b *budget, ft faceTable, depth int, limited bool, trigger int) (d D
 	parts := make(map[int]float64)
 	reach := 1.0 // P(j explosions so far)
 	for j := 0; j <= depth; j++ {
-		if err := b.tick(len(ft.faces)); err != nil {
-			return Dist{}, 0, err
+		if err := b.Tick(len(ft.faces)); err != nil {
+			return engine.Dist{}, 0, err
 		}
 		for i, f := range ft.faces {
 			if i == top && (j < depth || !limited) {
@@ -49,16 +53,16 @@ func explode(b *budget, ft faceTable, depth int, limited bool, trigger int) (d D
 // explodeFrom follows a die that bursts on every face ≥ trigger: the sum
 // so far of the dice that burst is a distribution, carried one extra roll
 // at a time.
-func explodeFrom(b *budget, ft faceTable, depth int, limited bool, trigger int) (Dist, float64, error) {
+func explodeFrom(b *engine.Budget, ft faceTable, depth int, limited bool, trigger int) (engine.Dist, float64, error) {
 	what := fmt.Sprintf("a die exploding on %d or more up to %d times", trigger, depth)
-	if err := b.need(mulBytes(mulBytes(int64(depth)+1, int64(ft.faces[len(ft.faces)-1]-ft.faces[0])+1), mapEntryBytes), "lower the explosion depth", "%s", what); err != nil {
-		return Dist{}, 0, err
+	if err := b.Need(engine.MulBytes(engine.MulBytes(int64(depth)+1, int64(ft.faces[len(ft.faces)-1]-ft.faces[0])+1), engine.MapEntryBytes), "lower the explosion depth", "%s", what); err != nil {
+		return engine.Dist{}, 0, err
 	}
 	out := map[int]float64{}
 	cur := map[int]float64{0: 1} // the sum of the rolls so far of dice still bursting
 	for j := 0; j <= depth; j++ {
-		if err := b.tick(len(cur) * len(ft.faces)); err != nil {
-			return Dist{}, 0, err
+		if err := b.Tick(len(cur) * len(ft.faces)); err != nil {
+			return engine.Dist{}, 0, err
 		}
 		next := map[int]float64{}
 		for s, p := range cur {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"gonum.org/v1/gonum/mat"
 )
@@ -12,7 +13,7 @@ import (
 // (absorption step, state) packed as Process.Outcome, plus unlimited-horizon
 // figures for homogeneous chains.
 type Chain struct {
-	Outcome Dist
+	Outcome engine.Dist
 	// Unbounded is set for homogeneous chains whose fundamental matrix
 	// exists: absorption probabilities B = N·R and mean time N·1 from the
 	// start state, for an unlimited horizon (K6).
@@ -35,7 +36,7 @@ type Chain struct {
 // matrix) and, for homogeneous chains, solves the absorbing Markov chain with
 // gonum/mat. It runs within DefaultMemory.
 func SolveProcess(p *mechanics.Process) (*Chain, error) {
-	ch, err := solveProcess(defaultBudget(), p)
+	ch, err := solveProcess(engine.DefaultBudget(), p)
 	if err != nil {
 		return nil, err
 	}
@@ -45,12 +46,12 @@ func SolveProcess(p *mechanics.Process) (*Chain, error) {
 
 // dense is the outcome as one Dist, from the first code with mass to the
 // last.
-func (ch *Chain) dense() Dist {
+func (ch *Chain) dense() engine.Dist {
 	if len(ch.codes) == 0 {
-		return Dist{}
+		return engine.Dist{}
 	}
 	lo := ch.codes[0]
-	d := Dist{Lo: lo, P: make([]float64, ch.codes[len(ch.codes)-1]-lo+1)}
+	d := engine.Dist{Lo: lo, P: make([]float64, ch.codes[len(ch.codes)-1]-lo+1)}
 	for i, c := range ch.codes {
 		d.P[c-lo] = ch.mass[i]
 	}
@@ -60,55 +61,55 @@ func (ch *Chain) dense() Dist {
 // Bytes per state of the propagation: the state vectors v and nv, the
 // per-state step cache (a stepTo header: two slices) and the indices of
 // the unlimited-horizon solve.
-const processStateBytes = 2*floatBytes + 48 + 4*8
+const processStateBytes = 2*engine.FloatBytes + 48 + 4*8
 
-func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
+func solveProcess(b *engine.Budget, p *mechanics.Process) (*Chain, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	S, H := len(p.States), p.Horizon
-	stateBytes := mulBytes(int64(S), processStateBytes)
-	if err := b.need(stateBytes, adviceProcess, "the process's %d states", S); err != nil {
+	stateBytes := engine.MulBytes(int64(S), processStateBytes)
+	if err := b.Need(stateBytes, engine.AdviceProcess, "the process's %d states", S); err != nil {
 		return nil, err
 	}
-	b.hold(stateBytes)
+	b.Hold(stateBytes)
 	var trunc float64
-	eval := func(n mechanics.Node) (Dist, error) {
+	eval := func(n mechanics.Node) (engine.Dist, error) {
 		d, tr, err := evalChecked(b, n)
 		trunc += tr
 		return d, err
 	}
 	// Kernel form: one increment distribution per step (per kernel key),
 	// mapped per state.
-	kernels := map[int]Dist{}
-	step := func(t, s int) (Dist, error) {
-		var d Dist
+	kernels := map[int]engine.Dist{}
+	step := func(t, s int) (engine.Dist, error) {
+		var d engine.Dist
 		var err error
 		if p.Kernel != nil {
 			key := p.KernelKeyOf(t)
 			kernel, ok := kernels[key]
 			if !ok {
 				if kernel, err = eval(p.Kernel(t)); err != nil {
-					if stopped(err) {
-						return Dist{}, err
+					if engine.Stopped(err) {
+						return engine.Dist{}, err
 					}
-					return Dist{}, fmt.Errorf("step %d: %w", t, err)
+					return engine.Dist{}, fmt.Errorf("step %d: %w", t, err)
 				}
-				b.hold(mulBytes(int64(len(kernel.P)), floatBytes))
+				b.Hold(engine.MulBytes(int64(len(kernel.P)), engine.FloatBytes))
 				kernels[key] = kernel
 			}
-			d, err = kernel.mapWith(b, func(x int) int { return p.Move(t, s, x) }, fmt.Sprintf("the step from state %q", p.States[s]))
+			d, err = mapDist(b, kernel, func(x int) int { return p.Move(t, s, x) }, fmt.Sprintf("the step from state %q", p.States[s]))
 		} else {
 			d, err = eval(p.Step(t, s))
 		}
 		if err != nil {
-			if stopped(err) {
-				return Dist{}, err
+			if engine.Stopped(err) {
+				return engine.Dist{}, err
 			}
-			return Dist{}, fmt.Errorf("step from state %q: %w", p.States[s], err)
+			return engine.Dist{}, fmt.Errorf("step from state %q: %w", p.States[s], err)
 		}
 		if d.Min() < 0 || d.Max() >= S {
-			return Dist{}, fmt.Errorf("step from state %q leads outside the %d states", p.States[s], S)
+			return engine.Dist{}, fmt.Errorf("step from state %q leads outside the %d states", p.States[s], S)
 		}
 		return d, nil
 	}
@@ -127,7 +128,7 @@ func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := b.tick(len(d.P)); err != nil {
+		if err := b.Tick(len(d.P)); err != nil {
 			return nil, err
 		}
 		to, ps := []int32{}, []float64{}
@@ -137,7 +138,7 @@ func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 			}
 		}
 		// The steps live as long as the computation.
-		b.hold(mulBytes(int64(len(to)), 12))
+		b.Hold(engine.MulBytes(int64(len(to)), 12))
 		*sp = stepTo{to: to, p: ps}
 		return sp, nil
 	}
@@ -162,11 +163,11 @@ func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 			// lists unused); the old lists and the new ones are both live
 			// while they grow.
 			n := int64(max(1024, cap(codes)+cap(codes)/4))
-			if !b.fits(mulBytes(n+int64(len(codes)), 2*floatBytes)) {
-				return b.need(mulBytes(n+int64(len(codes)), 2*floatBytes), adviceProcess,
+			if !b.Fits(engine.MulBytes(n+int64(len(codes)), 2*engine.FloatBytes)) {
+				return b.Need(engine.MulBytes(n+int64(len(codes)), 2*engine.FloatBytes), engine.AdviceProcess,
 					"the process's outcome table (%d outcomes with mass by step %d of %d, over %d states)", len(codes), code/S, H, S)
 			}
-			b.hold(mulBytes(n-int64(cap(codes)), 2*floatBytes))
+			b.Hold(engine.MulBytes(n-int64(cap(codes)), 2*engine.FloatBytes))
 			codes, mass = append(make([]int, 0, n), codes...), append(make([]float64, 0, n), mass...)
 		}
 		codes, mass = append(codes, code), append(mass, m)
@@ -182,7 +183,7 @@ func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 	}
 	nv := make([]float64, S)
 	for t := 1; t <= H; t++ {
-		if err := b.tick(S); err != nil {
+		if err := b.Tick(S); err != nil {
 			return nil, err
 		}
 		clear(nv)
@@ -206,7 +207,7 @@ func solveProcess(b *budget, p *mechanics.Process) (*Chain, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := b.tick(len(d.P)); err != nil {
+			if err := b.Tick(len(d.P)); err != nil {
 				return nil, err
 			}
 			for i, q := range d.P {
@@ -295,7 +296,7 @@ const cycleMax = 256
 // component, whose block is checked against the budget first. When it does
 // not fit, the unlimited-horizon figures are skipped with a warning: they
 // are an extra beside the propagated distribution.
-func (ch *Chain) solveUnbounded(b *budget, p *mechanics.Process, get func(s int) (*stepTo, error), absIdx []int) error {
+func (ch *Chain) solveUnbounded(b *engine.Budget, p *mechanics.Process, get func(s int) (*stepTo, error), absIdx []int) error {
 	S := len(p.States)
 	// Transient states reachable from the start, by index in trans.
 	tIdx := make([]int32, S)
@@ -309,7 +310,7 @@ func (ch *Chain) solveUnbounded(b *budget, p *mechanics.Process, get func(s int)
 		if err != nil {
 			return err
 		}
-		if err := b.tick(len(d.to) + 1); err != nil {
+		if err := b.Tick(len(d.to) + 1); err != nil {
 			return err
 		}
 		for i, to := range d.to {
@@ -330,10 +331,10 @@ func (ch *Chain) solveUnbounded(b *budget, p *mechanics.Process, get func(s int)
 		largest = max(largest, len(c))
 	}
 	// The block and its LU, the right-hand side and the solution.
-	if k := int64(largest); largest > 1 && !b.fits(addBytes(mulBytes(mulBytes(k, k), 2*floatBytes), mulBytes(k, 4*floatBytes))) {
+	if k := int64(largest); largest > 1 && !b.Fits(engine.AddBytes(engine.MulBytes(engine.MulBytes(k, k), 2*engine.FloatBytes), engine.MulBytes(k, 4*engine.FloatBytes))) {
 		ch.Warnings = append(ch.Warnings, fmt.Sprintf("the unlimited-horizon figures (mean time, absorption) were skipped: "+
 			"the fundamental matrix of %d states that lead back to one another needs about %s (the memory budget is %s)",
-			largest, FormatBytes(mulBytes(mulBytes(k, k), 2*floatBytes)), FormatBytes(b.limit)))
+			largest, engine.FormatBytes(engine.MulBytes(engine.MulBytes(k, k), 2*engine.FloatBytes)), engine.FormatBytes(b.Limit())))
 		return nil
 	}
 	comp := make([]int32, T)
@@ -349,7 +350,7 @@ func (ch *Chain) solveUnbounded(b *budget, p *mechanics.Process, get func(s int)
 	// topological order is the reverse.
 	for c := len(comps) - 1; c >= 0; c-- {
 		ms := comps[c]
-		if err := b.tick(len(ms) * len(ms)); err != nil {
+		if err := b.Tick(len(ms) * len(ms)); err != nil {
 			return err
 		}
 		ok, err := solveComponent(b, ms, trans, tIdx, comp, int32(c), x, get)
@@ -387,7 +388,7 @@ func (ch *Chain) solveUnbounded(b *budget, p *mechanics.Process, get func(s int)
 // components returns the strongly connected components of the transient
 // states (indices into trans), each component after every component it
 // leads to (Tarjan's algorithm, without recursion).
-func components(b *budget, trans []int, tIdx []int32, absIdx []int, get func(s int) (*stepTo, error)) ([][]int32, error) {
+func components(b *engine.Budget, trans []int, tIdx []int32, absIdx []int, get func(s int) (*stepTo, error)) ([][]int32, error) {
 	T := len(trans)
 	index, low := make([]int32, T), make([]int32, T)
 	for i := range index {
@@ -420,7 +421,7 @@ func components(b *budget, trans []int, tIdx []int32, absIdx []int, get func(s i
 	}
 	for len(calls) > 0 {
 		f := &calls[len(calls)-1]
-		if err := b.tick(1); err != nil {
+		if err := b.Tick(1); err != nil {
 			return nil, err
 		}
 		descended := false
@@ -476,7 +477,7 @@ const condMax = 1e14
 // solveComponent turns the inflow x of the states of one component into
 // their expected visits: x_c ← x_c·(I − Q_cc)⁻¹. It reports false when the
 // component (nearly) never lets go of the chain.
-func solveComponent(b *budget, ms []int32, trans []int, tIdx, comp []int32, c int32, x []float64, get func(s int) (*stepTo, error)) (bool, error) {
+func solveComponent(b *engine.Budget, ms []int32, trans []int, tIdx, comp []int32, c int32, x []float64, get func(s int) (*stepTo, error)) (bool, error) {
 	if len(ms) == 1 {
 		v := ms[0]
 		d, err := get(trans[v])
@@ -506,7 +507,7 @@ func solveComponent(b *budget, ms []int32, trans []int, tIdx, comp []int32, c in
 		if err != nil {
 			return false, err
 		}
-		if err := b.tick(len(d.to)); err != nil {
+		if err := b.Tick(len(d.to)); err != nil {
 			return false, err
 		}
 		for j, to := range d.to {
@@ -533,7 +534,7 @@ func solveComponent(b *budget, ms []int32, trans []int, tIdx, comp []int32, c in
 // block larger than cycleMax is solved in a goroutine of its own so that a
 // cancellation returns at once, leaving that goroutine to finish in the
 // background. ok is false when a is singular or nearly so.
-func luSolve(b *budget, a *mat.Dense, rhs *mat.VecDense) (x *mat.VecDense, ok bool, err error) {
+func luSolve(b *engine.Budget, a *mat.Dense, rhs *mat.VecDense) (x *mat.VecDense, ok bool, err error) {
 	solve := func() (*mat.VecDense, bool) {
 		var lu mat.LU
 		lu.Factorize(a)
@@ -546,7 +547,7 @@ func luSolve(b *budget, a *mat.Dense, rhs *mat.VecDense) (x *mat.VecDense, ok bo
 		}
 		return &x, true
 	}
-	if err := b.alive(); err != nil {
+	if err := b.Alive(); err != nil {
 		return nil, false, err
 	}
 	if n, _ := a.Dims(); n <= cycleMax || b == nil {
@@ -574,7 +575,7 @@ func luSolve(b *budget, a *mat.Dense, rhs *mat.VecDense) (x *mat.VecDense, ok bo
 			panic(r.panic) // where computePart turns it into an error
 		}
 		return r.x, r.ok, nil
-	case <-b.ctx.Done():
-		return nil, false, b.ctx.Err()
+	case <-b.Done():
+		return nil, false, b.Alive()
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
@@ -19,7 +20,7 @@ func TestNoExactRefusesAsBadInput(t *testing.T) {
 	part := &mechanics.Spec{Record: rec, Outcome: mechanics.D(6), NoExact: "the chain is too long"}
 	part.Var("y", "the die again", expr.F("x"))
 	main.Also = []*mechanics.Spec{part}
-	err := Compute(main, &mechanics.Result{})
+	err := Compute(main, &engine.Result{})
 	var in *mechanics.InputError
 	if !errors.As(err, &in) || !strings.Contains(err.Error(), "the chain is too long") || !strings.Contains(err.Error(), "oddsmith sim") {
 		t.Fatalf("Compute = %v; want bad input naming the reason and the simulator", err)

@@ -4,28 +4,29 @@ import (
 	"math"
 	"sort"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // MaxOf returns the distribution of the largest of independent variables:
 // P(max ≤ x) = Π P(Xᵢ ≤ x) (K4).
-func MaxOf(ds ...Dist) Dist {
+func MaxOf(ds ...engine.Dist) engine.Dist {
 	d, _ := orderStat(nil, ds, true)
 	return d
 }
 
 // MinOf returns the distribution of the smallest of independent variables:
 // P(min > x) = Π P(Xᵢ > x).
-func MinOf(ds ...Dist) Dist {
+func MinOf(ds ...engine.Dist) engine.Dist {
 	d, _ := orderStat(nil, ds, false)
 	return d
 }
 
-func orderStat(b *budget, ds []Dist, isMax bool) (Dist, error) {
+func orderStat(b *engine.Budget, ds []engine.Dist, isMax bool) (engine.Dist, error) {
 	lo, hi := math.MaxInt, math.MinInt
 	for _, d := range ds {
 		if len(d.P) == 0 {
-			return Dist{}, nil
+			return engine.Dist{}, nil
 		}
 		lo, hi = min(lo, d.Lo), max(hi, d.Hi())
 	}
@@ -34,8 +35,8 @@ func orderStat(b *budget, ds []Dist, isMax bool) (Dist, error) {
 		what = "the largest of several values"
 	}
 	// acc and the result: two arrays over the common support.
-	if err := b.need(mulBytes(span(lo, hi), 2*floatBytes), adviceValues, "%s, over the %d values from %d to %d,", what, span(lo, hi), lo, hi); err != nil {
-		return Dist{}, err
+	if err := b.Need(engine.MulBytes(engine.Span(lo, hi), 2*engine.FloatBytes), engine.AdviceValues, "%s, over the %d values from %d to %d,", what, engine.Span(lo, hi), lo, hi); err != nil {
+		return engine.Dist{}, err
 	}
 	n := hi - lo + 1
 	// acc[x] = Π CDF_i(x) for max, Π Survival_i(x) for min.
@@ -44,8 +45,8 @@ func orderStat(b *budget, ds []Dist, isMax bool) (Dist, error) {
 		acc[i] = 1
 	}
 	for _, d := range ds {
-		if err := b.tick(n); err != nil {
-			return Dist{}, err
+		if err := b.Tick(n); err != nil {
+			return engine.Dist{}, err
 		}
 		if isMax {
 			c := 0.0
@@ -75,7 +76,7 @@ func orderStat(b *budget, ds []Dist, isMax bool) (Dist, error) {
 			prev = acc[x]
 		}
 	}
-	return Dist{Lo: lo, P: p}.Trim(), nil
+	return engine.Dist{Lo: lo, P: p}.Trim(), nil
 }
 
 // faceTable is a die's distinct faces in ascending order with their
@@ -154,23 +155,23 @@ func binomRow(row []float64, r int, q float64) {
 // rolls of a die. Faces are popped in ascending order with conditional
 // binomial weights over the state (dice placed, kept sum): O(F·n²·S) for F
 // faces and S possible kept sums.
-func Keep(ft faceTable, n, k int, highest bool) Dist {
+func Keep(ft faceTable, n, k int, highest bool) engine.Dist {
 	d, _ := keep(nil, ft, n, k, highest)
 	return d
 }
 
-func keep(b *budget, ft faceTable, n, k int, highest bool) (Dist, error) {
+func keep(b *engine.Budget, ft faceTable, n, k int, highest bool) (engine.Dist, error) {
 	if k == 0 || n == 0 {
-		return Point(0), nil
+		return engine.Point(0), nil
 	}
 	fmin, fmax := ft.faces[0], ft.faces[len(ft.faces)-1]
 	// Partial kept sums lie between 0 and the full ones.
 	sLo, sHi := min(0, k*fmin), max(0, k*fmax)
 	// Two tables of (dice placed, kept sum).
-	cells := mulBytes(int64(n)+1, span(sLo, sHi))
-	if err := b.need(mulBytes(cells, 2*floatBytes), adviceDice,
-		"keeping %d of %d dice (a table of %d × %d partial sums)", k, n, n+1, span(sLo, sHi)); err != nil {
-		return Dist{}, err
+	cells := engine.MulBytes(int64(n)+1, engine.Span(sLo, sHi))
+	if err := b.Need(engine.MulBytes(cells, 2*engine.FloatBytes), engine.AdviceDice,
+		"keeping %d of %d dice (a table of %d × %d partial sums)", k, n, n+1, engine.Span(sLo, sHi)); err != nil {
+		return engine.Dist{}, err
 	}
 	ns := sHi - sLo + 1
 	// dp[m*ns + s]: m dice placed so far, kept sum sLo+s. Each row keeps
@@ -198,8 +199,8 @@ func keep(b *budget, ft faceTable, n, k int, highest bool) (Dist, error) {
 			if lo[m] > hi[m] {
 				continue
 			}
-			if err := b.tick((n - m + 1) * (hi[m] - lo[m] + 1)); err != nil {
-				return Dist{}, err
+			if err := b.Tick((n - m + 1) * (hi[m] - lo[m] + 1)); err != nil {
+				return engine.Dist{}, err
 			}
 			r := n - m
 			binomRow(row, r, qs[fi])
@@ -224,5 +225,5 @@ func keep(b *budget, ft faceTable, n, k int, highest bool) (Dist, error) {
 		lo, nlo = nlo, lo
 		hi, nhi = nhi, hi
 	}
-	return Dist{Lo: sLo, P: append([]float64(nil), dp[n*ns:(n+1)*ns]...)}.Trim(), nil
+	return engine.Dist{Lo: sLo, P: append([]float64(nil), dp[n*ns:(n+1)*ns]...)}.Trim(), nil
 }

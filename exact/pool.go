@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
@@ -10,8 +11,8 @@ import (
 // binomial weight C(r,c)·q^c·(1−q)^(r−c), q = P(f | face ≥ f). The DP state is
 // (evaluator state, dice left), with evaluator states interned per face, so
 // the cost is O(F·S·n²) for F faces and S live states.
-func PoolDist(ft faceTable, n int, ev mechanics.Evaluator) Dist {
-	d, _ := poolDist(defaultBudget(), ft, n, ev)
+func PoolDist(ft faceTable, n int, ev mechanics.Evaluator) engine.Dist {
+	d, _ := poolDist(engine.DefaultBudget(), ft, n, ev)
 	return d
 }
 
@@ -19,14 +20,14 @@ func PoolDist(ft faceTable, n int, ev mechanics.Evaluator) Dist {
 // masses: the state, its index entry and slack.
 const poolStateBytes = 64
 
-func poolDist(b *budget, ft faceTable, n int, ev mechanics.Evaluator) (Dist, error) {
+func poolDist(b *engine.Budget, ft faceTable, n int, ev mechanics.Evaluator) (engine.Dist, error) {
 	qs := ft.conditionals()
 	w := n + 1
-	if err := b.need(mulBytes(mulBytes(int64(w), int64(w)), floatBytes), adviceDice, "a pool of %d dice", n); err != nil {
-		return Dist{}, err
+	if err := b.Need(engine.MulBytes(engine.MulBytes(int64(w), int64(w)), engine.FloatBytes), engine.AdviceDice, "a pool of %d dice", n); err != nil {
+		return engine.Dist{}, err
 	}
 	// Each live state holds w masses; the DP keeps two layers of them.
-	stateBytes := addBytes(mulBytes(int64(w), floatBytes), poolStateBytes)
+	stateBytes := engine.AddBytes(engine.MulBytes(int64(w), engine.FloatBytes), poolStateBytes)
 	type layer struct {
 		states []uint64
 		mass   []float64 // mass[i*w + r]
@@ -50,8 +51,8 @@ func poolDist(b *budget, ft faceTable, n int, ev mechanics.Evaluator) (Dist, err
 		index := make(map[uint64]int32, 2*len(cur.states))
 		next := layer{}
 		for si, s := range cur.states {
-			if err := b.tick(w * w / 2); err != nil {
-				return Dist{}, err
+			if err := b.Tick(w * w / 2); err != nil {
+				return engine.Dist{}, err
 			}
 			m := cur.mass[si*w : (si+1)*w]
 			rmax := -1
@@ -67,8 +68,8 @@ func poolDist(b *budget, ft faceTable, n int, ev mechanics.Evaluator) (Dist, err
 				if j < 0 || ns != prev {
 					var ok bool
 					if j, ok = index[ns]; !ok {
-						if live := int64(len(cur.states) + len(next.states) + 1); !b.fits(mulBytes(live, stateBytes)) {
-							return Dist{}, b.need(mulBytes(live, stateBytes), adviceDice,
+						if live := int64(len(cur.states) + len(next.states) + 1); !b.Fits(engine.MulBytes(live, stateBytes)) {
+							return engine.Dist{}, b.Need(engine.MulBytes(live, stateBytes), engine.AdviceDice,
 								"the pool of %d dice (over %d states of its evaluator so far)", n, live)
 						}
 						j = int32(len(next.states))

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"sort"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
@@ -35,13 +36,13 @@ func (r RatDist) Prob(v int) *big.Rat {
 }
 
 // Float converts to a float64 Dist.
-func (r RatDist) Float() Dist {
+func (r RatDist) Float() engine.Dist {
 	m := map[int]float64{}
 	for v, p := range r {
 		f, _ := p.Float64()
 		m[v] = f
 	}
-	d, _ := FromMap(m)
+	d, _ := fromMap(engine.DefaultBudget(), m, "the outcome")
 	return d
 }
 
@@ -61,11 +62,11 @@ func ratMap(d RatDist, f func(int) int) RatDist {
 	return out
 }
 
-func ratCombine(bg *budget, x, y RatDist, f func(a, b int) int) (RatDist, error) {
+func ratCombine(bg *engine.Budget, x, y RatDist, f func(a, b int) int) (RatDist, error) {
 	out := RatDist{}
 	t := new(big.Rat)
 	for a, p := range x {
-		if err := bg.tick(64 * len(y)); err != nil {
+		if err := bg.Tick(64 * len(y)); err != nil {
 			return nil, err
 		}
 		for b, q := range y {
@@ -95,7 +96,7 @@ func ratMix(ws []*big.Rat, ds []RatDist) RatDist {
 	return out
 }
 
-func ratOrder(bg *budget, ds []RatDist, isMax bool) (RatDist, error) {
+func ratOrder(bg *engine.Budget, ds []RatDist, isMax bool) (RatDist, error) {
 	pick := func(a, b int) int { return min(a, b) }
 	if isMax {
 		pick = func(a, b int) int { return max(a, b) }
@@ -119,7 +120,7 @@ func EvalRat(n mechanics.Node) (RatDist, error) {
 	return evalRat(nil, n)
 }
 
-func evalRatAll(b *budget, ns []mechanics.Node) ([]RatDist, error) {
+func evalRatAll(b *engine.Budget, ns []mechanics.Node) ([]RatDist, error) {
 	out := make([]RatDist, len(ns))
 	for i, c := range ns {
 		d, err := evalRat(b, c)
@@ -131,8 +132,8 @@ func evalRatAll(b *budget, ns []mechanics.Node) ([]RatDist, error) {
 	return out, nil
 }
 
-func evalRat(b *budget, n mechanics.Node) (RatDist, error) {
-	if err := b.alive(); err != nil {
+func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
+	if err := b.Alive(); err != nil {
 		return nil, err
 	}
 	switch n := n.(type) {
@@ -236,7 +237,7 @@ func evalRat(b *budget, n mechanics.Node) (RatDist, error) {
 }
 
 // ratPool is the multiset DP of PoolDist with rational weights.
-func ratPool(b *budget, die mechanics.Die, n int, ev mechanics.Evaluator) (RatDist, error) {
+func ratPool(b *engine.Budget, die mechanics.Die, n int, ev mechanics.Evaluator) (RatDist, error) {
 	tot := die.TotalWeight()
 	wts := map[int]int64{}
 	for i, f := range die.Faces {
@@ -259,7 +260,7 @@ func ratPool(b *budget, die mechanics.Die, n int, ev mechanics.Evaluator) (RatDi
 		rest -= wts[f]
 		next := map[key]*big.Rat{}
 		for k, p := range cur {
-			if err := b.tick(256 * (k.r + 1)); err != nil {
+			if err := b.Tick(256 * (k.r + 1)); err != nil {
 				return nil, err
 			}
 			for c := 0; c <= k.r; c++ {
@@ -419,7 +420,7 @@ const ratEntryBytes = 256
 // addRationals fills VarResult.Exact with exact fractions for small models.
 // They are an extra: a model whose rational tables would not fit what is
 // left of the budget goes without them. Only a cancellation is an error.
-func addRationals(b *budget, spec *mechanics.Spec, res *mechanics.Result) error {
+func addRationals(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) error {
 	if spec.Outcome == nil {
 		return nil
 	}
@@ -429,7 +430,7 @@ func addRationals(b *budget, spec *mechanics.Spec, res *mechanics.Result) error 
 	}
 	// Every intermediate table has at most as many values as the
 	// combinations it spans; a few are live at once.
-	if !b.fits(int64(4 * combos * ratEntryBytes)) {
+	if !b.Fits(int64(4 * combos * ratEntryBytes)) {
 		return nil
 	}
 	if err := mechanics.Validate(spec.Outcome); err != nil {
@@ -437,7 +438,7 @@ func addRationals(b *budget, spec *mechanics.Spec, res *mechanics.Result) error 
 	}
 	rd, err := evalRat(b, spec.Outcome)
 	if err != nil {
-		if stopped(err) {
+		if engine.Stopped(err) {
 			return err
 		}
 		return nil
@@ -452,7 +453,7 @@ func addRationals(b *budget, spec *mechanics.Spec, res *mechanics.Result) error 
 	vars, events, bands := make([]expr.Rat, len(spec.Vars)), make([]bool, len(spec.Events)), make([]int, len(spec.Bands))
 	defined := make([]bool, len(spec.Vars))
 	for _, code := range codes {
-		if err := b.tick(64); err != nil {
+		if err := b.Tick(64); err != nil {
 			return err
 		}
 		if outs.Eval(code, vars, events, bands, defined) != nil {
@@ -464,7 +465,7 @@ func addRationals(b *budget, spec *mechanics.Spec, res *mechanics.Result) error 
 	for k := range spec.Vars {
 		vr := &res.Vars[k]
 		sum := make([]*big.Rat, len(vr.P))
-		if err := b.tick(64 * len(codes)); err != nil {
+		if err := b.Tick(64 * len(codes)); err != nil {
 			return err
 		}
 		for i, code := range codes {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/systems"
 
 	"github.com/oddsmith/oddsmith/exact"
@@ -33,12 +34,12 @@ func TestRunContextRefusesOverBudget(t *testing.T) {
 	m, c := woundConfig(t)
 	const small = 8 << 20
 	_, err := exact.RunContext(context.Background(), m, c, exact.Options{MemoryBytes: small})
-	var me *exact.MemoryError
+	var me *engine.MemoryError
 	if !errors.As(err, &me) || !mechanics.IsInput(err) {
-		t.Fatalf("error %v; want a MemoryError marked as bad input", err)
+		t.Fatalf("error %v; want a engine.MemoryError marked as bad input", err)
 	}
 	msg := err.Error()
-	for _, w := range []string{"ag.wound_degeneration: ", "outcome table", "needs about " + exact.FormatBytes(me.Need),
+	for _, w := range []string{"ag.wound_degeneration: ", "outcome table", "needs about " + engine.FormatBytes(me.Need),
 		"(the memory budget is 8 MiB)", "--memory", "oddsmith sim"} {
 		if !strings.Contains(msg, w) {
 			t.Errorf("message %q does not say %q", msg, w)
@@ -85,12 +86,12 @@ func TestHugeRecordSpanRefused(t *testing.T) {
 		spec := &mechanics.Spec{Record: rec, Outcome: mechanics.Combine{X: mechanics.D(6), Y: mechanics.D(2), Name: "pack",
 			F: func(a, b int) int { return sf.Set(sa.Set(rec.Start(), a), (b-1)*c.hi) }}}
 		spec.Report("a")
-		err := exact.ComputeContext(context.Background(), spec, &mechanics.Result{}, exact.Options{})
+		err := exact.ComputeContext(context.Background(), spec, &engine.Result{}, exact.Options{})
 		if c.fits && err != nil {
 			t.Errorf("far ≤ %d: %v", c.hi, err)
 		}
-		if !c.fits && !exact.IsMemory(err) {
-			t.Errorf("far ≤ %d: error %v; want a MemoryError", c.hi, err)
+		if !c.fits && !engine.IsMemory(err) {
+			t.Errorf("far ≤ %d: error %v; want a engine.MemoryError", c.hi, err)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package exact
 import (
 	"math"
 	"testing"
+
+	"github.com/oddsmith/oddsmith/engine"
 )
 
 // TestSumUniformAgainstConvolution: sums of wide uniform dice by moving
@@ -10,7 +12,7 @@ import (
 // tails included, and never go negative.
 func TestSumUniformAgainstConvolution(t *testing.T) {
 	for _, c := range []struct{ lo, w, n int }{{1, 33, 2}, {1, 40, 5}, {0, 100, 12}, {-20, 41, 30}, {1, 1000, 3}} {
-		die := Dist{Lo: c.lo, P: make([]float64, c.w)}
+		die := engine.Dist{Lo: c.lo, P: make([]float64, c.w)}
 		for i := range die.P {
 			die.P[i] = 1 / float64(c.w)
 		}
@@ -18,7 +20,7 @@ func TestSumUniformAgainstConvolution(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := Point(0)
+		want := engine.Point(0)
 		for range c.n {
 			want = flushTiny(Convolve(want, die))
 		}

@@ -211,7 +211,7 @@ func TestFingerprint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return NewResult(m, c, "exact").Fingerprint
+		return m.Fingerprint(c)
 	}
 	a := fp()
 	if a != fp() || a != fp("n=2") || !strings.HasPrefix(a, "sha256:") || len(a) != len("sha256:")+32 {

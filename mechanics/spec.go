@@ -351,20 +351,42 @@ func Canonical(id string, params []NamedValue, options []NamedString) string {
 	return b.String()
 }
 
-// NewResult starts a result for a mechanic at a configuration: its
-// metadata and fingerprint, no figures yet.
-func NewResult(m *Mechanic, c Config, engine string) *Result {
-	r := &Result{Mechanic: m.ID, Rule: m.RuleSource, Engine: engine, Version: Version}
+// Version is oddsmith's version, recorded in every result and in its
+// fingerprint.
+const Version = "0.1.0"
+
+// NamedValue is a parameter and its value.
+type NamedValue struct {
+	Name  string
+	Value float64
+}
+
+// NamedString is an option and its value.
+type NamedString struct {
+	Name, Value string
+}
+
+// Settings lists c's parameters and options in declaration order, as
+// results report them.
+func (m *Mechanic) Settings(c Config) ([]NamedValue, []NamedString) {
+	var params []NamedValue
+	var options []NamedString
 	for _, p := range m.Params {
-		r.Params = append(r.Params, NamedValue{Name: p.Name, Value: c.Params[p.Name]})
+		params = append(params, NamedValue{Name: p.Name, Value: c.Params[p.Name]})
 	}
 	for _, o := range m.Options {
-		r.Options = append(r.Options, NamedString{Name: o.Name, Value: c.Options[o.Name]})
+		options = append(options, NamedString{Name: o.Name, Value: c.Options[o.Name]})
 	}
+	return params, options
+}
+
+// Fingerprint is the fingerprint of m's model at c: the hash of the
+// canonical text of its id (with a rule's canonical text) and settings.
+func (m *Mechanic) Fingerprint(c Config) string {
 	id := m.ID
 	if m.RuleText != "" {
 		id += "\n" + m.RuleText
 	}
-	r.Fingerprint = Fingerprint(Canonical(id, r.Params, r.Options))
-	return r
+	params, options := m.Settings(c)
+	return Fingerprint(Canonical(id, params, options))
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
@@ -219,7 +220,7 @@ func (b *Bundle) Close() error {
 // WriteResultFiles writes the CSV and the plots of one result — the PMF
 // and "at least" curve of the primary variable, the first band as a stacked
 // bar, the survival curve of a process — and returns their names.
-func (b *Bundle) WriteResultFiles(name string, r *mechanics.Result) ([]string, error) {
+func (b *Bundle) WriteResultFiles(name string, r *engine.Result) ([]string, error) {
 	links := []string{name + ".csv"}
 	if err := b.Write(name+".csv", func(w io.Writer) error { return WriteCSV(w, r) }); err != nil {
 		return nil, err
@@ -243,7 +244,7 @@ func (b *Bundle) WriteResultFiles(name string, r *mechanics.Result) ([]string, e
 	if len(r.Bands) > 0 {
 		band := r.Bands[0].Name
 		if err := b.Write(name+"_bands.png", func(w io.Writer) error {
-			return WriteBands(w, fmt.Sprintf("%s — %s", r.Mechanic, band), "", []string{name}, []*mechanics.Result{r}, band)
+			return WriteBands(w, fmt.Sprintf("%s — %s", r.Mechanic, band), "", []string{name}, []*engine.Result{r}, band)
 		}); err != nil {
 			return nil, err
 		}

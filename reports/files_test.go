@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
@@ -208,8 +209,8 @@ func TestBundleDestinations(t *testing.T) {
 // A variable with no value at all (every trial undefined) still gives a
 // valid JSON document (JSON has no NaN) and a CSV with an undefined row.
 func TestAllUndefinedVariable(t *testing.T) {
-	r := &mechanics.Result{Mechanic: "x.y", Engine: "exact", Vars: []mechanics.VarResult{{Name: "time", Undefined: 1, UndefinedLabel: "not absorbed within 5 steps",
-		Stats: mechanics.Stats{Mean: math.NaN(), SD: math.NaN()}}}}
+	r := &engine.Result{Mechanic: "x.y", Engine: "exact", Vars: []engine.VarResult{{Name: "time", Undefined: 1, UndefinedLabel: "not absorbed within 5 steps",
+		Stats: engine.Stats{Mean: math.NaN(), SD: math.NaN()}}}}
 	var js, cs strings.Builder
 	if err := WriteJSON(&js, r); err != nil {
 		t.Fatal(err)

@@ -6,15 +6,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"gonum.org/v1/plot/plotter"
-
-	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // One-line findings for a bundle's index.
 
 // Finding is the one-line summary of a single result.
-func Finding(r *mechanics.Result) string {
+func Finding(r *engine.Result) string {
 	var parts []string
 	for i, e := range r.Events {
 		if i == 3 {

@@ -9,13 +9,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // Plot sizes: the width of every figure and the height of its plot; the
@@ -34,7 +33,7 @@ var (
 // captions: the engine and parameters on one line, the options on the next
 // (option names shortened to what --set accepts). Figures wrap each line to
 // their width.
-func Caption(r *mechanics.Result) string {
+func Caption(r *engine.Result) string {
 	var opts []string
 	for _, o := range r.Options {
 		name := o.Name
@@ -45,8 +44,8 @@ func Caption(r *mechanics.Result) string {
 		}
 		opts = append(opts, name+"="+o.Value)
 	}
-	c := r.Engine + " · " + paramString(r)
-	if r.Engine == "sim" {
+	c := string(r.Engine) + " · " + paramString(r)
+	if r.Engine == engine.Sim {
 		c += fmt.Sprintf(" · n=%d seed=%d", r.Trials, r.Seed)
 	}
 	if len(opts) == 0 {
@@ -95,7 +94,7 @@ func metricWords(metric, unit string) (label string, prob, ok bool) {
 // MetricLabel names a metric of r in words for an axis or a legend:
 // "event:success" → "P(success)", "mean:damage" → "mean damage (wounds)"
 // (the unit is the variable's). Anything else is returned as it is.
-func MetricLabel(r *mechanics.Result, metric string) string {
+func MetricLabel(r *engine.Result, metric string) string {
 	unit := ""
 	if kind, name, ok := cutColon(metric); ok && kind == "mean" && r != nil {
 		if v := r.Var(name); v != nil {
@@ -132,7 +131,7 @@ func retitle(title, metric, what string, axes ...string) (string, string) {
 // on the variable's lattice (halves, thirds …) with half a bar of room at
 // each end; a long support loses its far tails (together less than 0.05%),
 // and the caption says so.
-func WritePMF(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
+func WritePMF(w io.Writer, r *engine.Result, v *engine.VarResult) error {
 	p := newPlot(fmt.Sprintf("%s — distribution of %s", r.Mechanic, axisLabel(v)), axisLabel(v), fmt.Sprintf("P(%s = x)", words(v.Name)))
 	den := float64(max(v.Den, 1))
 	lo, hi, cut := shownRange(v.P)
@@ -332,7 +331,7 @@ func niceTicks(lo, hi float64, integer bool, n int) []plot.Tick {
 }
 
 // axisLabel names a variable's axis in words, with its unit.
-func axisLabel(v *mechanics.VarResult) string {
+func axisLabel(v *engine.VarResult) string {
 	l := words(v.Name)
 	if v.Unit != "" {
 		l += " (" + v.Unit + ")"
@@ -355,7 +354,7 @@ func probAxis(a *plot.Axis) {
 }
 
 // WriteAtLeast draws P(X ≥ x) for a variable.
-func WriteAtLeast(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
+func WriteAtLeast(w io.Writer, r *engine.Result, v *engine.VarResult) error {
 	name := words(v.Name)
 	p := newPlot(fmt.Sprintf("%s — chance of at least x: P(%s ≥ x)", r.Mechanic, name), "x = "+axisLabel(v), fmt.Sprintf("P(%s ≥ x)", name))
 	lo, hi, cut := shownRange(v.P)
@@ -396,7 +395,7 @@ func WriteAtLeast(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) erro
 // HasLongTail reports a variable whose chance of exceeding a value falls
 // below 1e-4 over several decades (a bursting damage roll): its tail is
 // invisible on a linear axis and WriteTail shows it.
-func HasLongTail(v *mechanics.VarResult) bool {
+func HasLongTail(v *engine.VarResult) bool {
 	tail, decades := 0.0, 0
 	for i := len(v.P) - 1; i >= 0; i-- {
 		tail += v.P[i]
@@ -410,7 +409,7 @@ func HasLongTail(v *mechanics.VarResult) bool {
 // WriteTail draws the complementary CDF P(X > x) on a logarithmic axis, so
 // that a long tail (bursting dice: every value is reachable, ever less
 // likely) reads as the straight-ish line it is.
-func WriteTail(w io.Writer, r *mechanics.Result, v *mechanics.VarResult) error {
+func WriteTail(w io.Writer, r *engine.Result, v *engine.VarResult) error {
 	name := words(v.Name)
 	p := newPlot(fmt.Sprintf("%s — the tail of %s: P(%s > x), log scale", r.Mechanic, name, name), "x = "+axisLabel(v), fmt.Sprintf("P(%s > x)", name))
 	var pts plotter.XYs
@@ -475,7 +474,7 @@ func (decadeTicks) Ticks(lo, hi float64) []plot.Tick {
 }
 
 // WriteSurvival draws S(t) of a process.
-func WriteSurvival(w io.Writer, r *mechanics.Result) error {
+func WriteSurvival(w io.Writer, r *engine.Result) error {
 	pr := r.Process
 	u := unit(pr.TimeUnit)
 	p := newPlot(fmt.Sprintf("%s — chance it is still going after t %ss", r.Mechanic, u), fmt.Sprintf("t (%ss)", u), "S(t) = P(T > t)")
@@ -512,7 +511,7 @@ const FamilyMax = 12
 // one process mechanic (one per value of a swept parameter, labelled by
 // labels) on one chart, up to the last t where any of them is still above
 // 0.001.
-func WriteSurvivalFamily(w io.Writer, title, caption string, labels []string, rs []*mechanics.Result) error {
+func WriteSurvivalFamily(w io.Writer, title, caption string, labels []string, rs []*engine.Result) error {
 	if len(rs) == 0 || len(rs) > FamilyMax || len(labels) != len(rs) {
 		return fmt.Errorf("a survival family needs 1 to %d results, one label each", FamilyMax)
 	}
@@ -568,11 +567,11 @@ func WriteSurvivalFamily(w io.Writer, title, caption string, labels []string, rs
 // put the name on the axis and the values under the bars (thinned when they
 // would collide); the legend stands beside the plot, top to bottom in the
 // order of the stack.
-func WriteBands(w io.Writer, title, caption string, labels []string, rs []*mechanics.Result, band string) error {
+func WriteBands(w io.Writer, title, caption string, labels []string, rs []*engine.Result, band string) error {
 	if len(rs) == 0 {
 		return fmt.Errorf("no results to plot")
 	}
-	var b0 *mechanics.BandResult
+	var b0 *engine.BandResult
 	for i := range rs[0].Bands {
 		if rs[0].Bands[i].Name == band {
 			b0 = &rs[0].Bands[i]

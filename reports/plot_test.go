@@ -6,21 +6,21 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/internal/pngtest"
-	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 func checkPNG(t *testing.T, name string, b []byte) { pngtest.Check(t, name, b) }
 
 func TestPlots(t *testing.T) {
-	r := sample("exact")
-	r.Process = &mechanics.ProcessResult{TimeUnit: "test", Horizon: 4, Survival: []float64{1, 0.8, 0.4, 0.1, 0.02}}
+	r := sample(engine.Exact)
+	r.Process = &engine.ProcessResult{TimeUnit: "test", Horizon: 4, Survival: []float64{1, 0.8, 0.4, 0.1, 0.02}}
 	cases := map[string]func(*bytes.Buffer) error{
 		"pmf":      func(b *bytes.Buffer) error { return WritePMF(b, r, &r.Vars[0]) },
 		"atleast":  func(b *bytes.Buffer) error { return WriteAtLeast(b, r, &r.Vars[0]) },
 		"survival": func(b *bytes.Buffer) error { return WriteSurvival(b, r) },
 		"bands": func(b *bytes.Buffer) error {
-			return WriteBands(b, "bands", "", []string{"TN 4", "TN 5"}, []*mechanics.Result{r, r}, "mos_band")
+			return WriteBands(b, "bands", "", []string{"TN 4", "TN 5"}, []*engine.Result{r, r}, "mos_band")
 		},
 		"lines": func(b *bytes.Buffer) error {
 			return WriteLines(b, "overlay", "TN", "P(success)", "caption", []Series{

@@ -11,12 +11,13 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // binomialVar is a variable whose PMF is Binomial(n, q), on the lattice
 // (lo+i)/den.
-func binomialVar(name, unit string, n int, q float64, lo, den int) mechanics.VarResult {
+func binomialVar(name, unit string, n int, q float64, lo, den int) engine.VarResult {
 	p := make([]float64, n+1)
 	mean := 0.0
 	for k := 0; k <= n; k++ {
@@ -27,12 +28,12 @@ func binomialVar(name, unit string, n int, q float64, lo, den int) mechanics.Var
 		mean += p[k] * float64(lo+k) / float64(max(den, 1))
 	}
 	sd := math.Sqrt(float64(n)*q*(1-q)) / float64(max(den, 1))
-	return mechanics.VarResult{Name: name, Unit: unit, Lo: lo, Den: den, P: p,
-		Stats: mechanics.Stats{Mean: mean, SD: sd}}
+	return engine.VarResult{Name: name, Unit: unit, Lo: lo, Den: den, P: p,
+		Stats: engine.Stats{Mean: mean, SD: sd}}
 }
 
-func withVar(v mechanics.VarResult) *mechanics.Result {
-	r := sample("exact")
+func withVar(v engine.VarResult) *engine.Result {
+	r := sample(engine.Exact)
 	r.Mechanic = "ag.fall_damage"
 	r.Params = []mechanics.NamedValue{{Name: "height", Value: 9}, {Name: "athletics", Value: 2}, {Name: "agility", Value: 2},
 		{Name: "modifier", Value: 0}, {Name: "head_first", Value: 0}, {Name: "flesh", Value: 5}, {Name: "deep", Value: 10}, {Name: "critical", Value: 20}}
@@ -41,7 +42,7 @@ func withVar(v mechanics.VarResult) *mechanics.Result {
 		{Name: "ag.fall_damage.opt.dv_per_3m", Value: "floor"}, {Name: "ag.fall_damage.opt.cap_order", Value: "cap_after_reduction"},
 		{Name: "ag.fall_damage.opt.rounding", Value: "exact_fraction"}, {Name: "ag.fall_damage.opt.feet_rule", Value: "strictly_greater"},
 		{Name: "ag.fall_damage.opt.damage_roll", Value: "two_dice_keep_high_with_crit"}, {Name: "ag.fall_damage.opt.athletics", Value: "always_rolled"}}
-	r.Vars = []mechanics.VarResult{v}
+	r.Vars = []engine.VarResult{v}
 	return r
 }
 
@@ -61,10 +62,10 @@ func TestPresentationPlots(t *testing.T) {
 		return xy
 	}
 	var heights []string
-	var rs []*mechanics.Result
+	var rs []*engine.Result
 	for h := 0; h <= 40; h += 2 {
 		heights = append(heights, fmt.Sprintf("height=%d", h))
-		r := sample("exact")
+		r := sample(engine.Exact)
 		q := math.Min(1, float64(h)/30)
 		r.Bands[0].Labels = []string{"none (scrapes)", "flesh", "deep", "critical"}
 		r.Bands[0].P = []float64{(1 - q) * (1 - q) * (1 - q), 3 * q * (1 - q) * (1 - q), 3 * q * q * (1 - q), q * q * q}
@@ -100,9 +101,9 @@ func TestPresentationPlots(t *testing.T) {
 			return WriteBands(b, "grim — category by attribute", "", prefixed, rs, "mos_band")
 		},
 		"pres_bands_many_labels": func(b *bytes.Buffer) error {
-			var many []*mechanics.Result
+			var many []*engine.Result
 			for i := 0; i < 6; i++ {
-				r := sample("exact")
+				r := sample(engine.Exact)
 				r.Bands[0].Labels, r.Bands[0].P = nil, nil
 				for k := 0; k < 31; k++ {
 					r.Bands[0].Labels = append(r.Bands[0].Labels, fmt.Sprintf("gap %d", k-15))
@@ -123,7 +124,7 @@ func TestPresentationPlots(t *testing.T) {
 					{Name: "grim attack, COR +3", XY: tn(3), Metric: "event:hit"}})
 		},
 		"pres_lines_sweep_one_point": func(b *bytes.Buffer) error {
-			return WriteLines(b, "grim.core.attack — event:hit", "attribute", "event:hit", Caption(sample("exact")),
+			return WriteLines(b, "grim.core.attack — event:hit", "attribute", "event:hit", Caption(sample(engine.Exact)),
 				[]Series{{Name: "event:hit", XY: plotter.XYs{{X: 3, Y: 0.55}}}})
 		},
 		"pres_lines_mean": func(b *bytes.Buffer) error {
@@ -135,7 +136,7 @@ func TestPresentationPlots(t *testing.T) {
 			return WriteHeatmap(b, "ag.skill_test — event:success", "skill", "tn", "event:success", Caption(long), xs, ys, z)
 		},
 		"pres_heatmap_mean": func(b *bytes.Buffer) error {
-			return WriteHeatmap(b, "ag.skill_test — mean:total", "skill", "tn", "mean:total", Caption(sample("exact")), xs, ys, zm)
+			return WriteHeatmap(b, "ag.skill_test — mean:total", "skill", "tn", "mean:total", Caption(sample(engine.Exact)), xs, ys, zm)
 		},
 	}
 	for name, f := range cases {

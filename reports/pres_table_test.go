@@ -7,15 +7,15 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/engine"
 )
 
 // No line of a table ends in spaces, and every column of a block starts at
 // the same place on every line of it.
 func TestTableNoTrailingSpaces(t *testing.T) {
-	for _, engine := range []string{"exact", "sim"} {
-		r := sample(engine)
-		r.Process = &mechanics.ProcessResult{TimeUnit: "round", Horizon: 3, AbsorbingStates: []string{"dead", "stable"},
+	for _, kind := range engine.Kinds {
+		r := sample(kind)
+		r.Process = &engine.ProcessResult{TimeUnit: "round", Horizon: 3, AbsorbingStates: []string{"dead", "stable"},
 			Absorbed: []float64{0.25, 0.5}, Undecided: 0.25, Survival: []float64{1, 0.5, 0.25}}
 		var buf bytes.Buffer
 		if err := WriteTable(&buf, r); err != nil {
@@ -24,7 +24,7 @@ func TestTableNoTrailingSpaces(t *testing.T) {
 		out := buf.String()
 		for i, l := range strings.Split(out, "\n") {
 			if strings.TrimRight(l, " \t") != l {
-				t.Errorf("%s: line %d ends in spaces: %q", engine, i+1, l)
+				t.Errorf("%s: line %d ends in spaces: %q", kind, i+1, l)
 			}
 		}
 		// The distribution table: P(≤ x) and P(≥ x) in aligned columns.
@@ -33,17 +33,17 @@ func TestTableNoTrailingSpaces(t *testing.T) {
 		col := func(l, field string) int { return utf8.RuneCountInString(l[:strings.Index(l, field)]) }
 		head := lines[0]
 		if !strings.Contains(head, "P(≤ x)") || !strings.Contains(head, "P(≥ x)") {
-			t.Errorf("%s: distribution header %q", engine, head)
+			t.Errorf("%s: distribution header %q", kind, head)
 		}
 		if c := col(lines[1], "0.2500  0.2500  1.0000"); c != col(head, "P(= x)") {
-			t.Errorf("%s: columns not aligned:\n%s", engine, strings.Join(lines, "\n"))
+			t.Errorf("%s: columns not aligned:\n%s", kind, strings.Join(lines, "\n"))
 		}
 	}
 }
 
 // The CSV says what its columns are, in comment lines before the table.
 func TestCSVColumnsExplained(t *testing.T) {
-	r := sample("exact")
+	r := sample(engine.Exact)
 	r.Warnings = []string{"two\nlines"}
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, r); err != nil {

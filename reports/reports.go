@@ -14,6 +14,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
@@ -22,7 +23,7 @@ import (
 var Formats = []string{"table", "csv", "json"}
 
 // Write renders a result in the named format.
-func Write(w io.Writer, r *mechanics.Result, format string) error {
+func Write(w io.Writer, r *engine.Result, format string) error {
 	switch format {
 	case "table":
 		return WriteTable(w, r)
@@ -54,7 +55,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // Header returns the metadata lines shared by every format. The worker count
 // is deliberately absent: a simulation's output is byte-identical for any
 // number of workers.
-func Header(r *mechanics.Result) [][2]string {
+func Header(r *engine.Result) [][2]string {
 	h := [][2]string{
 		{"oddsmith", r.Version},
 		{"mechanic", r.Mechanic},
@@ -63,12 +64,12 @@ func Header(r *mechanics.Result) [][2]string {
 		h = append(h, [2]string{"rule", oneLine(r.Rule)})
 	}
 	h = append(h, [][2]string{
-		{"engine", r.Engine},
+		{"engine", string(r.Engine)},
 		{"params", paramString(r)},
 		{"options", optionString(r)},
 		{"fingerprint", r.Fingerprint},
 	}...)
-	if r.Engine == "sim" {
+	if r.Engine == engine.Sim {
 		h = append(h, [2]string{"seed", strconv.FormatUint(r.Seed, 10)},
 			[2]string{"trials", strconv.FormatInt(r.Trials, 10)})
 	}
@@ -78,7 +79,7 @@ func Header(r *mechanics.Result) [][2]string {
 	return h
 }
 
-func paramString(r *mechanics.Result) string {
+func paramString(r *engine.Result) string {
 	var parts []string
 	for _, p := range r.Params {
 		parts = append(parts, p.Name+"="+mechanics.FormatNum(p.Value))
@@ -86,7 +87,7 @@ func paramString(r *mechanics.Result) string {
 	return strings.Join(parts, " ")
 }
 
-func optionString(r *mechanics.Result) string {
+func optionString(r *engine.Result) string {
 	var parts []string
 	for _, o := range r.Options {
 		parts = append(parts, o.Name+"="+o.Value)
@@ -97,7 +98,7 @@ func optionString(r *mechanics.Result) string {
 // WriteTable writes a human-readable report: aligned columns, no trailing
 // spaces on any line. The distribution table of the primary variable has
 // P(= x), P(≤ x) and P(≥ x) (the CSV's ccdf column is P(> x)).
-func WriteTable(w io.Writer, r *mechanics.Result) error {
+func WriteTable(w io.Writer, r *engine.Result) error {
 	var buf bytes.Buffer
 	if err := writeTable(&buf, r); err != nil {
 		return err
@@ -116,9 +117,9 @@ func trimLines(b []byte) []byte {
 	return bytes.Join(lines, []byte("\n"))
 }
 
-func writeTable(w io.Writer, r *mechanics.Result) error {
+func writeTable(w io.Writer, r *engine.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	sim := r.Engine == "sim"
+	sim := r.Engine == engine.Sim
 	for _, h := range Header(r) {
 		fmt.Fprintf(tw, "%s:\t%s\n", h[0], h[1])
 	}
@@ -227,7 +228,7 @@ func value(x float64) string {
 
 // VarValue prints the i-th support point of a variable: an integer, a short
 // decimal (2.5) or, on lattices such as thirds, the fraction (7/3).
-func VarValue(v *mechanics.VarResult, i int) string {
+func VarValue(v *engine.VarResult, i int) string {
 	if v.Den <= 1 {
 		return strconv.Itoa(v.Lo + i)
 	}
@@ -274,7 +275,7 @@ var csvColumns = [][2]string{
 // kind,name,x,probability,cdf,ccdf,count,ci_lo,ci_hi,exact. kind is pmf (x is
 // the value), event, band (x is the label), stat (x is the statistic's name),
 // survival or process. cdf is P(X ≤ x) and ccdf is P(X > x).
-func WriteCSV(w io.Writer, r *mechanics.Result) error {
+func WriteCSV(w io.Writer, r *engine.Result) error {
 	meta := Header(r)
 	for _, m := range r.Warnings {
 		meta = append(meta, [2]string{"warning", m})
@@ -294,7 +295,7 @@ func WriteCSV(w io.Writer, r *mechanics.Result) error {
 	}
 	cw := csv.NewWriter(w)
 	cw.Write(cols)
-	sim := r.Engine == "sim"
+	sim := r.Engine == engine.Sim
 	ci := func(c [2]float64) []string {
 		if !sim {
 			return []string{"", ""}
@@ -376,25 +377,25 @@ func WriteCSV(w io.Writer, r *mechanics.Result) error {
 
 // jsonResult fixes the key order of the stable JSON form.
 type jsonResult struct {
-	Mechanic      string                     `json:"mechanic"`
-	Rule          string                     `json:"rule,omitempty"`
-	Engine        string                     `json:"engine"`
-	Version       string                     `json:"version"`
-	Fingerprint   string                     `json:"fingerprint"`
-	Params        map[string]float64         `json:"params"`
-	Options       map[string]string          `json:"options"`
-	Seed          *uint64                    `json:"seed,omitempty"`
-	Trials        int64                      `json:"trials,omitempty"`
-	Workers       int                        `json:"workers,omitempty"`
-	Distributions map[string][][2]any        `json:"distributions"`
-	Events        map[string]float64         `json:"events"`
-	CI95          map[string][2]float64      `json:"ci95,omitempty"`
-	Bands         map[string]map[string]any  `json:"bands,omitempty"`
-	Stats         map[string]mechanics.Stats `json:"stats"`
-	Undefined     map[string]jsonUndefined   `json:"undefined,omitempty"`
-	Process       *mechanics.ProcessResult   `json:"process,omitempty"`
-	Truncated     float64                    `json:"truncated_mass,omitempty"`
-	Warnings      []string                   `json:"warnings,omitempty"`
+	Mechanic      string                    `json:"mechanic"`
+	Rule          string                    `json:"rule,omitempty"`
+	Engine        string                    `json:"engine"`
+	Version       string                    `json:"version"`
+	Fingerprint   string                    `json:"fingerprint"`
+	Params        map[string]float64        `json:"params"`
+	Options       map[string]string         `json:"options"`
+	Seed          *uint64                   `json:"seed,omitempty"`
+	Trials        int64                     `json:"trials,omitempty"`
+	Workers       int                       `json:"workers,omitempty"`
+	Distributions map[string][][2]any       `json:"distributions"`
+	Events        map[string]float64        `json:"events"`
+	CI95          map[string][2]float64     `json:"ci95,omitempty"`
+	Bands         map[string]map[string]any `json:"bands,omitempty"`
+	Stats         map[string]engine.Stats   `json:"stats"`
+	Undefined     map[string]jsonUndefined  `json:"undefined,omitempty"`
+	Process       *engine.ProcessResult     `json:"process,omitempty"`
+	Truncated     float64                   `json:"truncated_mass,omitempty"`
+	Warnings      []string                  `json:"warnings,omitempty"`
 }
 
 // jsonUndefined is the mass where a variable has no value.
@@ -404,12 +405,12 @@ type jsonUndefined struct {
 }
 
 // WriteJSON writes the stable JSON form documented in the README.
-func WriteJSON(w io.Writer, r *mechanics.Result) error {
+func WriteJSON(w io.Writer, r *engine.Result) error {
 	j := jsonResult{
-		Mechanic: r.Mechanic, Rule: r.Rule, Engine: r.Engine, Version: r.Version, Fingerprint: r.Fingerprint,
+		Mechanic: r.Mechanic, Rule: r.Rule, Engine: string(r.Engine), Version: r.Version, Fingerprint: r.Fingerprint,
 		Params: map[string]float64{}, Options: map[string]string{},
 		Distributions: map[string][][2]any{}, Events: map[string]float64{},
-		Stats: map[string]mechanics.Stats{}, Process: r.Process, Truncated: r.Truncated, Warnings: r.Warnings,
+		Stats: map[string]engine.Stats{}, Process: r.Process, Truncated: r.Truncated, Warnings: r.Warnings,
 	}
 	for _, p := range r.Params {
 		j.Params[p.Name] = p.Value
@@ -417,7 +418,7 @@ func WriteJSON(w io.Writer, r *mechanics.Result) error {
 	for _, o := range r.Options {
 		j.Options[o.Name] = o.Value
 	}
-	if r.Engine == "sim" {
+	if r.Engine == engine.Sim {
 		seed := r.Seed
 		j.Seed, j.Trials = &seed, r.Trials
 		j.CI95 = map[string][2]float64{}

@@ -11,21 +11,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // sample is a literal result, so these tests need no engine.
-func sample(engine string) *mechanics.Result {
-	r := &mechanics.Result{
-		Mechanic: "ag.skill_test", Engine: engine, Version: "test",
+func sample(kind engine.Kind) *engine.Result {
+	r := &engine.Result{
+		Mechanic: "ag.skill_test", Engine: kind, Version: "test",
 		Params:  []mechanics.NamedValue{{Name: "skill", Value: 2}, {Name: "tn", Value: 5}},
 		Options: []mechanics.NamedString{{Name: "ag.core.opt.tie", Value: "band"}},
-		Vars: []mechanics.VarResult{{Name: "mos", Lo: -1, P: []float64{0.25, 0.5, 0, 0.25},
-			Stats: mechanics.Stats{Mean: 0.25, SD: 0.829, Min: -1, Max: 2, P5: -1, P25: -1, P50: 0, P75: 0, P95: 2}}},
-		Events: []mechanics.EventResult{{Name: "success", P: 0.25, Count: 25, CI: [2]float64{0.17, 0.34}}},
-		Bands:  []mechanics.BandResult{{Name: "mos_band", Labels: []string{"lo, with comma", "hi"}, P: []float64{0.75, 0.25}, CI: [][2]float64{{0.6, 0.8}, {0.17, 0.34}}}},
+		Vars: []engine.VarResult{{Name: "mos", Lo: -1, P: []float64{0.25, 0.5, 0, 0.25},
+			Stats: engine.Stats{Mean: 0.25, SD: 0.829, Min: -1, Max: 2, P5: -1, P25: -1, P50: 0, P75: 0, P95: 2}}},
+		Events: []engine.EventResult{{Name: "success", P: 0.25, Count: 25, CI: [2]float64{0.17, 0.34}}},
+		Bands:  []engine.BandResult{{Name: "mos_band", Labels: []string{"lo, with comma", "hi"}, P: []float64{0.75, 0.25}, CI: [][2]float64{{0.6, 0.8}, {0.17, 0.34}}}},
 	}
-	if engine == "sim" {
+	if kind == engine.Sim {
 		r.Seed, r.Trials, r.Workers = 7, 100, 2
 		r.Vars[0].Counts = []int64{25, 50, 0, 25}
 	}
@@ -33,16 +34,16 @@ func sample(engine string) *mechanics.Result {
 }
 
 func TestCSVRoundTrip(t *testing.T) {
-	for _, engine := range []string{"exact", "sim"} {
+	for _, kind := range engine.Kinds {
 		var buf bytes.Buffer
-		if err := WriteCSV(&buf, sample(engine)); err != nil {
+		if err := WriteCSV(&buf, sample(kind)); err != nil {
 			t.Fatal(err)
 		}
 		cr := csv.NewReader(&buf)
 		cr.Comment = '#'
 		rows, err := cr.ReadAll()
 		if err != nil {
-			t.Fatalf("%s: csv does not parse: %v", engine, err)
+			t.Fatalf("%s: csv does not parse: %v", kind, err)
 		}
 		if strings.Join(rows[0], ",") != "kind,name,x,probability,cdf,ccdf,count,ci_lo,ci_hi,exact" {
 			t.Errorf("header %v", rows[0])
@@ -57,20 +58,20 @@ func TestCSVRoundTrip(t *testing.T) {
 			case "band":
 				sawBand = sawBand || r[2] == "lo, with comma"
 			case "event":
-				if engine == "sim" && (r[6] != "25" || r[7] != "0.17") {
+				if kind == engine.Sim && (r[6] != "25" || r[7] != "0.17") {
 					t.Errorf("sim event row %v lacks count or interval", r)
 				}
 			}
 		}
 		if pmf != 1 || !sawBand {
-			t.Errorf("%s: pmf sums to %v, band label quoted: %v", engine, pmf, sawBand)
+			t.Errorf("%s: pmf sums to %v, band label quoted: %v", kind, pmf, sawBand)
 		}
 	}
 }
 
 func TestJSONShape(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteJSON(&buf, sample("sim")); err != nil {
+	if err := WriteJSON(&buf, sample(engine.Sim)); err != nil {
 		t.Fatal(err)
 	}
 	var j struct {
@@ -101,7 +102,7 @@ func TestJSONShape(t *testing.T) {
 
 func TestTable(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteTable(&buf, sample("sim")); err != nil {
+	if err := WriteTable(&buf, sample(engine.Sim)); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"mechanic:", "ag.skill_test", "seed:", "success", "[0.1700, 0.3400]", "mos_band", "P(≥ x)"} {
@@ -109,7 +110,7 @@ func TestTable(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, buf.String())
 		}
 	}
-	if err := Write(io.Discard, sample("exact"), "yaml"); err == nil {
+	if err := Write(io.Discard, sample(engine.Exact), "yaml"); err == nil {
 		t.Error("unknown format accepted")
 	}
 }
@@ -140,7 +141,7 @@ func TestAtomicWrite(t *testing.T) {
 }
 
 func TestCSVExactColumn(t *testing.T) {
-	r := sample("exact")
+	r := sample(engine.Exact)
 	r.Vars[0].Exact = []string{"1/4", "1/2", "0", "1/4"}
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, r); err != nil {
@@ -164,14 +165,14 @@ func TestCSVExactColumn(t *testing.T) {
 }
 
 func TestVarValue(t *testing.T) {
-	v := &mechanics.VarResult{Lo: -3, Den: 2}
-	h := &mechanics.VarResult{Lo: 5, Den: 3}
-	z := &mechanics.VarResult{Lo: 4}
+	v := &engine.VarResult{Lo: -3, Den: 2}
+	h := &engine.VarResult{Lo: 5, Den: 3}
+	z := &engine.VarResult{Lo: 4}
 	for _, c := range []struct {
-		v    *mechanics.VarResult
+		v    *engine.VarResult
 		i    int
 		want string
-	}{{v, 0, "-1.5"}, {v, 1, "-1"}, {v, 4, "0.5"}, {h, 0, "5/3"}, {h, 1, "2"}, {z, 2, "6"}, {&mechanics.VarResult{Lo: 1, Den: 20}, 0, "0.05"}} {
+	}{{v, 0, "-1.5"}, {v, 1, "-1"}, {v, 4, "0.5"}, {h, 0, "5/3"}, {h, 1, "2"}, {z, 2, "6"}, {&engine.VarResult{Lo: 1, Den: 20}, 0, "0.05"}} {
 		if got := VarValue(c.v, c.i); got != c.want {
 			t.Errorf("VarValue(lo %d den %d, %d) = %q; want %q", c.v.Lo, c.v.Den, c.i, got, c.want)
 		}

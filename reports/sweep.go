@@ -9,13 +9,14 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // SweepPoint is one grid point of a sweep and its result.
 type SweepPoint struct {
 	Values []float64 // of the varied parameters, in order
-	Result *mechanics.Result
+	Result *engine.Result
 }
 
 // WriteSweepCSV writes one row per point: the varied parameters, then every
@@ -39,7 +40,7 @@ func WriteSweepCSV(w io.Writer, varied []string, pts []SweepPoint) error {
 	head := append([]string(nil), varied...)
 	for _, e := range r0.Events {
 		head = append(head, e.Name)
-		if r0.Engine == "sim" {
+		if r0.Engine == engine.Sim {
 			head = append(head, e.Name+"_ci_lo", e.Name+"_ci_hi")
 		}
 	}
@@ -55,7 +56,7 @@ func WriteSweepCSV(w io.Writer, varied []string, pts []SweepPoint) error {
 		}
 		for _, e := range p.Result.Events {
 			row = append(row, num(e.P))
-			if r0.Engine == "sim" {
+			if r0.Engine == engine.Sim {
 				row = append(row, num(e.CI[0]), num(e.CI[1]))
 			}
 		}
@@ -70,7 +71,7 @@ func WriteSweepCSV(w io.Writer, varied []string, pts []SweepPoint) error {
 }
 
 // Metric picks one number from a result: "event:NAME" or "mean:VAR".
-func Metric(r *mechanics.Result, metric string) (float64, error) {
+func Metric(r *engine.Result, metric string) (float64, error) {
 	kind, name, ok := cutColon(metric)
 	if !ok {
 		return 0, fmt.Errorf("metric %q is not event:NAME or mean:VAR", metric)
@@ -109,7 +110,7 @@ func CheckMetric(metric string) error {
 }
 
 // DefaultMetric is metric, or else the first event, or else the first variable's mean.
-func DefaultMetric(r *mechanics.Result, metric string) string {
+func DefaultMetric(r *engine.Result, metric string) string {
 	if metric != "" {
 		return metric
 	}
@@ -185,7 +186,7 @@ func WriteSweepPlotAs(w io.Writer, kind, id, metric string, names []string, axes
 
 // fixedCaption is the caption of a sweep: the parameters held fixed (the
 // varied ones are on the axes) and the options.
-func FixedCaption(r *mechanics.Result, varied []string) string {
+func FixedCaption(r *engine.Result, varied []string) string {
 	fixed := *r
 	fixed.Params = nil
 	for _, p := range r.Params {

@@ -5,14 +5,14 @@ import (
 	"math"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/internal/pngtest"
-	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // A bursting d10 (P(X = 10j + r) = 10^−(j+1)): its tail spans twelve
 // decades, so the bundle adds the log-scale tail plot.
 func TestTailPlot(t *testing.T) {
-	v := mechanics.VarResult{Name: "damage", Unit: "wounds", Lo: 1, Den: 1}
+	v := engine.VarResult{Name: "damage", Unit: "wounds", Lo: 1, Den: 1}
 	for x := 1; x <= 120; x++ {
 		p := 0.0
 		if x%10 != 0 {
@@ -23,11 +23,11 @@ func TestTailPlot(t *testing.T) {
 	if !HasLongTail(&v) {
 		t.Fatal("a bursting d10 has no long tail?")
 	}
-	short := mechanics.VarResult{Name: "x", Lo: 1, P: []float64{0.5, 0.5}}
+	short := engine.VarResult{Name: "x", Lo: 1, P: []float64{0.5, 0.5}}
 	if HasLongTail(&short) {
 		t.Error("a coin has a long tail?")
 	}
-	r := &mechanics.Result{Mechanic: "x.burst", Engine: "exact", Truncated: 1e-12, Vars: []mechanics.VarResult{v}}
+	r := &engine.Result{Mechanic: "x.burst", Engine: "exact", Truncated: 1e-12, Vars: []engine.VarResult{v}}
 	var buf bytes.Buffer
 	if err := WriteTail(&buf, r, &r.Vars[0]); err != nil {
 		t.Fatal(err)

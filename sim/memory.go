@@ -4,10 +4,10 @@ import (
 	"context"
 	"sync/atomic"
 
-	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/engine"
 )
 
-// The simulator's memory budget (Options.MemoryBytes, exact.DefaultMemory
+// The simulator's memory budget (Options.MemoryBytes, engine.DefaultMemory
 // when unset) covers what a run sizes by the model:
 //
 //   - each worker's histogram, dense over the span of outcome codes it has
@@ -22,7 +22,7 @@ import (
 //     fails with a MemoryError rather than fall back: a run either gives
 //     the counts any other run with the same seed gives, or an error.
 //
-// A refusal is a *exact.MemoryError wrapped as bad input.
+// A refusal is a *engine.MemoryError wrapped as bad input.
 
 // tableShare is the part of the budget one worker's process tables may
 // take at most (besides procBudget).
@@ -35,7 +35,7 @@ type memPool struct {
 }
 
 func newMemPool(memory int64) *memPool {
-	return &memPool{limit: exact.Options{MemoryBytes: memory}.Memory()}
+	return &memPool{limit: engine.Memory(memory)}
 }
 
 // reserve takes n bytes, or reports false (taking nothing) when they do not
@@ -57,7 +57,7 @@ func (p *memPool) release(n int64) { p.used.Add(-n) }
 
 // refusal is the error for n bytes of what that did not fit.
 func (p *memPool) refusal(n int64, advice, what string) error {
-	return exact.NewMemoryError(&exact.MemoryError{What: what, Need: n, Held: p.used.Load(), Budget: p.limit, Advice: advice})
+	return engine.NewMemoryError(&engine.MemoryError{What: what, Need: n, Held: p.used.Load(), Budget: p.limit, Advice: advice})
 }
 
 // workerEnv is what the workers of one run share.

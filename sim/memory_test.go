@@ -9,14 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
 func wantSimMemoryError(t *testing.T, err error, words ...string) {
 	t.Helper()
-	var me *exact.MemoryError
+	var me *engine.MemoryError
 	if !errors.As(err, &me) || !mechanics.IsInput(err) {
 		t.Fatalf("error %v; want a MemoryError marked as bad input", err)
 	}
@@ -76,9 +76,9 @@ func TestSummaryBudget(t *testing.T) {
 	rec := mechanics.NewRecord(mechanics.Int("v", 1, 6, "a die"))
 	spec := &mechanics.Spec{Record: rec, Outcome: mechanics.D(6),
 		Vars: []mechanics.Var{{Name: "wide", Expr: expr.Mul(expr.F("v"), expr.K(1<<16))}}}
-	err := Simulate(context.Background(), spec, Options{Trials: 10_000, Seed: 1, MemoryBytes: 4 << 20}, &mechanics.Result{})
+	err := Simulate(context.Background(), spec, Options{Trials: 10_000, Seed: 1, MemoryBytes: 4 << 20}, &engine.Result{})
 	wantSimMemoryError(t, err, "variable wide", "(the memory budget is 4 MiB)")
-	if err := Simulate(context.Background(), spec, Options{Trials: 10_000, Seed: 1}, &mechanics.Result{}); err != nil {
+	if err := Simulate(context.Background(), spec, Options{Trials: 10_000, Seed: 1}, &engine.Result{}); err != nil {
 		t.Errorf("within the default budget: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
@@ -392,7 +393,7 @@ func engineCases() map[string]*mechanics.Process {
 	}
 }
 
-func exactOutcome(t *testing.T, p *mechanics.Process) exact.Dist {
+func exactOutcome(t *testing.T, p *mechanics.Process) engine.Dist {
 	t.Helper()
 	ch, err := exact.SolveProcess(p)
 	if err != nil {
@@ -413,12 +414,12 @@ func withKernelKey(p *mechanics.Process, key func(int) int) *mechanics.Process {
 
 func crossCheck(t *testing.T, name string, p *mechanics.Process, seed uint64, n int64) {
 	t.Helper()
-	report, err := CrossCheck(context.Background(), mechanics.ProcessSpec(p), Options{Trials: n, Seed: seed}, 1e-6, 1.25)
+	h, err := Outcomes(context.Background(), mechanics.ProcessSpec(p), Options{Trials: n, Seed: seed})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	if len(report) > 0 {
-		t.Errorf("%s: simulation disagrees with exact:\n%s", name, strings.Join(report, "\n"))
+	if a := engine.ChiSquare(h.Lo, h.Counts, exactOutcome(t, p)); a.Impossible > 0 || a.P < 1e-6 {
+		t.Errorf("%s: simulation disagrees with exact: chi2 = %.1f, df = %d, p = %.3g, impossible = %d", name, a.Stat, a.DF, a.P, a.Impossible)
 	}
 }
 
@@ -600,7 +601,7 @@ func TestProcessWrongModelIsCaught(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := exactOutcome(t, right)
-	if a := ChiSquare(h, d); a.P > 1e-6 {
+	if a := engine.ChiSquare(h.Lo, h.Counts, d); a.P > 1e-6 {
 		t.Fatalf("a wrong process passed the chi-square test: p = %v", a.P)
 	}
 }

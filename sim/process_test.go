@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/internal/fixtures"
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -73,7 +74,7 @@ func TestProcessMechanicBothEngines(t *testing.T) {
 			t.Errorf("event %s: exact %v outside simulated %v", e.Name, p, e.CI)
 		}
 	}
-	for _, r := range []*mechanics.Result{ex, sm} {
+	for _, r := range []*engine.Result{ex, sm} {
 		var buf bytes.Buffer
 		if err := reports.WriteCSV(&buf, r); err != nil {
 			t.Fatal(err)

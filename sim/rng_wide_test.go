@@ -3,16 +3,16 @@ package sim
 import (
 	"testing"
 
-	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/engine"
 )
 
 // uniformMod is the distribution of U mod m for U uniform on [0, radix).
-func uniformMod(radix, m uint64) exact.Dist {
+func uniformMod(radix, m uint64) engine.Dist {
 	p := make([]float64, m)
 	for v := range radix {
 		p[v%m] += 1 / float64(radix)
 	}
-	return exact.Dist{P: p}
+	return engine.Dist{P: p}
 }
 
 // TestWideFillUniform: every segment of fillWide and fillClasses is
@@ -50,7 +50,7 @@ func TestWideFillUniform(t *testing.T) {
 		for i := range pp {
 			pp[i] = want.P[uint64(i)/m] * want.P[uint64(i)%m]
 		}
-		requireAgreement(t, "segments 0 and 3", cross, exact.Dist{P: pp})
+		requireAgreement(t, "segments 0 and 3", cross, engine.Dist{P: pp})
 		requireAgreement(t, "classes", classes, uniformMod(b.radix, 5))
 	}
 }
@@ -98,12 +98,12 @@ func TestPairBatchUniform(t *testing.T) {
 			cross.add(int(out[0]%8*8+out[pb.m]/8), 1) // y of word 0, x of word 1
 		}
 		px, py := uniformMod(r[0], 8), uniformMod(r[1], 8)
-		joint := func(a, b exact.Dist) exact.Dist {
+		joint := func(a, b engine.Dist) engine.Dist {
 			p := make([]float64, 64)
 			for i := range p {
 				p[i] = a.Prob(i/8) * b.Prob(i%8)
 			}
-			return exact.Dist{P: p}
+			return engine.Dist{P: p}
 		}
 		requireAgreement(t, "first pair", first, joint(px, py))
 		requireAgreement(t, "last pair", last, joint(px, py))

@@ -6,7 +6,7 @@
 // never on the number of workers. Hot loops use a concrete PCG, draw several
 // dice per 64-bit word without bias, and do not allocate.
 //
-// A run stays within Options.MemoryBytes (exact.DefaultMemory when unset;
+// A run stays within Options.MemoryBytes (engine.DefaultMemory when unset;
 // see memory.go) and stops within milliseconds of a cancellation, between
 // chunks and, for processes, between batches of trials within a chunk.
 package sim
@@ -21,7 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
@@ -39,8 +39,8 @@ type Options struct {
 	OnProgress func(done, total int64)
 	// MemoryBytes bounds what a run allocates by the model's sizes (the
 	// workers' histograms, their process tables, the summaries), in bytes;
-	// 0 (or less) means exact.DefaultMemory. A run that would not fit fails
-	// with a *exact.MemoryError (bad input). See memory.go.
+	// 0 (or less) means engine.DefaultMemory. A run that would not fit fails
+	// with a *engine.MemoryError (bad input). See memory.go.
 	MemoryBytes int64
 }
 
@@ -103,13 +103,13 @@ func (h Hist) Total() int64 {
 }
 
 // Dist converts counts to observed frequencies.
-func (h Hist) Dist() exact.Dist {
+func (h Hist) Dist() engine.Dist {
 	t := float64(h.Total())
 	p := make([]float64, len(h.Counts))
 	for i, c := range h.Counts {
 		p[i] = float64(c) / t
 	}
-	return exact.Dist{Lo: h.Lo, P: p}
+	return engine.Dist{Lo: h.Lo, P: p}
 }
 
 // worker runs chunks of trials into its own histogram.
@@ -416,14 +416,14 @@ func (w *nodeWorker) widen(v int) error {
 func (w *nodeWorker) hist() Hist { return w.h }
 
 // Run builds a mechanic's model and simulates it.
-func Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Options) (*mechanics.Result, error) {
+func Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Options) (*engine.Result, error) {
 	spec, err := m.Model(c)
 	if err != nil {
 		return nil, err
 	}
-	res := mechanics.NewResult(m, c, "sim")
+	res := engine.NewResult(m, c, engine.Sim)
 	if err := Simulate(ctx, spec, opt, res); err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || (mechanics.IsInput(err) && !exact.IsMemory(err)) {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || (mechanics.IsInput(err) && !engine.IsMemory(err)) {
 			return nil, err
 		}
 		return nil, m.Blame(fmt.Errorf("%s: %w", m.ID, err))
@@ -435,7 +435,7 @@ func Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Opt
 //
 // Each Also part of the model is simulated on its own, with the same trial
 // count and a seed derived from the seed and the part's index (PartSeed).
-func Simulate(ctx context.Context, spec *mechanics.Spec, opt Options, res *mechanics.Result) error {
+func Simulate(ctx context.Context, spec *mechanics.Spec, opt Options, res *engine.Result) error {
 	res.Seed, res.Trials = opt.Seed, opt.Trials
 	res.Workers = opt.Workers
 	if res.Workers <= 0 {
@@ -456,10 +456,10 @@ func Simulate(ctx context.Context, spec *mechanics.Spec, opt Options, res *mecha
 }
 
 // addPart summarizes the counts of part i into res.
-func addPart(ctx context.Context, i int, part *mechanics.Spec, h Hist, res *mechanics.Result, po Options) error {
+func addPart(ctx context.Context, i int, part *mechanics.Spec, h Hist, res *engine.Result, po Options) error {
 	r := res
 	if i > 0 {
-		r = &mechanics.Result{}
+		r = &engine.Result{}
 	}
 	if err := summarize(ctx, part, h, r, po); err != nil {
 		return err
@@ -478,12 +478,12 @@ func PartSeed(seed uint64, i int) uint64 { return seed + uint64(i)*0x9e3779b97f4
 
 // Summarize fills a result from simulated counts: observed distributions,
 // event and band frequencies with Wilson 95% intervals.
-func Summarize(spec *mechanics.Spec, h Hist, res *mechanics.Result) error {
+func Summarize(spec *mechanics.Spec, h Hist, res *engine.Result) error {
 	return summarize(context.Background(), spec, h, res, Options{})
 }
 
-func summarize(ctx context.Context, spec *mechanics.Spec, h Hist, res *mechanics.Result, opt Options) error {
-	if err := exact.SummarizeCountsContext(ctx, spec, h.Lo, h.Counts, res, exact.Options{MemoryBytes: opt.MemoryBytes}); err != nil {
+func summarize(ctx context.Context, spec *mechanics.Spec, h Hist, res *engine.Result, opt Options) error {
+	if err := engine.SummarizeCounts(ctx, spec, h.Lo, h.Counts, res, opt.MemoryBytes); err != nil {
 		return err
 	}
 	n := h.Total()

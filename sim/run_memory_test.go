@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
 )
@@ -18,7 +18,7 @@ func TestRunMemoryErrorNamesTheMechanic(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = sim.Run(context.Background(), ruin, c, sim.Options{Trials: 10_000, Seed: 1, MemoryBytes: 4 << 10})
-	if !exact.IsMemory(err) || !mechanics.IsInput(err) || !strings.HasPrefix(err.Error(), "test.ruin: ") {
+	if !engine.IsMemory(err) || !mechanics.IsInput(err) || !strings.HasPrefix(err.Error(), "test.ruin: ") {
 		t.Fatalf("error %v; want a MemoryError about test.ruin", err)
 	}
 	if _, err := sim.Run(context.Background(), ruin, c, sim.Options{Trials: 10_000, Seed: 1}); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
@@ -29,7 +30,7 @@ func SimulateChunks(ctx context.Context, spec *mechanics.Spec, opt Options, firs
 // FromCounts fills res from the counts of every part of a model over all
 // of a run's chunks, exactly as Simulate does from the counts it draws:
 // merged shard counts give the bytes of a single run.
-func FromCounts(ctx context.Context, spec *mechanics.Spec, opt Options, hists []Hist, res *mechanics.Result) error {
+func FromCounts(ctx context.Context, spec *mechanics.Spec, opt Options, hists []Hist, res *engine.Result) error {
 	parts := spec.Parts()
 	if len(hists) != len(parts) {
 		return mechanics.Invalid("the counts cover %d parts of the model, it has %d", len(hists), len(parts))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/internal/fixtures"
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -22,9 +23,9 @@ func trials(short, long int64) int64 {
 
 // requireAgreement fails unless simulated counts pass a chi-square test
 // against the exact distribution at p > 1e-6 (deterministic: fixed seed).
-func requireAgreement(t *testing.T, name string, h Hist, d exact.Dist) {
+func requireAgreement(t *testing.T, name string, h Hist, d engine.Dist) {
 	t.Helper()
-	a := ChiSquare(h, d)
+	a := engine.ChiSquare(h.Lo, h.Counts, d)
 	if a.Impossible > 0 || a.P < 1e-6 {
 		t.Errorf("%s: simulation disagrees with exact: chi2 = %.1f, df = %d, p = %.3g, impossible = %d", name, a.Stat, a.DF, a.P, a.Impossible)
 	}
@@ -131,12 +132,12 @@ func TestWrongModelIsCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := ChiSquare(h, d); a.P > 1e-6 {
+	if a := engine.ChiSquare(h.Lo, h.Counts, d); a.P > 1e-6 {
 		t.Fatalf("a wrong model passed the chi-square test: p = %v", a.P)
 	}
 	// An outcome the exact model calls impossible is caught outright.
 	d, _, _ = exact.Eval(mechanics.Repeat{X: mechanics.D(5), N: 3})
-	if a := ChiSquare(h, d); a.Impossible == 0 || a.P != 0 {
+	if a := engine.ChiSquare(h.Lo, h.Counts, d); a.Impossible == 0 || a.P != 0 {
 		t.Fatalf("impossible outcomes not reported: %+v", a)
 	}
 }
@@ -193,7 +194,7 @@ func TestBatchUniform(t *testing.T) {
 				pairs.add(int(buf[0]%8*8+buf[1]%8), 1)
 			}
 		}
-		want := func(m uint64, mod uint64) exact.Dist {
+		want := func(m uint64, mod uint64) engine.Dist {
 			// distribution of U mod m for U uniform on [0, radix)
 			p := make([]float64, m)
 			for v := uint64(0); v < min(radix, m*uint64(1+radix/m)); v++ {
@@ -201,7 +202,7 @@ func TestBatchUniform(t *testing.T) {
 					p[v%m] += 1 / float64(radix)
 				}
 			}
-			return exact.Dist{P: p}
+			return engine.Dist{P: p}
 		}
 		requireAgreement(t, "first index", pos0, want(64, 0))
 		requireAgreement(t, "last index", last, want(64, 0))
@@ -211,7 +212,7 @@ func TestBatchUniform(t *testing.T) {
 			for i := range pp {
 				pp[i] = m8.P[i/8] * m8.P[i%8]
 			}
-			requireAgreement(t, "pairs", pairs, exact.Dist{P: pp})
+			requireAgreement(t, "pairs", pairs, engine.Dist{P: pp})
 		}
 	}
 }

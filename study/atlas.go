@@ -15,6 +15,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
 )
@@ -81,7 +82,7 @@ type ChartSeries struct {
 	System   string         `toml:"system"` // colour group; default: the id's system
 	Mechanic string         `toml:"mechanic"`
 	Set      map[string]any `toml:"set"`
-	Engine   string         `toml:"engine"`
+	Engine   engine.Kind    `toml:"engine"`
 	Trials   int64          `toml:"trials"`
 	Seed     *int64         `toml:"seed"`
 	// lines
@@ -235,7 +236,7 @@ func (s *ChartSeries) points(p *Plan, pn *ChartPanel) ([]point, error) {
 
 // engine is the engine a series runs with.
 func (s *ChartSeries) engine(p *Plan) Engine {
-	e := Engine{Kind: cmp.Or(s.Engine, "exact"), Trials: cmp.Or(s.Trials, p.Trials), Seed: uint64(p.Seed), MemoryBytes: p.MemoryBytes}
+	e := Engine{Kind: cmp.Or(s.Engine, engine.Exact), Trials: cmp.Or(s.Trials, p.Trials), Seed: uint64(p.Seed), MemoryBytes: p.MemoryBytes}
 	if s.Seed != nil {
 		e.Seed = uint64(*s.Seed)
 	}
@@ -308,7 +309,7 @@ func (p *Plan) validateSeries(pn *ChartPanel, s *ChartSeries) error {
 	if s.Label == "" {
 		return fmt.Errorf("needs a label")
 	}
-	if s.Engine != "" && s.Engine != "exact" && s.Engine != "sim" {
+	if s.Engine != "" && !s.Engine.Valid() {
 		return fmt.Errorf("unknown engine %q (want exact or sim)", s.Engine)
 	}
 	if s.Trials < 0 || s.Trials > MaxTrials {
@@ -341,7 +342,7 @@ func (p *Plan) validateSeries(pn *ChartPanel, s *ChartSeries) error {
 		return fmt.Errorf("var belongs to a ccdf or pmf panel")
 	}
 	check := func(m *mechanics.Mechanic, c mechanics.Config, metric string) error {
-		if err := (Engine{Kind: cmp.Or(s.Engine, "exact"), Trials: 1}).Validate(m); err != nil {
+		if err := (Engine{Kind: cmp.Or(s.Engine, engine.Exact), Trials: 1}).Validate(m); err != nil {
 			return err
 		}
 		return checkMetricExpr(m, c.Clone(), metric)
@@ -547,13 +548,13 @@ func (p *Plan) chartRequests(ch *Chart) ([]Point, error) {
 }
 
 // exactEngine is the exact engine with the plan's memory budget.
-func (p *Plan) exactEngine() Engine { return Engine{Kind: "exact", MemoryBytes: p.MemoryBytes} }
+func (p *Plan) exactEngine() Engine { return Engine{Kind: engine.Exact, MemoryBytes: p.MemoryBytes} }
 
 // validationEngine is the simulation of series k of a validation panel at n
 // trials.
 func (s *ChartSeries) validationEngine(p *Plan, k int, n int64) Engine {
 	e := s.engine(p)
-	e.Kind, e.Trials = "sim", n
+	e.Kind, e.Trials = engine.Sim, n
 	if s.Seed == nil {
 		// Series of equal probability would otherwise draw the same
 		// numbers and show the same errors: each gets its own seed.
@@ -569,12 +570,12 @@ type chartRun struct {
 	ch   *Chart
 	rows []reports.ChartRow
 	tick func()
-	memo map[string]*mechanics.Result
+	memo map[string]*engine.Result
 }
 
 // series is the result of a series' mechanic at its settings, with its
 // engine.
-func (cr *chartRun) series(s *ChartSeries) (*mechanics.Result, error) {
+func (cr *chartRun) series(s *ChartSeries) (*engine.Result, error) {
 	m, c, err := cr.p.configure(s.Mechanic, s.Set)
 	if err != nil {
 		return nil, err
@@ -583,7 +584,7 @@ func (cr *chartRun) series(s *ChartSeries) (*mechanics.Result, error) {
 }
 
 // run computes m at c with e, once per model and engine.
-func (cr *chartRun) run(e Engine, m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
+func (cr *chartRun) run(e Engine, m *mechanics.Mechanic, c mechanics.Config) (*engine.Result, error) {
 	e.Source = cr.p.Source // merge: the shards' results
 	key := fmt.Sprint(e.Kind, "|", e.Trials, "|", e.Seed, "|", m.ID, c.Params, c.Options)
 	if r, ok := cr.memo[key]; ok {
@@ -601,7 +602,7 @@ func (cr *chartRun) run(e Engine, m *mechanics.Mechanic, c mechanics.Config) (*m
 
 // metric computes m at c with e (cr.run) and evaluates a metric of the
 // result.
-func (cr *chartRun) metric(e Engine, m *mechanics.Mechanic, c mechanics.Config, metric string) (*mechanics.Result, float64, error) {
+func (cr *chartRun) metric(e Engine, m *mechanics.Mechanic, c mechanics.Config, metric string) (*engine.Result, float64, error) {
 	r, err := cr.run(e, m, c)
 	if err != nil {
 		return nil, 0, err
@@ -610,7 +611,7 @@ func (cr *chartRun) metric(e Engine, m *mechanics.Mechanic, c mechanics.Config, 
 	return r, y, err
 }
 
-func (cr *chartRun) add(panel string, s *ChartSeries, r *mechanics.Result, quantity string, x, y float64, setting string) {
+func (cr *chartRun) add(panel string, s *ChartSeries, r *engine.Result, quantity string, x, y float64, setting string) {
 	cr.rows = append(cr.rows, reports.ChartRow{Chart: cr.ch.Name, Panel: panel, Series: s.Label, Mechanic: r.Mechanic,
 		Quantity: quantity, X: x, Y: y, Setting: setting, Fingerprint: r.Fingerprint})
 }
@@ -618,7 +619,7 @@ func (cr *chartRun) add(panel string, s *ChartSeries, r *mechanics.Result, quant
 // runChart computes a chart and writes its CSV and PNG; it returns the
 // chart's findings, one per panel.
 func runChart(ctx context.Context, p *Plan, ch *Chart, b *reports.Bundle, index *bytes.Buffer, progress Progress) error {
-	cr := &chartRun{ctx: ctx, p: p, ch: ch, memo: map[string]*mechanics.Result{}, tick: func() {
+	cr := &chartRun{ctx: ctx, p: p, ch: ch, memo: map[string]*engine.Result{}, tick: func() {
 		if progress != nil {
 			progress.Add(1)
 		}
@@ -878,7 +879,7 @@ func (cr *chartRun) dist(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries
 		if v.Undefined > 0 {
 			f += fmt.Sprintf(" (%s: %s)", v.UndefinedLabel, fmt3(v.Undefined))
 		}
-		if r.Engine == "sim" {
+		if r.Engine == engine.Sim {
 			f += fmt.Sprintf(" [simulated, n=%d]", r.Trials)
 		}
 		return f, nil
@@ -1094,7 +1095,7 @@ func isProb(s string) bool {
 	return true
 }
 
-func evalMetric(r *mechanics.Result, s string) (float64, error) {
+func evalMetric(r *engine.Result, s string) (float64, error) {
 	ts, err := parseMetricExpr(s)
 	if err != nil {
 		return 0, err

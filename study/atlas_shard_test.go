@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
 	"github.com/oddsmith/oddsmith/systems"
@@ -41,7 +42,7 @@ type recorder struct {
 	keys map[string]bool
 }
 
-func (r *recorder) Result(ctx context.Context, e Engine, m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
+func (r *recorder) Result(ctx context.Context, e Engine, m *mechanics.Mechanic, c mechanics.Config) (*engine.Result, error) {
 	r.mu.Lock()
 	r.keys[Point{e, m, c}.Key()] = true
 	r.mu.Unlock()

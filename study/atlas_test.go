@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/internal/pngtest"
-	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/systems"
 )
 
@@ -238,7 +238,7 @@ func TestChartPlanErrors(t *testing.T) {
 
 // TestMetricExpr evaluates sums of metrics.
 func TestMetricExpr(t *testing.T) {
-	r := &mechanics.Result{Events: []mechanics.EventResult{{Name: "a", P: 0.5}, {Name: "b", P: 0.2}, {Name: "level 4 (dying)", P: 0.1}}}
+	r := &engine.Result{Events: []engine.EventResult{{Name: "a", P: 0.5}, {Name: "b", P: 0.2}, {Name: "level 4 (dying)", P: 0.1}}}
 	for s, want := range map[string]float64{
 		"event:a": 0.5, "event:a - event:b": 0.3, "1 - event:a": 0.5, "event:a + event:b - 0.1": 0.6, "event:level 4 (dying)": 0.1,
 	} {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
@@ -11,16 +12,15 @@ import (
 
 // Engine names how a result is computed.
 type Engine struct {
-	// Kind is "exact" or "sim".
-	Kind string
-	// Simulation settings (Kind "sim").
+	Kind engine.Kind
+	// Simulation settings (Kind engine.Sim).
 	Trials  int64
 	Seed    uint64
 	Workers int
 	// OnProgress is passed to the simulator (see sim.Options).
 	OnProgress func(done, total int64)
 	// MemoryBytes is the memory budget of one computation (0: the
-	// default, exact.DefaultMemory). A model that needs more is refused
+	// default, engine.DefaultMemory). A model that needs more is refused
 	// before it allocates, as bad input.
 	MemoryBytes int64
 	// Source, when set, gives the results in place of the engines: merge
@@ -35,11 +35,11 @@ const MaxTrials = int64(1) << 50
 // Validate reports an engine that cannot compute m, as bad input.
 func (e Engine) Validate(m *mechanics.Mechanic) error {
 	switch e.Kind {
-	case "exact":
+	case engine.Exact:
 		if m.MCOnly {
 			return mechanics.Invalid("%s has no exact model (%s); use the simulator", m.ID, m.MCReason)
 		}
-	case "sim":
+	case engine.Sim:
 		if e.Trials < 1 || e.Trials > MaxTrials {
 			return mechanics.Invalid("trials must be between 1 and %d, got %d", MaxTrials, e.Trials)
 		}
@@ -55,7 +55,7 @@ func (e Engine) Validate(m *mechanics.Mechanic) error {
 // Run computes m at c with the engine. It returns as soon as ctx is done,
 // even while a model is still being built (builders do not watch the
 // context); the abandoned computation then ends on its own.
-func (e Engine) Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
+func (e Engine) Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config) (*engine.Result, error) {
 	if err := e.Validate(m); err != nil {
 		return nil, err
 	}
@@ -66,7 +66,7 @@ func (e Engine) Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Conf
 		return e.Source.Result(ctx, e, m, c)
 	}
 	type outcome struct {
-		r   *mechanics.Result
+		r   *engine.Result
 		err error
 	}
 	done := make(chan outcome, 1)
@@ -77,7 +77,7 @@ func (e Engine) Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Conf
 			}
 		}()
 		var o outcome
-		if e.Kind == "exact" {
+		if e.Kind == engine.Exact {
 			o.r, o.err = exact.RunContext(ctx, m, c, exact.Options{MemoryBytes: e.MemoryBytes})
 		} else {
 			o.r, o.err = sim.Run(ctx, m, c, sim.Options{Trials: e.Trials, Seed: e.Seed, Workers: e.Workers,

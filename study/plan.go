@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
@@ -54,7 +55,7 @@ type Plan struct {
 type Analysis struct {
 	Name     string         `toml:"name"`
 	Mechanic string         `toml:"mechanic"`
-	Engine   string         `toml:"engine"`
+	Engine   engine.Kind    `toml:"engine"`
 	Set      map[string]any `toml:"set"`
 	Vary     map[string]any `toml:"vary"`
 	Order    []string       `toml:"order"` // which varied parameter is the x axis (first) and y (second)
@@ -203,9 +204,9 @@ func ParsePlan(reg *mechanics.Registry, file string, src []byte) (*Plan, error) 
 		}
 		names[a.Name] = true
 		if a.Engine == "" {
-			a.Engine = "exact"
+			a.Engine = engine.Exact
 		}
-		if a.Engine != "exact" && a.Engine != "sim" {
+		if !a.Engine.Valid() {
 			return nil, fail("unknown engine %q (want exact or sim)", a.Engine)
 		}
 		if a.Plot != "" && !slices.Contains(reports.SweepPlotKinds, a.Plot) {
@@ -580,7 +581,7 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 	if len(axes) == 1 && len(pts[0].Result.Bands) > 0 {
 		band := pts[0].Result.Bands[0].Name
 		var labels []string
-		var rs []*mechanics.Result
+		var rs []*engine.Result
 		for _, pt := range pts {
 			labels = append(labels, fmt.Sprintf("%s=%g", names[0], pt.Values[0]))
 			rs = append(rs, pt.Result)
@@ -594,7 +595,7 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 	}
 	if s.KeepSurvival && pts[0].Result.Process != nil && len(pts[0].Result.Process.Survival) > 1 {
 		var labels []string
-		var rs []*mechanics.Result
+		var rs []*engine.Result
 		for _, pt := range pts {
 			labels = append(labels, fmt.Sprintf("%s = %g", names[0], pt.Values[0]))
 			rs = append(rs, pt.Result)
@@ -617,7 +618,7 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 	var mets []string
 	var rows []reports.OverlayRow
 	var caption string
-	exactly := Engine{Kind: "exact", MemoryBytes: memory, Source: p.Source}
+	exactly := Engine{Kind: engine.Exact, MemoryBytes: memory, Source: p.Source}
 	for _, s := range o.Series {
 		vs, xs, err := s.points(o)
 		if err != nil {
@@ -707,7 +708,7 @@ func (p *Plan) Points() int {
 
 // metricUnit is the unit of the variable a "mean:VAR" metric reads ("" for
 // an event).
-func metricUnit(r *mechanics.Result, metric string) string {
+func metricUnit(r *engine.Result, metric string) string {
 	if kind, name, ok := strings.Cut(metric, ":"); ok && kind == "mean" {
 		if v := r.Var(name); v != nil {
 			return v.Unit

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
 )
@@ -154,7 +155,7 @@ type ShardHeader struct {
 type ShardPoint struct {
 	Key    string
 	Counts []sim.Hist
-	Result *mechanics.Result
+	Result *engine.Result
 }
 
 // ShardFile is a shard: its header and its points.
@@ -354,11 +355,11 @@ type Point struct {
 // trials and seed, and the model's fingerprint (version, mechanic or rule
 // text, canonical parameters and options).
 func (p Point) Key() string {
-	fp := mechanics.NewResult(p.Mechanic, p.Config, p.Engine.Kind).Fingerprint
-	if p.Engine.Kind == "sim" {
+	fp := p.Mechanic.Fingerprint(p.Config)
+	if p.Engine.Kind == engine.Sim {
 		return fmt.Sprintf("sim trials=%d seed=%d %s", p.Engine.Trials, p.Engine.Seed, fp)
 	}
-	return p.Engine.Kind + " " + fp
+	return string(p.Engine.Kind) + " " + fp
 }
 
 // unique drops repeated points (the same model computed the same way),
@@ -473,7 +474,7 @@ func RunPoints(ctx context.Context, pts []Point, done func()) ([]ShardPoint, err
 func runPoint(ctx context.Context, p Point) (ShardPoint, error) {
 	sp := ShardPoint{Key: p.Key()}
 	e := p.Engine
-	if e.Kind != "sim" {
+	if e.Kind != engine.Sim {
 		e.Source = nil
 		r, err := e.Run(ctx, p.Mechanic, p.Config)
 		sp.Result = r
@@ -539,7 +540,7 @@ func RunFingerprint(h ShardHeader, keys []string) string {
 // PointSource computes a point in place of the engines: merge replays a
 // command with the shards' results.
 type PointSource interface {
-	Result(ctx context.Context, e Engine, m *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error)
+	Result(ctx context.Context, e Engine, m *mechanics.Mechanic, c mechanics.Config) (*engine.Result, error)
 }
 
 // Merged is the sum of a complete, consistent set of shards: a PointSource.
@@ -684,7 +685,7 @@ func differ(a, b ShardHeader) string {
 // figures from the summed counts (exactly as the simulator summarizes its
 // own), an exact point's stored result. A point the shards do not hold is
 // bad input (the plan or a rule file changed since they ran).
-func (m *Merged) Result(ctx context.Context, e Engine, mech *mechanics.Mechanic, c mechanics.Config) (*mechanics.Result, error) {
+func (m *Merged) Result(ctx context.Context, e Engine, mech *mechanics.Mechanic, c mechanics.Config) (*engine.Result, error) {
 	key := Point{e, mech, c}.Key()
 	p := m.points[key]
 	if p == nil {
@@ -697,7 +698,7 @@ func (m *Merged) Result(ctx context.Context, e Engine, mech *mechanics.Mechanic,
 	if err != nil {
 		return nil, err
 	}
-	res := mechanics.NewResult(mech, c, "sim")
+	res := engine.NewResult(mech, c, engine.Sim)
 	if err := sim.FromCounts(ctx, spec, e.simOptions(), p.Counts, res); err != nil {
 		return nil, err
 	}
@@ -714,19 +715,19 @@ func (m *Merged) Trials() int64 {
 }
 
 // cloneResult copies a stored result, so that no two callers share one.
-func cloneResult(r *mechanics.Result) (*mechanics.Result, error) {
+func cloneResult(r *engine.Result) (*engine.Result, error) {
 	var b bytes.Buffer
 	if err := gob.NewEncoder(&b).Encode(r); err != nil {
 		return nil, err
 	}
-	out := &mechanics.Result{}
+	out := &engine.Result{}
 	err := gob.NewDecoder(&b).Decode(out)
 	return out, err
 }
 
 // settings prints a configuration's parameters, for messages.
 func settings(m *mechanics.Mechanic, c mechanics.Config) string {
-	r := mechanics.NewResult(m, c, "")
+	r := engine.NewResult(m, c, "")
 	var parts []string
 	for _, p := range r.Params {
 		parts = append(parts, p.Name+"="+mechanics.FormatNum(p.Value))

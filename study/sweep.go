@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
 )
@@ -142,9 +143,9 @@ func (s *Sweep) Values() [][]float64 { return values(s.Axes) }
 // bands, the statistics of every variable, the survival curve if asked —
 // and drops the distributions, so that a 100 000-point sweep holds
 // megabytes, not gigabytes.
-func slim(r *mechanics.Result, survival bool) *mechanics.Result {
+func slim(r *engine.Result, survival bool) *engine.Result {
 	out := *r
-	out.Vars = make([]mechanics.VarResult, len(r.Vars))
+	out.Vars = make([]engine.VarResult, len(r.Vars))
 	for i, v := range r.Vars {
 		v.P, v.Counts, v.Exact = nil, nil, nil
 		out.Vars[i] = v

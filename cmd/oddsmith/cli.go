@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
@@ -386,7 +387,7 @@ func (o *outputFlags) configure(fs *flagSet) (*mechanics.Mechanic, mechanics.Con
 
 // emit renders the result fully in memory, then writes it to stdout or
 // atomically to the output file.
-func (o *outputFlags) emit(r *mechanics.Result, stdout io.Writer) error {
+func (o *outputFlags) emit(r *engine.Result, stdout io.Writer) error {
 	var buf bytes.Buffer
 	if err := reports.Write(&buf, r, o.format); err != nil {
 		return err
@@ -417,7 +418,7 @@ func runExact(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := study.Engine{Kind: "exact", MemoryBytes: mem}.Run(ctx, m, c)
+	r, err := study.Engine{Kind: engine.Exact, MemoryBytes: mem}.Run(ctx, m, c)
 	if err != nil {
 		return err
 	}
@@ -451,7 +452,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *workers < 1 {
 		return badInput("--workers must be at least 1, got %d", *workers)
 	}
-	opt := study.Engine{Kind: "sim", Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem, Source: pointSource(ctx)}
+	opt := study.Engine{Kind: engine.Sim, Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem, Source: pointSource(ctx)}
 	if *shard != "" {
 		return simShard(ctx, fs, m, c, opt, *shard, of.output, of.format, *quiet, stderr)
 	}

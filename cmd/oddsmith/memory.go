@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
@@ -48,4 +48,4 @@ func parseMemory(s string) (int64, error) {
 	return n, nil
 }
 
-var _ = exact.DefaultMemory // the default of --memory is exact.DefaultMemory
+var _ = engine.DefaultMemory // the default of --memory is engine.DefaultMemory

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
 	"github.com/oddsmith/oddsmith/sim"
@@ -243,7 +244,7 @@ func pointsShard(ctx context.Context, s *shardRun, pts []study.Point) error {
 	n := last - first
 	var trials int64
 	for _, p := range pts[first:last] {
-		if p.Engine.Kind == "sim" {
+		if p.Engine.Kind == engine.Sim {
 			trials += p.Engine.Trials
 		}
 	}
@@ -266,7 +267,7 @@ func sweepShard(ctx context.Context, fs *flagSet, sw *study.Sweep, spec, out str
 	}
 	h := &s.header
 	h.Kind, h.What = "sweep", sw.Mechanic.ID
-	if sw.Engine.Kind == "sim" {
+	if sw.Engine.Kind == engine.Sim {
 		h.Seed, h.Trials = sw.Engine.Seed, sw.Engine.Trials
 	}
 	return pointsShard(ctx, s, pts)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/reports"
 	"github.com/oddsmith/oddsmith/study"
 )
@@ -20,7 +21,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	sets := fs.StringArray("set", nil, "fix a parameter or option: `name=value` (repeatable)")
 	varies := fs.StringArray("vary", nil, "vary a parameter: `name=a..b[:step]` (once or twice)")
 	metric := fs.String("metric", "", "what to plot: `event:NAME` or mean:VAR (default: the first event, else the first variable's mean)")
-	engine := fs.String("engine", "exact", "`engine`: exact or sim")
+	kind := fs.String("engine", "exact", "`engine`: exact or sim")
 	out := fs.StringP("output", "o", "", "output `DIR` (created if missing)")
 	trials := fs.Int64P("trials", "n", 200_000, "simulated `trials` per point (--engine sim)")
 	seed := fs.Uint64P("seed", "s", 1, "random `seed` (--engine sim)")
@@ -61,7 +62,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	sw := &study.Sweep{Mechanic: m, Base: base, Metric: *metric,
-		Engine: study.Engine{Kind: *engine, Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem, Source: pointSource(ctx)}}
+		Engine: study.Engine{Kind: engine.Kind(*kind), Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem, Source: pointSource(ctx)}}
 	for _, v := range *varies {
 		a, err := study.ParseAxis(v)
 		if err != nil {

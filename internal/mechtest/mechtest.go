@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/crosscheck"
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -17,7 +19,7 @@ import (
 
 // Exact looks a mechanic up in reg, applies "name=value" settings to its
 // defaults and computes it exactly.
-func Exact(reg *mechanics.Registry, id string, settings ...string) (*mechanics.Result, error) {
+func Exact(reg *mechanics.Registry, id string, settings ...string) (*engine.Result, error) {
 	m, c, err := reg.Configure(id, settings)
 	if err != nil {
 		return nil, err
@@ -46,7 +48,7 @@ func CheckMechanics(ctx context.Context, ms []*mechanics.Mechanic, extra map[str
 				report = append(report, fmt.Sprintf("%s %v: %v", m.ID, sets, err))
 				continue
 			}
-			r, err := sim.CrossCheck(ctx, spec, opt, 1e-6, 1.25)
+			r, err := crosscheck.Spec(ctx, spec, opt, crosscheck.Standard)
 			if err != nil {
 				report = append(report, fmt.Sprintf("%s %v: %v", m.ID, sets, err))
 				continue

@@ -10,13 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/crosscheck"
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/systems"
 
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
-	"github.com/oddsmith/oddsmith/sim"
 )
 
 // exampleRules reads examples/rules/*.toml: the built-in mechanics written
@@ -131,7 +132,7 @@ func TestExampleRulesMatchBuiltins(t *testing.T) {
 	}
 }
 
-func runSets(t *testing.T, m *mechanics.Mechanic, sets []string) *mechanics.Result {
+func runSets(t *testing.T, m *mechanics.Mechanic, sets []string) *engine.Result {
 	t.Helper()
 	c, err := m.Configure(sets)
 	if err != nil {
@@ -147,7 +148,7 @@ func runSets(t *testing.T, m *mechanics.Mechanic, sets []string) *mechanics.Resu
 // compareResults: every output of got has its counterpart in want (by
 // name, or renamed) with the same probabilities to 1e-12; "" when they
 // agree.
-func compareResults(got, want *mechanics.Result, rename map[string]string) string {
+func compareResults(got, want *engine.Result, rename map[string]string) string {
 	const tol = 1e-12
 	name := func(n string) string {
 		if w, ok := rename[n]; ok {
@@ -178,7 +179,7 @@ func compareResults(got, want *mechanics.Result, rename map[string]string) strin
 		if math.Abs(v.Undefined-w.Undefined) > tol {
 			return fmt.Sprintf("variable %s: undefined with P %.15g, built-in %.15g", v.Name, v.Undefined, w.Undefined)
 		}
-		at := func(r *mechanics.VarResult) map[string]float64 {
+		at := func(r *engine.VarResult) map[string]float64 {
 			m := map[string]float64{}
 			for i, p := range r.P {
 				if p != 0 {
@@ -200,7 +201,7 @@ func compareResults(got, want *mechanics.Result, rename map[string]string) strin
 		}
 	}
 	for _, b := range got.Bands {
-		var w *mechanics.BandResult
+		var w *engine.BandResult
 		for i := range want.Bands {
 			if want.Bands[i].Name == name(b.Name) {
 				w = &want.Bands[i]
@@ -250,7 +251,7 @@ func TestExampleRulesBothEngines(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			report, err := sim.CrossCheck(context.Background(), spec, opt, 1e-6, 1.25)
+			report, err := crosscheck.Spec(context.Background(), spec, opt, crosscheck.Standard)
 			if err != nil {
 				t.Fatalf("%s %v: %v", id, sets, err)
 			}
@@ -377,7 +378,7 @@ func TestRollAndKeepAgainstEnumeration(t *testing.T) {
 	}
 }
 
-func runExprT(t *testing.T, src string) *mechanics.Result {
+func runExprT(t *testing.T, src string) *engine.Result {
 	t.Helper()
 	r, err := rules.FromExpr(src)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oddsmith/oddsmith/crosscheck"
 	"github.com/oddsmith/oddsmith/sim"
 )
 
@@ -107,7 +108,7 @@ func checkBoth(t *testing.T, src string, trials int64, checked *int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	start := time.Now()
-	report, err := sim.CrossCheck(ctx, spec, sim.Options{Trials: trials, Seed: 11}, 1e-6, 1.5)
+	report, err := crosscheck.Spec(ctx, spec, sim.Options{Trials: trials, Seed: 11}, crosscheck.Bounds{MinP: 1e-6, Widen: 1.5})
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("%s: took %v", src, d)
 	}

@@ -46,9 +46,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/lang/notation"
-	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // ---------------------------------------------------------------------------
@@ -1059,7 +1059,7 @@ func oParamValues() map[string]*big.Rat {
 
 // engineRun runs the exact engine on a one-liner with the oracle's
 // parameters.
-func engineRun(src string, timeout time.Duration) (*mechanics.Result, error) {
+func engineRun(src string, timeout time.Duration) (*engine.Result, error) {
 	r, err := FromExpr(src)
 	if err != nil {
 		return nil, err
@@ -1205,7 +1205,7 @@ const oFloatTol = 1e-10
 
 // compareVar compares an engine variable with the oracle's distribution:
 // exactly against its fractions when it has them, else to oFloatTol.
-func compareVar(v *mechanics.VarResult, want oDist) string {
+func compareVar(v *engine.VarResult, want oDist) string {
 	if v.Undefined != 0 {
 		return fmt.Sprintf("undefined with P = %g", v.Undefined)
 	}

@@ -9,12 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/crosscheck"
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
 )
 
-func runExpr(t *testing.T, src string, sets ...string) *mechanics.Result {
+func runExpr(t *testing.T, src string, sets ...string) *engine.Result {
 	t.Helper()
 	r, err := FromExpr(src)
 	if err != nil {
@@ -32,7 +34,7 @@ func runExpr(t *testing.T, src string, sets ...string) *mechanics.Result {
 	return res
 }
 
-func event(t *testing.T, r *mechanics.Result, name string) float64 {
+func event(t *testing.T, r *engine.Result, name string) float64 {
 	t.Helper()
 	for _, e := range r.Events {
 		if e.Name == name {
@@ -43,7 +45,7 @@ func event(t *testing.T, r *mechanics.Result, name string) float64 {
 	return 0
 }
 
-func variable(t *testing.T, r *mechanics.Result, name string) *mechanics.VarResult {
+func variable(t *testing.T, r *engine.Result, name string) *engine.VarResult {
 	t.Helper()
 	if v := r.Var(name); v != nil {
 		return v
@@ -53,7 +55,7 @@ func variable(t *testing.T, r *mechanics.Result, name string) *mechanics.VarResu
 }
 
 // pmf reads a variable's distribution as value → probability.
-func pmf(v *mechanics.VarResult) map[string]float64 {
+func pmf(v *engine.VarResult) map[string]float64 {
 	out := map[string]float64{}
 	for i, p := range v.P {
 		if p != 0 {
@@ -211,7 +213,7 @@ func TestOneLinersBothEngines(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		report, err := sim.CrossCheck(context.Background(), spec, sim.Options{Trials: n, Seed: 9}, 1e-6, 1.25)
+		report, err := crosscheck.Spec(context.Background(), spec, sim.Options{Trials: n, Seed: 9}, crosscheck.Standard)
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
@@ -234,7 +236,7 @@ func loadHouse(t *testing.T) map[string]*Rule {
 	return out
 }
 
-func runRule(t *testing.T, r *Rule, sets ...string) *mechanics.Result {
+func runRule(t *testing.T, r *Rule, sets ...string) *engine.Result {
 	t.Helper()
 	m := r.Mechanic()
 	c, err := m.Configure(sets)
@@ -294,7 +296,7 @@ func TestRuleFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		report, err := sim.CrossCheck(context.Background(), spec, sim.Options{Trials: 100_000, Seed: 4}, 1e-6, 1.25)
+		report, err := crosscheck.Spec(context.Background(), spec, sim.Options{Trials: 100_000, Seed: 4}, crosscheck.Standard)
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}

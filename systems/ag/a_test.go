@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
@@ -157,7 +158,7 @@ func TestActingFast(t *testing.T) {
 	near(t, "P(done by the deadline)", af.Event("done_by_deadline").P, 1-acc.Process.Survival[6], 1e-12)
 }
 
-func band(t *testing.T, r *mechanics.Result, name string) *mechanics.BandResult {
+func band(t *testing.T, r *engine.Result, name string) *engine.BandResult {
 	t.Helper()
 	for i := range r.Bands {
 		if r.Bands[i].Name == name {

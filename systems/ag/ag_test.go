@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -41,7 +42,10 @@ func TestPoolGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _ := d.Map(rollValue)
+		r, _, err := exact.Eval(mechanics.Map{X: Pool(g.n, defaults), Name: "R", F: rollValue})
+		if err != nil {
+			t.Fatal(err)
+		}
 		near(t, "mean R", r.Mean(), g.mean, 5e-5)
 		var fum, crit float64
 		for i, p := range d.P {
@@ -176,7 +180,7 @@ func bruteAG(n int, o CoreOptions) map[int]int64 {
 	return out
 }
 
-func runExact(t *testing.T, id string, sets ...string) *mechanics.Result {
+func runExact(t *testing.T, id string, sets ...string) *engine.Result {
 	t.Helper()
 	r, err := mechtest.Exact(registry, id, sets...)
 	if err != nil {
@@ -236,7 +240,7 @@ func TestCrossCheckCatchesWrongRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := sim.ChiSquare(h, d); a.P > 1e-6 && a.Impossible == 0 {
+	if a := engine.ChiSquare(h.Lo, h.Counts, d); a.P > 1e-6 && a.Impossible == 0 {
 		t.Fatalf("a wrong crit rule passed: %+v", a)
 	}
 }
@@ -306,7 +310,7 @@ func TestAttackDamageGolden(t *testing.T) {
 
 func TestHazardGoldens(t *testing.T) {
 	// mechanics.md §1.6, athletics 2 + agility 2.
-	ge := func(r *mechanics.Result, v int) float64 {
+	ge := func(r *engine.Result, v int) float64 {
 		d := r.Var("damage")
 		s := 0.0
 		for i, p := range d.P {
@@ -335,7 +339,7 @@ func TestHazardGoldens(t *testing.T) {
 	// Electricity, Body 3, no wound penalties; the golden values hold with
 	// the listed DV in the TN (with the default effective DV a fumbled damage
 	// roll halves the TN too).
-	el := func(dv string) *mechanics.Result {
+	el := func(dv string) *engine.Result {
 		return runExact(t, "ag.electricity", "body=3", "dv="+dv, "opt.test_trigger=always", "opt.wound_penalty_in_test=no", "opt.tn_dv=listed")
 	}
 	near(t, "DV 1 KO", el("1").Event("ko_or_worse").P, 1.0/36, 1e-12)

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/engine"
 )
 
 // Tests of the §1.6–1.7 mechanics: hazards, injury over time, radiation,
@@ -130,7 +130,7 @@ func ratKey(r *big.Rat) string { return r.RatString() }
 
 // checkVar compares a reported variable with a brute-force PMF (value →
 // probability) to 1e-12.
-func checkVar(t *testing.T, what string, v *mechanics.VarResult, want map[string]*big.Rat) {
+func checkVar(t *testing.T, what string, v *engine.VarResult, want map[string]*big.Rat) {
 	t.Helper()
 	if v == nil {
 		t.Fatalf("%s: no such variable", what)
@@ -225,7 +225,7 @@ func TestFallExactFraction(t *testing.T) {
 		checkVar(t, "dv at "+tc.height+" m", r.Var("dv"), dv)
 		want, _ := noDamage.Float64()
 		near(t, "P(no damage) at "+tc.height+" m", r.Event("no_damage").P, want, 1e-12)
-		var band *mechanics.BandResult
+		var band *engine.BandResult
 		for i := range r.Bands {
 			if r.Bands[i].Name == "category" {
 				band = &r.Bands[i]

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -17,7 +18,7 @@ func near(t *testing.T, what string, got, want, tol float64) {
 	}
 }
 
-func runExact(t testing.TB, id string, sets ...string) *mechanics.Result {
+func runExact(t testing.TB, id string, sets ...string) *engine.Result {
 	t.Helper()
 	r, err := mechtest.Exact(registry, id, sets...)
 	if err != nil {
@@ -26,7 +27,7 @@ func runExact(t testing.TB, id string, sets ...string) *mechanics.Result {
 	return r
 }
 
-func event(t testing.TB, r *mechanics.Result, name string) float64 {
+func event(t testing.TB, r *engine.Result, name string) float64 {
 	t.Helper()
 	e := r.Event(name)
 	if e == nil {
@@ -35,7 +36,7 @@ func event(t testing.TB, r *mechanics.Result, name string) float64 {
 	return e.P
 }
 
-func variable(t testing.TB, r *mechanics.Result, name string) *mechanics.VarResult {
+func variable(t testing.TB, r *engine.Result, name string) *engine.VarResult {
 	t.Helper()
 	v := r.Var(name)
 	if v == nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/crosscheck"
 	"github.com/oddsmith/oddsmith/sim"
 )
 
@@ -64,7 +65,7 @@ func TestHostileSatProcesses(t *testing.T) {
 				t.Logf("%s %v: %v", id, sets, err)
 				continue
 			}
-			rep, err := sim.CrossCheck(context.Background(), spec, sim.Options{Trials: 400_000, Seed: 13}, 1e-6, 1.5)
+			rep, err := crosscheck.Spec(context.Background(), spec, sim.Options{Trials: 400_000, Seed: 13}, crosscheck.Bounds{MinP: 1e-6, Widen: 1.5})
 			if err != nil {
 				t.Errorf("%s %v: %v", id, sets, err)
 				continue

@@ -5,11 +5,12 @@ import (
 	"math"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
-func run(t *testing.T, id string, sets ...string) *mechanics.Result {
+func run(t *testing.T, id string, sets ...string) *engine.Result {
 	t.Helper()
 	r, err := mechtest.Exact(registry, id, sets...)
 	if err != nil {
@@ -123,7 +124,7 @@ func TestModtrackTable(t *testing.T) {
 	}
 }
 
-func band(t *testing.T, r *mechanics.Result, name string) *mechanics.BandResult {
+func band(t *testing.T, r *engine.Result, name string) *engine.BandResult {
 	t.Helper()
 	for i := range r.Bands {
 		if r.Bands[i].Name == name {

@@ -5,8 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/internal/mechtest"
-	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 func near(t *testing.T, what string, got, want, tol float64) {
@@ -16,7 +16,7 @@ func near(t *testing.T, what string, got, want, tol float64) {
 	}
 }
 
-func runExact(t *testing.T, id string, sets ...string) *mechanics.Result {
+func runExact(t *testing.T, id string, sets ...string) *engine.Result {
 	t.Helper()
 	r, err := mechtest.Exact(registry, id, sets...)
 	if err != nil {
@@ -26,7 +26,7 @@ func runExact(t *testing.T, id string, sets ...string) *mechanics.Result {
 }
 
 // pmf is a variable's distribution by value (its defined part).
-func pmf(v *mechanics.VarResult) map[float64]float64 {
+func pmf(v *engine.VarResult) map[float64]float64 {
 	out := map[float64]float64{}
 	for i, p := range v.P {
 		if p != 0 {
@@ -37,7 +37,7 @@ func pmf(v *mechanics.VarResult) map[float64]float64 {
 }
 
 // samePMF compares a variable's distribution with an oracle's.
-func samePMF(t *testing.T, what string, got *mechanics.VarResult, want map[float64]float64, tol float64) {
+func samePMF(t *testing.T, what string, got *engine.VarResult, want map[float64]float64, tol float64) {
 	t.Helper()
 	g := pmf(got)
 	for x, p := range want {

@@ -5,8 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/internal/mechtest"
-	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
 )
 
@@ -17,7 +17,7 @@ func near(t *testing.T, what string, got, want, tol float64) {
 	}
 }
 
-func runExact(t *testing.T, id string, sets ...string) *mechanics.Result {
+func runExact(t *testing.T, id string, sets ...string) *engine.Result {
 	t.Helper()
 	r, err := mechtest.Exact(registry, id, sets...)
 	if err != nil {

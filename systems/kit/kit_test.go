@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -109,7 +110,7 @@ func TestCheckModelBothEngines(t *testing.T) {
 		t.Errorf("cross-check: %v %v", rep, err)
 	}
 	tte := TimeToEvent("round", 30, true, func(int) mechanics.Node { return Success(mechanics.D(6), mechanics.GE, 5) })
-	res := &mechanics.Result{}
+	res := &engine.Result{}
 	if err := exact.Compute(tte, res); err != nil {
 		t.Fatal(err)
 	}

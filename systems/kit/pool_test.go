@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
@@ -197,7 +198,7 @@ func TestJointPoolSimulated(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a := sim.ChiSquare(h, d); a.P < 1e-6 || a.Impossible > 0 {
+		if a := engine.ChiSquare(h.Lo, h.Counts, d); a.P < 1e-6 || a.Impossible > 0 {
 			t.Errorf("%dd6: chi-square %+v", n, a)
 		}
 	}

@@ -1,7 +1,6 @@
-package mechanics
+package engine
 
-// Version is oddsmith's version, recorded in every result.
-const Version = "0.1.0"
+import "github.com/oddsmith/oddsmith/mechanics"
 
 // Result is what either engine returns; reports never care which one made it.
 type Result struct {
@@ -9,10 +8,10 @@ type Result struct {
 	// Rule says where a designer's rule comes from: the expression of a
 	// one-liner, or the file of a rule file ("" for built-in mechanics).
 	Rule    string
-	Engine  string // "exact" or "sim"
+	Engine  Kind
 	Version string
-	Params  []NamedValue // in declaration order
-	Options []NamedString
+	Params  []mechanics.NamedValue // in declaration order
+	Options []mechanics.NamedString
 	// Fingerprint identifies the model (see Fingerprint); results with
 	// different fingerprints must never be merged.
 	Fingerprint string
@@ -31,17 +30,6 @@ type Result struct {
 	// complete.
 	Truncated float64
 	Warnings  []string
-}
-
-// NamedValue is a parameter and its value.
-type NamedValue struct {
-	Name  string
-	Value float64
-}
-
-// NamedString is an option and its value.
-type NamedString struct {
-	Name, Value string
 }
 
 // VarResult is the distribution of one variable: P[i] is the probability
@@ -145,4 +133,12 @@ func (r *Result) Event(name string) *EventResult {
 		}
 	}
 	return nil
+}
+
+// NewResult starts a result for a mechanic at a configuration: its
+// metadata and fingerprint, no figures yet.
+func NewResult(m *mechanics.Mechanic, c mechanics.Config, kind Kind) *Result {
+	r := &Result{Mechanic: m.ID, Rule: m.RuleSource, Engine: kind, Version: mechanics.Version, Fingerprint: m.Fingerprint(c)}
+	r.Params, r.Options = m.Settings(c)
+	return r
 }
