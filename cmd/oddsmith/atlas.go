@@ -16,7 +16,7 @@ func runAtlas(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := fs.StringP("output", "o", "", "output `DIR` (created if missing)")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
 	memory := memoryFlag(fs)
-	if err := parse(fs, args); err != nil {
+	if err := parse(ctx, fs, args); err != nil {
 		return err
 	}
 	mem, err := parseMemory(*memory)

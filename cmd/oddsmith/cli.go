@@ -171,9 +171,27 @@ type flagSet struct {
 	reg       *mechanics.Registry
 }
 
-// loadRules lays the rules of the command's --rules files over the
-// built-in mechanics.
-func (fs *flagSet) loadRules() error {
+// builtinsKey is the context key of the registry a command starts from.
+type builtinsKey struct{}
+
+// withBuiltins makes reg the registry the commands run under ctx start
+// from, instead of systems.Default: a test hook (a test adds a mechanic of
+// its own, say one that breaks an engine on purpose).
+func withBuiltins(ctx context.Context, reg *mechanics.Registry) context.Context {
+	return context.WithValue(ctx, builtinsKey{}, reg)
+}
+
+// builtins is the registry commands start from: systems.Default unless a
+// test said otherwise (withBuiltins).
+func builtins(ctx context.Context) *mechanics.Registry {
+	if reg, ok := ctx.Value(builtinsKey{}).(*mechanics.Registry); ok {
+		return reg
+	}
+	return systems.Default
+}
+
+// loadRules lays the rules of the command's --rules files over base.
+func (fs *flagSet) loadRules(base *mechanics.Registry) error {
 	var ms []*mechanics.Mechanic
 	for _, f := range *fs.ruleFiles {
 		rs, err := rules.LoadFile(f)
@@ -185,7 +203,7 @@ func (fs *flagSet) loadRules() error {
 		}
 	}
 	var err error
-	fs.reg, err = systems.Default.Overlay(ms)
+	fs.reg, err = base.Overlay(ms)
 	return err
 }
 
@@ -223,7 +241,7 @@ func newFlags(c *command, stdout io.Writer) *flagSet {
 	return fs
 }
 
-func parse(fs *flagSet, args []string) error {
+func parse(ctx context.Context, fs *flagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err // pflag has printed the usage
@@ -237,12 +255,12 @@ func parse(fs *flagSet, args []string) error {
 			return badInput("--%s is empty: give %s", fw[0], fw[1])
 		}
 	}
-	return fs.loadRules()
+	return fs.loadRules(builtins(ctx))
 }
 
-func runList(_ context.Context, args []string, stdout, _ io.Writer) error {
+func runList(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := newFlags(findCommand("list"), stdout)
-	if err := parse(fs, args); err != nil {
+	if err := parse(ctx, fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -300,14 +318,14 @@ func lookup(fs *flagSet) (*mechanics.Mechanic, error) {
 	return fs.reg.Lookup(fs.Arg(0))
 }
 
-func runDescribe(_ context.Context, args []string, stdout, _ io.Writer) error {
+func runDescribe(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := newFlags(findCommand("describe"), stdout)
 	var sets []string
 	fs.StringArrayVar(&sets, "set", nil, "describe the model at these settings: `name=value` (repeatable; outputs can depend on them)")
 	all := fs.Bool("all", false, "describe every registered mechanic (at the defaults)")
 	format := fs.StringP("format", "f", "text", "output `format`: text or markdown (--all --format markdown is the reference in docs/mechanics.md)")
 	src := exprFlag(fs)
-	if err := parse(fs, args); err != nil {
+	if err := parse(ctx, fs, args); err != nil {
 		return err
 	}
 	if *format != "text" && *format != "markdown" {
@@ -407,7 +425,7 @@ func runExact(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := newFlags(findCommand("exact"), stdout)
 	of.register(fs)
 	memory := memoryFlag(fs)
-	if err := parse(fs, args); err != nil {
+	if err := parse(ctx, fs, args); err != nil {
 		return err
 	}
 	mem, err := parseMemory(*memory)
@@ -435,7 +453,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	quiet := fs.BoolP("quiet", "q", false, "no progress on stderr")
 	memory := memoryFlag(fs)
 	shard := shardFlag(fs)
-	if err := parse(fs, args); err != nil {
+	if err := parse(ctx, fs, args); err != nil {
 		return err
 	}
 	mem, err := parseMemory(*memory)

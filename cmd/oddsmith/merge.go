@@ -324,7 +324,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	format := fs.StringP("format", "f", "", "output `format` of a simulation: table, csv or json (default: the shards' --format, else table)")
 	quiet := fs.BoolP("quiet", "q", false, "no summary on stderr")
 	memory := memoryFlag(fs)
-	if err := parse(fs, args); err != nil {
+	if err := parse(ctx, fs, args); err != nil {
 		return err
 	}
 	if _, err := parseMemory(*memory); err != nil {

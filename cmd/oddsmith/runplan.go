@@ -15,7 +15,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
 	memory := memoryFlag(fs)
 	shard := shardFlag(fs)
-	if err := parse(fs, args); err != nil {
+	if err := parse(ctx, fs, args); err != nil {
 		return err
 	}
 	mem, err := parseMemory(*memory)

@@ -31,7 +31,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	memory := memoryFlag(fs)
 	exprSrc := exprFlag(fs)
 	shard := shardFlag(fs)
-	if err := parse(fs, args); err != nil {
+	if err := parse(ctx, fs, args); err != nil {
 		return err
 	}
 	mem, err := parseMemory(*memory)
