@@ -128,14 +128,15 @@ type Map struct {
 }
 
 // Combine is F(X, Y) for independent X and Y: the general form of opposed
-// rolls (K5) and of packing several independent results into one outcome.
+// rolls and of packing several independent results into one outcome.
 type Combine struct {
 	X, Y Node
 	F    func(x, y int) int
 	Name string
 }
 
-// Max is the largest of independent terms; Min the smallest (K4).
+// Max is the largest of independent terms; Min the smallest (order
+// statistics).
 type Max struct{ Terms []Node }
 
 // Min is the smallest of independent terms.
@@ -148,7 +149,8 @@ type Keep struct {
 	Highest bool
 }
 
-// Pool rolls N copies of Die and folds the face counts through Eval (K2).
+// Pool rolls N copies of Die and folds the face counts through Eval (the
+// exact engine runs Eval as a dynamic program over the faces of the pool).
 type Pool struct {
 	Die  Die
 	N    int

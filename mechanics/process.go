@@ -18,8 +18,8 @@ import (
 // step rather than once per state.
 //
 // When Homogeneous is true the step must not depend on t, and the exact
-// engine solves the absorbing Markov chain (K6) as well as propagating it;
-// otherwise it propagates the distribution step by step (K7).
+// engine solves the absorbing Markov chain as well as propagating it;
+// otherwise it propagates the distribution step by step (a forward DP).
 type Process struct {
 	States    []string
 	Absorbing []bool
