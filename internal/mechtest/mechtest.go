@@ -1,6 +1,3 @@
-// Package mechtest helps the tests of the game systems: it computes a
-// mechanic by name and cross-checks whole systems against the simulator. It
-// is internal: test support, not API.
 package mechtest
 
 import (
