@@ -299,7 +299,7 @@ func (r *Rule) buildProcess(params map[string]expr.Rat) (*mechanics.Spec, error)
 	p.Step = func(_, s int) mechanics.Node {
 		node, err := r.step(withState(s), tuple(s), index)
 		if err != nil {
-			panic(err.Error())
+			mechanics.Raise("%w", err)
 		}
 		return node
 	}
@@ -418,16 +418,16 @@ func (r *Rule) step(params map[string]expr.Rat, cur []int, index func([]int) (in
 		for i, p := range progs {
 			v, err := p.Eval(vals)
 			if err != nil {
-				panic(fmt.Sprintf("next.%s: %v", pd.State[i].Name, err))
+				mechanics.Raise("next.%s: %w", pd.State[i].Name, err)
 			}
 			if !v.IsInt() || v.N > math.MaxInt32 || v.N < math.MinInt32 {
-				panic(fmt.Sprintf("next.%s = %s is not a whole number", pd.State[i].Name, v))
+				mechanics.Raise("next.%s = %s is not a whole number", pd.State[i].Name, v)
 			}
 			next[i] = int(v.N)
 		}
 		s, err := index(next)
 		if err != nil {
-			panic(err.Error())
+			mechanics.Raise("%w", err)
 		}
 		return s
 	}}, nil

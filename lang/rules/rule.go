@@ -483,12 +483,7 @@ func docOr(d Def) string {
 
 // assemble builds the outcome record (one field per random part) and the
 // node that rolls every part, independently.
-func (c *compiler) assemble() (spec *mechanics.Spec, err error) {
-	defer func() {
-		if x := recover(); x != nil {
-			err = fmt.Errorf("the rule's random parts are too many or too wide to hold jointly (%v): bind fewer rolls to names, or sum them in one expression", x)
-		}
-	}()
+func (c *compiler) assemble() (*mechanics.Spec, error) {
 	if len(c.comps) == 0 {
 		// Nothing random: one constant field.
 		c.comps = append(c.comps, component{node: mechanics.Const{V: 0}, fields: []mechanics.Field{mechanics.Int(c.fresh("const"), 0, 0, "no roll")}})
@@ -497,7 +492,10 @@ func (c *compiler) assemble() (spec *mechanics.Spec, err error) {
 	for _, cp := range c.comps {
 		fields = append(fields, cp.fields...)
 	}
-	rec := mechanics.NewRecord(fields...)
+	rec, err := mechanics.MakeRecord(fields...)
+	if err != nil {
+		return nil, fmt.Errorf("the rule's random parts are too many or too wide to hold jointly (%v): bind fewer rolls to names, or sum them in one expression", err)
+	}
 	var outcome mechanics.Node
 	for i, cp := range c.comps {
 		put := c.putter(rec, cp)
