@@ -1719,21 +1719,26 @@ var oracleCases = []string{
 // above; every one must be compared, so none runs under a deadline (a slow
 // machine must not turn into a skip, and a skip into a failure).
 func TestOracleCases(t *testing.T) {
+	t.Parallel()
 	for _, src := range oracleCases {
-		switch v, msg := checkOracle(src, 2_000_000, 0); v {
-		case vDisagree:
-			t.Errorf("%s: %s", src, msg)
-		case vSkip:
-			t.Errorf("%s: the oracle declines: %s", src, msg)
-		case vBothFail:
-			t.Logf("%s: refused or failing in both: %s", src, msg)
-		}
+		t.Run(src, func(t *testing.T) {
+			t.Parallel()
+			switch v, msg := checkOracle(src, 2_000_000, 0); v {
+			case vDisagree:
+				t.Errorf("%s: %s", src, msg)
+			case vSkip:
+				t.Errorf("%s: the oracle declines: %s", src, msg)
+			case vBothFail:
+				t.Logf("%s: refused or failing in both: %s", src, msg)
+			}
+		})
 	}
 }
 
 // TestOracleRandom compares the engine with the enumeration over random
 // small expressions (a fixed seed: the same expressions every run).
 func TestOracleRandom(t *testing.T) {
+	t.Parallel()
 	n := 30_000
 	if testing.Short() {
 		n = 1_500
@@ -1798,10 +1803,14 @@ var engineBugs = []struct{ src, bug string }{
 }
 
 func TestOracleEngineBugs(t *testing.T) {
+	t.Parallel()
 	for _, c := range engineBugs {
-		if v, msg := checkOracle(c.src, 2_000_000, 0); v != vAgree {
-			t.Errorf("%s (%s): %s", c.src, c.bug, msg)
-		}
+		t.Run(c.src, func(t *testing.T) {
+			t.Parallel()
+			if v, msg := checkOracle(c.src, 2_000_000, 0); v != vAgree {
+				t.Errorf("%s (%s): %s", c.src, c.bug, msg)
+			}
+		})
 	}
 }
 
