@@ -1,15 +1,3 @@
-// Package rules turns designers' own rules — one-line dice expressions and
-// rule files — into mechanics that both engines run, like the built-in
-// ones: the notation (package notation) is compiled into the declared
-// model (an outcome record of independent random parts, nodes that roll
-// them, and output expressions over the record's fields).
-//
-// A name bound to a roll is that roll wherever it is used ("nat = d20",
-// then "nat + bonus" and "nat == 20" read the same die); a dice term
-// written in an expression is a fresh roll each time it is written. A name
-// bound to dice alone and read by a pool evaluator (highest(pool),
-// count(pool >= 5)) is a pool: every statistic the rule reads of it comes
-// from one roll of its dice.
 package rules
 
 import (
