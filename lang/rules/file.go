@@ -157,7 +157,8 @@ func parse(file string, src []byte) ([]*Rule, toml.MetaData, error) {
 	var out []*Rule
 	seen := map[string]bool{}
 	for i, t := range raw.Rule {
-		r, err := ruleOf(file, i, t, order[i], lines)
+		rd := &ruleReader{file: file, i: i, t: t, order: order[i], lines: lines, names: map[string]string{}}
+		r, err := rd.rule()
 		if err != nil {
 			return nil, md, err
 		}
@@ -301,8 +302,9 @@ func (rd *ruleReader) claim(line int, name, what string) error {
 	return nil
 }
 
-func ruleOf(file string, i int, t map[string]any, order map[string][]string, lines *lineIndex) (*Rule, error) {
-	rd := &ruleReader{file: file, i: i, t: t, order: order, lines: lines, names: map[string]string{}}
+// rule reads the rule, section by section, and compiles it at its
+// defaults.
+func (rd *ruleReader) rule() (*Rule, error) {
 	r, err := rd.header()
 	if err != nil {
 		return nil, err
@@ -310,7 +312,7 @@ func ruleOf(file string, i int, t map[string]any, order map[string][]string, lin
 	if r.Params, err = rd.params(); err != nil {
 		return nil, err
 	}
-	if _, ok := t["process"]; ok {
+	if _, ok := rd.t["process"]; ok {
 		if r.Process, err = rd.process(); err != nil {
 			return nil, err
 		}
