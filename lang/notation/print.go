@@ -140,6 +140,7 @@ func (p *printer) num(e *Num, outer int) {
 	}
 }
 
+// call writes a function call: name(arg, …).
 func (p *printer) call(e *Call) {
 	p.WriteString(e.Name)
 	p.WriteByte('(')
@@ -152,6 +153,7 @@ func (p *printer) call(e *Call) {
 	p.WriteByte(')')
 }
 
+// lookup writes a lookup table: lookup(x, {case: value, …, _: default}).
 func (p *printer) lookup(e *Lookup) {
 	p.WriteString("lookup(")
 	p.expr(e.X, lvlIf)
@@ -241,6 +243,7 @@ func (p *printer) faces(faces []*Num) {
 	p.WriteByte('}')
 }
 
+// modString is the canonical text of a dice modifier alone.
 func modString(m Mod) string {
 	var p printer
 	p.mod(m)
