@@ -1,6 +1,7 @@
 package mechanics
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -115,26 +116,38 @@ const maxRecordSize = 1 << 52
 // error) on a duplicate or empty name, an empty range, an enum without
 // labels, a Scaled field with Den < 1, or more than 2⁵² combinations.
 func NewRecord(fields ...Field) *Record {
+	r, err := MakeRecord(fields...)
+	if err != nil {
+		panic(err.Error())
+	}
+	return r
+}
+
+// MakeRecord is NewRecord for fields that come from input (a designer's
+// rule, whose rolls may be too many or too wide to hold jointly): a
+// declaration NewRecord would panic on is returned as an error with the
+// same message.
+func MakeRecord(fields ...Field) (*Record, error) {
 	r := &Record{Fields: fields, stride: make([]int, len(fields)), size: 1}
 	seen := map[string]bool{}
 	for i, f := range fields {
 		switch {
 		case f.Name == "" || strings.ContainsAny(f.Name, " \t\n=,"):
-			panic(fmt.Sprintf("mechanics: record field name %q", f.Name))
+			return nil, fmt.Errorf("mechanics: record field name %q", f.Name)
 		case seen[f.Name]:
-			panic("mechanics: duplicate record field " + f.Name)
+			return nil, errors.New("mechanics: duplicate record field " + f.Name)
 		case f.Lo > f.Hi:
-			panic(fmt.Sprintf("mechanics: record field %s has the empty range [%d, %d]", f.Name, f.Lo, f.Hi))
+			return nil, fmt.Errorf("mechanics: record field %s has the empty range [%d, %d]", f.Name, f.Lo, f.Hi)
 		case f.Kind == EnumField && len(f.Labels) == 0:
-			panic("mechanics: enum field " + f.Name + " has no labels")
+			return nil, errors.New("mechanics: enum field " + f.Name + " has no labels")
 		case f.Den < 1:
-			panic("mechanics: field " + f.Name + " needs a denominator ≥ 1")
+			return nil, errors.New("mechanics: field " + f.Name + " needs a denominator ≥ 1")
 		}
 		seen[f.Name] = true
 		radix := f.Hi - f.Lo + 1
 		r.stride[i] = r.size
 		if radix <= 0 || r.size > maxRecordSize/radix {
-			panic(fmt.Sprintf("mechanics: record with field %s has more than 2^52 values", f.Name))
+			return nil, fmt.Errorf("mechanics: record with field %s has more than 2^52 values", f.Name)
 		}
 		r.size *= radix
 	}
@@ -144,7 +157,7 @@ func NewRecord(fields ...Field) *Record {
 			r.start += -f.Lo * r.stride[i]
 		}
 	}
-	return r
+	return r, nil
 }
 
 // Size is the number of distinct records: codes are 0..Size()-1.

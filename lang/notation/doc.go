@@ -6,6 +6,13 @@
 // String prints a tree back as canonical text that parses to the same tree;
 // Walk and Names find what an expression reads.
 //
+// It is the syntax half of the language layer, which sits beside the model
+// core (package mechanics) rather than inside it: package rules compiles
+// the trees into the declared model, a mechanics.Spec, so that designers'
+// rules run on both engines like the built-in mechanics. The package
+// needs only exact numbers (mechanics/expr) from the core, and nothing in
+// the core imports it.
+//
 // # Values
 //
 // Numbers are exact rationals: 0.5 is 1/2, and "/" divides exactly (7/2 is
@@ -169,8 +176,8 @@
 //
 // Parse reports the first problem as a *SyntaxError: "line L, column C:
 // problem", the column counting characters from 1. Misspelled functions and
-// keywords get a suggestion (Suggest is exported for the compiler's own
-// names). A source longer than MaxSourceLen bytes, nesting deeper than
+// keywords get a suggestion (package rules suggests its own names the same
+// way). A source longer than MaxSourceLen bytes, nesting deeper than
 // MaxDepth (parentheses, calls, negations, not, if), integers beyond int64
 // and decimals with more than 18 digits after the point are errors.
 package notation

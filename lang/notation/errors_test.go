@@ -109,25 +109,27 @@ var badInputs = []struct{ src, err string }{
 }
 
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range badInputs {
-		e, err := Parse(c.src)
-		if err == nil {
-			t.Errorf("Parse(%q) = %s; want an error", c.src, String(e))
-			continue
-		}
-		var se *SyntaxError
-		if !errors.As(err, &se) {
-			t.Errorf("Parse(%q): %T is not a *SyntaxError", c.src, err)
-			continue
-		}
-		if e != nil {
-			t.Errorf("Parse(%q) returned a tree with its error", c.src)
-		}
-		if got := err.Error(); got != c.err {
-			t.Errorf("Parse(%q):\n  got  %s\n  want %s", c.src, got, c.err)
-		}
-		if strings.ContainsAny(err.Error(), "\n\r") {
-			t.Errorf("Parse(%q): the message is not one line", c.src)
-		}
+		t.Run(c.src, func(t *testing.T) {
+			t.Parallel()
+			e, err := Parse(c.src)
+			if err == nil {
+				t.Fatalf("Parse(%q) = %s; want an error", c.src, String(e))
+			}
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("Parse(%q): %T is not a *SyntaxError", c.src, err)
+			}
+			if e != nil {
+				t.Errorf("Parse(%q) returned a tree with its error", c.src)
+			}
+			if got := err.Error(); got != c.err {
+				t.Errorf("Parse(%q):\n  got  %s\n  want %s", c.src, got, c.err)
+			}
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Errorf("Parse(%q): the message is not one line", c.src)
+			}
+		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 // TestPoolFunction: the functions that read a pool, and no other.
 func TestPoolFunction(t *testing.T) {
+	t.Parallel()
 	var got []string
 	for _, f := range Functions() {
 		if PoolFunction(f) {

@@ -68,25 +68,33 @@ func PoolFunction(name string) bool {
 func Keywords() []string { return slices.Clone(keywords) }
 
 // Parse reads one expression. Its error, if any, is a *SyntaxError.
-func Parse(src string) (e Expr, err error) {
+func Parse(src string) (Expr, error) {
+	e, _, err := parse(src)
+	return e, err
+}
+
+// parse is Parse that also returns the parser's work (see parser.work).
+func parse(src string) (e Expr, work int, err error) {
 	if len(src) > MaxSourceLen {
-		return nil, &SyntaxError{Pos{1, 1, 0}, fmt.Sprintf("the expression is too long: %d bytes, the limit is %d", len(src), MaxSourceLen)}
+		return nil, 0, &SyntaxError{Pos{1, 1, 0}, fmt.Sprintf("the expression is too long: %d bytes, the limit is %d", len(src), MaxSourceLen)}
 	}
 	p := &parser{src: src, positions: newPositions(src)}
+	// A syntax error unwinds the parser's stack as a bailout; any other
+	// panic is a bug and goes on.
 	defer func() {
 		if r := recover(); r != nil {
 			b, ok := r.(bailout)
 			if !ok {
 				panic(r)
 			}
-			e, err = nil, b.err
+			e, work, err = nil, p.work, b.err
 		}
 	}()
 	x := p.parseExpr()
 	if t := p.peek(); t.kind != tEOF {
 		p.failAt(t.off, "expected an operator or the end of the expression, found %s%s", p.desc(t), p.afterOperand(t))
 	}
-	return x, nil
+	return x, p.work, nil
 }
 
 type parser struct {
@@ -100,6 +108,13 @@ type parser struct {
 	cached  bool
 
 	lastName token // the identifier of the last Name read
+
+	// work counts what the parser has read: the bytes of every token
+	// scanned (the spaces before it included) and of every column counted
+	// rune by rune, and one for every position found. A bounded number of
+	// reads of each byte keeps any input from making parsing quadratic;
+	// the tests hold it to that.
+	work int
 }
 
 // bailout carries a syntax error up the parser's stack to Parse.
@@ -110,6 +125,13 @@ func (p *parser) failAt(off int, format string, args ...any) {
 }
 
 func (p *parser) desc(t token) string { return describe(p.src, t) }
+
+// pos is the line and column of the byte at off.
+func (p *parser) pos(off int) Pos {
+	at, read := p.positions.at(off)
+	p.work += read
+	return at
+}
 
 // at is the byte at off, or 0 past the end.
 func (p *parser) at(off int) byte {
@@ -129,6 +151,7 @@ func (p *parser) peek() token {
 		off++
 	}
 	p.cache, p.cacheAt, p.cached = scanToken(p.src, off), p.off, true
+	p.work += p.cache.end - p.off + 1
 	return p.cache
 }
 

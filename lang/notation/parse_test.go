@@ -2,6 +2,7 @@ package notation
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -205,28 +206,32 @@ var examples = []struct{ src, canon, tree string }{
 }
 
 func TestParseExamples(t *testing.T) {
+	t.Parallel()
 	for _, c := range examples {
-		e, err := Parse(c.src)
-		if err != nil {
-			t.Errorf("Parse(%q): %v", c.src, err)
-			continue
-		}
-		if got := String(e); got != c.canon {
-			t.Errorf("String(Parse(%q)) = %q; want %q", c.src, got, c.canon)
-		}
-		if got := tree(e); got != c.tree {
-			t.Errorf("tree(Parse(%q)) =\n  %s; want\n  %s", c.src, got, c.tree)
-		}
-		if got := e.String(); got != String(e) {
-			t.Errorf("%q: method String %q differs from String", c.src, got)
-		}
-		roundTrip(t, c.src)
-		roundTrip(t, c.canon)
+		t.Run(c.src, func(t *testing.T) {
+			t.Parallel()
+			e, err := Parse(c.src)
+			if err != nil {
+				t.Fatalf("Parse(%q): %v", c.src, err)
+			}
+			if got := String(e); got != c.canon {
+				t.Errorf("String(Parse(%q)) = %q; want %q", c.src, got, c.canon)
+			}
+			if got := tree(e); got != c.tree {
+				t.Errorf("tree(Parse(%q)) =\n  %s; want\n  %s", c.src, got, c.tree)
+			}
+			if got := e.String(); got != String(e) {
+				t.Errorf("%q: method String %q differs from String", c.src, got)
+			}
+			roundTrip(t, c.src)
+			roundTrip(t, c.canon)
+		})
 	}
 }
 
 // TestPrecedence checks the table in the package doc, level by level.
 func TestPrecedence(t *testing.T) {
+	t.Parallel()
 	for src, want := range map[string]string{
 		// dice bind tightest
 		"2d6*2":     "(* (dice 2 6) 2)",
@@ -258,19 +263,22 @@ func TestPrecedence(t *testing.T) {
 		"if a or b then c and d else e or f": "(if (or a b) (and c d) (or e f))",
 		"if a then b else c == d":            "(if a b (== c d))",
 	} {
-		e, err := Parse(src)
-		if err != nil {
-			t.Errorf("Parse(%q): %v", src, err)
-			continue
-		}
-		if got := tree(e); got != want {
-			t.Errorf("%q parses as %s; want %s", src, got, want)
-		}
-		roundTrip(t, src)
+		t.Run(src, func(t *testing.T) {
+			t.Parallel()
+			e, err := Parse(src)
+			if err != nil {
+				t.Fatalf("Parse(%q): %v", src, err)
+			}
+			if got := tree(e); got != want {
+				t.Errorf("%q parses as %s; want %s", src, got, want)
+			}
+			roundTrip(t, src)
+		})
 	}
 }
 
 func TestPositions(t *testing.T) {
+	t.Parallel()
 	src := "a +\n  4d6kh3 >= é"
 	if _, err := Parse(src); err == nil {
 		t.Fatal("é parsed")
@@ -298,9 +306,11 @@ func TestPositions(t *testing.T) {
 		{"kh count", d.Mods[0].(*Keep).Count.Pos(), Pos{2, 8, 11}},
 		{"tn", cmp.Y.Pos(), Pos{2, 13, 16}},
 	} {
-		if c.got != c.want {
-			t.Errorf("%s at %+v; want %+v", c.name, c.got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if c.got != c.want {
+				t.Errorf("%s at %+v; want %+v", c.name, c.got, c.want)
+			}
+		})
 	}
 	// Columns count characters, not bytes.
 	_, err = Parse("é")
@@ -325,6 +335,7 @@ func TestPositions(t *testing.T) {
 }
 
 func TestNumbers(t *testing.T) {
+	t.Parallel()
 	for src, want := range map[string]expr.Rat{
 		"0.5": expr.Frac(1, 2), "12.75": expr.Frac(51, 4), "0.1": expr.Frac(1, 10),
 		"100": expr.Int(100), "1.10": expr.Frac(11, 10),
@@ -332,19 +343,22 @@ func TestNumbers(t *testing.T) {
 		"0.123456789012345678":     expr.Frac(123456789012345678, 1000000000000000000),
 		"1.0000000000000000000000": expr.Int(1),
 	} {
-		e, err := Parse(src)
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		if got := e.(*Num).Value; got != want {
-			t.Errorf("%s = %v; want %v", src, got, want)
-		}
-		roundTrip(t, src)
+		t.Run(src, func(t *testing.T) {
+			t.Parallel()
+			e, err := Parse(src)
+			if err != nil {
+				t.Fatalf("%s: %v", src, err)
+			}
+			if got := e.(*Num).Value; got != want {
+				t.Errorf("%s = %v; want %v", src, got, want)
+			}
+			roundTrip(t, src)
+		})
 	}
 }
 
 func TestWalkAndNames(t *testing.T) {
+	t.Parallel()
 	e, err := Parse("if nat + bonus >= tn then (n)d6kh(k)!>=(t){lim} + lookup(x, {1: a, _: bonus}) else count(pool == highest(pool, m))")
 	if err != nil {
 		t.Fatal(err)
@@ -377,14 +391,17 @@ func TestWalkAndNames(t *testing.T) {
 }
 
 func TestIsNameAndLists(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"bonus": true, "_": true, "tn2": true, "d": true, "dc": true, "damage": true, "D6": true,
 		"d6": false, "dF": false, "dFoo": false, "2x": false, "": false, "a.b": false, "if": false, "not": false,
 		"é": false, "a-b": false,
 	} {
-		if got := IsName(s); got != want {
-			t.Errorf("IsName(%q) = %v", s, got)
-		}
+		t.Run(fmt.Sprintf("%q", s), func(t *testing.T) {
+			if got := IsName(s); got != want {
+				t.Errorf("IsName(%q) = %v", s, got)
+			}
+		})
 	}
 	fs := Functions()
 	if !slices.IsSorted(fs) || !slices.Contains(fs, "lookup") || !slices.Contains(fs, "largest_set") || len(fs) != 17 {
@@ -396,6 +413,7 @@ func TestIsNameAndLists(t *testing.T) {
 }
 
 func TestSuggest(t *testing.T) {
+	t.Parallel()
 	fs := Functions()
 	for name, want := range map[string]string{
 		"hihgest": "highest", "higest": "highest", "Highest": "highest", "lowset": "lowest",
@@ -403,9 +421,11 @@ func TestSuggest(t *testing.T) {
 		"mx": "max", "abss": "abs", "clmp": "clamp", "xyz": "", "h": "", "": "",
 		"highest": "", "zzzzzzzz": "",
 	} {
-		if got := suggest.Closest(name, fs); got != want {
-			t.Errorf("suggest.Closest(%q) = %q; want %q", name, got, want)
-		}
+		t.Run(fmt.Sprintf("%q", name), func(t *testing.T) {
+			if got := suggest.Closest(name, fs); got != want {
+				t.Errorf("suggest.Closest(%q) = %q; want %q", name, got, want)
+			}
+		})
 	}
 	params := []string{"tn", "bonus", "skill", "attribute"}
 	for name, want := range map[string]string{"tm": "tn", "bouns": "bonus", "skil": "skill", "atribute": "attribute", "x": ""} {
@@ -420,6 +440,7 @@ func TestSuggest(t *testing.T) {
 
 // TestHandBuilt prints trees no parse gives.
 func TestHandBuilt(t *testing.T) {
+	t.Parallel()
 	one := &Num{Value: expr.Int(1)}
 	for _, c := range []struct {
 		e    Expr
@@ -437,9 +458,12 @@ func TestHandBuilt(t *testing.T) {
 		{nil, "<nil>"},
 		{&Binary{Op: Mul, X: &Binary{Op: Add, X: one, Y: one}, Y: &Neg{X: &Binary{Op: Sub, X: one, Y: one}}}, "(1 + 1) * -(1 - 1)"},
 	} {
-		if got := String(c.e); got != c.want {
-			t.Errorf("String = %q; want %q", got, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			t.Parallel()
+			if got := String(c.e); got != c.want {
+				t.Errorf("String = %q; want %q", got, c.want)
+			}
+		})
 	}
 	for _, m := range []Mod{&Keep{End: Low}, &Drop{}, &Explode{Compound: true, Limit: one}, &Reroll{Once: true}, &CountFail{}} {
 		if m.String() == "" {

@@ -19,9 +19,9 @@ import (
 // outside a condition or face, 1/3 as a Num, a Filter outside count, all
 // or any) may read back differently.
 func String(e Expr) string {
-	var b strings.Builder
-	write(&b, e, lvlIf)
-	return b.String()
+	var p printer
+	p.expr(e, lvlIf)
+	return p.String()
 }
 
 // Precedence levels, loosest first (see the package doc).
@@ -43,123 +43,137 @@ func binLevel(op BinOp) int {
 	return lvlProd
 }
 
-func write(b *strings.Builder, e Expr, outer int) {
-	open := func(l int) {
-		if l < outer {
-			b.WriteByte('(')
-		}
+// printer writes the canonical text of expressions and dice modifiers.
+type printer struct{ strings.Builder }
+
+// group writes what body writes, in parentheses when a node of level l
+// sits where the surrounding context (outer) binds tighter.
+func (p *printer) group(l, outer int, body func()) {
+	if l < outer {
+		p.WriteByte('(')
 	}
-	closeIf := func(l int) {
-		if l < outer {
-			b.WriteByte(')')
-		}
+	body()
+	if l < outer {
+		p.WriteByte(')')
 	}
+}
+
+// infix writes x op y as a node of level l, its operands at the levels
+// they need (lx, ly).
+func (p *printer) infix(outer, l int, x Expr, lx int, op fmt.Stringer, y Expr, ly int) {
+	p.group(l, outer, func() {
+		p.expr(x, lx)
+		fmt.Fprintf(p, " %s ", op)
+		p.expr(y, ly)
+	})
+}
+
+// expr writes e where the context binds as tightly as level outer.
+func (p *printer) expr(e Expr, outer int) {
 	switch e := e.(type) {
 	case *Num:
-		s, ok := numText(e.Value)
-		switch {
-		case !ok:
-			fmt.Fprintf(b, "(%d / %d)", e.Value.N, e.Value.D)
-		case strings.HasPrefix(s, "-"):
-			open(lvlUnary)
-			b.WriteString(s)
-			closeIf(lvlUnary)
-		default:
-			b.WriteString(s)
-		}
+		p.num(e, outer)
 	case *Name:
-		b.WriteString(e.Name)
+		p.WriteString(e.Name)
 	case *Dice:
-		writeDice(b, e)
+		p.dice(e)
 	case *Neg:
-		open(lvlUnary)
-		b.WriteByte('-')
-		if isNegative(e.X) {
-			b.WriteByte('(')
-			write(b, e.X, lvlIf)
-			b.WriteByte(')')
-		} else {
-			write(b, e.X, lvlUnary)
-		}
-		closeIf(lvlUnary)
+		p.group(lvlUnary, outer, func() {
+			p.WriteByte('-')
+			if isNegative(e.X) {
+				p.WriteByte('(')
+				p.expr(e.X, lvlIf)
+				p.WriteByte(')')
+			} else {
+				p.expr(e.X, lvlUnary)
+			}
+		})
 	case *Binary:
 		l := binLevel(e.Op)
-		open(l)
-		write(b, e.X, l)
-		fmt.Fprintf(b, " %s ", e.Op)
-		write(b, e.Y, l+1)
-		closeIf(l)
+		p.infix(outer, l, e.X, l, e.Op, e.Y, l+1)
 	case *Compare:
-		open(lvlCmp)
-		write(b, e.X, lvlSum)
-		fmt.Fprintf(b, " %s ", e.Op)
-		write(b, e.Y, lvlSum)
-		closeIf(lvlCmp)
+		p.infix(outer, lvlCmp, e.X, lvlSum, e.Op, e.Y, lvlSum)
 	case *Filter:
-		open(lvlCmp)
-		write(b, e.Pool, lvlSum)
-		fmt.Fprintf(b, " %s ", e.Op)
-		write(b, e.Value, lvlSum)
-		closeIf(lvlCmp)
+		p.infix(outer, lvlCmp, e.Pool, lvlSum, e.Op, e.Value, lvlSum)
 	case *Logic:
 		l := lvlOr
 		if e.Op == And {
 			l = lvlAnd
 		}
-		open(l)
-		write(b, e.X, l)
-		fmt.Fprintf(b, " %s ", e.Op)
-		write(b, e.Y, l+1)
-		closeIf(l)
+		p.infix(outer, l, e.X, l, e.Op, e.Y, l+1)
 	case *Not:
-		open(lvlNot)
-		b.WriteString("not ")
-		write(b, e.X, lvlNot)
-		closeIf(lvlNot)
+		p.group(lvlNot, outer, func() {
+			p.WriteString("not ")
+			p.expr(e.X, lvlNot)
+		})
 	case *If:
-		open(lvlIf)
-		b.WriteString("if ")
-		write(b, e.Cond, lvlOr)
-		b.WriteString(" then ")
-		write(b, e.Then, lvlOr)
-		b.WriteString(" else ")
-		write(b, e.Else, lvlIf)
-		closeIf(lvlIf)
+		p.group(lvlIf, outer, func() {
+			p.WriteString("if ")
+			p.expr(e.Cond, lvlOr)
+			p.WriteString(" then ")
+			p.expr(e.Then, lvlOr)
+			p.WriteString(" else ")
+			p.expr(e.Else, lvlIf)
+		})
 	case *Call:
-		b.WriteString(e.Name)
-		b.WriteByte('(')
-		for i, a := range e.Args {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			write(b, a, lvlIf)
-		}
-		b.WriteByte(')')
+		p.call(e)
 	case *Lookup:
-		b.WriteString("lookup(")
-		write(b, e.X, lvlIf)
-		b.WriteString(", {")
-		for i, c := range e.Cases {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(caseKey(c))
-			b.WriteString(": ")
-			write(b, c.Value, lvlIf)
-		}
-		if e.Default != nil {
-			if len(e.Cases) > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("_: ")
-			write(b, e.Default, lvlIf)
-		}
-		b.WriteString("})")
+		p.lookup(e)
 	case nil:
-		b.WriteString("<nil>")
+		p.WriteString("<nil>")
 	default:
-		fmt.Fprintf(b, "<%T>", e)
+		fmt.Fprintf(p, "<%T>", e)
 	}
+}
+
+// num writes a number: in shortest decimal form (a negative one as a
+// unary minus would be), or as a division when it has none.
+func (p *printer) num(e *Num, outer int) {
+	s, ok := numText(e.Value)
+	switch {
+	case !ok:
+		fmt.Fprintf(p, "(%d / %d)", e.Value.N, e.Value.D)
+	case strings.HasPrefix(s, "-"):
+		p.group(lvlUnary, outer, func() { p.WriteString(s) })
+	default:
+		p.WriteString(s)
+	}
+}
+
+// call writes a function call: name(arg, …).
+func (p *printer) call(e *Call) {
+	p.WriteString(e.Name)
+	p.WriteByte('(')
+	for i, a := range e.Args {
+		if i > 0 {
+			p.WriteString(", ")
+		}
+		p.expr(a, lvlIf)
+	}
+	p.WriteByte(')')
+}
+
+// lookup writes a lookup table: lookup(x, {case: value, …, _: default}).
+func (p *printer) lookup(e *Lookup) {
+	p.WriteString("lookup(")
+	p.expr(e.X, lvlIf)
+	p.WriteString(", {")
+	for i, c := range e.Cases {
+		if i > 0 {
+			p.WriteString(", ")
+		}
+		p.WriteString(caseKey(c))
+		p.WriteString(": ")
+		p.expr(c.Value, lvlIf)
+	}
+	if e.Default != nil {
+		if len(e.Cases) > 0 {
+			p.WriteString(", ")
+		}
+		p.WriteString("_: ")
+		p.expr(e.Default, lvlIf)
+	}
+	p.WriteString("})")
 }
 
 // isNegative reports a node that prints with a leading "-".
@@ -174,62 +188,70 @@ func isNegative(e Expr) bool {
 	return false
 }
 
-// writeOperand writes a count, sides or modifier count: a whole literal
-// bare, anything else in parentheses.
-func writeOperand(b *strings.Builder, e Expr) {
+// operand writes a count, sides or modifier count: a whole literal bare,
+// anything else in parentheses.
+func (p *printer) operand(e Expr) {
 	if n, ok := e.(*Num); ok {
 		if v := n.Value; (v.D == 1 || v.D == 0) && v.N >= 0 {
-			b.WriteString(strconv.FormatInt(v.N, 10))
+			p.WriteString(strconv.FormatInt(v.N, 10))
 			return
 		}
 	}
-	b.WriteByte('(')
-	write(b, e, lvlIf)
-	b.WriteByte(')')
+	p.WriteByte('(')
+	p.expr(e, lvlIf)
+	p.WriteByte(')')
 }
 
-func writeDice(b *strings.Builder, d *Dice) {
+// dice writes a dice term: its count, its die, its modifiers.
+func (p *printer) dice(d *Dice) {
 	if d.Count != nil {
-		writeOperand(b, d.Count)
+		p.operand(d.Count)
 	}
-	b.WriteByte('d')
+	p.WriteByte('d')
 	switch d.Kind {
 	case Percent:
-		b.WriteByte('%')
+		p.WriteByte('%')
 	case Fudge:
-		b.WriteByte('F')
+		p.WriteByte('F')
 	case Custom:
-		b.WriteByte('{')
-		for i, f := range d.Faces {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if f == nil {
-				b.WriteString("<nil>")
-				continue
-			}
-			if s, ok := numText(f.Value); ok {
-				b.WriteString(s)
-			} else {
-				b.WriteString(f.Value.String())
-			}
-		}
-		b.WriteByte('}')
+		p.faces(d.Faces)
 	default:
-		writeOperand(b, d.Sides)
+		p.operand(d.Sides)
 	}
 	for _, m := range d.Mods {
-		writeMod(b, m)
+		p.mod(m)
 	}
 }
 
-func modString(m Mod) string {
-	var b strings.Builder
-	writeMod(&b, m)
-	return b.String()
+// faces writes the faces of a die d{…}.
+func (p *printer) faces(faces []*Num) {
+	p.WriteByte('{')
+	for i, f := range faces {
+		if i > 0 {
+			p.WriteString(", ")
+		}
+		if f == nil {
+			p.WriteString("<nil>")
+			continue
+		}
+		if s, ok := numText(f.Value); ok {
+			p.WriteString(s)
+		} else {
+			p.WriteString(f.Value.String())
+		}
+	}
+	p.WriteByte('}')
 }
 
-func writeMod(b *strings.Builder, m Mod) {
+// modString is the canonical text of a dice modifier alone.
+func modString(m Mod) string {
+	var p printer
+	p.mod(m)
+	return p.String()
+}
+
+// mod writes a dice modifier in its long form (kh, dl, cs).
+func (p *printer) mod(m Mod) {
 	end := func(e End) string {
 		if e == Low {
 			return "l"
@@ -238,47 +260,49 @@ func writeMod(b *strings.Builder, m Mod) {
 	}
 	switch m := m.(type) {
 	case *Keep:
-		b.WriteString("k" + end(m.End))
+		p.WriteString("k" + end(m.End))
 		if m.Count != nil {
-			writeOperand(b, m.Count)
+			p.operand(m.Count)
 		}
 	case *Drop:
-		b.WriteString("d" + end(m.End))
+		p.WriteString("d" + end(m.End))
 		if m.Count != nil {
-			writeOperand(b, m.Count)
+			p.operand(m.Count)
 		}
 	case *Explode:
-		b.WriteByte('!')
+		p.WriteByte('!')
 		if m.Compound {
-			b.WriteByte('!')
+			p.WriteByte('!')
 		}
-		writeCond(b, m.Cond)
+		p.cond(m.Cond)
 		if m.Limit != nil {
-			b.WriteByte('{')
-			write(b, m.Limit, lvlIf)
-			b.WriteByte('}')
+			p.WriteByte('{')
+			p.expr(m.Limit, lvlIf)
+			p.WriteByte('}')
 		}
 	case *Reroll:
-		b.WriteByte('r')
+		p.WriteByte('r')
 		if m.Once {
-			b.WriteByte('o')
+			p.WriteByte('o')
 		}
-		writeCond(b, m.Cond)
+		p.cond(m.Cond)
 	case *CountSuccess:
-		b.WriteString("cs")
-		writeCond(b, m.Cond)
+		p.WriteString("cs")
+		p.cond(m.Cond)
 	case *CountFail:
-		b.WriteString("cf")
-		writeCond(b, m.Cond)
+		p.WriteString("cf")
+		p.cond(m.Cond)
 	default:
-		fmt.Fprintf(b, "<%T>", m)
+		fmt.Fprintf(p, "<%T>", m)
 	}
 }
 
 // condOps are the operators of dice conditions as written.
 var condOps = [...]string{Eq: "=", Ne: "!=", Lt: "<", Le: "<=", Gt: ">", Ge: ">="}
 
-func writeCond(b *strings.Builder, c *Cond) {
+// cond writes a modifier's condition: a bare value for "=" (r1), else its
+// operator and value.
+func (p *printer) cond(c *Cond) {
 	if c == nil {
 		return
 	}
@@ -289,18 +313,18 @@ func writeCond(b *strings.Builder, c *Cond) {
 	if n, ok := c.Value.(*Num); ok {
 		if s, ok := numText(n.Value); ok {
 			if c.Op != Eq || strings.HasPrefix(s, "-") {
-				b.WriteString(op)
+				p.WriteString(op)
 			}
-			b.WriteString(s)
+			p.WriteString(s)
 			return
 		}
 	}
 	if c.Op != Eq {
-		b.WriteString(op)
+		p.WriteString(op)
 	}
-	b.WriteByte('(')
-	write(b, c.Value, lvlIf)
-	b.WriteByte(')')
+	p.WriteByte('(')
+	p.expr(c.Value, lvlIf)
+	p.WriteByte(')')
 }
 
 // numText is the shortest decimal text of v, false when v is not a

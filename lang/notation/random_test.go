@@ -178,6 +178,7 @@ func (g gen) expr(depth int) Expr {
 var randomTrees, randomSeed = 3000, uint64(1)
 
 func TestRandomTrees(t *testing.T) {
+	t.Parallel()
 	g := gen{rand.New(rand.NewPCG(randomSeed, 2))}
 	for i := range randomTrees {
 		e := g.expr(1 + i%6)

@@ -212,13 +212,18 @@ func newPositions(src string) positions {
 	return p
 }
 
-func (p positions) pos(off int) Pos {
+// at is the line and column of the byte at off, and how many bytes
+// finding them read: the line is found by a binary search (counted as
+// one), and the column by subtraction, unless non-ASCII text comes before
+// off, when the runes from the line's start are counted.
+func (p positions) at(off int) (Pos, int) {
 	off = min(max(off, 0), len(p.src))
 	line := sort.SearchInts(p.lineStarts, off+1) - 1
 	start := p.lineStarts[line]
-	col := off - start + 1
+	col, read := off-start+1, 1
 	if off > p.ascii {
 		col = utf8.RuneCountInString(p.src[start:off]) + 1
+		read += off - start
 	}
-	return Pos{Line: line + 1, Col: col, Off: off}
+	return Pos{Line: line + 1, Col: col, Off: off}, read
 }

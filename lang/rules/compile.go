@@ -202,17 +202,15 @@ func (c *compiler) intConst(e notation.Expr, what string, lo, hi int64) (int, er
 	return int(r.N), nil
 }
 
-// evalConst evaluates an expression without fields.
-func evalConst(e expr.Expr) (r expr.Rat, err error) {
+// evalConst evaluates an expression without fields. Program.Eval returns
+// what the expression's own arithmetic fails on (a division by zero, a
+// lookup without a case, an overflow) as an error; any other panic is a
+// bug and is not recovered here.
+func evalConst(e expr.Expr) (expr.Rat, error) {
 	p, err := expr.Compile(e, func(string) (int, bool) { return 0, false })
 	if err != nil {
 		return expr.Rat{}, err
 	}
-	defer func() {
-		if x := recover(); x != nil {
-			err = fmt.Errorf("%v", x)
-		}
-	}()
 	return p.Eval(nil)
 }
 

@@ -103,32 +103,36 @@ var ruleVsBuiltins = []ruleVsBuiltin{
 // distributions, events and bands as the built-in it restates, to 1e-12,
 // at every point of a grid of its parameters.
 func TestExampleRulesMatchBuiltins(t *testing.T) {
+	t.Parallel()
 	rs := exampleRules(t)
 	for _, c := range ruleVsBuiltins {
-		r := rs[c.rule]
-		if r == nil {
-			t.Fatalf("examples/rules has no rule %s", c.rule)
-		}
-		b, err := systems.Default.Lookup(c.builtin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		points := grid(c.axes)
-		if testing.Short() && len(points) > 300 {
-			// Every 3rd point (and the last) under -short.
-			var some [][]string
-			for i := 0; i < len(points); i += 3 {
-				some = append(some, points[i])
+		t.Run(c.rule, func(t *testing.T) {
+			t.Parallel()
+			r := rs[c.rule]
+			if r == nil {
+				t.Fatalf("examples/rules has no rule %s", c.rule)
 			}
-			points = append(some, points[len(points)-1])
-		}
-		for _, sets := range points {
-			got := runSets(t, r.Mechanic(), sets)
-			want := runSets(t, b, sets)
-			if msg := compareResults(got, want, c.rename); msg != "" {
-				t.Errorf("%s vs %s at %s: %s", c.rule, c.builtin, strings.Join(sets, " "), msg)
+			b, err := systems.Default.Lookup(c.builtin)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			points := grid(c.axes)
+			if testing.Short() && len(points) > 300 {
+				// Every 3rd point (and the last) under -short.
+				var some [][]string
+				for i := 0; i < len(points); i += 3 {
+					some = append(some, points[i])
+				}
+				points = append(some, points[len(points)-1])
+			}
+			for _, sets := range points {
+				got := runSets(t, r.Mechanic(), sets)
+				want := runSets(t, b, sets)
+				if msg := compareResults(got, want, c.rename); msg != "" {
+					t.Errorf("%s vs %s at %s: %s", c.rule, c.builtin, strings.Join(sets, " "), msg)
+				}
+			}
+		})
 	}
 }
 
@@ -230,6 +234,7 @@ func compareResults(got, want *engine.Result, rename map[string]string) string {
 // TestExampleRulesBothEngines: the exact engine against the simulator for
 // every rule of examples/rules, at its defaults and at a second point.
 func TestExampleRulesBothEngines(t *testing.T) {
+	t.Parallel()
 	rs := exampleRules(t)
 	extra := map[string][]string{
 		"my.ag.skill":       {"skill=0", "tn=3"},
@@ -241,24 +246,27 @@ func TestExampleRulesBothEngines(t *testing.T) {
 	}
 	opt := mechtest.Trials(t)
 	for id, r := range rs {
-		m := r.Mechanic()
-		for _, sets := range [][]string{nil, extra[id]} {
-			c, err := m.Configure(sets)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			m := r.Mechanic()
+			for _, sets := range [][]string{nil, extra[id]} {
+				c, err := m.Configure(sets)
+				if err != nil {
+					t.Fatal(err)
+				}
+				spec, err := m.Model(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				report, err := crosscheck.Spec(context.Background(), spec, opt, crosscheck.Standard)
+				if err != nil {
+					t.Fatalf("%s %v: %v", id, sets, err)
+				}
+				for _, l := range report {
+					t.Errorf("%s %v: %s", id, sets, l)
+				}
 			}
-			spec, err := m.Model(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			report, err := crosscheck.Spec(context.Background(), spec, opt, crosscheck.Standard)
-			if err != nil {
-				t.Fatalf("%s %v: %v", id, sets, err)
-			}
-			for _, l := range report {
-				t.Errorf("%s %v: %s", id, sets, l)
-			}
-		}
+		})
 	}
 }
 
@@ -284,6 +292,7 @@ func (a u128) rat(den *big.Int) *big.Rat {
 // roll-and-keep differs from the once-exploding one by at most the mass of
 // a second explosion, which the engine reports as the bound.
 func TestRollAndKeepAgainstEnumeration(t *testing.T) {
+	t.Parallel()
 	type face struct{ v, w int }
 	var faces []face
 	for v := 1; v <= 9; v++ {

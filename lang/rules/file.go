@@ -157,7 +157,8 @@ func parse(file string, src []byte) ([]*Rule, toml.MetaData, error) {
 	var out []*Rule
 	seen := map[string]bool{}
 	for i, t := range raw.Rule {
-		r, err := ruleOf(file, i, t, order[i], lines)
+		rd := &ruleReader{file: file, i: i, t: t, order: order[i], lines: lines, names: map[string]string{}}
+		r, err := rd.rule()
 		if err != nil {
 			return nil, md, err
 		}
@@ -230,187 +231,105 @@ func (li *lineIndex) key(i int, table, key string) int {
 
 var ruleKeys = []string{"id", "summary", "doc", "params", "let", "next", "vars", "events", "bands", "process"}
 
-func ruleOf(file string, i int, t map[string]any, order map[string][]string, lines *lineIndex) (*Rule, error) {
-	at := func(line int) string { return fmt.Sprintf("%s:%d", file, line) }
-	fail := func(line int, format string, a ...any) error {
-		return mechanics.Invalid("%s: %s", at(line), fmt.Sprintf(format, a...))
+// ruleReader reads one [[rule]] table of a file, section by section: the
+// table, where its keys are (their order and lines), and the names the
+// rule has bound so far.
+type ruleReader struct {
+	file  string
+	i     int // the rule's index in the file
+	t     map[string]any
+	order map[string][]string // the keys of each table in the order written ("params", "process.state")
+	lines *lineIndex
+	id    string
+	names map[string]string // name → what it is, to refuse clashes
+}
+
+// at is a place in the file: "house.toml:12".
+func (rd *ruleReader) at(line int) string { return fmt.Sprintf("%s:%d", rd.file, line) }
+
+// fail is an error of the rule at a line of its file.
+func (rd *ruleReader) fail(line int, format string, a ...any) error {
+	return mechanics.Invalid("%s: %s", rd.at(line), fmt.Sprintf(format, a...))
+}
+
+// line is the line of the rule's [[rule]].
+func (rd *ruleReader) line() int { return rd.lines.rule(rd.i) }
+
+// key is the line of a key of one of the rule's tables (of the table, or
+// of the rule, when the key is not found).
+func (rd *ruleReader) key(table, key string) int { return rd.lines.key(rd.i, table, key) }
+
+// str is a string key of the rule ("" when absent).
+func (rd *ruleReader) str(k string) (string, error) {
+	v, ok := rd.t[k]
+	if !ok {
+		return "", nil
 	}
-	for k := range t {
-		if !slices.Contains(ruleKeys, k) {
-			msg := fmt.Sprintf("rule %d: unknown key %q", i+1, k)
-			if s := suggest.Closest(k, ruleKeys); s != "" {
-				msg += fmt.Sprintf(" — did you mean %q?", s)
-			}
-			return nil, fail(lines.rule(i), "%s", msg)
-		}
+	s, ok := v.(string)
+	if !ok {
+		return "", rd.fail(rd.line(), "rule %d: %s must be a string", rd.i+1, k)
 	}
-	str := func(k string) (string, error) {
-		v, ok := t[k]
-		if !ok {
-			return "", nil
-		}
-		s, ok := v.(string)
-		if !ok {
-			return "", fail(lines.rule(i), "rule %d: %s must be a string", i+1, k)
-		}
-		return s, nil
+	return s, nil
+}
+
+// table is a table of the rule ([rule.k]; nil when absent).
+func (rd *ruleReader) table(k string) (map[string]any, error) {
+	v, ok := rd.t[k]
+	if !ok {
+		return nil, nil
 	}
-	id, err := str("id")
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, rd.fail(rd.line(), "rule %s: %s must be a table ([rule.%s])", rd.id, k, k)
+	}
+	return m, nil
+}
+
+// claim binds a name the rule's expressions read (a parameter, a binding,
+// a state variable), refusing one the notation cannot read, a reserved
+// word and a name bound already.
+func (rd *ruleReader) claim(line int, name, what string) error {
+	if !notation.IsName(name) {
+		return rd.fail(line, "rule %s: %q is not a name the notation can read (letters, digits, _; not a keyword or a die like d6)", rd.id, name)
+	}
+	if why := reserved(name); why != "" {
+		return rd.fail(line, "rule %s: %s %q %s: give it another name", rd.id, what, name, why)
+	}
+	if prev, ok := rd.names[name]; ok {
+		return rd.fail(line, "rule %s: %s %s clashes with %s %s", rd.id, what, name, prev, name)
+	}
+	rd.names[name] = what
+	return nil
+}
+
+// rule reads the rule, section by section, and compiles it at its
+// defaults.
+func (rd *ruleReader) rule() (*Rule, error) {
+	r, err := rd.header()
 	if err != nil {
 		return nil, err
 	}
-	if !idPattern.MatchString(id) {
-		return nil, fail(lines.rule(i), "rule %d: id %q must be lower-case words joined by dots, like house.check", i+1, id)
-	}
-	r := &Rule{ID: id, Source: file, Line: lines.rule(i)}
-	if r.Summary, err = str("summary"); err != nil {
+	if r.Params, err = rd.params(); err != nil {
 		return nil, err
 	}
-	if r.Doc, err = str("doc"); err != nil {
-		return nil, err
-	}
-	if r.Summary == "" {
-		r.Summary = "a designer's rule from " + file
-	}
-	table := func(k string) (map[string]any, error) {
-		v, ok := t[k]
-		if !ok {
-			return nil, nil
-		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, fail(lines.rule(i), "rule %s: %s must be a table ([rule.%s])", id, k, k)
-		}
-		return m, nil
-	}
-	names := map[string]string{} // name → what it is, to refuse clashes
-	claim := func(line int, name, what string) error {
-		if !notation.IsName(name) {
-			return fail(line, "rule %s: %q is not a name the notation can read (letters, digits, _; not a keyword or a die like d6)", id, name)
-		}
-		if why := reserved(name); why != "" {
-			return fail(line, "rule %s: %s %q %s: give it another name", id, what, name, why)
-		}
-		if prev, ok := names[name]; ok {
-			return fail(line, "rule %s: %s %s clashes with %s %s", id, what, name, prev, name)
-		}
-		names[name] = what
-		return nil
-	}
-	// Parameters.
-	ps, err := table("params")
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range order["params"] {
-		line := lines.key(i, "params", name)
-		if err := claim(line, name, "parameter"); err != nil {
-			return nil, err
-		}
-		p, err := paramOf(name, ps[name])
-		if err != nil {
-			return nil, fail(line, "rule %s: parameter %s: %v", id, name, err)
-		}
-		r.Params = append(r.Params, p)
-	}
-	defs := func(k string) ([]Def, [][]string, error) {
-		m, err := table(k)
-		if err != nil {
-			return nil, nil, err
-		}
-		var out []Def
-		var labels [][]string
-		for _, name := range order[k] {
-			line := lines.key(i, k, name)
-			what := map[string]string{"let": "binding", "next": "next state", "vars": "variable", "events": "event", "bands": "band"}[k]
-			if k == "let" {
-				if err := claim(line, name, what); err != nil {
-					return nil, nil, err
-				}
-			} else if !notation.IsName(name) {
-				return nil, nil, fail(line, "rule %s: %q is not a valid output name", id, name)
-			}
-			d := Def{Name: name, Where: fmt.Sprintf("%s: rule %s, %s.%s", at(line), id, k, name)}
-			var ls []string
-			switch v := m[name].(type) {
-			case string:
-				d.Src = v
-			case map[string]any:
-				for kk := range v {
-					if kk != "expr" && kk != "doc" && !(k == "bands" && kk == "labels") {
-						return nil, nil, fail(line, "rule %s: %s.%s: unknown key %q (want expr, doc%s)", id, k, name, kk,
-							map[bool]string{true: ", labels", false: ""}[k == "bands"])
-					}
-				}
-				s, ok := v["expr"].(string)
-				if !ok {
-					return nil, nil, fail(line, "rule %s: %s.%s needs expr = \"…\"", id, k, name)
-				}
-				d.Src = s
-				if doc, ok := v["doc"].(string); ok {
-					d.Doc = doc
-				}
-				if k == "bands" {
-					raw, ok := v["labels"].([]any)
-					if !ok || len(raw) == 0 {
-						return nil, nil, fail(line, "rule %s: band %s needs labels = [\"…\", …]", id, name)
-					}
-					for _, l := range raw {
-						s, ok := l.(string)
-						if !ok {
-							return nil, nil, fail(line, "rule %s: band %s: labels must be strings", id, name)
-						}
-						ls = append(ls, s)
-					}
-				}
-			default:
-				return nil, nil, fail(line, "rule %s: %s.%s must be an expression in quotes or { expr = \"…\", doc = \"…\" }", id, k, name)
-			}
-			if k == "bands" && ls == nil {
-				return nil, nil, fail(line, "rule %s: band %s needs labels (write it as { expr = \"…\", labels = [\"…\", …] })", id, name)
-			}
-			x, err := notation.Parse(d.Src)
-			if err != nil {
-				return nil, nil, fail(line, "rule %s, %s.%s: %v", id, k, name, err)
-			}
-			d.X = x
-			out = append(out, d)
-			labels = append(labels, ls)
-		}
-		return out, labels, nil
-	}
-	if _, ok := t["process"]; ok {
-		pt, err := table("process")
-		if err != nil {
-			return nil, err
-		}
-		if r.Process, err = processOf(fail, at, lines.key(i, "process", "state"), id, pt, order, claim); err != nil {
+	if _, ok := rd.t["process"]; ok {
+		if r.Process, err = rd.process(); err != nil {
 			return nil, err
 		}
 	}
-	if r.Lets, _, err = defs("let"); err != nil {
+	if r.Lets, _, err = rd.defs("let"); err != nil {
 		return nil, err
 	}
-	nexts, _, err := defs("next")
-	if err != nil {
+	if err := rd.next(r.Process); err != nil {
 		return nil, err
 	}
-	switch {
-	case r.Process != nil:
-		r.Process.Next = nexts
-		if err := r.Process.checkNext(); err != nil {
-			return nil, fail(lines.key(i, "next", ""), "rule %s: %v", id, err)
-		}
-	case len(nexts) > 0:
-		return nil, fail(lines.key(i, "next", nexts[0].Name), "rule %s: [rule.next] belongs to a process: add [rule.process]", id)
-	}
-	if r.Vars, _, err = defs("vars"); err != nil {
+	if r.Vars, _, err = rd.defs("vars"); err != nil {
 		return nil, err
 	}
-	if r.Events, _, err = defs("events"); err != nil {
+	if r.Events, _, err = rd.defs("events"); err != nil {
 		return nil, err
 	}
-	bands, labels, err := defs("bands")
+	bands, labels, err := rd.defs("bands")
 	if err != nil {
 		return nil, err
 	}
@@ -418,7 +337,7 @@ func ruleOf(file string, i int, t map[string]any, order map[string][]string, lin
 		r.Bands = append(r.Bands, BandDef{Def: b, Labels: labels[j]})
 	}
 	if len(r.Vars)+len(r.Events)+len(r.Bands) == 0 && r.Process == nil {
-		return nil, fail(lines.rule(i), "rule %s reports nothing: give it [rule.vars], [rule.events] or [rule.bands]", id)
+		return nil, rd.fail(rd.line(), "rule %s reports nothing: give it [rule.vars], [rule.events] or [rule.bands]", rd.id)
 	}
 	// Compile once at the defaults: errors surface now, with their place.
 	c, err := r.Mechanic().Configure(nil)
@@ -429,6 +348,169 @@ func ruleOf(file string, i int, t map[string]any, order map[string][]string, lin
 		return nil, err
 	}
 	return r, nil
+}
+
+// header checks the rule's keys and reads its id, summary and doc.
+func (rd *ruleReader) header() (*Rule, error) {
+	for k := range rd.t {
+		if !slices.Contains(ruleKeys, k) {
+			msg := fmt.Sprintf("rule %d: unknown key %q", rd.i+1, k)
+			if s := suggest.Closest(k, ruleKeys); s != "" {
+				msg += fmt.Sprintf(" — did you mean %q?", s)
+			}
+			return nil, rd.fail(rd.line(), "%s", msg)
+		}
+	}
+	id, err := rd.str("id")
+	if err != nil {
+		return nil, err
+	}
+	if !idPattern.MatchString(id) {
+		return nil, rd.fail(rd.line(), "rule %d: id %q must be lower-case words joined by dots, like house.check", rd.i+1, id)
+	}
+	rd.id = id
+	r := &Rule{ID: id, Source: rd.file, Line: rd.line()}
+	if r.Summary, err = rd.str("summary"); err != nil {
+		return nil, err
+	}
+	if r.Doc, err = rd.str("doc"); err != nil {
+		return nil, err
+	}
+	if r.Summary == "" {
+		r.Summary = "a designer's rule from " + rd.file
+	}
+	return r, nil
+}
+
+// params reads [rule.params] in the order written.
+func (rd *ruleReader) params() ([]mechanics.Param, error) {
+	ps, err := rd.table("params")
+	if err != nil {
+		return nil, err
+	}
+	var out []mechanics.Param
+	for _, name := range rd.order["params"] {
+		line := rd.key("params", name)
+		if err := rd.claim(line, name, "parameter"); err != nil {
+			return nil, err
+		}
+		p, err := paramOf(name, ps[name])
+		if err != nil {
+			return nil, rd.fail(line, "rule %s: parameter %s: %v", rd.id, name, err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// next reads [rule.next]: the next state of the rule's process (pd), which
+// it needs.
+func (rd *ruleReader) next(pd *ProcessDef) error {
+	nexts, _, err := rd.defs("next")
+	if err != nil {
+		return err
+	}
+	switch {
+	case pd != nil:
+		pd.Next = nexts
+		if err := pd.checkNext(); err != nil {
+			return rd.fail(rd.key("next", ""), "rule %s: %v", rd.id, err)
+		}
+	case len(nexts) > 0:
+		return rd.fail(rd.key("next", nexts[0].Name), "rule %s: [rule.next] belongs to a process: add [rule.process]", rd.id)
+	}
+	return nil
+}
+
+// defWhat names what a definition of each table is, in errors.
+var defWhat = map[string]string{"let": "binding", "next": "next state", "vars": "variable", "events": "event", "bands": "band"}
+
+// defs reads the definitions of a table (let, next, vars, events, bands)
+// in the order written, and the labels of each band (nil for the others).
+func (rd *ruleReader) defs(k string) ([]Def, [][]string, error) {
+	m, err := rd.table(k)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []Def
+	var labels [][]string
+	for _, name := range rd.order[k] {
+		line := rd.key(k, name)
+		if k == "let" {
+			if err := rd.claim(line, name, defWhat[k]); err != nil {
+				return nil, nil, err
+			}
+		} else if !notation.IsName(name) {
+			return nil, nil, rd.fail(line, "rule %s: %q is not a valid output name", rd.id, name)
+		}
+		d, ls, err := rd.def(k, name, line, m[name])
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, d)
+		labels = append(labels, ls)
+	}
+	return out, labels, nil
+}
+
+// def reads one definition of table k: an expression in quotes, or
+// { expr = "…", doc = "…" } (and labels = […] for a band).
+func (rd *ruleReader) def(k, name string, line int, v any) (Def, []string, error) {
+	d := Def{Name: name, Where: fmt.Sprintf("%s: rule %s, %s.%s", rd.at(line), rd.id, k, name)}
+	var ls []string
+	switch v := v.(type) {
+	case string:
+		d.Src = v
+	case map[string]any:
+		for kk := range v {
+			if kk != "expr" && kk != "doc" && !(k == "bands" && kk == "labels") {
+				return Def{}, nil, rd.fail(line, "rule %s: %s.%s: unknown key %q (want expr, doc%s)", rd.id, k, name, kk,
+					map[bool]string{true: ", labels", false: ""}[k == "bands"])
+			}
+		}
+		s, ok := v["expr"].(string)
+		if !ok {
+			return Def{}, nil, rd.fail(line, "rule %s: %s.%s needs expr = \"…\"", rd.id, k, name)
+		}
+		d.Src = s
+		if doc, ok := v["doc"].(string); ok {
+			d.Doc = doc
+		}
+		if k == "bands" {
+			var err error
+			if ls, err = rd.labels(name, line, v["labels"]); err != nil {
+				return Def{}, nil, err
+			}
+		}
+	default:
+		return Def{}, nil, rd.fail(line, "rule %s: %s.%s must be an expression in quotes or { expr = \"…\", doc = \"…\" }", rd.id, k, name)
+	}
+	if k == "bands" && ls == nil {
+		return Def{}, nil, rd.fail(line, "rule %s: band %s needs labels (write it as { expr = \"…\", labels = [\"…\", …] })", rd.id, name)
+	}
+	x, err := notation.Parse(d.Src)
+	if err != nil {
+		return Def{}, nil, rd.fail(line, "rule %s, %s.%s: %v", rd.id, k, name, err)
+	}
+	d.X = x
+	return d, ls, nil
+}
+
+// labels reads a band's labels = ["…", …].
+func (rd *ruleReader) labels(name string, line int, v any) ([]string, error) {
+	raw, ok := v.([]any)
+	if !ok || len(raw) == 0 {
+		return nil, rd.fail(line, "rule %s: band %s needs labels = [\"…\", …]", rd.id, name)
+	}
+	var ls []string
+	for _, l := range raw {
+		s, ok := l.(string)
+		if !ok {
+			return nil, rd.fail(line, "rule %s: band %s: labels must be strings", rd.id, name)
+		}
+		ls = append(ls, s)
+	}
+	return ls, nil
 }
 
 // paramOf reads a parameter: a number (its default) or a table with

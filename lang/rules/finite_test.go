@@ -11,6 +11,7 @@ import (
 // its values ascending and every chain's weight (W^(limit+1) in all), and
 // tens of thousands of values are put in order quickly.
 func TestFiniteDieLarge(t *testing.T) {
+	t.Parallel()
 	e := mechanics.Explode{Die: mechanics.D(20000), Limit: 2}
 	d, err := finiteDie(e, notation.Pos{}, 3)
 	if err != nil {

@@ -71,92 +71,118 @@ type ProcessDef struct {
 	Next     []Def
 }
 
-// processOf reads [rule.process].
-func processOf(fail func(int, string, ...any) error, where func(int) string, line int, id string, t map[string]any, order map[string][]string,
-	claim func(int, string, string) error) (*ProcessDef, error) {
+// process reads [rule.process]. Its errors are placed at the line of its
+// state.
+func (rd *ruleReader) process() (*ProcessDef, error) {
+	t, err := rd.table("process")
+	if err != nil {
+		return nil, err
+	}
+	line, id := rd.key("process", "state"), rd.id
 	for k := range t {
 		if !slices.Contains([]string{"state", "until", "horizon", "unit"}, k) {
-			return nil, fail(line, "rule %s: [rule.process]: unknown key %q (want state, until, horizon, unit)", id, k)
+			return nil, rd.fail(line, "rule %s: [rule.process]: unknown key %q (want state, until, horizon, unit)", id, k)
 		}
 	}
 	p := &ProcessDef{Unit: "step"}
 	st, ok := t["state"].(map[string]any)
 	if !ok || len(st) == 0 {
-		return nil, fail(line, "rule %s: a process needs state = { name = { start = …, min = …, max = … } }", id)
+		return nil, rd.fail(line, "rule %s: a process needs state = { name = { start = …, min = …, max = … } }", id)
 	}
-	for _, name := range order["process.state"] {
-		if name == "time" || name == "state" {
-			return nil, fail(line, "rule %s: %s is reserved in a process (its outputs read time and state): rename the state variable", id, name)
-		}
-		if err := claim(line, name, "state variable"); err != nil {
+	for _, name := range rd.order["process.state"] {
+		sv, err := rd.stateVar(line, name, st[name])
+		if err != nil {
 			return nil, err
-		}
-		v, ok := st[name].(map[string]any)
-		if !ok {
-			return nil, fail(line, "rule %s: state variable %s needs { start = …, min = …, max = … }", id, name)
-		}
-		sv := StateVar{Name: name}
-		for _, k := range []string{"start", "min", "max"} {
-			if src, ok := v[k].(string); ok {
-				x, err := notation.Parse(src)
-				if err != nil {
-					return nil, fail(line, "rule %s, process.state.%s.%s: %v", id, name, k, err)
-				}
-				if sv.Exprs == nil {
-					sv.Exprs = map[string]Def{}
-				}
-				sv.Exprs[k] = Def{Name: k, Src: src, X: x, Where: fmt.Sprintf("%s: rule %s, process.state.%s.%s", where(line), id, name, k)}
-				continue
-			}
-			x, ok := v[k].(int64)
-			if !ok {
-				return nil, fail(line, "rule %s: state variable %s needs a whole-number %s (or an expression of the parameters in quotes)", id, name, k)
-			}
-			if x < -1e6 || x > 1e6 {
-				return nil, fail(line, "rule %s: state variable %s: %s = %d is beyond ±1000000", id, name, k, x)
-			}
-			sv.set(k, int(x))
-		}
-		for k := range v {
-			if k != "start" && k != "min" && k != "max" {
-				return nil, fail(line, "rule %s: state variable %s: unknown key %q (want start, min, max)", id, name, k)
-			}
-		}
-		if sv.Exprs == nil && (sv.Min > sv.Max || sv.Start < sv.Min || sv.Start > sv.Max) {
-			return nil, fail(line, "rule %s: state variable %s: start %d must lie within [min, max] = [%d, %d]", id, name, sv.Start, sv.Min, sv.Max)
 		}
 		p.State = append(p.State, sv)
 	}
 	until, ok := t["until"].(string)
 	if !ok {
-		return nil, fail(line, "rule %s: a process needs until = \"…\" (when it stops)", id)
+		return nil, rd.fail(line, "rule %s: a process needs until = \"…\" (when it stops)", id)
 	}
 	x, err := notation.Parse(until)
 	if err != nil {
-		return nil, fail(line, "rule %s, process.until: %v", id, err)
+		return nil, rd.fail(line, "rule %s, process.until: %v", id, err)
 	}
-	p.Until = Def{Name: "until", Src: until, X: x, Where: fmt.Sprintf("%s: rule %s, process.until", where(line), id)}
-	if src, ok := t["horizon"].(string); ok {
-		x, err := notation.Parse(src)
-		if err != nil {
-			return nil, fail(line, "rule %s, process.horizon: %v", id, err)
-		}
-		p.HorizonX = &Def{Name: "horizon", Src: src, X: x, Where: fmt.Sprintf("%s: rule %s, process.horizon", where(line), id)}
-	} else {
-		h, ok := t["horizon"].(int64)
-		if !ok || h < 1 || h > maxHorizon {
-			return nil, fail(line, "rule %s: a process needs a whole-number horizon = 1…100000 (steps followed at most), or an expression of the parameters in quotes", id)
-		}
-		p.Horizon = int(h)
+	p.Until = Def{Name: "until", Src: until, X: x, Where: fmt.Sprintf("%s: rule %s, process.until", rd.at(line), id)}
+	if err := rd.horizon(line, t["horizon"], p); err != nil {
+		return nil, err
 	}
 	if u, ok := t["unit"]; ok {
 		s, ok := u.(string)
 		if !ok || s == "" {
-			return nil, fail(line, "rule %s: unit must be a word (\"round\")", id)
+			return nil, rd.fail(line, "rule %s: unit must be a word (\"round\")", id)
 		}
 		p.Unit = s
 	}
 	return p, nil
+}
+
+// stateVar reads one variable of a process's state: { start = …, min = …,
+// max = … }, each a whole number or an expression of the parameters in
+// quotes.
+func (rd *ruleReader) stateVar(line int, name string, v any) (StateVar, error) {
+	id := rd.id
+	if name == "time" || name == "state" {
+		return StateVar{}, rd.fail(line, "rule %s: %s is reserved in a process (its outputs read time and state): rename the state variable", id, name)
+	}
+	if err := rd.claim(line, name, "state variable"); err != nil {
+		return StateVar{}, err
+	}
+	bounds, ok := v.(map[string]any)
+	if !ok {
+		return StateVar{}, rd.fail(line, "rule %s: state variable %s needs { start = …, min = …, max = … }", id, name)
+	}
+	sv := StateVar{Name: name}
+	for _, k := range []string{"start", "min", "max"} {
+		if src, ok := bounds[k].(string); ok {
+			x, err := notation.Parse(src)
+			if err != nil {
+				return StateVar{}, rd.fail(line, "rule %s, process.state.%s.%s: %v", id, name, k, err)
+			}
+			if sv.Exprs == nil {
+				sv.Exprs = map[string]Def{}
+			}
+			sv.Exprs[k] = Def{Name: k, Src: src, X: x, Where: fmt.Sprintf("%s: rule %s, process.state.%s.%s", rd.at(line), id, name, k)}
+			continue
+		}
+		x, ok := bounds[k].(int64)
+		if !ok {
+			return StateVar{}, rd.fail(line, "rule %s: state variable %s needs a whole-number %s (or an expression of the parameters in quotes)", id, name, k)
+		}
+		if x < -1e6 || x > 1e6 {
+			return StateVar{}, rd.fail(line, "rule %s: state variable %s: %s = %d is beyond ±1000000", id, name, k, x)
+		}
+		sv.set(k, int(x))
+	}
+	for k := range bounds {
+		if k != "start" && k != "min" && k != "max" {
+			return StateVar{}, rd.fail(line, "rule %s: state variable %s: unknown key %q (want start, min, max)", id, name, k)
+		}
+	}
+	if sv.Exprs == nil && (sv.Min > sv.Max || sv.Start < sv.Min || sv.Start > sv.Max) {
+		return StateVar{}, rd.fail(line, "rule %s: state variable %s: start %d must lie within [min, max] = [%d, %d]", id, name, sv.Start, sv.Min, sv.Max)
+	}
+	return sv, nil
+}
+
+// horizon reads a process's horizon into p: a whole number of steps, or
+// an expression of the parameters in quotes.
+func (rd *ruleReader) horizon(line int, v any, p *ProcessDef) error {
+	if src, ok := v.(string); ok {
+		x, err := notation.Parse(src)
+		if err != nil {
+			return rd.fail(line, "rule %s, process.horizon: %v", rd.id, err)
+		}
+		p.HorizonX = &Def{Name: "horizon", Src: src, X: x, Where: fmt.Sprintf("%s: rule %s, process.horizon", rd.at(line), rd.id)}
+		return nil
+	}
+	h, ok := v.(int64)
+	if !ok || h < 1 || h > maxHorizon {
+		return rd.fail(line, "rule %s: a process needs a whole-number horizon = 1…100000 (steps followed at most), or an expression of the parameters in quotes", rd.id)
+	}
+	p.Horizon = int(h)
+	return nil
 }
 
 // maxHorizon bounds a process rule's horizon.
@@ -236,84 +262,139 @@ func (r *Rule) buildProcess(params map[string]expr.Rat) (*mechanics.Spec, error)
 	if err != nil {
 		return nil, err
 	}
+	sp := stateSpace{vars: pd.State, params: params}
+	n, ok := sp.size()
+	if !ok {
+		return nil, mechanics.Invalid("%s: the state has more than %d combinations: narrow the state variables' bounds", r.where(), MaxStates)
+	}
+	p, err := r.chain(pd, sp, n)
+	if err != nil {
+		return nil, err
+	}
+	spec := mechanics.ProcessSpec(p)
+	if err := r.processOutputs(spec, pd, sp, p); err != nil {
+		return nil, err
+	}
+	return spec, nil
+}
+
+// stateSpace numbers the combinations of a process's state variables,
+// each within its bounds: chain state s is one combination (mixed radix,
+// the last variable varying fastest).
+type stateSpace struct {
+	vars   []StateVar
+	params map[string]expr.Rat // the rule's parameters
+}
+
+// size is the number of combinations, false when it is above MaxStates.
+func (sp stateSpace) size() (int, bool) {
 	n := 1
-	for _, v := range pd.State {
+	for _, v := range sp.vars {
 		n *= v.Max - v.Min + 1
 		if n > MaxStates {
-			return nil, mechanics.Invalid("%s: the state has more than %d combinations: narrow the state variables' bounds", r.where(), MaxStates)
+			return 0, false
 		}
 	}
-	tuple := func(s int) []int {
-		out := make([]int, len(pd.State))
-		for i := len(pd.State) - 1; i >= 0; i-- {
-			w := pd.State[i].Max - pd.State[i].Min + 1
-			out[i] = pd.State[i].Min + s%w
-			s /= w
-		}
-		return out
+	return n, true
+}
+
+// tuple is the state variables' values in chain state s.
+func (sp stateSpace) tuple(s int) []int {
+	out := make([]int, len(sp.vars))
+	for i := len(sp.vars) - 1; i >= 0; i-- {
+		w := sp.vars[i].Max - sp.vars[i].Min + 1
+		out[i] = sp.vars[i].Min + s%w
+		s /= w
 	}
-	index := func(vals []int) (int, error) {
-		s := 0
-		for i, v := range pd.State {
-			if vals[i] < v.Min || vals[i] > v.Max {
-				return 0, fmt.Errorf("the next %s = %d leaves its bounds [%d, %d]: widen them", v.Name, vals[i], v.Min, v.Max)
-			}
-			s = s*(v.Max-v.Min+1) + vals[i] - v.Min
+	return out
+}
+
+// index is the chain state of the state variables' values, or the error
+// of a value outside its variable's bounds.
+func (sp stateSpace) index(vals []int) (int, error) {
+	s := 0
+	for i, v := range sp.vars {
+		if vals[i] < v.Min || vals[i] > v.Max {
+			return 0, fmt.Errorf("the next %s = %d leaves its bounds [%d, %d]: widen them", v.Name, vals[i], v.Min, v.Max)
 		}
-		return s, nil
+		s = s*(v.Max-v.Min+1) + vals[i] - v.Min
 	}
-	withState := func(s int) map[string]expr.Rat {
-		ps := maps.Clone(params)
-		for i, v := range tuple(s) {
-			ps[pd.State[i].Name] = expr.Int(int64(v))
-		}
-		return ps
+	return s, nil
+}
+
+// with is the parameters with the state variables of chain state s among
+// them: what an expression of the step reads.
+func (sp stateSpace) with(s int) map[string]expr.Rat {
+	ps := maps.Clone(sp.params)
+	for i, v := range sp.tuple(s) {
+		ps[sp.vars[i].Name] = expr.Int(int64(v))
 	}
-	label := func(s int) string {
-		var parts []string
-		for i, v := range tuple(s) {
-			parts = append(parts, fmt.Sprintf("%s=%d", pd.State[i].Name, v))
-		}
-		return strings.Join(parts, " ")
+	return ps
+}
+
+// label names chain state s: "hp=3 round=2".
+func (sp stateSpace) label(s int) string {
+	var parts []string
+	for i, v := range sp.tuple(s) {
+		parts = append(parts, fmt.Sprintf("%s=%d", sp.vars[i].Name, v))
 	}
+	return strings.Join(parts, " ")
+}
+
+// chain is the Markov chain of a process rule over its n states: which
+// stop it (until), where it starts, and the step from each.
+func (r *Rule) chain(pd *ProcessDef, sp stateSpace, n int) (*mechanics.Process, error) {
 	p := &mechanics.Process{Horizon: pd.Horizon, TimeUnit: pd.Unit, Homogeneous: true}
 	for s := range n {
-		c := newCompiler(withState(s))
-		v, err := c.compile(pd.Until.X)
+		stop, err := pd.stopsAt(sp, s)
 		if err != nil {
-			return nil, ruleError(pd.Until, err)
+			return nil, err
 		}
-		k, err := constOf(v)
-		if err != nil {
-			return nil, ruleError(pd.Until, errAt(pd.Until.X.Pos(), "until must read only the state and the parameters: %v", err))
-		}
-		p.Add(k.N != 0, label(s))
+		p.Add(stop, sp.label(s))
 	}
 	start := make([]int, len(pd.State))
 	for i, v := range pd.State {
 		start[i] = v.Start
 	}
-	p.Start, _ = index(start)
+	p.Start, _ = sp.index(start)
 	// The step from each state (the engines cache the steps of a
 	// homogeneous chain themselves).
 	p.Step = func(_, s int) mechanics.Node {
-		node, err := r.step(withState(s), tuple(s), index)
+		node, err := r.step(sp, s)
 		if err != nil {
-			panic(err.Error())
+			mechanics.Raise("%w", err)
 		}
 		return node
 	}
 	// Compile the step of the start state now: its errors are the rule's.
 	if !p.Absorbing[p.Start] {
-		if _, err := r.step(withState(p.Start), tuple(p.Start), index); err != nil {
+		if _, err := r.step(sp, p.Start); err != nil {
 			return nil, err
 		}
 	}
-	spec := mechanics.ProcessSpec(p)
-	// The rule's outputs read the final state's variables and the time.
-	c := newCompiler(params)
+	return p, nil
+}
+
+// stopsAt reports whether the process stops in chain state s (its until
+// holds there).
+func (pd *ProcessDef) stopsAt(sp stateSpace, s int) (bool, error) {
+	v, err := newCompiler(sp.with(s)).compile(pd.Until.X)
+	if err != nil {
+		return false, ruleError(pd.Until, err)
+	}
+	k, err := constOf(v)
+	if err != nil {
+		return false, ruleError(pd.Until, errAt(pd.Until.X.Pos(), "until must read only the state and the parameters: %v", err))
+	}
+	return k.N != 0, nil
+}
+
+// processOutputs adds a process rule's outputs to its spec: they read the
+// final state's variables and the time.
+func (r *Rule) processOutputs(spec *mechanics.Spec, pd *ProcessDef, sp stateSpace, p *mechanics.Process) error {
+	c := newCompiler(sp.params)
 	for i, v := range pd.State {
-		c.binds[v.Name] = detV(p.StateTable(func(s int) int { return tuple(s)[i] }))
+		c.binds[v.Name] = detV(p.StateTable(func(s int) int { return sp.tuple(s)[i] }))
 		c.names = append(c.names, v.Name)
 	}
 	c.binds["time"] = detV(expr.F("time"))
@@ -332,7 +413,7 @@ func (r *Rule) buildProcess(params map[string]expr.Rat) (*mechanics.Spec, error)
 	for _, d := range r.Vars {
 		e, err := out(d)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		v := mechanics.Var{Name: d.Name, Doc: docOr(d), Expr: e}
 		c.bindOutput(d.Name, e)
@@ -344,18 +425,18 @@ func (r *Rule) buildProcess(params map[string]expr.Rat) (*mechanics.Spec, error)
 	for _, d := range r.Events {
 		e, err := out(d)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		spec.Event(d.Name, docOr(d), expr.Ne(e, expr.K(0)))
 	}
 	for _, b := range r.Bands {
 		e, err := out(b.Def)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		spec.Band(b.Name, docOr(b.Def), b.Labels, e)
 	}
-	return spec, nil
+	return nil
 }
 
 func refsTime(x notation.Expr) bool { return slices.Contains(notation.Names(x), "time") }
@@ -367,11 +448,12 @@ func constOf(v value) (expr.Rat, error) {
 	return evalConst(v.e)
 }
 
-// step is the node of one step from a state: the bindings rolled afresh,
-// the next state's variables computed from them, as the next state's index.
-func (r *Rule) step(params map[string]expr.Rat, cur []int, index func([]int) (int, error)) (mechanics.Node, error) {
-	pd := r.Process
-	c, err := r.bound(params)
+// step is the node of one step from chain state s: the bindings rolled
+// afresh, the next state's variables computed from them, as the next
+// state's index.
+func (r *Rule) step(sp stateSpace, s int) (mechanics.Node, error) {
+	pd, cur := r.Process, sp.tuple(s)
+	c, err := r.bound(sp.with(s))
 	if err != nil {
 		return nil, err
 	}
@@ -411,24 +493,24 @@ func (r *Rule) step(params map[string]expr.Rat, cur []int, index func([]int) (in
 	}
 	return mechanics.Map{X: spec.Outcome, Name: "next state", F: func(code int) int {
 		vals := make([]expr.Rat, len(slots))
-		for i, s := range slots {
-			vals[i] = expr.Int(int64(s.Get(code)))
+		for i, slot := range slots {
+			vals[i] = expr.Int(int64(slot.Get(code)))
 		}
 		next := make([]int, len(progs))
 		for i, p := range progs {
 			v, err := p.Eval(vals)
 			if err != nil {
-				panic(fmt.Sprintf("next.%s: %v", pd.State[i].Name, err))
+				mechanics.Raise("next.%s: %w", pd.State[i].Name, err)
 			}
 			if !v.IsInt() || v.N > math.MaxInt32 || v.N < math.MinInt32 {
-				panic(fmt.Sprintf("next.%s = %s is not a whole number", pd.State[i].Name, v))
+				mechanics.Raise("next.%s = %s is not a whole number", pd.State[i].Name, v)
 			}
 			next[i] = int(v.N)
 		}
-		s, err := index(next)
+		to, err := sp.index(next)
 		if err != nil {
-			panic(err.Error())
+			mechanics.Raise("%w", err)
 		}
-		return s
+		return to
 	}}, nil
 }

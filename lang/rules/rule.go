@@ -1,15 +1,3 @@
-// Package rules turns designers' own rules — one-line dice expressions and
-// rule files — into mechanics that both engines run, like the built-in
-// ones: the notation (package notation) is compiled into the declared
-// model (an outcome record of independent random parts, nodes that roll
-// them, and output expressions over the record's fields).
-//
-// A name bound to a roll is that roll wherever it is used ("nat = d20",
-// then "nat + bonus" and "nat == 20" read the same die); a dice term
-// written in an expression is a fresh roll each time it is written. A name
-// bound to dice alone and read by a pool evaluator (highest(pool),
-// count(pool >= 5)) is a pool: every statistic the rule reads of it comes
-// from one roll of its dice.
 package rules
 
 import (
@@ -483,12 +471,7 @@ func docOr(d Def) string {
 
 // assemble builds the outcome record (one field per random part) and the
 // node that rolls every part, independently.
-func (c *compiler) assemble() (spec *mechanics.Spec, err error) {
-	defer func() {
-		if x := recover(); x != nil {
-			err = fmt.Errorf("the rule's random parts are too many or too wide to hold jointly (%v): bind fewer rolls to names, or sum them in one expression", x)
-		}
-	}()
+func (c *compiler) assemble() (*mechanics.Spec, error) {
 	if len(c.comps) == 0 {
 		// Nothing random: one constant field.
 		c.comps = append(c.comps, component{node: mechanics.Const{V: 0}, fields: []mechanics.Field{mechanics.Int(c.fresh("const"), 0, 0, "no roll")}})
@@ -497,7 +480,10 @@ func (c *compiler) assemble() (spec *mechanics.Spec, err error) {
 	for _, cp := range c.comps {
 		fields = append(fields, cp.fields...)
 	}
-	rec := mechanics.NewRecord(fields...)
+	rec, err := mechanics.MakeRecord(fields...)
+	if err != nil {
+		return nil, fmt.Errorf("the rule's random parts are too many or too wide to hold jointly (%v): bind fewer rolls to names, or sum them in one expression", err)
+	}
 	var outcome mechanics.Node
 	for i, cp := range c.comps {
 		put := c.putter(rec, cp)

@@ -83,6 +83,7 @@ func enumerate(faces []int, n int, f func([]int)) {
 }
 
 func TestKeepHighestAgainstEveryRoll(t *testing.T) {
+	t.Parallel()
 	res := runExpr(t, "4d6kh3")
 	want := map[int]*big.Rat{}
 	enumerate([]int{1, 2, 3, 4, 5, 6}, 4, func(r []int) {
@@ -109,6 +110,7 @@ func TestKeepHighestAgainstEveryRoll(t *testing.T) {
 func itoa(n int) string { return big.NewInt(int64(n)).String() }
 
 func TestOneLinerGoldens(t *testing.T) {
+	t.Parallel()
 	if p := event(t, runExpr(t, "d20 + 5 >= 15"), "success"); math.Abs(p-0.55) > 1e-12 {
 		t.Errorf("d20+5 >= 15: %v", p)
 	}
@@ -156,6 +158,7 @@ func binom(n, k int) float64 {
 }
 
 func TestOneLinerErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ src, want string }{
 		{"4d6kh3 +", "line 1"},
 		{"(n)d6", "the number of dice must be a whole number"},
@@ -166,17 +169,20 @@ func TestOneLinerErrors(t *testing.T) {
 		{"d0", "out of range"},
 		{"hihgest(5d6)", "did you mean"},
 	} {
-		r, err := FromExpr(c.src)
-		if err == nil {
-			m := r.Mechanic()
-			var cfg mechanics.Config
-			if cfg, err = m.Configure([]string{"n=2.5"}[:boolInt(strings.Contains(c.src, "(n)"))]); err == nil {
-				_, err = m.Model(cfg)
+		t.Run(c.src, func(t *testing.T) {
+			t.Parallel()
+			r, err := FromExpr(c.src)
+			if err == nil {
+				m := r.Mechanic()
+				var cfg mechanics.Config
+				if cfg, err = m.Configure([]string{"n=2.5"}[:boolInt(strings.Contains(c.src, "(n)"))]); err == nil {
+					_, err = m.Model(cfg)
+				}
 			}
-		}
-		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: %v; want one line containing %q", c.src, err, c.want)
-		}
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s: %v; want one line containing %q", c.src, err, c.want)
+			}
+		})
 	}
 }
 
@@ -190,6 +196,7 @@ func boolInt(b bool) int {
 // TestOneLinersBothEngines: exact against simulated for expressions of
 // every kind.
 func TestOneLinersBothEngines(t *testing.T) {
+	t.Parallel()
 	n := int64(200_000)
 	if testing.Short() {
 		n = 50_000
@@ -204,22 +211,25 @@ func TestOneLinersBothEngines(t *testing.T) {
 		// in the simulator).
 		"if 2d10! + d20 > 25 then d6 else 0", "clamp(d8 + 3d6! - 4, 0, 30)", "if d6! > 4 then 1 else 0", "if d4!>=3 + d4!>=3 <= 6 then 2 else d4",
 	} {
-		r, err := FromExpr(src)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		m := r.Mechanic()
-		spec, err := m.Model(m.DefaultConfig())
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		report, err := crosscheck.Spec(context.Background(), spec, sim.Options{Trials: n, Seed: 9}, crosscheck.Standard)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		for _, l := range report {
-			t.Errorf("%s: %s", src, l)
-		}
+		t.Run(src, func(t *testing.T) {
+			t.Parallel()
+			r, err := FromExpr(src)
+			if err != nil {
+				t.Fatalf("%s: %v", src, err)
+			}
+			m := r.Mechanic()
+			spec, err := m.Model(m.DefaultConfig())
+			if err != nil {
+				t.Fatalf("%s: %v", src, err)
+			}
+			report, err := crosscheck.Spec(context.Background(), spec, sim.Options{Trials: n, Seed: 9}, crosscheck.Standard)
+			if err != nil {
+				t.Fatalf("%s: %v", src, err)
+			}
+			for _, l := range report {
+				t.Errorf("%s: %s", src, l)
+			}
+		})
 	}
 }
 
@@ -251,6 +261,7 @@ func runRule(t *testing.T, r *Rule, sets ...string) *engine.Result {
 }
 
 func TestRuleFile(t *testing.T) {
+	t.Parallel()
 	rs := loadHouse(t)
 	res := runRule(t, rs["house.check"], "bonus=5", "tn=15")
 	if p := event(t, res, "success"); math.Abs(p-0.55) > 1e-12 {
@@ -291,22 +302,26 @@ func TestRuleFile(t *testing.T) {
 	}
 	// Both engines agree on every rule of the file.
 	for id, r := range rs {
-		m := r.Mechanic()
-		spec, err := m.Model(m.DefaultConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		report, err := crosscheck.Spec(context.Background(), spec, sim.Options{Trials: 100_000, Seed: 4}, crosscheck.Standard)
-		if err != nil {
-			t.Fatalf("%s: %v", id, err)
-		}
-		for _, l := range report {
-			t.Errorf("%s: %s", id, l)
-		}
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			m := r.Mechanic()
+			spec, err := m.Model(m.DefaultConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			report, err := crosscheck.Spec(context.Background(), spec, sim.Options{Trials: 100_000, Seed: 4}, crosscheck.Standard)
+			if err != nil {
+				t.Fatalf("%s: %v", id, err)
+			}
+			for _, l := range report {
+				t.Errorf("%s: %s", id, l)
+			}
+		})
 	}
 }
 
 func TestRuleFileErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ src, want string }{
 		{"[[rule]]\nid = \"x\"\n", "x.toml:1: rule 1: id \"x\" must be lower-case words joined by dots"},
 		{"[[rule]]\nid = \"h.a\"\n[rule.let]\nn = \"d20\"\n", "reports nothing"},
@@ -321,16 +336,20 @@ func TestRuleFileErrors(t *testing.T) {
 		{"[[rule]]\nid = \"h.a\"\n[rule.process]\nstate = { s = { start = 0, min = 0, max = 3 } }\nuntil = \"s >= 3\"\nhorizon = 5\n[rule.next]\nz = \"s + d2\"\n", "next.z is not a state variable"},
 		{"[[rule]]\nid = \"h.a\"\n[rule.process]\nstate = { s = { start = 0, min = 0, max = 3 } }\nuntil = \"s >= d6\"\nhorizon = 5\n[rule.next]\ns = \"s + 1\"\n", "until must read only the state"},
 	} {
-		_, err := Parse("x.toml", []byte(c.src))
-		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%q: %v; want one line containing %q", c.src, err, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			t.Parallel()
+			_, err := Parse("x.toml", []byte(c.src))
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%q: %v; want one line containing %q", c.src, err, c.want)
+			}
+		})
 	}
 }
 
 // TestProcessBoundsFromParams: a process's horizon and state bounds may be
 // expressions of the parameters, checked at each setting.
 func TestProcessBoundsFromParams(t *testing.T) {
+	t.Parallel()
 	src := `
 [[rule]]
 id = "t.countdown"
@@ -357,11 +376,14 @@ down = "left == 0"
 	r := rs[0]
 	// Down after exactly hp hits: time is negative binomial; P(T = hp) = 2^-hp.
 	for _, hp := range []int{1, 3, 7} {
-		res := runRule(t, r, "hp="+itoa(hp))
-		v := variable(t, res, "rounds")
-		if got := v.P[hp-v.Lo]; math.Abs(got-math.Pow(0.5, float64(hp))) > 1e-12 {
-			t.Errorf("hp=%d: P(rounds = hp) = %g, want 2^-%d", hp, got, hp)
-		}
+		t.Run("hp="+itoa(hp), func(t *testing.T) {
+			t.Parallel()
+			res := runRule(t, r, "hp="+itoa(hp))
+			v := variable(t, res, "rounds")
+			if got := v.P[hp-v.Lo]; math.Abs(got-math.Pow(0.5, float64(hp))) > 1e-12 {
+				t.Errorf("hp=%d: P(rounds = hp) = %g, want 2^-%d", hp, got, hp)
+			}
+		})
 	}
 	m := r.Mechanic()
 	c, err := m.Configure([]string{"h=0"})
@@ -384,6 +406,7 @@ down = "left == 0"
 // variables by name; a condition or lookup key on parameters alone rolls
 // only its branch.
 func TestOutputsReadEarlierOutputs(t *testing.T) {
+	t.Parallel()
 	src := `
 [[rule]]
 id = "t.vars"
@@ -416,6 +439,7 @@ four = "pick == 4"
 // every roll of an exploding die, as Roll20 and Foundry do: against every
 // chain of rolls of a die exploding at most twice, in exact fractions.
 func TestExplodedRollsCountAsDice(t *testing.T) {
+	t.Parallel()
 	// d6!{2}cs>=5cf1: a chain is up to three rolls, each 6 rolling on.
 	want := map[int]*big.Rat{}
 	var walk func(depth, count int, p *big.Rat)
@@ -455,6 +479,7 @@ func TestExplodedRollsCountAsDice(t *testing.T) {
 // and what is left is at most 10⁻¹², reports that mass, and agrees with a
 // deep limit everywhere else.
 func TestUnlimitedExplosionKept(t *testing.T) {
+	t.Parallel()
 	res := runExpr(t, "10d10!kh5")
 	if res.Truncated <= 0 || res.Truncated > 1e-12 {
 		t.Errorf("10d10!kh5: truncated mass %g, want in (0, 1e-12]", res.Truncated)
@@ -475,18 +500,22 @@ func TestUnlimitedExplosionKept(t *testing.T) {
 // TestAllAnyThroughHighestLowest: all and any of a named pool read through
 // its highest or lowest die give what the pool's own all and any give.
 func TestAllAnyThroughHighestLowest(t *testing.T) {
+	t.Parallel()
 	for _, cond := range []string{"== 1", "== 6", ">= 3", "> 4", "<= 2", "< 5", "== 3", "!= 6", ">= 1", "> 6"} {
 		for _, fn := range []string{"all", "any"} {
-			src := "[[rule]]\nid = \"t.p\"\n[rule.let]\npool = \"5d6\"\n[rule.vars]\nh = \"highest(pool)\"\n[rule.events]\nx = \"" + fn + "(pool " + cond + ")\"\n"
-			rs, err := Parse("p.toml", []byte(src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := event(t, runRule(t, rs[0]), "x")
-			want := event(t, runExpr(t, fn+"(5d6 "+cond+")"), "value")
-			if math.Abs(got-want) > 1e-12 {
-				t.Errorf("%s(pool %s): %.15g through the pool, %.15g alone", fn, cond, got, want)
-			}
+			t.Run(fn+"(pool "+cond+")", func(t *testing.T) {
+				t.Parallel()
+				src := "[[rule]]\nid = \"t.p\"\n[rule.let]\npool = \"5d6\"\n[rule.vars]\nh = \"highest(pool)\"\n[rule.events]\nx = \"" + fn + "(pool " + cond + ")\"\n"
+				rs, err := Parse("p.toml", []byte(src))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := event(t, runRule(t, rs[0]), "x")
+				want := event(t, runExpr(t, fn+"(5d6 "+cond+")"), "value")
+				if math.Abs(got-want) > 1e-12 {
+					t.Errorf("%s(pool %s): %.15g through the pool, %.15g alone", fn, cond, got, want)
+				}
+			})
 		}
 	}
 }
@@ -496,14 +525,15 @@ func TestAllAnyThroughHighestLowest(t *testing.T) {
 // functions or dice, a rule with only bands, errors placed at the rule's
 // line, unnamed parts named by what they were written as.
 func TestRuleFileHostile(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		if _, err := LoadFile("/dev/zero"); err == nil || !strings.Contains(err.Error(), "at most") {
 			t.Errorf("/dev/zero: %v", err)
 		}
 	}
-	dir := t.TempDir()
-	write := func(name, src string) string {
-		p := dir + "/" + name
+	// write puts src in a file of its own directory (of the test t).
+	write := func(t *testing.T, name, src string) string {
+		p := t.TempDir() + "/" + name
 		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -516,19 +546,22 @@ func TestRuleFileHostile(t *testing.T) {
 		"[[rule]]\nid = \"x.y\"\n[rule.params]\nmax = 3\n[rule.vars]\nv = \"d6\"\n": `parameter "max" is a function`,
 		"[[rule]]\nid = \"x.y\"\n[rule.let]\nd = \"d6\"\n[rule.vars]\nv = \"d\"\n":  `"d" reads as a die`,
 	} {
-		_, err := LoadFile(write("top.toml", src))
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%q: %v; want %q", src, err, want)
-		}
+		t.Run(want, func(t *testing.T) {
+			t.Parallel()
+			_, err := LoadFile(write(t, "top.toml", src))
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%q: %v; want %q", src, err, want)
+			}
+		})
 	}
-	rs, err := LoadFile(write("bands.toml", "\n[[rule]]\nid = \"x.y\"\n[rule.bands]\nb = { expr = \"d3 - 1\", labels = [\"a\", \"b\", \"c\"] }\n"))
+	rs, err := LoadFile(write(t, "bands.toml", "\n[[rule]]\nid = \"x.y\"\n[rule.bands]\nb = { expr = \"d3 - 1\", labels = [\"a\", \"b\", \"c\"] }\n"))
 	if err != nil {
 		t.Fatalf("a rule with only bands: %v", err)
 	}
 	if res := runRule(t, rs[0]); len(res.Bands) != 1 || math.Abs(res.Bands[0].P[1]-1.0/3) > 1e-12 {
 		t.Errorf("bands only: %+v", res.Bands)
 	}
-	_, err = LoadFile(write("st.toml", "# big\n[[rule]]\nid = \"x.y\"\n[rule.process]\nstate = { a = { start = 0, min = 0, max = 1000 }, b = { start = 0, min = 0, max = 1000 } }\nuntil = \"a > 5\"\nhorizon = 5\n[rule.next]\na = \"a + d6\"\n[rule.vars]\nt = \"time\"\n"))
+	_, err = LoadFile(write(t, "st.toml", "# big\n[[rule]]\nid = \"x.y\"\n[rule.process]\nstate = { a = { start = 0, min = 0, max = 1000 }, b = { start = 0, min = 0, max = 1000 } }\nuntil = \"a > 5\"\nhorizon = 5\n[rule.next]\na = \"a + d6\"\n[rule.vars]\nt = \"time\"\n"))
 	if err == nil || !strings.Contains(err.Error(), "st.toml:2: rule x.y: the state has more than") {
 		t.Errorf("too many states: %v", err)
 	}
@@ -548,6 +581,7 @@ func TestRuleFileHostile(t *testing.T) {
 // TestCountAmongKept: counting successes among the kept dice only, against
 // every roll.
 func TestCountAmongKept(t *testing.T) {
+	t.Parallel()
 	want := map[int]int{}
 	enumerate([]int{1, 2, 3, 4, 5, 6}, 4, func(d []int) {
 		s := slices.Clone(d)
