@@ -10,76 +10,6 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
-// The mechanics of tests.go, progress.go and combat.go.
-var agAIDs = []string{
-	"ag.take_average", "ag.assist", "ag.multi_action", "ag.wound_penalty", "ag.swim", "ag.social", "ag.jump",
-	"ag.initiative", "ag.surprise", "ag.magic.tn_spell", "ag.magic.info_level", "ag.magic.banish",
-	"ag.accumulated", "ag.acting_fast", "ag.magic.dispel", "ag.chase", "ag.chase_obstacle",
-	"ag.attack", "ag.attack_damage", "ag.magic.harm",
-}
-
-// agAConfigs are the configurations beyond the defaults that the
-// cross-checks run for these mechanics: every value of every option on its
-// own, and the combinations where an option only matters beside another.
-func agAConfigs() map[string][][]string {
-	out := map[string][][]string{
-		"ag.take_average": {{"opt.penalties=applied", "modifier=-3", "skill=1"}, {"skill=0", "tn=2"}},
-		"ag.assist":       {{"group=1"}, {"group=2", "opt.group_counts=helpers_only"}, {"group=200", "opt.beyond_32=extend_log", "tn=12"}},
-		"ag.multi_action": {{"actions=1"}, {"actions=10", "skill=1", "tn=3"}},
-		"ag.wound_penalty": {{"flesh_wounds=0"}, {"flesh_wounds=3", "deep_wounds=2", "flesh_bruises=3", "deep_bruises=1", "opt.rounding=round_half_up", "opt.stacking=worst_only"},
-			{"flesh_wounds=20", "deep_wounds=20", "flesh_bruises=20", "deep_bruises=20"}},
-		"ag.social": {{"deception=0", "intimidation=0", "negotiation=0", "wrangle=1"}, {"deception=1", "intimidation=1", "negotiation=1", "wrangle=1", "opt.tie=cost_accepted"}},
-		"ag.jump": {{"gap_cm=0"}, {"gap_cm=0", "surface=slippery", "movement=sprint"}, {"gap_cm=0", "surface=slippery", "movement=sprint", "opt.tie=cost_accepted"},
-			{"gap_cm=0", "surface=slippery", "movement=sprint", "opt.tie=failure"}, {"gap_cm=76"}, {"gap_cm=25", "direction=vertical"},
-			{"surface=climbing", "athletics=8", "body=4", "movement=walk"}},
-		"ag.initiative": {{"combatants=3"}, {"combatants=4", "opt.tie=simultaneous"}, {"combatants=4", "third_skill=3", "fourth_attribute=0", "opt.tie=reroll"},
-			{"combatants=3", "skill=0", "other_modifier=2", "opt.tie=simultaneous"}},
-		"ag.surprise":         {{"victim_skill=0", "ambusher_skill=5", "attack_modifier=-2"}},
-		"ag.magic.info_level": {{"skill=6", "attribute=4"}, {"skill=0", "spell=scrying"}},
-		"ag.magic.banish":     {{"skill=0", "spirit_psyche=0"}},
-		"ag.accumulated": {{"opt.floor=none"}, {"opt.floor=none", "opt.abandon=at_minus_Q"}, {"opt.floor=none", "opt.failure=subtract_one", "lower_limit=10"},
-			{"opt.fumble=reset", "skill=1"}, {"opt.fumble=reset", "opt.floor=none", "lower_limit=8", "skill=1"},
-			{"opt.fumble=reset", "opt.floor=none", "opt.abandon=at_minus_Q", "skill=1", "q=4"},
-			{"opt.tie=cost_plus_one", "q=3", "tn=6"}, {"skill=0", "q=2", "horizon=20"}, {"skill=5", "q=30", "tn=7", "horizon=40"},
-			{"opt.failure=no_loss", "opt.floor=none", "q=1"}},
-		"ag.acting_fast": {{"k=0"}, {"k=4", "deadline_minutes=60", "base_minutes=45"}, {"k=3", "base_minutes=7", "deadline_minutes=200"},
-			{"k=2", "opt.floor=none", "opt.abandon=at_minus_Q"}},
-		"ag.magic.dispel": {{"skill=4", "caster_psyche=5"}, {"skill=0", "horizon=10"}},
-		"ag.chase": {{"opt.fumble=speed_minus_d6", "quarry_skill=1"}, {"gap=0"}, {"gap=40"}, {"pursuer_speed=25", "gap=5", "escape_gap=15", "rounds=30"},
-			{"quarry_skill=0", "pursuer_skill=4", "pursuer_speed=0"}},
-		"ag.chase_obstacle": {{"obstacle_every=1"}, {"obstacle_every=2", "obstacle_tn=6", "opt.winner_bonus=opposed_margin"},
-			{"opt.fumble=speed_minus_d6", "quarry_skill=1", "pursuer_skill=1", "obstacle_every=1"}, {"obstacle_every=20", "rounds=25"}},
-		"ag.attack": {{"fixed_defence=1"}, {"deception=2"}, {"deception=3", "opt.negative_pool=auto_fail"}, {"deception=4", "skill=3"}, {"aiming=2"},
-			{"attacker_number=6"}, {"attacker_number=6", "opt.multiple_attackers=modifier_table"}, {"target_movement=sprint"},
-			{"target_movement=run", "opt.move_bonus=none"}},
-		"ag.attack_damage": {{"location=head"}, {"location=head", "opt.threshold_compare=greater_than", "dv=5"}, {"report=until_incapacitated"},
-			{"report=until_incapacitated", "damage_type=bruises", "bruise_boxes=3", "wound_boxes=4"}, {"report=until_incapacitated", "location=limb"},
-			{"report=until_incapacitated", "location=limb", "opt.critical_limb=death"}, {"location=limb"}, {"location=limb", "damage_type=bruises"},
-			{"damage_type=bruises"}, {"fixed_defence=1", "dv=4"}, {"dv=0"}, {"report=until_incapacitated", "location=head", "dv=5", "opt.threshold_compare=greater_than"},
-			{"report=until_incapacitated", "deception=3", "opt.negative_pool=auto_fail"}},
-		"ag.magic.harm": {{"location=head"}, {"report=until_incapacitated"}, {"damage_type=bruises", "report=until_incapacitated"}, {"skill=4", "attribute=4"},
-			{"location=limb", "report=until_incapacitated", "attribute=6"}},
-	}
-	for _, id := range agAIDs {
-		m, err := registry.Lookup(id)
-		if err != nil {
-			panic(err)
-		}
-		for _, o := range m.Options {
-			for _, v := range o.Values[1:] {
-				out[id] = append(out[id], []string{o.Name + "=" + v})
-			}
-		}
-	}
-	return out
-}
-
-func init() {
-	for id, sets := range agAConfigs() {
-		extraConfigs[id] = append(extraConfigs[id], sets...)
-	}
-}
-
 // r2 is the two-dice roll R₂ of §1.1 by hand: the higher die, +1 on a
 // double, and 1 for double ones.
 func r2(a, b int) int {
@@ -330,41 +260,4 @@ func TestTabulateMove(t *testing.T) {
 		}
 	}()
 	p.Move(1, 0, 2)
-}
-
-// TestAgADeclared: every configuration builds a declared model (a record,
-// expressions) whose outputs all have a doc.
-func TestAgADeclared(t *testing.T) {
-	cfgs := agAConfigs()
-	for _, id := range agAIDs {
-		m, _ := registry.Lookup(id)
-		for _, sets := range append([][]string{nil}, cfgs[id]...) {
-			c, err := m.Configure(sets)
-			if err != nil {
-				t.Fatal(err)
-			}
-			spec, err := m.Model(c)
-			if err != nil {
-				t.Fatalf("%s %v: %v", id, sets, err)
-			}
-			if spec.Record == nil {
-				t.Errorf("%s %v: no record", id, sets)
-			}
-			for _, v := range spec.Vars {
-				if v.Doc == "" || v.Expr == nil {
-					t.Errorf("%s %v: variable %s has no doc or no expression", id, sets, v.Name)
-				}
-			}
-			for _, e := range spec.Events {
-				if e.Doc == "" || e.Expr == nil {
-					t.Errorf("%s %v: event %s has no doc or no expression", id, sets, e.Name)
-				}
-			}
-			for _, b := range spec.Bands {
-				if b.Doc == "" || b.Expr == nil {
-					t.Errorf("%s %v: band %s has no doc or no expression", id, sets, b.Name)
-				}
-			}
-		}
-	}
 }
