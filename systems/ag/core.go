@@ -93,6 +93,18 @@ func coreOptionsOf(c mechanics.Config) CoreOptions {
 	}
 }
 
+// coreOpts are the §1.1 switches every single-roll ag mechanic offers.
+var coreOpts = mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie)
+
+func withCore(extra ...mechanics.Option) []mechanics.Option {
+	return append(append([]mechanics.Option(nil), coreOpts...), extra...)
+}
+
+// coreWith is withCore for typed options: the §1.1 switches, then extra.
+func coreWith(extra ...mechanics.Declared) []mechanics.Option {
+	return withCore(mechanics.Options(extra...)...)
+}
+
 // maxRoll bounds a pool result: the kept face plus one per extra die, for
 // the largest pool a mechanic builds (skill 40 + aiming 40 = 80 dice).
 const maxRoll = 6 + 79
@@ -243,6 +255,16 @@ func reportedMoSExpr(raw expr.Expr, tie Tie) expr.Expr {
 	return raw
 }
 
+// rollMoS is the reported MoS (§1.1, with the tie option) of the roll
+// record r for attribute a and modifier m against tn.
+func rollMoS(r, a, m, tn int, tie Tie) int { return reportedMoS(Total(r, a, m)-tn, tie) }
+
+// mosExpr is rollMoS as an expression over the roll record fields
+// prefix+"roll" and prefix+"auto_fail".
+func mosExpr(prefix string, a, m, tn int, tie Tie) expr.Expr {
+	return reportedMoSExpr(expr.Sub(totalExpr(prefix, a, m), expr.K(int64(tn))), tie)
+}
+
 // BandLabels are the seven MoS bands of §1.1, from worst to best.
 var BandLabels = []string{
 	"no_complication (MoS<=-3)", "no (MoS=-2)", "no_advantage (MoS=-1)", "maybe_at_cost (MoS=0)",
@@ -254,6 +276,17 @@ func Band(mos int) int { return min(max(mos, -3), 3) + 3 }
 
 // bandExpr is Band as an expression.
 func bandExpr(mos expr.Expr) expr.Expr { return expr.Add(expr.Clamp(mos, -3, 3), expr.K(3)) }
+
+// ip is the shorthand for an integer parameter.
+var ip = mechanics.IntParam
+
+// bit is 1 when b holds.
+func bit(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 var (
 	pSkill    = mechanics.Param{Name: "skill", Default: 2, Min: 0, Max: 40, Doc: "skill level n = dice in the pool; 0 rolls two dice and keeps the lowest (sweep 0–8)"}

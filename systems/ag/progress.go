@@ -450,3 +450,28 @@ func obstacleKernel(q, pu runner, tn int, bonus WinnerBonus, o CoreOptions, fumb
 		return da - db
 	}}
 }
+
+// tabulateMove sets p.Move to a table of move(s, x) over every state and
+// every kernel value x in [lo, hi], built once when the model is built: a
+// step then costs one lookup. Absorbing states map to themselves (the
+// engines never move from them). Move panics on a kernel value outside
+// [lo, hi].
+func tabulateMove(p *mechanics.Process, lo, hi int, move func(s, x int) int) {
+	w := hi - lo + 1
+	tab := make([]int32, len(p.States)*w)
+	for s := range p.States {
+		for x := lo; x <= hi; x++ {
+			next := s
+			if !p.Absorbing[s] {
+				next = move(s, x)
+			}
+			tab[s*w+x-lo] = int32(next)
+		}
+	}
+	p.Move = func(_, s, x int) int {
+		if uint(x-lo) >= uint(w) {
+			panic(fmt.Sprintf("ag: kernel value %d outside its declared range [%d, %d]", x, lo, hi))
+		}
+		return int(tab[s*w+x-lo])
+	}
+}

@@ -4,7 +4,7 @@ package ag
 // radiation, wound degeneration). The names after // are the option values
 // of mechanics.md; the first constant of each type is its default.
 
-//go:generate go tool stringer -type=FallSurface,FallDV,FallCapOrder,FallFeetRule,FallDamageRoll,FallAthletics,FireExposure,FireDice,FireHalving,VehicleVictim,ShockTrigger,ShockTN,ShockPenalty,ZeroMoS,SuffFirstTest,SuffPenaltyIndex,DiseaseIncap,DiseaseSuccess,DiseaseOnset,DiseaseFever,StabBodySign,StabBleedNeeds,StabDeadline,RecoveryQueues,RadTrigger,RadThreshold,RadIllness,RadTreatment,RadOnset,DegFailureAdds,DegFumble,DegFirstTest,DegPeriodUpdate,DegPenalties,DegClock -linecomment -output=b_enums_string.go
+//go:generate go tool stringer -type=FallSurface,FallDV,FallCapOrder,FallFeetRule,FallDamageRoll,FallAthletics,FireExposure,FireDice,FireHalving,VehicleVictim,ShockTrigger,ShockTN,ShockPenalty,ZeroMoS,SuffFirstTest,SuffPenaltyIndex,DiseaseIncap,DiseaseSuccess,DiseaseOnset,DiseaseFever,StabBodySign,StabBleedNeeds,StabDeadline,RecoveryQueues,RadTrigger,RadThreshold,RadIllness,RadTreatment,RadOnset,DegFailureAdds,DegFumble,DegFirstTest,DegPeriodUpdate,DegPenalties,DegClock -linecomment -output=harm_options_string.go
 
 // FallSurface is ag.fall_damage.surface.
 type FallSurface int

@@ -1,6 +1,6 @@
 package ag
 
-//go:generate go tool stringer -type=AveragePenalties,AssistGroupCounts,AssistBeyond32,WoundRows,WoundRounding,WoundStacking,Movement,MoveBonus,JumpSurface,JumpDirection,InitiativeTie,Spell,AccFailure,AccFloor,AccTie,AccAbandon,AccFumble,DispelResist,ChaseFumble,WinnerBonus,MultipleAttackers,HitLocation,CriticalLimb,DamageType,AttackReport,ThresholdCompare -linecomment -output=a_enums_string.go
+//go:generate go tool stringer -type=AveragePenalties,AssistGroupCounts,AssistBeyond32,WoundRows,WoundRounding,WoundStacking,Movement,MoveBonus,JumpSurface,JumpDirection,InitiativeTie,Spell,AccFailure,AccFloor,AccTie,AccAbandon,AccFumble,DispelResist,ChaseFumble,WinnerBonus,MultipleAttackers,HitLocation,CriticalLimb,DamageType,AttackReport,ThresholdCompare -linecomment -output=action_options_string.go
 
 // The typed options of the mechanics of tests.go, progress.go and combat.go.
 // The names after // are the option values of mechanics.md.
