@@ -3,7 +3,7 @@ package ag
 //go:generate go tool stringer -type=AveragePenalties,AssistGroupCounts,AssistBeyond32,WoundRows,WoundRounding,WoundStacking,Movement,MoveBonus,JumpSurface,JumpDirection,InitiativeTie,Spell,AccFailure,AccFloor,AccTie,AccAbandon,AccFumble,DispelResist,ChaseFumble,WinnerBonus,MultipleAttackers,HitLocation,CriticalLimb,DamageType,AttackReport,ThresholdCompare -linecomment -output=action_options_string.go
 
 // The typed options of the mechanics of tests.go, progress.go and combat.go.
-// The names after // are the option values of mechanics.md.
+// The names after // are the option values as they are set and shown.
 
 // AveragePenalties is ag.take_average.opt.penalties.
 type AveragePenalties int
@@ -72,8 +72,9 @@ const (
 	MoveSprint                   // sprint
 )
 
-// Bonus is the movement's defence bonus of §1.4 (our reading: +0 standing,
-// +1 walk, +2 run, +3 sprint), or 0 when the move_bonus switch is none.
+// Bonus is the movement's defence bonus in an attack (our reading: +0
+// standing, +1 walk, +2 run, +3 sprint), or 0 when the move_bonus switch is
+// none.
 func (m Movement) Bonus(b MoveBonus) int {
 	if b == MoveBonusNone {
 		return 0
@@ -101,7 +102,7 @@ const (
 	SurfaceClimbing                    // climbing
 )
 
-// TN is the surface's jump TN (§1.5): 3, 6, 10, 14.
+// TN is the surface's jump TN (docs/mechanics.md#ag-jump): 3, 6, 10, 14.
 func (s JumpSurface) TN() int { return [...]int{3, 6, 10, 14}[s] }
 
 // JumpDirection is ag.jump.direction.
@@ -131,7 +132,7 @@ const (
 	InitiativeSimultaneous                      // simultaneous
 )
 
-// Spell is a fixed-TN spell of §1.8 (ag.magic.tn_spell.spell,
+// Spell is a fixed-TN spell (ag.magic.tn_spell.spell,
 // ag.magic.info_level.spell).
 type Spell int
 
@@ -148,7 +149,7 @@ const (
 	SpellHeal                       // heal
 )
 
-// TN is the spell's fixed TN (§1.8).
+// TN is the spell's fixed TN (docs/mechanics.md#ag-magic-tn_spell).
 func (s Spell) TN() int { return [...]int{5, 3, 4, 5, 3, 5, 5, 5, 1}[s] }
 
 // AccFailure is ag.accumulated.opt.failure.

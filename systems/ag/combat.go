@@ -8,7 +8,7 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §1.4 combat and §1.8 harm: attack vs defence, DV × MoS against wound
+// Combat and harming spells: attack vs defence, DV × MoS against wound
 // thresholds, and attacks until incapacitation.
 
 // combatMechanics are the mechanics declared in combat.go.
@@ -47,8 +47,8 @@ type contest struct {
 	kernel func(name string, f func(raw int) int) mechanics.Node
 }
 
-// opposedContest is a's total against b's (K5), in the record fields
-// an+"_total" and bn+"_total".
+// opposedContest is a's total against b's (two independent totals
+// compared), in the record fields an+"_total" and bn+"_total".
 func opposedContest(a, b side, an, bn string, o CoreOptions) contest {
 	rec := mechanics.NewRecord(
 		mechanics.Int(an+"_total", 0, a.maxTotal(), "the "+an+"'s total T = max(0, R + A + M)"),
@@ -83,9 +83,10 @@ func fixedContest(a side, an string, tn int, o CoreOptions) contest {
 // maxPool is the largest pool a roll record holds (R ≤ n + 5 ≤ maxRoll).
 const maxPool = maxRoll - 5
 
-// attackContest is the attack of §1.4: deception, aiming, the movement
-// bonus and several attackers adjust the pools and the defence, then the
-// attack is opposed by the defence roll or meets the fixed defence.
+// attackContest is the attack of ag.attack (docs/mechanics.md#ag-attack):
+// deception, aiming, the movement bonus and several attackers adjust the
+// pools and the defence, then the attack is opposed by the defence roll or
+// meets the fixed defence.
 func attackContest(c mechanics.Config, o CoreOptions) (contest, error) {
 	a, d := sideOf(c, ""), sideOf(c, "defence_")
 	if c.Int("aiming") > a.n {
@@ -116,7 +117,7 @@ func attack() *mechanics.Mechanic {
 		Summary: "attack vs the defender's Defense + Agility roll (deception, aiming, several attackers, fixed defence)",
 		Doc: "An attack is contested by the defender's Defense + Agility roll. Deception δ removes δ dice from both pools, aiming adds r dice " +
 			"(r ≤ skill); fold cover, lighting, range, movement (walk +1, run +2, sprint +3), full defence +3 and the like into the two " +
-			"modifiers. Objects, locations and unaware targets have a fixed defence of 1 + modifiers. Hit ⇔ MoS ≥ 1 (mechanics.md §1.4).",
+			"modifiers. Objects, locations and unaware targets have a fixed defence of 1 + modifiers. Hit ⇔ MoS ≥ 1.",
 		Params:  attackParams,
 		Options: coreWith(optNegativePool, optMultiple, optMoveBonus, choiceMovement),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -169,13 +170,13 @@ func attackDamage(id string) *mechanics.Mechanic {
 	doc := "A hit deals weapon DV × MoS (MoS capped at 6), compared with the target's thresholds: below Flesh scrapes, ≥ Flesh a flesh " +
 		"wound (1 box), ≥ Deep a deep wound (2 boxes), ≥ Critical a critical (death). Aimed head shots halve the thresholds. With " +
 		"report=until_incapacitated, repeated attacks fill the bruise and wound tracks (a full bruise track turns bruises into wounds) " +
-		"until the wound track is full (bleeding out), a critical, or a knock-out (mechanics.md §1.4)."
+		"until the wound track is full (bleeding out), a critical, or a knock-out."
 	if harm {
 		ps = append(sideParams("", "caster's Restoration + Psyche", 2, 2),
 			ip("target_psyche", 2, 0, 20, "the target's Psyche (it resists with two dice + Psyche)"), ip("target_modifier", 0, -20, 20, "the target's modifiers"))
 		summary = "damaging spell: Restoration + Psyche vs the target's Psyche; DV = 1 + caster's Psyche, × min(MoS, 6)"
 		doc = "Restoration + Psyche opposed by the target's Psyche roll; DV = 1 + the caster's Psyche, damage DV × min(MoS, 6) against the " +
-			"thresholds as in ag.attack_damage (mechanics.md §1.8)."
+			"thresholds as in ag.attack_damage."
 	} else {
 		ps = append(append([]mechanics.Param(nil), attackParams...), ip("dv", 3, 0, 100, "weapon damage value DV (sweep 1–10)"))
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 func TestAttackDamageGolden(t *testing.T) {
-	// mechanics.md §1.4: 3 dice + 2 vs 2 dice + 2, DV 3.
+	// The golden values of the system: 3 dice + 2 vs 2 dice + 2, DV 3.
 	r := runExact(t, "ag.attack_damage", "skill=3", "attribute=2", "defence_skill=2", "defence_attribute=2", "dv=3")
 	d := r.Var("damage")
 	for i, want := range []float64{.4509, .2149, .1587, .1019, .0498, .0195, .0044} {

@@ -1,7 +1,3 @@
-// Package ag registers the Autonomous Garden mechanics of mechanics.md §1:
-// a pool of d6 keeps its highest die, each extra copy of a face adds +1 (a
-// critical), all ones is a fumble, and the 0-clamped total is compared with a
-// TN; the margin of success (MoS) falls into seven bands.
 package ag
 
 import (
@@ -59,7 +55,7 @@ const (
 	NegativeAutoFail                      // auto_fail
 )
 
-// Core options of §1.1.
+// The core roll's options (see the package doc).
 var (
 	optCritCount = mechanics.SwitchOf("ag.core", "crit_count",
 		"extra_copies: +1 for every die beyond the first showing any face (n − distinct faces); repeated_faces: +1 per face value shown at least twice; kept_only: +1 per extra copy of the kept face only",
@@ -75,7 +71,8 @@ var (
 		"a pool reduced to ≤ 0 dice (deception) rolls as skill 0 (unskilled) or fails automatically (auto_fail)", NegativeUnskilled, NegativeAutoFail)
 )
 
-// CoreOptions are the §1.1 switches, decoded from a configuration.
+// CoreOptions are the core roll's switches (see the package doc), decoded
+// from a configuration.
 type CoreOptions struct {
 	CritCount     CritCount
 	FumbleCrit    FumbleCrit
@@ -93,14 +90,16 @@ func coreOptionsOf(c mechanics.Config) CoreOptions {
 	}
 }
 
-// coreOpts are the §1.1 switches every single-roll ag mechanic offers.
+// coreOpts are the core roll's switches every single-roll ag mechanic
+// offers.
 var coreOpts = mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie)
 
 func withCore(extra ...mechanics.Option) []mechanics.Option {
 	return append(append([]mechanics.Option(nil), coreOpts...), extra...)
 }
 
-// coreWith is withCore for typed options: the §1.1 switches, then extra.
+// coreWith is withCore for typed options: the core roll's switches, then
+// extra.
 func coreWith(extra ...mechanics.Declared) []mechanics.Option {
 	return withCore(mechanics.Options(extra...)...)
 }
@@ -192,7 +191,8 @@ func (e poolEval) Final(s uint64) int {
 	return slotCrit.SetBool(slotRoll.Set(o, kept+bonus), bonus > 0)
 }
 
-// Pool is the model of one ag roll with n dice (§1.1): n ≥ 1 keeps the
+// Pool is the model of one ag roll with n dice (the core roll of the
+// package doc): n ≥ 1 keeps the
 // highest die, n = 0 (and n < 0 with negative_pool=unskilled) rolls two dice
 // and keeps the lowest. It yields RollRecord codes.
 func Pool(n int, o CoreOptions) mechanics.Node {
@@ -206,7 +206,7 @@ func Pool(n int, o CoreOptions) mechanics.Node {
 	return mechanics.Pool{Die: mechanics.D(6), N: ev.n, Eval: ev}
 }
 
-// Total is T = max(0, R + A + M) of §1.1 for a roll record (0 for an
+// Total is T = max(0, R + A + M) of the core roll for a roll record (0 for an
 // automatic failure).
 func Total(roll, attr, mod int) int {
 	if slotAutoFail.Bool(roll) {
@@ -255,7 +255,7 @@ func reportedMoSExpr(raw expr.Expr, tie Tie) expr.Expr {
 	return raw
 }
 
-// rollMoS is the reported MoS (§1.1, with the tie option) of the roll
+// rollMoS is the reported MoS (with the tie option) of the roll
 // record r for attribute a and modifier m against tn.
 func rollMoS(r, a, m, tn int, tie Tie) int { return reportedMoS(Total(r, a, m)-tn, tie) }
 
@@ -265,7 +265,7 @@ func mosExpr(prefix string, a, m, tn int, tie Tie) expr.Expr {
 	return reportedMoSExpr(expr.Sub(totalExpr(prefix, a, m), expr.K(int64(tn))), tie)
 }
 
-// BandLabels are the seven MoS bands of §1.1, from worst to best.
+// BandLabels are the seven MoS bands of the core roll, from worst to best.
 var BandLabels = []string{
 	"no_complication (MoS<=-3)", "no (MoS=-2)", "no_advantage (MoS=-1)", "maybe_at_cost (MoS=0)",
 	"yes_complication (MoS=1)", "yes (MoS=2)", "yes_advantage (MoS>=3)",
@@ -317,7 +317,7 @@ func testSpec(roll mechanics.Node, attr, mod, tn int, o CoreOptions) *mechanics.
 		Event("fumble", "every die shows 1", expr.F("fumble")).
 		Event("crit_and_success", "a crit and a success", expr.And(expr.F("crit"), ok)).
 		Event("fumble_and_success", "a fumble that still succeeds", expr.And(expr.F("fumble"), ok)).
-		Band("mos_band", "the seven MoS bands of §1.1", BandLabels, bandExpr(mos))
+		Band("mos_band", "the seven MoS bands of the core roll", BandLabels, bandExpr(mos))
 	return spec
 }
 
@@ -329,7 +329,7 @@ func coreMechanics() []*mechanics.Mechanic {
 			Summary: "skill pool (keep highest d6, +1 per extra copy) + attribute + modifiers vs a TN",
 			Doc: "Roll the skill pool (two dice keep lowest at skill 0), add the attribute and modifiers, clamp at 0, " +
 				"compare with the TN: MoS = T − TN, success at MoS ≥ 1. A skill-1 character fumbles one roll in six; " +
-				"a skill-3 character fumbles one in 216 but crits 44% of the time (mechanics.md §1.2).",
+				"a skill-3 character fumbles one in 216 but crits 44% of the time.",
 			Params:  []mechanics.Param{pSkill, pAttr, pModifier, pTN},
 			Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie),
 			Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -340,7 +340,7 @@ func coreMechanics() []*mechanics.Mechanic {
 		{
 			ID:      "ag.attribute_test",
 			Summary: "attribute roll: two dice keep highest (+1 on doubles) + attribute + modifiers vs a TN",
-			Doc:     "Body, Psyche and other attribute tests roll exactly the two-dice pool R₂, add the attribute and modifiers, clamp at 0 and compare with the TN (mechanics.md §1.2).",
+			Doc:     "Body, Psyche and other attribute tests roll exactly the two-dice pool R₂, add the attribute and modifiers, clamp at 0 and compare with the TN.",
 			Params:  []mechanics.Param{pAttr, pModifier, pTN},
 			Options: mechanics.Options(optCritCount, optFumbleCrit, optTie),
 			Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -351,8 +351,8 @@ func coreMechanics() []*mechanics.Mechanic {
 		{
 			ID:      "ag.opposed",
 			Summary: "opposed test: actor's skill + attribute vs opponent's; the difference is the actor's MoS",
-			Doc: "Both sides roll their own skill pool plus attribute and modifiers (each clamped at 0); MoS = T_actor − T_opponent (K5). " +
-				"Ties are frequent in this system, which is why ag.core.opt.tie matters (mechanics.md §1.3).",
+			Doc: "Both sides roll their own skill pool plus attribute and modifiers (each clamped at 0); MoS = T_actor − T_opponent, the comparison of two independent totals. " +
+				"Ties are frequent in this system, which is why ag.core.opt.tie matters.",
 			Params: []mechanics.Param{
 				named(pSkill, "skill", "actor's skill (dice in the pool; 0 = two dice keep lowest)"),
 				named(pAttr, "attribute", "actor's attribute"),
@@ -384,7 +384,8 @@ func pairNode(a, b side, o CoreOptions) mechanics.Node {
 	return mechanics.Joint(pairRecord, a.roll(o), pairActor, b.roll(o), pairOpponent)
 }
 
-// opposedSpec is an opposed test of two sides (K5): the outcome is the pair
+// opposedSpec is an opposed test of two sides (two independent totals
+// compared): the outcome is the pair
 // of rolls, the MoS is T_a − T_b.
 func opposedSpec(a, b side, o CoreOptions) *mechanics.Spec {
 	raw := expr.Sub(expr.F("actor_total"), expr.F("opponent_total"))

@@ -13,14 +13,15 @@ import (
 
 var defaults = CoreOptions{CritCount: CritExtraCopies, FumbleCrit: FumbleSuppress, UnskilledCrit: UnskilledApply, Tie: TieBand, NegativePool: NegativeUnskilled}
 
-// TestPoolGolden pins the R_n table of mechanics.md §1.1.
+// TestPoolGolden pins the table of R_n, the pool result of n dice (the
+// core roll of doc.go).
 func TestPoolGolden(t *testing.T) {
 	golden := []struct {
 		n                  int
 		mean, fumble, crit float64
 		pmf                map[int]float64
 	}{
-		// mechanics.md §1.1 golden values (4-digit rounding)
+		// The golden values of the system, rounded to 4 digits.
 		{0, 2.6667, 0.02778, 0.1389, map[int]float64{1: .3056, 2: .2222, 3: .1944, 4: .1389, 5: .0833, 6: .0278, 7: .0278}},
 		{1, 3.5, 0.16667, 0, map[int]float64{1: 1. / 6, 2: 1. / 6, 3: 1. / 6, 4: 1. / 6, 5: 1. / 6, 6: 1. / 6}},
 		{2, 4.6111, 0.02778, 0.1389, map[int]float64{1: 1. / 36, 2: 2. / 36, 3: 5. / 36, 4: 7. / 36, 5: 9. / 36, 6: 11. / 36, 7: 1. / 36}},
@@ -117,7 +118,8 @@ func total(n int) int {
 	return t
 }
 
-// bruteAG enumerates every roll and applies the rules of §1.1 directly.
+// bruteAG enumerates every roll and applies the rules of the core roll
+// (doc.go) directly.
 func bruteAG(n int, o CoreOptions) map[int]int64 {
 	dice := n
 	keepLow := n <= 0
@@ -173,7 +175,7 @@ func bruteAG(n int, o CoreOptions) map[int]int64 {
 }
 
 func TestSkillTestGolden(t *testing.T) {
-	// mechanics.md §1.2: skill 2 + attribute 2 vs TN 5.
+	// The golden values of the system: skill 2 + attribute 2 vs TN 5.
 	r := runExact(t, "ag.skill_test", "skill=2", "attribute=2", "tn=5")
 	want := map[int]float64{-2: 1, -1: 2, 0: 5, 1: 7, 2: 9, 3: 11, 4: 1}
 	mos := r.Var("mos")
@@ -203,7 +205,7 @@ func TestSkillTestGolden(t *testing.T) {
 }
 
 func TestOpposedGolden(t *testing.T) {
-	// mechanics.md §1.3: 3 dice + 2 vs 2 dice + 2.
+	// The golden values of the system: 3 dice + 2 vs 2 dice + 2.
 	r := runExact(t, "ag.opposed", "skill=3", "attribute=2", "opp_skill=2", "opp_attribute=2")
 	near(t, "P(actor MoS ≥ 1)", r.Event("success").P, 0.5491, 5e-5)
 	near(t, "P(tie)", r.Event("tie").P, 0.2236, 5e-5)
@@ -238,7 +240,7 @@ func TestBadConfig(t *testing.T) {
 }
 
 // TestExactRationals: small models carry exact fractions that match the
-// floats and the mechanics.md goldens.
+// floats and the golden values.
 func TestExactRationals(t *testing.T) {
 	r := runExact(t, "ag.skill_test", "skill=2", "attribute=2", "tn=5")
 	mos := r.Var("mos")

@@ -115,8 +115,9 @@ var (
 	degRollFumble = degRoll.Slot("fumble")
 )
 
-// degState is one state of the wound-degeneration event DP (K10): the wound
-// counts and each clock's last and next test time (in units of 1/L minute, so
+// degState is one state of the wound-degeneration event-driven DP on the
+// clocks' deterministic schedule: the wound counts and each clock's last
+// and next test time (in units of 1/L minute, so
 // every period 1440/F and 60/D minutes is a whole number; −1 = idle).
 type degState struct {
 	f, d            int
@@ -143,9 +144,9 @@ func woundDegeneration() *mechanics.Mechanic {
 		Summary: "untreated wounds getting worse: Body tests at TN 1 every 24 h ÷ flesh wounds and every hour ÷ deep wounds",
 		Doc: "Each untreated, unstabilised wound type is tested on its own clock: flesh wounds every 24 h divided by their number, deep " +
 			"wounds every hour divided by theirs. The test is Body vs TN 1 with the current wound penalties; failure adds a flesh wound, a " +
-			"fumble a deep wound. A full wound track (flesh 1 box, deep 2) means bleeding out. Exact event DP over (wounds, clock times) " +
-			"with the times kept exactly (K10); opt.clock=exponential is the memoryless approximation, a chain on (F, D) stepped per " +
-			"minute (mechanics.md §1.7).",
+			"fumble a deep wound. A full wound track (flesh 1 box, deep 2) means bleeding out. Computed exactly as an event-driven DP " +
+			"on the clocks' deterministic schedule, over (wounds, clock times) with the times kept exactly; opt.clock=exponential is " +
+			"the memoryless approximation, a chain on (F, D) stepped per minute.",
 		Params: []mechanics.Param{ip("flesh", 1, 0, 11, "initial unstabilised flesh wounds F₀"), ip("deep", 1, 0, 6, "initial unstabilised deep wounds D₀"),
 			named(pAttr, "body", "Body"), pModifier, ip("boxes", 6, 2, 12, "wound track capacity B (flesh 1, deep 2) [placeholder 6]"),
 			ip("hours", 48, 1, 168, "horizon in hours")},

@@ -1,8 +1,8 @@
 package ag
 
-// Option value types of the §1.6–1.7 mechanics (hazards, injury over time,
+// Option value types of the mechanics of harm (hazards, injury over time,
 // radiation, wound degeneration). The names after // are the option values
-// of mechanics.md; the first constant of each type is its default.
+// as they are set and shown; the first constant of each type is its default.
 
 //go:generate go tool stringer -type=FallSurface,FallDV,FallCapOrder,FallFeetRule,FallDamageRoll,FallAthletics,FireExposure,FireDice,FireHalving,VehicleVictim,ShockTrigger,ShockTN,ShockPenalty,ZeroMoS,SuffFirstTest,SuffPenaltyIndex,DiseaseIncap,DiseaseSuccess,DiseaseOnset,DiseaseFever,StabBodySign,StabBleedNeeds,StabDeadline,RecoveryQueues,RadTrigger,RadThreshold,RadIllness,RadTreatment,RadOnset,DegFailureAdds,DegFumble,DegFirstTest,DegPeriodUpdate,DegPenalties,DegClock -linecomment -output=harm_options_string.go
 

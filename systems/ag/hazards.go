@@ -6,7 +6,7 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §1.6 hazards: falling, fire, fire in vehicles, electricity.
+// Hazards: falling, fire, fire in vehicles, electricity.
 
 // hazardsMechanics are the mechanics declared in hazards.go.
 func hazardsMechanics() []*mechanics.Mechanic {
@@ -92,7 +92,7 @@ func fallDamage() *mechanics.Mechanic {
 		Doc: "The faller rolls Athletics + Agility and takes the result off the distance; if it exceeds the distance they land on their feet. " +
 			"Otherwise DV = one per full 3 m of the rest (max 10), × the surface (concrete 2, grass/dirt 1, sand or shallow water ½, deep " +
 			"water ¼, crash pads 0.1), × a two-dice-keep-highest roll. Landing on the head or fumbling the Athletics roll halves the " +
-			"thresholds. Damage is wounds (mechanics.md §1.6).",
+			"thresholds. Damage is wounds.",
 		Params: ps,
 		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie,
 			fallSurface, fallDVSteps, fallCapOrder, fallRounding, fallFeet, fallDamageRoll, fallAthletics),
@@ -101,7 +101,7 @@ func fallDamage() *mechanics.Mechanic {
 }
 
 // fallDV is the DV of a fall of h metres after an Athletics total T
-// (§1.6): one per 3 m of what is left (whole steps, rounded up, or the
+// (docs/mechanics.md#ag-fall_damage): one per 3 m of what is left (whole steps, rounded up, or the
 // exact fraction), at most 10; the height is capped at 30 m first under
 // cap_before_reduction.
 func fallDV(h expr.Rat, T int, steps FallDV, capBefore bool) expr.Rat {
@@ -236,7 +236,7 @@ func fire() *mechanics.Mechanic {
 		Summary: "fire: 2 dice × DV per round (halved for partial rounds and fumbled damage) vs thresholds; deep wounds incapacitate 1d6 rounds",
 		Doc: "A full round in fire deals 2 dice × DV automatically; less than a full round halves the DV, and so does a fumble on the " +
 			"damage dice. Each round's damage is compared with the thresholds separately; a deep wound from fire incapacitates for 1d6 " +
-			"rounds. With rounds = 1 the damage PMF is reported; over several rounds the wound counts (mechanics.md §1.6).",
+			"rounds. With rounds = 1 the damage PMF is reported; over several rounds the wound counts.",
 		Params:  ps,
 		Options: mechanics.Options(fireExposure, fireDice, fireHalving, fireRounding),
 		Build:   buildFire,
@@ -347,7 +347,7 @@ func fireVehicle() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      id,
 		Summary: "driving through fire: Pilot + Agility vs 3 × DV; a failure hits like an attack that succeeded by the failure",
-		Doc:     "A vehicle crossing burning terrain needs Pilot + Agility vs TN 3 × DV; on MoS ≤ −1 the fire deals DV × min(|MoS|, 6) to the victim's thresholds (mechanics.md §1.6).",
+		Doc:     "A vehicle crossing burning terrain needs Pilot + Agility vs TN 3 × DV; on MoS ≤ −1 the fire deals DV × min(|MoS|, 6) to the victim's thresholds.",
 		Params:  ps,
 		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie, vehicleVictim),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -403,7 +403,7 @@ func electricity() *mechanics.Mechanic {
 		Doc: "Damage as fire (2 dice × DV, halved for partial contact and on a fumbled damage roll); a flesh wound paralyses the touched " +
 			"area, a deep wound fully. Whatever wound is taken, the victim also makes a Body test vs TN 5 × DV: MoS ≤ −1 knocked out, " +
 			"≤ −5 coma, a fumble instant death. With attributes in single digits the test is a near-certain KO from DV 2 and a " +
-			"near-certain coma from DV 3–4 (mechanics.md §1.6).",
+			"near-certain coma from DV 3–4.",
 		Params:  ps,
 		Options: mechanics.Options(optCritCount, optFumbleCrit, shockExposure, shockTrigger, shockTN, shockPenalty),
 		Build:   buildElectricity,

@@ -8,7 +8,7 @@ import (
 )
 
 func TestHazardGoldens(t *testing.T) {
-	// mechanics.md §1.6, athletics 2 + agility 2.
+	// The golden values of the system, athletics 2 + agility 2.
 	ge := func(r *engine.Result, v int) float64 {
 		d := r.Var("damage")
 		s := 0.0

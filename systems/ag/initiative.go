@@ -26,7 +26,7 @@ func initiative() *mechanics.Mechanic {
 		ID:      "ag.initiative",
 		Summary: "who acts first within a tier: opposed Awareness + Perception, highest first",
 		Doc: "Declared intents act in three tiers; within a tier, opposed Awareness + Perception, highest first. Pairwise " +
-			"P(A before B) = P(T_A > T_B) + ½·P(T_A = T_B) with a coin for ties (reroll has the same marginal) (mechanics.md §1.3). " +
+			"P(A before B) = P(T_A > T_B) + ½·P(T_A = T_B) with a coin for ties (reroll has the same marginal). " +
 			"For three or four combatants the whole ordering is enumerated exactly: ties are broken by a uniformly random order " +
 			"(coin, reroll) or left as shared places (simultaneous).",
 		Params:  ps,
@@ -181,7 +181,7 @@ func surprise() *mechanics.Mechanic {
 		Summary: "noticing an ambush, and the size of the bonus for attacking the unwary",
 		Doc: "The victim rolls Awareness + Perception against the ambusher's Stealth + Agility and notices only on MoS ≥ 1 (a tie keeps " +
 			"the surprise). An unaware target is attacked as an unopposed test vs TN = 1 + its combat modifiers; an aware one defends " +
-			"with an opposed roll (mechanics.md §1.3).",
+			"with an opposed roll.",
 		Params:  ps,
 		Options: coreOpts,
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {

@@ -6,7 +6,7 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §1.6–1.7 over time: suffocation, disease, stabilising, recovery.
+// Injury over time: suffocation, disease, stabilising, recovery.
 
 // injuryMechanics are the mechanics declared in injury.go.
 func injuryMechanics() []*mechanics.Mechanic {
@@ -37,8 +37,8 @@ func suffocation() *mechanics.Mechanic {
 		Summary: "holding breath: a Body test vs TN 2 every 30 s after the first minute, −1 more each time; the first failure is the blackout",
 		Doc: "After the first minute, every 30 s the character makes a Body test vs TN 2 with an extra −1 each time; strenuous activity halves " +
 			"all times. Test j (at 60 + 30·j s by default) has modifier −(j − 1); the first failure (MoS ≤ 0) is the blackout. A " +
-			"time-inhomogeneous chain (K7). Running out of air (at the first test) also forces a Psyche roll at TN 3; a failure means panic. " +
-			"What happens after the blackout is not stated (mechanics.md §1.6).",
+			"time-inhomogeneous chain (a forward DP over the tests). Running out of air (at the first test) also forces a Psyche roll at TN 3; a failure means panic. " +
+			"What happens after the blackout is not stated.",
 		Params: []mechanics.Param{named(pAttr, "body", "Body"), pModifier, ip("psyche", 2, 0, 20, "Psyche, for the panic roll at TN 3"),
 			ip("strenuous", 0, 0, 1, "1: strenuous activity halves all times"),
 			ip("horizon", 30, 1, 500, "tests simulated at most")},
@@ -134,7 +134,7 @@ func disease() *mechanics.Mechanic {
 			"equal to the MoS improving by 1 a day (|MoS| days, |MoS|(|MoS|+1)/2 penalty-days); ≤ −5: incapacitated |MoS| + 6 days, then " +
 			"the −4 row; a fumble: 7 days of fever, dying on a daily d6 roll of 1 (with medical aid) or 1–2 (without), survivors then take " +
 			"the MoS −8 row. Onset = listed onset / max(1, |MoS|), a tenth on a fumble. The fumble gives a fixed lethality floor of about " +
-			"2% per exposure whatever the Body (mechanics.md §1.6).",
+			"2% per exposure whatever the Body.",
 		Params: []mechanics.Param{ip("virulence", 9, 1, 30, "virulence V (the TN; sweep 1–14)"), ip("onset_days", 7, 1, 365, "listed onset O in days"),
 			named(pAttr, "body", "Body"), named(pModifier, "modifier", "modifiers: Bolster +2, wound penalties"), ip("aid", 1, 0, 1, "1: medical aid during a fever")},
 		Options: mechanics.Options(optCritCount, optFumbleCrit, diseaseIncap, diseaseSuccess, diseaseOnset, diseaseFever),
@@ -289,7 +289,7 @@ func stabilize() *mechanics.Mechanic {
 		Doc: "Five minutes of work and a Medicine + Logic roll at TN 1, adjusted by the patient's Body and the patient's wound and bruise " +
 			"penalties. Success stabilises one wound, failure wastes the time, a fumble wastes it and adds a flesh wound (one more wound " +
 			"to stabilise and −1 more). Bleeding out (deadline 10 minutes = two attempts) needs one success by default. Fumbles beyond " +
-			"ten are not tracked further (mechanics.md §1.7).",
+			"ten are not tracked further.",
 		Params: []mechanics.Param{named(pSkill, "skill", "medic's Medicine"), named(pAttr, "logic", "medic's Logic"), pModifier,
 			ip("patient_body", 2, 0, 20, "patient's Body"), ip("patient_penalty", 1, 0, 20, "patient's current wound and bruise penalty (as a positive number)"),
 			ip("wounds", 2, 1, 20, "unstabilised wounds U"), ip("bleeding_out", 0, 0, 1, "1: the patient is bleeding out (a deadline)"),
@@ -408,7 +408,7 @@ func recovery() *mechanics.Mechanic {
 		Summary: "healing time: bruises 1d6 hours / 1d6 days each, wounds 3 days–1 month each, one after another",
 		Doc: "Injuries heal one after another, flesh ones first: flesh bruise 1d6 hours, deep bruise 1d6 days; aided wound: flesh 3 days, " +
 			"deep 2 weeks; unaided: flesh 1 week, deep 1 month (30 days). After a resuscitation nothing heals for the first week. The " +
-			"bruise queue is a sum of dice (K1); the wound queue is deterministic (mechanics.md §1.7).",
+			"bruise queue is a sum of dice (a convolution); the wound queue is deterministic.",
 		Params: []mechanics.Param{ip("flesh_bruises", 2, 0, 30, "flesh bruises"), ip("deep_bruises", 1, 0, 30, "deep bruises"),
 			ip("flesh_wounds", 1, 0, 30, "flesh wounds"), ip("deep_wounds", 0, 0, 30, "deep wounds"), ip("aided", 1, 0, 1, "1: wounds are medically aided"),
 			ip("resuscitated", 0, 0, 1, "1: after a resuscitation nothing heals for the first week")},

@@ -6,7 +6,7 @@ import (
 )
 
 func TestInjuryGoldens(t *testing.T) {
-	// mechanics.md §1.6: Body 2, P(blackout at test 1…7).
+	// The golden values of the system: Body 2, P(blackout at test 1…7).
 	s := runExact(t, "ag.suffocation", "body=2")
 	tm := s.Var("time")
 	for j, want := range []float64{0, .0278, .0810, .1980, .2888, .2696, .1310} {

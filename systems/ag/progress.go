@@ -7,11 +7,11 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
-// The §1.3, §1.5 and §1.8 mechanics that unfold over time: accumulated
-// success (and acting fast, dispelling) as a random walk to a MoS
-// requirement, and chases as a walk of the gap. Every one is a Kernel/Move
-// process: one random increment per step, shared by all states, and a Move
-// tabulated when the model is built.
+// The mechanics that unfold over time: accumulated success (and acting
+// fast, dispelling) as a random walk to a MoS requirement, and chases as a
+// walk of the gap. Every one is a Kernel/Move process: one random increment
+// per step, shared by all states, and a Move tabulated when the model is
+// built.
 
 // progressMechanics are the mechanics declared in progress.go.
 func progressMechanics() []*mechanics.Mechanic {
@@ -165,8 +165,8 @@ func accumulated() *mechanics.Mechanic {
 		ID:      accID,
 		Summary: "accumulated success: add each test's MoS until the running total reaches Q",
 		Doc: "A long task has a MoS requirement Q. Each test adds its MoS when it succeeds and subtracts when it fails; S_t = max(0, S_{t−1} + Δ_t) " +
-			"by default, absorbed when S_t ≥ Q. Solved as an absorbing Markov chain (K6): the number of tests to finish (PMF, S(t)), and " +
-			"for an unlimited horizon the mean from N = (I − Q)⁻¹ (mechanics.md §1.3).",
+			"by default, absorbed when S_t ≥ Q. Solved as an absorbing Markov chain: the number of tests to finish (PMF, S(t)), and " +
+			"for an unlimited horizon the mean from N = (I − Q)⁻¹.",
 		Params:  []mechanics.Param{pQ, pSkill, pAttr, pModifier, pTN, pHorizon, pLower},
 		Options: append(mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit), accOptions...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -183,7 +183,7 @@ func actingFast() *mechanics.Mechanic {
 		ID:      "ag.acting_fast",
 		Summary: "acting fast: ½, ¼, ⅛, 1/16 of the time per test at −1…−4 — is hurrying worth it?",
 		Doc: "An extended action can be done in 2^−k of the time at modifier −k (k = 0…4). Combined with ag.accumulated: wall-clock time " +
-			"= tests × base time × 2^−k; the events give P(finishing within a deadline) (mechanics.md §1.2).",
+			"= tests × base time × 2^−k; the events give P(finishing within a deadline).",
 		Params: []mechanics.Param{ip("k", 1, 0, 4, "hurry level: 2^−k of the time per test at −k"), ip("base_minutes", 60, 1, 100000, "time of one test at normal speed, in minutes"),
 			ip("deadline_minutes", 240, 1, 10000000, "the deadline, in minutes"), pQ, pSkill, pAttr, pModifier, pTN, pHorizon, pLower},
 		Options: append(mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit), accOptions...),
@@ -217,7 +217,7 @@ func dispel() *mechanics.Mechanic {
 		ID:      "ag.magic.dispel",
 		Summary: "dispelling: opposed Restoration + Psyche tests deal MoS damage to a spell until it exceeds 5",
 		Doc: "Restoration + Psyche opposed by the original caster's Psyche; each success deals its MoS as damage to the spell, failures " +
-			"do not heal it; the spell ends once its damage exceeds 5 (ag.accumulated with Q = 6 and increments max(0, MoS)) (mechanics.md §1.8).",
+			"do not heal it; the spell ends once its damage exceeds 5 (ag.accumulated with Q = 6 and increments max(0, MoS)).",
 		Params: []mechanics.Param{named(pSkill, "skill", "dispeller's Restoration skill"), named(pAttr, "attribute", "dispeller's Psyche"), pModifier,
 			ip("caster_psyche", 2, 0, 20, "the original caster's Psyche"), ip("horizon", 30, 1, 1000, "attempts simulated at most")},
 		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optDispelResist),
@@ -256,9 +256,9 @@ type runner struct {
 	speed int
 }
 
-// distance is the runner's distance this round (§1.5): speed + T, or on a
-// fumble speed + T − d6 (speed − d6 with opt.fumble=speed_minus_d6), never
-// below 0. It yields metres.
+// distance is the runner's distance this round (docs/mechanics.md#ag-chase):
+// speed + T, or on a fumble speed + T − d6 (speed − d6 with
+// opt.fumble=speed_minus_d6), never below 0. It yields metres.
 func (r runner) distance(o CoreOptions, fumble ChaseFumble) mechanics.Node {
 	return mechanics.Combine{X: r.roll(o), Y: mechanics.D(6), Name: "distance", F: func(x, d6 int) int {
 		if !rollFumble(x) {
@@ -321,12 +321,12 @@ func chase(obstacles bool) *mechanics.Mechanic {
 		ip("rounds", 10, 1, 200, "round limit R_max (sweep 1–30)"))
 	opts := []mechanics.Declared{optCritCount, optFumbleCrit, optUnskilledCrit, optChaseFumble}
 	doc := "Each round each runner makes Athletics + Body and adds the result to its speed; a fumble loses 1d6 m. Gap_{t+1} = Gap_t + d_q − d_p; " +
-		"caught at gap ≤ 0, escaped at gap ≥ G, undecided after R_max rounds (our end conditions). An absorbing chain on the integer gap (mechanics.md §1.5)."
+		"caught at gap ≤ 0, escaped at gap ≥ G, undecided after R_max rounds (our end conditions). An absorbing chain on the integer gap."
 	summary := "foot chase: speed + Athletics + Body per round; caught, escaped or still running"
 	if obstacles {
 		ps = append(ps, ip("obstacle_tn", 4, 1, 20, "obstacle TN: low fence 2, bench or bins 4, tall fence 6"), ip("obstacle_every", 3, 1, 200, "an obstacle every k-th round (1 = every round)"))
 		opts = append(opts, optWinnerBonus)
-		doc += " In obstacle rounds each party also rolls Athletics + Body against the obstacle; the better one adds its margin to the round's distance, and a fumble on it loses the round (mechanics.md §1.5)."
+		doc += " In obstacle rounds each party also rolls Athletics + Body against the obstacle; the better one adds its margin to the round's distance, and a fumble on it loses the round."
 		summary = "foot chase with obstacles every k rounds (extra opposed crossing test)"
 	}
 	return &mechanics.Mechanic{
@@ -400,9 +400,10 @@ func chase(obstacles bool) *mechanics.Mechanic {
 	}
 }
 
-// obstacleKernel is the change of the gap in an obstacle round (§1.5): both
-// runners' distances, then their crossing rolls against the obstacle TN. A
-// fumbled crossing loses the round (distance 0). With own_mos_vs_obstacle
+// obstacleKernel is the change of the gap in an obstacle round
+// (docs/mechanics.md#ag-chase_obstacle): both runners' distances, then
+// their crossing rolls against the obstacle TN. A fumbled crossing loses
+// the round (distance 0). With own_mos_vs_obstacle
 // the larger MoS adds max(0, MoS); with opposed_margin a MoS < 1 loses the
 // round and the winner adds T_w − T_l.
 func obstacleKernel(q, pu runner, tn int, bonus WinnerBonus, o CoreOptions, fumble ChaseFumble) mechanics.Node {

@@ -11,7 +11,7 @@ import (
 )
 
 func TestAccumulatedGolden(t *testing.T) {
-	// mechanics.md §1.3: skill 2 + attr 2 vs TN 5, Q = 6, floor at 0.
+	// The golden values of the system: skill 2 + attr 2 vs TN 5, Q = 6, floor at 0.
 	r := runExact(t, "ag.accumulated", "skill=2", "attribute=2", "tn=5", "q=6")
 	near(t, "E[tests]", r.Process.MeanTimeUnbounded, 4.0758, 5e-5)
 	for i, want := range []float64{0.125, 0.4376, 0.6863, 0.8365} {

@@ -149,8 +149,8 @@ func radiation() *mechanics.Mechanic {
 			"every 2 weeks (at the start of days 15, 29, …), never below a tenth of the peak. At most once a day, when the total has risen and is at least 7, the character " +
 			"makes a Body test, TN by the total: ≥7 → 6, ≥10 → 8, ≥20 → 12, ≥60 → 14, ≥80 → 16, ≥300 → 18. Failure brings the band's " +
 			"illness (≥10 −1, ≥20 −2, ≥60 −3, ≥80 −4; ≥300 death); MoS ≤ −10 or a fumble is fatal too. Tests are independent given " +
-			"the path: a forward DP over the days (K7). A failed test (MoS ≤ −1) also brings an immediate action penalty equal to the MoS " +
-			"(capped at −4), starting after as many hours as the test total by default, easing by 1 every 12 h (mechanics.md §1.6).",
+			"the path: a time-inhomogeneous chain, computed by a forward DP over the days. A failed test (MoS ≤ −1) also brings an immediate action penalty equal to the MoS " +
+			"(capped at −4), starting after as many hours as the test total by default, easing by 1 every 12 h.",
 		Params: []mechanics.Param{
 			{Name: "acute_dose", Default: 25, Min: 0, Max: 100000, Real: true, Doc: "dose on day 1, dGy before shielding (kiloton air burst at 1 km: 10; megaton at 2/10/25 km: 600/50/10)"},
 			{Name: "daily_dose", Default: 0, Min: 0, Max: 100000, Real: true, Doc: "dose per day of exposure, dGy (fallout ≈ 30/12/3/1 per hour at 1 h/2 h/6 h/1 day)"},

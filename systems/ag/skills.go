@@ -29,7 +29,7 @@ func takeAverage() *mechanics.Mechanic {
 		Doc: "When not rushed or threatened a character may take 2 + skill as the result instead of rolling; attributes and modifiers " +
 			"are not added. The rolled result is the skill test. Averaging succeeds exactly when TN ≤ skill + 1, so the break-even TN " +
 			"(where rolling becomes the better choice for success) is skill + 2 — and averaging ignores the attribute, so high-attribute " +
-			"characters should almost never average (mechanics.md §1.2).",
+			"characters should almost never average.",
 		Params:  []mechanics.Param{pSkill, pAttr, named(pModifier, "modifier", "situational modifiers (wound penalties…); added to the average only with opt.penalties=applied"), pTN},
 		Options: coreWith(optAveragePenalties),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -63,8 +63,9 @@ func takeAverage() *mechanics.Mechanic {
 	}
 }
 
-// AssistBonus is b(g) of §1.2: 0 alone, then +1 for 2–4, +2 for 5–8, +3 for
-// 9–16, +4 for 17–32, capped at +4 unless extend is set.
+// AssistBonus is b(g) of ag.assist (docs/mechanics.md#ag-assist): 0
+// alone, then +1 for 2–4, +2 for 5–8, +3 for 9–16, +4 for 17–32, capped at
+// +4 unless extend is set.
 func AssistBonus(g int, extend bool) int {
 	if g <= 1 {
 		return 0
@@ -97,7 +98,7 @@ func assist() *mechanics.Mechanic {
 		Summary: "group assistance: +1 for 2–4, +2 for 5–8, +3 for 9–16, +4 for 17–32 people",
 		Doc: "Helpers with at least one rank in the skill who can coordinate give the actor a bonus by group size: " +
 			"b(g) = max(1, ⌈log₂ g⌉ − 1) for g ≥ 2. The events compare the same roll with one helper fewer and with no help, " +
-			"showing the logarithmic saturation (mechanics.md §1.2).",
+			"showing the logarithmic saturation.",
 		Params:  []mechanics.Param{ip("group", 3, 1, 200, "group size g (see opt.group_counts; sweep 1–40)"), pSkill, pAttr, pModifier, pTN},
 		Options: coreWith(optGroupCounts, optBeyond32),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -129,7 +130,7 @@ func multiAction() *mechanics.Mechanic {
 		ID:      "ag.multi_action",
 		Summary: "j major actions in a round, each at −(j − 1): how many succeed",
 		Doc: "One major action per round is free; each extra declared action imposes −1 on all major action tests that round. " +
-			"The j tests are independent rolls at modifier M − (j − 1) (mechanics.md §1.2). Compare E[successes] across j " +
+			"The j tests are independent rolls at modifier M − (j − 1). Compare E[successes] across j " +
 			"to see whether a second attack at −1 beats one attack.",
 		Params:  []mechanics.Param{ip("actions", 2, 1, 10, "number of major actions j this round"), pSkill, pAttr, pModifier, pTN},
 		Options: coreOpts,
@@ -156,8 +157,8 @@ func multiAction() *mechanics.Mechanic {
 // each injury are (20·2 + 20·4 + 20·1 + 20·2) halves = −90.
 const maxWoundPenalty = 90
 
-// WoundPenalty is the §1.2 penalty (a negative number or 0) for flesh/deep
-// wounds and flesh/deep bruises under the given options.
+// WoundPenalty is the penalty of ag.wound_penalty (a negative number or 0)
+// for flesh/deep wounds and flesh/deep bruises under the given options.
 func WoundPenalty(fw, dw, fb, db int, rows WoundRows, rounding WoundRounding, stacking WoundStacking) int {
 	// Penalties in halves, per injury in order of severity.
 	var items []int
@@ -209,7 +210,7 @@ func woundPenalty() *mechanics.Mechanic {
 		ID:      "ag.wound_penalty",
 		Summary: "penalty from wounds and bruises (deterministic helper of the injury chains)",
 		Doc: "A flesh wound −1, a deep wound −2, a flesh bruise −½, a deep bruise −1 (our reading of the seed table's two pairs of rows); " +
-			"the total is truncated. One flesh wound forbids sprinting, a deep wound running, two deep wounds standing (mechanics.md §1.2). " +
+			"the total is truncated. One flesh wound forbids sprinting, a deep wound running, two deep wounds standing. " +
 			"Deterministic: both engines return a point mass.",
 		Params: []mechanics.Param{
 			ip("flesh_wounds", 1, 0, 20, "flesh wounds"), ip("deep_wounds", 0, 0, 20, "deep wounds"),
@@ -236,7 +237,7 @@ func swim() *mechanics.Mechanic {
 		ID:      "ag.swim",
 		Summary: "acting in water: the lower of the skill and Athletics, encumbrance penalties doubled",
 		Doc: "Staying afloat is free; swimming against a current is an Athletics + Body test with a GM-set TN; actions in water use the " +
-			"lower of the relevant skill and Athletics, and encumbrance penalties are doubled (mechanics.md §1.5).",
+			"lower of the relevant skill and Athletics, and encumbrance penalties are doubled.",
 		Params: []mechanics.Param{
 			named(pSkill, "skill", "the relevant skill (Athletics itself when swimming against a current)"),
 			ip("athletics", 2, 0, 40, "Athletics skill"), named(pAttr, "attribute", "attribute (Body when swimming)"),
@@ -266,7 +267,7 @@ func social() *mechanics.Mechanic {
 		ID:      "ag.social",
 		Summary: "persuading an NPC: one attempt per usable social skill, does any succeed?",
 		Doc: "One attempt per scene per skill (Deception, Intimidation, Negotiation, Wrangle) against TN by disposition plus situational " +
-			"TN modifiers. The attempts are independent: P(any) = 1 − Π(1 − pᵢ) (mechanics.md §1.5).",
+			"TN modifiers. The attempts are independent: P(any) = 1 − Π(1 − pᵢ).",
 		Params:  ps,
 		Options: coreOpts,
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -323,7 +324,7 @@ func jump() *mechanics.Mechanic {
 		Summary: "jumping: Athletics + Body + movement bonus vs the surface TN; 0.75 m (horizontal) per MoS",
 		Doc: "Athletics + Body plus the defensive bonus of the current movement (our reading: +0 standing, +1 walk, +2 run, +3 sprint) " +
 			"vs the surface TN (standard 3, rough 6, slippery 10, climbing 14). Horizontal distance 0.75 m per point of MoS, vertical " +
-			"0.25 m; MoS 0 gives no distance. P(clear a gap g) = P(MoS ≥ ⌈g / 0.75⌉), so a gap of 0 needs MoS ≥ 0 (mechanics.md §1.5).",
+			"0.25 m; MoS 0 gives no distance. P(clear a gap g) = P(MoS ≥ ⌈g / 0.75⌉), so a gap of 0 needs MoS ≥ 0.",
 		Params: []mechanics.Param{
 			named(pSkill, "athletics", "Athletics skill"), named(pAttr, "body", "Body attribute"), pModifier,
 			ip("gap_cm", 150, 0, 5000, "the gap (or height) to clear, in centimetres"),
@@ -345,7 +346,7 @@ func jump() *mechanics.Mechanic {
 				Event("clears_gap", fmt.Sprintf("MoS ≥ ⌈gap / %d cm⌉ = %d: the jump clears the gap", per, need), expr.Ge(mos, expr.K(int64(need)))).
 				Event("success", "MoS ≥ 1 (or per the tie option)", successExpr(mos, o.Tie)).
 				Event("fumble", "every die shows 1 (a mishap)", expr.F("fumble")).
-				Band("mos_band", "the seven MoS bands of §1.1", BandLabels, bandExpr(mos))
+				Band("mos_band", "the seven MoS bands of the core roll", BandLabels, bandExpr(mos))
 			return spec, nil
 		},
 	}

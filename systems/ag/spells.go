@@ -21,7 +21,7 @@ func tnSpell() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "ag.magic.tn_spell",
 		Summary: "fixed-TN spells (Entropomancy 5, Shield 3, Ward 4, Remote Viewing 5, Scrying 3, Invocate 5, Summon 5, Bolster 5, Heal 1)",
-		Doc:     "A skill test of the spell's skill + attribute against the spell's fixed TN (mechanics.md §1.8). Heal uses the target's penalties as the modifier.",
+		Doc:     "A skill test of the spell's skill + attribute against the spell's fixed TN. Heal uses the target's penalties as the modifier.",
 		Params:  []mechanics.Param{named(pSkill, "skill", "the spell's skill (Astralmancy, Divination, Evocation, Restoration…)"), named(pAttr, "attribute", "Psyche or Intuition"), pModifier},
 		Options: coreWith(optSpell),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -40,7 +40,7 @@ func infoLevel() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "ag.magic.info_level",
 		Summary: "Remote Viewing / Scrying information level: MoS 1 vague … 5 unknown",
-		Doc:     "MoS 1 vague, 2 basic, 3 detailed, 4 secret, 5 unknown information; MoS ≥ 5 gives level 5, MoS ≤ 0 nothing (mechanics.md §1.8).",
+		Doc:     "MoS 1 vague, 2 basic, 3 detailed, 4 secret, 5 unknown information; MoS ≥ 5 gives level 5, MoS ≤ 0 nothing.",
 		Params:  []mechanics.Param{named(pSkill, "skill", "Divination skill"), named(pAttr, "attribute", "Intuition"), pModifier},
 		Options: coreWith(optInfoSpell),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -60,7 +60,7 @@ func banish() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "ag.magic.banish",
 		Summary: "banishing: Evocation + Psyche opposed by the spirit's Psyche roll",
-		Doc:     "An opposed test: the caster's Evocation + Psyche against the spirit's Psyche attribute roll; the spirit is banished on MoS ≥ 1 (mechanics.md §1.8).",
+		Doc:     "An opposed test: the caster's Evocation + Psyche against the spirit's Psyche attribute roll; the spirit is banished on MoS ≥ 1.",
 		Params:  ps,
 		Options: coreOpts,
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
