@@ -1,282 +1,284 @@
 package ag
 
-//go:generate go tool stringer -type=AveragePenalties,AssistGroupCounts,AssistBeyond32,WoundRows,WoundRounding,WoundStacking,Movement,MoveBonus,JumpSurface,JumpDirection,InitiativeTie,Spell,AccFailure,AccFloor,AccTie,AccAbandon,AccFumble,DispelResist,ChaseFumble,WinnerBonus,MultipleAttackers,HitLocation,CriticalLimb,DamageType,AttackReport,ThresholdCompare -linecomment -output=action_options_string.go
+//go:generate go tool stringer -type=averagePenalties,assistGroupCounts,assistBeyond32,woundRows,woundRounding,woundStacking,movement,moveBonus,jumpSurface,jumpDirection,initiativeTie,spell,accFailure,accFloor,accTie,accAbandon,accFumble,dispelResist,chaseFumble,winnerBonus,multipleAttackers,hitLocation,criticalLimb,damageType,attackReport,thresholdCompare -linecomment -output=action_options_string.go
 
-// The typed options of the mechanics of tests.go, progress.go and combat.go.
-// The names after // are the option values as they are set and shown.
+// Option value types of the mechanics of acting (skills.go,
+// initiative.go, spells.go, progress.go and combat.go). The names after //
+// are the option values as they are set and shown; the first constant of
+// each type is its default.
 
-// AveragePenalties is ag.take_average.opt.penalties.
-type AveragePenalties int
+// averagePenalties is ag.take_average.opt.penalties.
+type averagePenalties int
 
 // Values of ag.take_average.opt.penalties.
 const (
-	AveragePenaltiesIgnored AveragePenalties = iota // ignored
-	AveragePenaltiesApplied                         // applied
+	averagePenaltiesIgnored averagePenalties = iota // ignored
+	averagePenaltiesApplied                         // applied
 )
 
-// AssistGroupCounts is ag.assist.opt.group_counts.
-type AssistGroupCounts int
+// assistGroupCounts is ag.assist.opt.group_counts.
+type assistGroupCounts int
 
 // Values of ag.assist.opt.group_counts.
 const (
-	GroupIncludesActor AssistGroupCounts = iota // includes_actor
-	GroupHelpersOnly                            // helpers_only
+	groupIncludesActor assistGroupCounts = iota // includes_actor
+	groupHelpersOnly                            // helpers_only
 )
 
-// AssistBeyond32 is ag.assist.opt.beyond_32.
-type AssistBeyond32 int
+// assistBeyond32 is ag.assist.opt.beyond_32.
+type assistBeyond32 int
 
 // Values of ag.assist.opt.beyond_32.
 const (
-	BeyondCap4      AssistBeyond32 = iota // cap_4
-	BeyondExtendLog                       // extend_log
+	beyondCap4      assistBeyond32 = iota // cap_4
+	beyondExtendLog                       // extend_log
 )
 
-// WoundRows is ag.wound_penalty.opt.rows: what the seed table's second pair
+// woundRows is ag.wound_penalty.opt.rows: what the seed table's second pair
 // of rows means.
-type WoundRows int
+type woundRows int
 
 // Values of ag.wound_penalty.opt.rows.
 const (
-	RowsBruises          WoundRows = iota // second_pair_is_bruises
-	RowsSubsequentWounds                  // second_pair_is_subsequent_wounds
+	rowsBruises          woundRows = iota // second_pair_is_bruises
+	rowsSubsequentWounds                  // second_pair_is_subsequent_wounds
 )
 
-// WoundRounding is ag.wound_penalty.opt.rounding.
-type WoundRounding int
+// woundRounding is ag.wound_penalty.opt.rounding.
+type woundRounding int
 
 // Values of ag.wound_penalty.opt.rounding.
 const (
-	WoundTruncate    WoundRounding = iota // truncate
-	WoundRoundHalfUp                      // round_half_up
+	woundTruncate    woundRounding = iota // truncate
+	woundRoundHalfUp                      // round_half_up
 )
 
-// WoundStacking is ag.wound_penalty.opt.stacking.
-type WoundStacking int
+// woundStacking is ag.wound_penalty.opt.stacking.
+type woundStacking int
 
 // Values of ag.wound_penalty.opt.stacking.
 const (
-	StackPerWound  WoundStacking = iota // per_wound
-	StackWorstOnly                      // worst_only
+	stackPerWound  woundStacking = iota // per_wound
+	stackWorstOnly                      // worst_only
 )
 
-// Movement is how a character moved this round (ag.jump.movement,
+// movement is how a character moved this round (ag.jump.movement,
 // ag.attack.target_movement).
-type Movement int
+type movement int
 
 // Movements, in order of speed.
 const (
-	MoveStanding Movement = iota // standing
-	MoveWalk                     // walk
-	MoveRun                      // run
-	MoveSprint                   // sprint
+	moveStanding movement = iota // standing
+	moveWalk                     // walk
+	moveRun                      // run
+	moveSprint                   // sprint
 )
 
-// Bonus is the movement's defence bonus in an attack (our reading: +0
+// bonus is the movement's defence bonus in an attack (our reading: +0
 // standing, +1 walk, +2 run, +3 sprint), or 0 when the move_bonus switch is
 // none.
-func (m Movement) Bonus(b MoveBonus) int {
-	if b == MoveBonusNone {
+func (m movement) bonus(b moveBonus) int {
+	if b == moveBonusNone {
 		return 0
 	}
 	return int(m)
 }
 
-// MoveBonus is the move_bonus switch of ag.jump and ag.attack.
-type MoveBonus int
+// moveBonus is the move_bonus switch of ag.jump and ag.attack.
+type moveBonus int
 
 // Values of the move_bonus switches.
 const (
-	MoveBonusSeedReading MoveBonus = iota // seed_reading
-	MoveBonusNone                         // none
+	moveBonusSeedReading moveBonus = iota // seed_reading
+	moveBonusNone                         // none
 )
 
-// JumpSurface is ag.jump.surface.
-type JumpSurface int
+// jumpSurface is ag.jump.surface.
+type jumpSurface int
 
 // Take-off surfaces.
 const (
-	SurfaceStandard JumpSurface = iota // standard
-	SurfaceRough                       // rough
-	SurfaceSlippery                    // slippery
-	SurfaceClimbing                    // climbing
+	surfaceStandard jumpSurface = iota // standard
+	surfaceRough                       // rough
+	surfaceSlippery                    // slippery
+	surfaceClimbing                    // climbing
 )
 
-// TN is the surface's jump TN (docs/mechanics.md#ag-jump): 3, 6, 10, 14.
-func (s JumpSurface) TN() int { return [...]int{3, 6, 10, 14}[s] }
+// tn is the surface's jump TN (docs/mechanics.md#ag-jump): 3, 6, 10, 14.
+func (s jumpSurface) tn() int { return [...]int{3, 6, 10, 14}[s] }
 
-// JumpDirection is ag.jump.direction.
-type JumpDirection int
+// jumpDirection is ag.jump.direction.
+type jumpDirection int
 
 // Jump directions.
 const (
-	JumpHorizontal JumpDirection = iota // horizontal
-	JumpVertical                        // vertical
+	jumpHorizontal jumpDirection = iota // horizontal
+	jumpVertical                        // vertical
 )
 
-// CmPerMoS is the distance one point of MoS buys: 75 cm across, 25 cm up.
-func (d JumpDirection) CmPerMoS() int {
-	if d == JumpVertical {
+// cmPerMoS is the distance one point of MoS buys: 75 cm across, 25 cm up.
+func (d jumpDirection) cmPerMoS() int {
+	if d == jumpVertical {
 		return 25
 	}
 	return 75
 }
 
-// InitiativeTie is ag.initiative.opt.tie.
-type InitiativeTie int
+// initiativeTie is ag.initiative.opt.tie.
+type initiativeTie int
 
 // Values of ag.initiative.opt.tie.
 const (
-	InitiativeCoin         InitiativeTie = iota // coin
-	InitiativeReroll                            // reroll
-	InitiativeSimultaneous                      // simultaneous
+	initiativeCoin         initiativeTie = iota // coin
+	initiativeReroll                            // reroll
+	initiativeSimultaneous                      // simultaneous
 )
 
-// Spell is a fixed-TN spell (ag.magic.tn_spell.spell,
+// spell is a fixed-TN spell (ag.magic.tn_spell.spell,
 // ag.magic.info_level.spell).
-type Spell int
+type spell int
 
 // The fixed-TN spells.
 const (
-	SpellEntropomancy  Spell = iota // entropomancy
-	SpellShield                     // shield
-	SpellWard                       // ward
-	SpellRemoteViewing              // remote_viewing
-	SpellScrying                    // scrying
-	SpellInvocate                   // invocate
-	SpellSummon                     // summon
-	SpellBolster                    // bolster
-	SpellHeal                       // heal
+	spellEntropomancy  spell = iota // entropomancy
+	spellShield                     // shield
+	spellWard                       // ward
+	spellRemoteViewing              // remote_viewing
+	spellScrying                    // scrying
+	spellInvocate                   // invocate
+	spellSummon                     // summon
+	spellBolster                    // bolster
+	spellHeal                       // heal
 )
 
-// TN is the spell's fixed TN (docs/mechanics.md#ag-magic-tn_spell).
-func (s Spell) TN() int { return [...]int{5, 3, 4, 5, 3, 5, 5, 5, 1}[s] }
+// tn is the spell's fixed TN (docs/mechanics.md#ag-magic-tn_spell).
+func (s spell) tn() int { return [...]int{5, 3, 4, 5, 3, 5, 5, 5, 1}[s] }
 
-// AccFailure is ag.accumulated.opt.failure.
-type AccFailure int
+// accFailure is ag.accumulated.opt.failure.
+type accFailure int
 
 // Values of ag.accumulated.opt.failure.
 const (
-	AccSubtractMoS AccFailure = iota // subtract_mos
-	AccSubtractOne                   // subtract_one
-	AccNoLoss                        // no_loss
+	accSubtractMoS accFailure = iota // subtract_mos
+	accSubtractOne                   // subtract_one
+	accNoLoss                        // no_loss
 )
 
-// AccFloor is ag.accumulated.opt.floor.
-type AccFloor int
+// accFloor is ag.accumulated.opt.floor.
+type accFloor int
 
 // Values of ag.accumulated.opt.floor.
 const (
-	AccFloorZero AccFloor = iota // zero
-	AccFloorNone                 // none
+	accFloorZero accFloor = iota // zero
+	accFloorNone                 // none
 )
 
-// AccTie is ag.accumulated.opt.tie.
-type AccTie int
+// accTie is ag.accumulated.opt.tie.
+type accTie int
 
 // Values of ag.accumulated.opt.tie.
 const (
-	AccTieZero        AccTie = iota // zero
-	AccTieCostPlusOne               // cost_plus_one
+	accTieZero        accTie = iota // zero
+	accTieCostPlusOne               // cost_plus_one
 )
 
-// AccAbandon is ag.accumulated.opt.abandon.
-type AccAbandon int
+// accAbandon is ag.accumulated.opt.abandon.
+type accAbandon int
 
 // Values of ag.accumulated.opt.abandon.
 const (
-	AccAbandonNever    AccAbandon = iota // never
-	AccAbandonAtMinusQ                   // at_minus_Q
+	accAbandonNever    accAbandon = iota // never
+	accAbandonAtMinusQ                   // at_minus_Q
 )
 
-// AccFumble is ag.accumulated.opt.fumble.
-type AccFumble int
+// accFumble is ag.accumulated.opt.fumble.
+type accFumble int
 
 // Values of ag.accumulated.opt.fumble.
 const (
-	AccFumbleNone  AccFumble = iota // none
-	AccFumbleReset                  // reset
+	accFumbleNone  accFumble = iota // none
+	accFumbleReset                  // reset
 )
 
-// DispelResist is ag.magic.dispel.opt.resist_roll.
-type DispelResist int
+// dispelResist is ag.magic.dispel.opt.resist_roll.
+type dispelResist int
 
 // Values of ag.magic.dispel.opt.resist_roll.
 const (
-	ResistPsycheRoll DispelResist = iota // psyche_attribute_roll
-	ResistFixedTN                        // fixed_psyche_tn
+	resistPsycheRoll dispelResist = iota // psyche_attribute_roll
+	resistFixedTN                        // fixed_psyche_tn
 )
 
-// ChaseFumble is ag.chase.opt.fumble.
-type ChaseFumble int
+// chaseFumble is ag.chase.opt.fumble.
+type chaseFumble int
 
 // Values of ag.chase.opt.fumble.
 const (
-	ChaseFumbleSpeedPlusResult ChaseFumble = iota // speed_plus_result_minus_d6
-	ChaseFumbleSpeedOnly                          // speed_minus_d6
+	chaseFumbleSpeedPlusResult chaseFumble = iota // speed_plus_result_minus_d6
+	chaseFumbleSpeedOnly                          // speed_minus_d6
 )
 
-// WinnerBonus is ag.chase_obstacle.opt.winner_bonus.
-type WinnerBonus int
+// winnerBonus is ag.chase_obstacle.opt.winner_bonus.
+type winnerBonus int
 
 // Values of ag.chase_obstacle.opt.winner_bonus.
 const (
-	WinnerOwnMoS        WinnerBonus = iota // own_mos_vs_obstacle
-	WinnerOpposedMargin                    // opposed_margin
+	winnerOwnMoS        winnerBonus = iota // own_mos_vs_obstacle
+	winnerOpposedMargin                    // opposed_margin
 )
 
-// MultipleAttackers is ag.attack.opt.multiple_attackers.
-type MultipleAttackers int
+// multipleAttackers is ag.attack.opt.multiple_attackers.
+type multipleAttackers int
 
 // Values of ag.attack.opt.multiple_attackers.
 const (
-	MultipleSeedRule      MultipleAttackers = iota // seed_special_rule
-	MultipleModifierTable                          // modifier_table
+	multipleSeedRule      multipleAttackers = iota // seed_special_rule
+	multipleModifierTable                          // modifier_table
 )
 
-// HitLocation is the location choice of ag.attack_damage and ag.magic.harm.
-type HitLocation int
+// hitLocation is the location choice of ag.attack_damage and ag.magic.harm.
+type hitLocation int
 
 // Hit locations.
 const (
-	LocationBody HitLocation = iota // body
-	LocationHead                    // head
-	LocationLimb                    // limb
+	locationBody hitLocation = iota // body
+	locationHead                    // head
+	locationLimb                    // limb
 )
 
-// CriticalLimb is ag.attack_damage.opt.critical_limb.
-type CriticalLimb int
+// criticalLimb is ag.attack_damage.opt.critical_limb.
+type criticalLimb int
 
 // Values of ag.attack_damage.opt.critical_limb.
 const (
-	LimbSeverNoDeath CriticalLimb = iota // sever_no_death
-	LimbDeath                            // death
+	limbSeverNoDeath criticalLimb = iota // sever_no_death
+	limbDeath                            // death
 )
 
-// DamageType is the damage_type choice of ag.attack_damage and
+// damageType is the damage_type choice of ag.attack_damage and
 // ag.magic.harm.
-type DamageType int
+type damageType int
 
 // Damage types.
 const (
-	DamageWounds  DamageType = iota // wounds
-	DamageBruises                   // bruises
+	damageWounds  damageType = iota // wounds
+	damageBruises                   // bruises
 )
 
-// AttackReport is the report choice of ag.attack_damage and ag.magic.harm.
-type AttackReport int
+// attackReport is the report choice of ag.attack_damage and ag.magic.harm.
+type attackReport int
 
 // Reports.
 const (
-	ReportSingleAttack       AttackReport = iota // single_attack
-	ReportUntilIncapacitated                     // until_incapacitated
+	reportSingleAttack       attackReport = iota // single_attack
+	reportUntilIncapacitated                     // until_incapacitated
 )
 
-// ThresholdCompare is ag.attack_damage.opt.threshold_compare.
-type ThresholdCompare int
+// thresholdCompare is ag.attack_damage.opt.threshold_compare.
+type thresholdCompare int
 
 // Values of ag.attack_damage.opt.threshold_compare.
 const (
-	CompareAtLeast     ThresholdCompare = iota // at_least
-	CompareGreaterThan                         // greater_than
+	compareAtLeast     thresholdCompare = iota // at_least
+	compareGreaterThan                         // greater_than
 )

@@ -29,11 +29,11 @@ var attackParams = func() []mechanics.Param {
 var (
 	optMoveBonus = mechanics.SwitchOf("ag.attack", "move_bonus",
 		"seed_reading: a moving target defends at +1 walk, +2 run, +3 sprint; none: movement adds nothing (fold your own table into defence_modifier)",
-		MoveBonusSeedReading, MoveBonusNone)
-	choiceMovement = mechanics.ChoiceOf("ag.attack", "target_movement", "the target's movement this round", MoveStanding, MoveWalk, MoveRun, MoveSprint)
+		moveBonusSeedReading, moveBonusNone)
+	choiceMovement = mechanics.ChoiceOf("ag.attack", "target_movement", "the target's movement this round", moveStanding, moveWalk, moveRun, moveSprint)
 	optMultiple    = mechanics.SwitchOf("ag.attack", "multiple_attackers",
 		"seed_special_rule: −1/−2/−3 for the second, third, fourth-and-later attacker; modifier_table: −1 per extra attacker, no cap",
-		MultipleSeedRule, MultipleModifierTable)
+		multipleSeedRule, multipleModifierTable)
 )
 
 // contest is the outcome of an attack or a spell against a target: the
@@ -98,9 +98,9 @@ func attackContest(c mechanics.Config, o CoreOptions) (contest, error) {
 	if a.n > maxPool {
 		return contest{}, fmt.Errorf("the attack pool of %d dice (skill + aiming) exceeds the %d dice a roll can hold", a.n, maxPool)
 	}
-	d.m += choiceMovement.Of(c).Bonus(optMoveBonus.Of(c))
+	d.m += choiceMovement.Of(c).bonus(optMoveBonus.Of(c))
 	extra := c.Int("attacker_number") - 1
-	if optMultiple.Of(c) == MultipleModifierTable {
+	if optMultiple.Of(c) == multipleModifierTable {
 		d.m -= extra
 	} else {
 		d.m -= min(extra, 3)
@@ -133,7 +133,7 @@ func attack() *mechanics.Mechanic {
 				Event("hit", "MoS ≥ 1 (or per the tie option)", hit).
 				Event("tie", "raw MoS = 0", expr.Eq(ct.raw, expr.K(0))).
 				Event("miss", "not a hit", expr.Not(hit)).
-				Band("mos_band", "the attacker's seven MoS bands", BandLabels, bandExpr(mos))
+				Band("mos_band", "the attacker's seven MoS bands", bandLabels, bandExpr(mos))
 			return spec, nil
 		},
 	}
@@ -141,25 +141,25 @@ func attack() *mechanics.Mechanic {
 
 var (
 	optCriticalLimb = mechanics.SwitchOf("ag.attack_damage", "critical_limb",
-		"sever_no_death: a critical on a limb severs it without killing; death: it kills like any critical", LimbSeverNoDeath, LimbDeath)
-	optThresholdCompare = mechanics.SwitchOf("ag.attack_damage", "threshold_compare", "at_least: D ≥ threshold; greater_than: D > threshold", CompareAtLeast, CompareGreaterThan)
+		"sever_no_death: a critical on a limb severs it without killing; death: it kills like any critical", limbSeverNoDeath, limbDeath)
+	optThresholdCompare = mechanics.SwitchOf("ag.attack_damage", "threshold_compare", "at_least: D ≥ threshold; greater_than: D > threshold", compareAtLeast, compareGreaterThan)
 )
 
 // damageOptions are the choices ag.attack_damage and ag.magic.harm declare
 // under their own ids.
 type damageOptions struct {
-	location   mechanics.OptionOf[HitLocation]
-	damageType mechanics.OptionOf[DamageType]
-	report     mechanics.OptionOf[AttackReport]
+	location   mechanics.OptionOf[hitLocation]
+	damageType mechanics.OptionOf[damageType]
+	report     mechanics.OptionOf[attackReport]
 }
 
 func damageOptionsOf(id string) damageOptions {
 	return damageOptions{
 		location: mechanics.ChoiceOf(id, "location",
-			"body: thresholds as given; head: aimed head/eye shot halves the thresholds; limb: an aimed limb shot", LocationBody, LocationHead, LocationLimb),
-		damageType: mechanics.ChoiceOf(id, "damage_type", "wounds (weapons, collisions) or bruises (unarmed, low-impact trauma)", DamageWounds, DamageBruises),
+			"body: thresholds as given; head: aimed head/eye shot halves the thresholds; limb: an aimed limb shot", locationBody, locationHead, locationLimb),
+		damageType: mechanics.ChoiceOf(id, "damage_type", "wounds (weapons, collisions) or bruises (unarmed, low-impact trauma)", damageWounds, damageBruises),
 		report: mechanics.ChoiceOf(id, "report",
-			"single_attack: one attack's damage and category; until_incapacitated: the chain of attacks", ReportSingleAttack, ReportUntilIncapacitated),
+			"single_attack: one attack's damage and category; until_incapacitated: the chain of attacks", reportSingleAttack, reportUntilIncapacitated),
 	}
 }
 
@@ -213,13 +213,13 @@ func attackDamage(id string) *mechanics.Mechanic {
 				dv = c.Int("dv")
 			}
 			th := woundThresholds(c)
-			th.Strict = optThresholdCompare.Of(c) == CompareGreaterThan
-			loc, bruises := do.location.Of(c), do.damageType.Of(c) == DamageBruises
-			if loc == LocationHead {
+			th.Strict = optThresholdCompare.Of(c) == compareGreaterThan
+			loc, bruises := do.location.Of(c), do.damageType.Of(c) == damageBruises
+			if loc == locationHead {
 				th = th.Scale(halfThresholds)
 			}
-			severs := loc == LocationLimb && optCriticalLimb.Of(c) == LimbSeverNoDeath && !bruises
-			if do.report.Of(c) == ReportUntilIncapacitated {
+			severs := loc == locationLimb && optCriticalLimb.Of(c) == limbSeverNoDeath && !bruises
+			if do.report.Of(c) == reportUntilIncapacitated {
 				// The kernel is one attack's wound category.
 				kern := ct.kernel("category", func(raw int) int {
 					mos := reportedMoS(raw, o.Tie)

@@ -11,7 +11,7 @@ import (
 	"github.com/oddsmith/oddsmith/sim"
 )
 
-var defaults = CoreOptions{CritCount: CritExtraCopies, FumbleCrit: FumbleSuppress, UnskilledCrit: UnskilledApply, Tie: TieBand, NegativePool: NegativeUnskilled}
+var defaults = CoreOptions{CritCount: CritExtraCopies, FumbleCrit: FumbleSuppress, UnskilledCrit: UnskilledApply, Tie: TieBand, negativePool: negativeUnskilled}
 
 // TestPoolGolden pins the table of R_n, the pool result of n dice (the
 // core roll of doc.go).
@@ -165,10 +165,10 @@ func bruteAG(n int, o CoreOptions) map[int]int64 {
 			if o.FumbleCrit == FumbleStack {
 				r += bonus
 			}
-			out[slotFumble.Set(slotRoll.Set(RollRecord.Start(), r), 1)]++
+			out[slotFumble.Set(slotRoll.Set(rollRecord.Start(), r), 1)]++
 			return
 		}
-		out[slotCrit.SetBool(slotRoll.Set(RollRecord.Start(), kept+bonus), bonus > 0)]++
+		out[slotCrit.SetBool(slotRoll.Set(rollRecord.Start(), kept+bonus), bonus > 0)]++
 	}
 	rec(0)
 	return out

@@ -15,20 +15,20 @@ func degenerationMechanics() []*mechanics.Mechanic {
 
 // Options of ag.wound_degeneration.
 var (
-	degFailureAdds = mechanics.SwitchOf("ag.wound_degeneration", "failure_adds",
-		"flesh: a failure on either clock adds a flesh wound; same_type: a failure adds a wound of the clock's type", DegAddsFlesh, DegAddsSameType)
-	degFumble = mechanics.SwitchOf("ag.wound_degeneration", "fumble",
-		"deep_instead: a fumble adds a deep wound; deep_in_addition: a deep wound as well as the failure's", DegDeepInstead, DegDeepInAddition)
-	degFirst  = mechanics.SwitchOf("ag.wound_degeneration", "first_test", "after_one_period or immediately", DegAfterOnePeriod, DegImmediately)
-	degUpdate = mechanics.SwitchOf("ag.wound_degeneration", "period_update",
+	optDegFailureAdds = mechanics.SwitchOf("ag.wound_degeneration", "failure_adds",
+		"flesh: a failure on either clock adds a flesh wound; same_type: a failure adds a wound of the clock's type", degAddsFlesh, degAddsSameType)
+	optDegFumble = mechanics.SwitchOf("ag.wound_degeneration", "fumble",
+		"deep_instead: a fumble adds a deep wound; deep_in_addition: a deep wound as well as the failure's", degDeepInstead, degDeepInAddition)
+	optDegFirst  = mechanics.SwitchOf("ag.wound_degeneration", "first_test", "after_one_period or immediately", degAfterOnePeriod, degImmediately)
+	optDegUpdate = mechanics.SwitchOf("ag.wound_degeneration", "period_update",
 		"at_next_test: a clock's new period applies from its next test; immediately_on_change: both clocks are rescheduled from their last test when the counts change",
-		DegAtNextTest, DegOnChange)
-	degPenalties = mechanics.SwitchOf("ag.wound_degeneration", "penalties", "on: wound penalties (flesh −1, deep −2) apply to the tests; off",
-		DegPenaltiesOn, DegPenaltiesOff)
-	degTie   = mechanics.SwitchOf("ag.wound_degeneration", "tie", "failure: T = 1 exactly fails", ZeroMoSFails)
-	degClock = mechanics.SwitchOf("ag.wound_degeneration", "clock",
+		degAtNextTest, degOnChange)
+	optDegPenalties = mechanics.SwitchOf("ag.wound_degeneration", "penalties", "on: wound penalties (flesh −1, deep −2) apply to the tests; off",
+		degPenaltiesOn, degPenaltiesOff)
+	optDegTie   = mechanics.SwitchOf("ag.wound_degeneration", "tie", "failure: T = 1 exactly fails", zeroMoSFails)
+	optDegClock = mechanics.SwitchOf("ag.wound_degeneration", "clock",
 		"deterministic: tests every 24 h ÷ F and 1 h ÷ D exactly; exponential: memoryless clocks with rates F/24 and D per hour, stepped per minute (a test falls in a minute with probability F/1440 and D/60)",
-		DegDeterministic, DegExponential)
+		degDeterministic, degExponential)
 )
 
 // degRules are the decoded rules of one wound-degeneration model.
@@ -60,16 +60,16 @@ func newDegRules(c mechanics.Config) degRules {
 	r := degRules{
 		o: coreOptionsOf(c), boxes: c.Int("boxes"), f0: c.Int("flesh"), d0: c.Int("deep"), hours: c.Int("hours"),
 		body: c.Int("body"), mod: c.Int("modifier"),
-		sameType: degFailureAdds.Of(c) == DegAddsSameType, inAdd: degFumble.Of(c) == DegDeepInAddition,
-		immediately: degFirst.Of(c) == DegImmediately, onChange: degUpdate.Of(c) == DegOnChange,
-		penalties: degPenalties.Of(c) == DegPenaltiesOn, exponential: degClock.Of(c) == DegExponential,
+		sameType: optDegFailureAdds.Of(c) == degAddsSameType, inAdd: optDegFumble.Of(c) == degDeepInAddition,
+		immediately: optDegFirst.Of(c) == degImmediately, onChange: optDegUpdate.Of(c) == degOnChange,
+		penalties: optDegPenalties.Of(c) == degPenaltiesOn, exponential: optDegClock.Of(c) == degExponential,
 	}
-	_ = degTie.Of(c) // T = 1 fails: the test passes at T ≥ 2 below
+	_ = optDegTie.Of(c) // T = 1 fails: the test passes at T ≥ 2 below
 	r.classes = make([][]uint8, r.boxes)
 	r.possible = make([][3]bool, r.boxes)
 	rolls := poolOutcomes(Pool(2, r.o))
 	for pen := range r.classes {
-		r.classes[pen] = make([]uint8, RollRecord.Size())
+		r.classes[pen] = make([]uint8, rollRecord.Size())
 		m := r.mod
 		if r.penalties {
 			m -= pen
@@ -78,7 +78,7 @@ func newDegRules(c mechanics.Config) degRules {
 			switch {
 			case rollFumble(code):
 				r.classes[pen][code] = degFumbled
-			case Total(code, r.body, m) <= 1:
+			case rollTotal(code, r.body, m) <= 1:
 				r.classes[pen][code] = degFail
 			}
 		}
@@ -150,7 +150,7 @@ func woundDegeneration() *mechanics.Mechanic {
 		Params: []mechanics.Param{ip("flesh", 1, 0, 11, "initial unstabilised flesh wounds F₀"), ip("deep", 1, 0, 6, "initial unstabilised deep wounds D₀"),
 			named(pAttr, "body", "Body"), pModifier, ip("boxes", 6, 2, 12, "wound track capacity B (flesh 1, deep 2) [placeholder 6]"),
 			ip("hours", 48, 1, 168, "horizon in hours")},
-		Options: mechanics.Options(optCritCount, optFumbleCrit, degFailureAdds, degFumble, degFirst, degUpdate, degPenalties, degTie, degClock),
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optDegFailureAdds, optDegFumble, optDegFirst, optDegUpdate, optDegPenalties, optDegTie, optDegClock),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			r := newDegRules(c)
 			if r.f0+2*r.d0 >= r.boxes {
@@ -339,7 +339,7 @@ func eventDegeneration(r *degRules) (*mechanics.Spec, error) {
 			continue
 		}
 		for k := range K {
-			x := slotFumble.SetBool(slotRoll.Set(RollRecord.Start(), degRollValue.Get(k)), degRollFumble.Bool(k))
+			x := slotFumble.SetBool(slotRoll.Set(rollRecord.Start(), degRollValue.Get(k)), degRollFumble.Bool(k))
 			move[si*K+k] = int32(trans[si][r.classes[pens[si]][x]]) // −1 for a roll the dice never show
 		}
 	}
@@ -366,9 +366,9 @@ func eventDegeneration(r *degRules) (*mechanics.Spec, error) {
 // clockRecord is one clock's minute under the memoryless clocks: whether
 // it tested, and the Body roll if it did.
 var (
-	clockRecord = mechanics.NewRecord(append([]mechanics.Field{mechanics.Flag("tested", "the clock tested this minute")}, RollRecord.Fields...)...)
+	clockRecord = mechanics.NewRecord(append([]mechanics.Field{mechanics.Flag("tested", "the clock tested this minute")}, rollRecord.Fields...)...)
 	clockTested = clockRecord.Slot("tested")
-	clockRoll   = clockRecord.Embed("", RollRecord)
+	clockRoll   = clockRecord.Embed("", rollRecord)
 )
 
 // memorylessDegeneration is opt.clock=exponential: the state is (F, D) only;

@@ -4,326 +4,326 @@ package ag
 // radiation, wound degeneration). The names after // are the option values
 // as they are set and shown; the first constant of each type is its default.
 
-//go:generate go tool stringer -type=FallSurface,FallDV,FallCapOrder,FallFeetRule,FallDamageRoll,FallAthletics,FireExposure,FireDice,FireHalving,VehicleVictim,ShockTrigger,ShockTN,ShockPenalty,ZeroMoS,SuffFirstTest,SuffPenaltyIndex,DiseaseIncap,DiseaseSuccess,DiseaseOnset,DiseaseFever,StabBodySign,StabBleedNeeds,StabDeadline,RecoveryQueues,RadTrigger,RadThreshold,RadIllness,RadTreatment,RadOnset,DegFailureAdds,DegFumble,DegFirstTest,DegPeriodUpdate,DegPenalties,DegClock -linecomment -output=harm_options_string.go
+//go:generate go tool stringer -type=fallSurface,fallDVSteps,fallCapOrder,fallFeetRule,fallDamageRoll,fallAthletics,fireExposure,fireDice,fireHalving,vehicleVictim,shockTrigger,shockTN,shockPenalty,zeroMoS,suffFirstTest,suffPenaltyIndex,diseaseIncap,diseaseSuccess,diseaseOnset,diseaseFever,stabBodySign,stabBleedNeeds,stabDeadline,recoveryQueues,radTrigger,radThreshold,radIllness,radTreatment,radOnset,degFailureAdds,degFumble,degFirstTest,degPeriodUpdate,degPenalties,degClock -linecomment -output=harm_options_string.go
 
-// FallSurface is ag.fall_damage.surface.
-type FallSurface int
+// fallSurface is ag.fall_damage.surface.
+type fallSurface int
 
 // Landing surfaces.
 const (
-	FallConcrete     FallSurface = iota // concrete
-	FallGrass                           // grass
-	FallDirt                            // dirt
-	FallSand                            // sand
-	FallShallowWater                    // shallow_water
-	FallDeepWater                       // deep_water
-	FallCrashPads                       // crash_pads
+	fallConcrete     fallSurface = iota // concrete
+	fallGrass                           // grass
+	fallDirt                            // dirt
+	fallSand                            // sand
+	fallShallowWater                    // shallow_water
+	fallDeepWater                       // deep_water
+	fallCrashPads                       // crash_pads
 )
 
-// FallDV is ag.fall_damage.opt.dv_per_3m.
-type FallDV int
+// fallDVSteps is ag.fall_damage.opt.dv_per_3m.
+type fallDVSteps int
 
 // Values of ag.fall_damage.opt.dv_per_3m.
 const (
-	FallDVFloor FallDV = iota // floor
-	FallDVCeil                // ceil
-	FallDVReal                // real
+	fallDVFloor fallDVSteps = iota // floor
+	fallDVCeil                     // ceil
+	fallDVReal                     // real
 )
 
-// FallCapOrder is ag.fall_damage.opt.cap_order.
-type FallCapOrder int
+// fallCapOrder is ag.fall_damage.opt.cap_order.
+type fallCapOrder int
 
 // Values of ag.fall_damage.opt.cap_order.
 const (
-	FallCapAfter  FallCapOrder = iota // cap_after_reduction
-	FallCapBefore                     // cap_before_reduction
+	fallCapAfter  fallCapOrder = iota // cap_after_reduction
+	fallCapBefore                     // cap_before_reduction
 )
 
-// FallFeetRule is ag.fall_damage.opt.feet_rule.
-type FallFeetRule int
+// fallFeetRule is ag.fall_damage.opt.feet_rule.
+type fallFeetRule int
 
 // Values of ag.fall_damage.opt.feet_rule.
 const (
-	FallFeetGreater FallFeetRule = iota // strictly_greater
-	FallFeetAtLeast                     // at_least
+	fallFeetGreater fallFeetRule = iota // strictly_greater
+	fallFeetAtLeast                     // at_least
 )
 
-// FallDamageRoll is ag.fall_damage.opt.damage_roll.
-type FallDamageRoll int
+// fallDamageRoll is ag.fall_damage.opt.damage_roll.
+type fallDamageRoll int
 
 // Values of ag.fall_damage.opt.damage_roll.
 const (
-	FallKeepHighCrit   FallDamageRoll = iota // two_dice_keep_high_with_crit
-	FallKeepHighNoCrit                       // two_dice_keep_high_no_crit
-	FallSum2d6                               // sum_2d6
+	fallKeepHighCrit   fallDamageRoll = iota // two_dice_keep_high_with_crit
+	fallKeepHighNoCrit                       // two_dice_keep_high_no_crit
+	fallSum2d6                               // sum_2d6
 )
 
-// FallAthletics is ag.fall_damage.opt.athletics.
-type FallAthletics int
+// fallAthletics is ag.fall_damage.opt.athletics.
+type fallAthletics int
 
 // Values of ag.fall_damage.opt.athletics.
 const (
-	FallAthleticsRolled   FallAthletics = iota // always_rolled
-	FallAthleticsOptional                      // optional
+	fallAthleticsRolled   fallAthletics = iota // always_rolled
+	fallAthleticsOptional                      // optional
 )
 
-// FireExposure is ag.fire.exposure and ag.electricity.exposure.
-type FireExposure int
+// fireExposure is ag.fire.exposure and ag.electricity.exposure.
+type fireExposure int
 
 // Values of the exposure choices.
 const (
-	FireFull    FireExposure = iota // full
-	FirePartial                     // partial
+	fireFull    fireExposure = iota // full
+	firePartial                     // partial
 )
 
-// FireDice is ag.fire.opt.dice.
-type FireDice int
+// fireDice is ag.fire.opt.dice.
+type fireDice int
 
 // Values of ag.fire.opt.dice.
 const (
-	FireKeepHigh2 FireDice = iota // keep_high_2
-	FireSum2d6                    // sum_2d6
+	fireKeepHigh2 fireDice = iota // keep_high_2
+	fireSum2d6                    // sum_2d6
 )
 
-// FireHalving is ag.fire.opt.halving_stack.
-type FireHalving int
+// fireHalving is ag.fire.opt.halving_stack.
+type fireHalving int
 
 // Values of ag.fire.opt.halving_stack.
 const (
-	FireHalvingMultiply FireHalving = iota // multiply
-	FireHalvingOnce                        // once
+	fireHalvingMultiply fireHalving = iota // multiply
+	fireHalvingOnce                        // once
 )
 
-// VehicleVictim is ag.fire_vehicle.victim.
-type VehicleVictim int
+// vehicleVictim is ag.fire_vehicle.victim.
+type vehicleVictim int
 
 // Values of ag.fire_vehicle.victim.
 const (
-	VictimVehicle   VehicleVictim = iota // vehicle
-	VictimOccupants                      // occupants
+	victimVehicle   vehicleVictim = iota // vehicle
+	victimOccupants                      // occupants
 )
 
-// ShockTrigger is ag.electricity.opt.test_trigger.
-type ShockTrigger int
+// shockTrigger is ag.electricity.opt.test_trigger.
+type shockTrigger int
 
 // Values of ag.electricity.opt.test_trigger.
 const (
-	ShockAnyWound ShockTrigger = iota // any_wound
-	ShockAlways                       // always
+	shockAnyWound shockTrigger = iota // any_wound
+	shockAlways                       // always
 )
 
-// ShockTN is ag.electricity.opt.tn_dv.
-type ShockTN int
+// shockTN is ag.electricity.opt.tn_dv.
+type shockTN int
 
 // Values of ag.electricity.opt.tn_dv.
 const (
-	ShockTNEffective ShockTN = iota // effective
-	ShockTNListed                   // listed
+	shockTNEffective shockTN = iota // effective
+	shockTNListed                   // listed
 )
 
-// ShockPenalty is ag.electricity.opt.wound_penalty_in_test.
-type ShockPenalty int
+// shockPenalty is ag.electricity.opt.wound_penalty_in_test.
+type shockPenalty int
 
 // Values of ag.electricity.opt.wound_penalty_in_test.
 const (
-	ShockPenaltyYes ShockPenalty = iota // yes
-	ShockPenaltyNo                      // no
+	shockPenaltyYes shockPenalty = iota // yes
+	shockPenaltyNo                      // no
 )
 
-// ZeroMoS is the single-valued tie switch of ag.suffocation,
+// zeroMoS is the single-valued tie switch of ag.suffocation,
 // ag.radiation and ag.wound_degeneration: MoS 0 fails.
-type ZeroMoS int
+type zeroMoS int
 
 // The one value.
 const (
-	ZeroMoSFails ZeroMoS = iota // failure
+	zeroMoSFails zeroMoS = iota // failure
 )
 
-// SuffFirstTest is ag.suffocation.opt.first_test.
-type SuffFirstTest int
+// suffFirstTest is ag.suffocation.opt.first_test.
+type suffFirstTest int
 
 // Values of ag.suffocation.opt.first_test.
 const (
-	SuffFirst90s  SuffFirstTest = iota // 90s
-	SuffFirst150s                      // 150s
+	suffFirst90s  suffFirstTest = iota // 90s
+	suffFirst150s                      // 150s
 )
 
-// SuffPenaltyIndex is ag.suffocation.opt.penalty_index.
-type SuffPenaltyIndex int
+// suffPenaltyIndex is ag.suffocation.opt.penalty_index.
+type suffPenaltyIndex int
 
 // Values of ag.suffocation.opt.penalty_index.
 const (
-	SuffJMinus1 SuffPenaltyIndex = iota // j_minus_1
-	SuffJ                               // j
+	suffJMinus1 suffPenaltyIndex = iota // j_minus_1
+	suffJ                               // j
 )
 
-// DiseaseIncap is ag.disease.opt.incap_days.
-type DiseaseIncap int
+// diseaseIncap is ag.disease.opt.incap_days.
+type diseaseIncap int
 
 // Values of ag.disease.opt.incap_days.
 const (
-	IncapAbsPlus6    DiseaseIncap = iota // abs_mos_plus_6
-	IncapSignedPlus6                     // signed_mos_plus_6
-	IncapMinusMinus4                     // minus_mos_minus_4
+	incapAbsPlus6    diseaseIncap = iota // abs_mos_plus_6
+	incapSignedPlus6                     // signed_mos_plus_6
+	incapMinusMinus4                     // minus_mos_minus_4
 )
 
-// DiseaseSuccess is ag.disease.opt.success_effect.
-type DiseaseSuccess int
+// diseaseSuccess is ag.disease.opt.success_effect.
+type diseaseSuccess int
 
 // Values of ag.disease.opt.success_effect.
 const (
-	DiseaseTableApplies DiseaseSuccess = iota // table_applies
-	DiseaseImmune                             // success_immune
+	diseaseTableApplies diseaseSuccess = iota // table_applies
+	diseaseImmune                             // success_immune
 )
 
-// DiseaseOnset is ag.disease.opt.onset_divisor.
-type DiseaseOnset int
+// diseaseOnset is ag.disease.opt.onset_divisor.
+type diseaseOnset int
 
 // The one value of ag.disease.opt.onset_divisor.
 const (
-	OnsetAbsMoSMin1 DiseaseOnset = iota // abs_mos_min_1
+	onsetAbsMoSMin1 diseaseOnset = iota // abs_mos_min_1
 )
 
-// DiseaseFever is ag.disease.opt.fever_day_count.
-type DiseaseFever int
+// diseaseFever is ag.disease.opt.fever_day_count.
+type diseaseFever int
 
 // Values of ag.disease.opt.fever_day_count.
 const (
-	Fever7Rolls DiseaseFever = iota // 7_rolls
-	Fever6Rolls                     // 6_rolls
+	fever7Rolls diseaseFever = iota // 7_rolls
+	fever6Rolls                     // 6_rolls
 )
 
-// StabBodySign is ag.stabilize.opt.body_sign.
-type StabBodySign int
+// stabBodySign is ag.stabilize.opt.body_sign.
+type stabBodySign int
 
 // Values of ag.stabilize.opt.body_sign.
 const (
-	StabPlusBody  StabBodySign = iota // plus_body
-	StabMinusBody                     // minus_body
+	stabPlusBody  stabBodySign = iota // plus_body
+	stabMinusBody                     // minus_body
 )
 
-// StabBleedNeeds is ag.stabilize.opt.bleed_out_needs.
-type StabBleedNeeds int
+// stabBleedNeeds is ag.stabilize.opt.bleed_out_needs.
+type stabBleedNeeds int
 
 // Values of ag.stabilize.opt.bleed_out_needs.
 const (
-	StabOneSuccess StabBleedNeeds = iota // one_success
-	StabAllWounds                        // all_wounds
+	stabOneSuccess stabBleedNeeds = iota // one_success
+	stabAllWounds                        // all_wounds
 )
 
-// StabDeadline is ag.stabilize.opt.deadline_attempts.
-type StabDeadline int
+// stabDeadline is ag.stabilize.opt.deadline_attempts.
+type stabDeadline int
 
 // Values of ag.stabilize.opt.deadline_attempts.
 const (
-	StabDeadline2 StabDeadline = iota // 2
-	StabDeadline1                     // 1
+	stabDeadline2 stabDeadline = iota // 2
+	stabDeadline1                     // 1
 )
 
-// RecoveryQueues is ag.recovery.opt.queues.
-type RecoveryQueues int
+// recoveryQueues is ag.recovery.opt.queues.
+type recoveryQueues int
 
 // Values of ag.recovery.opt.queues.
 const (
-	QueuesParallel RecoveryQueues = iota // bruises_and_wounds_in_parallel
-	QueuesSingle                         // single_queue
+	queuesParallel recoveryQueues = iota // bruises_and_wounds_in_parallel
+	queuesSingle                         // single_queue
 )
 
-// RadTrigger is ag.radiation.opt.trigger.
-type RadTrigger int
+// radTrigger is ag.radiation.opt.trigger.
+type radTrigger int
 
 // Values of ag.radiation.opt.trigger.
 const (
-	RadDailyIfIncreased RadTrigger = iota // daily_if_increased
-	RadBandCrossing                       // band_crossing_only
+	radDailyIfIncreased radTrigger = iota // daily_if_increased
+	radBandCrossing                       // band_crossing_only
 )
 
-// RadThreshold is ag.radiation.opt.threshold.
-type RadThreshold int
+// radThreshold is ag.radiation.opt.threshold.
+type radThreshold int
 
 // Values of ag.radiation.opt.threshold.
 const (
-	RadAtLeast7 RadThreshold = iota // at_least_7
-	RadAbove7                       // above_7
+	radAtLeast7 radThreshold = iota // at_least_7
+	radAbove7                       // above_7
 )
 
-// RadIllness is ag.radiation.opt.illness_stack.
-type RadIllness int
+// radIllness is ag.radiation.opt.illness_stack.
+type radIllness int
 
 // Values of ag.radiation.opt.illness_stack.
 const (
-	RadWorstOnly  RadIllness = iota // worst_only
-	RadAccumulate                   // accumulate_penalties
+	radWorstOnly  radIllness = iota // worst_only
+	radAccumulate                   // accumulate_penalties
 )
 
-// RadTreatment is ag.radiation.opt.treatment.
-type RadTreatment int
+// radTreatment is ag.radiation.opt.treatment.
+type radTreatment int
 
 // Values of ag.radiation.opt.treatment.
 const (
-	RadBonusOnTest  RadTreatment = iota // bonus_on_test
-	RadBonusOnLater                     // bonus_on_later_tests
+	radBonusOnTest  radTreatment = iota // bonus_on_test
+	radBonusOnLater                     // bonus_on_later_tests
 )
 
-// RadOnset is ag.radiation.opt.penalty_onset.
-type RadOnset int
+// radOnset is ag.radiation.opt.penalty_onset.
+type radOnset int
 
 // Values of ag.radiation.opt.penalty_onset.
 const (
-	RadOnsetTestHours RadOnset = iota // test_result_hours
-	RadOnsetImmediate                 // immediate
+	radOnsetTestHours radOnset = iota // test_result_hours
+	radOnsetImmediate                 // immediate
 )
 
-// DegFailureAdds is ag.wound_degeneration.opt.failure_adds.
-type DegFailureAdds int
+// degFailureAdds is ag.wound_degeneration.opt.failure_adds.
+type degFailureAdds int
 
 // Values of ag.wound_degeneration.opt.failure_adds.
 const (
-	DegAddsFlesh    DegFailureAdds = iota // flesh
-	DegAddsSameType                       // same_type
+	degAddsFlesh    degFailureAdds = iota // flesh
+	degAddsSameType                       // same_type
 )
 
-// DegFumble is ag.wound_degeneration.opt.fumble.
-type DegFumble int
+// degFumble is ag.wound_degeneration.opt.fumble.
+type degFumble int
 
 // Values of ag.wound_degeneration.opt.fumble.
 const (
-	DegDeepInstead    DegFumble = iota // deep_instead
-	DegDeepInAddition                  // deep_in_addition
+	degDeepInstead    degFumble = iota // deep_instead
+	degDeepInAddition                  // deep_in_addition
 )
 
-// DegFirstTest is ag.wound_degeneration.opt.first_test.
-type DegFirstTest int
+// degFirstTest is ag.wound_degeneration.opt.first_test.
+type degFirstTest int
 
 // Values of ag.wound_degeneration.opt.first_test.
 const (
-	DegAfterOnePeriod DegFirstTest = iota // after_one_period
-	DegImmediately                        // immediately
+	degAfterOnePeriod degFirstTest = iota // after_one_period
+	degImmediately                        // immediately
 )
 
-// DegPeriodUpdate is ag.wound_degeneration.opt.period_update.
-type DegPeriodUpdate int
+// degPeriodUpdate is ag.wound_degeneration.opt.period_update.
+type degPeriodUpdate int
 
 // Values of ag.wound_degeneration.opt.period_update.
 const (
-	DegAtNextTest DegPeriodUpdate = iota // at_next_test
-	DegOnChange                          // immediately_on_change
+	degAtNextTest degPeriodUpdate = iota // at_next_test
+	degOnChange                          // immediately_on_change
 )
 
-// DegPenalties is ag.wound_degeneration.opt.penalties.
-type DegPenalties int
+// degPenalties is ag.wound_degeneration.opt.penalties.
+type degPenalties int
 
 // Values of ag.wound_degeneration.opt.penalties.
 const (
-	DegPenaltiesOn  DegPenalties = iota // on
-	DegPenaltiesOff                     // off
+	degPenaltiesOn  degPenalties = iota // on
+	degPenaltiesOff                     // off
 )
 
-// DegClock is ag.wound_degeneration.opt.clock.
-type DegClock int
+// degClock is ag.wound_degeneration.opt.clock.
+type degClock int
 
 // Values of ag.wound_degeneration.opt.clock.
 const (
-	DegDeterministic DegClock = iota // deterministic
-	DegExponential                   // exponential
+	degDeterministic degClock = iota // deterministic
+	degExponential                   // exponential
 )

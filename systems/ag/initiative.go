@@ -15,7 +15,7 @@ func initiativeMechanics() []*mechanics.Mechanic {
 
 var optInitiativeTie = mechanics.SwitchOf("ag.initiative", "tie",
 	"coin: a tie is broken by a coin; reroll: reroll until different (same probabilities as coin); simultaneous: both act at once",
-	InitiativeCoin, InitiativeReroll, InitiativeSimultaneous)
+	initiativeCoin, initiativeReroll, initiativeSimultaneous)
 
 func initiative() *mechanics.Mechanic {
 	ps := append(sideParams("", "first combatant (A)", 2, 2), sideParams("other_", "second combatant (B)", 2, 2)...)
@@ -33,7 +33,7 @@ func initiative() *mechanics.Mechanic {
 		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optInitiativeTie),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
-			coin := optInitiativeTie.Of(c) != InitiativeSimultaneous
+			coin := optInitiativeTie.Of(c) != initiativeSimultaneous
 			if k := c.Int("combatants"); k > 2 {
 				sides := []side{sideOf(c, ""), sideOf(c, "other_"), sideOf(c, "third_"), sideOf(c, "fourth_")}[:k]
 				return initiativeOrder(sides, o, coin), nil

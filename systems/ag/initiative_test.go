@@ -46,7 +46,7 @@ func TestInitiativeOrderBruteForce(t *testing.T) {
 			tot := map[int]float64{}
 			for i, p := range d.P {
 				if p > 0 {
-					tot[Total(d.Lo+i, s.a, s.m)] += p
+					tot[rollTotal(d.Lo+i, s.a, s.m)] += p
 				}
 			}
 			dists = append(dists, tot)

@@ -15,11 +15,11 @@ func injuryMechanics() []*mechanics.Mechanic {
 
 // Options of ag.suffocation.
 var (
-	suffFirst = mechanics.SwitchOf("ag.suffocation", "first_test", "90s: 30 s after the first minute; 150s: the text's two-minute limit, then every 30 s",
-		SuffFirst90s, SuffFirst150s)
-	suffIndex = mechanics.SwitchOf("ag.suffocation", "penalty_index", "j_minus_1: the first test is unpenalised; j: it is at −1",
-		SuffJMinus1, SuffJ)
-	suffTie = mechanics.SwitchOf("ag.suffocation", "tie", "failure: MoS 0 is a blackout", ZeroMoSFails)
+	optSuffFirst = mechanics.SwitchOf("ag.suffocation", "first_test", "90s: 30 s after the first minute; 150s: the text's two-minute limit, then every 30 s",
+		suffFirst90s, suffFirst150s)
+	optSuffIndex = mechanics.SwitchOf("ag.suffocation", "penalty_index", "j_minus_1: the first test is unpenalised; j: it is at −1",
+		suffJMinus1, suffJ)
+	optSuffTie = mechanics.SwitchOf("ag.suffocation", "tie", "failure: MoS 0 is a blackout", zeroMoSFails)
 )
 
 // breathRecord is the result of one step of holding breath: the Body test
@@ -42,7 +42,7 @@ func suffocation() *mechanics.Mechanic {
 		Params: []mechanics.Param{named(pAttr, "body", "Body"), pModifier, ip("psyche", 2, 0, 20, "Psyche, for the panic roll at TN 3"),
 			ip("strenuous", 0, 0, 1, "1: strenuous activity halves all times"),
 			ip("horizon", 30, 1, 500, "tests simulated at most")},
-		Options: mechanics.Options(optCritCount, optFumbleCrit, suffFirst, suffIndex, suffTie),
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optSuffFirst, optSuffIndex, optSuffTie),
 		Build:   buildSuffocation,
 	}
 }
@@ -51,14 +51,14 @@ func buildSuffocation(c mechanics.Config) (*mechanics.Spec, error) {
 	o := coreOptionsOf(c)
 	body, m, psyche := c.Int("body"), c.Int("modifier"), c.Int("psyche")
 	shift := 1
-	if suffIndex.Of(c) == SuffJ {
+	if optSuffIndex.Of(c) == suffJ {
 		shift = 0
 	}
 	first := 90
-	if suffFirst.Of(c) == SuffFirst150s {
+	if optSuffFirst.Of(c) == suffFirst150s {
 		first = 150
 	}
-	_ = suffTie.Of(c) // MoS 0 fails: the test passes at MoS ≥ 1 below
+	_ = optSuffTie.Of(c) // MoS 0 fails: the test passes at MoS ≥ 1 below
 	strenuous := c.Int("strenuous") == 1
 
 	p := &mechanics.Process{Horizon: c.Int("horizon"), TimeUnit: "test"}
@@ -73,14 +73,14 @@ func buildSuffocation(c mechanics.Config) (*mechanics.Spec, error) {
 	p.Kernel = func(t int) mechanics.Node {
 		mod := m - (t - shift)
 		pass := mechanics.Map{X: roll, Name: "Body test", F: func(r int) int {
-			return breathPassed.SetBool(start, Total(r, body, mod)-2 >= 1)
+			return breathPassed.SetBool(start, rollTotal(r, body, mod)-2 >= 1)
 		}}
 		if t > 1 {
 			return pass
 		}
 		// The first test is when the air runs out: the panic roll too.
 		return mechanics.Combine{X: pass, Y: roll, Name: "panic roll", F: func(x, r int) int {
-			return breathPanicked.SetBool(x, Total(r, psyche, m)-3 <= 0)
+			return breathPanicked.SetBool(x, rollTotal(r, psyche, m)-3 <= 0)
 		}}
 	}
 	// move[s][x]: the state after a step with result x from state s.
@@ -109,16 +109,16 @@ func buildSuffocation(c mechanics.Config) (*mechanics.Spec, error) {
 
 // Options of ag.disease.
 var (
-	diseaseIncap = mechanics.SwitchOf("ag.disease", "incap_days",
+	optDiseaseIncap = mechanics.SwitchOf("ag.disease", "incap_days",
 		"abs_mos_plus_6: |MoS| + 6 days; signed_mos_plus_6: max(0, MoS + 6) (the literal formula); minus_mos_minus_4: −(MoS + 4)",
-		IncapAbsPlus6, IncapSignedPlus6, IncapMinusMinus4)
-	diseaseSuccess = mechanics.SwitchOf("ag.disease", "success_effect",
+		incapAbsPlus6, incapSignedPlus6, incapMinusMinus4)
+	optDiseaseSuccess = mechanics.SwitchOf("ag.disease", "success_effect",
 		"table_applies: MoS 0…3 still gives mild symptoms; success_immune: MoS ≥ 1 means not contracted",
-		DiseaseTableApplies, DiseaseImmune)
-	diseaseOnset = mechanics.SwitchOf("ag.disease", "onset_divisor", "abs_mos_min_1: onset / max(1, |MoS|)", OnsetAbsMoSMin1)
-	diseaseFever = mechanics.SwitchOf("ag.disease", "fever_day_count",
+		diseaseTableApplies, diseaseImmune)
+	optDiseaseOnset = mechanics.SwitchOf("ag.disease", "onset_divisor", "abs_mos_min_1: onset / max(1, |MoS|)", onsetAbsMoSMin1)
+	optDiseaseFever = mechanics.SwitchOf("ag.disease", "fever_day_count",
 		"7_rolls or 6_rolls: the number of daily death rolls during the fever week (the fever lasts 7 days either way)",
-		Fever7Rolls, Fever6Rolls)
+		fever7Rolls, fever6Rolls)
 )
 
 // feverDays is the length of the fever after a fumbled disease test: a
@@ -137,7 +137,7 @@ func disease() *mechanics.Mechanic {
 			"2% per exposure whatever the Body.",
 		Params: []mechanics.Param{ip("virulence", 9, 1, 30, "virulence V (the TN; sweep 1–14)"), ip("onset_days", 7, 1, 365, "listed onset O in days"),
 			named(pAttr, "body", "Body"), named(pModifier, "modifier", "modifiers: Bolster +2, wound penalties"), ip("aid", 1, 0, 1, "1: medical aid during a fever")},
-		Options: mechanics.Options(optCritCount, optFumbleCrit, diseaseIncap, diseaseSuccess, diseaseOnset, diseaseFever),
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optDiseaseIncap, optDiseaseSuccess, optDiseaseOnset, optDiseaseFever),
 		Build:   buildDisease,
 	}
 }
@@ -148,10 +148,10 @@ type diseaseCourse struct{ days, pen, inc int }
 func buildDisease(c mechanics.Config) (*mechanics.Spec, error) {
 	o := coreOptionsOf(c)
 	v, body, m := c.Int("virulence"), c.Int("body"), c.Int("modifier")
-	incapRule, immune := diseaseIncap.Of(c), diseaseSuccess.Of(c) == DiseaseImmune
-	_ = diseaseOnset.Of(c) // the one reading: onset / max(1, |MoS|)
+	incapRule, immune := optDiseaseIncap.Of(c), optDiseaseSuccess.Of(c) == diseaseImmune
+	_ = optDiseaseOnset.Of(c) // the one reading: onset / max(1, |MoS|)
 	rolls := 7
-	if diseaseFever.Of(c) == Fever6Rolls {
+	if optDiseaseFever.Of(c) == fever6Rolls {
 		rolls = 6
 	}
 	onsetH := c.Int("onset_days") * 24
@@ -183,9 +183,9 @@ func buildDisease(c mechanics.Config) (*mechanics.Spec, error) {
 		}
 		inc := -mos + 6
 		switch incapRule {
-		case IncapSignedPlus6:
+		case incapSignedPlus6:
 			inc = max(0, mos+6)
-		case IncapMinusMinus4:
+		case incapMinusMinus4:
 			inc = -(mos + 4)
 		}
 		return diseaseCourse{days: inc + 4, pen: 10, inc: inc}
@@ -203,9 +203,9 @@ func buildDisease(c mechanics.Config) (*mechanics.Spec, error) {
 	// The record of each (roll, fever day), tabulated: the simulator calls
 	// the combination once per trial.
 	days := rolls + 2
-	codes := make([]int, RollRecord.Size()*days)
-	for r := range RollRecord.Size() {
-		code := sMoS.Set(rec.Start(), min(max(Total(r, body, m)-v, lo), hi))
+	codes := make([]int, rollRecord.Size()*days)
+	for r := range rollRecord.Size() {
+		code := sMoS.Set(rec.Start(), min(max(rollTotal(r, body, m)-v, lo), hi))
 		for death := 1; death < days; death++ {
 			codes[r*days+death] = code
 			if rollFumble(r) {
@@ -270,12 +270,12 @@ func abs(x int) int { return max(x, -x) }
 
 // Options of ag.stabilize.
 var (
-	stabBodySign = mechanics.SwitchOf("ag.stabilize", "body_sign", "plus_body: the patient's Body adds; minus_body: it subtracts",
-		StabPlusBody, StabMinusBody)
-	stabNeeds = mechanics.SwitchOf("ag.stabilize", "bleed_out_needs",
-		"one_success: one success saves a bleeding patient; all_wounds: every wound must be stabilised", StabOneSuccess, StabAllWounds)
-	stabDeadline = mechanics.SwitchOf("ag.stabilize", "deadline_attempts", "2: attempts ending at 5 and 10 minutes; 1",
-		StabDeadline2, StabDeadline1)
+	optStabBodySign = mechanics.SwitchOf("ag.stabilize", "body_sign", "plus_body: the patient's Body adds; minus_body: it subtracts",
+		stabPlusBody, stabMinusBody)
+	optStabNeeds = mechanics.SwitchOf("ag.stabilize", "bleed_out_needs",
+		"one_success: one success saves a bleeding patient; all_wounds: every wound must be stabilised", stabOneSuccess, stabAllWounds)
+	optStabDeadline = mechanics.SwitchOf("ag.stabilize", "deadline_attempts", "2: attempts ending at 5 and 10 minutes; 1",
+		stabDeadline2, stabDeadline1)
 )
 
 // maxStabFumbles is the number of fumbles tracked by ag.stabilize.
@@ -294,7 +294,7 @@ func stabilize() *mechanics.Mechanic {
 			ip("patient_body", 2, 0, 20, "patient's Body"), ip("patient_penalty", 1, 0, 20, "patient's current wound and bruise penalty (as a positive number)"),
 			ip("wounds", 2, 1, 20, "unstabilised wounds U"), ip("bleeding_out", 0, 0, 1, "1: the patient is bleeding out (a deadline)"),
 			ip("attempts", 24, 1, 500, "attempts simulated at most (5 minutes each)")},
-		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie, stabBodySign, stabNeeds, stabDeadline),
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie, optStabBodySign, optStabNeeds, optStabDeadline),
 		Build:   buildStabilize,
 	}
 }
@@ -310,16 +310,16 @@ func buildStabilize(c mechanics.Config) (*mechanics.Spec, error) {
 	o := coreOptionsOf(c)
 	U := c.Int("wounds")
 	body := c.Int("patient_body")
-	if stabBodySign.Of(c) == StabMinusBody {
+	if optStabBodySign.Of(c) == stabMinusBody {
 		body = -body
 	}
 	a, m0 := c.Int("logic"), c.Int("modifier")+body-c.Int("patient_penalty")
 	bleeding := c.Int("bleeding_out") == 1
 	deadline := 2
-	if stabDeadline.Of(c) == StabDeadline1 {
+	if optStabDeadline.Of(c) == stabDeadline1 {
 		deadline = 1
 	}
-	needAll := stabNeeds.Of(c) == StabAllWounds
+	needAll := optStabNeeds.Of(c) == stabAllWounds
 	skill := c.Int("skill")
 
 	// States: wounds still open (a fumble opens one more) and fumbles so
@@ -338,12 +338,12 @@ func buildStabilize(c mechanics.Config) (*mechanics.Spec, error) {
 	roll := Pool(skill, o)
 	class := make([][]uint8, maxStabFumbles+1) // [fumbles][roll record] → attempt result
 	for f := range class {
-		class[f] = make([]uint8, RollRecord.Size())
+		class[f] = make([]uint8, rollRecord.Size())
 		for r := range class[f] {
 			switch {
 			case rollFumble(r):
 				class[f][r] = attemptFumbles
-			case success(Total(r, a, m0-f)-1, o.Tie):
+			case success(rollTotal(r, a, m0-f)-1, o.Tie):
 				class[f][r] = attemptSucceeds
 			}
 		}
@@ -379,7 +379,7 @@ func buildStabilize(c mechanics.Config) (*mechanics.Spec, error) {
 		}
 	}
 	// move[late][state·rolls + roll]: the state after an attempt.
-	rolls := RollRecord.Size()
+	rolls := rollRecord.Size()
 	var move [2][]int32
 	for late := range move {
 		move[late] = make([]int32, open.Size()*rolls)
@@ -398,8 +398,8 @@ func buildStabilize(c mechanics.Config) (*mechanics.Spec, error) {
 	return mechanics.ProcessSpec(p), nil
 }
 
-var recoveryQueues = mechanics.SwitchOf("ag.recovery", "queues",
-	"bruises_and_wounds_in_parallel: the two queues run at once; single_queue: one after the other", QueuesParallel, QueuesSingle)
+var optRecoveryQueues = mechanics.SwitchOf("ag.recovery", "queues",
+	"bruises_and_wounds_in_parallel: the two queues run at once; single_queue: one after the other", queuesParallel, queuesSingle)
 
 func recovery() *mechanics.Mechanic {
 	const id = "ag.recovery"
@@ -412,7 +412,7 @@ func recovery() *mechanics.Mechanic {
 		Params: []mechanics.Param{ip("flesh_bruises", 2, 0, 30, "flesh bruises"), ip("deep_bruises", 1, 0, 30, "deep bruises"),
 			ip("flesh_wounds", 1, 0, 30, "flesh wounds"), ip("deep_wounds", 0, 0, 30, "deep wounds"), ip("aided", 1, 0, 1, "1: wounds are medically aided"),
 			ip("resuscitated", 0, 0, 1, "1: after a resuscitation nothing heals for the first week")},
-		Options: mechanics.Options(recoveryQueues),
+		Options: mechanics.Options(optRecoveryQueues),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			fb, db := c.Int("flesh_bruises"), c.Int("deep_bruises")
 			fw, dw := 7*24, 30*24
@@ -420,7 +420,7 @@ func recovery() *mechanics.Mechanic {
 				fw, dw = 3*24, 14*24
 			}
 			wounds := c.Int("flesh_wounds")*fw + c.Int("deep_wounds")*dw
-			single := recoveryQueues.Of(c) == QueuesSingle
+			single := optRecoveryQueues.Of(c) == queuesSingle
 			wait := 7 * 24 * c.Int("resuscitated")
 
 			d6d := mechanics.Scale{X: mechanics.D(6), K: 24}

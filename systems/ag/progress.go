@@ -23,11 +23,11 @@ const accID = "ag.accumulated"
 var (
 	optAccFailure = mechanics.SwitchOf(accID, "failure",
 		"subtract_mos: the signed MoS is added, so a failure by 3 removes 3; subtract_one: failures remove 1; no_loss: failures remove nothing",
-		AccSubtractMoS, AccSubtractOne, AccNoLoss)
-	optAccFloor   = mechanics.SwitchOf(accID, "floor", "zero: progress cannot go below 0; none: it can (see opt.abandon and lower_limit)", AccFloorZero, AccFloorNone)
-	optAccTie     = mechanics.SwitchOf(accID, "tie", "zero: MoS 0 adds nothing; cost_plus_one: MoS 0 adds 1 (accepted at a cost)", AccTieZero, AccTieCostPlusOne)
-	optAccAbandon = mechanics.SwitchOf(accID, "abandon", "never; at_minus_Q: progress at −Q or below is an absorbing failure", AccAbandonNever, AccAbandonAtMinusQ)
-	optAccFumble  = mechanics.SwitchOf(accID, "fumble", "none: a fumble is just its MoS; reset: a fumble loses all progress", AccFumbleNone, AccFumbleReset)
+		accSubtractMoS, accSubtractOne, accNoLoss)
+	optAccFloor   = mechanics.SwitchOf(accID, "floor", "zero: progress cannot go below 0; none: it can (see opt.abandon and lower_limit)", accFloorZero, accFloorNone)
+	optAccTie     = mechanics.SwitchOf(accID, "tie", "zero: MoS 0 adds nothing; cost_plus_one: MoS 0 adds 1 (accepted at a cost)", accTieZero, accTieCostPlusOne)
+	optAccAbandon = mechanics.SwitchOf(accID, "abandon", "never; at_minus_Q: progress at −Q or below is an absorbing failure", accAbandonNever, accAbandonAtMinusQ)
+	optAccFumble  = mechanics.SwitchOf(accID, "fumble", "none: a fumble is just its MoS; reset: a fumble loses all progress", accFumbleNone, accFumbleReset)
 )
 
 var accOptions = mechanics.Options(optAccFailure, optAccFloor, optAccTie, optAccAbandon, optAccFumble)
@@ -36,11 +36,11 @@ var accOptions = mechanics.Options(optAccFailure, optAccFloor, optAccTie, optAcc
 // that declares them (acting_fast shares them through the accID names);
 // the ones a mechanic does not declare keep their defaults.
 type accOpts struct {
-	failure AccFailure
-	floor   AccFloor
-	tie     AccTie
-	abandon AccAbandon
-	fumble  AccFumble
+	failure accFailure
+	floor   accFloor
+	tie     accTie
+	abandon accAbandon
+	fumble  accFumble
 }
 
 func accOptsOf(c mechanics.Config) accOpts {
@@ -53,13 +53,13 @@ func (a accOpts) increment(mos int) int {
 	case mos >= 1:
 		return mos
 	case mos == 0:
-		if a.tie == AccTieCostPlusOne {
+		if a.tie == accTieCostPlusOne {
 			return 1
 		}
 		return 0
-	case a.failure == AccSubtractOne:
+	case a.failure == accSubtractOne:
 		return -1
-	case a.failure == AccNoLoss:
+	case a.failure == accNoLoss:
 		return 0
 	default:
 		return mos
@@ -94,9 +94,9 @@ func (r stepRecord) code(d int, reset bool) int {
 // yields step records; it returns the process and the index of "done".
 func progressChain(q, lowerLimit, horizon int, a accOpts, kernel mechanics.Node, step stepRecord) (*mechanics.Process, int) {
 	lo := 0
-	if a.floor == AccFloorNone {
+	if a.floor == accFloorNone {
 		lo = -lowerLimit
-		if a.abandon == AccAbandonAtMinusQ {
+		if a.abandon == accAbandonAtMinusQ {
 			lo = -q + 1
 		}
 	}
@@ -106,9 +106,9 @@ func progressChain(q, lowerLimit, horizon int, a accOpts, kernel mechanics.Node,
 	}
 	done := p.Add(true, "done")
 	abandoned, below := -1, -1
-	if a.floor == AccFloorNone && a.abandon == AccAbandonAtMinusQ {
+	if a.floor == accFloorNone && a.abandon == accAbandonAtMinusQ {
 		abandoned = p.Add(true, "abandoned")
-	} else if a.floor == AccFloorNone {
+	} else if a.floor == accFloorNone {
 		below = p.Add(true, "below_limit")
 	}
 	p.Start = -lo
@@ -117,12 +117,12 @@ func progressChain(q, lowerLimit, horizon int, a accOpts, kernel mechanics.Node,
 		v := s + lo
 		if step.reset.Bool(x) {
 			v = min(v, 0)
-			if a.floor == AccFloorZero || v >= 0 {
+			if a.floor == accFloorZero || v >= 0 {
 				v = 0
 			}
 		}
 		v += step.delta.Get(x)
-		if a.floor == AccFloorZero {
+		if a.floor == accFloorZero {
 			v = max(v, 0)
 		}
 		switch {
@@ -154,7 +154,7 @@ func testKernel(c mechanics.Config, mod int, a accOpts) (mechanics.Node, stepRec
 		lo, hi = min(lo, d), max(hi, d)
 	}
 	step := newStepRecord(lo, hi)
-	reset := a.fumble == AccFumbleReset
+	reset := a.fumble == accFumbleReset
 	return mechanics.Map{X: s.roll(o), Name: "increment", F: func(r int) int {
 		return step.code(a.increment(s.total(r)-tn), reset && rollFumble(r))
 	}}, step
@@ -210,7 +210,7 @@ func actingFast() *mechanics.Mechanic {
 }
 
 var optDispelResist = mechanics.SwitchOf("ag.magic.dispel", "resist_roll",
-	"psyche_attribute_roll: the caster's two dice + Psyche; fixed_psyche_tn: a fixed TN equal to the caster's Psyche", ResistPsycheRoll, ResistFixedTN)
+	"psyche_attribute_roll: the caster's two dice + Psyche; fixed_psyche_tn: a fixed TN equal to the caster's Psyche", resistPsycheRoll, resistFixedTN)
 
 func dispel() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
@@ -227,11 +227,11 @@ func dispel() *mechanics.Mechanic {
 			psy := c.Int("caster_psyche")
 			step := newStepRecord(0, a.maxTotal())
 			var kern mechanics.Node
-			if optDispelResist.Of(c) == ResistFixedTN {
+			if optDispelResist.Of(c) == resistFixedTN {
 				kern = mechanics.Map{X: a.roll(o), Name: "damage", F: func(x int) int { return step.code(max(0, a.total(x)-psy), false) }}
 			} else {
 				kern = mechanics.Combine{X: a.roll(o), Y: Pool(2, o), Name: "damage", F: func(x, y int) int {
-					return step.code(max(0, a.total(x)-Total(y, psy, 0)), false)
+					return step.code(max(0, a.total(x)-rollTotal(y, psy, 0)), false)
 				}}
 			}
 			p, done := progressChain(6, 0, c.Int("horizon"), accOpts{}, kern, step)
@@ -244,10 +244,10 @@ func dispel() *mechanics.Mechanic {
 var (
 	optChaseFumble = mechanics.SwitchOf("ag.chase", "fumble",
 		"speed_plus_result_minus_d6: a fumble loses 1d6 m from speed + result; speed_minus_d6: the fumble replaces the bonus",
-		ChaseFumbleSpeedPlusResult, ChaseFumbleSpeedOnly)
+		chaseFumbleSpeedPlusResult, chaseFumbleSpeedOnly)
 	optWinnerBonus = mechanics.SwitchOf("ag.chase_obstacle", "winner_bonus",
 		"own_mos_vs_obstacle: the party with the larger MoS against the obstacle adds max(0, MoS); opposed_margin: a party with MoS < 1 loses the round, the winner adds T_w − T_l",
-		WinnerOwnMoS, WinnerOpposedMargin)
+		winnerOwnMoS, winnerOpposedMargin)
 )
 
 // runner is one party of a chase: its Athletics + Body roll and base speed.
@@ -259,12 +259,12 @@ type runner struct {
 // distance is the runner's distance this round (docs/mechanics.md#ag-chase):
 // speed + T, or on a fumble speed + T − d6 (speed − d6 with
 // opt.fumble=speed_minus_d6), never below 0. It yields metres.
-func (r runner) distance(o CoreOptions, fumble ChaseFumble) mechanics.Node {
+func (r runner) distance(o CoreOptions, fumble chaseFumble) mechanics.Node {
 	return mechanics.Combine{X: r.roll(o), Y: mechanics.D(6), Name: "distance", F: func(x, d6 int) int {
 		if !rollFumble(x) {
 			return r.speed + r.total(x)
 		}
-		if fumble == ChaseFumbleSpeedOnly {
+		if fumble == chaseFumbleSpeedOnly {
 			return max(0, r.speed-d6)
 		}
 		return max(0, r.speed+r.total(x)-d6)
@@ -406,7 +406,7 @@ func chase(obstacles bool) *mechanics.Mechanic {
 // the round (distance 0). With own_mos_vs_obstacle
 // the larger MoS adds max(0, MoS); with opposed_margin a MoS < 1 loses the
 // round and the winner adds T_w − T_l.
-func obstacleKernel(q, pu runner, tn int, bonus WinnerBonus, o CoreOptions, fumble ChaseFumble) mechanics.Node {
+func obstacleKernel(q, pu runner, tn int, bonus winnerBonus, o CoreOptions, fumble chaseFumble) mechanics.Node {
 	rq, rp := newObstacleRound(q, tn), newObstacleRound(pu, tn)
 	round := func(r runner, or obstacleRound) mechanics.Node {
 		start := or.rec.Start()
@@ -421,7 +421,7 @@ func obstacleKernel(q, pu runner, tn int, bonus WinnerBonus, o CoreOptions, fumb
 	return mechanics.Combine{X: round(q, rq), Y: round(pu, rp), Name: "obstacle round", F: func(a, b int) int {
 		da, db := qv[a].dist, pv[b].dist
 		ma, mb := qv[a].mos, pv[b].mos
-		if bonus == WinnerOpposedMargin {
+		if bonus == winnerOpposedMargin {
 			if ma < 1 {
 				da = 0
 			}

@@ -62,26 +62,6 @@ func dosePath(acute, daily expr.Rat, exposureDays int, rsf expr.Rat, days int) [
 	return x
 }
 
-// decimal is the exact rational of a decimal parameter value.
-func decimal(v float64) expr.Rat {
-	r, err := expr.Decimal(v)
-	if err != nil {
-		panic("ag: " + err.Error())
-	}
-	return r
-}
-
-// DosePath is dosePath for decimal inputs, as floats (for plots and
-// tests): X_t in dGy for t = 0..days.
-func DosePath(acute, daily float64, exposureDays int, rsf float64, days int) []float64 {
-	x := dosePath(decimal(acute), decimal(daily), exposureDays, decimal(rsf), days)
-	out := make([]float64, len(x))
-	for i, v := range x {
-		out[i], _ = v.Float64()
-	}
-	return out
-}
-
 // bandOf is the radiation band of a total (−1 below 7, or at 7 with
 // above_7).
 func bandOf(x *big.Rat, above7 bool) int {
@@ -99,18 +79,18 @@ func bandOf(x *big.Rat, above7 bool) int {
 
 // Options of ag.radiation.
 var (
-	radTrigger = mechanics.SwitchOf("ag.radiation", "trigger",
+	optRadTrigger = mechanics.SwitchOf("ag.radiation", "trigger",
 		"daily_if_increased: a test every day the dose rose; band_crossing_only: only when it enters a higher band",
-		RadDailyIfIncreased, RadBandCrossing)
-	radThreshold = mechanics.SwitchOf("ag.radiation", "threshold", "at_least_7 or above_7", RadAtLeast7, RadAbove7)
-	radIllness   = mechanics.SwitchOf("ag.radiation", "illness_stack",
-		"worst_only: the worst illness counts; accumulate_penalties: penalties of failed bands add", RadWorstOnly, RadAccumulate)
-	radTreatment = mechanics.SwitchOf("ag.radiation", "treatment",
-		"bonus_on_test: +2 on every test; bonus_on_later_tests: +2 from the second test on", RadBonusOnTest, RadBonusOnLater)
-	radOnset = mechanics.SwitchOf("ag.radiation", "penalty_onset",
+		radDailyIfIncreased, radBandCrossing)
+	optRadThreshold = mechanics.SwitchOf("ag.radiation", "threshold", "at_least_7 or above_7", radAtLeast7, radAbove7)
+	optRadIllness   = mechanics.SwitchOf("ag.radiation", "illness_stack",
+		"worst_only: the worst illness counts; accumulate_penalties: penalties of failed bands add", radWorstOnly, radAccumulate)
+	optRadTreatment = mechanics.SwitchOf("ag.radiation", "treatment",
+		"bonus_on_test: +2 on every test; bonus_on_later_tests: +2 from the second test on", radBonusOnTest, radBonusOnLater)
+	optRadOnset = mechanics.SwitchOf("ag.radiation", "penalty_onset",
 		"test_result_hours: the immediate penalty starts after as many hours as the Body test total; immediate",
-		RadOnsetTestHours, RadOnsetImmediate)
-	radTie = mechanics.SwitchOf("ag.radiation", "tie", "failure: MoS 0 fails", ZeroMoSFails)
+		radOnsetTestHours, radOnsetImmediate)
+	optRadTie = mechanics.SwitchOf("ag.radiation", "tie", "failure: MoS 0 fails", zeroMoSFails)
 )
 
 // Results of a day of radiation (the kernel's "result" field).
@@ -158,7 +138,7 @@ func radiation() *mechanics.Mechanic {
 			{Name: "rsf", Default: 1, Min: 1, Max: 10000, Real: true, Doc: "radiation shielding factor: unprotected 1, vehicle 1.5, house 15, public shelter 40"},
 			named(pAttr, "body", "Body"), pModifier, ip("treatment", 0, 0, 1, "1: treatment in a modern facility (+2)"), ip("days", 60, 1, 3650, "horizon in days"),
 		},
-		Options: mechanics.Options(optCritCount, optFumbleCrit, radTrigger, radThreshold, radIllness, radTreatment, radOnset, radTie),
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optRadTrigger, optRadThreshold, optRadIllness, optRadTreatment, optRadOnset, optRadTie),
 		Build:   buildRadiation,
 	}
 }
@@ -167,12 +147,12 @@ func buildRadiation(c mechanics.Config) (*mechanics.Spec, error) {
 	o := coreOptionsOf(c)
 	H := c.Int("days")
 	x := dosePath(c.Rat("acute_dose"), c.Rat("daily_dose"), c.Int("exposure_days"), c.Rat("rsf"), H)
-	above7 := radThreshold.Of(c) == RadAbove7
-	crossing := radTrigger.Of(c) == RadBandCrossing
-	accumulate := radIllness.Of(c) == RadAccumulate
-	laterOnly := radTreatment.Of(c) == RadBonusOnLater
-	immediate := radOnset.Of(c) == RadOnsetImmediate
-	_ = radTie.Of(c) // MoS 0 fails: a test passes at MoS ≥ 1 below
+	above7 := optRadThreshold.Of(c) == radAbove7
+	crossing := optRadTrigger.Of(c) == radBandCrossing
+	accumulate := optRadIllness.Of(c) == radAccumulate
+	laterOnly := optRadTreatment.Of(c) == radBonusOnLater
+	immediate := optRadOnset.Of(c) == radOnsetImmediate
+	_ = optRadTie.Of(c) // MoS 0 fails: a test passes at MoS ≥ 1 below
 	treated := c.Int("treatment") == 1
 	body, m := c.Int("body"), c.Int("modifier")
 
@@ -225,7 +205,7 @@ func buildRadiation(c mechanics.Config) (*mechanics.Spec, error) {
 		}
 		band, mod := radBands[b], m+bonus[t]
 		return mechanics.Map{X: roll, Name: "Body test", F: func(r int) int {
-			T := Total(r, body, mod)
+			T := rollTotal(r, body, mod)
 			mos := T - band.tn
 			switch {
 			case rollFumble(r) || mos <= -10 || (mos <= 0 && band.penalty < 0):

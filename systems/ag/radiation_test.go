@@ -3,13 +3,15 @@ package ag
 import (
 	"math"
 	"testing"
+
+	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
 func TestRadiation(t *testing.T) {
-	x := DosePath(0, 15, 2, 1.5, 30)
+	x := dosePathFloats(t, 0, 15, 2, 1.5, 30)
 	near(t, "X_2", x[2], 20, 1e-12)
 	near(t, "X_16 (shed 1 per 14 days)", x[16], 19, 1e-9)
-	if y := DosePath(20, 0, 0, 1, 400); y[400] < 2-1e-12 {
+	if y := dosePathFloats(t, 20, 0, 0, 1, 400); y[400] < 2-1e-12 {
 		t.Errorf("dose shed below a tenth of the peak: %v", y[400])
 	}
 	// One acute 90 dGy dose, Body 3: one test at TN 16; fatal on MoS ≤ −10 (R ≤ 3).
@@ -30,7 +32,7 @@ func TestRadiation(t *testing.T) {
 // daily dose of 1 for 25 days: X_t = t up to day 14, the shed on day 15
 // holds X at 14 (no test that day), then X_t = t − 1 up to 24 on day 25.
 func TestRadiationShed(t *testing.T) {
-	x := DosePath(0, 1, 25, 1, 40)
+	x := dosePathFloats(t, 0, 1, 25, 1, 40)
 	for day, want := range map[int]float64{7: 7, 14: 14, 15: 14, 16: 15, 25: 24, 28: 24, 29: 23, 40: 23} {
 		near(t, "X_t", x[day], float64(want), 1e-12)
 	}
@@ -56,7 +58,29 @@ func TestRadiationShed(t *testing.T) {
 		near(t, "P(fatal test on day)", got, want, 1e-12)
 	}
 	// The floor: a tenth of the peak.
-	y := DosePath(20, 0, 0, 1, 400)
+	y := dosePathFloats(t, 20, 0, 0, 1, 400)
 	near(t, "floor", y[400], 2, 1e-12)
 	near(t, "X_15", y[15], 19, 1e-12)
+}
+
+// decimal is the exact rational of a decimal value (the test fails on one
+// that has none).
+func decimal(t *testing.T, v float64) expr.Rat {
+	t.Helper()
+	r, err := expr.Decimal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// dosePathFloats is dosePath for decimal inputs, as floats: X_t in dGy for
+// t = 0..days.
+func dosePathFloats(t *testing.T, acute, daily float64, exposureDays int, rsf float64, days int) []float64 {
+	x := dosePath(decimal(t, acute), decimal(t, daily), exposureDays, decimal(t, rsf), days)
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i], _ = v.Float64()
+	}
+	return out
 }

@@ -13,7 +13,7 @@ func sideOf(c mechanics.Config, prefix string) side {
 }
 
 func (s side) roll(o CoreOptions) mechanics.Node { return Pool(s.n, o) }
-func (s side) total(r int) int                   { return Total(r, s.a, s.m) }
+func (s side) total(r int) int                   { return rollTotal(r, s.a, s.m) }
 
 // sideParams declares skill/attribute/modifier parameters with a prefix.
 func sideParams(prefix, who string, skill, attr float64) []mechanics.Param {

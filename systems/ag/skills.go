@@ -20,7 +20,7 @@ func skillMechanics() []*mechanics.Mechanic {
 
 var optAveragePenalties = mechanics.SwitchOf("ag.take_average", "penalties",
 	"ignored: the average ignores modifiers (the text); applied: wound penalties and modifiers still apply to the average",
-	AveragePenaltiesIgnored, AveragePenaltiesApplied)
+	averagePenaltiesIgnored, averagePenaltiesApplied)
 
 func takeAverage() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
@@ -36,18 +36,18 @@ func takeAverage() *mechanics.Mechanic {
 			o := coreOptionsOf(c)
 			n, a, m, tn := c.Int("skill"), c.Int("attribute"), c.Int("modifier"), c.Int("tn")
 			avg := 2 + n
-			if optAveragePenalties.Of(c) == AveragePenaltiesApplied {
+			if optAveragePenalties.Of(c) == averagePenaltiesApplied {
 				avg = max(0, avg+m)
 			}
 			// The average is a constant: its MoS, success and band are
 			// numbers, and the outputs compare the roll with them.
 			avgMoS := reportedMoS(avg-tn, o.Tie)
 			avgOK := expr.K(int64(bit(success(avgMoS, o.Tie))))
-			avgBand := expr.K(int64(Band(avgMoS)))
+			avgBand := expr.K(int64(mosBand(avgMoS)))
 			mos := mosExpr("", a, m, tn, o.Tie)
 			ok := successExpr(mos, o.Tie)
 			band := bandExpr(mos)
-			spec := &mechanics.Spec{Record: RollRecord, Outcome: Pool(n, o)}
+			spec := &mechanics.Spec{Record: rollRecord, Outcome: Pool(n, o)}
 			spec.Var("mos", "MoS when rolling", mos).
 				Var("average_mos", "MoS when taking the average 2 + skill (a constant)", expr.K(int64(avgMoS))).
 				Event("roll_success", "rolling succeeds (MoS ≥ 1, or per the tie option)", ok).
@@ -57,16 +57,16 @@ func takeAverage() *mechanics.Mechanic {
 				Event("roll_worse_band", "the roll lands in a worse MoS band than the average", expr.Lt(band, avgBand)).
 				Event("roll_success_average_fails", "rolling succeeds where the average fails", expr.And(ok, expr.Not(avgOK))).
 				Event("roll_fails_average_succeeds", "rolling fails where the average succeeds", expr.And(expr.Not(ok), avgOK)).
-				Band("mos_band", "the seven MoS bands of the roll", BandLabels, band)
+				Band("mos_band", "the seven MoS bands of the roll", bandLabels, band)
 			return spec, nil
 		},
 	}
 }
 
-// AssistBonus is b(g) of ag.assist (docs/mechanics.md#ag-assist): 0
+// assistBonus is b(g) of ag.assist (docs/mechanics.md#ag-assist): 0
 // alone, then +1 for 2–4, +2 for 5–8, +3 for 9–16, +4 for 17–32, capped at
 // +4 unless extend is set.
-func AssistBonus(g int, extend bool) int {
+func assistBonus(g int, extend bool) int {
 	if g <= 1 {
 		return 0
 	}
@@ -88,8 +88,8 @@ func ceilLog2(g int) int {
 
 var (
 	optGroupCounts = mechanics.SwitchOf("ag.assist", "group_counts",
-		"includes_actor: g counts the actor (one helper → size 2 → +1); helpers_only: g counts the helpers", GroupIncludesActor, GroupHelpersOnly)
-	optBeyond32 = mechanics.SwitchOf("ag.assist", "beyond_32", "cap_4: at most +4; extend_log: +5 for 33–64, …", BeyondCap4, BeyondExtendLog)
+		"includes_actor: g counts the actor (one helper → size 2 → +1); helpers_only: g counts the helpers", groupIncludesActor, groupHelpersOnly)
+	optBeyond32 = mechanics.SwitchOf("ag.assist", "beyond_32", "cap_4: at most +4; extend_log: +5 for 33–64, …", beyondCap4, beyondExtendLog)
 )
 
 func assist() *mechanics.Mechanic {
@@ -104,22 +104,22 @@ func assist() *mechanics.Mechanic {
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
 			g := c.Int("group")
-			if optGroupCounts.Of(c) == GroupHelpersOnly {
+			if optGroupCounts.Of(c) == groupHelpersOnly {
 				g++ // the bonus table is by group size including the actor
 			}
-			ext := optBeyond32.Of(c) == BeyondExtendLog
+			ext := optBeyond32.Of(c) == beyondExtendLog
 			n, a, m, tn := c.Int("skill"), c.Int("attribute"), c.Int("modifier"), c.Int("tn")
-			b, b1 := AssistBonus(g, ext), AssistBonus(g-1, ext)
+			b, b1 := assistBonus(g, ext), assistBonus(g-1, ext)
 			mos := mosExpr("", a, m+b, tn, o.Tie)
 			ok := func(bonus int) expr.Expr { return successExpr(mosExpr("", a, m+bonus, tn, o.Tie), o.Tie) }
-			spec := &mechanics.Spec{Record: RollRecord, Outcome: Pool(n, o)}
+			spec := &mechanics.Spec{Record: rollRecord, Outcome: Pool(n, o)}
 			spec.Var("mos", "MoS with the group's help", mos).
 				Var("bonus", "assistance bonus b(g) (a constant)", expr.K(int64(b))).
 				Event("success", "succeeds with the group's help", ok(b)).
 				Event("success_one_fewer", "the same roll succeeds with one helper fewer", ok(b1)).
 				Event("success_alone", "the same roll succeeds without help", ok(0)).
 				Event("gain_from_last_helper", "succeeds with the group, fails with one helper fewer", expr.And(ok(b), expr.Not(ok(b1)))).
-				Band("mos_band", "the seven MoS bands with the group's help", BandLabels, bandExpr(mos))
+				Band("mos_band", "the seven MoS bands with the group's help", bandLabels, bandExpr(mos))
 			return spec, nil
 		},
 	}
@@ -153,13 +153,28 @@ func multiAction() *mechanics.Mechanic {
 	}
 }
 
-// maxWoundPenalty bounds |WoundPenalty| over the parameter ranges: 20 of
-// each injury are (20·2 + 20·4 + 20·1 + 20·2) halves = −90.
+// maxWoundPenalty bounds |woundRules.penalty| over the parameter ranges:
+// 20 of each injury are (20·2 + 20·4 + 20·1 + 20·2) halves = −90.
 const maxWoundPenalty = 90
 
-// WoundPenalty is the penalty of ag.wound_penalty (a negative number or 0)
-// for flesh/deep wounds and flesh/deep bruises under the given options.
-func WoundPenalty(fw, dw, fb, db int, rows WoundRows, rounding WoundRounding, stacking WoundStacking) int {
+// injuries are the wounds and bruises a character carries.
+type injuries struct{ fleshWounds, deepWounds, fleshBruises, deepBruises int }
+
+// woundRules are the readings of the wound penalty table, the options of
+// ag.wound_penalty.
+type woundRules struct {
+	rows     woundRows
+	rounding woundRounding
+	stacking woundStacking
+}
+
+func woundRulesOf(c mechanics.Config) woundRules {
+	return woundRules{optWoundRows.Of(c), optWoundRounding.Of(c), optWoundStacking.Of(c)}
+}
+
+// penalty is the penalty of ag.wound_penalty (a negative number or 0) for
+// the injuries in.
+func (r woundRules) penalty(in injuries) int {
 	// Penalties in halves, per injury in order of severity.
 	var items []int
 	add := func(count, halves int) {
@@ -167,31 +182,31 @@ func WoundPenalty(fw, dw, fb, db int, rows WoundRows, rounding WoundRounding, st
 			items = append(items, halves)
 		}
 	}
-	if rows == RowsSubsequentWounds {
+	if r.rows == rowsSubsequentWounds {
 		// First wound of each kind −1 / −2, later ones −½ / −1; bruises free.
-		if fw > 0 {
+		if in.fleshWounds > 0 {
 			add(1, 2)
-			add(fw-1, 1)
+			add(in.fleshWounds-1, 1)
 		}
-		if dw > 0 {
+		if in.deepWounds > 0 {
 			add(1, 4)
-			add(dw-1, 2)
+			add(in.deepWounds-1, 2)
 		}
 	} else {
-		add(fw, 2)
-		add(dw, 4)
-		add(fb, 1)
-		add(db, 2)
+		add(in.fleshWounds, 2)
+		add(in.deepWounds, 4)
+		add(in.fleshBruises, 1)
+		add(in.deepBruises, 2)
 	}
 	halves := 0
 	for _, h := range items {
-		if stacking == StackWorstOnly {
+		if r.stacking == stackWorstOnly {
 			halves = max(halves, h)
 		} else {
 			halves += h
 		}
 	}
-	if rounding == WoundRoundHalfUp {
+	if r.rounding == woundRoundHalfUp {
 		return -((halves + 1) / 2)
 	}
 	return -(halves / 2)
@@ -200,9 +215,9 @@ func WoundPenalty(fw, dw, fb, db int, rows WoundRows, rounding WoundRounding, st
 var (
 	optWoundRows = mechanics.SwitchOf("ag.wound_penalty", "rows",
 		"second_pair_is_bruises: −½ / −1 are flesh / deep bruises; second_pair_is_subsequent_wounds: they are the second and later wounds of each kind (bruises then cost nothing)",
-		RowsBruises, RowsSubsequentWounds)
-	optWoundRounding = mechanics.SwitchOf("ag.wound_penalty", "rounding", "truncate: drop the half; round_half_up: −½ counts as −1", WoundTruncate, WoundRoundHalfUp)
-	optWoundStacking = mechanics.SwitchOf("ag.wound_penalty", "stacking", "per_wound: penalties add; worst_only: only the worst injury counts", StackPerWound, StackWorstOnly)
+		rowsBruises, rowsSubsequentWounds)
+	optWoundRounding = mechanics.SwitchOf("ag.wound_penalty", "rounding", "truncate: drop the half; round_half_up: −½ counts as −1", woundTruncate, woundRoundHalfUp)
+	optWoundStacking = mechanics.SwitchOf("ag.wound_penalty", "stacking", "per_wound: penalties add; worst_only: only the worst injury counts", stackPerWound, stackWorstOnly)
 )
 
 func woundPenalty() *mechanics.Mechanic {
@@ -218,15 +233,15 @@ func woundPenalty() *mechanics.Mechanic {
 		},
 		Options: mechanics.Options(optWoundRows, optWoundRounding, optWoundStacking),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			fw, dw := c.Int("flesh_wounds"), c.Int("deep_wounds")
-			p := WoundPenalty(fw, dw, c.Int("flesh_bruises"), c.Int("deep_bruises"), optWoundRows.Of(c), optWoundRounding.Of(c), optWoundStacking.Of(c))
+			in := injuries{c.Int("flesh_wounds"), c.Int("deep_wounds"), c.Int("flesh_bruises"), c.Int("deep_bruises")}
+			p := woundRulesOf(c).penalty(in)
 			rec := mechanics.NewRecord(mechanics.Int("penalty", -maxWoundPenalty, 0, "the modifier on every test (0 or negative)"))
 			flag := func(b bool) expr.Expr { return expr.K(int64(bit(b))) }
 			spec := &mechanics.Spec{Record: rec, Outcome: mechanics.Const{V: rec.Slot("penalty").Set(rec.Start(), p)}}
 			spec.Report("penalty").
-				Event("no_sprinting", "at least one wound: no sprinting", flag(fw+dw >= 1)).
-				Event("no_running", "a deep wound: no running", flag(dw >= 1)).
-				Event("cannot_stand", "two deep wounds: standing is impossible", flag(dw >= 2))
+				Event("no_sprinting", "at least one wound: no sprinting", flag(in.fleshWounds+in.deepWounds >= 1)).
+				Event("no_running", "a deep wound: no running", flag(in.deepWounds >= 1)).
+				Event("cannot_stand", "two deep wounds: standing is impossible", flag(in.deepWounds >= 2))
 			return spec, nil
 		},
 	}
@@ -311,11 +326,11 @@ func social() *mechanics.Mechanic {
 }
 
 var (
-	optJumpMovement  = mechanics.ChoiceOf("ag.jump", "movement", "movement before the jump", MoveStanding, MoveWalk, MoveRun, MoveSprint)
-	optJumpSurface   = mechanics.ChoiceOf("ag.jump", "surface", "take-off surface: standard TN 3, rough 6, slippery 10, climbing 14", SurfaceStandard, SurfaceRough, SurfaceSlippery, SurfaceClimbing)
-	optJumpDirection = mechanics.ChoiceOf("ag.jump", "direction", "horizontal: 0.75 m per MoS; vertical: 0.25 m", JumpHorizontal, JumpVertical)
+	optJumpMovement  = mechanics.ChoiceOf("ag.jump", "movement", "movement before the jump", moveStanding, moveWalk, moveRun, moveSprint)
+	optJumpSurface   = mechanics.ChoiceOf("ag.jump", "surface", "take-off surface: standard TN 3, rough 6, slippery 10, climbing 14", surfaceStandard, surfaceRough, surfaceSlippery, surfaceClimbing)
+	optJumpDirection = mechanics.ChoiceOf("ag.jump", "direction", "horizontal: 0.75 m per MoS; vertical: 0.25 m", jumpHorizontal, jumpVertical)
 	optJumpBonus     = mechanics.SwitchOf("ag.jump", "move_bonus",
-		"seed_reading: +1 walk, +2 run, +3 sprint (the movement's defence bonus); none: movement adds nothing", MoveBonusSeedReading, MoveBonusNone)
+		"seed_reading: +1 walk, +2 run, +3 sprint (the movement's defence bonus); none: movement adds nothing", moveBonusSeedReading, moveBonusNone)
 )
 
 func jump() *mechanics.Mechanic {
@@ -332,21 +347,21 @@ func jump() *mechanics.Mechanic {
 		Options: coreWith(optJumpMovement, optJumpSurface, optJumpDirection, optJumpBonus),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
-			m := c.Int("modifier") + optJumpMovement.Of(c).Bonus(optJumpBonus.Of(c))
-			tn := optJumpSurface.Of(c).TN()
-			per := optJumpDirection.Of(c).CmPerMoS()
+			m := c.Int("modifier") + optJumpMovement.Of(c).bonus(optJumpBonus.Of(c))
+			tn := optJumpSurface.Of(c).tn()
+			per := optJumpDirection.Of(c).cmPerMoS()
 			gap := c.Int("gap_cm")
 			// The MoS needed to clear the gap: ⌈gap / per⌉, 0 for no gap.
 			need := (gap + per - 1) / per
 			mos := mosExpr("", c.Int("body"), m, tn, o.Tie)
-			spec := &mechanics.Spec{Record: RollRecord, Outcome: Pool(c.Int("athletics"), o)}
+			spec := &mechanics.Spec{Record: rollRecord, Outcome: Pool(c.Int("athletics"), o)}
 			spec.Vars = append(spec.Vars, mechanics.Var{Name: "distance_cm", Doc: fmt.Sprintf("distance jumped: %d cm per point of MoS, none for MoS ≤ 0", per), Unit: "cm",
 				Expr: expr.Mul(expr.K(int64(per)), expr.Max(expr.K(0), mos))})
 			spec.Var("mos", "margin of success T − TN", mos).
 				Event("clears_gap", fmt.Sprintf("MoS ≥ ⌈gap / %d cm⌉ = %d: the jump clears the gap", per, need), expr.Ge(mos, expr.K(int64(need)))).
 				Event("success", "MoS ≥ 1 (or per the tie option)", successExpr(mos, o.Tie)).
 				Event("fumble", "every die shows 1 (a mishap)", expr.F("fumble")).
-				Band("mos_band", "the seven MoS bands of the core roll", BandLabels, bandExpr(mos))
+				Band("mos_band", "the seven MoS bands of the core roll", bandLabels, bandExpr(mos))
 			return spec, nil
 		},
 	}

@@ -15,7 +15,7 @@ func spellMechanics() []*mechanics.Mechanic {
 }
 
 var optSpell = mechanics.ChoiceOf("ag.magic.tn_spell", "spell", "the spell (sets the TN)",
-	SpellEntropomancy, SpellShield, SpellWard, SpellRemoteViewing, SpellScrying, SpellInvocate, SpellSummon, SpellBolster, SpellHeal)
+	spellEntropomancy, spellShield, spellWard, spellRemoteViewing, spellScrying, spellInvocate, spellSummon, spellBolster, spellHeal)
 
 func tnSpell() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
@@ -26,13 +26,13 @@ func tnSpell() *mechanics.Mechanic {
 		Options: coreWith(optSpell),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
-			return testSpec(Pool(c.Int("skill"), o), c.Int("attribute"), c.Int("modifier"), optSpell.Of(c).TN(), o), nil
+			return testSpec(Pool(c.Int("skill"), o), c.Int("attribute"), c.Int("modifier"), optSpell.Of(c).tn(), o), nil
 		},
 	}
 }
 
 var (
-	optInfoSpell = mechanics.ChoiceOf("ag.magic.info_level", "spell", "remote_viewing: TN 5; scrying: TN 3", SpellRemoteViewing, SpellScrying)
+	optInfoSpell = mechanics.ChoiceOf("ag.magic.info_level", "spell", "remote_viewing: TN 5; scrying: TN 3", spellRemoteViewing, spellScrying)
 	infoLabels   = []string{"nothing", "vague", "basic", "detailed", "secret", "unknown"}
 )
 
@@ -45,8 +45,8 @@ func infoLevel() *mechanics.Mechanic {
 		Options: coreWith(optInfoSpell),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := coreOptionsOf(c)
-			level := expr.Clamp(mosExpr("", c.Int("attribute"), c.Int("modifier"), optInfoSpell.Of(c).TN(), o.Tie), 0, 5)
-			spec := &mechanics.Spec{Record: RollRecord, Outcome: Pool(c.Int("skill"), o)}
+			level := expr.Clamp(mosExpr("", c.Int("attribute"), c.Int("modifier"), optInfoSpell.Of(c).tn(), o.Tie), 0, 5)
+			spec := &mechanics.Spec{Record: rollRecord, Outcome: Pool(c.Int("skill"), o)}
 			spec.Var("level", "information level: min(5, max(0, MoS)); 0 = nothing, 1 vague … 5 unknown", level).
 				Band("information", "the information gained, by level", infoLabels, level)
 			return spec, nil
