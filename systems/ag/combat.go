@@ -165,24 +165,16 @@ func damageOptionsOf(id string) damageOptions {
 
 func attackDamage(id string) *mechanics.Mechanic {
 	harm := id == "ag.magic.harm"
-	var ps []mechanics.Param
 	summary := "a hit deals DV × min(MoS, 6), compared with Flesh / Deep / Critical thresholds; attacks until incapacitation"
 	doc := "A hit deals weapon DV × MoS (MoS capped at 6), compared with the target's thresholds: below Flesh scrapes, ≥ Flesh a flesh " +
 		"wound (1 box), ≥ Deep a deep wound (2 boxes), ≥ Critical a critical (death). Aimed head shots halve the thresholds. With " +
 		"report=until_incapacitated, repeated attacks fill the bruise and wound tracks (a full bruise track turns bruises into wounds) " +
 		"until the wound track is full (bleeding out), a critical, or a knock-out."
 	if harm {
-		ps = append(sideParams("", "caster's Restoration + Psyche", 2, 2),
-			ip("target_psyche", 2, 0, 20, "the target's Psyche (it resists with two dice + Psyche)"), ip("target_modifier", 0, -20, 20, "the target's modifiers"))
 		summary = "damaging spell: Restoration + Psyche vs the target's Psyche; DV = 1 + caster's Psyche, × min(MoS, 6)"
 		doc = "Restoration + Psyche opposed by the target's Psyche roll; DV = 1 + the caster's Psyche, damage DV × min(MoS, 6) against the " +
 			"thresholds as in ag.attack_damage."
-	} else {
-		ps = append(append([]mechanics.Param(nil), attackParams...), ip("dv", 3, 0, 100, "weapon damage value DV (sweep 1–10)"))
 	}
-	ps = append(ps, thresholdParams(5, 10, 20)...)
-	ps = append(ps, ip("bruise_boxes", 6, 1, 50, "bruise track boxes [placeholder 6]"), ip("wound_boxes", 6, 1, 50, "wound track boxes [placeholder 6]"),
-		ip("attacks", 20, 1, 500, "with report=until_incapacitated: attacks simulated at most"))
 	do := damageOptionsOf(id)
 	opts := []mechanics.Declared{do.location, optCriticalLimb, do.damageType, do.report, optThresholdCompare}
 	if !harm {
@@ -192,72 +184,121 @@ func attackDamage(id string) *mechanics.Mechanic {
 		ID:      id,
 		Summary: summary,
 		Doc:     doc,
-		Params:  ps,
+		Params:  damageParams(harm),
 		Options: coreWith(opts...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			if err := checkThresholds(c); err != nil {
+			d, err := do.hitDamageOf(c, harm)
+			if err != nil {
 				return nil, err
 			}
-			o := coreOptionsOf(c)
-			var ct contest
-			dv := 0
-			if harm {
-				a := sideOf(c, "")
-				dv = 1 + a.a
-				ct = opposedContest(a, side{2, c.Int("target_psyche"), c.Int("target_modifier")}, "caster", "target", o)
-			} else {
-				var err error
-				if ct, err = attackContest(c, o); err != nil {
-					return nil, err
-				}
-				dv = c.Int("dv")
-			}
-			th := woundThresholds(c)
-			th.Strict = optThresholdCompare.Of(c) == compareGreaterThan
-			loc, bruises := do.location.Of(c), do.damageType.Of(c) == damageBruises
-			if loc == locationHead {
-				th = th.Scale(halfThresholds)
-			}
-			severs := loc == locationLimb && optCriticalLimb.Of(c) == limbSeverNoDeath && !bruises
 			if do.report.Of(c) == reportUntilIncapacitated {
-				// The kernel is one attack's wound category.
-				kern := ct.kernel("category", func(raw int) int {
-					mos := reportedMoS(raw, o.Tie)
-					d := 0
-					if success(mos, o.Tie) {
-						d = dv * min(max(mos, 1), 6)
-					}
-					return th.Of(expr.Int(int64(d)))
-				})
-				critical := "critical"
-				if severs {
-					critical = "limb_lost"
-				}
-				return mechanics.ProcessSpec(trackChain(kern, c.Int("bruise_boxes"), c.Int("wound_boxes"), bruises, c.Int("attacks"), critical)), nil
+				return d.untilIncapacitated(c.Int("bruise_boxes"), c.Int("wound_boxes"), c.Int("attacks")), nil
 			}
-			mos := reportedMoSExpr(ct.raw, o.Tie)
-			hit := successExpr(mos, o.Tie)
-			damage := expr.Cond(hit, expr.Mul(expr.K(int64(dv)), expr.Clamp(mos, 1, 6)), expr.K(0))
-			cat := th.Band(damage)
-			// A critical is damage reaching the Critical threshold.
-			critical := kit.Thresholds{Cuts: th.Cuts[catCritical-1:], Strict: th.Strict}.Band(damage)
-			when := func(b bool) expr.Expr {
-				if b {
-					return critical
-				}
-				return expr.K(0)
-			}
-			spec := &mechanics.Spec{Record: ct.rec, Outcome: ct.node}
-			spec.Vars = append(spec.Vars, mechanics.Var{Name: "damage", Doc: "DV × min(MoS, 6) on a hit, else 0", Expr: damage})
-			spec.Var("mos", "the attacker's MoS", mos).
-				Event("hit", "MoS ≥ 1 (or per the tie option)", hit).
-				Event("one_shot_kill", "a critical that kills (not a severed limb, not a bruise knock-out)", when(!severs && !bruises)).
-				Event("limb_lost", "a critical on a limb that severs it (opt.critical_limb=sever_no_death)", when(severs)).
-				Event("knocked_out", "a critical bruise: out for 1d6 hours", when(bruises)).
-				Band("category", "the damage against the Flesh / Deep / Critical thresholds (halved for head shots)", th.Labels, cat)
-			return spec, nil
+			return d.singleAttack(), nil
 		},
 	}
+}
+
+// damageParams are the parameters of ag.attack_damage (the attack's and
+// the weapon's DV) or of ag.magic.harm (the caster's and the target's),
+// then the thresholds and the two tracks.
+func damageParams(harm bool) []mechanics.Param {
+	var ps []mechanics.Param
+	if harm {
+		ps = append(sideParams("", "caster's Restoration + Psyche", 2, 2),
+			ip("target_psyche", 2, 0, 20, "the target's Psyche (it resists with two dice + Psyche)"), ip("target_modifier", 0, -20, 20, "the target's modifiers"))
+	} else {
+		ps = append(append([]mechanics.Param(nil), attackParams...), ip("dv", 3, 0, 100, "weapon damage value DV (sweep 1–10)"))
+	}
+	ps = append(ps, thresholdParams(5, 10, 20)...)
+	return append(ps, ip("bruise_boxes", 6, 1, 50, "bruise track boxes [placeholder 6]"), ip("wound_boxes", 6, 1, 50, "wound track boxes [placeholder 6]"),
+		ip("attacks", 20, 1, 500, "with report=until_incapacitated: attacks simulated at most"))
+}
+
+// hitDamage is an attack or a harming spell as ag.attack_damage and
+// ag.magic.harm decode it: the contest, the DV, the target's thresholds
+// (halved for head shots) and what a critical does (a critical bruise
+// knocks out; with sever_no_death a critical on a limb severs it).
+type hitDamage struct {
+	o       CoreOptions
+	ct      contest
+	dv      int
+	th      kit.Thresholds
+	bruises bool
+	severs  bool
+}
+
+func (do damageOptions) hitDamageOf(c mechanics.Config, harm bool) (hitDamage, error) {
+	if err := checkThresholds(c); err != nil {
+		return hitDamage{}, err
+	}
+	d := hitDamage{o: coreOptionsOf(c)}
+	if harm {
+		a := sideOf(c, "")
+		d.dv = 1 + a.a
+		d.ct = opposedContest(a, side{2, c.Int("target_psyche"), c.Int("target_modifier")}, "caster", "target", d.o)
+	} else {
+		var err error
+		if d.ct, err = attackContest(c, d.o); err != nil {
+			return hitDamage{}, err
+		}
+		d.dv = c.Int("dv")
+	}
+	d.th = woundThresholds(c)
+	d.th.Strict = optThresholdCompare.Of(c) == compareGreaterThan
+	loc := do.location.Of(c)
+	d.bruises = do.damageType.Of(c) == damageBruises
+	if loc == locationHead {
+		d.th = d.th.Scale(halfThresholds)
+	}
+	d.severs = loc == locationLimb && optCriticalLimb.Of(c) == limbSeverNoDeath && !d.bruises
+	return d, nil
+}
+
+// untilIncapacitated is report=until_incapacitated: attacks until the
+// target is incapacitated (trackChain), each attack's wound category the
+// kernel.
+func (d hitDamage) untilIncapacitated(bruiseBoxes, woundBoxes, attacks int) *mechanics.Spec {
+	o := d.o
+	kern := d.ct.kernel("category", func(raw int) int {
+		mos := reportedMoS(raw, o.Tie)
+		dmg := 0
+		if success(mos, o.Tie) {
+			dmg = d.dv * min(max(mos, 1), 6)
+		}
+		return d.th.Of(expr.Int(int64(dmg)))
+	})
+	critical := "critical"
+	if d.severs {
+		critical = "limb_lost"
+	}
+	return mechanics.ProcessSpec(trackChain(kern, bruiseBoxes, woundBoxes, d.bruises, attacks, critical))
+}
+
+// singleAttack is report=single_attack: one attack's damage and its
+// category against the thresholds.
+func (d hitDamage) singleAttack() *mechanics.Spec {
+	mos := reportedMoSExpr(d.ct.raw, d.o.Tie)
+	hit := successExpr(mos, d.o.Tie)
+	damage := expr.Cond(hit, expr.Mul(expr.K(int64(d.dv)), expr.Clamp(mos, 1, 6)), expr.K(0))
+	cat := d.th.Band(damage)
+	// A critical is damage reaching the Critical threshold.
+	critical := kit.Thresholds{Cuts: d.th.Cuts[catCritical-1:], Strict: d.th.Strict}.Band(damage)
+	when := func(b bool) expr.Expr {
+		if b {
+			return critical
+		}
+		return expr.K(0)
+	}
+	spec := &mechanics.Spec{Record: d.ct.rec, Outcome: d.ct.node}
+	spec.Vars = append(spec.Vars, mechanics.Var{Name: "damage", Doc: "DV × min(MoS, 6) on a hit, else 0", Expr: damage})
+	spec.Var("mos", "the attacker's MoS", mos).
+		Event("hit", "MoS ≥ 1 (or per the tie option)", hit).
+		Event("one_shot_kill", "a critical that kills (not a severed limb, not a bruise knock-out)", when(!d.severs && !d.bruises)).
+		Event("limb_lost", "a critical on a limb that severs it (opt.critical_limb=sever_no_death)", when(d.severs)).
+		Event("knocked_out", "a critical bruise: out for 1d6 hours", when(d.bruises)).
+		Band("category", "the damage against the Flesh / Deep / Critical thresholds (halved for head shots)", d.th.Labels, cat)
+	return spec
 }
 
 // trackChain is the attacks-to-incapacitation chain on (bruise boxes, wound

@@ -145,113 +145,128 @@ func disease() *mechanics.Mechanic {
 // diseaseCourse is what one row of the disease table gives.
 type diseaseCourse struct{ days, pen, inc int }
 
-func buildDisease(c mechanics.Config) (*mechanics.Spec, error) {
-	o := coreOptionsOf(c)
-	v, body, m := c.Int("virulence"), c.Int("body"), c.Int("modifier")
-	incapRule, immune := optDiseaseIncap.Of(c), optDiseaseSuccess.Of(c) == diseaseImmune
+// diseaseRules are the decoded rules of one disease model.
+type diseaseRules struct {
+	virulence, body, mod int
+	incap                diseaseIncap
+	immune               bool // opt.success_effect=success_immune
+	rolls                int  // the fever's daily death rolls
+	onsetH               int  // the listed onset in hours
+	aid                  bool
+}
+
+func diseaseRulesOf(c mechanics.Config) diseaseRules {
 	_ = optDiseaseOnset.Of(c) // the one reading: onset / max(1, |MoS|)
 	rolls := 7
 	if optDiseaseFever.Of(c) == fever6Rolls {
 		rolls = 6
 	}
-	onsetH := c.Int("onset_days") * 24
-	// Day of death during the fever (1..rolls) or rolls+1 = survived:
-	// P(day d) = q(1−q)^(d−1), q = 1/6 with aid, 1/3 without.
+	return diseaseRules{
+		virulence: c.Int("virulence"), body: c.Int("body"), mod: c.Int("modifier"),
+		incap: optDiseaseIncap.Of(c), immune: optDiseaseSuccess.Of(c) == diseaseImmune,
+		rolls: rolls, onsetH: c.Int("onset_days") * 24, aid: c.Int("aid") == 1,
+	}
+}
+
+// row is the disease table's row for a MoS: a mild cold for MoS ≥ 0, a
+// penalty easing by 1 a day for −4…−1, incapacitation then the −4 row
+// below that (the incapacitation per opt.incap_days).
+func (r diseaseRules) row(mos int) diseaseCourse {
+	switch {
+	case mos >= 0:
+		return diseaseCourse{days: max(0, 4-mos)}
+	case mos >= -4:
+		return diseaseCourse{days: -mos, pen: (-mos) * (-mos + 1) / 2}
+	}
+	inc := -mos + 6
+	switch r.incap {
+	case incapSignedPlus6:
+		inc = max(0, mos+6)
+	case incapMinusMinus4:
+		inc = -(mos + 4)
+	}
+	return diseaseCourse{days: inc + 4, pen: 10, inc: inc}
+}
+
+// got is whether a test with this MoS contracts the disease.
+func (r diseaseRules) got(mos int) bool { return !(r.immune && mos >= 1) }
+
+// feverDie is the day of death during the fever (1..rolls) or rolls+1 =
+// survived: P(day d) = q(1−q)^(d−1), q = 1/6 with aid, 1/3 without.
+func (r diseaseRules) feverDie() mechanics.Die {
 	num, den := int64(1), int64(6)
-	if c.Int("aid") == 0 {
+	if !r.aid {
 		num, den = 1, 3
 	}
 	pow := func(b int64, e int) int64 {
-		r := int64(1)
+		p := int64(1)
 		for range e {
-			r *= b
+			p *= b
 		}
-		return r
+		return p
 	}
 	var fever mechanics.Die
-	for d := 1; d <= rolls; d++ {
-		fever.Faces, fever.Weights = append(fever.Faces, d), append(fever.Weights, num*pow(den-num, d-1)*pow(den, rolls-d))
+	for d := 1; d <= r.rolls; d++ {
+		fever.Faces, fever.Weights = append(fever.Faces, d), append(fever.Weights, num*pow(den-num, d-1)*pow(den, r.rolls-d))
 	}
-	fever.Faces, fever.Weights = append(fever.Faces, rolls+1), append(fever.Weights, pow(den-num, rolls))
+	fever.Faces, fever.Weights = append(fever.Faces, r.rolls+1), append(fever.Weights, pow(den-num, r.rolls))
+	return fever
+}
 
-	row := func(mos int) diseaseCourse {
-		switch {
-		case mos >= 0:
-			return diseaseCourse{days: max(0, 4-mos)}
-		case mos >= -4:
-			return diseaseCourse{days: -mos, pen: (-mos) * (-mos + 1) / 2}
-		}
-		inc := -mos + 6
-		switch incapRule {
-		case incapSignedPlus6:
-			inc = max(0, mos+6)
-		case incapMinusMinus4:
-			inc = -(mos + 4)
-		}
-		return diseaseCourse{days: inc + 4, pen: 10, inc: inc}
-	}
-	// The record holds the test's MoS, the fumble and the fever's death
-	// day; every reported quantity is a table over the MoS (computed here)
-	// or the fever's course.
-	lo, hi := -v, maxRoll+body+max(m, 0)-v
+// diseaseOutcome is the record of an exposure — the test's MoS in
+// [lo, hi], the fumble and the fever's death day — and the node that rolls
+// it.
+func (r diseaseRules) diseaseOutcome(o CoreOptions, lo, hi int) (*mechanics.Record, mechanics.Node) {
 	rec := mechanics.NewRecord(
 		mechanics.Int("mos", lo, hi, "MoS of the Body test vs the virulence"),
 		mechanics.Flag("fumble", "the Body test fumbled: a week of fever"),
-		mechanics.Int("fever_day", 0, rolls+1, "day of death during the fever, rolls+1 = survived it; 0 without a fever"),
+		mechanics.Int("fever_day", 0, r.rolls+1, "day of death during the fever, rolls+1 = survived it; 0 without a fever"),
 	)
 	sMoS, sFumble, sDay := rec.Slot("mos"), rec.Slot("fumble"), rec.Slot("fever_day")
 	// The record of each (roll, fever day), tabulated: the simulator calls
 	// the combination once per trial.
-	days := rolls + 2
+	days := r.rolls + 2
 	codes := make([]int, rollRecord.Size()*days)
-	for r := range rollRecord.Size() {
-		code := sMoS.Set(rec.Start(), min(max(rollTotal(r, body, m)-v, lo), hi))
+	for x := range rollRecord.Size() {
+		code := sMoS.Set(rec.Start(), min(max(rollTotal(x, r.body, r.mod)-r.virulence, lo), hi))
 		for death := 1; death < days; death++ {
-			codes[r*days+death] = code
-			if rollFumble(r) {
-				codes[r*days+death] = sDay.Set(sFumble.SetBool(code, true), death)
+			codes[x*days+death] = code
+			if rollFumble(x) {
+				codes[x*days+death] = sDay.Set(sFumble.SetBool(code, true), death)
 			}
 		}
 	}
-	out := mechanics.Combine{X: Pool(2, o), Y: fever, Name: "disease", F: func(r, death int) int { return codes[r*days+death] }}
-	byMoS := func(f func(mos int) int64) expr.Expr {
+	return rec, mechanics.Combine{X: Pool(2, o), Y: r.feverDie(), Name: "disease", F: func(x, death int) int { return codes[x*days+death] }}
+}
+
+func buildDisease(c mechanics.Config) (*mechanics.Spec, error) {
+	r := diseaseRulesOf(c)
+	// The record holds the test's MoS, the fumble and the fever's death
+	// day; every reported quantity is a table over the MoS (computed here)
+	// or the fever's course.
+	lo, hi := -r.virulence, maxRoll+r.body+max(r.mod, 0)-r.virulence
+	rec, out := r.diseaseOutcome(coreOptionsOf(c), lo, hi)
+	// byMoS is a table over the MoS of a quantity of a contracted disease
+	// (0 when not contracted).
+	byMoS := func(f func(mos int) int) expr.Expr {
 		t := make([]int64, hi-lo+1)
 		for mos := lo; mos <= hi; mos++ {
-			t[mos-lo] = f(mos)
+			if r.got(mos) {
+				t[mos-lo] = int64(f(mos))
+			}
 		}
 		return expr.Table(expr.F("mos"), int64(lo), t...)
 	}
-	got := func(mos int) bool { return !(immune && mos >= 1) }
 	fum, day := expr.F("fumble"), expr.F("fever_day")
-	died := expr.And(fum, expr.Le(day, expr.K(int64(rolls))))
+	died := expr.And(fum, expr.Le(day, expr.K(int64(r.rolls))))
 	// A fever survivor has the fever week, then the MoS −8 row.
-	after := row(-8)
+	after := r.row(-8)
 	fever3 := func(dead expr.Expr, alive int) expr.Expr { return expr.Cond(died, dead, expr.K(int64(alive))) }
-	daysIll := expr.Cond(fum, fever3(day, feverDays+after.days), byMoS(func(mos int) int64 {
-		if !got(mos) {
-			return 0
-		}
-		return int64(row(mos).days)
-	}))
-	pen := expr.Cond(fum, fever3(expr.K(0), after.pen), byMoS(func(mos int) int64 {
-		if !got(mos) {
-			return 0
-		}
-		return int64(row(mos).pen)
-	}))
-	inc := expr.Cond(fum, fever3(expr.K(0), after.inc), byMoS(func(mos int) int64 {
-		if !got(mos) {
-			return 0
-		}
-		return int64(row(mos).inc)
-	}))
-	onset := expr.Cond(fum, expr.K(int64(onsetH/10)), byMoS(func(mos int) int64 {
-		if !got(mos) {
-			return 0
-		}
-		return int64(onsetH / max(1, abs(mos)))
-	}))
-	contracted := expr.Or(fum, byMoS(func(mos int) int64 { return int64(bit(got(mos))) }))
+	daysIll := expr.Cond(fum, fever3(day, feverDays+after.days), byMoS(func(mos int) int { return r.row(mos).days }))
+	pen := expr.Cond(fum, fever3(expr.K(0), after.pen), byMoS(func(mos int) int { return r.row(mos).pen }))
+	inc := expr.Cond(fum, fever3(expr.K(0), after.inc), byMoS(func(mos int) int { return r.row(mos).inc }))
+	onset := expr.Cond(fum, expr.K(int64(r.onsetH/10)), byMoS(func(mos int) int { return r.onsetH / max(1, abs(mos)) }))
+	contracted := expr.Or(fum, byMoS(func(int) int { return 1 }))
 	spec := &mechanics.Spec{Record: rec, Outcome: out}
 	spec.Vars = []mechanics.Var{
 		{Name: "days_ill", Doc: "days of illness (a fever death: its day)", Unit: "days", Expr: daysIll},

@@ -308,23 +308,12 @@ func (or obstacleRound) values() []obstacleValues {
 
 func chase(obstacles bool) *mechanics.Mechanic {
 	id := "ag.chase"
-	if obstacles {
-		id = "ag.chase_obstacle"
-	}
-	ps := []mechanics.Param{
-		ip("quarry_speed", 20, 0, 200, "quarry's base speed, m/round [placeholder: walk 10 / run 20 / sprint 30]"),
-		ip("pursuer_speed", 20, 0, 200, "pursuer's base speed, m/round"),
-	}
-	ps = append(ps, sideParams("quarry_", "quarry's Athletics + Body", 2, 2)...)
-	ps = append(ps, sideParams("pursuer_", "pursuer's Athletics + Body", 2, 2)...)
-	ps = append(ps, ip("gap", 10, 0, 500, "initial gap g₀ in metres (sweep 0–50)"), ip("escape_gap", 30, 1, 500, "the quarry escapes at a gap of G metres (sweep 10–100)"),
-		ip("rounds", 10, 1, 200, "round limit R_max (sweep 1–30)"))
 	opts := []mechanics.Declared{optCritCount, optFumbleCrit, optUnskilledCrit, optChaseFumble}
 	doc := "Each round each runner makes Athletics + Body and adds the result to its speed; a fumble loses 1d6 m. Gap_{t+1} = Gap_t + d_q − d_p; " +
 		"caught at gap ≤ 0, escaped at gap ≥ G, undecided after R_max rounds (our end conditions). An absorbing chain on the integer gap."
 	summary := "foot chase: speed + Athletics + Body per round; caught, escaped or still running"
 	if obstacles {
-		ps = append(ps, ip("obstacle_tn", 4, 1, 20, "obstacle TN: low fence 2, bench or bins 4, tall fence 6"), ip("obstacle_every", 3, 1, 200, "an obstacle every k-th round (1 = every round)"))
+		id = "ag.chase_obstacle"
 		opts = append(opts, optWinnerBonus)
 		doc += " In obstacle rounds each party also rolls Athletics + Body against the obstacle; the better one adds its margin to the round's distance, and a fumble on it loses the round."
 		summary = "foot chase with obstacles every k rounds (extra opposed crossing test)"
@@ -333,70 +322,98 @@ func chase(obstacles bool) *mechanics.Mechanic {
 		ID:      id,
 		Summary: summary,
 		Doc:     doc,
-		Params:  ps,
+		Params:  chaseParams(obstacles),
 		Options: mechanics.Options(opts...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			o := coreOptionsOf(c)
-			q := runner{sideOf(c, "quarry_"), c.Int("quarry_speed")}
-			pu := runner{sideOf(c, "pursuer_"), c.Int("pursuer_speed")}
-			G, g0 := c.Int("escape_gap"), c.Int("gap")
-			fumble := optChaseFumble.Of(c)
-			// The kernel is the change of the gap in one round, d_q − d_p.
-			regular := mechanics.Combine{X: q.distance(o, fumble), Y: pu.distance(o, fumble), Name: "gap change", F: func(a, b int) int { return a - b }}
 			p := &mechanics.Process{Horizon: c.Int("rounds"), TimeUnit: "round", Homogeneous: true}
-			p.Kernel = func(int) mechanics.Node { return regular }
-			if obstacles {
-				every := c.Int("obstacle_every")
-				obst := obstacleKernel(q, pu, c.Int("obstacle_tn"), optWinnerBonus.Of(c), o, fumble)
-				if every == 1 {
-					// Every round has an obstacle: one kernel for all.
-					p.Kernel = func(int) mechanics.Node { return obst }
-				} else {
-					// Two kernels, one for obstacle rounds, computed once
-					// each; the key of every round is listed up front.
-					keys := make([]int, p.Horizon+1)
-					for t := every; t <= p.Horizon; t += every {
-						keys[t] = 1
-					}
-					p.Homogeneous = false
-					p.Kernel = func(t int) mechanics.Node {
-						if keys[t] == 1 {
-							return obst
-						}
-						return regular
-					}
-					p.KernelKey = func(t int) int { return keys[t] }
-				}
-			}
-			for gap := 1; gap < G; gap++ {
-				p.Add(false, fmt.Sprintf("gap %d", gap))
-			}
-			caught := p.Add(true, "caught")
-			escaped := p.Add(true, "escaped")
-			// State gap−1 is the gap in metres, 1 ≤ gap < G.
-			at := func(g int) int {
-				switch {
-				case g <= 0:
-					return caught
-				case g >= G:
-					return escaped
-				}
-				return g - 1
-			}
-			p.Start = at(g0)
-			// Move is at(s + 1 + x), written out: it runs on every step.
-			p.Move = func(_, s, x int) int {
-				g := s + 1 + x
-				switch {
-				case g <= 0:
-					return caught
-				case g >= G:
-					return escaped
-				}
-				return g - 1
-			}
+			setChaseKernels(p, c, obstacles)
+			setGapStates(p, c.Int("gap"), c.Int("escape_gap"))
 			return mechanics.ProcessSpec(p), nil
 		},
+	}
+}
+
+// chaseParams are the parameters of ag.chase, and with obstacles those of
+// ag.chase_obstacle.
+func chaseParams(obstacles bool) []mechanics.Param {
+	ps := []mechanics.Param{
+		ip("quarry_speed", 20, 0, 200, "quarry's base speed, m/round [placeholder: walk 10 / run 20 / sprint 30]"),
+		ip("pursuer_speed", 20, 0, 200, "pursuer's base speed, m/round"),
+	}
+	ps = append(ps, sideParams("quarry_", "quarry's Athletics + Body", 2, 2)...)
+	ps = append(ps, sideParams("pursuer_", "pursuer's Athletics + Body", 2, 2)...)
+	ps = append(ps, ip("gap", 10, 0, 500, "initial gap g₀ in metres (sweep 0–50)"), ip("escape_gap", 30, 1, 500, "the quarry escapes at a gap of G metres (sweep 10–100)"),
+		ip("rounds", 10, 1, 200, "round limit R_max (sweep 1–30)"))
+	if obstacles {
+		ps = append(ps, ip("obstacle_tn", 4, 1, 20, "obstacle TN: low fence 2, bench or bins 4, tall fence 6"), ip("obstacle_every", 3, 1, 200, "an obstacle every k-th round (1 = every round)"))
+	}
+	return ps
+}
+
+// setChaseKernels gives the chase p its kernels, the change of the gap in
+// one round, d_q − d_p: the same every round, or with obstacles one for
+// obstacle rounds and one for the others (each computed once).
+func setChaseKernels(p *mechanics.Process, c mechanics.Config, obstacles bool) {
+	o := coreOptionsOf(c)
+	q := runner{sideOf(c, "quarry_"), c.Int("quarry_speed")}
+	pu := runner{sideOf(c, "pursuer_"), c.Int("pursuer_speed")}
+	fumble := optChaseFumble.Of(c)
+	regular := mechanics.Combine{X: q.distance(o, fumble), Y: pu.distance(o, fumble), Name: "gap change", F: func(a, b int) int { return a - b }}
+	p.Kernel = func(int) mechanics.Node { return regular }
+	if !obstacles {
+		return
+	}
+	every := c.Int("obstacle_every")
+	obst := obstacleKernel(q, pu, c.Int("obstacle_tn"), optWinnerBonus.Of(c), o, fumble)
+	if every == 1 {
+		// Every round has an obstacle: one kernel for all.
+		p.Kernel = func(int) mechanics.Node { return obst }
+		return
+	}
+	// The key of every round is listed up front.
+	keys := make([]int, p.Horizon+1)
+	for t := every; t <= p.Horizon; t += every {
+		keys[t] = 1
+	}
+	p.Homogeneous = false
+	p.Kernel = func(t int) mechanics.Node {
+		if keys[t] == 1 {
+			return obst
+		}
+		return regular
+	}
+	p.KernelKey = func(t int) int { return keys[t] }
+}
+
+// setGapStates gives the chase p its states — the gap in metres, 1 ≤ gap
+// < G (state gap−1), then caught and escaped — its start at the gap g0,
+// and its move by the kernel's change of the gap.
+func setGapStates(p *mechanics.Process, g0, G int) {
+	for gap := 1; gap < G; gap++ {
+		p.Add(false, fmt.Sprintf("gap %d", gap))
+	}
+	caught := p.Add(true, "caught")
+	escaped := p.Add(true, "escaped")
+	at := func(g int) int {
+		switch {
+		case g <= 0:
+			return caught
+		case g >= G:
+			return escaped
+		}
+		return g - 1
+	}
+	p.Start = at(g0)
+	// Move is at(s + 1 + x), written out: it runs on every step.
+	p.Move = func(_, s, x int) int {
+		g := s + 1 + x
+		switch {
+		case g <= 0:
+			return caught
+		case g >= G:
+			return escaped
+		}
+		return g - 1
 	}
 }
 
