@@ -6,6 +6,7 @@ import (
 )
 
 func TestAttackDamageGolden(t *testing.T) {
+	t.Parallel()
 	// The golden values of the system: 3 dice + 2 vs 2 dice + 2, DV 3.
 	r := runExact(t, "ag.attack_damage", "skill=3", "attribute=2", "defence_skill=2", "defence_attribute=2", "dv=3")
 	d := r.Var("damage")
@@ -26,25 +27,28 @@ func TestAttackDamageGolden(t *testing.T) {
 // thresholds 2.5 / 5 / 10 exactly (DV 5: damage 5 is deep at least, flesh
 // with greater_than; 10 is critical or deep).
 func TestAttackDamageHeadShot(t *testing.T) {
+	t.Parallel()
 	body := runExact(t, "ag.attack_damage", "dv=5").Var("damage")
 	for _, strict := range []bool{false, true} {
-		want := make([]float64, 4)
-		for i, p := range body.P {
-			d, cat := float64(body.Lo+i), 0
-			for _, cut := range []float64{2.5, 5, 10} {
-				if d > cut || (!strict && d == cut) {
-					cat++
+		t.Run(fmt.Sprintf("strict=%v", strict), func(t *testing.T) {
+			want := make([]float64, 4)
+			for i, p := range body.P {
+				d, cat := float64(body.Lo+i), 0
+				for _, cut := range []float64{2.5, 5, 10} {
+					if d > cut || (!strict && d == cut) {
+						cat++
+					}
 				}
+				want[cat] += p
 			}
-			want[cat] += p
-		}
-		sets := []string{"dv=5", "location=head"}
-		if strict {
-			sets = append(sets, "opt.threshold_compare=greater_than")
-		}
-		got := band(t, runExact(t, "ag.attack_damage", sets...), "category")
-		for k := range want {
-			near(t, fmt.Sprintf("P(%s) %v", got.Labels[k], sets), got.P[k], want[k], 1e-12)
-		}
+			sets := []string{"dv=5", "location=head"}
+			if strict {
+				sets = append(sets, "opt.threshold_compare=greater_than")
+			}
+			got := band(t, runExact(t, "ag.attack_damage", sets...), "category")
+			for k := range want {
+				near(t, fmt.Sprintf("P(%s)", got.Labels[k]), got.P[k], want[k], 1e-12)
+			}
+		})
 	}
 }

@@ -1,7 +1,7 @@
 package ag
 
 import (
-	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -16,6 +16,7 @@ var defaults = CoreOptions{CritCount: CritExtraCopies, FumbleCrit: FumbleSuppres
 // TestPoolGolden pins the table of R_n, the pool result of n dice (the
 // core roll of doc.go).
 func TestPoolGolden(t *testing.T) {
+	t.Parallel()
 	golden := []struct {
 		n                  int
 		mean, fumble, crit float64
@@ -31,44 +32,49 @@ func TestPoolGolden(t *testing.T) {
 		{6, 7.5696, 0.00002, 0.9845, map[int]float64{6: .1004, 7: .3640, 8: .4078, 9: .1211, 10: .0067, 11: .00002}},
 	}
 	for _, g := range golden {
-		d, _, err := exact.Eval(Pool(g.n, defaults))
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, _, err := exact.Eval(mechanics.Map{X: Pool(g.n, defaults), Name: "R", F: rollValue})
-		if err != nil {
-			t.Fatal(err)
-		}
-		near(t, "mean R", r.Mean(), g.mean, 5e-5)
-		var fum, crit float64
-		for i, p := range d.P {
-			if rollFumble(d.Lo + i) {
-				fum += p
+		t.Run(fmt.Sprintf("n=%d", g.n), func(t *testing.T) {
+			d, _, err := exact.Eval(Pool(g.n, defaults))
+			if err != nil {
+				t.Fatal(err)
 			}
-			if rollCrit(d.Lo + i) {
-				crit += p
+			r, _, err := exact.Eval(mechanics.Map{X: Pool(g.n, defaults), Name: "R", F: rollValue})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		near(t, "P(fumble)", fum, g.fumble, 5e-6)
-		near(t, "P(crit)", crit, g.crit, 5e-5)
-		for v, p := range g.pmf {
-			near(t, "P(R=v)", r.Prob(v), p, 5e-5)
-		}
-		if g.n == 6 {
-			near(t, "P(R=1), n=6", r.Prob(1), math.Pow(6, -6), 1e-15)
-		}
-		// Closed forms: P(F) = 6⁻ⁿ, P(crit) = 1 − 6!/((6−n)!·6ⁿ) − 6⁻ⁿ for 2 ≤ n ≤ 6.
-		if g.n >= 2 {
-			perm := 1.0
-			for i := 0; i < g.n; i++ {
-				perm *= float64(6-i) / 6
+			near(t, "mean R", r.Mean(), g.mean, 5e-5)
+			var fum, crit float64
+			for i, p := range d.P {
+				if rollFumble(d.Lo + i) {
+					fum += p
+				}
+				if rollCrit(d.Lo + i) {
+					crit += p
+				}
 			}
-			near(t, "closed-form P(crit)", crit, 1-perm-math.Pow(6, -float64(g.n)), 1e-12)
-		}
+			near(t, "P(fumble)", fum, g.fumble, 5e-6)
+			near(t, "P(crit)", crit, g.crit, 5e-5)
+			for v, p := range g.pmf {
+				near(t, "P(R=v)", r.Prob(v), p, 5e-5)
+			}
+			if g.n == 6 {
+				near(t, "P(R=1), n=6", r.Prob(1), math.Pow(6, -6), 1e-15)
+			}
+			// Closed forms: P(F) = 6⁻ⁿ, P(crit) = 1 − 6!/((6−n)!·6ⁿ) − 6⁻ⁿ for 2 ≤ n ≤ 6.
+			if g.n >= 2 {
+				perm := 1.0
+				for i := 0; i < g.n; i++ {
+					perm *= float64(6-i) / 6
+				}
+				near(t, "closed-form P(crit)", crit, 1-perm-math.Pow(6, -float64(g.n)), 1e-12)
+			}
+		})
 	}
 	// n ≥ 7: pigeonhole, every non-fumble roll crits.
 	for _, n := range []int{7, 12, 20} {
-		d, _, _ := exact.Eval(Pool(n, defaults))
+		d, _, err := exact.Eval(Pool(n, defaults))
+		if err != nil {
+			t.Fatal(err)
+		}
 		crit := 0.0
 		for i, p := range d.P {
 			if rollCrit(d.Lo + i) {
@@ -82,32 +88,37 @@ func TestPoolGolden(t *testing.T) {
 // TestPoolOptionsOracle compares every option combination with brute-force
 // enumeration of all rolls, exactly (rationals).
 func TestPoolOptionsOracle(t *testing.T) {
+	t.Parallel()
 	for _, cc := range optCritCount.Values() {
 		for _, fc := range optFumbleCrit.Values() {
 			for _, uc := range optUnskilledCrit.Values() {
 				o := CoreOptions{CritCount: cc, FumbleCrit: fc, UnskilledCrit: uc}
-				for n := 0; n <= 5; n++ {
-					got, err := exact.EvalRat(Pool(n, o))
-					if err != nil {
-						t.Fatal(err)
-					}
-					want := bruteAG(n, o)
-					for v, c := range want {
-						p := got.Prob(v)
-						if p.Num().Int64()*int64(total(n)) != c*p.Denom().Int64() {
-							t.Errorf("n=%d %+v: P(%d) = %v; want %d/%d", n, o, v, p, c, total(n))
+				t.Run(fmt.Sprintf("%v %v %v", cc, fc, uc), func(t *testing.T) {
+					for n := 0; n <= 5; n++ {
+						got, err := exact.EvalRat(Pool(n, o))
+						if err != nil {
+							t.Fatal(err)
+						}
+						want := bruteAG(n, o)
+						for v, c := range want {
+							p := got.Prob(v)
+							if p.Num().Int64()*int64(rollCount(n)) != c*p.Denom().Int64() {
+								t.Errorf("n=%d: P(%d) = %v; want %d/%d", n, v, p, c, rollCount(n))
+							}
+						}
+						if len(got.Values()) != len(want) {
+							t.Errorf("n=%d: support %v; want %d values", n, got.Values(), len(want))
 						}
 					}
-					if len(got.Values()) != len(want) {
-						t.Errorf("n=%d %+v: support %v; want %d values", n, o, got.Values(), len(want))
-					}
-				}
+				})
 			}
 		}
 	}
 }
 
-func total(n int) int {
+// rollCount is the number of equally likely rolls of an n-dice pool, 6ⁿ
+// (6² for the unskilled two dice at n ≤ 0).
+func rollCount(n int) int {
 	if n <= 0 {
 		n = 2
 	}
@@ -175,6 +186,7 @@ func bruteAG(n int, o CoreOptions) map[int]int64 {
 }
 
 func TestSkillTestGolden(t *testing.T) {
+	t.Parallel()
 	// The golden values of the system: skill 2 + attribute 2 vs TN 5.
 	r := runExact(t, "ag.skill_test", "skill=2", "attribute=2", "tn=5")
 	want := map[int]float64{-2: 1, -1: 2, 0: 5, 1: 7, 2: 9, 3: 11, 4: 1}
@@ -205,6 +217,7 @@ func TestSkillTestGolden(t *testing.T) {
 }
 
 func TestOpposedGolden(t *testing.T) {
+	t.Parallel()
 	// The golden values of the system: 3 dice + 2 vs 2 dice + 2.
 	r := runExact(t, "ag.opposed", "skill=3", "attribute=2", "opp_skill=2", "opp_attribute=2")
 	near(t, "P(actor MoS ≥ 1)", r.Event("success").P, 0.5491, 5e-5)
@@ -218,10 +231,11 @@ func TestOpposedGolden(t *testing.T) {
 // TestCrossCheckCatchesWrongRule: simulate the default crit rule against
 // the exact distribution of another rule; the check must reject it.
 func TestCrossCheckCatchesWrongRule(t *testing.T) {
+	t.Parallel()
 	o := defaults
 	o.CritCount = CritRepeatedFaces
 	d, _, _ := exact.Eval(Pool(4, o))
-	h, err := sim.Outcomes(context.Background(), &mechanics.Spec{Outcome: Pool(4, defaults)}, sim.Options{Trials: 200_000, Seed: 1})
+	h, err := sim.Outcomes(t.Context(), &mechanics.Spec{Outcome: Pool(4, defaults)}, sim.Options{Trials: 200_000, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,17 +245,21 @@ func TestCrossCheckCatchesWrongRule(t *testing.T) {
 }
 
 func TestBadConfig(t *testing.T) {
-	m, _ := registry.Lookup("ag.skill_test")
+	t.Parallel()
+	m := lookup(t, "ag.skill_test")
 	for _, set := range []string{"skill=-1", "skill=41", "skill=2.5", "tn=0", "tn=abc", "opt.tie=maybe", "colour=red", "skill"} {
-		if _, err := m.Configure([]string{set}); err == nil {
-			t.Errorf("Configure(%q) accepted bad input", set)
-		}
+		t.Run(set, func(t *testing.T) {
+			if _, err := m.Configure([]string{set}); err == nil {
+				t.Errorf("Configure(%q) accepted bad input", set)
+			}
+		})
 	}
 }
 
 // TestExactRationals: small models carry exact fractions that match the
 // floats and the golden values.
 func TestExactRationals(t *testing.T) {
+	t.Parallel()
 	r := runExact(t, "ag.skill_test", "skill=2", "attribute=2", "tn=5")
 	mos := r.Var("mos")
 	want := map[int]string{-2: "1/36", -1: "1/18", 0: "5/36", 1: "7/36", 2: "1/4", 3: "11/36", 4: "1/36"}

@@ -8,6 +8,7 @@ import (
 )
 
 func TestWoundDegeneration(t *testing.T) {
+	t.Parallel()
 	// Body 6 and one flesh wound: the TN 1 test fails only on a fumble; tests at 24 h and 48 h.
 	r := runExact(t, "ag.wound_degeneration", "flesh=1", "deep=0", "body=6", "hours=48")
 	near(t, "P(worse)", r.Event("got_worse").P, 1-math.Pow(35.0/36, 2), 1e-12)
@@ -22,8 +23,11 @@ func TestWoundDegeneration(t *testing.T) {
 	// clocks; per-minute steps are within 1e-4 of it.
 	ex := runExact(t, "ag.wound_degeneration", "flesh=1", "deep=0", "body=6", "hours=48", "opt.clock=exponential")
 	near(t, "P(worse), exponential clock", ex.Event("got_worse").P, 1-math.Exp(-2.0/36), 1e-4)
-	m, _ := registry.Lookup("ag.wound_degeneration")
-	c, _ := m.Configure([]string{"flesh=2", "deep=2"})
+	m := lookup(t, "ag.wound_degeneration")
+	c, err := m.Configure([]string{"flesh=2", "deep=2"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := m.Build(c); err == nil {
 		t.Error("a full track at the start was accepted")
 	}
@@ -123,6 +127,7 @@ func (b *degBrute) walk(f, d int, lastF, lastD, nextF, nextD int64, p float64, t
 // TestWoundDegenerationBrute compares the event DP (with its merged
 // states) with the enumeration of every path, on short horizons.
 func TestWoundDegenerationBrute(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		f0, d0, body, B, hours int
 		sets                   []string
@@ -133,74 +138,78 @@ func TestWoundDegenerationBrute(t *testing.T) {
 		{1, 1, 2, 6, 3, []string{"opt.first_test=immediately", "opt.penalties=off"}},
 		{1, 0, 1, 6, 30, nil},
 	} {
-		sets := append([]string{"flesh=" + strconv.Itoa(tc.f0), "deep=" + strconv.Itoa(tc.d0), "body=" + strconv.Itoa(tc.body), "boxes=" + strconv.Itoa(tc.B), "hours=" + strconv.Itoa(tc.hours)}, tc.sets...)
-		r := runExact(t, "ag.wound_degeneration", sets...)
-		m, _ := registry.Lookup("ag.wound_degeneration")
-		c, _ := m.Configure(sets)
-		b := &degBrute{B: tc.B, body: tc.body, L: lcmUpTo(tc.B), out: map[[4]int]float64{}, tests: map[int]float64{},
-			sameType:  c.Options["ag.wound_degeneration.opt.failure_adds"] == "same_type",
-			inAdd:     c.Options["ag.wound_degeneration.opt.fumble"] == "deep_in_addition",
-			change:    c.Options["ag.wound_degeneration.opt.period_update"] == "immediately_on_change",
-			penalties: c.Options["ag.wound_degeneration.opt.penalties"] == "on"}
-		b.H = int64(tc.hours) * 60 * b.L
-		first := func(period int64) int64 {
-			if c.Options["ag.wound_degeneration.opt.first_test"] == "immediately" {
-				return 0
+		t.Run(fmt.Sprintf("F%d D%d body %d B%d %dh %v", tc.f0, tc.d0, tc.body, tc.B, tc.hours, tc.sets), func(t *testing.T) {
+			sets := append([]string{"flesh=" + strconv.Itoa(tc.f0), "deep=" + strconv.Itoa(tc.d0), "body=" + strconv.Itoa(tc.body), "boxes=" + strconv.Itoa(tc.B), "hours=" + strconv.Itoa(tc.hours)}, tc.sets...)
+			r := runExact(t, "ag.wound_degeneration", sets...)
+			c, err := lookup(t, "ag.wound_degeneration").Configure(sets)
+			if err != nil {
+				t.Fatal(err)
 			}
-			return period
-		}
-		nf, nd := int64(-1), int64(-1)
-		if tc.f0 > 0 {
-			nf = first(1440 * b.L / int64(tc.f0))
-		}
-		if tc.d0 > 0 {
-			nd = first(60 * b.L / int64(tc.d0))
-		}
-		b.walk(tc.f0, tc.d0, 0, 0, nf, nd, 1, 0)
-		var bled float64
-		hours, flesh, deep := map[int]float64{}, map[int]float64{}, map[int]float64{}
-		for k, p := range b.out {
-			if k[0] == 1 {
-				bled += p
-				hours[k[1]] += p
-			} else {
-				hours[tc.hours+1] += p
+			b := &degBrute{B: tc.B, body: tc.body, L: lcmUpTo(tc.B), out: map[[4]int]float64{}, tests: map[int]float64{},
+				sameType:  c.Options["ag.wound_degeneration.opt.failure_adds"] == "same_type",
+				inAdd:     c.Options["ag.wound_degeneration.opt.fumble"] == "deep_in_addition",
+				change:    c.Options["ag.wound_degeneration.opt.period_update"] == "immediately_on_change",
+				penalties: c.Options["ag.wound_degeneration.opt.penalties"] == "on"}
+			b.H = int64(tc.hours) * 60 * b.L
+			first := func(period int64) int64 {
+				if c.Options["ag.wound_degeneration.opt.first_test"] == "immediately" {
+					return 0
+				}
+				return period
 			}
-			flesh[k[2]] += p
-			deep[k[3]] += p
-		}
-		what := fmt.Sprint(sets)
-		near(t, what+" P(bled out)", r.Event("bled_out").P, bled, 1e-12)
-		for name, want := range map[string]map[int]float64{"hours_to_bleed_out": hours, "flesh_at_end": flesh, "deep_at_end": deep} {
-			v := r.Var(name)
-			got := map[int]float64{}
-			for i, p := range v.P {
-				got[v.Lo+i] = p
+			nf, nd := int64(-1), int64(-1)
+			if tc.f0 > 0 {
+				nf = first(1440 * b.L / int64(tc.f0))
 			}
-			for x := range got {
-				if math.Abs(got[x]-want[x]) > 1e-12 {
-					t.Errorf("%v: P(%s = %d) = %v; want %v", sets, name, x, got[x], want[x])
+			if tc.d0 > 0 {
+				nd = first(60 * b.L / int64(tc.d0))
+			}
+			b.walk(tc.f0, tc.d0, 0, 0, nf, nd, 1, 0)
+			var bled float64
+			hours, flesh, deep := map[int]float64{}, map[int]float64{}, map[int]float64{}
+			for k, p := range b.out {
+				if k[0] == 1 {
+					bled += p
+					hours[k[1]] += p
+				} else {
+					hours[tc.hours+1] += p
+				}
+				flesh[k[2]] += p
+				deep[k[3]] += p
+			}
+			what := fmt.Sprint(sets)
+			near(t, what+" P(bled out)", r.Event("bled_out").P, bled, 1e-12)
+			for name, want := range map[string]map[int]float64{"hours_to_bleed_out": hours, "flesh_at_end": flesh, "deep_at_end": deep} {
+				v := r.Var(name)
+				got := map[int]float64{}
+				for i, p := range v.P {
+					got[v.Lo+i] = p
+				}
+				for x := range got {
+					if math.Abs(got[x]-want[x]) > 1e-12 {
+						t.Errorf("%v: P(%s = %d) = %v; want %v", sets, name, x, got[x], want[x])
+					}
+				}
+				for x, p := range want {
+					if _, ok := got[x]; !ok && p > 1e-15 {
+						t.Errorf("%v: P(%s = %d) = 0; want %v", sets, name, x, p)
+					}
 				}
 			}
-			for x, p := range want {
-				if _, ok := got[x]; !ok && p > 1e-15 {
-					t.Errorf("%v: P(%s = %d) = 0; want %v", sets, name, x, p)
+			// The number of tests: S(t) of the process.
+			surv := r.Process.Survival
+			for k := range len(surv) {
+				want := 0.0
+				for n, p := range b.tests {
+					if n > k {
+						want += p
+					}
 				}
+				near(t, what+" S(t)", surv[k], want, 1e-12)
 			}
-		}
-		// The number of tests: S(t) of the process.
-		surv := r.Process.Survival
-		for k := range len(surv) {
-			want := 0.0
-			for n, p := range b.tests {
-				if n > k {
-					want += p
-				}
+			if r.Process.Undecided != 0 {
+				t.Errorf("%v: not absorbed within the horizon %d: %v", sets, r.Process.Horizon, r.Process.Undecided)
 			}
-			near(t, what+" S(t)", surv[k], want, 1e-12)
-		}
-		if r.Process.Undecided != 0 {
-			t.Errorf("%v: not absorbed within the horizon %d: %v", sets, r.Process.Horizon, r.Process.Undecided)
-		}
+		})
 	}
 }

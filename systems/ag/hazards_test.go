@@ -8,6 +8,7 @@ import (
 )
 
 func TestHazardGoldens(t *testing.T) {
+	t.Parallel()
 	// The golden values of the system, athletics 2 + agility 2.
 	ge := func(r *engine.Result, v int) float64 {
 		d := r.Var("damage")
@@ -52,6 +53,7 @@ func TestHazardGoldens(t *testing.T) {
 // exact fraction DV × surface × R (defect: it was floored). Athletics 2 +
 // Agility 2, brute force over both two-dice rolls in rationals.
 func TestFallExactFraction(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		height  string
 		h       *big.Rat
@@ -63,64 +65,61 @@ func TestFallExactFraction(t *testing.T) {
 		{"9.1", big.NewRat(91, 10), "crash_pads", big.NewRat(1, 10), true},
 		{"17.25", big.NewRat(69, 4), "deep_water", big.NewRat(1, 4), true},
 	} {
-		sets := []string{"height=" + tc.height, "surface=" + tc.surface, "opt.rounding=exact_fraction"}
-		if tc.real {
-			sets = append(sets, "opt.dv_per_3m=real")
-		}
-		r := runExact(t, "ag.fall_damage", sets...)
-		damage, dv := map[string]*big.Rat{}, map[string]*big.Rat{}
-		cats := make([]*big.Rat, 4)
-		for i := range cats {
-			cats[i] = new(big.Rat)
-		}
-		p := big.NewRat(1, 36*36)
-		noDamage := new(big.Rat)
-		twoDice(func(ra int, fa bool) {
-			T := big.NewRat(int64(ra+2), 1)
-			twoDice(func(rd int, _ bool) {
-				d, v := new(big.Rat), new(big.Rat)
-				if T.Cmp(tc.h) <= 0 {
-					v.Quo(new(big.Rat).Sub(tc.h, T), big.NewRat(3, 1))
-					if !tc.real {
-						v.SetInt(new(big.Int).Quo(v.Num(), v.Denom()))
-					}
-					if v.Cmp(big.NewRat(10, 1)) > 0 {
-						v.SetInt64(10)
-					}
-					d.Mul(v, tc.s).Mul(d, big.NewRat(int64(rd), 1))
-				}
-				addP(damage, d, p)
-				addP(dv, v, p)
-				if d.Sign() == 0 {
-					noDamage.Add(noDamage, p)
-				}
-				half := big.NewRat(1, 1)
-				if fa {
-					half = big.NewRat(1, 2)
-				}
-				c := 0
-				for _, th := range []int64{5, 10, 20} {
-					if d.Cmp(new(big.Rat).Mul(big.NewRat(th, 1), half)) >= 0 {
-						c++
-					}
-				}
-				cats[c].Add(cats[c], p)
-			})
-		})
-		checkVar(t, "damage at "+tc.height+" m", r.Var("damage"), damage)
-		checkVar(t, "dv at "+tc.height+" m", r.Var("dv"), dv)
-		want, _ := noDamage.Float64()
-		near(t, "P(no damage) at "+tc.height+" m", r.Event("no_damage").P, want, 1e-12)
-		var band *engine.BandResult
-		for i := range r.Bands {
-			if r.Bands[i].Name == "category" {
-				band = &r.Bands[i]
+		t.Run(tc.height+" m "+tc.surface, func(t *testing.T) {
+			sets := []string{"height=" + tc.height, "surface=" + tc.surface, "opt.rounding=exact_fraction"}
+			if tc.real {
+				sets = append(sets, "opt.dv_per_3m=real")
 			}
-		}
-		for c := range cats {
-			f, _ := cats[c].Float64()
-			near(t, "P(category) at "+tc.height+" m", band.P[c], f, 1e-12)
-		}
+			r := runExact(t, "ag.fall_damage", sets...)
+			damage, dv := map[string]*big.Rat{}, map[string]*big.Rat{}
+			cats := make([]*big.Rat, 4)
+			for i := range cats {
+				cats[i] = new(big.Rat)
+			}
+			p := big.NewRat(1, 36*36)
+			noDamage := new(big.Rat)
+			twoDice(func(ra int, fa bool) {
+				T := big.NewRat(int64(ra+2), 1)
+				twoDice(func(rd int, _ bool) {
+					d, v := new(big.Rat), new(big.Rat)
+					if T.Cmp(tc.h) <= 0 {
+						v.Quo(new(big.Rat).Sub(tc.h, T), big.NewRat(3, 1))
+						if !tc.real {
+							v.SetInt(new(big.Int).Quo(v.Num(), v.Denom()))
+						}
+						if v.Cmp(big.NewRat(10, 1)) > 0 {
+							v.SetInt64(10)
+						}
+						d.Mul(v, tc.s).Mul(d, big.NewRat(int64(rd), 1))
+					}
+					addP(damage, d, p)
+					addP(dv, v, p)
+					if d.Sign() == 0 {
+						noDamage.Add(noDamage, p)
+					}
+					half := big.NewRat(1, 1)
+					if fa {
+						half = big.NewRat(1, 2)
+					}
+					c := 0
+					for _, th := range []int64{5, 10, 20} {
+						if d.Cmp(new(big.Rat).Mul(big.NewRat(th, 1), half)) >= 0 {
+							c++
+						}
+					}
+					cats[c].Add(cats[c], p)
+				})
+			})
+			checkVar(t, "damage", r.Var("damage"), damage)
+			checkVar(t, "dv", r.Var("dv"), dv)
+			want, _ := noDamage.Float64()
+			near(t, "P(no damage)", r.Event("no_damage").P, want, 1e-12)
+			category := band(t, r, "category")
+			for c := range cats {
+				f, _ := cats[c].Float64()
+				near(t, "P(category)", category.P[c], f, 1e-12)
+			}
+		})
 	}
 	// The seed's example: 9 m onto sand, unrounded, has no damage only when
 	// the faller lands on the feet or falls less than 3 m after Athletics:
@@ -135,24 +134,27 @@ func TestFallExactFraction(t *testing.T) {
 // TestFireExactFraction: ag.fire with exact_fraction reports DV × ½ᵏ × R
 // unrounded (defect: floored) and compares it exactly with the thresholds.
 func TestFireExactFraction(t *testing.T) {
+	t.Parallel()
 	for _, stack := range []string{"multiply", "once"} {
-		r := runExact(t, "ag.fire", "dv=3", "exposure=partial", "opt.rounding=exact_fraction", "opt.halving_stack="+stack)
-		damage := map[string]*big.Rat{}
-		p := big.NewRat(1, 36)
-		var deep big.Rat
-		twoDice(func(rd int, fum bool) {
-			f := big.NewRat(1, 2)
-			if fum && stack == "multiply" {
-				f = big.NewRat(1, 4)
-			}
-			d := new(big.Rat).Mul(big.NewRat(int64(3*rd), 1), f)
-			addP(damage, d, p)
-			if d.Cmp(big.NewRat(10, 1)) >= 0 {
-				deep.Add(&deep, p)
-			}
+		t.Run("halving_stack="+stack, func(t *testing.T) {
+			r := runExact(t, "ag.fire", "dv=3", "exposure=partial", "opt.rounding=exact_fraction", "opt.halving_stack="+stack)
+			damage := map[string]*big.Rat{}
+			p := big.NewRat(1, 36)
+			var deep big.Rat
+			twoDice(func(rd int, fum bool) {
+				f := big.NewRat(1, 2)
+				if fum && stack == "multiply" {
+					f = big.NewRat(1, 4)
+				}
+				d := new(big.Rat).Mul(big.NewRat(int64(3*rd), 1), f)
+				addP(damage, d, p)
+				if d.Cmp(big.NewRat(10, 1)) >= 0 {
+					deep.Add(&deep, p)
+				}
+			})
+			checkVar(t, "fire damage", r.Var("damage"), damage)
+			want, _ := deep.Float64()
+			near(t, "P(deep or worse)", r.Event("deep_or_worse").P, want, 1e-12)
 		})
-		checkVar(t, "fire damage, halving "+stack, r.Var("damage"), damage)
-		want, _ := deep.Float64()
-		near(t, "P(deep or worse), halving "+stack, r.Event("deep_or_worse").P, want, 1e-12)
 	}
 }

@@ -6,6 +6,7 @@ import (
 )
 
 func TestInjuryGoldens(t *testing.T) {
+	t.Parallel()
 	// The golden values of the system: Body 2, P(blackout at test 1…7).
 	s := runExact(t, "ag.suffocation", "body=2")
 	tm := s.Var("time")
@@ -38,21 +39,24 @@ func TestInjuryGoldens(t *testing.T) {
 // Virulence 9, Body 2: T = R + 2 ≤ 9, so no MoS ≥ −5 row lasts 24 or 25
 // days; a fever survivor is ill 7 + (8 + 6) + 4 = 25 days.
 func TestDiseaseSixRolls(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		set   string
 		rolls float64
 	}{{"opt.fever_day_count=7_rolls", 7}, {"opt.fever_day_count=6_rolls", 6}} {
-		r := runExact(t, "ag.disease", tc.set)
-		days := r.Var("days_ill")
-		at := func(v int) float64 {
-			if i := v - days.Lo; i >= 0 && i < len(days.P) {
-				return days.P[i]
+		t.Run(tc.set, func(t *testing.T) {
+			r := runExact(t, "ag.disease", tc.set)
+			days := r.Var("days_ill")
+			at := func(v int) float64 {
+				if i := v - days.Lo; i >= 0 && i < len(days.P) {
+					return days.P[i]
+				}
+				return 0
 			}
-			return 0
-		}
-		near(t, "P(fever survivor, 25 days)", at(25), math.Pow(5.0/6, tc.rolls)/36, 1e-12)
-		near(t, "P(24 days)", at(24), 0, 0)
-		near(t, "P(died)", r.Event("died").P, (1-math.Pow(5.0/6, tc.rolls))/36, 1e-12)
-		near(t, "P(death on the last roll)", at(int(tc.rolls)), math.Pow(5.0/6, tc.rolls-1)/6/36, 1e-12)
+			near(t, "P(fever survivor, 25 days)", at(25), math.Pow(5.0/6, tc.rolls)/36, 1e-12)
+			near(t, "P(24 days)", at(24), 0, 0)
+			near(t, "P(died)", r.Event("died").P, (1-math.Pow(5.0/6, tc.rolls))/36, 1e-12)
+			near(t, "P(death on the last roll)", at(int(tc.rolls)), math.Pow(5.0/6, tc.rolls-1)/6/36, 1e-12)
+		})
 	}
 }

@@ -1,7 +1,6 @@
 package ag
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -11,6 +10,7 @@ import (
 )
 
 func TestAccumulatedGolden(t *testing.T) {
+	t.Parallel()
 	// The golden values of the system: skill 2 + attr 2 vs TN 5, Q = 6, floor at 0.
 	r := runExact(t, "ag.accumulated", "skill=2", "attribute=2", "tn=5", "q=6")
 	near(t, "E[tests]", r.Process.MeanTimeUnbounded, 4.0758, 5e-5)
@@ -37,6 +37,7 @@ func TestAccumulatedGolden(t *testing.T) {
 }
 
 func TestChaseSanity(t *testing.T) {
+	t.Parallel()
 	// Equal runners from the middle: symmetric chances of capture and escape.
 	r := runExact(t, "ag.chase", "gap=15", "escape_gap=30", "rounds=200")
 	near(t, "P(caught)-P(escaped)", r.Event("absorbed:caught").P-r.Event("absorbed:escaped").P, 0, 1e-3)
@@ -51,6 +52,7 @@ func TestChaseSanity(t *testing.T) {
 // absorbed is reported apart, and the statistics are over the rest (never
 // a time of horizon+1 mixed into the mean).
 func TestTimeWithinTheHorizon(t *testing.T) {
+	t.Parallel()
 	r := runExact(t, "ag.accumulated", "skill=2", "attribute=2", "tn=5", "q=6", "horizon=12")
 	v := r.Var("time")
 	sum, mean := 0.0, 0.0
@@ -65,9 +67,12 @@ func TestTimeWithinTheHorizon(t *testing.T) {
 		t.Errorf("time runs to %d, undefined %q", v.Lo+len(v.P)-1, v.UndefinedLabel)
 	}
 	// The simulator reports the same split.
-	m, _ := registry.Lookup("ag.accumulated")
-	c, _ := m.Configure([]string{"skill=2", "attribute=2", "tn=5", "q=6", "horizon=12"})
-	s, err := sim.Run(context.Background(), m, c, sim.Options{Trials: 200_000, Seed: 3})
+	m := lookup(t, "ag.accumulated")
+	c, err := m.Configure([]string{"skill=2", "attribute=2", "tn=5", "q=6", "horizon=12"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.Run(t.Context(), m, c, sim.Options{Trials: 200_000, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,6 +87,7 @@ func TestTimeWithinTheHorizon(t *testing.T) {
 // rounded half up) and a deadline of 6 minutes reached within 6 tests
 // (315 s; 7 tests take 367.5 s).
 func TestActingFast(t *testing.T) {
+	t.Parallel()
 	af := runExact(t, "ag.acting_fast", "k=3", "base_minutes=7", "deadline_minutes=6", "q=3", "skill=3")
 	acc := runExact(t, "ag.accumulated", "modifier=-3", "q=3", "skill=3")
 	at, ct := af.Var("time"), acc.Var("time")
@@ -104,6 +110,7 @@ func TestActingFast(t *testing.T) {
 // is ag.chase; with one every round the chain is homogeneous, and its
 // unlimited-horizon mean matches a long horizon.
 func TestChaseObstacle(t *testing.T) {
+	t.Parallel()
 	plain := runExact(t, "ag.chase")
 	none := runExact(t, "ag.chase_obstacle", "obstacle_every=11")
 	for _, e := range plain.Events {
@@ -123,6 +130,7 @@ func TestChaseObstacle(t *testing.T) {
 // TestTabulateMove: a kernel value outside the declared range is a model
 // error, never a silent move to another state.
 func TestTabulateMove(t *testing.T) {
+	t.Parallel()
 	p := &mechanics.Process{Horizon: 1}
 	p.Add(false, "a", "b")
 	tabulateMove(p, -1, 1, func(s, x int) int { return (s + x + 2) % 2 })

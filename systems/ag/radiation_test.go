@@ -8,6 +8,7 @@ import (
 )
 
 func TestRadiation(t *testing.T) {
+	t.Parallel()
 	x := dosePathFloats(t, 0, 15, 2, 1.5, 30)
 	near(t, "X_2", x[2], 20, 1e-12)
 	near(t, "X_16 (shed 1 per 14 days)", x[16], 19, 1e-9)
@@ -32,6 +33,7 @@ func TestRadiation(t *testing.T) {
 // daily dose of 1 for 25 days: X_t = t up to day 14, the shed on day 15
 // holds X at 14 (no test that day), then X_t = t − 1 up to 24 on day 25.
 func TestRadiationShed(t *testing.T) {
+	t.Parallel()
 	x := dosePathFloats(t, 0, 1, 25, 1, 40)
 	for day, want := range map[int]float64{7: 7, 14: 14, 15: 14, 16: 15, 25: 24, 28: 24, 29: 23, 40: 23} {
 		near(t, "X_t", x[day], float64(want), 1e-12)

@@ -21,3 +21,13 @@ func runExact(t *testing.T, id string, sets ...string) *engine.Result {
 	}
 	return r
 }
+
+// lookup is the registered mechanic id (the test fails without one).
+func lookup(t *testing.T, id string) *mechanics.Mechanic {
+	t.Helper()
+	m, err := registry.Lookup(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
