@@ -17,6 +17,8 @@ func Mechanics() []*mechanics.Mechanic {
 		injuryMechanics(),
 		progressMechanics(),
 		radiationMechanics(),
-		testsMechanics(),
+		skillMechanics(),
+		initiativeMechanics(),
+		spellMechanics(),
 	)
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §1.4 combat and §1.8 harm: attack vs defence, DV × MoS against wound
+// Combat and harming spells: attack vs defence, DV × MoS against wound
 // thresholds, and attacks until incapacitation.
 
 // combatMechanics are the mechanics declared in combat.go.
@@ -29,11 +29,11 @@ var attackParams = func() []mechanics.Param {
 var (
 	optMoveBonus = mechanics.SwitchOf("ag.attack", "move_bonus",
 		"seed_reading: a moving target defends at +1 walk, +2 run, +3 sprint; none: movement adds nothing (fold your own table into defence_modifier)",
-		MoveBonusSeedReading, MoveBonusNone)
-	choiceMovement = mechanics.ChoiceOf("ag.attack", "target_movement", "the target's movement this round", MoveStanding, MoveWalk, MoveRun, MoveSprint)
+		moveBonusSeedReading, moveBonusNone)
+	choiceMovement = mechanics.ChoiceOf("ag.attack", "target_movement", "the target's movement this round", moveStanding, moveWalk, moveRun, moveSprint)
 	optMultiple    = mechanics.SwitchOf("ag.attack", "multiple_attackers",
 		"seed_special_rule: −1/−2/−3 for the second, third, fourth-and-later attacker; modifier_table: −1 per extra attacker, no cap",
-		MultipleSeedRule, MultipleModifierTable)
+		multipleSeedRule, multipleModifierTable)
 )
 
 // contest is the outcome of an attack or a spell against a target: the
@@ -47,8 +47,8 @@ type contest struct {
 	kernel func(name string, f func(raw int) int) mechanics.Node
 }
 
-// opposedContest is a's total against b's (K5), in the record fields
-// an+"_total" and bn+"_total".
+// opposedContest is a's total against b's (two independent totals
+// compared), in the record fields an+"_total" and bn+"_total".
 func opposedContest(a, b side, an, bn string, o CoreOptions) contest {
 	rec := mechanics.NewRecord(
 		mechanics.Int(an+"_total", 0, a.maxTotal(), "the "+an+"'s total T = max(0, R + A + M)"),
@@ -83,9 +83,10 @@ func fixedContest(a side, an string, tn int, o CoreOptions) contest {
 // maxPool is the largest pool a roll record holds (R ≤ n + 5 ≤ maxRoll).
 const maxPool = maxRoll - 5
 
-// attackContest is the attack of §1.4: deception, aiming, the movement
-// bonus and several attackers adjust the pools and the defence, then the
-// attack is opposed by the defence roll or meets the fixed defence.
+// attackContest is the attack of ag.attack (docs/mechanics.md#ag-attack):
+// deception, aiming, the movement bonus and several attackers adjust the
+// pools and the defence, then the attack is opposed by the defence roll or
+// meets the fixed defence.
 func attackContest(c mechanics.Config, o CoreOptions) (contest, error) {
 	a, d := sideOf(c, ""), sideOf(c, "defence_")
 	if c.Int("aiming") > a.n {
@@ -97,9 +98,9 @@ func attackContest(c mechanics.Config, o CoreOptions) (contest, error) {
 	if a.n > maxPool {
 		return contest{}, fmt.Errorf("the attack pool of %d dice (skill + aiming) exceeds the %d dice a roll can hold", a.n, maxPool)
 	}
-	d.m += choiceMovement.Of(c).Bonus(optMoveBonus.Of(c))
+	d.m += choiceMovement.Of(c).bonus(optMoveBonus.Of(c))
 	extra := c.Int("attacker_number") - 1
-	if optMultiple.Of(c) == MultipleModifierTable {
+	if optMultiple.Of(c) == multipleModifierTable {
 		d.m -= extra
 	} else {
 		d.m -= min(extra, 3)
@@ -116,7 +117,7 @@ func attack() *mechanics.Mechanic {
 		Summary: "attack vs the defender's Defense + Agility roll (deception, aiming, several attackers, fixed defence)",
 		Doc: "An attack is contested by the defender's Defense + Agility roll. Deception δ removes δ dice from both pools, aiming adds r dice " +
 			"(r ≤ skill); fold cover, lighting, range, movement (walk +1, run +2, sprint +3), full defence +3 and the like into the two " +
-			"modifiers. Objects, locations and unaware targets have a fixed defence of 1 + modifiers. Hit ⇔ MoS ≥ 1 (mechanics.md §1.4).",
+			"modifiers. Objects, locations and unaware targets have a fixed defence of 1 + modifiers. Hit ⇔ MoS ≥ 1.",
 		Params:  attackParams,
 		Options: coreWith(optNegativePool, optMultiple, optMoveBonus, choiceMovement),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -132,7 +133,7 @@ func attack() *mechanics.Mechanic {
 				Event("hit", "MoS ≥ 1 (or per the tie option)", hit).
 				Event("tie", "raw MoS = 0", expr.Eq(ct.raw, expr.K(0))).
 				Event("miss", "not a hit", expr.Not(hit)).
-				Band("mos_band", "the attacker's seven MoS bands", BandLabels, bandExpr(mos))
+				Band("mos_band", "the attacker's seven MoS bands", bandLabels, bandExpr(mos))
 			return spec, nil
 		},
 	}
@@ -140,48 +141,40 @@ func attack() *mechanics.Mechanic {
 
 var (
 	optCriticalLimb = mechanics.SwitchOf("ag.attack_damage", "critical_limb",
-		"sever_no_death: a critical on a limb severs it without killing; death: it kills like any critical", LimbSeverNoDeath, LimbDeath)
-	optThresholdCompare = mechanics.SwitchOf("ag.attack_damage", "threshold_compare", "at_least: D ≥ threshold; greater_than: D > threshold", CompareAtLeast, CompareGreaterThan)
+		"sever_no_death: a critical on a limb severs it without killing; death: it kills like any critical", limbSeverNoDeath, limbDeath)
+	optThresholdCompare = mechanics.SwitchOf("ag.attack_damage", "threshold_compare", "at_least: D ≥ threshold; greater_than: D > threshold", compareAtLeast, compareGreaterThan)
 )
 
 // damageOptions are the choices ag.attack_damage and ag.magic.harm declare
 // under their own ids.
 type damageOptions struct {
-	location   mechanics.OptionOf[HitLocation]
-	damageType mechanics.OptionOf[DamageType]
-	report     mechanics.OptionOf[AttackReport]
+	location   mechanics.OptionOf[hitLocation]
+	damageType mechanics.OptionOf[damageType]
+	report     mechanics.OptionOf[attackReport]
 }
 
 func damageOptionsOf(id string) damageOptions {
 	return damageOptions{
 		location: mechanics.ChoiceOf(id, "location",
-			"body: thresholds as given; head: aimed head/eye shot halves the thresholds; limb: an aimed limb shot", LocationBody, LocationHead, LocationLimb),
-		damageType: mechanics.ChoiceOf(id, "damage_type", "wounds (weapons, collisions) or bruises (unarmed, low-impact trauma)", DamageWounds, DamageBruises),
+			"body: thresholds as given; head: aimed head/eye shot halves the thresholds; limb: an aimed limb shot", locationBody, locationHead, locationLimb),
+		damageType: mechanics.ChoiceOf(id, "damage_type", "wounds (weapons, collisions) or bruises (unarmed, low-impact trauma)", damageWounds, damageBruises),
 		report: mechanics.ChoiceOf(id, "report",
-			"single_attack: one attack's damage and category; until_incapacitated: the chain of attacks", ReportSingleAttack, ReportUntilIncapacitated),
+			"single_attack: one attack's damage and category; until_incapacitated: the chain of attacks", reportSingleAttack, reportUntilIncapacitated),
 	}
 }
 
 func attackDamage(id string) *mechanics.Mechanic {
 	harm := id == "ag.magic.harm"
-	var ps []mechanics.Param
 	summary := "a hit deals DV × min(MoS, 6), compared with Flesh / Deep / Critical thresholds; attacks until incapacitation"
 	doc := "A hit deals weapon DV × MoS (MoS capped at 6), compared with the target's thresholds: below Flesh scrapes, ≥ Flesh a flesh " +
 		"wound (1 box), ≥ Deep a deep wound (2 boxes), ≥ Critical a critical (death). Aimed head shots halve the thresholds. With " +
 		"report=until_incapacitated, repeated attacks fill the bruise and wound tracks (a full bruise track turns bruises into wounds) " +
-		"until the wound track is full (bleeding out), a critical, or a knock-out (mechanics.md §1.4)."
+		"until the wound track is full (bleeding out), a critical, or a knock-out."
 	if harm {
-		ps = append(sideParams("", "caster's Restoration + Psyche", 2, 2),
-			ip("target_psyche", 2, 0, 20, "the target's Psyche (it resists with two dice + Psyche)"), ip("target_modifier", 0, -20, 20, "the target's modifiers"))
 		summary = "damaging spell: Restoration + Psyche vs the target's Psyche; DV = 1 + caster's Psyche, × min(MoS, 6)"
 		doc = "Restoration + Psyche opposed by the target's Psyche roll; DV = 1 + the caster's Psyche, damage DV × min(MoS, 6) against the " +
-			"thresholds as in ag.attack_damage (mechanics.md §1.8)."
-	} else {
-		ps = append(append([]mechanics.Param(nil), attackParams...), ip("dv", 3, 0, 100, "weapon damage value DV (sweep 1–10)"))
+			"thresholds as in ag.attack_damage."
 	}
-	ps = append(ps, thresholdParams(5, 10, 20)...)
-	ps = append(ps, ip("bruise_boxes", 6, 1, 50, "bruise track boxes [placeholder 6]"), ip("wound_boxes", 6, 1, 50, "wound track boxes [placeholder 6]"),
-		ip("attacks", 20, 1, 500, "with report=until_incapacitated: attacks simulated at most"))
 	do := damageOptionsOf(id)
 	opts := []mechanics.Declared{do.location, optCriticalLimb, do.damageType, do.report, optThresholdCompare}
 	if !harm {
@@ -191,72 +184,121 @@ func attackDamage(id string) *mechanics.Mechanic {
 		ID:      id,
 		Summary: summary,
 		Doc:     doc,
-		Params:  ps,
+		Params:  damageParams(harm),
 		Options: coreWith(opts...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			if err := checkThresholds(c); err != nil {
+			d, err := do.hitDamageOf(c, harm)
+			if err != nil {
 				return nil, err
 			}
-			o := coreOptionsOf(c)
-			var ct contest
-			dv := 0
-			if harm {
-				a := sideOf(c, "")
-				dv = 1 + a.a
-				ct = opposedContest(a, side{2, c.Int("target_psyche"), c.Int("target_modifier")}, "caster", "target", o)
-			} else {
-				var err error
-				if ct, err = attackContest(c, o); err != nil {
-					return nil, err
-				}
-				dv = c.Int("dv")
+			if do.report.Of(c) == reportUntilIncapacitated {
+				return d.untilIncapacitated(c.Int("bruise_boxes"), c.Int("wound_boxes"), c.Int("attacks")), nil
 			}
-			th := woundThresholds(c)
-			th.Strict = optThresholdCompare.Of(c) == CompareGreaterThan
-			loc, bruises := do.location.Of(c), do.damageType.Of(c) == DamageBruises
-			if loc == LocationHead {
-				th = th.Scale(halfThresholds)
-			}
-			severs := loc == LocationLimb && optCriticalLimb.Of(c) == LimbSeverNoDeath && !bruises
-			if do.report.Of(c) == ReportUntilIncapacitated {
-				// The kernel is one attack's wound category.
-				kern := ct.kernel("category", func(raw int) int {
-					mos := reportedMoS(raw, o.Tie)
-					d := 0
-					if success(mos, o.Tie) {
-						d = dv * min(max(mos, 1), 6)
-					}
-					return th.Of(expr.Int(int64(d)))
-				})
-				critical := "critical"
-				if severs {
-					critical = "limb_lost"
-				}
-				return mechanics.ProcessSpec(trackChain(kern, c.Int("bruise_boxes"), c.Int("wound_boxes"), bruises, c.Int("attacks"), critical)), nil
-			}
-			mos := reportedMoSExpr(ct.raw, o.Tie)
-			hit := successExpr(mos, o.Tie)
-			damage := expr.Cond(hit, expr.Mul(expr.K(int64(dv)), expr.Clamp(mos, 1, 6)), expr.K(0))
-			cat := th.Band(damage)
-			// A critical is damage reaching the Critical threshold.
-			critical := kit.Thresholds{Cuts: th.Cuts[catCritical-1:], Strict: th.Strict}.Band(damage)
-			when := func(b bool) expr.Expr {
-				if b {
-					return critical
-				}
-				return expr.K(0)
-			}
-			spec := &mechanics.Spec{Record: ct.rec, Outcome: ct.node}
-			spec.Vars = append(spec.Vars, mechanics.Var{Name: "damage", Doc: "DV × min(MoS, 6) on a hit, else 0", Expr: damage})
-			spec.Var("mos", "the attacker's MoS", mos).
-				Event("hit", "MoS ≥ 1 (or per the tie option)", hit).
-				Event("one_shot_kill", "a critical that kills (not a severed limb, not a bruise knock-out)", when(!severs && !bruises)).
-				Event("limb_lost", "a critical on a limb that severs it (opt.critical_limb=sever_no_death)", when(severs)).
-				Event("knocked_out", "a critical bruise: out for 1d6 hours", when(bruises)).
-				Band("category", "the damage against the Flesh / Deep / Critical thresholds (halved for head shots)", th.Labels, cat)
-			return spec, nil
+			return d.singleAttack(), nil
 		},
 	}
+}
+
+// damageParams are the parameters of ag.attack_damage (the attack's and
+// the weapon's DV) or of ag.magic.harm (the caster's and the target's),
+// then the thresholds and the two tracks.
+func damageParams(harm bool) []mechanics.Param {
+	var ps []mechanics.Param
+	if harm {
+		ps = append(sideParams("", "caster's Restoration + Psyche", 2, 2),
+			ip("target_psyche", 2, 0, 20, "the target's Psyche (it resists with two dice + Psyche)"), ip("target_modifier", 0, -20, 20, "the target's modifiers"))
+	} else {
+		ps = append(append([]mechanics.Param(nil), attackParams...), ip("dv", 3, 0, 100, "weapon damage value DV (sweep 1–10)"))
+	}
+	ps = append(ps, thresholdParams(5, 10, 20)...)
+	return append(ps, ip("bruise_boxes", 6, 1, 50, "bruise track boxes [placeholder 6]"), ip("wound_boxes", 6, 1, 50, "wound track boxes [placeholder 6]"),
+		ip("attacks", 20, 1, 500, "with report=until_incapacitated: attacks simulated at most"))
+}
+
+// hitDamage is an attack or a harming spell as ag.attack_damage and
+// ag.magic.harm decode it: the contest, the DV, the target's thresholds
+// (halved for head shots) and what a critical does (a critical bruise
+// knocks out; with sever_no_death a critical on a limb severs it).
+type hitDamage struct {
+	o       CoreOptions
+	ct      contest
+	dv      int
+	th      kit.Thresholds
+	bruises bool
+	severs  bool
+}
+
+func (do damageOptions) hitDamageOf(c mechanics.Config, harm bool) (hitDamage, error) {
+	if err := checkThresholds(c); err != nil {
+		return hitDamage{}, err
+	}
+	d := hitDamage{o: coreOptionsOf(c)}
+	if harm {
+		a := sideOf(c, "")
+		d.dv = 1 + a.a
+		d.ct = opposedContest(a, side{2, c.Int("target_psyche"), c.Int("target_modifier")}, "caster", "target", d.o)
+	} else {
+		var err error
+		if d.ct, err = attackContest(c, d.o); err != nil {
+			return hitDamage{}, err
+		}
+		d.dv = c.Int("dv")
+	}
+	d.th = woundThresholds(c)
+	d.th.Strict = optThresholdCompare.Of(c) == compareGreaterThan
+	loc := do.location.Of(c)
+	d.bruises = do.damageType.Of(c) == damageBruises
+	if loc == locationHead {
+		d.th = d.th.Scale(halfThresholds)
+	}
+	d.severs = loc == locationLimb && optCriticalLimb.Of(c) == limbSeverNoDeath && !d.bruises
+	return d, nil
+}
+
+// untilIncapacitated is report=until_incapacitated: attacks until the
+// target is incapacitated (trackChain), each attack's wound category the
+// kernel.
+func (d hitDamage) untilIncapacitated(bruiseBoxes, woundBoxes, attacks int) *mechanics.Spec {
+	o := d.o
+	kern := d.ct.kernel("category", func(raw int) int {
+		mos := reportedMoS(raw, o.Tie)
+		dmg := 0
+		if success(mos, o.Tie) {
+			dmg = d.dv * min(max(mos, 1), 6)
+		}
+		return d.th.Of(expr.Int(int64(dmg)))
+	})
+	critical := "critical"
+	if d.severs {
+		critical = "limb_lost"
+	}
+	return mechanics.ProcessSpec(trackChain(kern, bruiseBoxes, woundBoxes, d.bruises, attacks, critical))
+}
+
+// singleAttack is report=single_attack: one attack's damage and its
+// category against the thresholds.
+func (d hitDamage) singleAttack() *mechanics.Spec {
+	mos := reportedMoSExpr(d.ct.raw, d.o.Tie)
+	hit := successExpr(mos, d.o.Tie)
+	damage := expr.Cond(hit, expr.Mul(expr.K(int64(d.dv)), expr.Clamp(mos, 1, 6)), expr.K(0))
+	cat := d.th.Band(damage)
+	// A critical is damage reaching the Critical threshold.
+	critical := kit.Thresholds{Cuts: d.th.Cuts[catCritical-1:], Strict: d.th.Strict}.Band(damage)
+	when := func(b bool) expr.Expr {
+		if b {
+			return critical
+		}
+		return expr.K(0)
+	}
+	spec := &mechanics.Spec{Record: d.ct.rec, Outcome: d.ct.node}
+	spec.Vars = append(spec.Vars, mechanics.Var{Name: "damage", Doc: "DV × min(MoS, 6) on a hit, else 0", Expr: damage})
+	spec.Var("mos", "the attacker's MoS", mos).
+		Event("hit", "MoS ≥ 1 (or per the tie option)", hit).
+		Event("one_shot_kill", "a critical that kills (not a severed limb, not a bruise knock-out)", when(!d.severs && !d.bruises)).
+		Event("limb_lost", "a critical on a limb that severs it (opt.critical_limb=sever_no_death)", when(d.severs)).
+		Event("knocked_out", "a critical bruise: out for 1d6 hours", when(d.bruises)).
+		Band("category", "the damage against the Flesh / Deep / Critical thresholds (halved for head shots)", d.th.Labels, cat)
+	return spec
 }
 
 // trackChain is the attacks-to-incapacitation chain on (bruise boxes, wound

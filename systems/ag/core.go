@@ -1,7 +1,3 @@
-// Package ag registers the Autonomous Garden mechanics of mechanics.md §1:
-// a pool of d6 keeps its highest die, each extra copy of a face adds +1 (a
-// critical), all ones is a fumble, and the 0-clamped total is compared with a
-// TN; the margin of success (MoS) falls into seven bands.
 package ag
 
 import (
@@ -9,7 +5,7 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
-//go:generate go tool stringer -type=CritCount,FumbleCrit,UnskilledCrit,Tie,NegativePool -linecomment -output=core_string.go
+//go:generate go tool stringer -type=CritCount,FumbleCrit,UnskilledCrit,Tie,negativePool -linecomment -output=core_string.go
 
 // CritCount is ag.core.opt.crit_count.
 type CritCount int
@@ -50,16 +46,16 @@ const (
 	TieFailure                 // failure
 )
 
-// NegativePool is ag.core.opt.negative_pool.
-type NegativePool int
+// negativePool is ag.core.opt.negative_pool.
+type negativePool int
 
 // Values of ag.core.opt.negative_pool.
 const (
-	NegativeUnskilled NegativePool = iota // unskilled
-	NegativeAutoFail                      // auto_fail
+	negativeUnskilled negativePool = iota // unskilled
+	negativeAutoFail                      // auto_fail
 )
 
-// Core options of §1.1.
+// The core roll's options (see the package doc).
 var (
 	optCritCount = mechanics.SwitchOf("ag.core", "crit_count",
 		"extra_copies: +1 for every die beyond the first showing any face (n − distinct faces); repeated_faces: +1 per face value shown at least twice; kept_only: +1 per extra copy of the kept face only",
@@ -72,16 +68,19 @@ var (
 		"band: MoS 0 is the 'maybe, at a cost' band, not a success; cost_accepted: MoS 0 becomes MoS 1 (success with a downside); success: MoS 0 counts as a success; failure: MoS 0 counts as a failure",
 		TieBand, TieCostAccepted, TieSuccess, TieFailure)
 	optNegativePool = mechanics.SwitchOf("ag.core", "negative_pool",
-		"a pool reduced to ≤ 0 dice (deception) rolls as skill 0 (unskilled) or fails automatically (auto_fail)", NegativeUnskilled, NegativeAutoFail)
+		"a pool reduced to ≤ 0 dice (deception) rolls as skill 0 (unskilled) or fails automatically (auto_fail)", negativeUnskilled, negativeAutoFail)
 )
 
-// CoreOptions are the §1.1 switches, decoded from a configuration.
+// CoreOptions are the core roll's switches (see the package doc), decoded
+// from a configuration. The rule for a pool below zero dice
+// (ag.core.opt.negative_pool) comes only from a configuration; its zero
+// value rolls such a pool unskilled.
 type CoreOptions struct {
 	CritCount     CritCount
 	FumbleCrit    FumbleCrit
 	UnskilledCrit UnskilledCrit
 	Tie           Tie
-	NegativePool  NegativePool
+	negativePool  negativePool
 }
 
 // coreOptionsOf decodes whichever core options the mechanic declares; the
@@ -89,18 +88,32 @@ type CoreOptions struct {
 func coreOptionsOf(c mechanics.Config) CoreOptions {
 	return CoreOptions{
 		CritCount: optCritCount.OrDefault(c), FumbleCrit: optFumbleCrit.OrDefault(c), UnskilledCrit: optUnskilledCrit.OrDefault(c),
-		Tie: optTie.OrDefault(c), NegativePool: optNegativePool.OrDefault(c),
+		Tie: optTie.OrDefault(c), negativePool: optNegativePool.OrDefault(c),
 	}
+}
+
+// coreOpts are the core roll's switches every single-roll ag mechanic
+// offers.
+var coreOpts = mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie)
+
+func withCore(extra ...mechanics.Option) []mechanics.Option {
+	return append(append([]mechanics.Option(nil), coreOpts...), extra...)
+}
+
+// coreWith is withCore for typed options: the core roll's switches, then
+// extra.
+func coreWith(extra ...mechanics.Declared) []mechanics.Option {
+	return withCore(mechanics.Options(extra...)...)
 }
 
 // maxRoll bounds a pool result: the kept face plus one per extra die, for
 // the largest pool a mechanic builds (skill 40 + aiming 40 = 80 dice).
 const maxRoll = 6 + 79
 
-// RollRecord is the outcome of one ag roll: the pool result R (highest die
+// rollRecord is the outcome of one ag roll: the pool result R (highest die
 // plus crits), whether it crit, whether it fumbled (every die a 1), and
 // whether the pool failed automatically (negative_pool=auto_fail).
-var RollRecord = mechanics.NewRecord(
+var rollRecord = mechanics.NewRecord(
 	mechanics.Int("roll", 0, maxRoll, "pool result R: the kept die plus the crit bonus"),
 	mechanics.Flag("crit", "at least one extra copy, not a fumble"),
 	mechanics.Flag("fumble", "every die shows 1"),
@@ -108,11 +121,11 @@ var RollRecord = mechanics.NewRecord(
 )
 
 var (
-	slotRoll     = RollRecord.Slot("roll")
-	slotCrit     = RollRecord.Slot("crit")
-	slotFumble   = RollRecord.Slot("fumble")
-	slotAutoFail = RollRecord.Slot("auto_fail")
-	autoFailRoll = slotAutoFail.Set(RollRecord.Start(), 1)
+	slotRoll     = rollRecord.Slot("roll")
+	slotCrit     = rollRecord.Slot("crit")
+	slotFumble   = rollRecord.Slot("fumble")
+	slotAutoFail = rollRecord.Slot("auto_fail")
+	autoFailRoll = slotAutoFail.Set(rollRecord.Start(), 1)
 )
 
 // Roll result fields of a roll record.
@@ -169,7 +182,7 @@ func (e poolEval) Final(s uint64) int {
 			bonus = psKeptN.Get(s) - 1
 		}
 	}
-	o := RollRecord.Start()
+	o := rollRecord.Start()
 	if distinct == 1 && kept == 1 { // every die shows 1
 		r := 1
 		if e.stack {
@@ -180,11 +193,12 @@ func (e poolEval) Final(s uint64) int {
 	return slotCrit.SetBool(slotRoll.Set(o, kept+bonus), bonus > 0)
 }
 
-// Pool is the model of one ag roll with n dice (§1.1): n ≥ 1 keeps the
+// Pool is the model of one ag roll with n dice (the core roll of the
+// package doc): n ≥ 1 keeps the
 // highest die, n = 0 (and n < 0 with negative_pool=unskilled) rolls two dice
-// and keeps the lowest. It yields RollRecord codes.
+// and keeps the lowest. It yields rollRecord codes.
 func Pool(n int, o CoreOptions) mechanics.Node {
-	if n < 0 && o.NegativePool == NegativeAutoFail {
+	if n < 0 && o.negativePool == negativeAutoFail {
 		return mechanics.Const{V: autoFailRoll}
 	}
 	ev := poolEval{n: n, critCount: o.CritCount, stack: o.FumbleCrit == FumbleStack, crits: true}
@@ -194,16 +208,16 @@ func Pool(n int, o CoreOptions) mechanics.Node {
 	return mechanics.Pool{Die: mechanics.D(6), N: ev.n, Eval: ev}
 }
 
-// Total is T = max(0, R + A + M) of §1.1 for a roll record (0 for an
+// rollTotal is T = max(0, R + A + M) of the core roll for a roll record (0 for an
 // automatic failure).
-func Total(roll, attr, mod int) int {
+func rollTotal(roll, attr, mod int) int {
 	if slotAutoFail.Bool(roll) {
 		return 0
 	}
 	return max(0, rollValue(roll)+attr+mod)
 }
 
-// totalExpr is Total as an expression over the fields prefix+"roll" and
+// totalExpr is rollTotal as an expression over the fields prefix+"roll" and
 // prefix+"auto_fail".
 func totalExpr(prefix string, attr, mod int) expr.Expr {
 	return expr.Cond(expr.F(prefix+"auto_fail"), expr.K(0), expr.Max(expr.K(0), expr.Add(expr.F(prefix+"roll"), expr.K(int64(attr+mod)))))
@@ -243,17 +257,38 @@ func reportedMoSExpr(raw expr.Expr, tie Tie) expr.Expr {
 	return raw
 }
 
-// BandLabels are the seven MoS bands of §1.1, from worst to best.
-var BandLabels = []string{
+// rollMoS is the reported MoS (with the tie option) of the roll
+// record r for attribute a and modifier m against tn.
+func rollMoS(r, a, m, tn int, tie Tie) int { return reportedMoS(rollTotal(r, a, m)-tn, tie) }
+
+// mosExpr is rollMoS as an expression over the roll record fields
+// prefix+"roll" and prefix+"auto_fail".
+func mosExpr(prefix string, a, m, tn int, tie Tie) expr.Expr {
+	return reportedMoSExpr(expr.Sub(totalExpr(prefix, a, m), expr.K(int64(tn))), tie)
+}
+
+// bandLabels are the seven MoS bands of the core roll, from worst to best.
+var bandLabels = []string{
 	"no_complication (MoS<=-3)", "no (MoS=-2)", "no_advantage (MoS=-1)", "maybe_at_cost (MoS=0)",
 	"yes_complication (MoS=1)", "yes (MoS=2)", "yes_advantage (MoS>=3)",
 }
 
-// Band maps a MoS to its band index 0..6.
-func Band(mos int) int { return min(max(mos, -3), 3) + 3 }
+// mosBand maps a MoS to its band index 0..6.
+func mosBand(mos int) int { return min(max(mos, -3), 3) + 3 }
 
-// bandExpr is Band as an expression.
+// bandExpr is mosBand as an expression.
 func bandExpr(mos expr.Expr) expr.Expr { return expr.Add(expr.Clamp(mos, -3, 3), expr.K(3)) }
+
+// ip is the shorthand for an integer parameter.
+var ip = mechanics.IntParam
+
+// bit is 1 when b holds.
+func bit(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 var (
 	pSkill    = mechanics.Param{Name: "skill", Default: 2, Min: 0, Max: 40, Doc: "skill level n = dice in the pool; 0 rolls two dice and keeps the lowest (sweep 0–8)"}
@@ -273,7 +308,7 @@ func testSpec(roll mechanics.Node, attr, mod, tn int, o CoreOptions) *mechanics.
 	total, mos := expr.F("total"), expr.F("mos")
 	raw := expr.Sub(total, expr.K(int64(tn)))
 	ok := successExpr(mos, o.Tie)
-	spec := &mechanics.Spec{Record: RollRecord, Outcome: roll}
+	spec := &mechanics.Spec{Record: rollRecord, Outcome: roll}
 	spec.Var("mos", "margin of success T − TN", reportedMoSExpr(raw, o.Tie)).
 		Var("total", "T = max(0, R + A + M)", totalExpr("", attr, mod)).
 		Var("roll", "pool result R (highest die + crits)", expr.F("roll")).
@@ -284,7 +319,7 @@ func testSpec(roll mechanics.Node, attr, mod, tn int, o CoreOptions) *mechanics.
 		Event("fumble", "every die shows 1", expr.F("fumble")).
 		Event("crit_and_success", "a crit and a success", expr.And(expr.F("crit"), ok)).
 		Event("fumble_and_success", "a fumble that still succeeds", expr.And(expr.F("fumble"), ok)).
-		Band("mos_band", "the seven MoS bands of §1.1", BandLabels, bandExpr(mos))
+		Band("mos_band", "the seven MoS bands of the core roll", bandLabels, bandExpr(mos))
 	return spec
 }
 
@@ -296,7 +331,7 @@ func coreMechanics() []*mechanics.Mechanic {
 			Summary: "skill pool (keep highest d6, +1 per extra copy) + attribute + modifiers vs a TN",
 			Doc: "Roll the skill pool (two dice keep lowest at skill 0), add the attribute and modifiers, clamp at 0, " +
 				"compare with the TN: MoS = T − TN, success at MoS ≥ 1. A skill-1 character fumbles one roll in six; " +
-				"a skill-3 character fumbles one in 216 but crits 44% of the time (mechanics.md §1.2).",
+				"a skill-3 character fumbles one in 216 but crits 44% of the time.",
 			Params:  []mechanics.Param{pSkill, pAttr, pModifier, pTN},
 			Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie),
 			Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -307,7 +342,7 @@ func coreMechanics() []*mechanics.Mechanic {
 		{
 			ID:      "ag.attribute_test",
 			Summary: "attribute roll: two dice keep highest (+1 on doubles) + attribute + modifiers vs a TN",
-			Doc:     "Body, Psyche and other attribute tests roll exactly the two-dice pool R₂, add the attribute and modifiers, clamp at 0 and compare with the TN (mechanics.md §1.2).",
+			Doc:     "Body, Psyche and other attribute tests roll exactly the two-dice pool R₂, add the attribute and modifiers, clamp at 0 and compare with the TN.",
 			Params:  []mechanics.Param{pAttr, pModifier, pTN},
 			Options: mechanics.Options(optCritCount, optFumbleCrit, optTie),
 			Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -318,8 +353,8 @@ func coreMechanics() []*mechanics.Mechanic {
 		{
 			ID:      "ag.opposed",
 			Summary: "opposed test: actor's skill + attribute vs opponent's; the difference is the actor's MoS",
-			Doc: "Both sides roll their own skill pool plus attribute and modifiers (each clamped at 0); MoS = T_actor − T_opponent (K5). " +
-				"Ties are frequent in this system, which is why ag.core.opt.tie matters (mechanics.md §1.3).",
+			Doc: "Both sides roll their own skill pool plus attribute and modifiers (each clamped at 0); MoS = T_actor − T_opponent, the comparison of two independent totals. " +
+				"Ties are frequent in this system, which is why ag.core.opt.tie matters.",
 			Params: []mechanics.Param{
 				named(pSkill, "skill", "actor's skill (dice in the pool; 0 = two dice keep lowest)"),
 				named(pAttr, "attribute", "actor's attribute"),
@@ -341,9 +376,9 @@ func buildOpposed(c mechanics.Config) (*mechanics.Spec, error) {
 // pairRecord is the outcome of two independent rolls: the actor's and the
 // opponent's roll records side by side.
 var (
-	pairRecord   = mechanics.NewRecord(append(RollRecord.Prefixed("actor_"), RollRecord.Prefixed("opponent_")...)...)
-	pairActor    = pairRecord.Embed("actor_", RollRecord)
-	pairOpponent = pairRecord.Embed("opponent_", RollRecord)
+	pairRecord   = mechanics.NewRecord(append(rollRecord.Prefixed("actor_"), rollRecord.Prefixed("opponent_")...)...)
+	pairActor    = pairRecord.Embed("actor_", rollRecord)
+	pairOpponent = pairRecord.Embed("opponent_", rollRecord)
 )
 
 // pairNode rolls both sides into a pairRecord.
@@ -351,7 +386,8 @@ func pairNode(a, b side, o CoreOptions) mechanics.Node {
 	return mechanics.Joint(pairRecord, a.roll(o), pairActor, b.roll(o), pairOpponent)
 }
 
-// opposedSpec is an opposed test of two sides (K5): the outcome is the pair
+// opposedSpec is an opposed test of two sides (two independent totals
+// compared): the outcome is the pair
 // of rolls, the MoS is T_a − T_b.
 func opposedSpec(a, b side, o CoreOptions) *mechanics.Spec {
 	raw := expr.Sub(expr.F("actor_total"), expr.F("opponent_total"))
@@ -371,6 +407,6 @@ func opposedSpec(a, b side, o CoreOptions) *mechanics.Spec {
 		Event("actor_fumble", "the actor fumbled", expr.F("actor_fumble")).
 		Event("opponent_crit", "the opponent's roll crit", expr.F("opponent_crit")).
 		Event("opponent_fumble", "the opponent fumbled", expr.F("opponent_fumble")).
-		Band("mos_band", "the actor's seven MoS bands", BandLabels, bandExpr(mos))
+		Band("mos_band", "the actor's seven MoS bands", bandLabels, bandExpr(mos))
 	return spec
 }

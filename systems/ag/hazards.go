@@ -6,7 +6,7 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §1.6 hazards: falling, fire, fire in vehicles, electricity.
+// Hazards: falling, fire, fire in vehicles, electricity.
 
 // hazardsMechanics are the mechanics declared in hazards.go.
 func hazardsMechanics() []*mechanics.Mechanic {
@@ -14,17 +14,17 @@ func hazardsMechanics() []*mechanics.Mechanic {
 }
 
 // damageDice is the "two dice" damage roll of falls and fire, yielding
-// RollRecord codes: two dice keep the highest with or without the +1 on
+// rollRecord codes: two dice keep the highest with or without the +1 on
 // doubles, or the sum of 2d6; double ones are its fumble (scoring 1 when
 // the dice are kept, 2 when summed).
-func damageDice(kind FallDamageRoll) mechanics.Node {
+func damageDice(kind fallDamageRoll) mechanics.Node {
 	switch kind {
-	case FallSum2d6:
-		start := RollRecord.Start()
+	case fallSum2d6:
+		start := rollRecord.Start()
 		return mechanics.Combine{X: mechanics.D(6), Y: mechanics.D(6), Name: "2d6", F: func(a, b int) int {
 			return slotFumble.SetBool(slotRoll.Set(start, a+b), a == 1 && b == 1)
 		}}
-	case FallKeepHighNoCrit:
+	case fallKeepHighNoCrit:
 		return mechanics.Pool{Die: mechanics.D(6), N: 2, Eval: poolEval{n: 2, critCount: CritExtraCopies}}
 	}
 	return Pool(2, CoreOptions{CritCount: CritExtraCopies, FumbleCrit: FumbleSuppress})
@@ -55,27 +55,27 @@ func woundCategoryEvents(spec *mechanics.Spec, cat expr.Expr, band bool) {
 
 // Options of ag.fall_damage.
 var (
-	fallSurface = mechanics.ChoiceOf("ag.fall_damage", "surface", "landing surface",
-		FallConcrete, FallGrass, FallDirt, FallSand, FallShallowWater, FallDeepWater, FallCrashPads)
-	fallDVSteps = mechanics.SwitchOf("ag.fall_damage", "dv_per_3m", "floor: whole 3 m steps; ceil; real: (h − T)/3 without rounding",
-		FallDVFloor, FallDVCeil, FallDVReal)
-	fallCapOrder = mechanics.SwitchOf("ag.fall_damage", "cap_order",
+	optFallSurface = mechanics.ChoiceOf("ag.fall_damage", "surface", "landing surface",
+		fallConcrete, fallGrass, fallDirt, fallSand, fallShallowWater, fallDeepWater, fallCrashPads)
+	optFallDVSteps = mechanics.SwitchOf("ag.fall_damage", "dv_per_3m", "floor: whole 3 m steps; ceil; real: (h − T)/3 without rounding",
+		fallDVFloor, fallDVCeil, fallDVReal)
+	optFallCapOrder = mechanics.SwitchOf("ag.fall_damage", "cap_order",
 		"cap_after_reduction: DV = min(10, steps of h − T); cap_before_reduction: the height is capped at 30 m before T is taken off",
-		FallCapAfter, FallCapBefore)
-	fallRounding = roundingOpt("ag.fall_damage",
+		fallCapAfter, fallCapBefore)
+	optFallRounding = roundingOpt("ag.fall_damage",
 		"rounding of DV × surface × roll: floor, round_half_up, or exact_fraction (the damage is the unrounded fraction, compared exactly with the thresholds)")
-	fallFeet = mechanics.SwitchOf("ag.fall_damage", "feet_rule", "strictly_greater: T > h lands on the feet; at_least: T ≥ h",
-		FallFeetGreater, FallFeetAtLeast)
-	fallDamageRoll = mechanics.SwitchOf("ag.fall_damage", "damage_roll", "the damage dice",
-		FallKeepHighCrit, FallKeepHighNoCrit, FallSum2d6)
-	fallAthletics = mechanics.SwitchOf("ag.fall_damage", "athletics", "always_rolled; optional: the faller does not roll (no reduction, no fumble)",
-		FallAthleticsRolled, FallAthleticsOptional)
+	optFallFeet = mechanics.SwitchOf("ag.fall_damage", "feet_rule", "strictly_greater: T > h lands on the feet; at_least: T ≥ h",
+		fallFeetGreater, fallFeetAtLeast)
+	optFallDamageRoll = mechanics.SwitchOf("ag.fall_damage", "damage_roll", "the damage dice",
+		fallKeepHighCrit, fallKeepHighNoCrit, fallSum2d6)
+	optFallAthletics = mechanics.SwitchOf("ag.fall_damage", "athletics", "always_rolled; optional: the faller does not roll (no reduction, no fumble)",
+		fallAthleticsRolled, fallAthleticsOptional)
 )
 
 // surfaceFactor is the DV multiplier of each landing surface.
-var surfaceFactor = map[FallSurface]expr.Rat{
-	FallConcrete: expr.Int(2), FallGrass: expr.Int(1), FallDirt: expr.Int(1), FallSand: expr.Frac(1, 2),
-	FallShallowWater: expr.Frac(1, 2), FallDeepWater: expr.Frac(1, 4), FallCrashPads: expr.Frac(1, 10),
+var surfaceFactor = map[fallSurface]expr.Rat{
+	fallConcrete: expr.Int(2), fallGrass: expr.Int(1), fallDirt: expr.Int(1), fallSand: expr.Frac(1, 2),
+	fallShallowWater: expr.Frac(1, 2), fallDeepWater: expr.Frac(1, 4), fallCrashPads: expr.Frac(1, 10),
 }
 
 func fallDamage() *mechanics.Mechanic {
@@ -92,19 +92,19 @@ func fallDamage() *mechanics.Mechanic {
 		Doc: "The faller rolls Athletics + Agility and takes the result off the distance; if it exceeds the distance they land on their feet. " +
 			"Otherwise DV = one per full 3 m of the rest (max 10), × the surface (concrete 2, grass/dirt 1, sand or shallow water ½, deep " +
 			"water ¼, crash pads 0.1), × a two-dice-keep-highest roll. Landing on the head or fumbling the Athletics roll halves the " +
-			"thresholds. Damage is wounds (mechanics.md §1.6).",
+			"thresholds. Damage is wounds.",
 		Params: ps,
 		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie,
-			fallSurface, fallDVSteps, fallCapOrder, fallRounding, fallFeet, fallDamageRoll, fallAthletics),
+			optFallSurface, optFallDVSteps, optFallCapOrder, optFallRounding, optFallFeet, optFallDamageRoll, optFallAthletics),
 		Build: buildFall,
 	}
 }
 
 // fallDV is the DV of a fall of h metres after an Athletics total T
-// (§1.6): one per 3 m of what is left (whole steps, rounded up, or the
+// (docs/mechanics.md#ag-fall_damage): one per 3 m of what is left (whole steps, rounded up, or the
 // exact fraction), at most 10; the height is capped at 30 m first under
 // cap_before_reduction.
-func fallDV(h expr.Rat, T int, steps FallDV, capBefore bool) expr.Rat {
+func fallDV(h expr.Rat, T int, steps fallDVSteps, capBefore bool) expr.Rat {
 	if capBefore && h.Cmp(expr.Int(30)) > 0 {
 		h = expr.Int(30)
 	}
@@ -114,9 +114,9 @@ func fallDV(h expr.Rat, T int, steps FallDV, capBefore bool) expr.Rat {
 	}
 	dv := rest.Mul(expr.Frac(1, 3))
 	switch steps {
-	case FallDVFloor:
+	case fallDVFloor:
 		dv = expr.Int(dv.Floor())
-	case FallDVCeil:
+	case fallDVCeil:
 		dv = expr.Int(dv.Ceil())
 	}
 	if dv.Cmp(expr.Int(10)) > 0 {
@@ -132,15 +132,15 @@ func buildFall(c mechanics.Config) (*mechanics.Spec, error) {
 	o := coreOptionsOf(c)
 	th := woundThresholds(c)
 	h := c.Rat("height")
-	s := surfaceFactor[fallSurface.Of(c)]
-	steps, capBefore := fallDVSteps.Of(c), fallCapOrder.Of(c) == FallCapBefore
-	rounding := fallRounding.Of(c)
-	atLeast := fallFeet.Of(c) == FallFeetAtLeast
-	dice := damageDice(fallDamageRoll.Of(c))
+	s := surfaceFactor[optFallSurface.Of(c)]
+	steps, capBefore := optFallDVSteps.Of(c), optFallCapOrder.Of(c) == fallCapBefore
+	rounding := optFallRounding.Of(c)
+	atLeast := optFallFeet.Of(c) == fallFeetAtLeast
+	dice := damageDice(optFallDamageRoll.Of(c))
 	a, m := c.Int("agility"), c.Int("modifier")
 	head := c.Int("head_first") == 1
 	var ath mechanics.Node = Pool(c.Int("athletics"), o)
-	if fallAthletics.Of(c) == FallAthleticsOptional {
+	if optFallAthletics.Of(c) == fallAthleticsOptional {
 		ath = mechanics.Const{V: autoFailRoll}
 	}
 
@@ -180,7 +180,7 @@ func buildFall(c mechanics.Config) (*mechanics.Spec, error) {
 	sDamage, sTotal, sFumble := rec.Slot("damage"), rec.Slot("athletics_total"), rec.Slot("athletics_fumble")
 	start := rec.Start()
 	out := mechanics.Combine{X: ath, Y: dice, Name: "fall", F: func(x, y int) int {
-		T := Total(x, a, m)
+		T := rollTotal(x, a, m)
 		code := sFumble.SetBool(sTotal.Set(start, T), rollFumble(x))
 		return sDamage.Set(code, units[T][rollValue(y)])
 	}}
@@ -207,12 +207,12 @@ func buildFall(c mechanics.Config) (*mechanics.Spec, error) {
 
 // Options of ag.fire.
 var (
-	fireExposure = mechanics.ChoiceOf("ag.fire", "exposure", "full round or partial (halves the DV)", FireFull, FirePartial)
-	fireDice     = mechanics.SwitchOf("ag.fire", "dice", "keep_high_2: two dice keep highest, +1 on doubles (the global rule); sum_2d6",
-		FireKeepHigh2, FireSum2d6)
-	fireHalving = mechanics.SwitchOf("ag.fire", "halving_stack", "multiply: partial and fumble give ¼; once: at most ½",
-		FireHalvingMultiply, FireHalvingOnce)
-	fireRounding = roundingOpt("ag.fire", "rounding of DV × roll (exact_fraction keeps the fraction and compares it exactly with the thresholds)")
+	optFireExposure = mechanics.ChoiceOf("ag.fire", "exposure", "full round or partial (halves the DV)", fireFull, firePartial)
+	optFireDice     = mechanics.SwitchOf("ag.fire", "dice", "keep_high_2: two dice keep highest, +1 on doubles (the global rule); sum_2d6",
+		fireKeepHigh2, fireSum2d6)
+	optFireHalving = mechanics.SwitchOf("ag.fire", "halving_stack", "multiply: partial and fumble give ¼; once: at most ½",
+		fireHalvingMultiply, fireHalvingOnce)
+	optFireRounding = roundingOpt("ag.fire", "rounding of DV × roll (exact_fraction keeps the fraction and compares it exactly with the thresholds)")
 )
 
 // halving is the DV factor for partial exposure and a fumbled damage roll:
@@ -236,9 +236,9 @@ func fire() *mechanics.Mechanic {
 		Summary: "fire: 2 dice × DV per round (halved for partial rounds and fumbled damage) vs thresholds; deep wounds incapacitate 1d6 rounds",
 		Doc: "A full round in fire deals 2 dice × DV automatically; less than a full round halves the DV, and so does a fumble on the " +
 			"damage dice. Each round's damage is compared with the thresholds separately; a deep wound from fire incapacitates for 1d6 " +
-			"rounds. With rounds = 1 the damage PMF is reported; over several rounds the wound counts (mechanics.md §1.6).",
+			"rounds. With rounds = 1 the damage PMF is reported; over several rounds the wound counts.",
 		Params:  ps,
-		Options: mechanics.Options(fireExposure, fireDice, fireHalving, fireRounding),
+		Options: mechanics.Options(optFireExposure, optFireDice, optFireHalving, optFireRounding),
 		Build:   buildFire,
 	}
 }
@@ -249,12 +249,12 @@ func buildFire(c mechanics.Config) (*mechanics.Spec, error) {
 	}
 	dv, r, boxes := c.Int("dv"), c.Int("rounds"), c.Int("wound_boxes")
 	th := woundThresholds(c)
-	partial := fireExposure.Of(c) == FirePartial
-	stack := fireHalving.Of(c) == FireHalvingMultiply
-	rounding := fireRounding.Of(c)
-	kind := FallKeepHighCrit
-	if fireDice.Of(c) == FireSum2d6 {
-		kind = FallSum2d6
+	partial := optFireExposure.Of(c) == firePartial
+	stack := optFireHalving.Of(c) == fireHalvingMultiply
+	rounding := optFireRounding.Of(c)
+	kind := fallKeepHighCrit
+	if optFireDice.Of(c) == fireSum2d6 {
+		kind = fallSum2d6
 	}
 	// One round's damage by the damage roll, exact: DV × ½ᵏ × R, rounded
 	// unless exact_fraction; the damage field's lattice 1/den is the lcm of
@@ -336,8 +336,8 @@ func buildFire(c mechanics.Config) (*mechanics.Spec, error) {
 	return spec, nil
 }
 
-var vehicleVictim = mechanics.ChoiceOf("ag.fire_vehicle", "victim", "whose thresholds the damage meets (set them accordingly)",
-	VictimVehicle, VictimOccupants)
+var optVehicleVictim = mechanics.ChoiceOf("ag.fire_vehicle", "victim", "whose thresholds the damage meets (set them accordingly)",
+	victimVehicle, victimOccupants)
 
 func fireVehicle() *mechanics.Mechanic {
 	const id = "ag.fire_vehicle"
@@ -347,21 +347,21 @@ func fireVehicle() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      id,
 		Summary: "driving through fire: Pilot + Agility vs 3 × DV; a failure hits like an attack that succeeded by the failure",
-		Doc:     "A vehicle crossing burning terrain needs Pilot + Agility vs TN 3 × DV; on MoS ≤ −1 the fire deals DV × min(|MoS|, 6) to the victim's thresholds (mechanics.md §1.6).",
+		Doc:     "A vehicle crossing burning terrain needs Pilot + Agility vs TN 3 × DV; on MoS ≤ −1 the fire deals DV × min(|MoS|, 6) to the victim's thresholds.",
 		Params:  ps,
-		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie, vehicleVictim),
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie, optVehicleVictim),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			if err := checkThresholds(c); err != nil {
 				return nil, err
 			}
 			o := coreOptionsOf(c)
-			_ = vehicleVictim.Of(c) // the victim only says whose thresholds were given
+			_ = optVehicleVictim.Of(c) // the victim only says whose thresholds were given
 			dv, a, m := c.Int("dv"), c.Int("agility"), c.Int("modifier")
 			th := woundThresholds(c)
 			mos := expr.Sub(totalExpr("", a, m), expr.K(int64(3*dv)))
 			burned := expr.Le(mos, expr.K(-1))
 			dmg := expr.Cond(burned, expr.Mul(expr.K(int64(dv)), expr.Min(expr.Neg(mos), expr.K(6))), expr.K(0))
-			spec := &mechanics.Spec{Record: RollRecord, Outcome: Pool(c.Int("pilot"), o)}
+			spec := &mechanics.Spec{Record: rollRecord, Outcome: Pool(c.Int("pilot"), o)}
 			spec.Var("damage", "DV × min(|MoS|, 6) on MoS ≤ −1, else 0", dmg).
 				Var("mos", "the driver's MoS T − 3·DV", mos).
 				Event("burned", "MoS ≤ −1: the fire hits", burned)
@@ -373,13 +373,13 @@ func fireVehicle() *mechanics.Mechanic {
 
 // Options of ag.electricity.
 var (
-	shockExposure = mechanics.ChoiceOf("ag.electricity", "exposure", "full contact or partial (halves the DV)", FireFull, FirePartial)
-	shockTrigger  = mechanics.SwitchOf("ag.electricity", "test_trigger", "any_wound: the Body test only follows damage ≥ Flesh; always",
-		ShockAnyWound, ShockAlways)
-	shockTN = mechanics.SwitchOf("ag.electricity", "tn_dv", "effective: the TN uses the DV after halvings; listed: the listed DV",
-		ShockTNEffective, ShockTNListed)
-	shockPenalty = mechanics.SwitchOf("ag.electricity", "wound_penalty_in_test", "yes: the new wound already penalises the test (flesh −1, deep −2); no",
-		ShockPenaltyYes, ShockPenaltyNo)
+	optShockExposure = mechanics.ChoiceOf("ag.electricity", "exposure", "full contact or partial (halves the DV)", fireFull, firePartial)
+	optShockTrigger  = mechanics.SwitchOf("ag.electricity", "test_trigger", "any_wound: the Body test only follows damage ≥ Flesh; always",
+		shockAnyWound, shockAlways)
+	optShockTN = mechanics.SwitchOf("ag.electricity", "tn_dv", "effective: the TN uses the DV after halvings; listed: the listed DV",
+		shockTNEffective, shockTNListed)
+	optShockPenalty = mechanics.SwitchOf("ag.electricity", "wound_penalty_in_test", "yes: the new wound already penalises the test (flesh −1, deep −2); no",
+		shockPenaltyYes, shockPenaltyNo)
 )
 
 // Results of the Body test after a shock (band indices).
@@ -403,9 +403,9 @@ func electricity() *mechanics.Mechanic {
 		Doc: "Damage as fire (2 dice × DV, halved for partial contact and on a fumbled damage roll); a flesh wound paralyses the touched " +
 			"area, a deep wound fully. Whatever wound is taken, the victim also makes a Body test vs TN 5 × DV: MoS ≤ −1 knocked out, " +
 			"≤ −5 coma, a fumble instant death. With attributes in single digits the test is a near-certain KO from DV 2 and a " +
-			"near-certain coma from DV 3–4 (mechanics.md §1.6).",
+			"near-certain coma from DV 3–4.",
 		Params:  ps,
-		Options: mechanics.Options(optCritCount, optFumbleCrit, shockExposure, shockTrigger, shockTN, shockPenalty),
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optShockExposure, optShockTrigger, optShockTN, optShockPenalty),
 		Build:   buildElectricity,
 	}
 }
@@ -417,9 +417,9 @@ func buildElectricity(c mechanics.Config) (*mechanics.Spec, error) {
 	o := coreOptionsOf(c)
 	dv, body, m := c.Int("dv"), c.Int("body"), c.Int("modifier")
 	th := woundThresholds(c)
-	partial := shockExposure.Of(c) == FirePartial
-	always, listed := shockTrigger.Of(c) == ShockAlways, shockTN.Of(c) == ShockTNListed
-	pen := shockPenalty.Of(c) == ShockPenaltyYes
+	partial := optShockExposure.Of(c) == firePartial
+	always, listed := optShockTrigger.Of(c) == shockAlways, optShockTN.Of(c) == shockTNListed
+	pen := optShockPenalty.Of(c) == shockPenaltyYes
 	woundPenalty := [4]int{catFlesh: 1, catDeep: 2, catCritical: 2}
 	rec := mechanics.NewRecord(
 		mechanics.Int("damage", 0, 40*7, "wounds: ⌊DV × ½ᵏ × damage roll⌋").In("wounds"),
@@ -429,7 +429,7 @@ func buildElectricity(c mechanics.Config) (*mechanics.Spec, error) {
 	start := rec.Start()
 	// The damage dice always follow the global rule (two dice keep the
 	// highest, +1 on doubles); the Body test uses the core options.
-	out := mechanics.Combine{X: damageDice(FallKeepHighCrit), Y: Pool(2, o), Name: "shock", F: func(x, y int) int {
+	out := mechanics.Combine{X: damageDice(fallKeepHighCrit), Y: Pool(2, o), Name: "shock", F: func(x, y int) int {
 		eff := expr.Int(int64(dv)).Mul(halving(partial, rollFumble(x), true))
 		d := kit.Floor.Round(eff.Mul(expr.Int(int64(rollValue(x)))))
 		cat := th.Of(d)
@@ -445,7 +445,7 @@ func buildElectricity(c mechanics.Config) (*mechanics.Spec, error) {
 		if pen {
 			mod -= woundPenalty[cat]
 		}
-		mos := expr.Int(int64(Total(y, body, mod))).Sub(tn)
+		mos := expr.Int(int64(rollTotal(y, body, mod))).Sub(tn)
 		res := shockNone
 		switch {
 		case rollFumble(y):

@@ -6,7 +6,7 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §1.6–1.7 over time: suffocation, disease, stabilising, recovery.
+// Injury over time: suffocation, disease, stabilising, recovery.
 
 // injuryMechanics are the mechanics declared in injury.go.
 func injuryMechanics() []*mechanics.Mechanic {
@@ -15,11 +15,11 @@ func injuryMechanics() []*mechanics.Mechanic {
 
 // Options of ag.suffocation.
 var (
-	suffFirst = mechanics.SwitchOf("ag.suffocation", "first_test", "90s: 30 s after the first minute; 150s: the text's two-minute limit, then every 30 s",
-		SuffFirst90s, SuffFirst150s)
-	suffIndex = mechanics.SwitchOf("ag.suffocation", "penalty_index", "j_minus_1: the first test is unpenalised; j: it is at −1",
-		SuffJMinus1, SuffJ)
-	suffTie = mechanics.SwitchOf("ag.suffocation", "tie", "failure: MoS 0 is a blackout", ZeroMoSFails)
+	optSuffFirst = mechanics.SwitchOf("ag.suffocation", "first_test", "90s: 30 s after the first minute; 150s: the text's two-minute limit, then every 30 s",
+		suffFirst90s, suffFirst150s)
+	optSuffIndex = mechanics.SwitchOf("ag.suffocation", "penalty_index", "j_minus_1: the first test is unpenalised; j: it is at −1",
+		suffJMinus1, suffJ)
+	optSuffTie = mechanics.SwitchOf("ag.suffocation", "tie", "failure: MoS 0 is a blackout", zeroMoSFails)
 )
 
 // breathRecord is the result of one step of holding breath: the Body test
@@ -37,12 +37,12 @@ func suffocation() *mechanics.Mechanic {
 		Summary: "holding breath: a Body test vs TN 2 every 30 s after the first minute, −1 more each time; the first failure is the blackout",
 		Doc: "After the first minute, every 30 s the character makes a Body test vs TN 2 with an extra −1 each time; strenuous activity halves " +
 			"all times. Test j (at 60 + 30·j s by default) has modifier −(j − 1); the first failure (MoS ≤ 0) is the blackout. A " +
-			"time-inhomogeneous chain (K7). Running out of air (at the first test) also forces a Psyche roll at TN 3; a failure means panic. " +
-			"What happens after the blackout is not stated (mechanics.md §1.6).",
+			"time-inhomogeneous chain (a forward DP over the tests). Running out of air (at the first test) also forces a Psyche roll at TN 3; a failure means panic. " +
+			"What happens after the blackout is not stated.",
 		Params: []mechanics.Param{named(pAttr, "body", "Body"), pModifier, ip("psyche", 2, 0, 20, "Psyche, for the panic roll at TN 3"),
 			ip("strenuous", 0, 0, 1, "1: strenuous activity halves all times"),
 			ip("horizon", 30, 1, 500, "tests simulated at most")},
-		Options: mechanics.Options(optCritCount, optFumbleCrit, suffFirst, suffIndex, suffTie),
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optSuffFirst, optSuffIndex, optSuffTie),
 		Build:   buildSuffocation,
 	}
 }
@@ -51,14 +51,14 @@ func buildSuffocation(c mechanics.Config) (*mechanics.Spec, error) {
 	o := coreOptionsOf(c)
 	body, m, psyche := c.Int("body"), c.Int("modifier"), c.Int("psyche")
 	shift := 1
-	if suffIndex.Of(c) == SuffJ {
+	if optSuffIndex.Of(c) == suffJ {
 		shift = 0
 	}
 	first := 90
-	if suffFirst.Of(c) == SuffFirst150s {
+	if optSuffFirst.Of(c) == suffFirst150s {
 		first = 150
 	}
-	_ = suffTie.Of(c) // MoS 0 fails: the test passes at MoS ≥ 1 below
+	_ = optSuffTie.Of(c) // MoS 0 fails: the test passes at MoS ≥ 1 below
 	strenuous := c.Int("strenuous") == 1
 
 	p := &mechanics.Process{Horizon: c.Int("horizon"), TimeUnit: "test"}
@@ -73,14 +73,14 @@ func buildSuffocation(c mechanics.Config) (*mechanics.Spec, error) {
 	p.Kernel = func(t int) mechanics.Node {
 		mod := m - (t - shift)
 		pass := mechanics.Map{X: roll, Name: "Body test", F: func(r int) int {
-			return breathPassed.SetBool(start, Total(r, body, mod)-2 >= 1)
+			return breathPassed.SetBool(start, rollTotal(r, body, mod)-2 >= 1)
 		}}
 		if t > 1 {
 			return pass
 		}
 		// The first test is when the air runs out: the panic roll too.
 		return mechanics.Combine{X: pass, Y: roll, Name: "panic roll", F: func(x, r int) int {
-			return breathPanicked.SetBool(x, Total(r, psyche, m)-3 <= 0)
+			return breathPanicked.SetBool(x, rollTotal(r, psyche, m)-3 <= 0)
 		}}
 	}
 	// move[s][x]: the state after a step with result x from state s.
@@ -109,16 +109,16 @@ func buildSuffocation(c mechanics.Config) (*mechanics.Spec, error) {
 
 // Options of ag.disease.
 var (
-	diseaseIncap = mechanics.SwitchOf("ag.disease", "incap_days",
+	optDiseaseIncap = mechanics.SwitchOf("ag.disease", "incap_days",
 		"abs_mos_plus_6: |MoS| + 6 days; signed_mos_plus_6: max(0, MoS + 6) (the literal formula); minus_mos_minus_4: −(MoS + 4)",
-		IncapAbsPlus6, IncapSignedPlus6, IncapMinusMinus4)
-	diseaseSuccess = mechanics.SwitchOf("ag.disease", "success_effect",
+		incapAbsPlus6, incapSignedPlus6, incapMinusMinus4)
+	optDiseaseSuccess = mechanics.SwitchOf("ag.disease", "success_effect",
 		"table_applies: MoS 0…3 still gives mild symptoms; success_immune: MoS ≥ 1 means not contracted",
-		DiseaseTableApplies, DiseaseImmune)
-	diseaseOnset = mechanics.SwitchOf("ag.disease", "onset_divisor", "abs_mos_min_1: onset / max(1, |MoS|)", OnsetAbsMoSMin1)
-	diseaseFever = mechanics.SwitchOf("ag.disease", "fever_day_count",
+		diseaseTableApplies, diseaseImmune)
+	optDiseaseOnset = mechanics.SwitchOf("ag.disease", "onset_divisor", "abs_mos_min_1: onset / max(1, |MoS|)", onsetAbsMoSMin1)
+	optDiseaseFever = mechanics.SwitchOf("ag.disease", "fever_day_count",
 		"7_rolls or 6_rolls: the number of daily death rolls during the fever week (the fever lasts 7 days either way)",
-		Fever7Rolls, Fever6Rolls)
+		fever7Rolls, fever6Rolls)
 )
 
 // feverDays is the length of the fever after a fumbled disease test: a
@@ -134,10 +134,10 @@ func disease() *mechanics.Mechanic {
 			"equal to the MoS improving by 1 a day (|MoS| days, |MoS|(|MoS|+1)/2 penalty-days); ≤ −5: incapacitated |MoS| + 6 days, then " +
 			"the −4 row; a fumble: 7 days of fever, dying on a daily d6 roll of 1 (with medical aid) or 1–2 (without), survivors then take " +
 			"the MoS −8 row. Onset = listed onset / max(1, |MoS|), a tenth on a fumble. The fumble gives a fixed lethality floor of about " +
-			"2% per exposure whatever the Body (mechanics.md §1.6).",
+			"2% per exposure whatever the Body.",
 		Params: []mechanics.Param{ip("virulence", 9, 1, 30, "virulence V (the TN; sweep 1–14)"), ip("onset_days", 7, 1, 365, "listed onset O in days"),
 			named(pAttr, "body", "Body"), named(pModifier, "modifier", "modifiers: Bolster +2, wound penalties"), ip("aid", 1, 0, 1, "1: medical aid during a fever")},
-		Options: mechanics.Options(optCritCount, optFumbleCrit, diseaseIncap, diseaseSuccess, diseaseOnset, diseaseFever),
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optDiseaseIncap, optDiseaseSuccess, optDiseaseOnset, optDiseaseFever),
 		Build:   buildDisease,
 	}
 }
@@ -145,113 +145,128 @@ func disease() *mechanics.Mechanic {
 // diseaseCourse is what one row of the disease table gives.
 type diseaseCourse struct{ days, pen, inc int }
 
-func buildDisease(c mechanics.Config) (*mechanics.Spec, error) {
-	o := coreOptionsOf(c)
-	v, body, m := c.Int("virulence"), c.Int("body"), c.Int("modifier")
-	incapRule, immune := diseaseIncap.Of(c), diseaseSuccess.Of(c) == DiseaseImmune
-	_ = diseaseOnset.Of(c) // the one reading: onset / max(1, |MoS|)
+// diseaseRules are the decoded rules of one disease model.
+type diseaseRules struct {
+	virulence, body, mod int
+	incap                diseaseIncap
+	immune               bool // opt.success_effect=success_immune
+	rolls                int  // the fever's daily death rolls
+	onsetH               int  // the listed onset in hours
+	aid                  bool
+}
+
+func diseaseRulesOf(c mechanics.Config) diseaseRules {
+	_ = optDiseaseOnset.Of(c) // the one reading: onset / max(1, |MoS|)
 	rolls := 7
-	if diseaseFever.Of(c) == Fever6Rolls {
+	if optDiseaseFever.Of(c) == fever6Rolls {
 		rolls = 6
 	}
-	onsetH := c.Int("onset_days") * 24
-	// Day of death during the fever (1..rolls) or rolls+1 = survived:
-	// P(day d) = q(1−q)^(d−1), q = 1/6 with aid, 1/3 without.
+	return diseaseRules{
+		virulence: c.Int("virulence"), body: c.Int("body"), mod: c.Int("modifier"),
+		incap: optDiseaseIncap.Of(c), immune: optDiseaseSuccess.Of(c) == diseaseImmune,
+		rolls: rolls, onsetH: c.Int("onset_days") * 24, aid: c.Int("aid") == 1,
+	}
+}
+
+// row is the disease table's row for a MoS: a mild cold for MoS ≥ 0, a
+// penalty easing by 1 a day for −4…−1, incapacitation then the −4 row
+// below that (the incapacitation per opt.incap_days).
+func (r diseaseRules) row(mos int) diseaseCourse {
+	switch {
+	case mos >= 0:
+		return diseaseCourse{days: max(0, 4-mos)}
+	case mos >= -4:
+		return diseaseCourse{days: -mos, pen: (-mos) * (-mos + 1) / 2}
+	}
+	inc := -mos + 6
+	switch r.incap {
+	case incapSignedPlus6:
+		inc = max(0, mos+6)
+	case incapMinusMinus4:
+		inc = -(mos + 4)
+	}
+	return diseaseCourse{days: inc + 4, pen: 10, inc: inc}
+}
+
+// got is whether a test with this MoS contracts the disease.
+func (r diseaseRules) got(mos int) bool { return !(r.immune && mos >= 1) }
+
+// feverDie is the day of death during the fever (1..rolls) or rolls+1 =
+// survived: P(day d) = q(1−q)^(d−1), q = 1/6 with aid, 1/3 without.
+func (r diseaseRules) feverDie() mechanics.Die {
 	num, den := int64(1), int64(6)
-	if c.Int("aid") == 0 {
+	if !r.aid {
 		num, den = 1, 3
 	}
 	pow := func(b int64, e int) int64 {
-		r := int64(1)
+		p := int64(1)
 		for range e {
-			r *= b
+			p *= b
 		}
-		return r
+		return p
 	}
 	var fever mechanics.Die
-	for d := 1; d <= rolls; d++ {
-		fever.Faces, fever.Weights = append(fever.Faces, d), append(fever.Weights, num*pow(den-num, d-1)*pow(den, rolls-d))
+	for d := 1; d <= r.rolls; d++ {
+		fever.Faces, fever.Weights = append(fever.Faces, d), append(fever.Weights, num*pow(den-num, d-1)*pow(den, r.rolls-d))
 	}
-	fever.Faces, fever.Weights = append(fever.Faces, rolls+1), append(fever.Weights, pow(den-num, rolls))
+	fever.Faces, fever.Weights = append(fever.Faces, r.rolls+1), append(fever.Weights, pow(den-num, r.rolls))
+	return fever
+}
 
-	row := func(mos int) diseaseCourse {
-		switch {
-		case mos >= 0:
-			return diseaseCourse{days: max(0, 4-mos)}
-		case mos >= -4:
-			return diseaseCourse{days: -mos, pen: (-mos) * (-mos + 1) / 2}
-		}
-		inc := -mos + 6
-		switch incapRule {
-		case IncapSignedPlus6:
-			inc = max(0, mos+6)
-		case IncapMinusMinus4:
-			inc = -(mos + 4)
-		}
-		return diseaseCourse{days: inc + 4, pen: 10, inc: inc}
-	}
-	// The record holds the test's MoS, the fumble and the fever's death
-	// day; every reported quantity is a table over the MoS (computed here)
-	// or the fever's course.
-	lo, hi := -v, maxRoll+body+max(m, 0)-v
+// diseaseOutcome is the record of an exposure — the test's MoS in
+// [lo, hi], the fumble and the fever's death day — and the node that rolls
+// it.
+func (r diseaseRules) diseaseOutcome(o CoreOptions, lo, hi int) (*mechanics.Record, mechanics.Node) {
 	rec := mechanics.NewRecord(
 		mechanics.Int("mos", lo, hi, "MoS of the Body test vs the virulence"),
 		mechanics.Flag("fumble", "the Body test fumbled: a week of fever"),
-		mechanics.Int("fever_day", 0, rolls+1, "day of death during the fever, rolls+1 = survived it; 0 without a fever"),
+		mechanics.Int("fever_day", 0, r.rolls+1, "day of death during the fever, rolls+1 = survived it; 0 without a fever"),
 	)
 	sMoS, sFumble, sDay := rec.Slot("mos"), rec.Slot("fumble"), rec.Slot("fever_day")
 	// The record of each (roll, fever day), tabulated: the simulator calls
 	// the combination once per trial.
-	days := rolls + 2
-	codes := make([]int, RollRecord.Size()*days)
-	for r := range RollRecord.Size() {
-		code := sMoS.Set(rec.Start(), min(max(Total(r, body, m)-v, lo), hi))
+	days := r.rolls + 2
+	codes := make([]int, rollRecord.Size()*days)
+	for x := range rollRecord.Size() {
+		code := sMoS.Set(rec.Start(), min(max(rollTotal(x, r.body, r.mod)-r.virulence, lo), hi))
 		for death := 1; death < days; death++ {
-			codes[r*days+death] = code
-			if rollFumble(r) {
-				codes[r*days+death] = sDay.Set(sFumble.SetBool(code, true), death)
+			codes[x*days+death] = code
+			if rollFumble(x) {
+				codes[x*days+death] = sDay.Set(sFumble.SetBool(code, true), death)
 			}
 		}
 	}
-	out := mechanics.Combine{X: Pool(2, o), Y: fever, Name: "disease", F: func(r, death int) int { return codes[r*days+death] }}
-	byMoS := func(f func(mos int) int64) expr.Expr {
+	return rec, mechanics.Combine{X: Pool(2, o), Y: r.feverDie(), Name: "disease", F: func(x, death int) int { return codes[x*days+death] }}
+}
+
+func buildDisease(c mechanics.Config) (*mechanics.Spec, error) {
+	r := diseaseRulesOf(c)
+	// The record holds the test's MoS, the fumble and the fever's death
+	// day; every reported quantity is a table over the MoS (computed here)
+	// or the fever's course.
+	lo, hi := -r.virulence, maxRoll+r.body+max(r.mod, 0)-r.virulence
+	rec, out := r.diseaseOutcome(coreOptionsOf(c), lo, hi)
+	// byMoS is a table over the MoS of a quantity of a contracted disease
+	// (0 when not contracted).
+	byMoS := func(f func(mos int) int) expr.Expr {
 		t := make([]int64, hi-lo+1)
 		for mos := lo; mos <= hi; mos++ {
-			t[mos-lo] = f(mos)
+			if r.got(mos) {
+				t[mos-lo] = int64(f(mos))
+			}
 		}
 		return expr.Table(expr.F("mos"), int64(lo), t...)
 	}
-	got := func(mos int) bool { return !(immune && mos >= 1) }
 	fum, day := expr.F("fumble"), expr.F("fever_day")
-	died := expr.And(fum, expr.Le(day, expr.K(int64(rolls))))
+	died := expr.And(fum, expr.Le(day, expr.K(int64(r.rolls))))
 	// A fever survivor has the fever week, then the MoS −8 row.
-	after := row(-8)
+	after := r.row(-8)
 	fever3 := func(dead expr.Expr, alive int) expr.Expr { return expr.Cond(died, dead, expr.K(int64(alive))) }
-	daysIll := expr.Cond(fum, fever3(day, feverDays+after.days), byMoS(func(mos int) int64 {
-		if !got(mos) {
-			return 0
-		}
-		return int64(row(mos).days)
-	}))
-	pen := expr.Cond(fum, fever3(expr.K(0), after.pen), byMoS(func(mos int) int64 {
-		if !got(mos) {
-			return 0
-		}
-		return int64(row(mos).pen)
-	}))
-	inc := expr.Cond(fum, fever3(expr.K(0), after.inc), byMoS(func(mos int) int64 {
-		if !got(mos) {
-			return 0
-		}
-		return int64(row(mos).inc)
-	}))
-	onset := expr.Cond(fum, expr.K(int64(onsetH/10)), byMoS(func(mos int) int64 {
-		if !got(mos) {
-			return 0
-		}
-		return int64(onsetH / max(1, abs(mos)))
-	}))
-	contracted := expr.Or(fum, byMoS(func(mos int) int64 { return int64(bit(got(mos))) }))
+	daysIll := expr.Cond(fum, fever3(day, feverDays+after.days), byMoS(func(mos int) int { return r.row(mos).days }))
+	pen := expr.Cond(fum, fever3(expr.K(0), after.pen), byMoS(func(mos int) int { return r.row(mos).pen }))
+	inc := expr.Cond(fum, fever3(expr.K(0), after.inc), byMoS(func(mos int) int { return r.row(mos).inc }))
+	onset := expr.Cond(fum, expr.K(int64(r.onsetH/10)), byMoS(func(mos int) int { return r.onsetH / max(1, abs(mos)) }))
+	contracted := expr.Or(fum, byMoS(func(int) int { return 1 }))
 	spec := &mechanics.Spec{Record: rec, Outcome: out}
 	spec.Vars = []mechanics.Var{
 		{Name: "days_ill", Doc: "days of illness (a fever death: its day)", Unit: "days", Expr: daysIll},
@@ -270,12 +285,12 @@ func abs(x int) int { return max(x, -x) }
 
 // Options of ag.stabilize.
 var (
-	stabBodySign = mechanics.SwitchOf("ag.stabilize", "body_sign", "plus_body: the patient's Body adds; minus_body: it subtracts",
-		StabPlusBody, StabMinusBody)
-	stabNeeds = mechanics.SwitchOf("ag.stabilize", "bleed_out_needs",
-		"one_success: one success saves a bleeding patient; all_wounds: every wound must be stabilised", StabOneSuccess, StabAllWounds)
-	stabDeadline = mechanics.SwitchOf("ag.stabilize", "deadline_attempts", "2: attempts ending at 5 and 10 minutes; 1",
-		StabDeadline2, StabDeadline1)
+	optStabBodySign = mechanics.SwitchOf("ag.stabilize", "body_sign", "plus_body: the patient's Body adds; minus_body: it subtracts",
+		stabPlusBody, stabMinusBody)
+	optStabNeeds = mechanics.SwitchOf("ag.stabilize", "bleed_out_needs",
+		"one_success: one success saves a bleeding patient; all_wounds: every wound must be stabilised", stabOneSuccess, stabAllWounds)
+	optStabDeadline = mechanics.SwitchOf("ag.stabilize", "deadline_attempts", "2: attempts ending at 5 and 10 minutes; 1",
+		stabDeadline2, stabDeadline1)
 )
 
 // maxStabFumbles is the number of fumbles tracked by ag.stabilize.
@@ -289,12 +304,12 @@ func stabilize() *mechanics.Mechanic {
 		Doc: "Five minutes of work and a Medicine + Logic roll at TN 1, adjusted by the patient's Body and the patient's wound and bruise " +
 			"penalties. Success stabilises one wound, failure wastes the time, a fumble wastes it and adds a flesh wound (one more wound " +
 			"to stabilise and −1 more). Bleeding out (deadline 10 minutes = two attempts) needs one success by default. Fumbles beyond " +
-			"ten are not tracked further (mechanics.md §1.7).",
+			"ten are not tracked further.",
 		Params: []mechanics.Param{named(pSkill, "skill", "medic's Medicine"), named(pAttr, "logic", "medic's Logic"), pModifier,
 			ip("patient_body", 2, 0, 20, "patient's Body"), ip("patient_penalty", 1, 0, 20, "patient's current wound and bruise penalty (as a positive number)"),
 			ip("wounds", 2, 1, 20, "unstabilised wounds U"), ip("bleeding_out", 0, 0, 1, "1: the patient is bleeding out (a deadline)"),
 			ip("attempts", 24, 1, 500, "attempts simulated at most (5 minutes each)")},
-		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie, stabBodySign, stabNeeds, stabDeadline),
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optTie, optStabBodySign, optStabNeeds, optStabDeadline),
 		Build:   buildStabilize,
 	}
 }
@@ -310,16 +325,16 @@ func buildStabilize(c mechanics.Config) (*mechanics.Spec, error) {
 	o := coreOptionsOf(c)
 	U := c.Int("wounds")
 	body := c.Int("patient_body")
-	if stabBodySign.Of(c) == StabMinusBody {
+	if optStabBodySign.Of(c) == stabMinusBody {
 		body = -body
 	}
 	a, m0 := c.Int("logic"), c.Int("modifier")+body-c.Int("patient_penalty")
 	bleeding := c.Int("bleeding_out") == 1
 	deadline := 2
-	if stabDeadline.Of(c) == StabDeadline1 {
+	if optStabDeadline.Of(c) == stabDeadline1 {
 		deadline = 1
 	}
-	needAll := stabNeeds.Of(c) == StabAllWounds
+	needAll := optStabNeeds.Of(c) == stabAllWounds
 	skill := c.Int("skill")
 
 	// States: wounds still open (a fumble opens one more) and fumbles so
@@ -338,12 +353,12 @@ func buildStabilize(c mechanics.Config) (*mechanics.Spec, error) {
 	roll := Pool(skill, o)
 	class := make([][]uint8, maxStabFumbles+1) // [fumbles][roll record] → attempt result
 	for f := range class {
-		class[f] = make([]uint8, RollRecord.Size())
+		class[f] = make([]uint8, rollRecord.Size())
 		for r := range class[f] {
 			switch {
 			case rollFumble(r):
 				class[f][r] = attemptFumbles
-			case success(Total(r, a, m0-f)-1, o.Tie):
+			case success(rollTotal(r, a, m0-f)-1, o.Tie):
 				class[f][r] = attemptSucceeds
 			}
 		}
@@ -379,7 +394,7 @@ func buildStabilize(c mechanics.Config) (*mechanics.Spec, error) {
 		}
 	}
 	// move[late][state·rolls + roll]: the state after an attempt.
-	rolls := RollRecord.Size()
+	rolls := rollRecord.Size()
 	var move [2][]int32
 	for late := range move {
 		move[late] = make([]int32, open.Size()*rolls)
@@ -398,8 +413,8 @@ func buildStabilize(c mechanics.Config) (*mechanics.Spec, error) {
 	return mechanics.ProcessSpec(p), nil
 }
 
-var recoveryQueues = mechanics.SwitchOf("ag.recovery", "queues",
-	"bruises_and_wounds_in_parallel: the two queues run at once; single_queue: one after the other", QueuesParallel, QueuesSingle)
+var optRecoveryQueues = mechanics.SwitchOf("ag.recovery", "queues",
+	"bruises_and_wounds_in_parallel: the two queues run at once; single_queue: one after the other", queuesParallel, queuesSingle)
 
 func recovery() *mechanics.Mechanic {
 	const id = "ag.recovery"
@@ -408,11 +423,11 @@ func recovery() *mechanics.Mechanic {
 		Summary: "healing time: bruises 1d6 hours / 1d6 days each, wounds 3 days–1 month each, one after another",
 		Doc: "Injuries heal one after another, flesh ones first: flesh bruise 1d6 hours, deep bruise 1d6 days; aided wound: flesh 3 days, " +
 			"deep 2 weeks; unaided: flesh 1 week, deep 1 month (30 days). After a resuscitation nothing heals for the first week. The " +
-			"bruise queue is a sum of dice (K1); the wound queue is deterministic (mechanics.md §1.7).",
+			"bruise queue is a sum of dice (a convolution); the wound queue is deterministic.",
 		Params: []mechanics.Param{ip("flesh_bruises", 2, 0, 30, "flesh bruises"), ip("deep_bruises", 1, 0, 30, "deep bruises"),
 			ip("flesh_wounds", 1, 0, 30, "flesh wounds"), ip("deep_wounds", 0, 0, 30, "deep wounds"), ip("aided", 1, 0, 1, "1: wounds are medically aided"),
 			ip("resuscitated", 0, 0, 1, "1: after a resuscitation nothing heals for the first week")},
-		Options: mechanics.Options(recoveryQueues),
+		Options: mechanics.Options(optRecoveryQueues),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			fb, db := c.Int("flesh_bruises"), c.Int("deep_bruises")
 			fw, dw := 7*24, 30*24
@@ -420,7 +435,7 @@ func recovery() *mechanics.Mechanic {
 				fw, dw = 3*24, 14*24
 			}
 			wounds := c.Int("flesh_wounds")*fw + c.Int("deep_wounds")*dw
-			single := recoveryQueues.Of(c) == QueuesSingle
+			single := optRecoveryQueues.Of(c) == queuesSingle
 			wait := 7 * 24 * c.Int("resuscitated")
 
 			d6d := mechanics.Scale{X: mechanics.D(6), K: 24}

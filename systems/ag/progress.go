@@ -7,11 +7,11 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
-// The §1.3, §1.5 and §1.8 mechanics that unfold over time: accumulated
-// success (and acting fast, dispelling) as a random walk to a MoS
-// requirement, and chases as a walk of the gap. Every one is a Kernel/Move
-// process: one random increment per step, shared by all states, and a Move
-// tabulated when the model is built.
+// The mechanics that unfold over time: accumulated success (and acting
+// fast, dispelling) as a random walk to a MoS requirement, and chases as a
+// walk of the gap. Every one is a Kernel/Move process: one random increment
+// per step, shared by all states, and a Move tabulated when the model is
+// built.
 
 // progressMechanics are the mechanics declared in progress.go.
 func progressMechanics() []*mechanics.Mechanic {
@@ -23,11 +23,11 @@ const accID = "ag.accumulated"
 var (
 	optAccFailure = mechanics.SwitchOf(accID, "failure",
 		"subtract_mos: the signed MoS is added, so a failure by 3 removes 3; subtract_one: failures remove 1; no_loss: failures remove nothing",
-		AccSubtractMoS, AccSubtractOne, AccNoLoss)
-	optAccFloor   = mechanics.SwitchOf(accID, "floor", "zero: progress cannot go below 0; none: it can (see opt.abandon and lower_limit)", AccFloorZero, AccFloorNone)
-	optAccTie     = mechanics.SwitchOf(accID, "tie", "zero: MoS 0 adds nothing; cost_plus_one: MoS 0 adds 1 (accepted at a cost)", AccTieZero, AccTieCostPlusOne)
-	optAccAbandon = mechanics.SwitchOf(accID, "abandon", "never; at_minus_Q: progress at −Q or below is an absorbing failure", AccAbandonNever, AccAbandonAtMinusQ)
-	optAccFumble  = mechanics.SwitchOf(accID, "fumble", "none: a fumble is just its MoS; reset: a fumble loses all progress", AccFumbleNone, AccFumbleReset)
+		accSubtractMoS, accSubtractOne, accNoLoss)
+	optAccFloor   = mechanics.SwitchOf(accID, "floor", "zero: progress cannot go below 0; none: it can (see opt.abandon and lower_limit)", accFloorZero, accFloorNone)
+	optAccTie     = mechanics.SwitchOf(accID, "tie", "zero: MoS 0 adds nothing; cost_plus_one: MoS 0 adds 1 (accepted at a cost)", accTieZero, accTieCostPlusOne)
+	optAccAbandon = mechanics.SwitchOf(accID, "abandon", "never; at_minus_Q: progress at −Q or below is an absorbing failure", accAbandonNever, accAbandonAtMinusQ)
+	optAccFumble  = mechanics.SwitchOf(accID, "fumble", "none: a fumble is just its MoS; reset: a fumble loses all progress", accFumbleNone, accFumbleReset)
 )
 
 var accOptions = mechanics.Options(optAccFailure, optAccFloor, optAccTie, optAccAbandon, optAccFumble)
@@ -36,11 +36,11 @@ var accOptions = mechanics.Options(optAccFailure, optAccFloor, optAccTie, optAcc
 // that declares them (acting_fast shares them through the accID names);
 // the ones a mechanic does not declare keep their defaults.
 type accOpts struct {
-	failure AccFailure
-	floor   AccFloor
-	tie     AccTie
-	abandon AccAbandon
-	fumble  AccFumble
+	failure accFailure
+	floor   accFloor
+	tie     accTie
+	abandon accAbandon
+	fumble  accFumble
 }
 
 func accOptsOf(c mechanics.Config) accOpts {
@@ -53,13 +53,13 @@ func (a accOpts) increment(mos int) int {
 	case mos >= 1:
 		return mos
 	case mos == 0:
-		if a.tie == AccTieCostPlusOne {
+		if a.tie == accTieCostPlusOne {
 			return 1
 		}
 		return 0
-	case a.failure == AccSubtractOne:
+	case a.failure == accSubtractOne:
 		return -1
-	case a.failure == AccNoLoss:
+	case a.failure == accNoLoss:
 		return 0
 	default:
 		return mos
@@ -94,9 +94,9 @@ func (r stepRecord) code(d int, reset bool) int {
 // yields step records; it returns the process and the index of "done".
 func progressChain(q, lowerLimit, horizon int, a accOpts, kernel mechanics.Node, step stepRecord) (*mechanics.Process, int) {
 	lo := 0
-	if a.floor == AccFloorNone {
+	if a.floor == accFloorNone {
 		lo = -lowerLimit
-		if a.abandon == AccAbandonAtMinusQ {
+		if a.abandon == accAbandonAtMinusQ {
 			lo = -q + 1
 		}
 	}
@@ -106,9 +106,9 @@ func progressChain(q, lowerLimit, horizon int, a accOpts, kernel mechanics.Node,
 	}
 	done := p.Add(true, "done")
 	abandoned, below := -1, -1
-	if a.floor == AccFloorNone && a.abandon == AccAbandonAtMinusQ {
+	if a.floor == accFloorNone && a.abandon == accAbandonAtMinusQ {
 		abandoned = p.Add(true, "abandoned")
-	} else if a.floor == AccFloorNone {
+	} else if a.floor == accFloorNone {
 		below = p.Add(true, "below_limit")
 	}
 	p.Start = -lo
@@ -117,12 +117,12 @@ func progressChain(q, lowerLimit, horizon int, a accOpts, kernel mechanics.Node,
 		v := s + lo
 		if step.reset.Bool(x) {
 			v = min(v, 0)
-			if a.floor == AccFloorZero || v >= 0 {
+			if a.floor == accFloorZero || v >= 0 {
 				v = 0
 			}
 		}
 		v += step.delta.Get(x)
-		if a.floor == AccFloorZero {
+		if a.floor == accFloorZero {
 			v = max(v, 0)
 		}
 		switch {
@@ -154,7 +154,7 @@ func testKernel(c mechanics.Config, mod int, a accOpts) (mechanics.Node, stepRec
 		lo, hi = min(lo, d), max(hi, d)
 	}
 	step := newStepRecord(lo, hi)
-	reset := a.fumble == AccFumbleReset
+	reset := a.fumble == accFumbleReset
 	return mechanics.Map{X: s.roll(o), Name: "increment", F: func(r int) int {
 		return step.code(a.increment(s.total(r)-tn), reset && rollFumble(r))
 	}}, step
@@ -165,8 +165,8 @@ func accumulated() *mechanics.Mechanic {
 		ID:      accID,
 		Summary: "accumulated success: add each test's MoS until the running total reaches Q",
 		Doc: "A long task has a MoS requirement Q. Each test adds its MoS when it succeeds and subtracts when it fails; S_t = max(0, S_{t−1} + Δ_t) " +
-			"by default, absorbed when S_t ≥ Q. Solved as an absorbing Markov chain (K6): the number of tests to finish (PMF, S(t)), and " +
-			"for an unlimited horizon the mean from N = (I − Q)⁻¹ (mechanics.md §1.3).",
+			"by default, absorbed when S_t ≥ Q. Solved as an absorbing Markov chain: the number of tests to finish (PMF, S(t)), and " +
+			"for an unlimited horizon the mean from N = (I − Q)⁻¹.",
 		Params:  []mechanics.Param{pQ, pSkill, pAttr, pModifier, pTN, pHorizon, pLower},
 		Options: append(mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit), accOptions...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -183,7 +183,7 @@ func actingFast() *mechanics.Mechanic {
 		ID:      "ag.acting_fast",
 		Summary: "acting fast: ½, ¼, ⅛, 1/16 of the time per test at −1…−4 — is hurrying worth it?",
 		Doc: "An extended action can be done in 2^−k of the time at modifier −k (k = 0…4). Combined with ag.accumulated: wall-clock time " +
-			"= tests × base time × 2^−k; the events give P(finishing within a deadline) (mechanics.md §1.2).",
+			"= tests × base time × 2^−k; the events give P(finishing within a deadline).",
 		Params: []mechanics.Param{ip("k", 1, 0, 4, "hurry level: 2^−k of the time per test at −k"), ip("base_minutes", 60, 1, 100000, "time of one test at normal speed, in minutes"),
 			ip("deadline_minutes", 240, 1, 10000000, "the deadline, in minutes"), pQ, pSkill, pAttr, pModifier, pTN, pHorizon, pLower},
 		Options: append(mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit), accOptions...),
@@ -210,14 +210,14 @@ func actingFast() *mechanics.Mechanic {
 }
 
 var optDispelResist = mechanics.SwitchOf("ag.magic.dispel", "resist_roll",
-	"psyche_attribute_roll: the caster's two dice + Psyche; fixed_psyche_tn: a fixed TN equal to the caster's Psyche", ResistPsycheRoll, ResistFixedTN)
+	"psyche_attribute_roll: the caster's two dice + Psyche; fixed_psyche_tn: a fixed TN equal to the caster's Psyche", resistPsycheRoll, resistFixedTN)
 
 func dispel() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "ag.magic.dispel",
 		Summary: "dispelling: opposed Restoration + Psyche tests deal MoS damage to a spell until it exceeds 5",
 		Doc: "Restoration + Psyche opposed by the original caster's Psyche; each success deals its MoS as damage to the spell, failures " +
-			"do not heal it; the spell ends once its damage exceeds 5 (ag.accumulated with Q = 6 and increments max(0, MoS)) (mechanics.md §1.8).",
+			"do not heal it; the spell ends once its damage exceeds 5 (ag.accumulated with Q = 6 and increments max(0, MoS)).",
 		Params: []mechanics.Param{named(pSkill, "skill", "dispeller's Restoration skill"), named(pAttr, "attribute", "dispeller's Psyche"), pModifier,
 			ip("caster_psyche", 2, 0, 20, "the original caster's Psyche"), ip("horizon", 30, 1, 1000, "attempts simulated at most")},
 		Options: mechanics.Options(optCritCount, optFumbleCrit, optUnskilledCrit, optDispelResist),
@@ -227,11 +227,11 @@ func dispel() *mechanics.Mechanic {
 			psy := c.Int("caster_psyche")
 			step := newStepRecord(0, a.maxTotal())
 			var kern mechanics.Node
-			if optDispelResist.Of(c) == ResistFixedTN {
+			if optDispelResist.Of(c) == resistFixedTN {
 				kern = mechanics.Map{X: a.roll(o), Name: "damage", F: func(x int) int { return step.code(max(0, a.total(x)-psy), false) }}
 			} else {
 				kern = mechanics.Combine{X: a.roll(o), Y: Pool(2, o), Name: "damage", F: func(x, y int) int {
-					return step.code(max(0, a.total(x)-Total(y, psy, 0)), false)
+					return step.code(max(0, a.total(x)-rollTotal(y, psy, 0)), false)
 				}}
 			}
 			p, done := progressChain(6, 0, c.Int("horizon"), accOpts{}, kern, step)
@@ -244,10 +244,10 @@ func dispel() *mechanics.Mechanic {
 var (
 	optChaseFumble = mechanics.SwitchOf("ag.chase", "fumble",
 		"speed_plus_result_minus_d6: a fumble loses 1d6 m from speed + result; speed_minus_d6: the fumble replaces the bonus",
-		ChaseFumbleSpeedPlusResult, ChaseFumbleSpeedOnly)
+		chaseFumbleSpeedPlusResult, chaseFumbleSpeedOnly)
 	optWinnerBonus = mechanics.SwitchOf("ag.chase_obstacle", "winner_bonus",
 		"own_mos_vs_obstacle: the party with the larger MoS against the obstacle adds max(0, MoS); opposed_margin: a party with MoS < 1 loses the round, the winner adds T_w − T_l",
-		WinnerOwnMoS, WinnerOpposedMargin)
+		winnerOwnMoS, winnerOpposedMargin)
 )
 
 // runner is one party of a chase: its Athletics + Body roll and base speed.
@@ -256,15 +256,15 @@ type runner struct {
 	speed int
 }
 
-// distance is the runner's distance this round (§1.5): speed + T, or on a
-// fumble speed + T − d6 (speed − d6 with opt.fumble=speed_minus_d6), never
-// below 0. It yields metres.
-func (r runner) distance(o CoreOptions, fumble ChaseFumble) mechanics.Node {
+// distance is the runner's distance this round (docs/mechanics.md#ag-chase):
+// speed + T, or on a fumble speed + T − d6 (speed − d6 with
+// opt.fumble=speed_minus_d6), never below 0. It yields metres.
+func (r runner) distance(o CoreOptions, fumble chaseFumble) mechanics.Node {
 	return mechanics.Combine{X: r.roll(o), Y: mechanics.D(6), Name: "distance", F: func(x, d6 int) int {
 		if !rollFumble(x) {
 			return r.speed + r.total(x)
 		}
-		if fumble == ChaseFumbleSpeedOnly {
+		if fumble == chaseFumbleSpeedOnly {
 			return max(0, r.speed-d6)
 		}
 		return max(0, r.speed+r.total(x)-d6)
@@ -308,9 +308,34 @@ func (or obstacleRound) values() []obstacleValues {
 
 func chase(obstacles bool) *mechanics.Mechanic {
 	id := "ag.chase"
+	opts := []mechanics.Declared{optCritCount, optFumbleCrit, optUnskilledCrit, optChaseFumble}
+	doc := "Each round each runner makes Athletics + Body and adds the result to its speed; a fumble loses 1d6 m. Gap_{t+1} = Gap_t + d_q − d_p; " +
+		"caught at gap ≤ 0, escaped at gap ≥ G, undecided after R_max rounds (our end conditions). An absorbing chain on the integer gap."
+	summary := "foot chase: speed + Athletics + Body per round; caught, escaped or still running"
 	if obstacles {
 		id = "ag.chase_obstacle"
+		opts = append(opts, optWinnerBonus)
+		doc += " In obstacle rounds each party also rolls Athletics + Body against the obstacle; the better one adds its margin to the round's distance, and a fumble on it loses the round."
+		summary = "foot chase with obstacles every k rounds (extra opposed crossing test)"
 	}
+	return &mechanics.Mechanic{
+		ID:      id,
+		Summary: summary,
+		Doc:     doc,
+		Params:  chaseParams(obstacles),
+		Options: mechanics.Options(opts...),
+		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			p := &mechanics.Process{Horizon: c.Int("rounds"), TimeUnit: "round", Homogeneous: true}
+			setChaseKernels(p, c, obstacles)
+			setGapStates(p, c.Int("gap"), c.Int("escape_gap"))
+			return mechanics.ProcessSpec(p), nil
+		},
+	}
+}
+
+// chaseParams are the parameters of ag.chase, and with obstacles those of
+// ag.chase_obstacle.
+func chaseParams(obstacles bool) []mechanics.Param {
 	ps := []mechanics.Param{
 		ip("quarry_speed", 20, 0, 200, "quarry's base speed, m/round [placeholder: walk 10 / run 20 / sprint 30]"),
 		ip("pursuer_speed", 20, 0, 200, "pursuer's base speed, m/round"),
@@ -319,93 +344,86 @@ func chase(obstacles bool) *mechanics.Mechanic {
 	ps = append(ps, sideParams("pursuer_", "pursuer's Athletics + Body", 2, 2)...)
 	ps = append(ps, ip("gap", 10, 0, 500, "initial gap g₀ in metres (sweep 0–50)"), ip("escape_gap", 30, 1, 500, "the quarry escapes at a gap of G metres (sweep 10–100)"),
 		ip("rounds", 10, 1, 200, "round limit R_max (sweep 1–30)"))
-	opts := []mechanics.Declared{optCritCount, optFumbleCrit, optUnskilledCrit, optChaseFumble}
-	doc := "Each round each runner makes Athletics + Body and adds the result to its speed; a fumble loses 1d6 m. Gap_{t+1} = Gap_t + d_q − d_p; " +
-		"caught at gap ≤ 0, escaped at gap ≥ G, undecided after R_max rounds (our end conditions). An absorbing chain on the integer gap (mechanics.md §1.5)."
-	summary := "foot chase: speed + Athletics + Body per round; caught, escaped or still running"
 	if obstacles {
 		ps = append(ps, ip("obstacle_tn", 4, 1, 20, "obstacle TN: low fence 2, bench or bins 4, tall fence 6"), ip("obstacle_every", 3, 1, 200, "an obstacle every k-th round (1 = every round)"))
-		opts = append(opts, optWinnerBonus)
-		doc += " In obstacle rounds each party also rolls Athletics + Body against the obstacle; the better one adds its margin to the round's distance, and a fumble on it loses the round (mechanics.md §1.5)."
-		summary = "foot chase with obstacles every k rounds (extra opposed crossing test)"
 	}
-	return &mechanics.Mechanic{
-		ID:      id,
-		Summary: summary,
-		Doc:     doc,
-		Params:  ps,
-		Options: mechanics.Options(opts...),
-		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			o := coreOptionsOf(c)
-			q := runner{sideOf(c, "quarry_"), c.Int("quarry_speed")}
-			pu := runner{sideOf(c, "pursuer_"), c.Int("pursuer_speed")}
-			G, g0 := c.Int("escape_gap"), c.Int("gap")
-			fumble := optChaseFumble.Of(c)
-			// The kernel is the change of the gap in one round, d_q − d_p.
-			regular := mechanics.Combine{X: q.distance(o, fumble), Y: pu.distance(o, fumble), Name: "gap change", F: func(a, b int) int { return a - b }}
-			p := &mechanics.Process{Horizon: c.Int("rounds"), TimeUnit: "round", Homogeneous: true}
-			p.Kernel = func(int) mechanics.Node { return regular }
-			if obstacles {
-				every := c.Int("obstacle_every")
-				obst := obstacleKernel(q, pu, c.Int("obstacle_tn"), optWinnerBonus.Of(c), o, fumble)
-				if every == 1 {
-					// Every round has an obstacle: one kernel for all.
-					p.Kernel = func(int) mechanics.Node { return obst }
-				} else {
-					// Two kernels, one for obstacle rounds, computed once
-					// each; the key of every round is listed up front.
-					keys := make([]int, p.Horizon+1)
-					for t := every; t <= p.Horizon; t += every {
-						keys[t] = 1
-					}
-					p.Homogeneous = false
-					p.Kernel = func(t int) mechanics.Node {
-						if keys[t] == 1 {
-							return obst
-						}
-						return regular
-					}
-					p.KernelKey = func(t int) int { return keys[t] }
-				}
-			}
-			for gap := 1; gap < G; gap++ {
-				p.Add(false, fmt.Sprintf("gap %d", gap))
-			}
-			caught := p.Add(true, "caught")
-			escaped := p.Add(true, "escaped")
-			// State gap−1 is the gap in metres, 1 ≤ gap < G.
-			at := func(g int) int {
-				switch {
-				case g <= 0:
-					return caught
-				case g >= G:
-					return escaped
-				}
-				return g - 1
-			}
-			p.Start = at(g0)
-			// Move is at(s + 1 + x), written out: it runs on every step.
-			p.Move = func(_, s, x int) int {
-				g := s + 1 + x
-				switch {
-				case g <= 0:
-					return caught
-				case g >= G:
-					return escaped
-				}
-				return g - 1
-			}
-			return mechanics.ProcessSpec(p), nil
-		},
+	return ps
+}
+
+// setChaseKernels gives the chase p its kernels, the change of the gap in
+// one round, d_q − d_p: the same every round, or with obstacles one for
+// obstacle rounds and one for the others (each computed once).
+func setChaseKernels(p *mechanics.Process, c mechanics.Config, obstacles bool) {
+	o := coreOptionsOf(c)
+	q := runner{sideOf(c, "quarry_"), c.Int("quarry_speed")}
+	pu := runner{sideOf(c, "pursuer_"), c.Int("pursuer_speed")}
+	fumble := optChaseFumble.Of(c)
+	regular := mechanics.Combine{X: q.distance(o, fumble), Y: pu.distance(o, fumble), Name: "gap change", F: func(a, b int) int { return a - b }}
+	p.Kernel = func(int) mechanics.Node { return regular }
+	if !obstacles {
+		return
+	}
+	every := c.Int("obstacle_every")
+	obst := obstacleKernel(q, pu, c.Int("obstacle_tn"), optWinnerBonus.Of(c), o, fumble)
+	if every == 1 {
+		// Every round has an obstacle: one kernel for all.
+		p.Kernel = func(int) mechanics.Node { return obst }
+		return
+	}
+	// The key of every round is listed up front.
+	keys := make([]int, p.Horizon+1)
+	for t := every; t <= p.Horizon; t += every {
+		keys[t] = 1
+	}
+	p.Homogeneous = false
+	p.Kernel = func(t int) mechanics.Node {
+		if keys[t] == 1 {
+			return obst
+		}
+		return regular
+	}
+	p.KernelKey = func(t int) int { return keys[t] }
+}
+
+// setGapStates gives the chase p its states — the gap in metres, 1 ≤ gap
+// < G (state gap−1), then caught and escaped — its start at the gap g0,
+// and its move by the kernel's change of the gap.
+func setGapStates(p *mechanics.Process, g0, G int) {
+	for gap := 1; gap < G; gap++ {
+		p.Add(false, fmt.Sprintf("gap %d", gap))
+	}
+	caught := p.Add(true, "caught")
+	escaped := p.Add(true, "escaped")
+	at := func(g int) int {
+		switch {
+		case g <= 0:
+			return caught
+		case g >= G:
+			return escaped
+		}
+		return g - 1
+	}
+	p.Start = at(g0)
+	// Move is at(s + 1 + x), written out: it runs on every step.
+	p.Move = func(_, s, x int) int {
+		g := s + 1 + x
+		switch {
+		case g <= 0:
+			return caught
+		case g >= G:
+			return escaped
+		}
+		return g - 1
 	}
 }
 
-// obstacleKernel is the change of the gap in an obstacle round (§1.5): both
-// runners' distances, then their crossing rolls against the obstacle TN. A
-// fumbled crossing loses the round (distance 0). With own_mos_vs_obstacle
+// obstacleKernel is the change of the gap in an obstacle round
+// (docs/mechanics.md#ag-chase_obstacle): both runners' distances, then
+// their crossing rolls against the obstacle TN. A fumbled crossing loses
+// the round (distance 0). With own_mos_vs_obstacle
 // the larger MoS adds max(0, MoS); with opposed_margin a MoS < 1 loses the
 // round and the winner adds T_w − T_l.
-func obstacleKernel(q, pu runner, tn int, bonus WinnerBonus, o CoreOptions, fumble ChaseFumble) mechanics.Node {
+func obstacleKernel(q, pu runner, tn int, bonus winnerBonus, o CoreOptions, fumble chaseFumble) mechanics.Node {
 	rq, rp := newObstacleRound(q, tn), newObstacleRound(pu, tn)
 	round := func(r runner, or obstacleRound) mechanics.Node {
 		start := or.rec.Start()
@@ -420,7 +438,7 @@ func obstacleKernel(q, pu runner, tn int, bonus WinnerBonus, o CoreOptions, fumb
 	return mechanics.Combine{X: round(q, rq), Y: round(pu, rp), Name: "obstacle round", F: func(a, b int) int {
 		da, db := qv[a].dist, pv[b].dist
 		ma, mb := qv[a].mos, pv[b].mos
-		if bonus == WinnerOpposedMargin {
+		if bonus == winnerOpposedMargin {
 			if ma < 1 {
 				da = 0
 			}
@@ -449,4 +467,29 @@ func obstacleKernel(q, pu runner, tn int, bonus WinnerBonus, o CoreOptions, fumb
 		}
 		return da - db
 	}}
+}
+
+// tabulateMove sets p.Move to a table of move(s, x) over every state and
+// every kernel value x in [lo, hi], built once when the model is built: a
+// step then costs one lookup. Absorbing states map to themselves (the
+// engines never move from them). Move panics on a kernel value outside
+// [lo, hi].
+func tabulateMove(p *mechanics.Process, lo, hi int, move func(s, x int) int) {
+	w := hi - lo + 1
+	tab := make([]int32, len(p.States)*w)
+	for s := range p.States {
+		for x := lo; x <= hi; x++ {
+			next := s
+			if !p.Absorbing[s] {
+				next = move(s, x)
+			}
+			tab[s*w+x-lo] = int32(next)
+		}
+	}
+	p.Move = func(_, s, x int) int {
+		if uint(x-lo) >= uint(w) {
+			panic(fmt.Sprintf("ag: kernel value %d outside its declared range [%d, %d]", x, lo, hi))
+		}
+		return int(tab[s*w+x-lo])
+	}
 }

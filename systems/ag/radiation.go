@@ -62,26 +62,6 @@ func dosePath(acute, daily expr.Rat, exposureDays int, rsf expr.Rat, days int) [
 	return x
 }
 
-// decimal is the exact rational of a decimal parameter value.
-func decimal(v float64) expr.Rat {
-	r, err := expr.Decimal(v)
-	if err != nil {
-		panic("ag: " + err.Error())
-	}
-	return r
-}
-
-// DosePath is dosePath for decimal inputs, as floats (for plots and
-// tests): X_t in dGy for t = 0..days.
-func DosePath(acute, daily float64, exposureDays int, rsf float64, days int) []float64 {
-	x := dosePath(decimal(acute), decimal(daily), exposureDays, decimal(rsf), days)
-	out := make([]float64, len(x))
-	for i, v := range x {
-		out[i], _ = v.Float64()
-	}
-	return out
-}
-
 // bandOf is the radiation band of a total (−1 below 7, or at 7 with
 // above_7).
 func bandOf(x *big.Rat, above7 bool) int {
@@ -99,18 +79,18 @@ func bandOf(x *big.Rat, above7 bool) int {
 
 // Options of ag.radiation.
 var (
-	radTrigger = mechanics.SwitchOf("ag.radiation", "trigger",
+	optRadTrigger = mechanics.SwitchOf("ag.radiation", "trigger",
 		"daily_if_increased: a test every day the dose rose; band_crossing_only: only when it enters a higher band",
-		RadDailyIfIncreased, RadBandCrossing)
-	radThreshold = mechanics.SwitchOf("ag.radiation", "threshold", "at_least_7 or above_7", RadAtLeast7, RadAbove7)
-	radIllness   = mechanics.SwitchOf("ag.radiation", "illness_stack",
-		"worst_only: the worst illness counts; accumulate_penalties: penalties of failed bands add", RadWorstOnly, RadAccumulate)
-	radTreatment = mechanics.SwitchOf("ag.radiation", "treatment",
-		"bonus_on_test: +2 on every test; bonus_on_later_tests: +2 from the second test on", RadBonusOnTest, RadBonusOnLater)
-	radOnset = mechanics.SwitchOf("ag.radiation", "penalty_onset",
+		radDailyIfIncreased, radBandCrossing)
+	optRadThreshold = mechanics.SwitchOf("ag.radiation", "threshold", "at_least_7 or above_7", radAtLeast7, radAbove7)
+	optRadIllness   = mechanics.SwitchOf("ag.radiation", "illness_stack",
+		"worst_only: the worst illness counts; accumulate_penalties: penalties of failed bands add", radWorstOnly, radAccumulate)
+	optRadTreatment = mechanics.SwitchOf("ag.radiation", "treatment",
+		"bonus_on_test: +2 on every test; bonus_on_later_tests: +2 from the second test on", radBonusOnTest, radBonusOnLater)
+	optRadOnset = mechanics.SwitchOf("ag.radiation", "penalty_onset",
 		"test_result_hours: the immediate penalty starts after as many hours as the Body test total; immediate",
-		RadOnsetTestHours, RadOnsetImmediate)
-	radTie = mechanics.SwitchOf("ag.radiation", "tie", "failure: MoS 0 fails", ZeroMoSFails)
+		radOnsetTestHours, radOnsetImmediate)
+	optRadTie = mechanics.SwitchOf("ag.radiation", "tie", "failure: MoS 0 fails", zeroMoSFails)
 )
 
 // Results of a day of radiation (the kernel's "result" field).
@@ -149,8 +129,8 @@ func radiation() *mechanics.Mechanic {
 			"every 2 weeks (at the start of days 15, 29, …), never below a tenth of the peak. At most once a day, when the total has risen and is at least 7, the character " +
 			"makes a Body test, TN by the total: ≥7 → 6, ≥10 → 8, ≥20 → 12, ≥60 → 14, ≥80 → 16, ≥300 → 18. Failure brings the band's " +
 			"illness (≥10 −1, ≥20 −2, ≥60 −3, ≥80 −4; ≥300 death); MoS ≤ −10 or a fumble is fatal too. Tests are independent given " +
-			"the path: a forward DP over the days (K7). A failed test (MoS ≤ −1) also brings an immediate action penalty equal to the MoS " +
-			"(capped at −4), starting after as many hours as the test total by default, easing by 1 every 12 h (mechanics.md §1.6).",
+			"the path: a time-inhomogeneous chain, computed by a forward DP over the days. A failed test (MoS ≤ −1) also brings an immediate action penalty equal to the MoS " +
+			"(capped at −4), starting after as many hours as the test total by default, easing by 1 every 12 h.",
 		Params: []mechanics.Param{
 			{Name: "acute_dose", Default: 25, Min: 0, Max: 100000, Real: true, Doc: "dose on day 1, dGy before shielding (kiloton air burst at 1 km: 10; megaton at 2/10/25 km: 600/50/10)"},
 			{Name: "daily_dose", Default: 0, Min: 0, Max: 100000, Real: true, Doc: "dose per day of exposure, dGy (fallout ≈ 30/12/3/1 per hour at 1 h/2 h/6 h/1 day)"},
@@ -158,97 +138,148 @@ func radiation() *mechanics.Mechanic {
 			{Name: "rsf", Default: 1, Min: 1, Max: 10000, Real: true, Doc: "radiation shielding factor: unprotected 1, vehicle 1.5, house 15, public shelter 40"},
 			named(pAttr, "body", "Body"), pModifier, ip("treatment", 0, 0, 1, "1: treatment in a modern facility (+2)"), ip("days", 60, 1, 3650, "horizon in days"),
 		},
-		Options: mechanics.Options(optCritCount, optFumbleCrit, radTrigger, radThreshold, radIllness, radTreatment, radOnset, radTie),
+		Options: mechanics.Options(optCritCount, optFumbleCrit, optRadTrigger, optRadThreshold, optRadIllness, optRadTreatment, optRadOnset, optRadTie),
 		Build:   buildRadiation,
 	}
 }
 
-func buildRadiation(c mechanics.Config) (*mechanics.Spec, error) {
-	o := coreOptionsOf(c)
-	H := c.Int("days")
-	x := dosePath(c.Rat("acute_dose"), c.Rat("daily_dose"), c.Int("exposure_days"), c.Rat("rsf"), H)
-	above7 := radThreshold.Of(c) == RadAbove7
-	crossing := radTrigger.Of(c) == RadBandCrossing
-	accumulate := radIllness.Of(c) == RadAccumulate
-	laterOnly := radTreatment.Of(c) == RadBonusOnLater
-	immediate := radOnset.Of(c) == RadOnsetImmediate
-	_ = radTie.Of(c) // MoS 0 fails: a test passes at MoS ≥ 1 below
-	treated := c.Int("treatment") == 1
-	body, m := c.Int("body"), c.Int("modifier")
+// radRules are the decoded rules of one radiation model: the dose path
+// over the days, the options and the Body test's attribute and modifier.
+type radRules struct {
+	o          CoreOptions
+	days       int
+	dose       []*big.Rat // X_t for t = 0..days
+	above7     bool       // opt.threshold=above_7
+	crossing   bool       // opt.trigger=band_crossing_only
+	accumulate bool       // opt.illness_stack=accumulate_penalties
+	laterOnly  bool       // opt.treatment=bonus_on_later_tests
+	immediate  bool       // opt.penalty_onset=immediate
+	treated    bool
+	body, mod  int
+}
 
-	// Test days, their bands and bonuses; the largest illness penalty the
-	// tests can bring.
-	testBand := make([]int, H+1)
-	bonus := make([]int, H+1)
-	highest, tests, maxPen := -1, 0, 0
-	for t := 1; t <= H; t++ {
-		testBand[t] = -1
-		b := bandOf(x[t], above7)
-		if b < 0 || x[t].Cmp(x[t-1]) <= 0 || (crossing && b <= highest) {
+func radRulesOf(c mechanics.Config) radRules {
+	_ = optRadTie.Of(c) // MoS 0 fails: a test passes at MoS ≥ 1 (radRules.dayTest)
+	days := c.Int("days")
+	return radRules{
+		o:          coreOptionsOf(c),
+		days:       days,
+		dose:       dosePath(c.Rat("acute_dose"), c.Rat("daily_dose"), c.Int("exposure_days"), c.Rat("rsf"), days),
+		above7:     optRadThreshold.Of(c) == radAbove7,
+		crossing:   optRadTrigger.Of(c) == radBandCrossing,
+		accumulate: optRadIllness.Of(c) == radAccumulate,
+		laterOnly:  optRadTreatment.Of(c) == radBonusOnLater,
+		immediate:  optRadOnset.Of(c) == radOnsetImmediate,
+		treated:    c.Int("treatment") == 1,
+		body:       c.Int("body"),
+		mod:        c.Int("modifier"),
+	}
+}
+
+// radSchedule is when the Body tests fall: for each day the band tested
+// (−1: no test) and the treatment bonus, and the largest illness penalty
+// the tests can bring.
+type radSchedule struct {
+	band, bonus []int
+	maxPen      int
+}
+
+// schedule finds the test days of the dose path: a day the total rose and
+// is in a band (with band_crossing_only, a higher band than any before).
+func (r radRules) schedule() radSchedule {
+	x := r.dose
+	s := radSchedule{band: make([]int, r.days+1), bonus: make([]int, r.days+1)}
+	highest, tests := -1, 0
+	for t := 1; t <= r.days; t++ {
+		s.band[t] = -1
+		b := bandOf(x[t], r.above7)
+		if b < 0 || x[t].Cmp(x[t-1]) <= 0 || (r.crossing && b <= highest) {
 			continue
 		}
-		testBand[t] = b
+		s.band[t] = b
 		highest = max(highest, b)
-		if treated && (!laterOnly || tests > 0) {
-			bonus[t] = 2
+		if r.treated && (!r.laterOnly || tests > 0) {
+			s.bonus[t] = 2
 		}
 		tests++
-		if pen := radBands[b].penalty; accumulate {
-			maxPen += max(pen, 0)
+		if pen := radBands[b].penalty; r.accumulate {
+			s.maxPen += max(pen, 0)
 		} else {
-			maxPen = max(maxPen, pen)
+			s.maxPen = max(s.maxPen, pen)
 		}
 	}
+	return s
+}
 
-	// States: the illness penalty so far, the onset hours of the first
-	// immediate penalty (−1: none yet) and the worst immediate penalty;
-	// and death.
-	st := mechanics.NewRecord(
+// dayTest is a day's Body test in band b with the treatment bonus, as a
+// radDay record: passed, fatal (a fumble, MoS ≤ −10, or any failure in the
+// lethal band), or failed with the band's illness and, for MoS ≤ −1, the
+// immediate penalty and its onset.
+func (r radRules) dayTest(roll mechanics.Node, b, bonus int) mechanics.Node {
+	band, mod := radBands[b], r.mod+bonus
+	noTest := radDay.Start()
+	return mechanics.Map{X: roll, Name: "Body test", F: func(x int) int {
+		T := rollTotal(x, r.body, mod)
+		mos := T - band.tn
+		switch {
+		case rollFumble(x) || mos <= -10 || (mos <= 0 && band.penalty < 0):
+			return radDayResult.Set(noTest, radFatal)
+		case mos >= 1:
+			return radDayResult.Set(noTest, radPassed)
+		}
+		code := radDayIllness.Set(radDayResult.Set(noTest, radFailed), band.penalty)
+		if mos <= -1 {
+			onset := min(T, maxOnsetH)
+			if r.immediate {
+				onset = 0
+			}
+			code = radDayOnset.Set(radDayImmediate.Set(code, min(-mos, 4)), onset)
+		}
+		return code
+	}}
+}
+
+// radState is a living character's state: the illness penalty so far,
+// the onset hours of the first immediate penalty (−1: none yet) and the
+// worst immediate penalty.
+type radState struct {
+	rec                       *mechanics.Record
+	illness, onset, immediate mechanics.Slot
+}
+
+func newRadState(maxPen int) radState {
+	rec := mechanics.NewRecord(
 		mechanics.Int("illness", 0, maxPen, "the illness penalty (as a positive number)"),
 		mechanics.Int("onset", -1, maxOnsetH, "hours from the first failed test to its penalty (−1: none)"),
 		mechanics.Int("immediate", 0, 4, "the worst immediate action penalty (as a positive number)"),
 	)
-	stIllness, stOnset, stImmediate := st.Slot("illness"), st.Slot("onset"), st.Slot("immediate")
-	p := &mechanics.Process{Horizon: H, TimeUnit: "day"}
-	base := p.AddRecord(false, st)
+	return radState{rec, rec.Slot("illness"), rec.Slot("onset"), rec.Slot("immediate")}
+}
+
+func buildRadiation(c mechanics.Config) (*mechanics.Spec, error) {
+	r := radRulesOf(c)
+	sch := r.schedule()
+	st := newRadState(sch.maxPen)
+	p := &mechanics.Process{Horizon: r.days, TimeUnit: "day"}
+	base := p.AddRecord(false, st.rec)
 	fatal := p.Add(true, "fatal")
-	p.Start = base + stOnset.Set(st.Start(), -1) // illness 0, no onset yet, immediate 0
+	p.Start = base + st.onset.Set(st.rec.Start(), -1) // illness 0, no onset yet, immediate 0
 
 	// Kernel: the day's test, one per (band, bonus); a day without a test
 	// is the constant no_test.
-	roll := Pool(2, o)
+	roll := Pool(2, r.o)
 	noTest := radDay.Start()
 	p.Kernel = func(t int) mechanics.Node {
-		b := testBand[t]
-		if b < 0 {
+		if sch.band[t] < 0 {
 			return mechanics.Const{V: noTest}
 		}
-		band, mod := radBands[b], m+bonus[t]
-		return mechanics.Map{X: roll, Name: "Body test", F: func(r int) int {
-			T := Total(r, body, mod)
-			mos := T - band.tn
-			switch {
-			case rollFumble(r) || mos <= -10 || (mos <= 0 && band.penalty < 0):
-				return radDayResult.Set(noTest, radFatal)
-			case mos >= 1:
-				return radDayResult.Set(noTest, radPassed)
-			}
-			code := radDayIllness.Set(radDayResult.Set(noTest, radFailed), band.penalty)
-			if mos <= -1 {
-				onset := min(T, maxOnsetH)
-				if immediate {
-					onset = 0
-				}
-				code = radDayOnset.Set(radDayImmediate.Set(code, min(-mos, 4)), onset)
-			}
-			return code
-		}}
+		return r.dayTest(roll, sch.band[t], sch.bonus[t])
 	}
 	// Days with the same band and bonus share a kernel; days without a
 	// test share the constant one (key 0).
-	keys := make([]int, H+1)
-	for t := 1; t <= H; t++ {
-		keys[t] = 1 + testBand[t] + len(radBands)*bonus[t]/2
+	keys := make([]int, r.days+1)
+	for t := 1; t <= r.days; t++ {
+		keys[t] = 1 + sch.band[t] + len(radBands)*sch.bonus[t]/2
 	}
 	p.KernelKey = func(t int) int { return keys[t] }
 	passed, died := radDayResult.Set(noTest, radPassed), radDayResult.Set(noTest, radFatal)
@@ -260,20 +291,25 @@ func buildRadiation(c mechanics.Config) (*mechanics.Spec, error) {
 			return fatal
 		}
 		code := s - base
-		pen, ill := stIllness.Get(code), radDayIllness.Get(x)
-		if accumulate {
+		pen, ill := st.illness.Get(code), radDayIllness.Get(x)
+		if r.accumulate {
 			pen += ill
 		} else {
 			pen = max(pen, ill)
 		}
 		imm := radDayImmediate.Get(x)
-		if imm > 0 && stOnset.Get(code) < 0 {
-			code = stOnset.Set(code, radDayOnset.Get(x))
+		if imm > 0 && st.onset.Get(code) < 0 {
+			code = st.onset.Set(code, radDayOnset.Get(x))
 		}
-		code = stImmediate.Set(stIllness.Set(code, pen), max(stImmediate.Get(code), imm))
+		code = st.immediate.Set(st.illness.Set(code, pen), max(st.immediate.Get(code), imm))
 		return base + code
 	}
+	return radiationSpec(p, st, base, fatal), nil
+}
 
+// radiationSpec reports the chain p: the penalties at the end, the onset
+// of the first immediate penalty, and whether any illness came.
+func radiationSpec(p *mechanics.Process, st radState, base, fatal int) *mechanics.Spec {
 	spec := mechanics.ProcessSpec(p)
 	spec.Bands = nil // thousands of states: the variables below summarise them
 	field := func(sl mechanics.Slot, sign, dead int) expr.Expr {
@@ -285,11 +321,11 @@ func buildRadiation(c mechanics.Config) (*mechanics.Spec, error) {
 		})
 	}
 	spec.Vars = append(spec.Vars,
-		mechanics.Var{Name: "penalty", Doc: "illness penalty at the end (fatal counts as none)", Expr: field(stIllness, -1, 0)},
-		mechanics.Var{Name: "immediate_penalty", Doc: "worst immediate action penalty", Expr: field(stImmediate, -1, 0)},
-		mechanics.Var{Name: "first_onset_h", Doc: "hours from the first failed test to its penalty (−1: none)", Unit: "h", Expr: field(stOnset, 1, -1)})
+		mechanics.Var{Name: "penalty", Doc: "illness penalty at the end (fatal counts as none)", Expr: field(st.illness, -1, 0)},
+		mechanics.Var{Name: "immediate_penalty", Doc: "worst immediate action penalty", Expr: field(st.immediate, -1, 0)},
+		mechanics.Var{Name: "first_onset_h", Doc: "hours from the first failed test to its penalty (−1: none)", Unit: "h", Expr: field(st.onset, 1, -1)})
 	dead := p.In(fatal)
-	spec.Event("any_illness", "a failed test that brings an illness, or a fatal one", expr.Or(dead, expr.Gt(field(stIllness, 1, 0), expr.K(0)))).
-		Event("immediate_penalty", "a failed test (MoS ≤ −1)", expr.Or(dead, expr.Gt(field(stImmediate, 1, 0), expr.K(0))))
-	return spec, nil
+	spec.Event("any_illness", "a failed test that brings an illness, or a fatal one", expr.Or(dead, expr.Gt(field(st.illness, 1, 0), expr.K(0)))).
+		Event("immediate_penalty", "a failed test (MoS ≤ −1)", expr.Or(dead, expr.Gt(field(st.immediate, 1, 0), expr.K(0))))
+	return spec
 }

@@ -8,9 +8,10 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// Wound thresholds (§1.4, §1.6): damage is compared with the Flesh, Deep and
-// Critical thresholds; head shots and fumbled falls halve them, and a
-// halved threshold is compared exactly (a damage of 2.5 reaches 5/2).
+// Wound thresholds (of attacks, harming spells and hazards): damage is
+// compared with the Flesh, Deep and Critical thresholds; head shots and
+// fumbled falls halve them, and a halved threshold is compared exactly (a
+// damage of 2.5 reaches 5/2).
 
 // Wound categories of damage against thresholds (band indices).
 const (
