@@ -51,16 +51,3 @@ func TestCheckBruteForce(t *testing.T) {
 }
 
 func itoa(n int) string { return mechanics.FormatNum(float64(n)) }
-
-// Both engines agree at the defaults and for every option value.
-func TestCheckBothEngines(t *testing.T) {
-	m, _ := registry.Lookup("d20w.core.check")
-	extra := map[string][][]string{"d20w.core.check": {{"opt.naturals=all_rolls", "mod=12"}, {"opt.naturals=none", "dc=3"}}}
-	report, err := mechtest.CheckMechanics(t.Context(), []*mechanics.Mechanic{m}, extra, mechtest.Trials(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range report {
-		t.Error(line)
-	}
-}
