@@ -8,8 +8,8 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// The switches of d20w.attack (mechanics.md §2.4), shared by every mechanic
-// built on an attack roll.
+// The switches of d20w.attack (docs/mechanics.md#d20w-attack), shared by
+// every mechanic built on an attack roll.
 var (
 	optAttackPairing = mechanics.ChoiceOf("d20w.attack", "pairing",
 		"who attacks whom: pc_npc (the PC rolls d20 + A against the NPC's 10 + D), npc_pc (the PC rolls its Defence against the NPC's "+
@@ -57,7 +57,7 @@ func (o attackOptions) effective() Pairing {
 	return o.pairing
 }
 
-// attackRule is one attack roll of §2.4: hit ⇔ T_attack ≥ T_defence (match
+// attackRule is one attack roll of d20w.attack: hit ⇔ T_attack ≥ T_defence (match
 // or beat; an NPC counts 10), crit on a natural in the threat range of
 // width w: the attacker's natural ≥ 21 − w, or the defender's natural ≤ w.
 type attackRule struct {
@@ -250,7 +250,7 @@ func attack() *mechanics.Mechanic {
 		Doc: "Attack = d20 + A, Defence = d20 + D; an NPC takes 10 instead of rolling. The attacker hits on a match or a beat " +
 			"(T_a ≥ T_d): PC→NPC N_a + A ≥ 10 + D; NPC→PC 10 + A ≥ N_d + D (the PC must strictly beat the NPC); PC→PC N_a + A ≥ N_d + D. " +
 			"A critical hit: the attacker's natural ≥ 21 − w, or a PC defender's natural ≤ w when an NPC attacks (and, with " +
-			"opt.pvp_crit_source=either, when a PC does); by default it needs the hit as well (mechanics.md §2.4).",
+			"opt.pvp_crit_source=either, when a PC does); by default it needs the hit as well.",
 		Params:  params,
 		Options: mechanics.Options(append([]mechanics.Declared{optHeroic}, attackOpts...)...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -288,8 +288,7 @@ func flatfooted() *mechanics.Mechanic {
 		Summary: "attacking a flat-footed target: no DEX bonus to Defence, damage to Wound Points unless a Reflex save (DC 15)",
 		Doc: "Before its first turn a creature is flat-footed: it loses its DEX bonus to Defence (D + min(DEX, 0) instead of D + DEX) " +
 			"and damage goes to Wound Points instead of Vitality unless it makes a Reflex save, N + Ref ≥ 15 (match or beat). The " +
-			"attack is d20w.attack without the DEX bonus; the same dice also give the hit against the target when not flat-footed " +
-			"(mechanics.md §2.8).",
+			"attack is d20w.attack without the DEX bonus; the same dice also give the hit against the target when not flat-footed.",
 		Params:  params,
 		Options: mechanics.Options(append(attackOpts, optNPCSaves)...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {

@@ -12,7 +12,7 @@ import (
 	"github.com/oddsmith/oddsmith/sim"
 )
 
-// The oracles below apply the rules of mechanics.md §2 to every face of
+// The oracles below apply the rules of docs/mechanics.md to every face of
 // the dice, written from the text and not from the package's helpers, and
 // count exact rationals.
 
@@ -63,7 +63,7 @@ func rollsOf(p string) (bool, bool) {
 	return p == "pc_npc" || p == "pc_pc", p == "npc_pc" || p == "pc_pc"
 }
 
-// §2.1: T_a ≥ T_o; under all_rolls the acting PC's 20 wins and 1 loses, or,
+// d20w.core.opposed: T_a ≥ T_o; under all_rolls the acting PC's 20 wins and 1 loses, or,
 // when an NPC acts, the PC's 20 resists and its 1 fails to.
 func TestOpposedBruteForce(t *testing.T) {
 	for _, p := range pairings {
@@ -101,7 +101,7 @@ func TestOpposedBruteForce(t *testing.T) {
 	}
 }
 
-// attackOracle is §2.4 for one pair of faces: hit and crit.
+// attackOracle is d20w.attack for one pair of faces: hit and crit.
 func attackOracle(p, nat, needsHit, source string, a, d, w, na, nd int) (hit, crit bool) {
 	ra, rd := rollsOf(p)
 	hit = na+a >= nd+d // NPCs show 10
@@ -167,7 +167,7 @@ func TestAttackBruteForce(t *testing.T) {
 	}
 }
 
-// §2.8: the flat-footed target loses its DEX bonus (a penalty stays); a hit
+// d20w.flatfooted: the flat-footed target loses its DEX bonus (a penalty stays); a hit
 // goes to Wound Points unless N + Ref ≥ 15.
 func TestFlatfootedBruteForce(t *testing.T) {
 	for _, p := range []string{"pc_npc", "npc_pc", "pc_pc"} {
@@ -199,7 +199,7 @@ func TestFlatfootedBruteForce(t *testing.T) {
 	}
 }
 
-// §2.9: CMA + m against CMD, NPCs adding 10, naturals on the manoeuvre
+// d20w.cm: CMA + m against CMD, NPCs adding 10, naturals on the manoeuvre
 // roll (mirrored for a defending PC), escaping bonds without the 20.
 func TestCMBruteForce(t *testing.T) {
 	size := map[int]int{-4: -8, -3: -4, -2: -2, -1: -1, 0: 0, 1: 1, 2: 2, 3: 4, 4: 8}
@@ -258,7 +258,7 @@ func TestCMBruteForce(t *testing.T) {
 	}
 }
 
-// §2.3: highest total first, ties to the higher modifier, then a uniformly
+// d20w.initiative: highest total first, ties to the higher modifier, then a uniformly
 // random order; every order of three combatants over every roll.
 func TestInitiativeBruteForce(t *testing.T) {
 	for _, mods := range [][]int{{2, 2, 1}, {0, 0, 0}, {5, 1, 9}, {3, 4, 3}} {
@@ -346,7 +346,7 @@ func TestCrowdMatchesExact(t *testing.T) {
 	}
 }
 
-// §2.5: the opportunity-attack chain. h(B) = P(hit) + P(crit)·[B > 0]·h'(B − 1),
+// d20w.crit_choice: the opportunity-attack chain. h(B) = P(hit) + P(crit)·[B > 0]·h'(B − 1),
 // on distributions; a crit with no budget left buys a crippling injury.
 func TestCritChoiceRecursion(t *testing.T) {
 	for _, cfg := range []struct {
@@ -403,7 +403,7 @@ func TestCritChoiceRecursion(t *testing.T) {
 	near(t, "ranged", run(t, "d20w.crit_choice", "weapon=ranged", "budget=3").Var("opportunity_attacks").Stats.Max, 0)
 }
 
-// §2.6: injuries ~ Binomial(r, P(crit)·P(save fails)), on the track.
+// d20w.crippling: injuries ~ Binomial(r, P(crit)·P(save fails)), on the track.
 func TestCripplingBinomial(t *testing.T) {
 	for _, cfg := range []struct{ w, s, r int }{{1, 2, 5}, {3, 2, 8}, {5, -4, 12}, {2, 20, 4}} {
 		p := float64(cfg.w) / 20 * float64(max(0, min(20, 14-cfg.s))) / 20
@@ -435,7 +435,7 @@ func binom(n, k int) int64 {
 	return b
 }
 
-// §2.7: one round of exchange at every s, enumerated over the dice.
+// d20w.stance: one round of exchange at every s, enumerated over the dice.
 func TestStanceBruteForce(t *testing.T) {
 	shifts := map[string][3]int{"aggressive": {1, -1, 0}, "defensive": {-1, 1, 0}, "precision": {1, 0, -1}, "reckless": {0, -1, 1},
 		"power": {-1, 0, 1}, "guarded": {0, 1, -1}, "aggressive_reckless": {1, -2, 1}}

@@ -69,7 +69,7 @@ func cm() *mechanics.Mechanic {
 			"10: the defender rolls). PC→NPC: success ⇔ N = 20 (unless escaping bonds) ∨ (N ≠ 1 ∧ N + CMA + m ≥ CMD + 10); NPC→PC: the " +
 			"PC rolls N + CMD and the manoeuvre succeeds ⇔ CMA + 10 + m ≥ N + CMD, with the naturals mirrored by default; PC→PC: " +
 			"N_a + CMA + m ≥ N_d + CMD with the attacker's naturals. Margin M = total − target, degree ⌊M / W⌋ for manoeuvres that " +
-			"scale (bull rush). If the defender wins it may take an attack of opportunity (mechanics.md §2.9). cma and cmd hold the " +
+			"scale (bull rush). If the defender wins it may take an attack of opportunity. cma and cmd hold the " +
 			"terms not given by the component parameters: leave the components at 0 to give the whole CMA and CMD there.",
 		Params: []mechanics.Param{
 			ip("cma", 4, -30, 40, "the attacker's CMA terms beyond the components below (with the components at 0: the whole CMA)"),

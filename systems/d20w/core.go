@@ -1,6 +1,3 @@
-// Package d20w registers the mechanics of the d20 wiki system
-// (mechanics.md §2): 1d20 plus modifiers, match or beat a DC or an
-// opposed roll; NPCs never roll.
 package d20w
 
 import (
@@ -56,7 +53,7 @@ func coreMechanics() []*mechanics.Mechanic {
 			Summary: "unopposed check: d20 + modifiers, match or beat the DC",
 			Doc: "N ~ d20, T = N + mod (ability modifier + skill ranks or combat bonus + situational terms); success ⇔ T ≥ DC, " +
 				"so P = clamp((21 − DC + mod)/20, 0, 1). Easy tasks are not rolled (success is certain) unless conditions are " +
-				"Extreme (mechanics.md §2.1).",
+				"Extreme.",
 			Params: []mechanics.Param{
 				mechanics.IntParam("mod", 0, -20, 40, "total modifier: ability modifier + skill ranks or combat bonus + other modifiers"),
 				mechanics.IntParam("dc", 15, -20, 60, "Difficulty Class"),

@@ -8,7 +8,7 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
-// The golden value of mechanics.md §2.1: P(d20 + 5 ≥ 15) = 11/20.
+// The golden value of d20w.core.check: P(d20 + 5 ≥ 15) = 11/20.
 func TestCheckGolden(t *testing.T) {
 	r, err := mechtest.Exact(registry, "d20w.core.check", "mod=5", "dc=15")
 	if err != nil {

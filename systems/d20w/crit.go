@@ -6,8 +6,8 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// What a critical hit buys (mechanics.md §2.5) and the crippling penalties
-// it stacks up (§2.6).
+// What a critical hit buys (docs/mechanics.md#d20w-crit_choice) and the
+// crippling penalties it stacks up (docs/mechanics.md#d20w-crippling).
 
 var (
 	optPolicy = mechanics.SwitchOf("d20w.crit_choice", "policy",
@@ -55,7 +55,7 @@ func critChoice() *mechanics.Mechanic {
 			"manoeuvre of choice resolved as d20w.cm (CMA vs CMD, match or beat), or a crippling injury: the target saves N + s ≥ 15 " +
 			"(match or beat) or takes a Minor penalty. E[hits] follows h(B) = P(hit) + P(crit)·[B > 0]·h(B − 1); the number of hits " +
 			"per action has the same recursion on distributions, and P(crippled) = P(crit)·P(N + s < 15) when the crit buys the " +
-			"injury (mechanics.md §2.5).",
+			"injury.",
 		Params: ps,
 		Options: mechanics.Options(append([]mechanics.Declared{optPolicy, optOACanCrit, optWeapon},
 			append(append([]mechanics.Declared{}, attackOpts...), optNPCSaves, optDefenderNaturals)...)...),
@@ -140,7 +140,7 @@ func crippling() *mechanics.Mechanic {
 		Summary: "crippling penalties stacking through the Minor / Major / Extreme track over r attacks",
 		Doc: "Every attack crits as d20w.attack does, every critical buys a crippling injury to the same stat, and the target saves " +
 			"N + s ≥ 15 (match or beat) or takes a Minor penalty. After k failed saves the penalty has k points on the track of " +
-			"d20w.modtrack (1 Minor, 2–3 Major, ≥ 4 Extreme) and its value; k ~ Binomial(r, P(crit)·P(save fails)) (mechanics.md §2.6).",
+			"d20w.modtrack (1 Minor, 2–3 Major, ≥ 4 Extreme) and its value; k ~ Binomial(r, P(crit)·P(save fails)).",
 		Params:  ps,
 		Options: mechanics.Options(append(append(append([]mechanics.Declared{}, attackOpts...), optNPCSaves), trackOpts...)...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {

@@ -3,10 +3,10 @@ package d20w
 //go:generate go tool stringer -type=Pairing,NPCSaves,CritNeedsHit,PvPCritSource,NPCPair,Heroic,OACanCrit,Policy,Weapon,TrackValues,TrackCap,MajorPlusMinor,SameSource,BabIsBcb,DefenderNaturals,Manoeuvre,Stance,StanceMax,Task -linecomment -output=enums_string.go
 
 // The typed options and choices of the d20w mechanics beyond
-// d20w.core.check. The name after // is the value mechanics.md §2 gives
-// the option (or the value we named where it gives none); the first
-// constant of a type is not always the default: each declaration lists its
-// default first.
+// d20w.core.check. The name after // is the value as it is set and as
+// docs/mechanics.md lists it (the page's word where it gives one); the
+// first constant of a type is not always the default: each declaration
+// lists its default first.
 
 // Pairing says who acts against whom: a player character rolls its d20, a
 // non-player character never rolls and counts as a 10 (take 10).

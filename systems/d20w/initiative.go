@@ -9,10 +9,11 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
-// Initiative (mechanics.md §2.3): 1d20 + BCB + DEX, highest first; equal
-// totals go to the higher initiative modifier (BCB + DEX), then to a coin.
-// We read "a coin" for three or more combatants tied on both as a
-// uniformly random order among them (what repeated coin tosses give).
+// Initiative (docs/mechanics.md#d20w-initiative): 1d20 + BCB + DEX,
+// highest first; equal totals go to the higher initiative modifier
+// (BCB + DEX), then to a coin. We read "a coin" for three or more
+// combatants tied on both as a uniformly random order among them (what
+// repeated coin tosses give).
 
 // maxExactInitiative is the largest number of combatants whose full
 // ordering the exact engine enumerates.
@@ -407,7 +408,7 @@ func initiative() *mechanics.Mechanic {
 		Doc: "T = N + BCB + DEX; the highest acts first; equal totals go to the higher initiative modifier, then to a coin. Pairwise " +
 			"P(A before B) = P(N_A + a > N_B + b) + P(tie)·([a > b] + ½[a = b]). The full ordering of k ≤ 4 combatants is enumerated " +
 			"exactly (20^k rolls and a uniformly random order for those tied on total and modifier: repeated coin tosses). For 5–12 " +
-			"combatants use d20w.initiative.crowd, which only the simulator computes (mechanics.md §2.3).",
+			"combatants use d20w.initiative.crowd, which only the simulator computes.",
 		Params:  initiativeParams(maxExactInitiative, 2),
 		Options: nil,
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -475,8 +476,7 @@ func initiativeCrowd() *mechanics.Mechanic {
 		Summary: fmt.Sprintf("initiative of up to %d combatants (simulated): A's place, who acts first, A before each other", maxInitiative),
 		Doc: "The rule of d20w.initiative (d20 + BCB + DEX, highest first, ties to the higher modifier, then a coin) for 2–12 " +
 			"combatants. Beyond 4 the full ordering has 20^k rolls and k! orders, too many to enumerate, so only the simulator " +
-			"computes this mechanic; it reports A's place, who acts first, and whether A acts before each other combatant " +
-			"(mechanics.md §2.3).",
+			"computes this mechanic; it reports A's place, who acts first, and whether A acts before each other combatant.",
 		MCOnly:   true,
 		MCReason: fmt.Sprintf("the full ordering of more than %d combatants is not enumerated: 20^k rolls times k! tie-breaking orders", maxExactInitiative),
 		Params:   initiativeParams(maxInitiative, 5),

@@ -9,8 +9,9 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// The switches of the Minor / Major / Extreme track (mechanics.md §2.2),
-// shared by the mechanics that put penalties on it.
+// The switches of the Minor / Major / Extreme track
+// (docs/mechanics.md#d20w-modtrack), shared by the mechanics that put
+// penalties on it.
 var (
 	optTrackValues = mechanics.SwitchOf("d20w.modtrack", "values",
 		"the numbers of the steps (the page gives none): doubling ±2/±4/±8 (two Minors are a Major in value too), "+
@@ -238,9 +239,9 @@ func modtrack() *mechanics.Mechanic {
 		Doc: "Circumstances are a bonus or a penalty of size Minor, Major or Extreme. Points Minor 1, Major 2, Extreme 4; modifiers from " +
 			"one source do not stack (only its largest counts); net p = Σ bonus points − Σ penalty points, so opposite modifiers cancel; " +
 			"level of |p|: 0 none, 1 Minor, 2–3 Major, ≥ 4 Extreme (capped), and the value of that level with the sign of p. The " +
-			"check is then N + mod + value ≥ DC (match or beat); an Easy task is not rolled (it succeeds) unless conditions are Extreme " +
-			"(mechanics.md §2.1). The lookup table from net points to value is the doc of net_value; " +
-			"sweep minor_bonuses and minor_penalties for the P(success) surface (it saturates at Extreme) (mechanics.md §2.2).",
+			"check is then N + mod + value ≥ DC (match or beat); an Easy task is not rolled (it succeeds) unless conditions are Extreme. " +
+			"The lookup table from net points to value is the doc of net_value; sweep minor_bonuses and minor_penalties for the " +
+			"P(success) surface (it saturates at Extreme).",
 		Params:  ps,
 		Options: mechanics.Options(append(append([]mechanics.Declared{optTask}, trackOpts...), optSameSource, optNaturals)...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {

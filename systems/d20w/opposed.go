@@ -31,7 +31,7 @@ func opposed() *mechanics.Mechanic {
 		Doc: "T_a = N_a + mod_a against T_o = N_o + mod_o; the acting side succeeds ⇔ T_a ≥ T_o (match or beat), so with " +
 			"k = mod_a − mod_o, P = P(N_a − N_o ≥ −k) where N_a − N_o is triangular, (20 − |j|)/400 on −19..19. An NPC never rolls: " +
 			"its total is 10 + its modifier. PC→NPC: P = clamp((11 + a − o)/20, 0, 1); NPC→PC: the PC resists only by strictly " +
-			"beating, P(resist) = clamp((10 + o − a)/20, 0, 1); NPC→NPC is certain and flagged deterministic (mechanics.md §2.1). " +
+			"beating, P(resist) = clamp((10 + o − a)/20, 0, 1); NPC→NPC is certain and flagged deterministic. " +
 			"With opt.naturals=all_rolls the acting side's natural 20 succeeds and its 1 fails; when the acting side takes 10, the " +
 			"opposing PC's natural 20 always resists and its 1 always fails to.",
 		Params: []mechanics.Param{

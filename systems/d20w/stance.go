@@ -7,9 +7,9 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
-// Combat stances (mechanics.md §2.7): a bonus s to one of attack, defence
-// and damage and an equal penalty to another, s at most a BCB-based
-// maximum (the page's table is empty).
+// Combat stances (docs/mechanics.md#d20w-stance): a bonus s to one of
+// attack, defence and damage and an equal penalty to another, s at most a
+// BCB-based maximum (the page's table is empty).
 
 var (
 	optStance = mechanics.ChoiceOf("d20w.stance", "stance",
@@ -33,7 +33,7 @@ func stance() *mechanics.Mechanic {
 			"stance shifting your attack, Defence and damage rolls by ±s (s ≤ S_max(BCB)). Damage on a hit is d(die) + bonus (your " +
 			"stance's damage shift included), never below 0; critical hits count as hits only. Outputs: P(hit) and P(being hit) at s " +
 			"and without a stance, E[damage dealt − damage taken], and the same net for every s from 0 to S_max on the same dice, so " +
-			"the best s against this enemy is the variable net_s<k> with the largest mean (mechanics.md §2.7). Natural 20s and 1s " +
+			"the best s against this enemy is the variable net_s<k> with the largest mean. Natural 20s and 1s " +
 			"decide nothing here (the default reading of d20w.core.opt.naturals).",
 		Params: []mechanics.Param{
 			ip("bcb", 4, 0, 20, "your Base Combat Bonus, which sets the largest adjustment"),
