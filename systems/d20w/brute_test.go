@@ -499,11 +499,11 @@ func TestGoFormsMatchExpressions(t *testing.T) {
 		}
 		return m
 	}
-	for p := PCvsNPC; p <= NPCvsNPC; p++ {
-		for _, nat := range []Naturals{NaturalsManoeuvresOnly, NaturalsAllRolls} {
-			for _, nh := range []CritNeedsHit{CritNeedsHitYes, CritAutoHit} {
-				for _, src := range []PvPCritSource{CritSourceAttacker, CritSourceEither} {
-					for _, npc := range []NPCPair{NPCDeterministic, NPCBothRoll} {
+	for p := pcVsNPC; p <= npcVsNPC; p++ {
+		for _, nat := range []naturalsRule{naturalsManoeuvresOnly, naturalsAllRolls} {
+			for _, nh := range []critNeedsHit{critNeedsHitYes, critAutoHit} {
+				for _, src := range []pvpCritSource{critSourceAttacker, critSourceEither} {
+					for _, npc := range []npcPair{npcDeterministic, npcBothRoll} {
 						o := attackOptions{pairing: p, needsHit: nh, source: src, npc: npc, naturals: nat}
 						for _, ad := range [][3]int{{5, 3, 2}, {-3, 9, 5}, {14, 0, 1}} {
 							r := o.rule(ad[0], ad[1], ad[2])
@@ -516,7 +516,7 @@ func TestGoFormsMatchExpressions(t *testing.T) {
 									if got := mechtest.Eval(t, r.crit(), f).N != 0; got != r.critOf(na, nd) {
 										t.Fatalf("%+v %v: crit at %d, %d: expression %v, Go %v", o, ad, na, nd, got, r.critOf(na, nd))
 									}
-									cm := cmOptions{pairing: p, naturals: nat, mirror: DefenderMirror, escape: nd%2 == 0}.contest(ad[0], ad[1])
+									cm := cmOptions{pairing: p, naturals: nat, mirror: defenderMirror, escape: nd%2 == 0}.contest(ad[0], ad[1])
 									cf := map[string]expr.Rat{}
 									if cm.actor.rolls() {
 										cf[cm.actor.field] = expr.Int(int64(na))

@@ -13,12 +13,12 @@ var (
 	optPolicy = mechanics.SwitchOf("d20w.crit_choice", "policy",
 		"what the attacker takes on a critical hit: oa_first (an opportunity attack while the budget lasts and the weapon is melee, "+
 			"else a crippling injury), cripple_first (always a crippling injury), manoeuvre_first (always a combat manoeuvre)",
-		PolicyOAFirst, PolicyCrippleFirst, PolicyManoeuvreFirst)
+		policyOAFirst, policyCrippleFirst, policyManoeuvreFirst)
 	optOACanCrit = mechanics.SwitchOf("d20w.crit_choice", "oa_can_crit",
 		"yes: an opportunity attack bought by a critical can crit again (and chain while the budget lasts); no: its natural in the threat range is only a hit",
-		OACanCritYes, OACanCritNo)
+		oaCanCritYes, oaCanCritNo)
 	optWeapon = mechanics.ChoiceOf("d20w.crit_choice", "weapon",
-		"melee, or ranged (no opportunity attack with a ranged weapon: oa_first falls back to a crippling injury)", WeaponMelee, WeaponRanged)
+		"melee, or ranged (no opportunity attack with a ranged weapon: oa_first falls back to a crippling injury)", weaponMelee, weaponRanged)
 )
 
 // Finishes of an attack action: what its last critical hit bought beyond
@@ -65,7 +65,7 @@ func critChoice() *mechanics.Mechanic {
 			save := saveOf(o, optNPCSaves.Of(c), c.Int("save"), c.Int("save_dc"))
 			cmo := cmOptions{pairing: o.effective(), naturals: o.naturals, mirror: optDefenderNaturals.Of(c)}
 			man := cmo.contest(c.Int("cma"), c.Int("cmd"))
-			policy, oaCrit, melee := optPolicy.Of(c), optOACanCrit.Of(c) == OACanCritYes, optWeapon.Of(c) == WeaponMelee
+			policy, oaCrit, melee := optPolicy.Of(c), optOACanCrit.Of(c) == oaCanCritYes, optWeapon.Of(c) == weaponMelee
 			b := c.Int("budget")
 			rec := mechanics.NewRecord(
 				mechanics.Int("hits", 0, b+1, "hits in the attack action: the attack and the opportunity attacks its criticals bought"),
@@ -84,7 +84,7 @@ func critChoice() *mechanics.Mechanic {
 				switch {
 				case !canCrit:
 					return mechanics.Map{X: x, Name: "attack", F: base}
-				case policy == PolicyOAFirst && melee && left > 0:
+				case policy == policyOAFirst && melee && left > 0:
 					// The opportunity attack is rolled beside the attack and
 					// counts only after a critical: it is independent of it.
 					return mechanics.Combine{X: x, Y: chain(left-1, oaCrit), Name: "opportunity attack", F: func(cat, oa int) int {
@@ -97,7 +97,7 @@ func critChoice() *mechanics.Mechanic {
 						code = oas.Set(code, 1+oas.Get(oa))
 						return fin.Set(code, fin.Get(oa))
 					}}
-				case policy == PolicyManoeuvreFirst:
+				case policy == policyManoeuvreFirst:
 					return mechanics.Combine{X: x, Y: man.node(), Name: "manoeuvre", F: func(cat, ok int) int {
 						if cat != catCrit {
 							return base(cat)

@@ -16,20 +16,20 @@ var (
 	optTrackValues = mechanics.SwitchOf("d20w.modtrack", "values",
 		"the numbers of the steps (the page gives none): doubling ±2/±4/±8 (two Minors are a Major in value too), "+
 			"d20_circumstance ±2/±5/±10, custom (minor_value, major_value, extreme_value)",
-		ValuesDoubling, ValuesD20Circumstance, ValuesCustom)
+		valuesDoubling, valuesD20Circumstance, valuesCustom)
 	optTrackCap = mechanics.SwitchOf("d20w.modtrack", "cap",
 		"extreme: 4 net points or more are Extreme and no more; open: each point beyond 4 adds the Minor value again",
-		CapExtreme, CapOpen)
+		capExtreme, capOpen)
 	optMajorPlusMinor = mechanics.SwitchOf("d20w.modtrack", "major_plus_minor",
 		"the value of 3 net points (a Major and a Minor): major (it stays Major) or interpolate (3 × the Minor value)",
-		ThreePointsMajor, ThreePointsInterpolate)
+		threePointsMajor, threePointsInterpolate)
 	optTask = mechanics.ChoiceOf("d20w.modtrack", "task",
 		"rolled: the check is rolled; easy: an Easy task is not rolled, it succeeds, unless conditions are Extreme (we read this as "+
-			"a net Extreme step of the track, bonus or penalty: then it is rolled as usual)", TaskRolled, TaskEasy)
+			"a net Extreme step of the track, bonus or penalty: then it is rolled as usual)", taskRolled, taskEasy)
 	optSameSource = mechanics.SwitchOf("d20w.modtrack", "same_source",
 		"keep_largest: modifiers from one source do not combine, only the largest counts (the page: 'usually not combined'); "+
 			"stack: the GM lets them combine, so the repeated modifiers count too",
-		SameSourceKeepLargest, SameSourceStack)
+		sameSourceKeepLargest, sameSourceStack)
 )
 
 // trackOpts are the switches of the track's values.
@@ -51,8 +51,8 @@ var levelLabels = []string{"none", "minor", "major", "extreme"}
 // track turns net points into the value of a modifier.
 type track struct {
 	minor, major, extreme int
-	cap                   TrackCap
-	three                 MajorPlusMinor
+	cap                   trackCap
+	three                 majorPlusMinor
 }
 
 // trackParams are the values of opt.values=custom.
@@ -68,9 +68,9 @@ func trackParams() []mechanics.Param {
 func trackOf(c mechanics.Config) track {
 	t := track{minor: 2, major: 4, extreme: 8, cap: optTrackCap.Of(c), three: optMajorPlusMinor.Of(c)}
 	switch optTrackValues.Of(c) {
-	case ValuesD20Circumstance:
+	case valuesD20Circumstance:
 		t.minor, t.major, t.extreme = 2, 5, 10
-	case ValuesCustom:
+	case valuesCustom:
 		t.minor, t.major, t.extreme = c.Int("minor_value"), c.Int("major_value"), c.Int("extreme_value")
 	}
 	return t
@@ -98,11 +98,11 @@ func (t track) value(p int) int {
 		v = t.minor
 	case a == 2:
 		v = t.major
-	case a == 3 && t.three == ThreePointsInterpolate:
+	case a == 3 && t.three == threePointsInterpolate:
 		v = 3 * t.minor
 	case a == 3:
 		v = t.major
-	case t.cap == CapOpen:
+	case t.cap == capOpen:
 		v = t.extreme + (a-extremePoints)*t.minor
 	default:
 		v = t.extreme
@@ -183,10 +183,10 @@ func (s stack) check(kind string) error {
 
 // points is the side's points: the counted modifiers, and the repeats
 // when the same source stacks; dropped is the number of repeats left out.
-func (s stack) points(same SameSource) (points, dropped int) {
+func (s stack) points(same sameSource) (points, dropped int) {
 	for i := range stepNames {
 		points += s.counts[i] * stepPoints[i]
-		if same == SameSourceStack {
+		if same == sameSourceStack {
 			points += s.repeats[i] * stepPoints[i]
 		} else {
 			dropped += s.repeats[i]
@@ -270,7 +270,7 @@ func modtrack() *mechanics.Mechanic {
 			}
 			mod, dc := c.Int("mod"), c.Int("dc")
 			ch := kit.Check{Field: "natural", Sides: 20, Bonus: mod, Target: dc, Cmp: mechanics.GE, AutoSucceed: 21}
-			if optNaturals.Of(c) == NaturalsAllRolls {
+			if optNaturals.Of(c) == naturalsAllRolls {
 				ch.AutoFail, ch.AutoSucceed = 1, 20
 			}
 			n, value := expr.F("natural"), expr.F("net_value")
@@ -279,7 +279,7 @@ func modtrack() *mechanics.Mechanic {
 			if ch.AutoFail > 0 {
 				success = expr.Or(expr.Eq(n, num(20)), expr.And(expr.Ne(n, num(1)), success))
 			}
-			if optTask.Of(c) == TaskEasy {
+			if optTask.Of(c) == taskEasy {
 				// Not rolled, hence a success, unless the stack is Extreme.
 				success = expr.Or(expr.Lt(expr.Abs(pts), num(extremePoints)), success)
 			}

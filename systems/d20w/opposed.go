@@ -8,11 +8,11 @@ import (
 var optOpposedPairing = mechanics.ChoiceOf("d20w.core.opposed", "pairing",
 	"pc_pc: both roll; pc_npc: the NPC takes 10, so success ⇔ N + a ≥ 10 + o; npc_pc: the acting NPC takes 10 and the PC resists "+
 		"only by strictly beating it (N + o > 10 + a); npc_npc: nobody rolls, the result is certain (flagged deterministic)",
-	PCvsPC, PCvsNPC, NPCvsPC, NPCvsNPC)
+	pcVsPC, pcVsNPC, npcVsPC, npcVsNPC)
 
 // opposedContest is the contest of d20w.core.opposed: the acting side's
 // bonus a against the opposing side's o.
-func opposedContest(p Pairing, a, o int, n Naturals) contest {
+func opposedContest(p pairing, a, o int, n naturalsRule) contest {
 	act, opp := side{bonus: a}, side{bonus: o}
 	if p.actorRolls() {
 		act.field = "roll_a"
@@ -20,7 +20,7 @@ func opposedContest(p Pairing, a, o int, n Naturals) contest {
 	if p.targetRolls() {
 		opp.field = "roll_o"
 	}
-	nat := n == NaturalsAllRolls
+	nat := n == naturalsAllRolls
 	return contest{actor: act, target: opp, actorNaturals: nat, targetNaturals: nat}
 }
 

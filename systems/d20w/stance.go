@@ -16,13 +16,13 @@ var (
 		"the trade: aggressive (+attack −defence), defensive (+defence −attack), precision (+attack −damage), reckless (+damage −defence), "+
 			"power (+damage −attack), guarded (+defence −damage), aggressive_reckless (+attack +damage −2s defence, the page's "+
 			"combined example), neutral (no stance)",
-		StanceAggressive, StanceDefensive, StancePrecision, StanceReckless, StancePower, StanceGuarded, StanceAggressiveReckless, StanceNeutral)
+		stanceAggressive, stanceDefensive, stancePrecision, stanceReckless, stancePower, stanceGuarded, stanceAggressiveReckless, stanceNeutral)
 	optStancePairing = mechanics.ChoiceOf("d20w.stance", "pairing",
 		"pc_npc: you roll your attack and Defence, the enemy takes 10 on both; npc_pc: you take 10, the enemy rolls; pc_pc: everyone rolls",
-		PCvsNPC, NPCvsPC, PCvsPC)
+		pcVsNPC, npcVsPC, pcVsPC)
 	optStanceMax = mechanics.SwitchOf("d20w.stance", "max",
 		"the largest s a BCB allows (the page's table is empty): bcb (S_max = BCB), half_bcb (⌊BCB/2⌋), custom (custom_max)",
-		MaxBCB, MaxHalfBCB, MaxCustom)
+		maxBCB, maxHalfBCB, maxCustom)
 )
 
 func stance() *mechanics.Mechanic {
@@ -53,9 +53,9 @@ func stance() *mechanics.Mechanic {
 			bcb, s := c.Int("bcb"), c.Int("s")
 			smax := bcb
 			switch optStanceMax.Of(c) {
-			case MaxHalfBCB:
+			case maxHalfBCB:
 				smax = bcb / 2
-			case MaxCustom:
+			case maxCustom:
 				smax = c.Int("custom_max")
 			}
 			if s > smax {
