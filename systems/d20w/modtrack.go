@@ -215,6 +215,25 @@ func (s stack) words(kind string) string {
 var signedLevelLabels = []string{"extreme_penalty", "major_penalty", "minor_penalty", "none", "minor_bonus", "major_bonus", "extreme_bonus"}
 
 func modtrack() *mechanics.Mechanic {
+	return &mechanics.Mechanic{
+		ID:      "d20w.modtrack",
+		Summary: "the Minor / Major / Extreme modifier track: stacks of bonuses and penalties to one net value, and the check it modifies",
+		Doc: "Circumstances are a bonus or a penalty of size Minor, Major or Extreme. Points Minor 1, Major 2, Extreme 4; modifiers from " +
+			"one source do not stack (only its largest counts); net p = Σ bonus points − Σ penalty points, so opposite modifiers cancel; " +
+			"level of |p|: 0 none, 1 Minor, 2–3 Major, ≥ 4 Extreme (capped), and the value of that level with the sign of p. The " +
+			"check is then N + mod + value ≥ DC (match or beat); an Easy task is not rolled (it succeeds) unless conditions are Extreme. " +
+			"The lookup table from net points to value is the doc of net_value; sweep minor_bonuses and minor_penalties for the " +
+			"P(success) surface (it saturates at Extreme).",
+		Params:  modtrackParams(),
+		Options: mechanics.Options(append(append([]mechanics.Declared{optTask}, trackOpts...), optSameSource, optNaturals)...),
+		Build:   modtrackSpec,
+	}
+}
+
+// modtrackParams are the parameters of d20w.modtrack: the counts of
+// bonuses and penalties of each size, the repeats, the check and the
+// track's custom values.
+func modtrackParams() []mechanics.Param {
 	var ps []mechanics.Param
 	for _, kind := range []string{"bonuses", "penalties"} {
 		for i, n := range stepNames {
@@ -232,68 +251,60 @@ func modtrack() *mechanics.Mechanic {
 	}
 	ps = append(ps, ip("mod", 0, -20, 40, "the check's modifier before the track: ability modifier + skill ranks or combat bonus"),
 		ip("dc", 15, -20, 60, "Difficulty Class of the check the track modifies"))
-	ps = append(ps, trackParams()...)
-	return &mechanics.Mechanic{
-		ID:      "d20w.modtrack",
-		Summary: "the Minor / Major / Extreme modifier track: stacks of bonuses and penalties to one net value, and the check it modifies",
-		Doc: "Circumstances are a bonus or a penalty of size Minor, Major or Extreme. Points Minor 1, Major 2, Extreme 4; modifiers from " +
-			"one source do not stack (only its largest counts); net p = Σ bonus points − Σ penalty points, so opposite modifiers cancel; " +
-			"level of |p|: 0 none, 1 Minor, 2–3 Major, ≥ 4 Extreme (capped), and the value of that level with the sign of p. The " +
-			"check is then N + mod + value ≥ DC (match or beat); an Easy task is not rolled (it succeeds) unless conditions are Extreme. " +
-			"The lookup table from net points to value is the doc of net_value; sweep minor_bonuses and minor_penalties for the " +
-			"P(success) surface (it saturates at Extreme).",
-		Params:  ps,
-		Options: mechanics.Options(append(append([]mechanics.Declared{optTask}, trackOpts...), optSameSource, optNaturals)...),
-		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			t, same := trackOf(c), optSameSource.Of(c)
-			bon, pen := stackOf(c, "bonuses"), stackOf(c, "penalties")
-			if err := bon.check("bonuses"); err != nil {
-				return nil, err
-			}
-			if err := pen.check("penalties"); err != nil {
-				return nil, err
-			}
-			bp, bd := bon.points(same)
-			pp, pd := pen.points(same)
-			p := bp - pp
-			span := max(abs(p), 2*extremePoints)
-			values := t.valueTable(span)
-			// The stack is part of every outcome: fields with one value each.
-			rec := mechanics.NewRecord(kit.Natural("natural", 20),
-				mechanics.Int("net_points", p, p, fmt.Sprintf("net points p = %d − %d: %s against %s", bp, pp, bon.words("bonuses"), pen.words("penalties"))),
-				mechanics.Int("dropped", bd+pd, bd+pd, "modifiers left out because their source already counts (opt.same_source=keep_largest)"))
-			// The signed level: 3 + the steps p reaches upwards − those it reaches downwards.
-			pts := expr.F("net_points")
-			signedLevel := num(3)
-			for _, step := range stepPoints {
-				signedLevel = expr.Sub(expr.Add(signedLevel, expr.Ge(pts, num(step))), expr.Le(pts, num(-step)))
-			}
-			mod, dc := c.Int("mod"), c.Int("dc")
-			ch := kit.Check{Field: "natural", Sides: 20, Bonus: mod, Target: dc, Cmp: mechanics.GE, AutoSucceed: 21}
-			if optNaturals.Of(c) == naturalsAllRolls {
-				ch.AutoFail, ch.AutoSucceed = 1, 20
-			}
-			n, value := expr.F("natural"), expr.F("net_value")
-			total := expr.Add(expr.Add(n, num(mod)), value)
-			success := expr.Ge(total, num(dc)) // match or beat
-			if ch.AutoFail > 0 {
-				success = expr.Or(expr.Eq(n, num(20)), expr.And(expr.Ne(n, num(1)), success))
-			}
-			if optTask.Of(c) == taskEasy {
-				// Not rolled, hence a success, unless the stack is Extreme.
-				success = expr.Or(expr.Lt(expr.Abs(pts), num(extremePoints)), success)
-			}
-			spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec, "natural")}
-			spec.Var("margin", "T − DC with T = N + mod + net_value: ≥ 0 succeeds (match or beat)", expr.Sub(total, num(dc))).
-				Var("total", "T = N + mod + net_value", total).
-				Var("net_value", "the value of the net points, read off the track (points → value): "+t.describe(span), expr.Table(pts, int64(-span), values...)).
-				Band("level", "the net level of the stack: the step of |p| with the sign of p", signedLevelLabels, signedLevel).
-				Event("success", "T ≥ DC (match or beat) with the track's value, or per the naturals option; an Easy task below Extreme succeeds unrolled", success).
-				Event("success_without_track", "the same roll without the track: N + mod ≥ DC", ch.Success())
-			spec.Report("net_points", "dropped")
-			return spec, nil
-		},
+	return append(ps, trackParams()...)
+}
+
+// modtrackSpec is the model of d20w.modtrack: the stack's net points and
+// their value on the track (fixed by the configuration), and the check
+// they modify.
+func modtrackSpec(c mechanics.Config) (*mechanics.Spec, error) {
+	t, same := trackOf(c), optSameSource.Of(c)
+	bon, pen := stackOf(c, "bonuses"), stackOf(c, "penalties")
+	if err := bon.check("bonuses"); err != nil {
+		return nil, err
 	}
+	if err := pen.check("penalties"); err != nil {
+		return nil, err
+	}
+	bp, bd := bon.points(same)
+	pp, pd := pen.points(same)
+	p := bp - pp
+	span := max(abs(p), 2*extremePoints)
+	values := t.valueTable(span)
+	// The stack is part of every outcome: fields with one value each.
+	rec := mechanics.NewRecord(kit.Natural("natural", 20),
+		mechanics.Int("net_points", p, p, fmt.Sprintf("net points p = %d − %d: %s against %s", bp, pp, bon.words("bonuses"), pen.words("penalties"))),
+		mechanics.Int("dropped", bd+pd, bd+pd, "modifiers left out because their source already counts (opt.same_source=keep_largest)"))
+	// The signed level: 3 + the steps p reaches upwards − those it reaches downwards.
+	pts := expr.F("net_points")
+	signedLevel := num(3)
+	for _, step := range stepPoints {
+		signedLevel = expr.Sub(expr.Add(signedLevel, expr.Ge(pts, num(step))), expr.Le(pts, num(-step)))
+	}
+	mod, dc := c.Int("mod"), c.Int("dc")
+	ch := kit.Check{Field: "natural", Sides: 20, Bonus: mod, Target: dc, Cmp: mechanics.GE, AutoSucceed: 21}
+	if optNaturals.Of(c) == naturalsAllRolls {
+		ch.AutoFail, ch.AutoSucceed = 1, 20
+	}
+	n, value := expr.F("natural"), expr.F("net_value")
+	total := expr.Add(expr.Add(n, num(mod)), value)
+	success := expr.Ge(total, num(dc)) // match or beat
+	if ch.AutoFail > 0 {
+		success = expr.Or(expr.Eq(n, num(20)), expr.And(expr.Ne(n, num(1)), success))
+	}
+	if optTask.Of(c) == taskEasy {
+		// Not rolled, hence a success, unless the stack is Extreme.
+		success = expr.Or(expr.Lt(expr.Abs(pts), num(extremePoints)), success)
+	}
+	spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec, "natural")}
+	spec.Var("margin", "T − DC with T = N + mod + net_value: ≥ 0 succeeds (match or beat)", expr.Sub(total, num(dc))).
+		Var("total", "T = N + mod + net_value", total).
+		Var("net_value", "the value of the net points, read off the track (points → value): "+t.describe(span), expr.Table(pts, int64(-span), values...)).
+		Band("level", "the net level of the stack: the step of |p| with the sign of p", signedLevelLabels, signedLevel).
+		Event("success", "T ≥ DC (match or beat) with the track's value, or per the naturals option; an Easy task below Extreme succeeds unrolled", success).
+		Event("success_without_track", "the same roll without the track: N + mod ≥ DC", ch.Success())
+	spec.Report("net_points", "dropped")
+	return spec, nil
 }
 
 // modtrackMechanics are the mechanics declared in modtrack.go.
