@@ -31,6 +31,7 @@ func set(name string, v int) string { return fmt.Sprintf("%s=%d", name, v) }
 // The golden values of the d20w mechanics (run as the commands of the brief:
 // `oddsmith exact <id> --set …` applies the same settings to the defaults).
 func TestGoldens(t *testing.T) {
+	t.Parallel()
 	// d20w.core.opposed: +5 vs +3, match or beat: 247/400.
 	op := run(t, "d20w.core.opposed", "mod_a=5", "mod_o=3")
 	near(t, "opposed +5 vs +3", op.Event("success").P, 247.0/400)
@@ -62,6 +63,7 @@ func TestGoldens(t *testing.T) {
 // The examples of the modifier track on the page, and the values of the
 // presets and options.
 func TestModtrackTable(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		sets  []string
 		value int

@@ -10,6 +10,7 @@ import (
 // TestGuideMatchesSource keeps docs/adding-a-mechanic.md true: every Go
 // block marked with <!-- file: PATH --> must appear verbatim in that file.
 func TestGuideMatchesSource(t *testing.T) {
+	t.Parallel()
 	guide, err := os.ReadFile("../../docs/adding-a-mechanic.md")
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 // value, both engines at the defaults and at each extra configuration,
 // every parameter at its limits, and random configurations.
 func TestSystem(t *testing.T) {
+	t.Parallel()
 	mechtest.CheckSystem(t, mechtest.System{
 		Name:      "d20w",
 		Mechanics: Mechanics(),
