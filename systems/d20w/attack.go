@@ -8,28 +8,28 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// The switches of d20w.attack (mechanics.md §2.4), shared by every mechanic
-// built on an attack roll.
+// The switches of d20w.attack (docs/mechanics.md#d20w-attack), shared by
+// every mechanic built on an attack roll.
 var (
 	optAttackPairing = mechanics.ChoiceOf("d20w.attack", "pairing",
 		"who attacks whom: pc_npc (the PC rolls d20 + A against the NPC's 10 + D), npc_pc (the PC rolls its Defence against the NPC's "+
 			"10 + A and must strictly beat it), pc_pc (both roll), npc_npc (per opt.npc_vs_npc)",
-		PCvsNPC, NPCvsPC, PCvsPC, NPCvsNPC)
+		pcVsNPC, npcVsPC, pcVsPC, npcVsNPC)
 	optHeroic = mechanics.ChoiceOf("d20w.attack", "heroic",
-		"whether the defender has heroic class levels: yes adds defender_bcb to its Defence bonus", HeroicNo, HeroicYes)
+		"whether the defender has heroic class levels: yes adds defender_bcb to its Defence bonus", heroicNo, heroicYes)
 	optCritNeedsHit = mechanics.SwitchOf("d20w.attack", "crit_needs_hit",
 		"yes: a natural in the threat range crits only if the total also hits; auto_hit: a natural in the range always hits and crits",
-		CritNeedsHitYes, CritAutoHit)
+		critNeedsHitYes, critAutoHit)
 	optPvPCritSource = mechanics.SwitchOf("d20w.attack", "pvp_crit_source",
 		"when both roll: attacker_natural (only the attacker's high natural threatens) or either (also the defender's natural ≤ w)",
-		CritSourceAttacker, CritSourceEither)
+		critSourceAttacker, critSourceEither)
 	optNPCvsNPC = mechanics.SwitchOf("d20w.attack", "npc_vs_npc",
 		"deterministic: two NPCs both take 10, so the attack hits or misses for certain and never crits; both_roll: they roll as PCs do",
-		NPCDeterministic, NPCBothRoll)
+		npcDeterministic, npcBothRoll)
 	optNPCSaves = mechanics.SwitchOf("d20w.core", "npc_saves",
 		"roll: every target rolls its saving throws (the page lists only attack, defence and manoeuvres as take-10); "+
 			"take_10: a target that takes 10 on Defence also takes 10 on its saves",
-		NPCSavesRoll, NPCSavesTake10)
+		npcSavesRoll, npcSavesTake10)
 )
 
 // attackOpts are the switches an attack-based mechanic declares.
@@ -37,11 +37,11 @@ var attackOpts = []mechanics.Declared{optAttackPairing, optCritNeedsHit, optPvPC
 
 // attackOptions are the decoded switches of an attack roll.
 type attackOptions struct {
-	pairing  Pairing
-	needsHit CritNeedsHit
-	source   PvPCritSource
-	npc      NPCPair
-	naturals Naturals
+	pairing  pairing
+	needsHit critNeedsHit
+	source   pvpCritSource
+	npc      npcPair
+	naturals naturalsRule
 }
 
 func attackOptionsOf(c mechanics.Config) attackOptions {
@@ -50,14 +50,14 @@ func attackOptionsOf(c mechanics.Config) attackOptions {
 
 // effective is the pairing as rolled: two NPCs that both roll are rolled
 // like two PCs.
-func (o attackOptions) effective() Pairing {
-	if o.pairing == NPCvsNPC && o.npc == NPCBothRoll {
-		return PCvsPC
+func (o attackOptions) effective() pairing {
+	if o.pairing == npcVsNPC && o.npc == npcBothRoll {
+		return pcVsPC
 	}
 	return o.pairing
 }
 
-// attackRule is one attack roll of §2.4: hit ⇔ T_attack ≥ T_defence (match
+// attackRule is one attack roll of d20w.attack: hit ⇔ T_attack ≥ T_defence (match
 // or beat; an NPC counts 10), crit on a natural in the threat range of
 // width w: the attacker's natural ≥ 21 − w, or the defender's natural ≤ w.
 type attackRule struct {
@@ -80,13 +80,13 @@ func (o attackOptions) rule(a, d, w int) attackRule {
 	if p.targetRolls() {
 		def.field = "defence_roll"
 	}
-	nat := o.naturals == NaturalsAllRolls
+	nat := o.naturals == naturalsAllRolls
 	return attackRule{
 		contest:      contest{actor: att, target: def, actorNaturals: nat, targetNaturals: nat},
 		threat:       w,
 		actorThreat:  att.rolls(),
-		targetThreat: def.rolls() && (!att.rolls() || o.source == CritSourceEither),
-		autoHit:      o.needsHit == CritAutoHit,
+		targetThreat: def.rolls() && (!att.rolls() || o.source == critSourceEither),
+		autoHit:      o.needsHit == critAutoHit,
 	}
 }
 
@@ -185,10 +185,10 @@ type saveRule struct {
 
 // saveOf builds the target's save: it rolls unless it takes 10 on Defence
 // in this pairing and opt.npc_saves says take_10.
-func saveOf(o attackOptions, npc NPCSaves, bonus, dc int) saveRule {
-	rolls := o.effective().targetRolls() || npc == NPCSavesRoll
+func saveOf(o attackOptions, npc npcSaves, bonus, dc int) saveRule {
+	rolls := o.effective().targetRolls() || npc == npcSavesRoll
 	ch := kit.Check{Field: "save_roll", Sides: 20, Bonus: bonus, Target: dc, Cmp: mechanics.GE, AutoSucceed: 21}
-	if o.naturals == NaturalsAllRolls {
+	if o.naturals == naturalsAllRolls {
 		ch.AutoFail, ch.AutoSucceed = 1, 20
 	}
 	return saveRule{check: ch, rolls: rolls, bonus: bonus, target: dc}
@@ -250,13 +250,13 @@ func attack() *mechanics.Mechanic {
 		Doc: "Attack = d20 + A, Defence = d20 + D; an NPC takes 10 instead of rolling. The attacker hits on a match or a beat " +
 			"(T_a ≥ T_d): PC→NPC N_a + A ≥ 10 + D; NPC→PC 10 + A ≥ N_d + D (the PC must strictly beat the NPC); PC→PC N_a + A ≥ N_d + D. " +
 			"A critical hit: the attacker's natural ≥ 21 − w, or a PC defender's natural ≤ w when an NPC attacks (and, with " +
-			"opt.pvp_crit_source=either, when a PC does); by default it needs the hit as well (mechanics.md §2.4).",
+			"opt.pvp_crit_source=either, when a PC does); by default it needs the hit as well.",
 		Params:  params,
 		Options: mechanics.Options(append([]mechanics.Declared{optHeroic}, attackOpts...)...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			o := attackOptionsOf(c)
 			d := c.Int("defence")
-			if optHeroic.Of(c) == HeroicYes {
+			if optHeroic.Of(c) == heroicYes {
 				d += c.Int("defender_bcb")
 			}
 			r := o.rule(c.Int("attack"), d, c.Int("threat"))
@@ -288,8 +288,7 @@ func flatfooted() *mechanics.Mechanic {
 		Summary: "attacking a flat-footed target: no DEX bonus to Defence, damage to Wound Points unless a Reflex save (DC 15)",
 		Doc: "Before its first turn a creature is flat-footed: it loses its DEX bonus to Defence (D + min(DEX, 0) instead of D + DEX) " +
 			"and damage goes to Wound Points instead of Vitality unless it makes a Reflex save, N + Ref ≥ 15 (match or beat). The " +
-			"attack is d20w.attack without the DEX bonus; the same dice also give the hit against the target when not flat-footed " +
-			"(mechanics.md §2.8).",
+			"attack is d20w.attack without the DEX bonus; the same dice also give the hit against the target when not flat-footed.",
 		Params:  params,
 		Options: mechanics.Options(append(attackOpts, optNPCSaves)...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {

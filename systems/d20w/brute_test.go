@@ -12,7 +12,7 @@ import (
 	"github.com/oddsmith/oddsmith/sim"
 )
 
-// The oracles below apply the rules of mechanics.md §2 to every face of
+// The oracles below apply the rules of docs/mechanics.md to every face of
 // the dice, written from the text and not from the package's helpers, and
 // count exact rationals.
 
@@ -63,9 +63,10 @@ func rollsOf(p string) (bool, bool) {
 	return p == "pc_npc" || p == "pc_pc", p == "npc_pc" || p == "pc_pc"
 }
 
-// §2.1: T_a ≥ T_o; under all_rolls the acting PC's 20 wins and 1 loses, or,
+// d20w.core.opposed: T_a ≥ T_o; under all_rolls the acting PC's 20 wins and 1 loses, or,
 // when an NPC acts, the PC's 20 resists and its 1 fails to.
 func TestOpposedBruteForce(t *testing.T) {
+	t.Parallel()
 	for _, p := range pairings {
 		ra, ro := rollsOf(p)
 		for _, nat := range []string{"manoeuvres_only", "all_rolls", "none"} {
@@ -101,7 +102,7 @@ func TestOpposedBruteForce(t *testing.T) {
 	}
 }
 
-// attackOracle is §2.4 for one pair of faces: hit and crit.
+// attackOracle is d20w.attack for one pair of faces: hit and crit.
 func attackOracle(p, nat, needsHit, source string, a, d, w, na, nd int) (hit, crit bool) {
 	ra, rd := rollsOf(p)
 	hit = na+a >= nd+d // NPCs show 10
@@ -129,6 +130,7 @@ func attackOracle(p, nat, needsHit, source string, a, d, w, na, nd int) (hit, cr
 }
 
 func TestAttackBruteForce(t *testing.T) {
+	t.Parallel()
 	for _, p := range append(pairings, "npc_npc_both") {
 		for _, nat := range []string{"manoeuvres_only", "all_rolls"} {
 			for _, needsHit := range []string{"yes", "auto_hit"} {
@@ -167,9 +169,10 @@ func TestAttackBruteForce(t *testing.T) {
 	}
 }
 
-// §2.8: the flat-footed target loses its DEX bonus (a penalty stays); a hit
+// d20w.flatfooted: the flat-footed target loses its DEX bonus (a penalty stays); a hit
 // goes to Wound Points unless N + Ref ≥ 15.
 func TestFlatfootedBruteForce(t *testing.T) {
+	t.Parallel()
 	for _, p := range []string{"pc_npc", "npc_pc", "pc_pc"} {
 		for _, dex := range []int{-2, 0, 4} {
 			for _, npcSaves := range []string{"roll", "take_10"} {
@@ -199,9 +202,10 @@ func TestFlatfootedBruteForce(t *testing.T) {
 	}
 }
 
-// §2.9: CMA + m against CMD, NPCs adding 10, naturals on the manoeuvre
+// d20w.cm: CMA + m against CMD, NPCs adding 10, naturals on the manoeuvre
 // roll (mirrored for a defending PC), escaping bonds without the 20.
 func TestCMBruteForce(t *testing.T) {
+	t.Parallel()
 	size := map[int]int{-4: -8, -3: -4, -2: -2, -1: -1, 0: 0, 1: 1, 2: 2, 3: 4, 4: 8}
 	for _, p := range pairings {
 		for _, nat := range []string{"manoeuvres_only", "none"} {
@@ -258,9 +262,10 @@ func TestCMBruteForce(t *testing.T) {
 	}
 }
 
-// §2.3: highest total first, ties to the higher modifier, then a uniformly
+// d20w.initiative: highest total first, ties to the higher modifier, then a uniformly
 // random order; every order of three combatants over every roll.
 func TestInitiativeBruteForce(t *testing.T) {
+	t.Parallel()
 	for _, mods := range [][]int{{2, 2, 1}, {0, 0, 0}, {5, 1, 9}, {3, 4, 3}} {
 		probs := map[string]*big.Rat{}
 		perms := [][]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
@@ -324,6 +329,7 @@ func TestInitiativeBruteForce(t *testing.T) {
 
 // The simulated crowd agrees with the exact orderings for four combatants.
 func TestCrowdMatchesExact(t *testing.T) {
+	t.Parallel()
 	ex := run(t, "d20w.initiative", "combatants=4", "mod_a=2", "mod_b=2", "mod_c=1", "mod_d=3")
 	m, _ := registry.Lookup("d20w.initiative.crowd")
 	c, err := m.Configure([]string{"combatants=4", "mod_a=2", "mod_b=2", "mod_c=1", "mod_d=3"})
@@ -346,55 +352,59 @@ func TestCrowdMatchesExact(t *testing.T) {
 	}
 }
 
-// §2.5: the opportunity-attack chain. h(B) = P(hit) + P(crit)·[B > 0]·h'(B − 1),
+// d20w.crit_choice: the opportunity-attack chain. h(B) = P(hit) + P(crit)·[B > 0]·h'(B − 1),
 // on distributions; a crit with no budget left buys a crippling injury.
 func TestCritChoiceRecursion(t *testing.T) {
+	t.Parallel()
 	for _, cfg := range []struct {
 		a, d, w, s int
 		oaCrit     bool
 	}{{5, 3, 1, 2, true}, {12, 3, 5, 0, true}, {8, 8, 4, 6, false}, {2, 10, 3, -3, true}} {
-		ph := float64(max(0, min(20, 11+cfg.a-cfg.d))) / 20 // PC → NPC: N + A ≥ 10 + D
-		pc := float64(min(cfg.w, max(0, min(20, 11+cfg.a-cfg.d)))) / 20
-		pfail := float64(max(0, min(20, 14-cfg.s))) / 20 // N + s < 15
-		for b := 0; b <= 4; b++ {
-			// dist(left, crits) is the PMF of hits of an attack and its chain.
-			var dist func(left int, crits bool) []float64
-			dist = func(left int, crits bool) []float64 {
-				out := make([]float64, left+2)
-				out[0] = 1 - ph
-				if !crits || left == 0 {
-					out[1] = ph
+		t.Run(fmt.Sprintf("%+v", cfg), func(t *testing.T) {
+			t.Parallel()
+			ph := float64(max(0, min(20, 11+cfg.a-cfg.d))) / 20 // PC → NPC: N + A ≥ 10 + D
+			pc := float64(min(cfg.w, max(0, min(20, 11+cfg.a-cfg.d)))) / 20
+			pfail := float64(max(0, min(20, 14-cfg.s))) / 20 // N + s < 15
+			for b := 0; b <= 4; b++ {
+				// dist(left, crits) is the PMF of hits of an attack and its chain.
+				var dist func(left int, crits bool) []float64
+				dist = func(left int, crits bool) []float64 {
+					out := make([]float64, left+2)
+					out[0] = 1 - ph
+					if !crits || left == 0 {
+						out[1] = ph
+						return out
+					}
+					out[1] = ph - pc
+					for k, q := range dist(left-1, cfg.oaCrit) {
+						out[k+1] += pc * q
+					}
 					return out
 				}
-				out[1] = ph - pc
-				for k, q := range dist(left-1, cfg.oaCrit) {
-					out[k+1] += pc * q
+				want := dist(b, true)
+				// P(crippled): the crit that ends the chain when the budget is spent.
+				crip := pc
+				for i := 0; i < b; i++ {
+					if !cfg.oaCrit {
+						crip = 0
+						break
+					}
+					crip *= pc
 				}
-				return out
-			}
-			want := dist(b, true)
-			// P(crippled): the crit that ends the chain when the budget is spent.
-			crip := pc
-			for i := 0; i < b; i++ {
-				if !cfg.oaCrit {
-					crip = 0
-					break
+				crip *= pfail
+				r := run(t, "d20w.crit_choice", set("attack", cfg.a), set("defence", cfg.d), set("threat", cfg.w), set("save", cfg.s), set("budget", b),
+					"opt.oa_can_crit="+map[bool]string{true: "yes", false: "no"}[cfg.oaCrit])
+				h := r.Var("hits")
+				for k, p := range h.P {
+					w := 0.0
+					if h.Lo+k < len(want) {
+						w = want[h.Lo+k]
+					}
+					near(t, fmt.Sprintf("B=%d P(hits = %d)", b, h.Lo+k), p, w)
 				}
-				crip *= pc
+				near(t, fmt.Sprintf("B=%d P(crippled)", b), r.Event("crippled").P, crip)
 			}
-			crip *= pfail
-			r := run(t, "d20w.crit_choice", set("attack", cfg.a), set("defence", cfg.d), set("threat", cfg.w), set("save", cfg.s), set("budget", b),
-				"opt.oa_can_crit="+map[bool]string{true: "yes", false: "no"}[cfg.oaCrit])
-			h := r.Var("hits")
-			for k, p := range h.P {
-				w := 0.0
-				if h.Lo+k < len(want) {
-					w = want[h.Lo+k]
-				}
-				near(t, fmt.Sprintf("%+v B=%d P(hits = %d)", cfg, b, h.Lo+k), p, w)
-			}
-			near(t, fmt.Sprintf("%+v B=%d P(crippled)", cfg, b), r.Event("crippled").P, crip)
-		}
+		})
 	}
 	// cripple_first: P(crippled) = P(crit)·P(N + s < 15); manoeuvre_first: P(crit)·P(manoeuvre).
 	near(t, "cripple_first", run(t, "d20w.crit_choice", "opt.policy=cripple_first", "threat=4").Event("crippled").P, 4.0/20*12/20)
@@ -403,27 +413,31 @@ func TestCritChoiceRecursion(t *testing.T) {
 	near(t, "ranged", run(t, "d20w.crit_choice", "weapon=ranged", "budget=3").Var("opportunity_attacks").Stats.Max, 0)
 }
 
-// §2.6: injuries ~ Binomial(r, P(crit)·P(save fails)), on the track.
+// d20w.crippling: injuries ~ Binomial(r, P(crit)·P(save fails)), on the track.
 func TestCripplingBinomial(t *testing.T) {
+	t.Parallel()
 	for _, cfg := range []struct{ w, s, r int }{{1, 2, 5}, {3, 2, 8}, {5, -4, 12}, {2, 20, 4}} {
-		p := float64(cfg.w) / 20 * float64(max(0, min(20, 14-cfg.s))) / 20
-		res := run(t, "d20w.crippling", set("threat", cfg.w), set("save", cfg.s), set("attacks", cfg.r))
-		k := res.Var("injuries")
-		for i, got := range k.P {
-			n := k.Lo + i
-			want := float64(binom(cfg.r, n)) * math.Pow(p, float64(n)) * math.Pow(1-p, float64(cfg.r-n))
-			if math.Abs(got-want) > 1e-12 {
-				t.Errorf("%+v: P(k = %d) = %v; want %v", cfg, n, got, want)
+		t.Run(fmt.Sprintf("%+v", cfg), func(t *testing.T) {
+			t.Parallel()
+			p := float64(cfg.w) / 20 * float64(max(0, min(20, 14-cfg.s))) / 20
+			res := run(t, "d20w.crippling", set("threat", cfg.w), set("save", cfg.s), set("attacks", cfg.r))
+			k := res.Var("injuries")
+			for i, got := range k.P {
+				n := k.Lo + i
+				want := float64(binom(cfg.r, n)) * math.Pow(p, float64(n)) * math.Pow(1-p, float64(cfg.r-n))
+				if math.Abs(got-want) > 1e-12 {
+					t.Errorf("P(k = %d) = %v; want %v", n, got, want)
+				}
 			}
-		}
-		levels := [4]float64{}
-		for i, q := range k.P {
-			levels[level(k.Lo+i)] += q
-		}
-		lb := band(t, res, "level")
-		for i := range levels {
-			near(t, fmt.Sprintf("%+v P(level %s)", cfg, lb.Labels[i]), lb.P[i], levels[i])
-		}
+			levels := [4]float64{}
+			for i, q := range k.P {
+				levels[level(k.Lo+i)] += q
+			}
+			lb := band(t, res, "level")
+			for i := range levels {
+				near(t, "P(level "+lb.Labels[i]+")", lb.P[i], levels[i])
+			}
+		})
 	}
 }
 
@@ -435,8 +449,9 @@ func binom(n, k int) int64 {
 	return b
 }
 
-// §2.7: one round of exchange at every s, enumerated over the dice.
+// d20w.stance: one round of exchange at every s, enumerated over the dice.
 func TestStanceBruteForce(t *testing.T) {
+	t.Parallel()
 	shifts := map[string][3]int{"aggressive": {1, -1, 0}, "defensive": {-1, 1, 0}, "precision": {1, 0, -1}, "reckless": {0, -1, 1},
 		"power": {-1, 0, 1}, "guarded": {0, 1, -1}, "aggressive_reckless": {1, -2, 1}}
 	for st, sh := range shifts {
@@ -489,6 +504,7 @@ func TestStanceBruteForce(t *testing.T) {
 // The Go form of a contest and of an attack (used inside nodes) agrees with
 // its expression (used by the outputs) on every pair of naturals.
 func TestGoFormsMatchExpressions(t *testing.T) {
+	t.Parallel()
 	fields := func(r attackRule, na, nd int) map[string]expr.Rat {
 		m := map[string]expr.Rat{}
 		if r.actor.rolls() {
@@ -499,11 +515,11 @@ func TestGoFormsMatchExpressions(t *testing.T) {
 		}
 		return m
 	}
-	for p := PCvsNPC; p <= NPCvsNPC; p++ {
-		for _, nat := range []Naturals{NaturalsManoeuvresOnly, NaturalsAllRolls} {
-			for _, nh := range []CritNeedsHit{CritNeedsHitYes, CritAutoHit} {
-				for _, src := range []PvPCritSource{CritSourceAttacker, CritSourceEither} {
-					for _, npc := range []NPCPair{NPCDeterministic, NPCBothRoll} {
+	for p := pcVsNPC; p <= npcVsNPC; p++ {
+		for _, nat := range []naturalsRule{naturalsManoeuvresOnly, naturalsAllRolls} {
+			for _, nh := range []critNeedsHit{critNeedsHitYes, critAutoHit} {
+				for _, src := range []pvpCritSource{critSourceAttacker, critSourceEither} {
+					for _, npc := range []npcPair{npcDeterministic, npcBothRoll} {
 						o := attackOptions{pairing: p, needsHit: nh, source: src, npc: npc, naturals: nat}
 						for _, ad := range [][3]int{{5, 3, 2}, {-3, 9, 5}, {14, 0, 1}} {
 							r := o.rule(ad[0], ad[1], ad[2])
@@ -516,7 +532,7 @@ func TestGoFormsMatchExpressions(t *testing.T) {
 									if got := mechtest.Eval(t, r.crit(), f).N != 0; got != r.critOf(na, nd) {
 										t.Fatalf("%+v %v: crit at %d, %d: expression %v, Go %v", o, ad, na, nd, got, r.critOf(na, nd))
 									}
-									cm := cmOptions{pairing: p, naturals: nat, mirror: DefenderMirror, escape: nd%2 == 0}.contest(ad[0], ad[1])
+									cm := cmOptions{pairing: p, naturals: nat, mirror: defenderMirror, escape: nd%2 == 0}.contest(ad[0], ad[1])
 									cf := map[string]expr.Rat{}
 									if cm.actor.rolls() {
 										cf[cm.actor.field] = expr.Int(int64(na))
@@ -541,28 +557,32 @@ func TestGoFormsMatchExpressions(t *testing.T) {
 // crowd size (the random order is one draw of k! up to 8, Fisher–Yates
 // steps beyond): A's place is uniform on 1..k.
 func TestCrowdSymmetric(t *testing.T) {
+	t.Parallel()
 	m, _ := registry.Lookup("d20w.initiative.crowd")
 	for _, k := range []int{2, 5, 6, 8, 9, 12} {
-		sets := []string{set("combatants", k)}
-		for i := 0; i < maxInitiative; i++ {
-			sets = append(sets, "mod_"+combatant(i)+"=3")
-		}
-		c, err := m.Configure(sets)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := sim.Run(t.Context(), m, c, sim.Options{Trials: 60_000, Seed: 11})
-		if err != nil {
-			t.Fatalf("k = %d: %v", k, err)
-		}
-		pos := r.Var("a_position")
-		for i, p := range pos.P {
-			if math.Abs(p-1/float64(k)) > 5*math.Sqrt(1/float64(k)/60_000) {
-				t.Errorf("k = %d: P(A in place %d) = %v; want %v", k, pos.Lo+i, p, 1/float64(k))
+		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
+			t.Parallel()
+			sets := []string{set("combatants", k)}
+			for i := 0; i < maxInitiative; i++ {
+				sets = append(sets, "mod_"+combatant(i)+"=3")
 			}
-		}
-		if e := r.Event("a_before_b"); math.Abs(e.P-0.5) > 5*0.5/math.Sqrt(60_000) {
-			t.Errorf("k = %d: P(A before B) = %v; want 1/2", k, e.P)
-		}
+			c, err := m.Configure(sets)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := sim.Run(t.Context(), m, c, sim.Options{Trials: 60_000, Seed: 11})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pos := r.Var("a_position")
+			for i, p := range pos.P {
+				if math.Abs(p-1/float64(k)) > 5*math.Sqrt(1/float64(k)/60_000) {
+					t.Errorf("P(A in place %d) = %v; want %v", pos.Lo+i, p, 1/float64(k))
+				}
+			}
+			if e := r.Event("a_before_b"); math.Abs(e.P-0.5) > 5*0.5/math.Sqrt(60_000) {
+				t.Errorf("P(A before B) = %v; want 1/2", e.P)
+			}
+		})
 	}
 }

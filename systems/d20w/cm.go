@@ -12,14 +12,14 @@ var (
 	optCMPairing = mechanics.ChoiceOf("d20w.cm", "pairing",
 		"pc_npc: the PC rolls d20 + CMA + m against the NPC's CMD + 10; npc_pc: the PC rolls d20 + CMD against the NPC's CMA + 10 + m "+
 			"and must strictly beat it; pc_pc: both roll; npc_npc: nobody rolls (deterministic)",
-		PCvsNPC, NPCvsPC, PCvsPC, NPCvsNPC)
+		pcVsNPC, npcVsPC, pcVsPC, npcVsNPC)
 	optManoeuvre = mechanics.ChoiceOf("d20w.cm", "manoeuvre",
-		"standard: a natural 20 always succeeds; escape_bonds: escaping from bonds gets no automatic success on a natural 20", ManoeuvreStandard, ManoeuvreEscapeBonds)
+		"standard: a natural 20 always succeeds; escape_bonds: escaping from bonds gets no automatic success on a natural 20", manoeuvreStandard, manoeuvreEscapeBonds)
 	optBabIsBcb = mechanics.SwitchOf("d20w.cm", "bab_is_bcb",
-		"yes: the 'Base attack bonus' of the page's CMD formula is the defender's BCB; no: it is a separate number, defender_bab", BabIsBcbYes, BabIsBcbNo)
+		"yes: the 'Base attack bonus' of the page's CMD formula is the defender's BCB; no: it is a separate number, defender_bab", babIsBcbYes, babIsBcbNo)
 	optDefenderNaturals = mechanics.SwitchOf("d20w.cm", "defender_naturals",
 		"mirror: when the PC defends against an NPC, its natural 20 always resists and its natural 1 always fails to resist; none: its roll has no natural rule",
-		DefenderMirror, DefenderNone)
+		defenderMirror, defenderNone)
 )
 
 // sizeNames and sizeMods are the size categories −4 (Fine) … +4 (Colossal)
@@ -34,9 +34,9 @@ func sizeMod(s int) int { return sizeMods[s+4] }
 
 // cmOptions are the decoded switches of a combat manoeuvre.
 type cmOptions struct {
-	pairing  Pairing
-	naturals Naturals
-	mirror   DefenderNaturals
+	pairing  pairing
+	naturals naturalsRule
+	mirror   defenderNaturals
 	escape   bool
 }
 
@@ -53,8 +53,8 @@ func (o cmOptions) contest(cma, cmd int) contest {
 	if o.pairing.targetRolls() {
 		def.field = "cmd_roll"
 	}
-	nat := o.naturals != NaturalsNone
-	return contest{actor: att, target: def, actorNaturals: nat, targetNaturals: nat && o.mirror == DefenderMirror, no20: o.escape}
+	nat := o.naturals != naturalsNone
+	return contest{actor: att, target: def, actorNaturals: nat, targetNaturals: nat && o.mirror == defenderMirror, no20: o.escape}
 }
 
 func cm() *mechanics.Mechanic {
@@ -69,7 +69,7 @@ func cm() *mechanics.Mechanic {
 			"10: the defender rolls). PC→NPC: success ⇔ N = 20 (unless escaping bonds) ∨ (N ≠ 1 ∧ N + CMA + m ≥ CMD + 10); NPC→PC: the " +
 			"PC rolls N + CMD and the manoeuvre succeeds ⇔ CMA + 10 + m ≥ N + CMD, with the naturals mirrored by default; PC→PC: " +
 			"N_a + CMA + m ≥ N_d + CMD with the attacker's naturals. Margin M = total − target, degree ⌊M / W⌋ for manoeuvres that " +
-			"scale (bull rush). If the defender wins it may take an attack of opportunity (mechanics.md §2.9). cma and cmd hold the " +
+			"scale (bull rush). If the defender wins it may take an attack of opportunity. cma and cmd hold the " +
 			"terms not given by the component parameters: leave the components at 0 to give the whole CMA and CMD there.",
 		Params: []mechanics.Param{
 			ip("cma", 4, -30, 40, "the attacker's CMA terms beyond the components below (with the components at 0: the whole CMA)"),
@@ -88,7 +88,7 @@ func cm() *mechanics.Mechanic {
 		},
 		Options: mechanics.Options(optCMPairing, optManoeuvre, optBabIsBcb, optDefenderNaturals, optNaturals),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			o := cmOptions{optCMPairing.Of(c), optNaturals.Of(c), optDefenderNaturals.Of(c), optManoeuvre.Of(c) == ManoeuvreEscapeBonds}
+			o := cmOptions{optCMPairing.Of(c), optNaturals.Of(c), optDefenderNaturals.Of(c), optManoeuvre.Of(c) == manoeuvreEscapeBonds}
 			as, ds := c.Int("attacker_size"), c.Int("defender_size")
 			cmaTerm, cmaWhich := c.Int("attacker_str"), "STR"
 			if as <= -2 {
@@ -96,7 +96,7 @@ func cm() *mechanics.Mechanic {
 			}
 			cma := c.Int("cma") + c.Int("attacker_bcb") + cmaTerm + sizeMod(as)
 			bab, babWhich := c.Int("defender_bcb"), "BCB"
-			if optBabIsBcb.Of(c) == BabIsBcbNo {
+			if optBabIsBcb.Of(c) == babIsBcbNo {
 				bab, babWhich = c.Int("defender_bab"), "BAB"
 			}
 			cmd := c.Int("cmd") + bab + c.Int("defender_str") + c.Int("defender_dex") + sizeMod(ds)

@@ -11,7 +11,7 @@ import (
 var d20 = mechanics.D(20)
 
 // take10 is what a non-player character counts instead of a d20: NPCs
-// never roll (mechanics.md §2.1, d20w.core.take10).
+// never roll (the take-10 rule of the package doc).
 const take10 = 10
 
 // side is one party of a contest: the record field holding its natural

@@ -1,6 +1,3 @@
-// Package d20w registers the mechanics of the d20 wiki system
-// (mechanics.md §2): 1d20 plus modifiers, match or beat a DC or an
-// opposed roll; NPCs never roll.
 package d20w
 
 import (
@@ -9,22 +6,22 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-//go:generate go tool stringer -type=Naturals -linecomment -output=core_string.go
+//go:generate go tool stringer -type=naturalsRule -linecomment -output=core_string.go
 
-// Naturals is d20w.core.opt.naturals: where natural 20s and 1s decide.
-type Naturals int
+// naturalsRule is d20w.core.opt.naturals: where natural 20s and 1s decide.
+type naturalsRule int
 
 // Values of d20w.core.opt.naturals.
 const (
-	NaturalsManoeuvresOnly Naturals = iota // manoeuvres_only
-	NaturalsAllRolls                       // all_rolls
-	NaturalsNone                           // none
+	naturalsManoeuvresOnly naturalsRule = iota // manoeuvres_only
+	naturalsAllRolls                           // all_rolls
+	naturalsNone                               // none
 )
 
 var optNaturals = mechanics.SwitchOf("d20w.core", "naturals",
 	"manoeuvres_only: natural 20/1 decide only combat manoeuvres (the page gives the rule there alone), so a check has none; "+
 		"all_rolls: a natural 20 always succeeds and a natural 1 always fails; none: no natural rule anywhere",
-	NaturalsManoeuvresOnly, NaturalsAllRolls, NaturalsNone)
+	naturalsManoeuvresOnly, naturalsAllRolls, naturalsNone)
 
 // checkRecord is the outcome of one check: the natural d20.
 var checkRecord = mechanics.NewRecord(kit.Natural("natural", 20))
@@ -33,7 +30,7 @@ var checkRecord = mechanics.NewRecord(kit.Natural("natural", 20))
 // the DC (T ≥ DC), with natural rules where the option asks for them.
 func check(c mechanics.Config) (*mechanics.Spec, error) {
 	ch := kit.Check{Field: "natural", Sides: 20, Bonus: c.Int("mod"), Target: c.Int("dc"), Cmp: mechanics.GE, AutoSucceed: 21}
-	if optNaturals.Of(c) == NaturalsAllRolls {
+	if optNaturals.Of(c) == naturalsAllRolls {
 		ch.AutoFail, ch.AutoSucceed = 1, 20
 	}
 	spec := &mechanics.Spec{
@@ -56,7 +53,7 @@ func coreMechanics() []*mechanics.Mechanic {
 			Summary: "unopposed check: d20 + modifiers, match or beat the DC",
 			Doc: "N ~ d20, T = N + mod (ability modifier + skill ranks or combat bonus + situational terms); success ⇔ T ≥ DC, " +
 				"so P = clamp((21 − DC + mod)/20, 0, 1). Easy tasks are not rolled (success is certain) unless conditions are " +
-				"Extreme (mechanics.md §2.1).",
+				"Extreme.",
 			Params: []mechanics.Param{
 				mechanics.IntParam("mod", 0, -20, 40, "total modifier: ability modifier + skill ranks or combat bonus + other modifiers"),
 				mechanics.IntParam("dc", 15, -20, 60, "Difficulty Class"),

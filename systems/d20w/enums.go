@@ -1,232 +1,232 @@
 package d20w
 
-//go:generate go tool stringer -type=Pairing,NPCSaves,CritNeedsHit,PvPCritSource,NPCPair,Heroic,OACanCrit,Policy,Weapon,TrackValues,TrackCap,MajorPlusMinor,SameSource,BabIsBcb,DefenderNaturals,Manoeuvre,Stance,StanceMax,Task -linecomment -output=enums_string.go
+//go:generate go tool stringer -type=pairing,npcSaves,critNeedsHit,pvpCritSource,npcPair,heroic,oaCanCrit,critPolicy,weapon,trackValues,trackCap,majorPlusMinor,sameSource,babIsBcb,defenderNaturals,manoeuvre,stanceKind,stanceMax,task -linecomment -output=enums_string.go
 
 // The typed options and choices of the d20w mechanics beyond
-// d20w.core.check. The name after // is the value mechanics.md §2 gives
-// the option (or the value we named where it gives none); the first
-// constant of a type is not always the default: each declaration lists its
-// default first.
+// d20w.core.check. The name after // is the value as it is set and as
+// docs/mechanics.md lists it (the page's word where it gives one); the
+// first constant of a type is not always the default: each declaration
+// lists its default first.
 
-// Pairing says who acts against whom: a player character rolls its d20, a
+// pairing says who acts against whom: a player character rolls its d20, a
 // non-player character never rolls and counts as a 10 (take 10).
-type Pairing int
+type pairing int
 
 // Pairings, actor first.
 const (
-	PCvsNPC  Pairing = iota // pc_npc
-	NPCvsPC                 // npc_pc
-	PCvsPC                  // pc_pc
-	NPCvsNPC                // npc_npc
+	pcVsNPC  pairing = iota // pc_npc
+	npcVsPC                 // npc_pc
+	pcVsPC                  // pc_pc
+	npcVsNPC                // npc_npc
 )
 
 // actorRolls reports whether the acting side rolls a d20.
-func (p Pairing) actorRolls() bool { return p == PCvsNPC || p == PCvsPC }
+func (p pairing) actorRolls() bool { return p == pcVsNPC || p == pcVsPC }
 
 // targetRolls reports whether the opposing side rolls a d20.
-func (p Pairing) targetRolls() bool { return p == NPCvsPC || p == PCvsPC }
+func (p pairing) targetRolls() bool { return p == npcVsPC || p == pcVsPC }
 
-// NPCSaves is d20w.core.opt.npc_saves: whether an NPC rolls its saving
+// npcSaves is d20w.core.opt.npc_saves: whether an NPC rolls its saving
 // throws (the page lists only attack, defence and manoeuvres as take-10).
-type NPCSaves int
+type npcSaves int
 
 // Values of d20w.core.opt.npc_saves.
 const (
-	NPCSavesRoll   NPCSaves = iota // roll
-	NPCSavesTake10                 // take_10
+	npcSavesRoll   npcSaves = iota // roll
+	npcSavesTake10                 // take_10
 )
 
-// CritNeedsHit is d20w.attack.opt.crit_needs_hit.
-type CritNeedsHit int
+// critNeedsHit is d20w.attack.opt.crit_needs_hit.
+type critNeedsHit int
 
 // Values of d20w.attack.opt.crit_needs_hit.
 const (
-	CritNeedsHitYes CritNeedsHit = iota // yes
-	CritAutoHit                         // auto_hit
+	critNeedsHitYes critNeedsHit = iota // yes
+	critAutoHit                         // auto_hit
 )
 
-// PvPCritSource is d20w.attack.opt.pvp_crit_source.
-type PvPCritSource int
+// pvpCritSource is d20w.attack.opt.pvp_crit_source.
+type pvpCritSource int
 
 // Values of d20w.attack.opt.pvp_crit_source.
 const (
-	CritSourceAttacker PvPCritSource = iota // attacker_natural
-	CritSourceEither                        // either
+	critSourceAttacker pvpCritSource = iota // attacker_natural
+	critSourceEither                        // either
 )
 
-// NPCPair is d20w.attack.opt.npc_vs_npc.
-type NPCPair int
+// npcPair is d20w.attack.opt.npc_vs_npc.
+type npcPair int
 
 // Values of d20w.attack.opt.npc_vs_npc.
 const (
-	NPCDeterministic NPCPair = iota // deterministic
-	NPCBothRoll                     // both_roll
+	npcDeterministic npcPair = iota // deterministic
+	npcBothRoll                     // both_roll
 )
 
-// Heroic is the d20w.attack.heroic choice: whether the defender has heroic
+// heroic is the d20w.attack.heroic choice: whether the defender has heroic
 // class levels (and adds its BCB to Defence).
-type Heroic int
+type heroic int
 
 // Values of d20w.attack.heroic.
 const (
-	HeroicNo  Heroic = iota // no
-	HeroicYes               // yes
+	heroicNo  heroic = iota // no
+	heroicYes               // yes
 )
 
-// OACanCrit is d20w.crit_choice.opt.oa_can_crit.
-type OACanCrit int
+// oaCanCrit is d20w.crit_choice.opt.oa_can_crit.
+type oaCanCrit int
 
 // Values of d20w.crit_choice.opt.oa_can_crit.
 const (
-	OACanCritYes OACanCrit = iota // yes
-	OACanCritNo                   // no
+	oaCanCritYes oaCanCrit = iota // yes
+	oaCanCritNo                   // no
 )
 
-// Policy is d20w.crit_choice.opt.policy: what the attacker takes on a
+// critPolicy is d20w.crit_choice.opt.policy: what the attacker takes on a
 // critical hit.
-type Policy int
+type critPolicy int
 
 // Values of d20w.crit_choice.opt.policy.
 const (
-	PolicyOAFirst        Policy = iota // oa_first
-	PolicyCrippleFirst                 // cripple_first
-	PolicyManoeuvreFirst               // manoeuvre_first
+	policyOAFirst        critPolicy = iota // oa_first
+	policyCrippleFirst                     // cripple_first
+	policyManoeuvreFirst                   // manoeuvre_first
 )
 
-// Weapon is the d20w.crit_choice.weapon choice: no opportunity attack with
+// weapon is the d20w.crit_choice.weapon choice: no opportunity attack with
 // a ranged weapon.
-type Weapon int
+type weapon int
 
 // Values of d20w.crit_choice.weapon.
 const (
-	WeaponMelee  Weapon = iota // melee
-	WeaponRanged               // ranged
+	weaponMelee  weapon = iota // melee
+	weaponRanged               // ranged
 )
 
-// TrackValues is d20w.modtrack.opt.values: the numbers of the Minor, Major
+// trackValues is d20w.modtrack.opt.values: the numbers of the Minor, Major
 // and Extreme steps.
-type TrackValues int
+type trackValues int
 
 // Values of d20w.modtrack.opt.values.
 const (
-	ValuesDoubling        TrackValues = iota // doubling
-	ValuesD20Circumstance                    // d20_circumstance
-	ValuesCustom                             // custom
+	valuesDoubling        trackValues = iota // doubling
+	valuesD20Circumstance                    // d20_circumstance
+	valuesCustom                             // custom
 )
 
-// TrackCap is d20w.modtrack.opt.cap.
-type TrackCap int
+// trackCap is d20w.modtrack.opt.cap.
+type trackCap int
 
 // Values of d20w.modtrack.opt.cap.
 const (
-	CapExtreme TrackCap = iota // extreme
-	CapOpen                    // open
+	capExtreme trackCap = iota // extreme
+	capOpen                    // open
 )
 
-// MajorPlusMinor is d20w.modtrack.opt.major_plus_minor: the value of 3
+// majorPlusMinor is d20w.modtrack.opt.major_plus_minor: the value of 3
 // net points.
-type MajorPlusMinor int
+type majorPlusMinor int
 
 // Values of d20w.modtrack.opt.major_plus_minor.
 const (
-	ThreePointsMajor       MajorPlusMinor = iota // major
-	ThreePointsInterpolate                       // interpolate
+	threePointsMajor       majorPlusMinor = iota // major
+	threePointsInterpolate                       // interpolate
 )
 
-// SameSource is d20w.modtrack.opt.same_source: whether modifiers from one
+// sameSource is d20w.modtrack.opt.same_source: whether modifiers from one
 // source combine (the page: "usually not").
-type SameSource int
+type sameSource int
 
 // Values of d20w.modtrack.opt.same_source.
 const (
-	SameSourceKeepLargest SameSource = iota // keep_largest
-	SameSourceStack                         // stack
+	sameSourceKeepLargest sameSource = iota // keep_largest
+	sameSourceStack                         // stack
 )
 
-// BabIsBcb is d20w.cm.opt.bab_is_bcb.
-type BabIsBcb int
+// babIsBcb is d20w.cm.opt.bab_is_bcb.
+type babIsBcb int
 
 // Values of d20w.cm.opt.bab_is_bcb.
 const (
-	BabIsBcbYes BabIsBcb = iota // yes
-	BabIsBcbNo                  // no
+	babIsBcbYes babIsBcb = iota // yes
+	babIsBcbNo                  // no
 )
 
-// DefenderNaturals is d20w.cm.opt.defender_naturals.
-type DefenderNaturals int
+// defenderNaturals is d20w.cm.opt.defender_naturals.
+type defenderNaturals int
 
 // Values of d20w.cm.opt.defender_naturals.
 const (
-	DefenderMirror DefenderNaturals = iota // mirror
-	DefenderNone                           // none
+	defenderMirror defenderNaturals = iota // mirror
+	defenderNone                           // none
 )
 
-// Manoeuvre is the d20w.cm.manoeuvre choice: escaping bonds gets no
+// manoeuvre is the d20w.cm.manoeuvre choice: escaping bonds gets no
 // automatic success on a natural 20.
-type Manoeuvre int
+type manoeuvre int
 
 // Values of d20w.cm.manoeuvre.
 const (
-	ManoeuvreStandard    Manoeuvre = iota // standard
-	ManoeuvreEscapeBonds                  // escape_bonds
+	manoeuvreStandard    manoeuvre = iota // standard
+	manoeuvreEscapeBonds                  // escape_bonds
 )
 
-// Stance is the d20w.stance.stance choice: which roll gets the bonus and
+// stanceKind is the d20w.stance.stance choice: which roll gets the bonus and
 // which the equal penalty.
-type Stance int
+type stanceKind int
 
 // Stances (the page names four; the others are the remaining pairs and the
 // combination it gives as an example).
 const (
-	StanceAggressive         Stance = iota // aggressive
-	StanceDefensive                        // defensive
-	StancePrecision                        // precision
-	StanceReckless                         // reckless
-	StancePower                            // power
-	StanceGuarded                          // guarded
-	StanceAggressiveReckless               // aggressive_reckless
-	StanceNeutral                          // neutral
+	stanceAggressive         stanceKind = iota // aggressive
+	stanceDefensive                            // defensive
+	stancePrecision                            // precision
+	stanceReckless                             // reckless
+	stancePower                                // power
+	stanceGuarded                              // guarded
+	stanceAggressiveReckless                   // aggressive_reckless
+	stanceNeutral                              // neutral
 )
 
 // shifts are the multiples of s a stance adds to attack, defence and
 // damage.
-func (s Stance) shifts() (attack, defence, damage int) {
+func (s stanceKind) shifts() (attack, defence, damage int) {
 	switch s {
-	case StanceAggressive:
+	case stanceAggressive:
 		return 1, -1, 0
-	case StanceDefensive:
+	case stanceDefensive:
 		return -1, 1, 0
-	case StancePrecision:
+	case stancePrecision:
 		return 1, 0, -1
-	case StanceReckless:
+	case stanceReckless:
 		return 0, -1, 1
-	case StancePower:
+	case stancePower:
 		return -1, 0, 1
-	case StanceGuarded:
+	case stanceGuarded:
 		return 0, 1, -1
-	case StanceAggressiveReckless:
+	case stanceAggressiveReckless:
 		return 1, -2, 1
 	}
 	return 0, 0, 0
 }
 
-// StanceMax is d20w.stance.opt.max: the largest adjustment a BCB allows
+// stanceMax is d20w.stance.opt.max: the largest adjustment a BCB allows
 // (the page's table is empty).
-type StanceMax int
+type stanceMax int
 
 // Values of d20w.stance.opt.max.
 const (
-	MaxBCB     StanceMax = iota // bcb
-	MaxHalfBCB                  // half_bcb
-	MaxCustom                   // custom
+	maxBCB     stanceMax = iota // bcb
+	maxHalfBCB                  // half_bcb
+	maxCustom                   // custom
 )
 
-// Task is the d20w.modtrack.task choice: an Easy task is not rolled unless
+// task is the d20w.modtrack.task choice: an Easy task is not rolled unless
 // conditions are Extreme.
-type Task int
+type task int
 
 // Values of d20w.modtrack.task.
 const (
-	TaskRolled Task = iota // rolled
-	TaskEasy               // easy
+	taskRolled task = iota // rolled
+	taskEasy               // easy
 )

@@ -28,22 +28,23 @@ func near(t *testing.T, what string, got, want float64) {
 
 func set(name string, v int) string { return fmt.Sprintf("%s=%d", name, v) }
 
-// The golden values of mechanics.md §2 (run as the commands of the brief:
+// The golden values of the d20w mechanics (run as the commands of the brief:
 // `oddsmith exact <id> --set …` applies the same settings to the defaults).
 func TestGoldens(t *testing.T) {
-	// §2.1: opposed +5 vs +3, match or beat: 247/400.
+	t.Parallel()
+	// d20w.core.opposed: +5 vs +3, match or beat: 247/400.
 	op := run(t, "d20w.core.opposed", "mod_a=5", "mod_o=3")
 	near(t, "opposed +5 vs +3", op.Event("success").P, 247.0/400)
 	if got := op.Var("margin").Exact[0]; got != "1/400" {
 		t.Errorf("P(margin = −17) = %s; want 1/400", got)
 	}
-	// §2.4: PC +5 vs NPC Defence +3: 13/20; NPC +5 vs PC +3: 12/20, and with w = 2 a crit 2/20.
+	// d20w.attack: PC +5 vs NPC Defence +3: 13/20; NPC +5 vs PC +3: 12/20, and with w = 2 a crit 2/20.
 	near(t, "attack pc_npc", run(t, "d20w.attack", "attack=5", "defence=3", "pairing=pc_npc").Event("hit").P, 0.65)
 	near(t, "attack npc_pc", run(t, "d20w.attack", "attack=5", "defence=3", "pairing=npc_pc").Event("hit").P, 0.60)
 	near(t, "attack npc_pc crit w=2", run(t, "d20w.attack", "attack=5", "defence=3", "pairing=npc_pc", "threat=2").Event("crit").P, 0.10)
-	// §2.9: PC CMA +4 vs NPC CMD +6 (target 16): N ∈ {12..20}: 9/20.
+	// d20w.cm: PC CMA +4 vs NPC CMD +6 (target 16): N ∈ {12..20}: 9/20.
 	near(t, "cm pc_npc", run(t, "d20w.cm", "cma=4", "cmd=6", "pairing=pc_npc").Event("success").P, 0.45)
-	// §2.1 take 10: PC→NPC P = clamp((11 + a − b)/20, 0, 1); NPC→PC P(resist) = clamp((10 + d − b)/20, 0, 1).
+	// d20w.core.opposed, take 10: PC→NPC P = clamp((11 + a − b)/20, 0, 1); NPC→PC P(resist) = clamp((10 + d − b)/20, 0, 1).
 	clamp := func(x float64) float64 { return math.Min(1, math.Max(0, x)) }
 	for _, a := range []int{-12, -3, 0, 4, 9, 25} {
 		for _, b := range []int{-5, 0, 3, 11} {
@@ -62,6 +63,7 @@ func TestGoldens(t *testing.T) {
 // The examples of the modifier track on the page, and the values of the
 // presets and options.
 func TestModtrackTable(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		sets  []string
 		value int

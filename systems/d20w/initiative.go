@@ -9,10 +9,11 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
-// Initiative (mechanics.md §2.3): 1d20 + BCB + DEX, highest first; equal
-// totals go to the higher initiative modifier (BCB + DEX), then to a coin.
-// We read "a coin" for three or more combatants tied on both as a
-// uniformly random order among them (what repeated coin tosses give).
+// Initiative (docs/mechanics.md#d20w-initiative): 1d20 + BCB + DEX,
+// highest first; equal totals go to the higher initiative modifier
+// (BCB + DEX), then to a coin. We read "a coin" for three or more
+// combatants tied on both as a uniformly random order among them (what
+// repeated coin tosses give).
 
 // maxExactInitiative is the largest number of combatants whose full
 // ordering the exact engine enumerates.
@@ -88,6 +89,8 @@ func newDieField(rec *mechanics.Record, name string, g int) dieField {
 // maxDrawn is the largest k whose order is drawn as one die of k! faces.
 const maxDrawn = 8
 
+// newInitiative is the model of one initiative roll of combatants with
+// the modifiers mods: the sort keys, the dice and their readers.
 func newInitiative(mods []int) *initiativeModel {
 	k := len(mods)
 	m := &initiativeModel{k: k, mods: mods, minMod: slices.Min(mods)}
@@ -106,9 +109,19 @@ func newInitiative(mods []int) *initiativeModel {
 	for _, mod := range mods {
 		m.keyBase = append(m.keyBase, (-m.minMod*m.modSpan+mod-m.minMod)*maxInitiative+maxInitiative-1)
 	}
+	m.placeDice(m.dice())
+	return m
+}
+
+// dice declares the dice of the roll: a natural d20 per combatant and,
+// where two combatants have the same modifier, the tie-breaking order (a
+// draw among the k! orders, whose ranks it tabulates, or the Fisher–Yates
+// steps).
+func (m *initiativeModel) dice() ([]mechanics.Field, []fieldDie) {
+	k := m.k
 	var fields []mechanics.Field
 	var dice []fieldDie
-	for i := range mods {
+	for i := range m.mods {
 		name := "n_" + combatant(i)
 		fields = append(fields, mechanics.Int(name, 1, 20, "natural d20 of combatant "+combatant(i)))
 		dice = append(dice, fieldDie{name, d20, 0})
@@ -132,6 +145,12 @@ func newInitiative(mods []int) *initiativeModel {
 			dice = append(dice, fieldDie{name, mechanics.D(j + 1), -1})
 		}
 	}
+	return fields, dice
+}
+
+// placeDice rolls the dice in at most two independent values, x and y,
+// and makes the reader of each die.
+func (m *initiativeModel) placeDice(fields []mechanics.Field, dice []fieldDie) {
 	groups := rollGrouped(fields, dice)
 	// Two independent values, each a record of its own: the groups before
 	// a split joined, and the groups from it joined (the last group alone
@@ -153,18 +172,17 @@ func newInitiative(mods []int) *initiativeModel {
 		}
 		return newDieField(first.rec, name, 0)
 	}
-	for i := range mods {
+	for i := range m.mods {
 		m.nat = append(m.nat, field("n_"+combatant(i)))
 	}
-	if m.needsCoin && k <= maxDrawn {
+	if m.needsCoin && m.k <= maxDrawn {
 		m.draw = field("order_draw")
 	} else if m.needsCoin {
-		m.swaps = make([]dieField, k)
-		for j := 1; j < k; j++ {
+		m.swaps = make([]dieField, m.k)
+		for j := 1; j < m.k; j++ {
 			m.swaps[j] = field(fmt.Sprintf("swap_%d", j))
 		}
 	}
-	return m
 }
 
 // fits reports whether the groups' fields fit in one record (2⁵²
@@ -407,66 +425,70 @@ func initiative() *mechanics.Mechanic {
 		Doc: "T = N + BCB + DEX; the highest acts first; equal totals go to the higher initiative modifier, then to a coin. Pairwise " +
 			"P(A before B) = P(N_A + a > N_B + b) + P(tie)·([a > b] + ½[a = b]). The full ordering of k ≤ 4 combatants is enumerated " +
 			"exactly (20^k rolls and a uniformly random order for those tied on total and modifier: repeated coin tosses). For 5–12 " +
-			"combatants use d20w.initiative.crowd, which only the simulator computes (mechanics.md §2.3).",
+			"combatants use d20w.initiative.crowd, which only the simulator computes.",
 		Params:  initiativeParams(maxExactInitiative, 2),
 		Options: nil,
-		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			m := newInitiative(initiativeMods(c, maxExactInitiative))
-			k, all := m.k, orders(m.k)
-			labels := make([]string, len(all))
-			for i, o := range all {
-				labels[i] = orderLabel(o)
-			}
-			diff := m.mods[0] - m.mods[1]
-			rec := mechanics.NewRecord(
-				mechanics.Enum("order", "the order of action, first to last (a>b: a acts before b)", labels...),
-				mechanics.Int("margin_ab", diff-19, diff+19, "T_a − T_b"),
-				mechanics.Flag("coin", "two combatants tie on total and modifier: a coin orders them"),
-				mechanics.Flag("modifier_tiebreak", "two combatants tie on total and the higher modifier goes first"),
-			)
-			so, sm, sc, st := rec.Slot("order"), rec.Slot("margin_ab"), rec.Slot("coin"), rec.Slot("modifier_tiebreak")
-			start := rec.Start()
-			out := m.node("order", func(x, y int) int {
-				var r initiativeRoll
-				m.roll(x, y, &r)
-				o := r.order(k)
-				code := so.Set(start, lehmer(o[:k]))
-				code = sm.Set(code, m.nat[0].get(x, y)+m.mods[0]-m.nat[1].get(x, y)-m.mods[1])
-				return st.SetBool(sc.SetBool(code, r.coin), r.modTie)
-			})
-			spec := &mechanics.Spec{Record: rec, Outcome: out}
-			ord := expr.F("order")
-			placeOf := func(i int) func(v int) int {
-				return func(v int) int {
-					for p, c := range all[v] {
-						if c == i {
-							return p + 1
-						}
-					}
-					return 0
-				}
-			}
-			spec.Var("a_position", "A's place in the order (1 = first)", expr.Table(ord, 0, tableOf(len(all), placeOf(0))...))
-			for i := 1; i < k; i++ {
-				spec.Var(combatant(i)+"_position", "combatant "+combatant(i)+"'s place in the order (1 = first)", expr.Table(ord, 0, tableOf(len(all), placeOf(i))...))
-			}
-			spec.Report("margin_ab")
-			spec.Band("order", "the full order of action (a>b>c: a first, then b, then c)", labels, ord)
-			for i := 0; i < k; i++ {
-				first := placeOf(i)
-				spec.Event(combatant(i)+"_first", "combatant "+combatant(i)+" acts first", expr.Table(ord, 0, tableOf(len(all), func(v int) int { return bit(first(v) == 1) })...))
-			}
-			for i := 0; i < k; i++ {
-				for j := i + 1; j < k; j++ {
-					pi, pj := placeOf(i), placeOf(j)
-					spec.Event(combatant(i)+"_before_"+combatant(j), fmt.Sprintf("%s acts before %s: a higher total, or equal totals and a higher modifier, or a coin", combatant(i), combatant(j)),
-						expr.Table(ord, 0, tableOf(len(all), func(v int) int { return bit(pi(v) < pj(v)) })...))
-				}
-			}
-			spec.Report("coin", "modifier_tiebreak")
-			return spec, nil
-		},
+		Build:   initiativeSpec,
 	}
+}
+
+// initiativeSpec is the model of d20w.initiative: the full order of action
+// of k ≤ 4 combatants, enumerated over their dice.
+func initiativeSpec(c mechanics.Config) (*mechanics.Spec, error) {
+	m := newInitiative(initiativeMods(c, maxExactInitiative))
+	k, all := m.k, orders(m.k)
+	labels := make([]string, len(all))
+	for i, o := range all {
+		labels[i] = orderLabel(o)
+	}
+	diff := m.mods[0] - m.mods[1]
+	rec := mechanics.NewRecord(
+		mechanics.Enum("order", "the order of action, first to last (a>b: a acts before b)", labels...),
+		mechanics.Int("margin_ab", diff-19, diff+19, "T_a − T_b"),
+		mechanics.Flag("coin", "two combatants tie on total and modifier: a coin orders them"),
+		mechanics.Flag("modifier_tiebreak", "two combatants tie on total and the higher modifier goes first"),
+	)
+	so, sm, sc, st := rec.Slot("order"), rec.Slot("margin_ab"), rec.Slot("coin"), rec.Slot("modifier_tiebreak")
+	start := rec.Start()
+	out := m.node("order", func(x, y int) int {
+		var r initiativeRoll
+		m.roll(x, y, &r)
+		o := r.order(k)
+		code := so.Set(start, lehmer(o[:k]))
+		code = sm.Set(code, m.nat[0].get(x, y)+m.mods[0]-m.nat[1].get(x, y)-m.mods[1])
+		return st.SetBool(sc.SetBool(code, r.coin), r.modTie)
+	})
+	spec := &mechanics.Spec{Record: rec, Outcome: out}
+	ord := expr.F("order")
+	placeOf := func(i int) func(v int) int {
+		return func(v int) int {
+			for p, c := range all[v] {
+				if c == i {
+					return p + 1
+				}
+			}
+			return 0
+		}
+	}
+	spec.Var("a_position", "A's place in the order (1 = first)", expr.Table(ord, 0, tableOf(len(all), placeOf(0))...))
+	for i := 1; i < k; i++ {
+		spec.Var(combatant(i)+"_position", "combatant "+combatant(i)+"'s place in the order (1 = first)", expr.Table(ord, 0, tableOf(len(all), placeOf(i))...))
+	}
+	spec.Report("margin_ab")
+	spec.Band("order", "the full order of action (a>b>c: a first, then b, then c)", labels, ord)
+	for i := 0; i < k; i++ {
+		first := placeOf(i)
+		spec.Event(combatant(i)+"_first", "combatant "+combatant(i)+" acts first", expr.Table(ord, 0, tableOf(len(all), func(v int) int { return bit(first(v) == 1) })...))
+	}
+	for i := 0; i < k; i++ {
+		for j := i + 1; j < k; j++ {
+			pi, pj := placeOf(i), placeOf(j)
+			spec.Event(combatant(i)+"_before_"+combatant(j), fmt.Sprintf("%s acts before %s: a higher total, or equal totals and a higher modifier, or a coin", combatant(i), combatant(j)),
+				expr.Table(ord, 0, tableOf(len(all), func(v int) int { return bit(pi(v) < pj(v)) })...))
+		}
+	}
+	spec.Report("coin", "modifier_tiebreak")
+	return spec, nil
 }
 
 func initiativeCrowd() *mechanics.Mechanic {
@@ -475,73 +497,95 @@ func initiativeCrowd() *mechanics.Mechanic {
 		Summary: fmt.Sprintf("initiative of up to %d combatants (simulated): A's place, who acts first, A before each other", maxInitiative),
 		Doc: "The rule of d20w.initiative (d20 + BCB + DEX, highest first, ties to the higher modifier, then a coin) for 2–12 " +
 			"combatants. Beyond 4 the full ordering has 20^k rolls and k! orders, too many to enumerate, so only the simulator " +
-			"computes this mechanic; it reports A's place, who acts first, and whether A acts before each other combatant " +
-			"(mechanics.md §2.3).",
+			"computes this mechanic; it reports A's place, who acts first, and whether A acts before each other combatant.",
 		MCOnly:   true,
 		MCReason: fmt.Sprintf("the full ordering of more than %d combatants is not enumerated: 20^k rolls times k! tie-breaking orders", maxExactInitiative),
 		Params:   initiativeParams(maxInitiative, 5),
-		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			m := newInitiative(initiativeMods(c, maxInitiative))
-			m.coinOnly = true
-			k := m.k
-			names := make([]string, k)
-			for i := range names {
-				names[i] = combatant(i)
-			}
-			fields := []mechanics.Field{
-				mechanics.Int("a_position", 1, k, "A's place in the order (1 = first)"),
-				mechanics.Enum("first", "the combatant who acts first", names...),
-			}
-			for i := 1; i < k; i++ {
-				fields = append(fields, mechanics.Flag("a_before_"+combatant(i), "A acts before "+combatant(i)))
-			}
-			fields = append(fields, mechanics.Flag("coin", "two combatants tie on total and modifier: a coin orders them"))
-			rec := mechanics.NewRecord(fields...)
-			pos, first, coin := rec.Slot("a_position"), rec.Slot("first"), rec.Slot("coin")
-			before := make([]mechanics.Slot, k)
-			for i := 1; i < k; i++ {
-				before[i] = rec.Slot("a_before_" + combatant(i))
-			}
-			// The record of every (place of A, first, coin, flags) is built
-			// once, here, so that a trial reads it instead of setting fields.
-			flags := 1 << (k - 1)
-			codes := make([]int, k*k*2*flags)
-			for p := 0; p < k; p++ {
-				for f := 0; f < k; f++ {
-					for cn := 0; cn < 2; cn++ {
-						for mask := 0; mask < flags; mask++ {
-							code := coin.Set(first.Set(pos.Set(rec.Start(), p+1), f), cn)
-							for i := 1; i < k; i++ {
-								code = before[i].Set(code, mask>>(i-1)&1)
-							}
-							codes[((p*k+f)*2+cn)*flags+mask] = code
-						}
-					}
-				}
-			}
-			out := m.node("order", func(x, y int) int {
-				var r initiativeRoll
-				m.roll(x, y, &r)
-				pa, mask, first, top := 0, 0, 0, r.key[0]
-				for i := 1; i < k; i++ {
-					later := bit(r.key[i] < r.key[0])
-					pa += 1 - later
-					mask |= later << (i - 1)
-					if r.key[i] > top {
-						first, top = i, r.key[i]
-					}
-				}
-				return codes[((pa*k+first)*2+bit(r.coin))*flags+mask]
-			})
-			spec := &mechanics.Spec{Record: rec, Outcome: out}
-			spec.Report(rec.Fields[0].Name, "first")
-			for i := 1; i < k; i++ {
-				spec.Report("a_before_" + combatant(i))
-			}
-			spec.Report("coin")
-			return spec, nil
-		},
+		Build:    crowdSpec,
 	}
+}
+
+// crowdSpec is the model of d20w.initiative.crowd: A's place, who acts
+// first and A before each other, for up to 12 combatants (simulated).
+func crowdSpec(c mechanics.Config) (*mechanics.Spec, error) {
+	m := newInitiative(initiativeMods(c, maxInitiative))
+	m.coinOnly = true
+	k := m.k
+	cr := newCrowdRecord(k)
+	out := m.node("order", func(x, y int) int {
+		var r initiativeRoll
+		m.roll(x, y, &r)
+		pa, mask, first, top := 0, 0, 0, r.key[0]
+		for i := 1; i < k; i++ {
+			later := bit(r.key[i] < r.key[0])
+			pa += 1 - later
+			mask |= later << (i - 1)
+			if r.key[i] > top {
+				first, top = i, r.key[i]
+			}
+		}
+		return cr.code(pa, first, r.coin, mask)
+	})
+	spec := &mechanics.Spec{Record: cr.rec, Outcome: out}
+	spec.Report(cr.rec.Fields[0].Name, "first")
+	for i := 1; i < k; i++ {
+		spec.Report("a_before_" + combatant(i))
+	}
+	spec.Report("coin")
+	return spec, nil
+}
+
+// crowdRecord is the record of d20w.initiative.crowd for k combatants:
+// A's place, who acts first, A before each other, and the coin. The code
+// of every (place of A, first, coin, flags) is made once, when the model
+// is built, so that a trial reads it instead of setting fields.
+type crowdRecord struct {
+	rec      *mechanics.Record
+	k, flags int
+	codes    []int
+}
+
+func newCrowdRecord(k int) crowdRecord {
+	names := make([]string, k)
+	for i := range names {
+		names[i] = combatant(i)
+	}
+	fields := []mechanics.Field{
+		mechanics.Int("a_position", 1, k, "A's place in the order (1 = first)"),
+		mechanics.Enum("first", "the combatant who acts first", names...),
+	}
+	for i := 1; i < k; i++ {
+		fields = append(fields, mechanics.Flag("a_before_"+combatant(i), "A acts before "+combatant(i)))
+	}
+	fields = append(fields, mechanics.Flag("coin", "two combatants tie on total and modifier: a coin orders them"))
+	rec := mechanics.NewRecord(fields...)
+	pos, first, coin := rec.Slot("a_position"), rec.Slot("first"), rec.Slot("coin")
+	before := make([]mechanics.Slot, k)
+	for i := 1; i < k; i++ {
+		before[i] = rec.Slot("a_before_" + combatant(i))
+	}
+	cr := crowdRecord{rec: rec, k: k, flags: 1 << (k - 1)}
+	cr.codes = make([]int, k*k*2*cr.flags)
+	for p := 0; p < k; p++ {
+		for f := 0; f < k; f++ {
+			for cn := 0; cn < 2; cn++ {
+				for mask := 0; mask < cr.flags; mask++ {
+					code := coin.Set(first.Set(pos.Set(rec.Start(), p+1), f), cn)
+					for i := 1; i < k; i++ {
+						code = before[i].Set(code, mask>>(i-1)&1)
+					}
+					cr.codes[((p*k+f)*2+cn)*cr.flags+mask] = code
+				}
+			}
+		}
+	}
+	return cr
+}
+
+// code is the record of A at place placeA (0 = first), combatant first
+// acting first, coin, and mask: bit i−1 set when A acts after combatant i.
+func (cr crowdRecord) code(placeA, first int, coin bool, mask int) int {
+	return cr.codes[((placeA*cr.k+first)*2+bit(coin))*cr.flags+mask]
 }
 
 // initiativeMechanics are the mechanics declared in initiative.go.

@@ -9,26 +9,27 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// The switches of the Minor / Major / Extreme track (mechanics.md §2.2),
-// shared by the mechanics that put penalties on it.
+// The switches of the Minor / Major / Extreme track
+// (docs/mechanics.md#d20w-modtrack), shared by the mechanics that put
+// penalties on it.
 var (
 	optTrackValues = mechanics.SwitchOf("d20w.modtrack", "values",
 		"the numbers of the steps (the page gives none): doubling ±2/±4/±8 (two Minors are a Major in value too), "+
 			"d20_circumstance ±2/±5/±10, custom (minor_value, major_value, extreme_value)",
-		ValuesDoubling, ValuesD20Circumstance, ValuesCustom)
+		valuesDoubling, valuesD20Circumstance, valuesCustom)
 	optTrackCap = mechanics.SwitchOf("d20w.modtrack", "cap",
 		"extreme: 4 net points or more are Extreme and no more; open: each point beyond 4 adds the Minor value again",
-		CapExtreme, CapOpen)
+		capExtreme, capOpen)
 	optMajorPlusMinor = mechanics.SwitchOf("d20w.modtrack", "major_plus_minor",
 		"the value of 3 net points (a Major and a Minor): major (it stays Major) or interpolate (3 × the Minor value)",
-		ThreePointsMajor, ThreePointsInterpolate)
+		threePointsMajor, threePointsInterpolate)
 	optTask = mechanics.ChoiceOf("d20w.modtrack", "task",
 		"rolled: the check is rolled; easy: an Easy task is not rolled, it succeeds, unless conditions are Extreme (we read this as "+
-			"a net Extreme step of the track, bonus or penalty: then it is rolled as usual)", TaskRolled, TaskEasy)
+			"a net Extreme step of the track, bonus or penalty: then it is rolled as usual)", taskRolled, taskEasy)
 	optSameSource = mechanics.SwitchOf("d20w.modtrack", "same_source",
 		"keep_largest: modifiers from one source do not combine, only the largest counts (the page: 'usually not combined'); "+
 			"stack: the GM lets them combine, so the repeated modifiers count too",
-		SameSourceKeepLargest, SameSourceStack)
+		sameSourceKeepLargest, sameSourceStack)
 )
 
 // trackOpts are the switches of the track's values.
@@ -50,8 +51,8 @@ var levelLabels = []string{"none", "minor", "major", "extreme"}
 // track turns net points into the value of a modifier.
 type track struct {
 	minor, major, extreme int
-	cap                   TrackCap
-	three                 MajorPlusMinor
+	cap                   trackCap
+	three                 majorPlusMinor
 }
 
 // trackParams are the values of opt.values=custom.
@@ -67,9 +68,9 @@ func trackParams() []mechanics.Param {
 func trackOf(c mechanics.Config) track {
 	t := track{minor: 2, major: 4, extreme: 8, cap: optTrackCap.Of(c), three: optMajorPlusMinor.Of(c)}
 	switch optTrackValues.Of(c) {
-	case ValuesD20Circumstance:
+	case valuesD20Circumstance:
 		t.minor, t.major, t.extreme = 2, 5, 10
-	case ValuesCustom:
+	case valuesCustom:
 		t.minor, t.major, t.extreme = c.Int("minor_value"), c.Int("major_value"), c.Int("extreme_value")
 	}
 	return t
@@ -97,11 +98,11 @@ func (t track) value(p int) int {
 		v = t.minor
 	case a == 2:
 		v = t.major
-	case a == 3 && t.three == ThreePointsInterpolate:
+	case a == 3 && t.three == threePointsInterpolate:
 		v = 3 * t.minor
 	case a == 3:
 		v = t.major
-	case t.cap == CapOpen:
+	case t.cap == capOpen:
 		v = t.extreme + (a-extremePoints)*t.minor
 	default:
 		v = t.extreme
@@ -182,10 +183,10 @@ func (s stack) check(kind string) error {
 
 // points is the side's points: the counted modifiers, and the repeats
 // when the same source stacks; dropped is the number of repeats left out.
-func (s stack) points(same SameSource) (points, dropped int) {
+func (s stack) points(same sameSource) (points, dropped int) {
 	for i := range stepNames {
 		points += s.counts[i] * stepPoints[i]
-		if same == SameSourceStack {
+		if same == sameSourceStack {
 			points += s.repeats[i] * stepPoints[i]
 		} else {
 			dropped += s.repeats[i]
@@ -214,6 +215,25 @@ func (s stack) words(kind string) string {
 var signedLevelLabels = []string{"extreme_penalty", "major_penalty", "minor_penalty", "none", "minor_bonus", "major_bonus", "extreme_bonus"}
 
 func modtrack() *mechanics.Mechanic {
+	return &mechanics.Mechanic{
+		ID:      "d20w.modtrack",
+		Summary: "the Minor / Major / Extreme modifier track: stacks of bonuses and penalties to one net value, and the check it modifies",
+		Doc: "Circumstances are a bonus or a penalty of size Minor, Major or Extreme. Points Minor 1, Major 2, Extreme 4; modifiers from " +
+			"one source do not stack (only its largest counts); net p = Σ bonus points − Σ penalty points, so opposite modifiers cancel; " +
+			"level of |p|: 0 none, 1 Minor, 2–3 Major, ≥ 4 Extreme (capped), and the value of that level with the sign of p. The " +
+			"check is then N + mod + value ≥ DC (match or beat); an Easy task is not rolled (it succeeds) unless conditions are Extreme. " +
+			"The lookup table from net points to value is the doc of net_value; sweep minor_bonuses and minor_penalties for the " +
+			"P(success) surface (it saturates at Extreme).",
+		Params:  modtrackParams(),
+		Options: mechanics.Options(append(append([]mechanics.Declared{optTask}, trackOpts...), optSameSource, optNaturals)...),
+		Build:   modtrackSpec,
+	}
+}
+
+// modtrackParams are the parameters of d20w.modtrack: the counts of
+// bonuses and penalties of each size, the repeats, the check and the
+// track's custom values.
+func modtrackParams() []mechanics.Param {
 	var ps []mechanics.Param
 	for _, kind := range []string{"bonuses", "penalties"} {
 		for i, n := range stepNames {
@@ -231,68 +251,60 @@ func modtrack() *mechanics.Mechanic {
 	}
 	ps = append(ps, ip("mod", 0, -20, 40, "the check's modifier before the track: ability modifier + skill ranks or combat bonus"),
 		ip("dc", 15, -20, 60, "Difficulty Class of the check the track modifies"))
-	ps = append(ps, trackParams()...)
-	return &mechanics.Mechanic{
-		ID:      "d20w.modtrack",
-		Summary: "the Minor / Major / Extreme modifier track: stacks of bonuses and penalties to one net value, and the check it modifies",
-		Doc: "Circumstances are a bonus or a penalty of size Minor, Major or Extreme. Points Minor 1, Major 2, Extreme 4; modifiers from " +
-			"one source do not stack (only its largest counts); net p = Σ bonus points − Σ penalty points, so opposite modifiers cancel; " +
-			"level of |p|: 0 none, 1 Minor, 2–3 Major, ≥ 4 Extreme (capped), and the value of that level with the sign of p. The " +
-			"check is then N + mod + value ≥ DC (match or beat); an Easy task is not rolled (it succeeds) unless conditions are Extreme " +
-			"(mechanics.md §2.1). The lookup table from net points to value is the doc of net_value; " +
-			"sweep minor_bonuses and minor_penalties for the P(success) surface (it saturates at Extreme) (mechanics.md §2.2).",
-		Params:  ps,
-		Options: mechanics.Options(append(append([]mechanics.Declared{optTask}, trackOpts...), optSameSource, optNaturals)...),
-		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			t, same := trackOf(c), optSameSource.Of(c)
-			bon, pen := stackOf(c, "bonuses"), stackOf(c, "penalties")
-			if err := bon.check("bonuses"); err != nil {
-				return nil, err
-			}
-			if err := pen.check("penalties"); err != nil {
-				return nil, err
-			}
-			bp, bd := bon.points(same)
-			pp, pd := pen.points(same)
-			p := bp - pp
-			span := max(abs(p), 2*extremePoints)
-			values := t.valueTable(span)
-			// The stack is part of every outcome: fields with one value each.
-			rec := mechanics.NewRecord(kit.Natural("natural", 20),
-				mechanics.Int("net_points", p, p, fmt.Sprintf("net points p = %d − %d: %s against %s", bp, pp, bon.words("bonuses"), pen.words("penalties"))),
-				mechanics.Int("dropped", bd+pd, bd+pd, "modifiers left out because their source already counts (opt.same_source=keep_largest)"))
-			// The signed level: 3 + the steps p reaches upwards − those it reaches downwards.
-			pts := expr.F("net_points")
-			signedLevel := num(3)
-			for _, step := range stepPoints {
-				signedLevel = expr.Sub(expr.Add(signedLevel, expr.Ge(pts, num(step))), expr.Le(pts, num(-step)))
-			}
-			mod, dc := c.Int("mod"), c.Int("dc")
-			ch := kit.Check{Field: "natural", Sides: 20, Bonus: mod, Target: dc, Cmp: mechanics.GE, AutoSucceed: 21}
-			if optNaturals.Of(c) == NaturalsAllRolls {
-				ch.AutoFail, ch.AutoSucceed = 1, 20
-			}
-			n, value := expr.F("natural"), expr.F("net_value")
-			total := expr.Add(expr.Add(n, num(mod)), value)
-			success := expr.Ge(total, num(dc)) // match or beat
-			if ch.AutoFail > 0 {
-				success = expr.Or(expr.Eq(n, num(20)), expr.And(expr.Ne(n, num(1)), success))
-			}
-			if optTask.Of(c) == TaskEasy {
-				// Not rolled, hence a success, unless the stack is Extreme.
-				success = expr.Or(expr.Lt(expr.Abs(pts), num(extremePoints)), success)
-			}
-			spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec, "natural")}
-			spec.Var("margin", "T − DC with T = N + mod + net_value: ≥ 0 succeeds (match or beat)", expr.Sub(total, num(dc))).
-				Var("total", "T = N + mod + net_value", total).
-				Var("net_value", "the value of the net points, read off the track (points → value): "+t.describe(span), expr.Table(pts, int64(-span), values...)).
-				Band("level", "the net level of the stack: the step of |p| with the sign of p", signedLevelLabels, signedLevel).
-				Event("success", "T ≥ DC (match or beat) with the track's value, or per the naturals option; an Easy task below Extreme succeeds unrolled", success).
-				Event("success_without_track", "the same roll without the track: N + mod ≥ DC", ch.Success())
-			spec.Report("net_points", "dropped")
-			return spec, nil
-		},
+	return append(ps, trackParams()...)
+}
+
+// modtrackSpec is the model of d20w.modtrack: the stack's net points and
+// their value on the track (fixed by the configuration), and the check
+// they modify.
+func modtrackSpec(c mechanics.Config) (*mechanics.Spec, error) {
+	t, same := trackOf(c), optSameSource.Of(c)
+	bon, pen := stackOf(c, "bonuses"), stackOf(c, "penalties")
+	if err := bon.check("bonuses"); err != nil {
+		return nil, err
 	}
+	if err := pen.check("penalties"); err != nil {
+		return nil, err
+	}
+	bp, bd := bon.points(same)
+	pp, pd := pen.points(same)
+	p := bp - pp
+	span := max(abs(p), 2*extremePoints)
+	values := t.valueTable(span)
+	// The stack is part of every outcome: fields with one value each.
+	rec := mechanics.NewRecord(kit.Natural("natural", 20),
+		mechanics.Int("net_points", p, p, fmt.Sprintf("net points p = %d − %d: %s against %s", bp, pp, bon.words("bonuses"), pen.words("penalties"))),
+		mechanics.Int("dropped", bd+pd, bd+pd, "modifiers left out because their source already counts (opt.same_source=keep_largest)"))
+	// The signed level: 3 + the steps p reaches upwards − those it reaches downwards.
+	pts := expr.F("net_points")
+	signedLevel := num(3)
+	for _, step := range stepPoints {
+		signedLevel = expr.Sub(expr.Add(signedLevel, expr.Ge(pts, num(step))), expr.Le(pts, num(-step)))
+	}
+	mod, dc := c.Int("mod"), c.Int("dc")
+	ch := kit.Check{Field: "natural", Sides: 20, Bonus: mod, Target: dc, Cmp: mechanics.GE, AutoSucceed: 21}
+	if optNaturals.Of(c) == naturalsAllRolls {
+		ch.AutoFail, ch.AutoSucceed = 1, 20
+	}
+	n, value := expr.F("natural"), expr.F("net_value")
+	total := expr.Add(expr.Add(n, num(mod)), value)
+	success := expr.Ge(total, num(dc)) // match or beat
+	if ch.AutoFail > 0 {
+		success = expr.Or(expr.Eq(n, num(20)), expr.And(expr.Ne(n, num(1)), success))
+	}
+	if optTask.Of(c) == taskEasy {
+		// Not rolled, hence a success, unless the stack is Extreme.
+		success = expr.Or(expr.Lt(expr.Abs(pts), num(extremePoints)), success)
+	}
+	spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec, "natural")}
+	spec.Var("margin", "T − DC with T = N + mod + net_value: ≥ 0 succeeds (match or beat)", expr.Sub(total, num(dc))).
+		Var("total", "T = N + mod + net_value", total).
+		Var("net_value", "the value of the net points, read off the track (points → value): "+t.describe(span), expr.Table(pts, int64(-span), values...)).
+		Band("level", "the net level of the stack: the step of |p| with the sign of p", signedLevelLabels, signedLevel).
+		Event("success", "T ≥ DC (match or beat) with the track's value, or per the naturals option; an Easy task below Extreme succeeds unrolled", success).
+		Event("success_without_track", "the same roll without the track: N + mod ≥ DC", ch.Success())
+	spec.Report("net_points", "dropped")
+	return spec, nil
 }
 
 // modtrackMechanics are the mechanics declared in modtrack.go.

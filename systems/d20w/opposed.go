@@ -8,11 +8,11 @@ import (
 var optOpposedPairing = mechanics.ChoiceOf("d20w.core.opposed", "pairing",
 	"pc_pc: both roll; pc_npc: the NPC takes 10, so success ⇔ N + a ≥ 10 + o; npc_pc: the acting NPC takes 10 and the PC resists "+
 		"only by strictly beating it (N + o > 10 + a); npc_npc: nobody rolls, the result is certain (flagged deterministic)",
-	PCvsPC, PCvsNPC, NPCvsPC, NPCvsNPC)
+	pcVsPC, pcVsNPC, npcVsPC, npcVsNPC)
 
 // opposedContest is the contest of d20w.core.opposed: the acting side's
 // bonus a against the opposing side's o.
-func opposedContest(p Pairing, a, o int, n Naturals) contest {
+func opposedContest(p pairing, a, o int, n naturalsRule) contest {
 	act, opp := side{bonus: a}, side{bonus: o}
 	if p.actorRolls() {
 		act.field = "roll_a"
@@ -20,7 +20,7 @@ func opposedContest(p Pairing, a, o int, n Naturals) contest {
 	if p.targetRolls() {
 		opp.field = "roll_o"
 	}
-	nat := n == NaturalsAllRolls
+	nat := n == naturalsAllRolls
 	return contest{actor: act, target: opp, actorNaturals: nat, targetNaturals: nat}
 }
 
@@ -31,7 +31,7 @@ func opposed() *mechanics.Mechanic {
 		Doc: "T_a = N_a + mod_a against T_o = N_o + mod_o; the acting side succeeds ⇔ T_a ≥ T_o (match or beat), so with " +
 			"k = mod_a − mod_o, P = P(N_a − N_o ≥ −k) where N_a − N_o is triangular, (20 − |j|)/400 on −19..19. An NPC never rolls: " +
 			"its total is 10 + its modifier. PC→NPC: P = clamp((11 + a − o)/20, 0, 1); NPC→PC: the PC resists only by strictly " +
-			"beating, P(resist) = clamp((10 + o − a)/20, 0, 1); NPC→NPC is certain and flagged deterministic (mechanics.md §2.1). " +
+			"beating, P(resist) = clamp((10 + o − a)/20, 0, 1); NPC→NPC is certain and flagged deterministic. " +
 			"With opt.naturals=all_rolls the acting side's natural 20 succeeds and its 1 fails; when the acting side takes 10, the " +
 			"opposing PC's natural 20 always resists and its 1 always fails to.",
 		Params: []mechanics.Param{

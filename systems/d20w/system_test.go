@@ -1,18 +1,33 @@
 package d20w
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/internal/mechtest"
-	"github.com/oddsmith/oddsmith/mechanics"
 )
+
+// TestSystem runs the checks every game system shares
+// (mechtest.CheckSystem): the declarations, the coverage of every option
+// value, both engines at the defaults and at each extra configuration,
+// every parameter at its limits, and random configurations.
+func TestSystem(t *testing.T) {
+	t.Parallel()
+	mechtest.CheckSystem(t, mechtest.System{
+		Name:      "d20w",
+		Mechanics: Mechanics(),
+		Extra:     extraConfigs,
+		CheckedElsewhere: map[string]string{
+			"d20w.initiative.crowd": "TestCrowdMatchesExact compares it with the exact orderings of four combatants",
+		},
+	})
+}
 
 // extraConfigs are the configurations beyond the defaults that the
 // cross-check of the two engines runs: together with the defaults they
-// give every value of every option and choice (TestOptionCoverage), and
-// the combinations where an option only matters beside another.
+// set every value of every option and choice, and the combinations where
+// an option only matters beside another.
 var extraConfigs = map[string][][]string{
+	"d20w.core.check": {{"opt.naturals=all_rolls", "mod=12"}, {"opt.naturals=none", "dc=3"}},
 	"d20w.core.opposed": {
 		{"pairing=pc_npc", "mod_a=3"}, {"pairing=npc_pc", "mod_o=4", "opt.naturals=all_rolls"}, {"pairing=npc_npc", "mod_a=-1"},
 		{"opt.naturals=all_rolls", "mod_a=12"}, {"opt.naturals=none", "pairing=pc_npc", "mod_o=25"},
@@ -66,58 +81,4 @@ var extraConfigs = map[string][][]string{
 		{"stance=defensive"}, {"stance=precision", "pairing=pc_pc"}, {"stance=reckless", "pairing=npc_pc"}, {"stance=power"},
 		{"stance=guarded", "opt.max=half_bcb"}, {"stance=aggressive_reckless", "opt.max=custom", "custom_max=3", "s=3"}, {"stance=neutral"},
 	},
-}
-
-// ids are the mechanics of this package beyond d20w.core.check (which
-// core_test.go checks).
-func ids(t *testing.T) []*mechanics.Mechanic {
-	var out []*mechanics.Mechanic
-	for _, m := range registry.System("d20w") {
-		if m.ID != "d20w.core.check" {
-			out = append(out, m)
-		}
-	}
-	if len(out) < 10 {
-		t.Fatalf("only %d d20w mechanics registered", len(out))
-	}
-	return out
-}
-
-// Both engines agree for every mechanic at its defaults and at every extra
-// configuration (the simulated-only d20w.initiative.crowd is checked
-// against the exact orderings in TestCrowdMatchesExact).
-func TestEveryMechanicBothEngines(t *testing.T) {
-	report, err := mechtest.CheckMechanics(t.Context(), ids(t), extraConfigs, mechtest.Trials(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range report {
-		t.Error(line)
-	}
-}
-
-// Every value of every option and choice of every mechanic is run by the
-// cross-check: it is the default or appears in an extra configuration.
-func TestOptionCoverage(t *testing.T) {
-	for _, m := range ids(t) {
-		if m.MCOnly {
-			continue
-		}
-		for _, o := range m.Options {
-			for _, v := range o.Values[1:] {
-				found := false
-				for _, sets := range extraConfigs[m.ID] {
-					for _, s := range sets {
-						name, val, _ := strings.Cut(s, "=")
-						if val == v && (name == "opt."+o.Short() || name == o.Short() || name == o.Name) {
-							found = true
-						}
-					}
-				}
-				if !found {
-					t.Errorf("%s: %s=%s is in no extra configuration", m.ID, o.Name, v)
-				}
-			}
-		}
-	}
 }
