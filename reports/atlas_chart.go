@@ -49,7 +49,7 @@ type ChartPanel struct {
 	// Shade, when set, is the top of a light grey region drawn under the
 	// series (the 95% band of a validation panel), named ShadeLabel in the
 	// legend.
-	Shade      plotter.XYs
+	Shade      []XY
 	ShadeLabel string
 }
 
@@ -60,10 +60,10 @@ type ChartSeries struct {
 	// "d20w", "gm", "grim") share its hue, in shades, and differ in marker
 	// and dash.
 	Group string
-	XY    plotter.XYs
+	XY    []XY
 	// Band is drawn as a thin dotted line in the series' colour (the 95%
 	// half-width of a simulation, say).
-	Band plotter.XYs
+	Band []XY
 	// Values are the bar heights (one per category of stacked bars, or one
 	// for a plain bar).
 	Values []float64
@@ -285,9 +285,9 @@ func buildPanel(pn *ChartPanel) (*plot.Plot, []legendEntry, error) {
 	ylo, yhi := math.Inf(1), math.Inf(-1)
 	xlo, xhi := math.Inf(1), math.Inf(-1)
 	for i, s := range pn.Series {
-		xy := s.XY
+		xy := plotXYs(s.XY)
 		if pn.LogY || pn.LogX {
-			xy = positive(xy, pn.LogX, pn.LogY)
+			xy = positive(s.XY, pn.LogX, pn.LogY)
 		}
 		if len(xy) == 0 {
 			continue
@@ -380,14 +380,15 @@ func buildPanel(pn *ChartPanel) (*plot.Plot, []legendEntry, error) {
 	return p, legend, nil
 }
 
-// positive keeps the points a logarithmic axis can show.
-func positive(xy plotter.XYs, logX, logY bool) plotter.XYs {
+// positive keeps the points a logarithmic axis can show (and none whose
+// y is not a number), in the plotting library's form.
+func positive(xy []XY, logX, logY bool) plotter.XYs {
 	var out plotter.XYs
 	for _, q := range xy {
 		if (logX && !(q.X > 0)) || (logY && !(q.Y > 0)) || math.IsNaN(q.Y) {
 			continue
 		}
-		out = append(out, q)
+		out = append(out, plotter.XY(q))
 	}
 	return out
 }

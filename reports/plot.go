@@ -771,7 +771,7 @@ var _ plot.DataRanger = (*stackedBars)(nil)
 // Series is one line of an overlay plot.
 type Series struct {
 	Name string
-	XY   plotter.XYs
+	XY   []XY
 	// Metric is what the series plots ("event:hit", "mean:damage") and
 	// Unit the unit of a mean's variable ("wounds"); both optional, Metric
 	// defaulting to the y argument of WriteLines. Series that plot
@@ -866,7 +866,7 @@ func WriteLines(w io.Writer, title, x, y, caption string, series []Series) error
 	lo, hi := math.Inf(1), math.Inf(-1)
 	xInt := true
 	for i, s := range series {
-		l, sc, err := plotter.NewLinePoints(s.XY)
+		l, sc, err := plotter.NewLinePoints(plotXYs(s.XY))
 		if err != nil {
 			return err
 		}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"testing"
 
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/internal/pngtest"
 )
@@ -24,7 +22,7 @@ func TestPlots(t *testing.T) {
 		},
 		"lines": func(b *bytes.Buffer) error {
 			return WriteLines(b, "overlay", "TN", "P(success)", "caption", []Series{
-				{Name: "a", XY: plotter.XYs{{X: 1, Y: 0.9}, {X: 2, Y: 0.5}}}, {Name: "b", XY: plotter.XYs{{X: 1, Y: 0.7}, {X: 2, Y: 0.2}}}})
+				{Name: "a", XY: []XY{{X: 1, Y: 0.9}, {X: 2, Y: 0.5}}}, {Name: "b", XY: []XY{{X: 1, Y: 0.7}, {X: 2, Y: 0.2}}}})
 		},
 		"heatmap": func(b *bytes.Buffer) error {
 			return WriteHeatmap(b, "heat", "skill", "TN", "P(success)", "caption", []float64{1, 2, 3}, []float64{4, 5},

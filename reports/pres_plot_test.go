@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/oddsmith/oddsmith/engine"
@@ -54,10 +53,10 @@ func TestPresentationPlots(t *testing.T) {
 	halves := withVar(binomialVar("damage", "wounds", 14, 0.4, -3, 2))
 	thirds := withVar(binomialVar("damage", "wounds", 9, 0.5, 2, 3))
 	long := withVar(binomialVar("damage", "wounds", 400, 0.3, 0, 1))
-	tn := func(skill float64) plotter.XYs {
-		var xy plotter.XYs
+	tn := func(skill float64) []XY {
+		var xy []XY
 		for x := 1.0; x <= 20; x++ {
-			xy = append(xy, plotter.XY{X: x, Y: math.Max(0, math.Min(1, (21-x+skill)/20))})
+			xy = append(xy, XY{X: x, Y: math.Max(0, math.Min(1, (21-x+skill)/20))})
 		}
 		return xy
 	}
@@ -125,12 +124,12 @@ func TestPresentationPlots(t *testing.T) {
 		},
 		"pres_lines_sweep_one_point": func(b *bytes.Buffer) error {
 			return WriteLines(b, "grim.core.attack — event:hit", "attribute", "event:hit", Caption(sample(engine.Exact)),
-				[]Series{{Name: "event:hit", XY: plotter.XYs{{X: 3, Y: 0.55}}}})
+				[]Series{{Name: "event:hit", XY: []XY{{X: 3, Y: 0.55}}}})
 		},
 		"pres_lines_mean": func(b *bytes.Buffer) error {
 			return WriteLines(b, "falls_ag_vs_grim", "metres fallen", "mean:damage", "ag: ag.fall_damage  grim: grim.fall", []Series{
-				{Name: "ag, concrete", XY: plotter.XYs{{X: 0, Y: 0}, {X: 30, Y: 70}, {X: 60, Y: 92}}, Unit: "wounds"},
-				{Name: "grim, hard", XY: plotter.XYs{{X: 0, Y: 0}, {X: 30, Y: 10}, {X: 60, Y: 31}}}})
+				{Name: "ag, concrete", XY: []XY{{X: 0, Y: 0}, {X: 30, Y: 70}, {X: 60, Y: 92}}, Unit: "wounds"},
+				{Name: "grim, hard", XY: []XY{{X: 0, Y: 0}, {X: 30, Y: 10}, {X: 60, Y: 31}}}})
 		},
 		"pres_heatmap_prob": func(b *bytes.Buffer) error {
 			return WriteHeatmap(b, "ag.skill_test — event:success", "skill", "tn", "event:success", Caption(long), xs, ys, z)

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
@@ -145,9 +143,9 @@ func WriteSweepPlotAs(w io.Writer, kind, id, metric string, names []string, axes
 	caption := FixedCaption(pts[0].Result, names)
 	title := fmt.Sprintf("%s — %s by %s", id, MetricLabel(pts[0].Result, metric), strings.Join(names, " and "))
 	if len(axes) == 1 {
-		var xy plotter.XYs
+		var xy []XY
 		for i, p := range pts {
-			xy = append(xy, plotter.XY{X: p.Values[0], Y: zs[i]})
+			xy = append(xy, XY{X: p.Values[0], Y: zs[i]})
 		}
 		unit := ""
 		if kind, name, ok := cutColon(metric); ok && kind == "mean" {
@@ -171,9 +169,9 @@ func WriteSweepPlotAs(w io.Writer, kind, id, metric string, names []string, axes
 		var series []Series
 		var findings []string
 		for r, y := range axes[1] {
-			var xy plotter.XYs
+			var xy []XY
 			for c, x := range axes[0] {
-				xy = append(xy, plotter.XY{X: x, Y: z[r][c]})
+				xy = append(xy, XY{X: x, Y: z[r][c]})
 			}
 			label := names[1] + " = " + mechanics.FormatNum(y)
 			series = append(series, Series{Name: label, XY: xy, Metric: metric, Unit: unit})

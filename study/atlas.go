@@ -13,8 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
@@ -798,7 +796,7 @@ func (cr *chartRun) lines(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSerie
 		if math.IsNaN(y) || math.IsInf(y, 0) || math.IsNaN(x) {
 			continue // undefined here (a mean over no outcomes): left out
 		}
-		rs.XY = append(rs.XY, plotter.XY{X: x, Y: y})
+		rs.XY = append(rs.XY, reports.XY{X: x, Y: y})
 		cr.add(name, s, r, quantity, x, y, s.X+"="+mechanics.FormatNum(pt.value))
 	}
 	scale := cmp.Or(s.Scale, 1)
@@ -813,7 +811,7 @@ func (cr *chartRun) lines(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSerie
 }
 
 // crossing says where a probability curve reaches 0.5 (interpolated).
-func crossing(xy plotter.XYs) string {
+func crossing(xy []reports.XY) string {
 	for i := range xy {
 		if xy[i].Y == 0.5 {
 			return "reaches 50% at x = " + fmt3(xy[i].X)
@@ -830,7 +828,7 @@ func crossing(xy plotter.XYs) string {
 }
 
 // extremes gives a curve's lowest and highest values and where.
-func extremes(xy plotter.XYs) string {
+func extremes(xy []reports.XY) string {
 	if len(xy) == 0 {
 		return "no points"
 	}
@@ -871,7 +869,7 @@ func (cr *chartRun) dist(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries
 			if pn.XMax > pn.XMin && (x < pn.XMin || x > pn.XMax) {
 				continue
 			}
-			rs.XY = append(rs.XY, plotter.XY{X: x, Y: q})
+			rs.XY = append(rs.XY, reports.XY{X: x, Y: q})
 			cr.add(name, s, r, "P("+v.Name+" = x)", x, q, setting)
 		}
 		rs.NoPoints = len(rs.XY) > 40
@@ -886,11 +884,11 @@ func (cr *chartRun) dist(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries
 	}
 	// P(X ≥ x), from the top down.
 	tail := 0.0
-	var xy plotter.XYs
+	var xy []reports.XY
 	for i := len(v.P) - 1; i >= 0; i-- {
 		tail += v.P[i]
 		if v.P[i] > 0 || len(xy) > 0 {
-			xy = append(xy, plotter.XY{X: v.Value(i), Y: math.Min(tail, 1)})
+			xy = append(xy, reports.XY{X: v.Value(i), Y: math.Min(tail, 1)})
 		}
 	}
 	slices.Reverse(xy)
@@ -955,7 +953,7 @@ func (cr *chartRun) survival(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSe
 			break
 		}
 		x := float64(t)*cmp.Or(s.Scale, 1) + s.Offset
-		rs.XY = append(rs.XY, plotter.XY{X: x, Y: y})
+		rs.XY = append(rs.XY, reports.XY{X: x, Y: y})
 		cr.add(name, s, r, quantity, x, y, settingsOf(s.Set)+fmt.Sprintf(" t=%d", t))
 		if half == "" && sv <= 0.5 {
 			half = fmt.Sprintf("t = %d %ss", t, r.Process.TimeUnit)
@@ -1023,8 +1021,8 @@ func (cr *chartRun) validation(pn *ChartPanel, s *ChartSeries, k int, rs *report
 			errAbs = 0 // rounding noise: the estimate is exact (not drawn on a log axis)
 		}
 		band := 1.96 * math.Sqrt(pe*(1-pe)/float64(n))
-		rs.XY = append(rs.XY, plotter.XY{X: float64(n), Y: errAbs})
-		rs.Band = append(rs.Band, plotter.XY{X: float64(n), Y: band})
+		rs.XY = append(rs.XY, reports.XY{X: float64(n), Y: errAbs})
+		rs.Band = append(rs.Band, reports.XY{X: float64(n), Y: band})
 		set := fmt.Sprintf("n=%d seed=%d exact=%s sim=%s", n, r.Seed, num10(pe), num10(ps))
 		cr.add(name, s, r, "|sim - exact|", float64(n), errAbs, set)
 		cr.add(name, s, r, "band95", float64(n), band, set)

@@ -16,7 +16,6 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"golang.org/x/sync/errgroup"
-	"gonum.org/v1/plot/plotter"
 
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/lang/rules"
@@ -628,7 +627,7 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 		if err != nil {
 			return err
 		}
-		var xy plotter.XYs
+		var xy []reports.XY
 		met, unit := "", ""
 		for i, c := range cs {
 			r, err := exactly.Run(ctx, m, c)
@@ -644,7 +643,7 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 			if err != nil {
 				return err
 			}
-			xy = append(xy, plotter.XY{X: xs[i], Y: y})
+			xy = append(xy, reports.XY{X: xs[i], Y: y})
 			rows = append(rows, reports.OverlayRow{Series: s.Label, Mechanic: m.ID, Fingerprint: r.Fingerprint, X: xs[i],
 				Setting: s.X + "=" + mechanics.FormatNum(vs[i]), Value: y})
 			if progress != nil {
