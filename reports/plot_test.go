@@ -21,12 +21,12 @@ func TestPlots(t *testing.T) {
 			return WriteBands(b, "bands", "", []string{"TN 4", "TN 5"}, []*engine.Result{r, r}, "mos_band")
 		},
 		"lines": func(b *bytes.Buffer) error {
-			return WriteLines(b, "overlay", "TN", "P(success)", "caption", []Series{
-				{Name: "a", XY: []XY{{X: 1, Y: 0.9}, {X: 2, Y: 0.5}}}, {Name: "b", XY: []XY{{X: 1, Y: 0.7}, {X: 2, Y: 0.2}}}})
+			return WriteLines(b, &Lines{Title: "overlay", XLabel: "TN", Metric: "P(success)", Caption: "caption", Series: []Series{
+				{Name: "a", XY: []XY{{X: 1, Y: 0.9}, {X: 2, Y: 0.5}}}, {Name: "b", XY: []XY{{X: 1, Y: 0.7}, {X: 2, Y: 0.2}}}}})
 		},
 		"heatmap": func(b *bytes.Buffer) error {
-			return WriteHeatmap(b, "heat", "skill", "TN", "P(success)", "caption", []float64{1, 2, 3}, []float64{4, 5},
-				[][]float64{{0.5, 0.6, 0.7}, {0.3, 0.4, 0.55}})
+			return WriteHeatmap(b, &Heatmap{Title: "heat", XLabel: "skill", YLabel: "TN", Metric: "P(success)", Caption: "caption",
+				Xs: []float64{1, 2, 3}, Ys: []float64{4, 5}, Z: [][]float64{{0.5, 0.6, 0.7}, {0.3, 0.4, 0.55}}})
 		},
 	}
 	for name, f := range cases {

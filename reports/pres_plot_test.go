@@ -116,26 +116,26 @@ func TestPresentationPlots(t *testing.T) {
 			return WriteBands(b, "ag.fall_damage — category", "", []string{"ag_fall_9m"}, rs[3:4], "mos_band")
 		},
 		"pres_lines_overlay": func(b *bytes.Buffer) error {
-			return WriteLines(b, "core_roll_vs_difficulty", "target number", "event:success",
-				"ag skill 3 + attribute 2: ag.skill_test  grim check, attribute +3: grim.core.check  grim attack, COR +3: grim.core.attack", []Series{
+			return WriteLines(b, &Lines{Title: "core_roll_vs_difficulty", XLabel: "target number", Metric: "event:success",
+				Caption: "ag skill 3 + attribute 2: ag.skill_test  grim check, attribute +3: grim.core.check  grim attack, COR +3: grim.core.attack", Series: []Series{
 					{Name: "ag skill 3 + attribute 2", XY: tn(-6)},
 					{Name: "grim check, attribute +3", XY: tn(3), Metric: "event:success"},
-					{Name: "grim attack, COR +3", XY: tn(3), Metric: "event:hit"}})
+					{Name: "grim attack, COR +3", XY: tn(3), Metric: "event:hit"}}})
 		},
 		"pres_lines_sweep_one_point": func(b *bytes.Buffer) error {
-			return WriteLines(b, "grim.core.attack — event:hit", "attribute", "event:hit", Caption(sample(engine.Exact)),
-				[]Series{{Name: "event:hit", XY: []XY{{X: 3, Y: 0.55}}}})
+			return WriteLines(b, &Lines{Title: "grim.core.attack — event:hit", XLabel: "attribute", Metric: "event:hit", Caption: Caption(sample(engine.Exact)),
+				Series: []Series{{Name: "event:hit", XY: []XY{{X: 3, Y: 0.55}}}}})
 		},
 		"pres_lines_mean": func(b *bytes.Buffer) error {
-			return WriteLines(b, "falls_ag_vs_grim", "metres fallen", "mean:damage", "ag: ag.fall_damage  grim: grim.fall", []Series{
+			return WriteLines(b, &Lines{Title: "falls_ag_vs_grim", XLabel: "metres fallen", Metric: "mean:damage", Caption: "ag: ag.fall_damage  grim: grim.fall", Series: []Series{
 				{Name: "ag, concrete", XY: []XY{{X: 0, Y: 0}, {X: 30, Y: 70}, {X: 60, Y: 92}}, Unit: "wounds"},
-				{Name: "grim, hard", XY: []XY{{X: 0, Y: 0}, {X: 30, Y: 10}, {X: 60, Y: 31}}}})
+				{Name: "grim, hard", XY: []XY{{X: 0, Y: 0}, {X: 30, Y: 10}, {X: 60, Y: 31}}}}})
 		},
 		"pres_heatmap_prob": func(b *bytes.Buffer) error {
-			return WriteHeatmap(b, "ag.skill_test — event:success", "skill", "tn", "event:success", Caption(long), xs, ys, z)
+			return WriteHeatmap(b, &Heatmap{Title: "ag.skill_test — event:success", XLabel: "skill", YLabel: "tn", Metric: "event:success", Caption: Caption(long), Xs: xs, Ys: ys, Z: z})
 		},
 		"pres_heatmap_mean": func(b *bytes.Buffer) error {
-			return WriteHeatmap(b, "ag.skill_test — mean:total", "skill", "tn", "mean:total", Caption(sample(engine.Exact)), xs, ys, zm)
+			return WriteHeatmap(b, &Heatmap{Title: "ag.skill_test — mean:total", XLabel: "skill", YLabel: "tn", Metric: "mean:total", Caption: Caption(sample(engine.Exact)), Xs: xs, Ys: ys, Z: zm})
 		},
 	}
 	for name, f := range cases {

@@ -569,7 +569,7 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 	var finding string
 	err = b.Write(a.Name+".png", func(w io.Writer) error {
 		var err error
-		finding, err = reports.WriteSweepPlotAs(w, a.Plot, m.ID, met, names, axes, pts)
+		finding, err = reports.WriteSweepPlot(w, &reports.SweepPlot{Mechanic: m.ID, Metric: met, Names: names, Axes: axes, Points: pts, Kind: a.Plot})
 		return err
 	})
 	if err != nil {
@@ -638,7 +638,7 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 			if met == "" {
 				met = reports.DefaultMetric(r, o.Metric)
 			}
-			unit = metricUnit(r, met)
+			unit = reports.MetricUnit(r, met)
 			y, err := reports.Metric(r, met)
 			if err != nil {
 				return err
@@ -671,7 +671,7 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 		xl = "x"
 	}
 	if err := b.Write(o.Name+".png", func(w io.Writer) error {
-		return reports.WriteLines(w, o.Name, xl, o.Metric, strings.TrimSpace(caption), series)
+		return reports.WriteLines(w, &reports.Lines{Title: o.Name, XLabel: xl, Metric: o.Metric, Caption: strings.TrimSpace(caption), Series: series})
 	}); err != nil {
 		return err
 	}
@@ -703,15 +703,4 @@ func (p *Plan) Points() int {
 		n += p.chartPoints(&p.Charts[i])
 	}
 	return n
-}
-
-// metricUnit is the unit of the variable a "mean:VAR" metric reads ("" for
-// an event).
-func metricUnit(r *engine.Result, metric string) string {
-	if kind, name, ok := strings.Cut(metric, ":"); ok && kind == "mean" {
-		if v := r.Var(name); v != nil {
-			return v.Unit
-		}
-	}
-	return ""
 }
