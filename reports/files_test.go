@@ -209,7 +209,7 @@ func TestBundleDestinations(t *testing.T) {
 // A variable with no value at all (every trial undefined) still gives a
 // valid JSON document (JSON has no NaN) and a CSV with an undefined row.
 func TestAllUndefinedVariable(t *testing.T) {
-	r := &engine.Result{Mechanic: "x.y", Engine: "exact", Vars: []engine.VarResult{{Name: "time", Undefined: 1, UndefinedLabel: "not absorbed within 5 steps",
+	r := &engine.Result{Mechanic: "x.y", Engine: engine.Exact, Vars: []engine.VarResult{{Name: "time", Undefined: 1, UndefinedLabel: "not absorbed within 5 steps",
 		Stats: engine.Stats{Mean: math.NaN(), SD: math.NaN()}}}}
 	var js, cs strings.Builder
 	if err := WriteJSON(&js, r); err != nil {

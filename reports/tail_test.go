@@ -27,7 +27,7 @@ func TestTailPlot(t *testing.T) {
 	if HasLongTail(&short) {
 		t.Error("a coin has a long tail?")
 	}
-	r := &engine.Result{Mechanic: "x.burst", Engine: "exact", Truncated: 1e-12, Vars: []engine.VarResult{v}}
+	r := &engine.Result{Mechanic: "x.burst", Engine: engine.Exact, Truncated: 1e-12, Vars: []engine.VarResult{v}}
 	var buf bytes.Buffer
 	if err := WriteTail(&buf, r, &r.Vars[0]); err != nil {
 		t.Fatal(err)

@@ -137,7 +137,7 @@ func TestAtlasBundle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := (Engine{Kind: "exact"}).Run(context.Background(), m, c)
+		r, err := (Engine{Kind: engine.Exact}).Run(context.Background(), m, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +161,7 @@ func TestAtlasBundle(t *testing.T) {
 	}
 	// The tail of bd damage: P(damage ≥ 30) against the exact distribution.
 	m, c, _ := systems.Default.Configure("bd.damage", []string{"k_b=2"})
-	r, err := (Engine{Kind: "exact"}).Run(context.Background(), m, c)
+	r, err := (Engine{Kind: engine.Exact}).Run(context.Background(), m, c)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,7 +119,8 @@ func (s Shard) Range(total int64) (first, last int64) {
 type ShardHeader struct {
 	Format  int    `json:"format"`   // ShardFormat
 	Version string `json:"oddsmith"` // mechanics.Version of the writer
-	// Kind is the command that ran: "sim", "sweep" or "run".
+	// Kind is the command that ran: "sim", "sweep" or "run" (a command,
+	// not an engine.Kind: a sweep or a plan may use both engines).
 	Kind string `json:"kind"`
 	// Args are the command's canonical arguments (without the shard, the
 	// output and the worker count), which merge replays.
@@ -357,7 +358,7 @@ type Point struct {
 func (p Point) Key() string {
 	fp := p.Mechanic.Fingerprint(p.Config)
 	if p.Engine.Kind == engine.Sim {
-		return fmt.Sprintf("sim trials=%d seed=%d %s", p.Engine.Trials, p.Engine.Seed, fp)
+		return fmt.Sprintf("%s trials=%d seed=%d %s", engine.Sim, p.Engine.Trials, p.Engine.Seed, fp)
 	}
 	return string(p.Engine.Kind) + " " + fp
 }

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oddsmith/oddsmith/systems"
-
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
+	"github.com/oddsmith/oddsmith/systems"
 )
 
 func TestParseShard(t *testing.T) {
@@ -135,7 +135,7 @@ func testShards(t testing.TB, k int, seed uint64) []*ShardFile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := Engine{Kind: "sim", Trials: 4*sim.ChunkSize + 3, Seed: seed, Workers: 1}
+	e := Engine{Kind: engine.Sim, Trials: 4*sim.ChunkSize + 3, Seed: seed, Workers: 1}
 	total := sim.Chunks(e.Trials)
 	var out []*ShardFile
 	for i := range k {
