@@ -1,6 +1,3 @@
-// Package reports turns results into files a designer reads: terminal
-// tables, CSV (tidy, with a metadata header) and JSON. It takes plain data
-// (mechanics.Result) and never computes probabilities itself.
 package reports
 
 import (

@@ -18,7 +18,8 @@ import (
 	"github.com/oddsmith/oddsmith/reports"
 )
 
-// AtlasPlan is the plan of the cross-system atlas (mechanics.md §6), run by
+// AtlasPlan is the plan of the cross-system atlas, twelve charts that
+// compare the five systems (the README's atlas section lists them), run by
 // `oddsmith atlas`; examples/atlas.toml is a byte-identical copy for
 // designers to edit and run with `oddsmith run`.
 //
