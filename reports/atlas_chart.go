@@ -408,8 +408,8 @@ func (lp *linesPanel) axes() {
 	}
 }
 
-// positive keeps the points a logarithmic axis can show (and none whose
-// y is not a number), in the plotting library's form.
+// positive keeps the points a logarithmic axis can show, and no point
+// whose y is NaN, in the plotting library's form.
 func positive(xy []XY, logX, logY bool) plotter.XYs {
 	var out plotter.XYs
 	for _, q := range xy {

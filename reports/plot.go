@@ -776,13 +776,14 @@ func (s *stackedBars) DataRange() (xmin, xmax, ymin, ymax float64) {
 
 var _ plot.DataRanger = (*stackedBars)(nil)
 
-// Series is one line of an overlay plot.
+// Series is one line of an overlay plot (Lines).
 type Series struct {
+	// Name is the series' name in the legend; XY its points.
 	Name string
 	XY   []XY
 	// Metric is what the series plots ("event:hit", "mean:damage") and
 	// Unit the unit of a mean's variable ("wounds"); both optional, Metric
-	// defaulting to the y argument of WriteLines. Series that plot
+	// defaulting to the chart's (Lines.Metric). Series that plot
 	// different metrics are named with theirs in the legend, and the y axis
 	// says what they share ("probability").
 	Metric, Unit string
