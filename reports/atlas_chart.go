@@ -49,7 +49,7 @@ type ChartPanel struct {
 	// Shade, when set, is the top of a light grey region drawn under the
 	// series (the 95% band of a validation panel), named ShadeLabel in the
 	// legend.
-	Shade      plotter.XYs
+	Shade      []XY
 	ShadeLabel string
 }
 
@@ -60,10 +60,10 @@ type ChartSeries struct {
 	// "d20w", "gm", "grim") share its hue, in shades, and differ in marker
 	// and dash.
 	Group string
-	XY    plotter.XYs
+	XY    []XY
 	// Band is drawn as a thin dotted line in the series' colour (the 95%
 	// half-width of a simulation, say).
-	Band plotter.XYs
+	Band []XY
 	// Values are the bar heights (one per category of stacked bars, or one
 	// for a plain bar).
 	Values []float64
@@ -150,7 +150,9 @@ const (
 	chartPanelH = 4.4 * vg.Inch
 )
 
-// WriteChart draws a chart as a PNG.
+// WriteChart draws a chart as a PNG: the title across the top, the panels
+// in rows of Columns, each with its legend and note under it, and the
+// caption across the bottom.
 func WriteChart(w io.Writer, c *Chart) error {
 	if len(c.Panels) == 0 {
 		return fmt.Errorf("chart %q has no panels", c.Title)
@@ -165,43 +167,18 @@ func WriteChart(w io.Writer, c *Chart) error {
 		width = chartW2
 	}
 	cellW := (width - 2*figMargin) / vg.Length(cols)
-	legSty := textStyle(legendFontS)
-	capSty := textStyle(captionFont)
-	titleSty := textStyle(17)
-	entryH := lineHeight(legSty) * 1.1
-
-	type cell struct {
-		plot   *plot.Plot
-		legend []legendEntry
-		cols   int
-		colW   vg.Length
-		note   []string
-		h      vg.Length // legend and note height
-	}
-	cells := make([]cell, len(c.Panels))
+	cells := make([]chartCell, len(c.Panels))
 	for i := range c.Panels {
-		p, leg, err := buildPanel(&c.Panels[i])
-		if err != nil {
+		var err error
+		if cells[i], err = newChartCell(&c.Panels[i], cellW); err != nil {
 			return fmt.Errorf("panel %q: %w", c.Panels[i].Title, err)
 		}
-		f := &figure{legend: leg}
-		colW, lc := f.legendLayout(legSty, cellW-figMargin)
-		rows := 0
-		if len(leg) > 0 {
-			rows = (len(leg) + lc - 1) / lc
-		}
-		note := wrapText(c.Panels[i].Note, capSty, cellW-2*figMargin)
-		h := vg.Length(rows)*entryH + vg.Length(len(note))*lineHeight(capSty)
-		if h > 0 {
-			h += figMargin
-		}
-		cells[i] = cell{plot: p, legend: leg, cols: lc, colW: colW, note: note, h: h}
 	}
-	nrows := (len(cells) + cols - 1) / cols
-	rowH := make([]vg.Length, nrows)
+	rowH := make([]vg.Length, (len(cells)+cols-1)/cols)
 	for i, cl := range cells {
 		rowH[i/cols] = max(rowH[i/cols], chartPanelH+cl.h)
 	}
+	titleSty, capSty := textStyle(17), textStyle(captionFont)
 	title := wrapText(c.Title, titleSty, width-2*figMargin)
 	titleH := vg.Length(len(title))*lineHeight(titleSty) + figMargin
 	caption := wrapText(c.Caption, capSty, width-2*figMargin)
@@ -215,51 +192,71 @@ func WriteChart(w io.Writer, c *Chart) error {
 	}
 	img := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseBackgroundColor(color.White))
 	dc := draw.New(img)
-	titleSty.XAlign = draw.XCenter
-	y := height - figMargin/2
-	for _, l := range title {
-		y -= lineHeight(titleSty)
-		dc.FillText(titleSty, vg.Point{X: width / 2, Y: y + titleSty.FontExtents().Descent}, l)
-	}
-	y = height - titleH
-	for r := 0; r < nrows; r++ {
-		for k := 0; k < cols; k++ {
-			i := r*cols + k
-			if i >= len(cells) {
-				break
-			}
-			cl := cells[i]
-			x0 := figMargin + vg.Length(k)*cellW
-			pc := dc
-			pc.Min = vg.Point{X: x0, Y: y - chartPanelH}
-			pc.Max = vg.Point{X: x0 + cellW, Y: y}
-			pc = draw.Crop(pc, figMargin/2, -figMargin/2, 0, -figMargin/2)
-			cl.plot.Draw(pc)
-			ly := y - chartPanelH - figMargin/2
-			if len(cl.legend) > 0 {
-				lx := x0 + (cellW-vg.Length(cl.cols)*cl.colW)/2
-				for j, e := range cl.legend {
-					rr, cc := j/cl.cols, j%cl.cols
-					(&figure{}).drawEntry(dc, legSty, e, lx+vg.Length(cc)*cl.colW, ly-vg.Length(rr+1)*entryH, entryH)
-				}
-				ly -= vg.Length((len(cl.legend)+cl.cols-1)/cl.cols) * entryH
-			}
-			ns := capSty
-			ns.XAlign = draw.XCenter
-			for _, l := range cl.note {
-				ly -= lineHeight(capSty)
-				dc.FillText(ns, vg.Point{X: x0 + cellW/2, Y: ly + capSty.FontExtents().Descent}, l)
-			}
+	centredLines(dc, titleSty, title, width/2, height-figMargin/2)
+	y := height - titleH
+	for i, cl := range cells {
+		cl.draw(dc, figMargin+vg.Length(i%cols)*cellW, y, cellW)
+		if i%cols == cols-1 || i == len(cells)-1 {
+			y -= rowH[i/cols]
 		}
-		y -= rowH[r]
 	}
-	capSty.XAlign = draw.XCenter
-	y -= figMargin / 2
-	for _, l := range caption {
-		y -= lineHeight(capSty)
-		dc.FillText(capSty, vg.Point{X: width / 2, Y: y + capSty.FontExtents().Descent}, l)
-	}
+	centredLines(dc, capSty, caption, width/2, y-figMargin/2)
 	return writeCanvas(img, w)
+}
+
+// chartCell is a panel of a chart, laid out: its plot, its legend in rows
+// of cols entries colW wide, the lines of its note, and h, the height the
+// legend and the note take under the plot.
+type chartCell struct {
+	plot   *plot.Plot
+	legend []legendEntry
+	cols   int
+	colW   vg.Length
+	note   []string
+	h      vg.Length
+}
+
+// newChartCell builds a panel's plot and lays out what goes under it in a
+// cell cellW wide.
+func newChartCell(pn *ChartPanel, cellW vg.Length) (chartCell, error) {
+	p, leg, err := buildPanel(pn)
+	if err != nil {
+		return chartCell{}, err
+	}
+	legSty, capSty := textStyle(legendFontS), textStyle(captionFont)
+	colW, lc := (&figure{legend: leg}).legendLayout(legSty, cellW-figMargin)
+	rows := 0
+	if len(leg) > 0 {
+		rows = (len(leg) + lc - 1) / lc
+	}
+	note := wrapText(pn.Note, capSty, cellW-2*figMargin)
+	h := vg.Length(rows)*legendEntryH(legSty) + vg.Length(len(note))*lineHeight(capSty)
+	if h > 0 {
+		h += figMargin
+	}
+	return chartCell{plot: p, legend: leg, cols: lc, colW: colW, note: note, h: h}, nil
+}
+
+// draw draws the cell with its top-left corner at (x0, y): the plot
+// chartPanelH high, then the legend and the note, centred.
+func (cl *chartCell) draw(dc draw.Canvas, x0, y, cellW vg.Length) {
+	pc := dc
+	pc.Min = vg.Point{X: x0, Y: y - chartPanelH}
+	pc.Max = vg.Point{X: x0 + cellW, Y: y}
+	pc = draw.Crop(pc, figMargin/2, -figMargin/2, 0, -figMargin/2)
+	cl.plot.Draw(pc)
+	ly := y - chartPanelH - figMargin/2
+	if len(cl.legend) > 0 {
+		legSty := textStyle(legendFontS)
+		entryH := legendEntryH(legSty)
+		lx := x0 + (cellW-vg.Length(cl.cols)*cl.colW)/2
+		for j, e := range cl.legend {
+			r, c := j/cl.cols, j%cl.cols
+			drawEntry(dc, legSty, e, lx+vg.Length(c)*cl.colW, ly-vg.Length(r+1)*entryH, entryH)
+		}
+		ly -= vg.Length((len(cl.legend)+cl.cols-1)/cl.cols) * entryH
+	}
+	centredLines(dc, textStyle(captionFont), cl.note, x0+cellW/2, ly)
 }
 
 // buildPanel makes the plot of one panel and its legend entries.
@@ -273,75 +270,109 @@ func buildPanel(pn *ChartPanel) (*plot.Plot, []legendEntry, error) {
 	default:
 		return nil, nil, fmt.Errorf("unknown panel kind %q", pn.Kind)
 	}
-	styles := panelStyles(pn.Series)
-	var legend []legendEntry
-	var marks []markLine
+	lp := &linesPanel{p: p, pn: pn, ext: extent{ylo: math.Inf(1), yhi: math.Inf(-1), xInt: true}}
 	if len(pn.Shade) > 0 {
 		sh := &shadeUnder{xy: positive(pn.Shade, pn.LogX, pn.LogY), color: color.RGBA{225, 225, 225, 255}}
 		p.Add(sh)
-		legend = append(legend, legendEntry{name: pn.ShadeLabel, thumbs: []plot.Thumbnailer{swatch{sh.color}}})
+		lp.legend = append(lp.legend, legendEntry{name: pn.ShadeLabel, thumbs: []plot.Thumbnailer{swatch{sh.color}}})
 	}
-	xInt := true
-	ylo, yhi := math.Inf(1), math.Inf(-1)
-	xlo, xhi := math.Inf(1), math.Inf(-1)
-	for i, s := range pn.Series {
-		xy := s.XY
-		if pn.LogY || pn.LogX {
-			xy = positive(xy, pn.LogX, pn.LogY)
-		}
-		if len(xy) == 0 {
-			continue
-		}
-		st := styles[i]
-		l, err := plotter.NewLine(xy)
-		if err != nil {
+	for i, st := range panelStyles(pn.Series) {
+		if err := lp.series(&pn.Series[i], st); err != nil {
 			return nil, nil, err
 		}
-		l.Color, l.Dashes, l.Width = st.col, st.dashes, st.width
-		if s.Step {
-			l.StepStyle = plotter.PostStep
-			if pn.LogY {
-				l.StepStyle = plotter.PreStep // P(X ≥ x) holds up to x
-			}
-		}
-		p.Add(l)
-		thumbs := []plot.Thumbnailer{l}
-		if !s.NoPoints && len(xy) <= 80 {
-			sc, err := plotter.NewScatter(xy)
-			if err != nil {
-				return nil, nil, err
-			}
-			sc.Color, sc.Shape, sc.Radius = st.col, st.glyph, vg.Points(3.2)
-			p.Add(sc)
-			thumbs = append(thumbs, sc)
-		}
-		if len(s.Band) > 0 {
-			band := positive(s.Band, pn.LogX, pn.LogY)
-			bl, err := plotter.NewLine(band)
-			if err != nil {
-				return nil, nil, err
-			}
-			bl.Color, bl.Width = st.col, vg.Points(1.2)
-			bl.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
-			p.Add(bl)
-			for _, q := range band {
-				ylo, yhi = math.Min(ylo, q.Y), math.Max(yhi, q.Y)
-			}
-		}
-		for _, x := range s.Marks {
-			marks = append(marks, markLine{x: x, style: draw.LineStyle{Color: st.col, Width: vg.Points(0.9),
-				Dashes: []vg.Length{vg.Points(1), vg.Points(2)}}})
-		}
-		for _, q := range xy {
-			xInt = xInt && q.X == math.Trunc(q.X)
-			ylo, yhi = math.Min(ylo, q.Y), math.Max(yhi, q.Y)
-			xlo, xhi = math.Min(xlo, q.X), math.Max(xhi, q.X)
-		}
-		legend = append(legend, legendEntry{name: s.Label, thumbs: thumbs})
 	}
-	for _, m := range marks {
+	for _, m := range lp.marks {
 		p.Add(m)
 	}
+	lp.axes()
+	if len(lp.legend) == 1 && lp.legend[0].name == pn.YLabel {
+		return p, nil, nil
+	}
+	return p, lp.legend, nil
+}
+
+// linesPanel draws a panel of lines: its series, their marks (added last,
+// over the lines) and its axes, fitted to what was drawn.
+type linesPanel struct {
+	p      *plot.Plot
+	pn     *ChartPanel
+	legend []legendEntry
+	marks  []markLine
+	ext    extent
+}
+
+// extent is the range of the values drawn on a panel (bands included),
+// and whether every x of a series is a whole number.
+type extent struct {
+	ylo, yhi float64
+	xInt     bool
+}
+
+// series draws one series in style st: its line, its markers (for up to
+// 80 points, unless NoPoints) and its band as a dotted line; a series with
+// no point the axes can show is left out of the legend.
+func (lp *linesPanel) series(s *ChartSeries, st seriesStyle) error {
+	pn := lp.pn
+	xy := plotXYs(s.XY)
+	if pn.LogY || pn.LogX {
+		xy = positive(s.XY, pn.LogX, pn.LogY)
+	}
+	if len(xy) == 0 {
+		return nil
+	}
+	l, err := plotter.NewLine(xy)
+	if err != nil {
+		return err
+	}
+	l.Color, l.Dashes, l.Width = st.col, st.dashes, st.width
+	if s.Step {
+		l.StepStyle = plotter.PostStep
+		if pn.LogY {
+			l.StepStyle = plotter.PreStep // P(X ≥ x) holds up to x
+		}
+	}
+	lp.p.Add(l)
+	thumbs := []plot.Thumbnailer{l}
+	if !s.NoPoints && len(xy) <= 80 {
+		sc, err := plotter.NewScatter(xy)
+		if err != nil {
+			return err
+		}
+		sc.Color, sc.Shape, sc.Radius = st.col, st.glyph, vg.Points(3.2)
+		lp.p.Add(sc)
+		thumbs = append(thumbs, sc)
+	}
+	if len(s.Band) > 0 {
+		band := positive(s.Band, pn.LogX, pn.LogY)
+		bl, err := plotter.NewLine(band)
+		if err != nil {
+			return err
+		}
+		bl.Color, bl.Width = st.col, vg.Points(1.2)
+		bl.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
+		lp.p.Add(bl)
+		for _, q := range band {
+			lp.ext.ylo, lp.ext.yhi = math.Min(lp.ext.ylo, q.Y), math.Max(lp.ext.yhi, q.Y)
+		}
+	}
+	for _, x := range s.Marks {
+		lp.marks = append(lp.marks, markLine{x: x, style: draw.LineStyle{Color: st.col, Width: vg.Points(0.9),
+			Dashes: []vg.Length{vg.Points(1), vg.Points(2)}}})
+	}
+	for _, q := range xy {
+		e := &lp.ext
+		e.xInt = e.xInt && q.X == math.Trunc(q.X)
+		e.ylo, e.yhi = math.Min(e.ylo, q.Y), math.Max(e.yhi, q.Y)
+	}
+	lp.legend = append(lp.legend, legendEntry{name: s.Label, thumbs: thumbs})
+	return nil
+}
+
+// axes sets the panel's axes: y logarithmic (by decades), a probability,
+// or from 0 (or the lowest value) up; x logarithmic (counts) or linear,
+// fixed when the panel gives XMin and XMax.
+func (lp *linesPanel) axes() {
+	p, pn, ylo, yhi := lp.p, lp.pn, lp.ext.ylo, lp.ext.yhi
 	switch {
 	case pn.LogY:
 		if !(ylo > 0) {
@@ -369,25 +400,23 @@ func buildPanel(pn *ChartPanel) (*plot.Plot, []legendEntry, error) {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = countTicks{}
 	} else {
+		xInt := lp.ext.xInt
 		p.X.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick { return niceTicks(lo, hi, xInt, 10) })
 	}
 	if pn.XMax > pn.XMin {
 		p.X.Min, p.X.Max = pn.XMin, pn.XMax
 	}
-	if len(legend) == 1 && legend[0].name == pn.YLabel {
-		legend = nil
-	}
-	return p, legend, nil
 }
 
-// positive keeps the points a logarithmic axis can show.
-func positive(xy plotter.XYs, logX, logY bool) plotter.XYs {
+// positive keeps the points a logarithmic axis can show, and no point
+// whose y is NaN, in the plotting library's form.
+func positive(xy []XY, logX, logY bool) plotter.XYs {
 	var out plotter.XYs
 	for _, q := range xy {
 		if (logX && !(q.X > 0)) || (logY && !(q.Y > 0)) || math.IsNaN(q.Y) {
 			continue
 		}
-		out = append(out, q)
+		out = append(out, plotter.XY(q))
 	}
 	return out
 }

@@ -111,6 +111,19 @@ func lineHeight(sty ptext.Style) vg.Length {
 	return (e.Ascent + e.Descent) * 1.15
 }
 
+// legendEntryH is the height of one legend entry in the style.
+func legendEntryH(sty ptext.Style) vg.Length { return lineHeight(sty) * 1.1 }
+
+// centredLines draws lines of text one under the other, centred on x, the
+// first with its top at y.
+func centredLines(dc draw.Canvas, sty ptext.Style, lines []string, x, y vg.Length) {
+	sty.XAlign = draw.XCenter
+	for _, l := range lines {
+		y -= lineHeight(sty)
+		dc.FillText(sty, vg.Point{X: x, Y: y + sty.FontExtents().Descent}, l)
+	}
+}
+
 // legendLayout places the legend entries: the width of one column and the
 // number of columns that fit across width.
 func (f *figure) legendLayout(sty ptext.Style, width vg.Length) (colW vg.Length, cols int) {
@@ -144,7 +157,7 @@ func (f *figure) write(w io.Writer) error {
 	if len(f.legend) > 0 && !f.beside {
 		rows = (len(f.legend) + cols - 1) / cols
 	}
-	entryH := lineHeight(legSty) * 1.1
+	entryH := legendEntryH(legSty)
 	legH := vg.Length(rows) * entryH
 	if rows > 0 {
 		legH += figMargin
@@ -173,7 +186,7 @@ func (f *figure) write(w io.Writer) error {
 		top := (da.Min.Y+da.Max.Y)/2 + n*entryH/2
 		x := pc.Max.X + figMargin/2
 		for i, e := range f.legend {
-			f.drawEntry(dc, legSty, e, x, top-vg.Length(i+1)*entryH, entryH)
+			drawEntry(dc, legSty, e, x, top-vg.Length(i+1)*entryH, entryH)
 		}
 	}
 	y := height - plotH
@@ -192,7 +205,7 @@ func (f *figure) write(w io.Writer) error {
 		y -= figMargin / 2
 		for i, e := range f.legend {
 			r, c := i/cols, i%cols
-			f.drawEntry(dc, legSty, e, x0+vg.Length(c)*colW, y-vg.Length(r+1)*entryH, entryH)
+			drawEntry(dc, legSty, e, x0+vg.Length(c)*colW, y-vg.Length(r+1)*entryH, entryH)
 		}
 		y -= legH - figMargin/2
 	}
@@ -206,7 +219,7 @@ func (f *figure) write(w io.Writer) error {
 
 // drawEntry draws one legend entry with its bottom-left corner at (x, y):
 // the thumbnails in a box thumbW wide, then the name.
-func (f *figure) drawEntry(dc draw.Canvas, sty ptext.Style, e legendEntry, x, y, h vg.Length) {
+func drawEntry(dc draw.Canvas, sty ptext.Style, e legendEntry, x, y, h vg.Length) {
 	pad := h * 0.15
 	icon := draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
 		Min: vg.Point{X: x, Y: y + pad}, Max: vg.Point{X: x + thumbW, Y: y + h - pad}}}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
@@ -57,16 +58,17 @@ func writeDescription(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, 
 // example is a command line that runs m at its defaults, every parameter
 // spelt out.
 func example(m *mechanics.Mechanic) string {
-	engine := "exact"
+	// The command is named after the engine it runs.
+	cmd := "oddsmith " + string(engine.Exact)
 	if m.MCOnly {
-		engine = "sim"
+		cmd = "oddsmith " + string(engine.Sim)
 	}
-	s := "oddsmith " + engine + " " + m.ID
+	s := cmd + " " + m.ID
 	switch {
 	case m.RuleText != "" && m.ID == "expr": // a one-liner
-		s = "oddsmith " + engine + " --expr '" + m.RuleSource + "'"
+		s = cmd + " --expr '" + m.RuleSource + "'"
 	case m.RuleSource != "": // a rule file's rule
-		s = "oddsmith " + engine + " --rules " + m.RuleSource + " " + m.ID
+		s = cmd + " --rules " + m.RuleSource + " " + m.ID
 	}
 	for _, p := range m.Params {
 		s += fmt.Sprintf(" --set %s=%s", p.Name, mechanics.FormatNum(p.Default))

@@ -44,6 +44,7 @@ func entries(t *testing.T, dir string) []string {
 	return out
 }
 
+// TestAtomicWriteFiles is not parallel: it sets the process's umask.
 func TestAtomicWriteFiles(t *testing.T) {
 	old := syscall.Umask(0o022)
 	defer syscall.Umask(old)
@@ -117,6 +118,7 @@ func TestAtomicWriteFiles(t *testing.T) {
 }
 
 func TestAtomicWriteAll(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.png")
 	os.WriteFile(a, []byte("old a"), 0o644)
@@ -150,6 +152,7 @@ func bundle(t *testing.T, dir string, files ...string) ([]string, error) {
 }
 
 func TestBundleDestinations(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	// New directory.
 	dir := filepath.Join(root, "report")
@@ -209,7 +212,8 @@ func TestBundleDestinations(t *testing.T) {
 // A variable with no value at all (every trial undefined) still gives a
 // valid JSON document (JSON has no NaN) and a CSV with an undefined row.
 func TestAllUndefinedVariable(t *testing.T) {
-	r := &engine.Result{Mechanic: "x.y", Engine: "exact", Vars: []engine.VarResult{{Name: "time", Undefined: 1, UndefinedLabel: "not absorbed within 5 steps",
+	t.Parallel()
+	r := &engine.Result{Mechanic: "x.y", Engine: engine.Exact, Vars: []engine.VarResult{{Name: "time", Undefined: 1, UndefinedLabel: "not absorbed within 5 steps",
 		Stats: engine.Stats{Mean: math.NaN(), SD: math.NaN()}}}}
 	var js, cs strings.Builder
 	if err := WriteJSON(&js, r); err != nil {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/oddsmith/oddsmith/engine"
-	"gonum.org/v1/plot/plotter"
 )
 
 // One-line findings for a bundle's index.
@@ -45,7 +44,7 @@ func Finding(r *engine.Result) string {
 // LineFinding reports where a probability crosses (or reaches) 50%, or
 // else the metric's range. met is the metric (event:NAME, mean:VAR), said
 // in words ("P(success)"); x is the name of the varied quantity.
-func LineFinding(met, x string, xy plotter.XYs) string {
+func LineFinding(met, x string, xy []XY) string {
 	what := MetricLabelOf(met, "")
 	if strings.HasPrefix(met, "event:") {
 		xs, ys := make([]float64, len(xy)), make([]float64, len(xy))
@@ -68,7 +67,7 @@ func LineFinding(met, x string, xy plotter.XYs) string {
 
 // ExtremesY is the first point with the lowest y and the first with the
 // highest (xy must not be empty).
-func ExtremesY(xy plotter.XYs) (lo, hi plotter.XY) {
+func ExtremesY(xy []XY) (lo, hi XY) {
 	lo, hi = xy[0], xy[0]
 	for _, p := range xy {
 		if p.Y < lo.Y {

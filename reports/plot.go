@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/oddsmith/oddsmith/engine"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -95,14 +97,20 @@ func metricWords(metric, unit string) (label string, prob, ok bool) {
 // "event:success" → "P(success)", "mean:damage" → "mean damage (wounds)"
 // (the unit is the variable's). Anything else is returned as it is.
 func MetricLabel(r *engine.Result, metric string) string {
-	unit := ""
+	l, _, _ := metricWords(metric, MetricUnit(r, metric))
+	return l
+}
+
+// MetricUnit is the unit of the variable a metric "mean:VAR" of r reads
+// ("wounds"); "" for any other metric, a variable without a unit, or no
+// result.
+func MetricUnit(r *engine.Result, metric string) string {
 	if kind, name, ok := cutColon(metric); ok && kind == "mean" && r != nil {
 		if v := r.Var(name); v != nil {
-			unit = v.Unit
+			return v.Unit
 		}
 	}
-	l, _, _ := metricWords(metric, unit)
-	return l
+	return ""
 }
 
 // retitle makes a title say what is plotted. A bare identifier (a plan's
@@ -768,13 +776,14 @@ func (s *stackedBars) DataRange() (xmin, xmax, ymin, ymax float64) {
 
 var _ plot.DataRanger = (*stackedBars)(nil)
 
-// Series is one line of an overlay plot.
+// Series is one line of an overlay plot (Lines).
 type Series struct {
+	// Name is the series' name in the legend; XY its points.
 	Name string
-	XY   plotter.XYs
+	XY   []XY
 	// Metric is what the series plots ("event:hit", "mean:damage") and
 	// Unit the unit of a mean's variable ("wounds"); both optional, Metric
-	// defaulting to the y argument of WriteLines. Series that plot
+	// defaulting to the chart's (Lines.Metric). Series that plot
 	// different metrics are named with theirs in the legend, and the y axis
 	// says what they share ("probability").
 	Metric, Unit string
@@ -799,99 +808,52 @@ var (
 		draw.CrossGlyph{}, draw.PlusGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{}}
 )
 
-// WriteLines overlays several series (mechanics, option settings or
-// systems) against x. y names the metric (event:NAME, mean:VAR, or words);
-// the axis and the legend say it in words, and a title that is only an
-// identifier (a plan's name for the chart) is replaced by what is plotted,
-// the identifier moving to the caption. A probability axis is [0, 1].
-func WriteLines(w io.Writer, title, x, y, caption string, series []Series) error {
-	mets := make([]string, len(series))
-	var distinct []string
-	unitOf := map[string]string{}
-	for i, s := range series {
-		mets[i] = s.Metric
-		if mets[i] == "" {
-			mets[i] = y
-		}
-		if _, seen := unitOf[mets[i]]; !seen {
-			distinct = append(distinct, mets[i])
-		}
-		if s.Unit != "" || unitOf[mets[i]] == "" {
-			unitOf[mets[i]] = s.Unit
-		}
-	}
-	if len(series) == 0 {
-		distinct = []string{y}
-	}
-	yLabel, prob, _ := metricWords(distinct[0], unitOf[distinct[0]])
-	what := yLabel
-	if len(distinct) > 1 {
-		var ws []string
-		allProb, allMean := true, true
-		units := map[string]bool{}
-		for _, m := range distinct {
-			l, p, _ := metricWords(m, unitOf[m])
-			ws = append(ws, l)
-			allProb = allProb && p
-			allMean = allMean && strings.HasPrefix(m, "mean:")
-			units[unitOf[m]] = true
-		}
-		prob = allProb
-		switch {
-		case allProb:
-			yLabel = "probability"
-		case allMean && len(units) == 1:
-			yLabel = "mean"
-			if u := unitOf[distinct[0]]; u != "" {
-				yLabel += " (" + u + ")"
-			}
-		case allMean:
-			yLabel = "mean"
-		default:
-			yLabel = "value"
-		}
-		what = strings.Join(ws, " and ")
-	}
-	if !prob && (strings.HasPrefix(yLabel, "P(") || yLabel == "probability") {
-		prob = true
-	}
-	title, id := retitle(title, y, what, x)
+// Lines is an overlay chart: several series (mechanics, option settings or
+// systems) against one x axis.
+type Lines struct {
+	// Title is the chart's title. One that is only an identifier (a plan's
+	// name for the chart) is replaced by what is plotted, the identifier
+	// moving to the caption.
+	Title string
+	// XLabel names the x axis.
+	XLabel string
+	// Metric is what the series plot unless they name their own: event:NAME,
+	// mean:VAR, or words. The axis and the legend say it in words.
+	Metric  string
+	Caption string
+	Series  []Series
+}
+
+// WriteLines draws an overlay chart. The y axis says in words what the
+// series plot (what they share, when they plot different metrics); a
+// probability axis is [0, 1].
+func WriteLines(w io.Writer, c *Lines) error {
+	ax := newLinesAxis(c.Series, c.Metric)
+	title, id := retitle(c.Title, c.Metric, ax.what, c.XLabel)
+	caption := c.Caption
 	if id != "" {
 		caption = strings.TrimSpace("chart " + id + "\n" + caption)
 	}
-	p := newPlot(title, x, yLabel)
+	p := newPlot(title, c.XLabel, ax.label)
 	var legend []legendEntry
 	var marks []markLine
-	anyMarks := false
 	lo, hi := math.Inf(1), math.Inf(-1)
 	xInt := true
-	for i, s := range series {
-		l, sc, err := plotter.NewLinePoints(s.XY)
+	for i, s := range c.Series {
+		thumbs, err := addLine(p, i, s.XY)
 		if err != nil {
 			return err
-		}
-		col := seriesColors[i%len(seriesColors)]
-		l.Color = col
-		l.Width = vg.Points(math.Max(1.2, 3.2-0.7*float64(i)))
-		l.Dashes = seriesDashes[i%len(seriesDashes)]
-		sc.Color = col
-		sc.Shape = seriesGlyphs[i%len(seriesGlyphs)]
-		sc.Radius = vg.Points(math.Max(2.5, 4.5-0.6*float64(i)))
-		p.Add(l)
-		if len(s.XY) <= 60 {
-			p.Add(sc)
 		}
 		name := s.Name
 		if n, _, ok := metricWords(name, s.Unit); ok {
 			name = n
 		}
-		if len(distinct) > 1 {
-			name += " — " + MetricLabelOf(mets[i], s.Unit)
+		if ax.mixed {
+			name += " — " + MetricLabelOf(ax.metrics[i], s.Unit)
 		}
-		legend = append(legend, legendEntry{name: name, thumbs: []plot.Thumbnailer{l, sc}})
+		legend = append(legend, legendEntry{name: name, thumbs: thumbs})
 		for _, x := range s.Marks {
-			anyMarks = true
-			marks = append(marks, markLine{x: x, style: draw.LineStyle{Color: col, Width: vg.Points(0.8),
+			marks = append(marks, markLine{x: x, style: draw.LineStyle{Color: seriesColors[i%len(seriesColors)], Width: vg.Points(0.8),
 				Dashes: []vg.Length{vg.Points(1), vg.Points(2)}}})
 		}
 		for _, pt := range s.XY {
@@ -899,10 +861,10 @@ func WriteLines(w io.Writer, title, x, y, caption string, series []Series) error
 			xInt = xInt && pt.X == math.Trunc(pt.X)
 		}
 	}
-	if len(series) == 1 && (legend[0].name == yLabel || series[0].Name == y) {
+	if len(c.Series) == 1 && (legend[0].name == ax.label || c.Series[0].Name == c.Metric) {
 		legend = nil // the axis says it
 	}
-	if prob {
+	if ax.prob {
 		probAxis(&p.Y)
 	} else if lo >= 0 {
 		p.Y.Min = 0
@@ -914,10 +876,97 @@ func WriteLines(w io.Writer, title, x, y, caption string, series []Series) error
 	for _, m := range marks {
 		p.Add(m)
 	}
-	if anyMarks {
+	if len(marks) > 0 {
 		caption = strings.TrimSpace(caption + "\ndotted verticals: the rules' band edges, in each series' colour")
 	}
 	return (&figure{plot: p, caption: caption, legend: legend}).write(w)
+}
+
+// addLine draws the i-th series of an overlay in the i-th style: a line
+// and, for up to 60 points, markers. It returns the legend's thumbnails.
+func addLine(p *plot.Plot, i int, xy []XY) ([]plot.Thumbnailer, error) {
+	l, sc, err := plotter.NewLinePoints(plotXYs(xy))
+	if err != nil {
+		return nil, err
+	}
+	col := seriesColors[i%len(seriesColors)]
+	l.Color = col
+	l.Width = vg.Points(math.Max(1.2, 3.2-0.7*float64(i)))
+	l.Dashes = seriesDashes[i%len(seriesDashes)]
+	sc.Color = col
+	sc.Shape = seriesGlyphs[i%len(seriesGlyphs)]
+	sc.Radius = vg.Points(math.Max(2.5, 4.5-0.6*float64(i)))
+	p.Add(l)
+	if len(xy) <= 60 {
+		p.Add(sc)
+	}
+	return []plot.Thumbnailer{l, sc}, nil
+}
+
+// linesAxis is what the y axis of an overlay says.
+type linesAxis struct {
+	// metrics is each series' metric (its own, or the chart's).
+	metrics []string
+	// label is the axis label; what says what is plotted, for the title.
+	label, what string
+	// prob is a probability axis; mixed tells series that plot different
+	// metrics (the legend then names each one's).
+	prob, mixed bool
+}
+
+// newLinesAxis words the y axis of series whose metric defaults to metric:
+// one metric in words ("P(success)"), or what several share
+// ("probability", "mean (wounds)", "mean", "value").
+func newLinesAxis(series []Series, metric string) linesAxis {
+	ax := linesAxis{metrics: make([]string, len(series))}
+	var distinct []string
+	unitOf := map[string]string{}
+	for i, s := range series {
+		ax.metrics[i] = cmp.Or(s.Metric, metric)
+		m := ax.metrics[i]
+		if _, seen := unitOf[m]; !seen {
+			distinct = append(distinct, m)
+		}
+		if s.Unit != "" || unitOf[m] == "" {
+			unitOf[m] = s.Unit
+		}
+	}
+	if len(series) == 0 {
+		distinct = []string{metric}
+	}
+	ax.label, ax.prob, _ = metricWords(distinct[0], unitOf[distinct[0]])
+	ax.what = ax.label
+	if ax.mixed = len(distinct) > 1; ax.mixed {
+		var ws []string
+		allProb, allMean := true, true
+		units := map[string]bool{}
+		for _, m := range distinct {
+			l, p, _ := metricWords(m, unitOf[m])
+			ws = append(ws, l)
+			allProb = allProb && p
+			allMean = allMean && strings.HasPrefix(m, "mean:")
+			units[unitOf[m]] = true
+		}
+		ax.prob = allProb
+		switch {
+		case allProb:
+			ax.label = "probability"
+		case allMean && len(units) == 1:
+			ax.label = "mean"
+			if u := unitOf[distinct[0]]; u != "" {
+				ax.label += " (" + u + ")"
+			}
+		case allMean:
+			ax.label = "mean"
+		default:
+			ax.label = "value"
+		}
+		ax.what = strings.Join(ws, " and ")
+	}
+	if !ax.prob && (strings.HasPrefix(ax.label, "P(") || ax.label == "probability") {
+		ax.prob = true
+	}
+	return ax
 }
 
 // markLine is a vertical line across the whole data area at x.
@@ -954,78 +1003,115 @@ func (g grid) Z(c, r int) float64 { return g.z[r][c] }
 func (g grid) X(c int) float64    { return g.xs[c] }
 func (g grid) Y(r int) float64    { return g.ys[r] }
 
-// WriteHeatmap draws Z over (x, y) with the values printed in the cells and
-// a colour bar. zName is the metric (event:NAME, mean:VAR, or words); a
-// probability is coloured on the whole of [0, 1], so that equal colours mean
-// equal chances across plots.
-func WriteHeatmap(w io.Writer, title, xName, yName, zName, caption string, xs, ys []float64, z [][]float64) error {
-	g := grid{xs: xs, ys: ys, z: z}
-	zLabel, prob, _ := metricWords(zName, "")
+// Heatmap is a metric over a grid of two parameters: Z[row][col] at
+// (Xs[col], Ys[row]).
+type Heatmap struct {
+	// Title is the chart's title; as in Lines, one that is only an
+	// identifier is replaced by what is plotted.
+	Title          string
+	XLabel, YLabel string
+	// Metric is what Z holds: event:NAME, mean:VAR, or words.
+	Metric  string
+	Caption string
+	Xs, Ys  []float64
+	Z       [][]float64
+}
+
+// WriteHeatmap draws a heat map with the values printed in the cells (up
+// to 400 of them) and a colour bar. A probability is coloured on the whole
+// of [0, 1], so that equal colours mean equal chances across plots.
+func WriteHeatmap(w io.Writer, h *Heatmap) error {
+	zLabel, prob, _ := metricWords(h.Metric, "")
 	if !prob && strings.HasPrefix(zLabel, "P(") {
 		prob = true
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
+	lo, hi := 0.0, 1.0
+	if !prob {
+		lo, hi = zRange(h.Z)
+	}
+	if lo == hi {
+		hi = lo + 1e-9
+	}
+	hm := plotter.NewHeatMap(grid{xs: h.Xs, ys: h.Ys, z: h.Z}, moreland.SmoothBlueRed().Palette(255))
+	hm.Min, hm.Max = lo, hi
+	title, id := retitle(h.Title, h.Metric, zLabel, h.XLabel, h.YLabel)
+	caption := h.Caption
+	if id != "" {
+		caption = strings.TrimSpace("chart " + id + "\n" + caption)
+	}
+	p := newPlot(title, h.XLabel, h.YLabel)
+	p.Add(hm)
+	p.X.Tick.Marker = valueTicks(h.Xs)
+	p.Y.Tick.Marker = valueTicks(h.Ys)
+	if len(h.Xs)*len(h.Ys) <= 400 {
+		l, err := cellLabels(h, lo, hi, prob)
+		if err != nil {
+			return err
+		}
+		p.Add(l)
+	}
+	return (&figure{plot: p, colorBar: colorBar(zLabel, lo, hi, prob), caption: caption}).write(w)
+}
+
+// zRange is the smallest and the largest value of a grid.
+func zRange(z [][]float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, row := range z {
 		for _, v := range row {
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
 	}
-	if prob {
-		lo, hi = 0, 1
-	}
-	if lo == hi {
-		hi = lo + 1e-9
-	}
-	hm := plotter.NewHeatMap(g, moreland.SmoothBlueRed().Palette(255))
-	hm.Min, hm.Max = lo, hi
-	title, id := retitle(title, zName, zLabel, xName, yName)
-	if id != "" {
-		caption = strings.TrimSpace("chart " + id + "\n" + caption)
-	}
-	p := newPlot(title, xName, yName)
-	p.Add(hm)
-	p.X.Tick.Marker = valueTicks(xs)
-	p.Y.Tick.Marker = valueTicks(ys)
-	if len(xs)*len(ys) <= 400 {
-		cm := moreland.SmoothBlueRed()
-		cm.SetMin(lo)
-		cm.SetMax(hi)
-		var lbls plotter.XYLabels
-		var dark []bool
-		for r, y := range ys {
-			for c, x := range xs {
-				lbls.XYs = append(lbls.XYs, plotter.XY{X: x, Y: y})
-				lbls.Labels = append(lbls.Labels, cellValue(z[r][c], prob))
-				col, err := cm.At(math.Min(math.Max(z[r][c], lo), hi))
-				dark = append(dark, err == nil && luminance(col) < 0.45)
-			}
-		}
-		l, err := plotter.NewLabels(lbls)
-		if err != nil {
-			return err
-		}
-		for i := range l.TextStyle {
-			l.TextStyle[i].XAlign = draw.XCenter
-			l.TextStyle[i].YAlign = draw.YCenter
-			l.TextStyle[i].Font.Size = vg.Points(8)
-			if dark[i] {
-				l.TextStyle[i].Color = color.White
-			}
-		}
-		p.Add(l)
-	}
-	cb := plot.New()
-	cb.HideY()
-	cb.X.Label.Text = zLabel
-	cb.X.Label.TextStyle.Font.Size = vg.Points(12)
+	return lo, hi
+}
+
+// heatColors is the colour map of heat maps, spanning [lo, hi].
+func heatColors(lo, hi float64) palette.ColorMap {
 	cm := moreland.SmoothBlueRed()
 	cm.SetMin(lo)
 	cm.SetMax(hi)
-	cb.Add(&plotter.ColorBar{ColorMap: cm})
+	return cm
+}
+
+// cellLabels prints each cell's value in it, white on dark colours.
+func cellLabels(h *Heatmap, lo, hi float64, prob bool) (*plotter.Labels, error) {
+	cm := heatColors(lo, hi)
+	var lbls plotter.XYLabels
+	var dark []bool
+	for r, y := range h.Ys {
+		for c, x := range h.Xs {
+			lbls.XYs = append(lbls.XYs, plotter.XY{X: x, Y: y})
+			lbls.Labels = append(lbls.Labels, cellValue(h.Z[r][c], prob))
+			col, err := cm.At(math.Min(math.Max(h.Z[r][c], lo), hi))
+			dark = append(dark, err == nil && luminance(col) < 0.45)
+		}
+	}
+	l, err := plotter.NewLabels(lbls)
+	if err != nil {
+		return nil, err
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i].XAlign = draw.XCenter
+		l.TextStyle[i].YAlign = draw.YCenter
+		l.TextStyle[i].Font.Size = vg.Points(8)
+		if dark[i] {
+			l.TextStyle[i].Color = color.White
+		}
+	}
+	return l, nil
+}
+
+// colorBar is a heat map's colour bar over [lo, hi], labelled with what
+// the colours mean.
+func colorBar(label string, lo, hi float64, prob bool) *plot.Plot {
+	cb := plot.New()
+	cb.HideY()
+	cb.X.Label.Text = label
+	cb.X.Label.TextStyle.Font.Size = vg.Points(12)
+	cb.Add(&plotter.ColorBar{ColorMap: heatColors(lo, hi)})
 	if prob {
 		probAxis(&cb.X)
 	}
-	return (&figure{plot: p, colorBar: cb, caption: caption}).write(w)
+	return cb
 }
 
 // cellValue prints a heat map cell: probabilities with two decimals, other

@@ -3,38 +3,41 @@ package reports
 import (
 	"strings"
 	"testing"
-
-	"gonum.org/v1/plot/plotter"
 )
 
 func TestLineFindingWording(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
-		met  string
-		xy   plotter.XYs
-		want string
+		name, met string
+		xy        []XY
+		want      string
 	}{
 		// A value of exactly one half is reached, not crossed.
-		{"event:success", plotter.XYs{{X: 12, Y: 0.6}, {X: 13, Y: 0.55}, {X: 14, Y: 0.5}, {X: 15, Y: 0.45}},
+		{"reaches half", "event:success", []XY{{X: 12, Y: 0.6}, {X: 13, Y: 0.55}, {X: 14, Y: 0.5}, {X: 15, Y: 0.45}},
 			"Finding: P(success) reaches 50% at target number = 14."},
-		{"event:success", plotter.XYs{{X: 7, Y: 0.5416666667}, {X: 8, Y: 0.1481481481}},
+		{"crosses half", "event:success", []XY{{X: 7, Y: 0.5416666667}, {X: 8, Y: 0.1481481481}},
 			"Finding: P(success) crosses 50% between target number = 7 (0.542) and 8 (0.148)."},
 		// No float noise in the x values.
-		{"event:hit", plotter.XYs{{X: 0.1, Y: 0.9}, {X: 0.1 + 0.2, Y: 0.2}},
+		{"no float noise", "event:hit", []XY{{X: 0.1, Y: 0.9}, {X: 0.1 + 0.2, Y: 0.2}},
 			"Finding: P(hit) crosses 50% between target number = 0.1 (0.900) and 0.3 (0.200)."},
-		{"event:hit", plotter.XYs{{X: 1, Y: 0.9}, {X: 2, Y: 0.7}},
+		{"range", "event:hit", []XY{{X: 1, Y: 0.9}, {X: 2, Y: 0.7}},
 			"Finding: P(hit) ranges from 0.700 (target number = 2) to 0.900 (target number = 1)."},
-		{"mean:damage", plotter.XYs{{X: 0, Y: 0}, {X: 3, Y: 92.2222222}},
+		{"mean", "mean:damage", []XY{{X: 0, Y: 0}, {X: 3, Y: 92.2222222}},
 			"Finding: mean damage ranges from 0.000 (target number = 0) to 92.222 (target number = 3)."},
-		{"event:hit", plotter.XYs{{X: 1, Y: 1}, {X: 2, Y: 1}},
+		{"flat", "event:hit", []XY{{X: 1, Y: 1}, {X: 2, Y: 1}},
 			"Finding: P(hit) is 1.000 throughout (target number = 1 … 2)."},
 	} {
-		if got := LineFinding(c.met, "target number", c.xy); got != c.want {
-			t.Errorf("LineFinding(%s, %v)\n got %q\nwant %q", c.met, c.xy, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if got := LineFinding(c.met, "target number", c.xy); got != c.want {
+				t.Errorf("LineFinding(%s, %v)\n got %q\nwant %q", c.met, c.xy, got, c.want)
+			}
+		})
 	}
 }
 
 func TestHeatFindingWording(t *testing.T) {
+	t.Parallel()
 	names := []string{"skill", "tn"}
 	axes := [][]float64{{0, 1, 2}, {4, 5, 6}}
 	z := [][]float64{{0.7, 0.8, 0.9}, {0.3, 0.5, 0.7}, {0.1, 0.2, 0.4}}

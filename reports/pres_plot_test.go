@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/oddsmith/oddsmith/engine"
@@ -51,13 +50,14 @@ func withVar(v engine.VarResult) *engine.Result {
 // a one-point sweep, long captions. With ODDSMITH_PLOT_DIR set they are
 // saved there to be looked at.
 func TestPresentationPlots(t *testing.T) {
+	t.Parallel()
 	halves := withVar(binomialVar("damage", "wounds", 14, 0.4, -3, 2))
 	thirds := withVar(binomialVar("damage", "wounds", 9, 0.5, 2, 3))
 	long := withVar(binomialVar("damage", "wounds", 400, 0.3, 0, 1))
-	tn := func(skill float64) plotter.XYs {
-		var xy plotter.XYs
+	tn := func(skill float64) []XY {
+		var xy []XY
 		for x := 1.0; x <= 20; x++ {
-			xy = append(xy, plotter.XY{X: x, Y: math.Max(0, math.Min(1, (21-x+skill)/20))})
+			xy = append(xy, XY{X: x, Y: math.Max(0, math.Min(1, (21-x+skill)/20))})
 		}
 		return xy
 	}
@@ -85,22 +85,22 @@ func TestPresentationPlots(t *testing.T) {
 			zm[r] = append(zm[r], 3*x+y*y/4)
 		}
 	}
-	cases := map[string]func(*bytes.Buffer) error{
-		"pres_pmf_halves":     func(b *bytes.Buffer) error { return WritePMF(b, halves, &halves.Vars[0]) },
-		"pres_pmf_thirds":     func(b *bytes.Buffer) error { return WritePMF(b, thirds, &thirds.Vars[0]) },
-		"pres_pmf_long":       func(b *bytes.Buffer) error { return WritePMF(b, long, &long.Vars[0]) },
-		"pres_atleast_halves": func(b *bytes.Buffer) error { return WriteAtLeast(b, halves, &halves.Vars[0]) },
-		"pres_atleast_long":   func(b *bytes.Buffer) error { return WriteAtLeast(b, long, &long.Vars[0]) },
-		"pres_bands_21": func(b *bytes.Buffer) error {
+	runPlots(t, []plotCase{
+		{"pres_pmf_halves", func(b *bytes.Buffer) error { return WritePMF(b, halves, &halves.Vars[0]) }},
+		{"pres_pmf_thirds", func(b *bytes.Buffer) error { return WritePMF(b, thirds, &thirds.Vars[0]) }},
+		{"pres_pmf_long", func(b *bytes.Buffer) error { return WritePMF(b, long, &long.Vars[0]) }},
+		{"pres_atleast_halves", func(b *bytes.Buffer) error { return WriteAtLeast(b, halves, &halves.Vars[0]) }},
+		{"pres_atleast_long", func(b *bytes.Buffer) error { return WriteAtLeast(b, long, &long.Vars[0]) }},
+		{"pres_bands_21", func(b *bytes.Buffer) error {
 			return WriteBands(b, "ag.fall_damage — category by height", Caption(long), heights, rs, "mos_band")
-		},
-		"pres_bands_long_labels": func(b *bytes.Buffer) error {
+		}},
+		{"pres_bands_long_labels", func(b *bytes.Buffer) error {
 			return WriteBands(b, "grim — category by attribute", "", longLabels, rs, "mos_band")
-		},
-		"pres_bands_prefixed": func(b *bytes.Buffer) error {
+		}},
+		{"pres_bands_prefixed", func(b *bytes.Buffer) error {
 			return WriteBands(b, "grim — category by attribute", "", prefixed, rs, "mos_band")
-		},
-		"pres_bands_many_labels": func(b *bytes.Buffer) error {
+		}},
+		{"pres_bands_many_labels", func(b *bytes.Buffer) error {
 			var many []*engine.Result
 			for i := 0; i < 6; i++ {
 				r := sample(engine.Exact)
@@ -112,43 +112,37 @@ func TestPresentationPlots(t *testing.T) {
 				many = append(many, r)
 			}
 			return WriteBands(b, "ag.chase — final_state by speed", "", []string{"speed=1", "speed=2", "speed=3", "speed=4", "speed=5", "speed=6"}, many, "mos_band")
-		},
-		"pres_bands_one": func(b *bytes.Buffer) error {
+		}},
+		{"pres_bands_one", func(b *bytes.Buffer) error {
 			return WriteBands(b, "ag.fall_damage — category", "", []string{"ag_fall_9m"}, rs[3:4], "mos_band")
-		},
-		"pres_lines_overlay": func(b *bytes.Buffer) error {
-			return WriteLines(b, "core_roll_vs_difficulty", "target number", "event:success",
-				"ag skill 3 + attribute 2: ag.skill_test  grim check, attribute +3: grim.core.check  grim attack, COR +3: grim.core.attack", []Series{
+		}},
+		{"pres_lines_overlay", func(b *bytes.Buffer) error {
+			return WriteLines(b, &Lines{Title: "core_roll_vs_difficulty", XLabel: "target number", Metric: "event:success",
+				Caption: "ag skill 3 + attribute 2: ag.skill_test  grim check, attribute +3: grim.core.check  grim attack, COR +3: grim.core.attack", Series: []Series{
 					{Name: "ag skill 3 + attribute 2", XY: tn(-6)},
 					{Name: "grim check, attribute +3", XY: tn(3), Metric: "event:success"},
-					{Name: "grim attack, COR +3", XY: tn(3), Metric: "event:hit"}})
-		},
-		"pres_lines_sweep_one_point": func(b *bytes.Buffer) error {
-			return WriteLines(b, "grim.core.attack — event:hit", "attribute", "event:hit", Caption(sample(engine.Exact)),
-				[]Series{{Name: "event:hit", XY: plotter.XYs{{X: 3, Y: 0.55}}}})
-		},
-		"pres_lines_mean": func(b *bytes.Buffer) error {
-			return WriteLines(b, "falls_ag_vs_grim", "metres fallen", "mean:damage", "ag: ag.fall_damage  grim: grim.fall", []Series{
-				{Name: "ag, concrete", XY: plotter.XYs{{X: 0, Y: 0}, {X: 30, Y: 70}, {X: 60, Y: 92}}, Unit: "wounds"},
-				{Name: "grim, hard", XY: plotter.XYs{{X: 0, Y: 0}, {X: 30, Y: 10}, {X: 60, Y: 31}}}})
-		},
-		"pres_heatmap_prob": func(b *bytes.Buffer) error {
-			return WriteHeatmap(b, "ag.skill_test — event:success", "skill", "tn", "event:success", Caption(long), xs, ys, z)
-		},
-		"pres_heatmap_mean": func(b *bytes.Buffer) error {
-			return WriteHeatmap(b, "ag.skill_test — mean:total", "skill", "tn", "mean:total", Caption(sample(engine.Exact)), xs, ys, zm)
-		},
-	}
-	for name, f := range cases {
-		var b bytes.Buffer
-		if err := f(&b); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		checkPNG(t, name, b.Bytes())
-	}
+					{Name: "grim attack, COR +3", XY: tn(3), Metric: "event:hit"}}})
+		}},
+		{"pres_lines_sweep_one_point", func(b *bytes.Buffer) error {
+			return WriteLines(b, &Lines{Title: "grim.core.attack — event:hit", XLabel: "attribute", Metric: "event:hit", Caption: Caption(sample(engine.Exact)),
+				Series: []Series{{Name: "event:hit", XY: []XY{{X: 3, Y: 0.55}}}}})
+		}},
+		{"pres_lines_mean", func(b *bytes.Buffer) error {
+			return WriteLines(b, &Lines{Title: "falls_ag_vs_grim", XLabel: "metres fallen", Metric: "mean:damage", Caption: "ag: ag.fall_damage  grim: grim.fall", Series: []Series{
+				{Name: "ag, concrete", XY: []XY{{X: 0, Y: 0}, {X: 30, Y: 70}, {X: 60, Y: 92}}, Unit: "wounds"},
+				{Name: "grim, hard", XY: []XY{{X: 0, Y: 0}, {X: 30, Y: 10}, {X: 60, Y: 31}}}}})
+		}},
+		{"pres_heatmap_prob", func(b *bytes.Buffer) error {
+			return WriteHeatmap(b, &Heatmap{Title: "ag.skill_test — event:success", XLabel: "skill", YLabel: "tn", Metric: "event:success", Caption: Caption(long), Xs: xs, Ys: ys, Z: z})
+		}},
+		{"pres_heatmap_mean", func(b *bytes.Buffer) error {
+			return WriteHeatmap(b, &Heatmap{Title: "ag.skill_test — mean:total", XLabel: "skill", YLabel: "tn", Metric: "mean:total", Caption: Caption(sample(engine.Exact)), Xs: xs, Ys: ys, Z: zm})
+		}},
+	})
 }
 
 func TestMetricWords(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ metric, unit, want string }{
 		{"event:success", "", "P(success)"},
 		{"event:success_or_cost", "", "P(success or cost)"},
@@ -156,9 +150,12 @@ func TestMetricWords(t *testing.T) {
 		{"mean:time", "", "mean time"},
 		{"P(success)", "", "P(success)"},
 	} {
-		if got := MetricLabelOf(c.metric, c.unit); got != c.want {
-			t.Errorf("MetricLabelOf(%q, %q) = %q; want %q", c.metric, c.unit, got, c.want)
-		}
+		t.Run(c.metric, func(t *testing.T) {
+			t.Parallel()
+			if got := MetricLabelOf(c.metric, c.unit); got != c.want {
+				t.Errorf("MetricLabelOf(%q, %q) = %q; want %q", c.metric, c.unit, got, c.want)
+			}
+		})
 	}
 	r := withVar(binomialVar("damage", "wounds", 3, 0.5, 0, 1))
 	if got := MetricLabel(r, "mean:damage"); got != "mean damage (wounds)" {
@@ -167,19 +164,24 @@ func TestMetricWords(t *testing.T) {
 }
 
 func TestRetitle(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ title, metric, what, want, id string }{
 		{"core_roll_vs_difficulty", "event:success", "P(success)", "P(success) by target number", "core_roll_vs_difficulty"},
 		{"grim.core.attack — event:hit", "event:hit", "P(hit)", "grim.core.attack — P(hit) by target number", ""},
 		{"Chance to hit by TN", "event:hit", "P(hit)", "Chance to hit by TN", ""},
 	} {
-		got, id := retitle(c.title, c.metric, c.what, "target number")
-		if got != c.want || id != c.id {
-			t.Errorf("retitle(%q) = %q, %q; want %q, %q", c.title, got, id, c.want, c.id)
-		}
+		t.Run(c.title, func(t *testing.T) {
+			t.Parallel()
+			got, id := retitle(c.title, c.metric, c.what, "target number")
+			if got != c.want || id != c.id {
+				t.Errorf("retitle(%q) = %q, %q; want %q, %q", c.title, got, id, c.want, c.id)
+			}
+		})
 	}
 }
 
 func TestNiceTicks(t *testing.T) {
+	t.Parallel()
 	labels := func(lo, hi float64, integer bool) string {
 		var ls []string
 		for _, tk := range niceTicks(lo, hi, integer, 12) {
@@ -199,13 +201,17 @@ func TestNiceTicks(t *testing.T) {
 		{-0.5, 1.5, true, "0 1"}, // counts never read 0.5
 		{0, 400, true, "0 50 100 150 200 250 300 350 400"},
 	} {
-		if got := labels(c.lo, c.hi, c.integer); got != c.want {
-			t.Errorf("niceTicks(%v, %v) labels %q; want %q", c.lo, c.hi, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%v..%v", c.lo, c.hi), func(t *testing.T) {
+			t.Parallel()
+			if got := labels(c.lo, c.hi, c.integer); got != c.want {
+				t.Errorf("niceTicks(%v, %v) labels %q; want %q", c.lo, c.hi, got, c.want)
+			}
+		})
 	}
 }
 
 func TestBandTicks(t *testing.T) {
+	t.Parallel()
 	name, ts := bandTicks([]string{"tn=2", "tn=3"})
 	if name != "tn" || ts[1].Label != "3" {
 		t.Errorf("bandTicks: %q %v", name, ts)
@@ -224,6 +230,7 @@ func TestBandTicks(t *testing.T) {
 // Captions are wrapped to the width they are drawn in, items kept whole
 // where they fit.
 func TestWrapText(t *testing.T) {
+	t.Parallel()
 	sty := textStyle(captionFont)
 	width := 3 * vg.Inch
 	s := "ag skill 3 + attribute 2: ag.skill_test  grim check, attribute +3: grim.core.check\noptions: " + strings.Repeat("crit_count=extra_copies ", 8)
@@ -242,6 +249,7 @@ func TestWrapText(t *testing.T) {
 }
 
 func TestShownRange(t *testing.T) {
+	t.Parallel()
 	if lo, hi, cut := shownRange([]float64{0, 0, 0.5, 0, 0.5, 0}); lo != 2 || hi != 4 || cut != 0 {
 		t.Errorf("zero ends: %d %d %v", lo, hi, cut)
 	}
@@ -255,6 +263,7 @@ func TestShownRange(t *testing.T) {
 // Ticks of a lattice stand on lattice points: halves may read 0.5, thirds
 // read whole numbers with a mark at every third.
 func TestLatticeTicks(t *testing.T) {
+	t.Parallel()
 	labelled := func(ts []plot.Tick) (ls []string, minor int) {
 		for _, tk := range ts {
 			if tk.Label != "" {
@@ -276,6 +285,7 @@ func TestLatticeTicks(t *testing.T) {
 }
 
 func TestRoundLabels(t *testing.T) {
+	t.Parallel()
 	kept := func(labels []string, step int) string {
 		var ts plot.ConstantTicks
 		for i, l := range labels {

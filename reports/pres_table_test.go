@@ -13,36 +13,41 @@ import (
 // No line of a table ends in spaces, and every column of a block starts at
 // the same place on every line of it.
 func TestTableNoTrailingSpaces(t *testing.T) {
+	t.Parallel()
 	for _, kind := range engine.Kinds {
-		r := sample(kind)
-		r.Process = &engine.ProcessResult{TimeUnit: "round", Horizon: 3, AbsorbingStates: []string{"dead", "stable"},
-			Absorbed: []float64{0.25, 0.5}, Undecided: 0.25, Survival: []float64{1, 0.5, 0.25}}
-		var buf bytes.Buffer
-		if err := WriteTable(&buf, r); err != nil {
-			t.Fatal(err)
-		}
-		out := buf.String()
-		for i, l := range strings.Split(out, "\n") {
-			if strings.TrimRight(l, " \t") != l {
-				t.Errorf("%s: line %d ends in spaces: %q", kind, i+1, l)
+		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel()
+			r := sample(kind)
+			r.Process = &engine.ProcessResult{TimeUnit: "round", Horizon: 3, AbsorbingStates: []string{"dead", "stable"},
+				Absorbed: []float64{0.25, 0.5}, Undecided: 0.25, Survival: []float64{1, 0.5, 0.25}}
+			var buf bytes.Buffer
+			if err := WriteTable(&buf, r); err != nil {
+				t.Fatal(err)
 			}
-		}
-		// The distribution table: P(≤ x) and P(≥ x) in aligned columns.
-		_, dist, _ := strings.Cut(out, "x = mos")
-		lines := strings.Split(strings.TrimSpace("x = mos"+dist), "\n")
-		col := func(l, field string) int { return utf8.RuneCountInString(l[:strings.Index(l, field)]) }
-		head := lines[0]
-		if !strings.Contains(head, "P(≤ x)") || !strings.Contains(head, "P(≥ x)") {
-			t.Errorf("%s: distribution header %q", kind, head)
-		}
-		if c := col(lines[1], "0.2500  0.2500  1.0000"); c != col(head, "P(= x)") {
-			t.Errorf("%s: columns not aligned:\n%s", kind, strings.Join(lines, "\n"))
-		}
+			out := buf.String()
+			for i, l := range strings.Split(out, "\n") {
+				if strings.TrimRight(l, " \t") != l {
+					t.Errorf("line %d ends in spaces: %q", i+1, l)
+				}
+			}
+			// The distribution table: P(≤ x) and P(≥ x) in aligned columns.
+			_, dist, _ := strings.Cut(out, "x = mos")
+			lines := strings.Split(strings.TrimSpace("x = mos"+dist), "\n")
+			col := func(l, field string) int { return utf8.RuneCountInString(l[:strings.Index(l, field)]) }
+			head := lines[0]
+			if !strings.Contains(head, "P(≤ x)") || !strings.Contains(head, "P(≥ x)") {
+				t.Errorf("distribution header %q", head)
+			}
+			if c := col(lines[1], "0.2500  0.2500  1.0000"); c != col(head, "P(= x)") {
+				t.Errorf("columns not aligned:\n%s", strings.Join(lines, "\n"))
+			}
+		})
 	}
 }
 
 // The CSV says what its columns are, in comment lines before the table.
 func TestCSVColumnsExplained(t *testing.T) {
+	t.Parallel()
 	r := sample(engine.Exact)
 	r.Warnings = []string{"two\nlines"}
 	var buf bytes.Buffer

@@ -1,6 +1,3 @@
-// Package reports turns results into files a designer reads: terminal
-// tables, CSV (tidy, with a metadata header) and JSON. It takes plain data
-// (mechanics.Result) and never computes probabilities itself.
 package reports
 
 import (
@@ -128,93 +125,117 @@ func writeTable(w io.Writer, r *engine.Result) error {
 	}
 	if len(r.Events) > 0 {
 		fmt.Fprintln(tw)
-		if sim {
-			fmt.Fprintln(tw, "event\tP\t95% CI (Wilson)\t")
-		} else {
-			fmt.Fprintln(tw, "event\tP\t")
-		}
+		tableProbs(tw, "event", sim)
 		for _, e := range r.Events {
-			if sim {
-				fmt.Fprintf(tw, "%s\t%.4f\t[%.4f, %.4f]\t\n", e.Name, e.P, e.CI[0], e.CI[1])
-			} else {
-				fmt.Fprintf(tw, "%s\t%.4f\t\n", e.Name, e.P)
-			}
+			tableProb(tw, e.Name, e.P, e.CI, sim)
 		}
 	}
 	for _, b := range r.Bands {
 		fmt.Fprintln(tw)
-		if sim {
-			fmt.Fprintf(tw, "%s\tP\t95%% CI (Wilson)\t\n", b.Name)
-		} else {
-			fmt.Fprintf(tw, "%s\tP\t\n", b.Name)
-		}
+		tableProbs(tw, b.Name, sim)
 		for i, l := range b.Labels {
+			var ci [2]float64
 			if sim {
-				fmt.Fprintf(tw, "%s\t%.4f\t[%.4f, %.4f]\t\n", l, b.P[i], b.CI[i][0], b.CI[i][1])
-			} else {
-				fmt.Fprintf(tw, "%s\t%.4f\t\n", l, b.P[i])
+				ci = b.CI[i]
 			}
+			tableProb(tw, l, b.P[i], ci, sim)
 		}
 	}
-	if p := r.Process; p != nil {
-		fmt.Fprintln(tw)
-		fmt.Fprintf(tw, "absorbed within %d %ss\tP\t\n", p.Horizon, unit(p.TimeUnit))
-		shown := 0
-		for i, s := range p.AbsorbingStates {
-			// Event-driven chains have an absorbing state per time; list
-			// the first few that matter (the CSV has them all).
-			if len(p.AbsorbingStates) > 12 && (p.Absorbed[i] < 0.001 || shown >= 12) {
-				continue
-			}
-			shown++
-			fmt.Fprintf(tw, "%s\t%.4f\t\n", s, p.Absorbed[i])
-		}
-		if shown < len(p.AbsorbingStates) {
-			fmt.Fprintf(tw, "(%d more states; see --format csv)\t\t\n", len(p.AbsorbingStates)-shown)
-		}
-		fmt.Fprintf(tw, "(not absorbed)\t%.4f\t\n", p.Undecided)
-		if p.Unbounded {
-			fmt.Fprintf(tw, "mean time, unlimited horizon\t%.4f\t\n", p.MeanTimeUnbounded)
-			for i, s := range p.AbsorbingStates {
-				fmt.Fprintf(tw, "P(%s), unlimited horizon\t%.4f\t\n", s, p.AbsorbedUnbounded[i])
-			}
-		}
+	if r.Process != nil {
+		tableProcess(tw, r.Process)
 	}
 	if len(r.Vars) > 0 {
-		fmt.Fprintln(tw)
-		fmt.Fprintln(tw, "variable\tmean\tsd\tmin\tp5\tp25\tp50\tp75\tp95\tmax\t")
-		var notes []string
-		for _, v := range r.Vars {
-			s := v.Stats
-			if len(v.P) == 0 || math.IsNaN(s.Mean) {
-				fmt.Fprintf(tw, "%s\t—\t—\t—\t—\t—\t—\t—\t—\t—\t\n", v.Name)
-			} else {
-				fmt.Fprintf(tw, "%s\t%s\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name, fixed4(s.Mean), s.SD, value(s.Min), value(s.P5), value(s.P25), value(s.P50), value(s.P75), value(s.P95), value(s.Max))
-			}
-			if v.Undefined > 0 {
-				notes = append(notes, fmt.Sprintf("%s: %s with P = %.4f; its statistics are over the rest", v.Name, v.UndefinedLabel, v.Undefined))
-			}
-		}
-		for _, n := range notes {
-			fmt.Fprintf(tw, "%s\n", n)
-		}
-		v := r.Vars[0]
-		fmt.Fprintln(tw)
-		fmt.Fprintf(tw, "x = %s\tP(= x)\tP(≤ x)\tP(≥ x)\t\n", v.Name)
-		cdf := 0.0
-		for i, p := range v.P {
-			if p == 0 {
-				continue
-			}
-			ge := 1 - cdf
-			cdf += p
-			fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%.4f\t\n", VarValue(&v, i), p, math.Min(cdf, 1), math.Max(ge, 0))
-		}
-		if v.Undefined > 0 {
-			fmt.Fprintf(tw, "(%s)\t%.4f\t\t\t\n", v.UndefinedLabel, v.Undefined)
-		}
+		tableStats(tw, r.Vars)
+		tableDist(tw, &r.Vars[0])
 	}
 	return tw.Flush()
+}
+
+// tableProbs heads a block of probabilities named what: with a
+// simulation's Wilson intervals when sim is set.
+func tableProbs(tw io.Writer, what string, sim bool) {
+	if sim {
+		fmt.Fprintf(tw, "%s\tP\t95%% CI (Wilson)\t\n", what)
+	} else {
+		fmt.Fprintf(tw, "%s\tP\t\n", what)
+	}
+}
+
+// tableProb is a line of a block of probabilities (tableProbs).
+func tableProb(tw io.Writer, name string, p float64, ci [2]float64, sim bool) {
+	if sim {
+		fmt.Fprintf(tw, "%s\t%.4f\t[%.4f, %.4f]\t\n", name, p, ci[0], ci[1])
+	} else {
+		fmt.Fprintf(tw, "%s\t%.4f\t\n", name, p)
+	}
+}
+
+// tableProcess writes a process's absorption within its horizon and,
+// when it is known, with no horizon at all.
+func tableProcess(tw io.Writer, p *engine.ProcessResult) {
+	fmt.Fprintln(tw)
+	fmt.Fprintf(tw, "absorbed within %d %ss\tP\t\n", p.Horizon, unit(p.TimeUnit))
+	shown := 0
+	for i, s := range p.AbsorbingStates {
+		// Event-driven chains have an absorbing state per time; list
+		// the first few that matter (the CSV has them all).
+		if len(p.AbsorbingStates) > 12 && (p.Absorbed[i] < 0.001 || shown >= 12) {
+			continue
+		}
+		shown++
+		fmt.Fprintf(tw, "%s\t%.4f\t\n", s, p.Absorbed[i])
+	}
+	if shown < len(p.AbsorbingStates) {
+		fmt.Fprintf(tw, "(%d more states; see --format csv)\t\t\n", len(p.AbsorbingStates)-shown)
+	}
+	fmt.Fprintf(tw, "(not absorbed)\t%.4f\t\n", p.Undecided)
+	if p.Unbounded {
+		fmt.Fprintf(tw, "mean time, unlimited horizon\t%.4f\t\n", p.MeanTimeUnbounded)
+		for i, s := range p.AbsorbingStates {
+			fmt.Fprintf(tw, "P(%s), unlimited horizon\t%.4f\t\n", s, p.AbsorbedUnbounded[i])
+		}
+	}
+}
+
+// tableStats writes the statistics of every variable, then a note for
+// each that has no value with some probability.
+func tableStats(tw io.Writer, vars []engine.VarResult) {
+	fmt.Fprintln(tw)
+	fmt.Fprintln(tw, "variable\tmean\tsd\tmin\tp5\tp25\tp50\tp75\tp95\tmax\t")
+	var notes []string
+	for _, v := range vars {
+		s := v.Stats
+		if len(v.P) == 0 || math.IsNaN(s.Mean) {
+			fmt.Fprintf(tw, "%s\t—\t—\t—\t—\t—\t—\t—\t—\t—\t\n", v.Name)
+		} else {
+			fmt.Fprintf(tw, "%s\t%s\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name, fixed4(s.Mean), s.SD, value(s.Min), value(s.P5), value(s.P25), value(s.P50), value(s.P75), value(s.P95), value(s.Max))
+		}
+		if v.Undefined > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %s with P = %.4f; its statistics are over the rest", v.Name, v.UndefinedLabel, v.Undefined))
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintf(tw, "%s\n", n)
+	}
+}
+
+// tableDist writes a variable's distribution: P(= x), P(≤ x) and P(≥ x)
+// at every value it takes.
+func tableDist(tw io.Writer, v *engine.VarResult) {
+	fmt.Fprintln(tw)
+	fmt.Fprintf(tw, "x = %s\tP(= x)\tP(≤ x)\tP(≥ x)\t\n", v.Name)
+	cdf := 0.0
+	for i, p := range v.P {
+		if p == 0 {
+			continue
+		}
+		ge := 1 - cdf
+		cdf += p
+		fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%.4f\t\n", VarValue(v, i), p, math.Min(cdf, 1), math.Max(ge, 0))
+	}
+	if v.Undefined > 0 {
+		fmt.Fprintf(tw, "(%s)\t%.4f\t\t\t\n", v.UndefinedLabel, v.Undefined)
+	}
 }
 
 // value prints a value of a variable: whole numbers without a decimal
@@ -276,13 +297,50 @@ var csvColumns = [][2]string{
 // the value), event, band (x is the label), stat (x is the statistic's name),
 // survival or process. cdf is P(X ≤ x) and ccdf is P(X > x).
 func WriteCSV(w io.Writer, r *engine.Result) error {
-	meta := Header(r)
-	for _, m := range r.Warnings {
-		meta = append(meta, [2]string{"warning", m})
-	}
 	var cols []string
 	for _, c := range csvColumns {
 		cols = append(cols, c[0])
+	}
+	if err := writeCSVHeader(w, r, cols); err != nil {
+		return err
+	}
+	cw := csvRows{Writer: csv.NewWriter(w), sim: r.Engine == engine.Sim}
+	cw.Write(cols)
+	for i := range r.Vars {
+		cw.pmf(&r.Vars[i])
+	}
+	for _, e := range r.Events {
+		count := ""
+		if cw.sim {
+			count = strconv.FormatInt(e.Count, 10)
+		}
+		cw.Write(append(append([]string{"event", e.Name, "", num(e.P), "", "", count}, cw.ci(e.CI)...), ""))
+	}
+	for _, b := range r.Bands {
+		for i, l := range b.Labels {
+			c := [2]float64{}
+			if cw.sim {
+				c = b.CI[i]
+			}
+			cw.Write(append(append([]string{"band", b.Name, l, num(b.P[i]), "", "", ""}, cw.ci(c)...), ""))
+		}
+	}
+	for i := range r.Vars {
+		cw.stats(&r.Vars[i])
+	}
+	if r.Process != nil {
+		cw.process(r.Process)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeCSVHeader writes WriteCSV's metadata: the result's header and
+// warnings, then the columns and what each holds.
+func writeCSVHeader(w io.Writer, r *engine.Result, cols []string) error {
+	meta := Header(r)
+	for _, m := range r.Warnings {
+		meta = append(meta, [2]string{"warning", m})
 	}
 	meta = append(meta, [2]string{"columns", strings.Join(cols, ",")})
 	for _, c := range csvColumns {
@@ -293,86 +351,89 @@ func WriteCSV(w io.Writer, r *engine.Result) error {
 			return err
 		}
 	}
-	cw := csv.NewWriter(w)
-	cw.Write(cols)
-	sim := r.Engine == engine.Sim
-	ci := func(c [2]float64) []string {
-		if !sim {
-			return []string{"", ""}
-		}
-		return []string{num(c[0]), num(c[1])}
+	return nil
+}
+
+// csvRows writes the rows of WriteCSV's table; sim adds a simulation's
+// counts and Wilson intervals.
+type csvRows struct {
+	*csv.Writer
+	sim bool
+}
+
+// ci is the ci_lo and ci_hi cells: a simulation's interval, or empty.
+func (cw csvRows) ci(c [2]float64) []string {
+	if !cw.sim {
+		return []string{"", ""}
 	}
-	for _, v := range r.Vars {
-		cdf := 0.0
-		for i, p := range v.P {
-			if p == 0 {
-				continue
-			}
-			cdf += p
-			count := ""
-			if v.Counts != nil {
-				count = strconv.FormatInt(v.Counts[i], 10)
-			}
-			ex := ""
-			if v.Exact != nil {
-				ex = v.Exact[i]
-			}
-			cw.Write([]string{"pmf", v.Name, num(v.Value(i)), num(p), num(math.Min(cdf, 1)), num(math.Max(1-cdf, 0)), count, "", "", ex})
+	return []string{num(c[0]), num(c[1])}
+}
+
+// value writes a row with a kind, a name, an x and a number in the
+// probability column, the other columns empty.
+func (cw csvRows) value(kind, name, x string, p float64) {
+	cw.Write([]string{kind, name, x, num(p), "", "", "", "", "", ""})
+}
+
+// pmf writes a variable's distribution, one row per value it takes, and
+// the mass where it has no value.
+func (cw csvRows) pmf(v *engine.VarResult) {
+	cdf := 0.0
+	for i, p := range v.P {
+		if p == 0 {
+			continue
 		}
-		if v.Undefined > 0 {
-			count := ""
-			if sim {
-				count = strconv.FormatInt(v.UndefinedCount, 10)
-			}
-			cw.Write([]string{"undefined", v.Name, v.UndefinedLabel, num(v.Undefined), "", "", count, "", "", ""})
-		}
-	}
-	for _, e := range r.Events {
+		cdf += p
 		count := ""
-		if sim {
-			count = strconv.FormatInt(e.Count, 10)
+		if v.Counts != nil {
+			count = strconv.FormatInt(v.Counts[i], 10)
 		}
-		cw.Write(append(append([]string{"event", e.Name, "", num(e.P), "", "", count}, ci(e.CI)...), ""))
+		ex := ""
+		if v.Exact != nil {
+			ex = v.Exact[i]
+		}
+		cw.Write([]string{"pmf", v.Name, num(v.Value(i)), num(p), num(math.Min(cdf, 1)), num(math.Max(1-cdf, 0)), count, "", "", ex})
 	}
-	for _, b := range r.Bands {
-		for i, l := range b.Labels {
-			c := [2]float64{}
-			if sim {
-				c = b.CI[i]
-			}
-			cw.Write(append(append([]string{"band", b.Name, l, num(b.P[i]), "", "", ""}, ci(c)...), ""))
+	if v.Undefined > 0 {
+		count := ""
+		if cw.sim {
+			count = strconv.FormatInt(v.UndefinedCount, 10)
 		}
+		cw.Write([]string{"undefined", v.Name, v.UndefinedLabel, num(v.Undefined), "", "", count, "", "", ""})
 	}
-	for _, v := range r.Vars {
-		s := v.Stats
-		if len(v.P) == 0 || math.IsNaN(s.Mean) {
-			continue // no value at all (see the undefined row)
-		}
-		for _, kv := range []struct {
-			k string
-			v float64
-		}{{"mean", s.Mean}, {"sd", s.SD}, {"min", s.Min}, {"p5", s.P5}, {"p25", s.P25},
-			{"p50", s.P50}, {"p75", s.P75}, {"p95", s.P95}, {"max", s.Max}} {
-			cw.Write([]string{"stat", v.Name, kv.k, num(kv.v), "", "", "", "", "", ""})
-		}
+}
+
+// stats writes a variable's statistics, unless it has no value at all
+// (see its undefined row).
+func (cw csvRows) stats(v *engine.VarResult) {
+	s := v.Stats
+	if len(v.P) == 0 || math.IsNaN(s.Mean) {
+		return
 	}
-	if p := r.Process; p != nil {
-		for t, s := range p.Survival {
-			cw.Write([]string{"survival", "time", strconv.Itoa(t), num(s), "", "", "", "", "", ""})
-		}
+	for _, kv := range []struct {
+		k string
+		v float64
+	}{{"mean", s.Mean}, {"sd", s.SD}, {"min", s.Min}, {"p5", s.P5}, {"p25", s.P25},
+		{"p50", s.P50}, {"p75", s.P75}, {"p95", s.P95}, {"max", s.Max}} {
+		cw.value("stat", v.Name, kv.k, kv.v)
+	}
+}
+
+// process writes a process's survival curve and its absorption.
+func (cw csvRows) process(p *engine.ProcessResult) {
+	for t, s := range p.Survival {
+		cw.value("survival", "time", strconv.Itoa(t), s)
+	}
+	for i, s := range p.AbsorbingStates {
+		cw.value("process", "absorbed", s, p.Absorbed[i])
+	}
+	cw.value("process", "absorbed", "(not absorbed)", p.Undecided)
+	if p.Unbounded {
+		cw.value("process", "mean_time_unbounded", "", p.MeanTimeUnbounded)
 		for i, s := range p.AbsorbingStates {
-			cw.Write([]string{"process", "absorbed", s, num(p.Absorbed[i]), "", "", "", "", "", ""})
-		}
-		cw.Write([]string{"process", "absorbed", "(not absorbed)", num(p.Undecided), "", "", "", "", "", ""})
-		if p.Unbounded {
-			cw.Write([]string{"process", "mean_time_unbounded", "", num(p.MeanTimeUnbounded), "", "", "", "", "", ""})
-			for i, s := range p.AbsorbingStates {
-				cw.Write([]string{"process", "absorbed_unbounded", s, num(p.AbsorbedUnbounded[i]), "", "", "", "", "", ""})
-			}
+			cw.value("process", "absorbed_unbounded", s, p.AbsorbedUnbounded[i])
 		}
 	}
-	cw.Flush()
-	return cw.Error()
 }
 
 // jsonResult fixes the key order of the stable JSON form.

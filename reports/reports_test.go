@@ -34,42 +34,47 @@ func sample(kind engine.Kind) *engine.Result {
 }
 
 func TestCSVRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, kind := range engine.Kinds {
-		var buf bytes.Buffer
-		if err := WriteCSV(&buf, sample(kind)); err != nil {
-			t.Fatal(err)
-		}
-		cr := csv.NewReader(&buf)
-		cr.Comment = '#'
-		rows, err := cr.ReadAll()
-		if err != nil {
-			t.Fatalf("%s: csv does not parse: %v", kind, err)
-		}
-		if strings.Join(rows[0], ",") != "kind,name,x,probability,cdf,ccdf,count,ci_lo,ci_hi,exact" {
-			t.Errorf("header %v", rows[0])
-		}
-		var pmf float64
-		sawBand := false
-		for _, r := range rows[1:] {
-			switch r[0] {
-			case "pmf":
-				p, _ := strconv.ParseFloat(r[3], 64)
-				pmf += p
-			case "band":
-				sawBand = sawBand || r[2] == "lo, with comma"
-			case "event":
-				if kind == engine.Sim && (r[6] != "25" || r[7] != "0.17") {
-					t.Errorf("sim event row %v lacks count or interval", r)
+		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel()
+			var buf bytes.Buffer
+			if err := WriteCSV(&buf, sample(kind)); err != nil {
+				t.Fatal(err)
+			}
+			cr := csv.NewReader(&buf)
+			cr.Comment = '#'
+			rows, err := cr.ReadAll()
+			if err != nil {
+				t.Fatalf("csv does not parse: %v", err)
+			}
+			if strings.Join(rows[0], ",") != "kind,name,x,probability,cdf,ccdf,count,ci_lo,ci_hi,exact" {
+				t.Errorf("header %v", rows[0])
+			}
+			var pmf float64
+			sawBand := false
+			for _, r := range rows[1:] {
+				switch r[0] {
+				case "pmf":
+					p, _ := strconv.ParseFloat(r[3], 64)
+					pmf += p
+				case "band":
+					sawBand = sawBand || r[2] == "lo, with comma"
+				case "event":
+					if kind == engine.Sim && (r[6] != "25" || r[7] != "0.17") {
+						t.Errorf("sim event row %v lacks count or interval", r)
+					}
 				}
 			}
-		}
-		if pmf != 1 || !sawBand {
-			t.Errorf("%s: pmf sums to %v, band label quoted: %v", kind, pmf, sawBand)
-		}
+			if pmf != 1 || !sawBand {
+				t.Errorf("pmf sums to %v, band label quoted: %v", pmf, sawBand)
+			}
+		})
 	}
 }
 
 func TestJSONShape(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	if err := WriteJSON(&buf, sample(engine.Sim)); err != nil {
 		t.Fatal(err)
@@ -101,6 +106,7 @@ func TestJSONShape(t *testing.T) {
 }
 
 func TestTable(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	if err := WriteTable(&buf, sample(engine.Sim)); err != nil {
 		t.Fatal(err)
@@ -116,6 +122,7 @@ func TestTable(t *testing.T) {
 }
 
 func TestAtomicWrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.csv")
 	os.WriteFile(path, []byte("old"), 0o644)
@@ -141,6 +148,7 @@ func TestAtomicWrite(t *testing.T) {
 }
 
 func TestCSVExactColumn(t *testing.T) {
+	t.Parallel()
 	r := sample(engine.Exact)
 	r.Vars[0].Exact = []string{"1/4", "1/2", "0", "1/4"}
 	var buf bytes.Buffer
@@ -165,6 +173,7 @@ func TestCSVExactColumn(t *testing.T) {
 }
 
 func TestVarValue(t *testing.T) {
+	t.Parallel()
 	v := &engine.VarResult{Lo: -3, Den: 2}
 	h := &engine.VarResult{Lo: 5, Den: 3}
 	z := &engine.VarResult{Lo: 4}
@@ -173,8 +182,11 @@ func TestVarValue(t *testing.T) {
 		i    int
 		want string
 	}{{v, 0, "-1.5"}, {v, 1, "-1"}, {v, 4, "0.5"}, {h, 0, "5/3"}, {h, 1, "2"}, {z, 2, "6"}, {&engine.VarResult{Lo: 1, Den: 20}, 0, "0.05"}} {
-		if got := VarValue(c.v, c.i); got != c.want {
-			t.Errorf("VarValue(lo %d den %d, %d) = %q; want %q", c.v.Lo, c.v.Den, c.i, got, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			t.Parallel()
+			if got := VarValue(c.v, c.i); got != c.want {
+				t.Errorf("VarValue(lo %d den %d, %d) = %q; want %q", c.v.Lo, c.v.Den, c.i, got, c.want)
+			}
+		})
 	}
 }

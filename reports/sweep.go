@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
@@ -120,71 +118,79 @@ func DefaultMetric(r *engine.Result, metric string) string {
 	return "mean:" + r.Vars[0].Name
 }
 
-// WriteSweepPlot draws a sweep's metric: a line for one varied parameter, a
-// heat map for two. The caption names the fixed parameters only. It returns
-// the one-line finding for an index.
-func WriteSweepPlot(w io.Writer, id, metric string, names []string, axes [][]float64, pts []SweepPoint) (string, error) {
-	return WriteSweepPlotAs(w, "", id, metric, names, axes, pts)
-}
-
 // SweepPlotKinds are the ways to draw a sweep of two parameters: a heat
 // map, or a family of lines (the first parameter on the x axis, one line
 // per value of the second).
 var SweepPlotKinds = []string{"heatmap", "lines"}
 
-// WriteSweepPlotAs is WriteSweepPlot with the kind of plot for two varied
-// parameters ("" or "heatmap", or "lines").
-func WriteSweepPlotAs(w io.Writer, kind, id, metric string, names []string, axes [][]float64, pts []SweepPoint) (string, error) {
-	zs := make([]float64, len(pts))
-	for i, p := range pts {
+// SweepPlot is a sweep to draw: its grid, its results and what to draw of
+// them.
+type SweepPlot struct {
+	// Mechanic is the swept mechanic's id, for the title.
+	Mechanic string
+	// Metric is what is drawn: event:NAME or mean:VAR.
+	Metric string
+	// Names are the varied parameters (one or two; the first on the x
+	// axis), Axes their values and Points the results at every grid point,
+	// the first parameter varying fastest.
+	Names  []string
+	Axes   [][]float64
+	Points []SweepPoint
+	// Kind is how a sweep of two parameters is drawn: "" or "heatmap", or
+	// "lines" (SweepPlotKinds).
+	Kind string
+}
+
+// WriteSweepPlot draws a sweep's metric: a line for one varied parameter;
+// for two, a heat map or a family of lines. The caption names the fixed
+// parameters only. It returns the one-line finding for an index.
+func WriteSweepPlot(w io.Writer, sp *SweepPlot) (string, error) {
+	zs := make([]float64, len(sp.Points))
+	for i, p := range sp.Points {
 		var err error
-		if zs[i], err = Metric(p.Result, metric); err != nil {
+		if zs[i], err = Metric(p.Result, sp.Metric); err != nil {
 			return "", err
 		}
 	}
-	caption := FixedCaption(pts[0].Result, names)
-	title := fmt.Sprintf("%s — %s by %s", id, MetricLabel(pts[0].Result, metric), strings.Join(names, " and "))
-	if len(axes) == 1 {
-		var xy plotter.XYs
-		for i, p := range pts {
-			xy = append(xy, plotter.XY{X: p.Values[0], Y: zs[i]})
-		}
-		unit := ""
-		if kind, name, ok := cutColon(metric); ok && kind == "mean" {
-			if v := pts[0].Result.Var(name); v != nil {
-				unit = v.Unit
-			}
-		}
-		return LineFinding(metric, names[0], xy), WriteLines(w, title, names[0], metric, caption, []Series{{Name: metric, XY: xy, Metric: metric, Unit: unit}})
+	r0 := sp.Points[0].Result
+	lines := &Lines{
+		Title:   fmt.Sprintf("%s — %s by %s", sp.Mechanic, MetricLabel(r0, sp.Metric), strings.Join(sp.Names, " and ")),
+		XLabel:  sp.Names[0],
+		Metric:  sp.Metric,
+		Caption: FixedCaption(r0, sp.Names),
 	}
-	z := make([][]float64, len(axes[1]))
+	unit := MetricUnit(r0, sp.Metric)
+	if len(sp.Axes) == 1 {
+		var xy []XY
+		for i, p := range sp.Points {
+			xy = append(xy, XY{X: p.Values[0], Y: zs[i]})
+		}
+		lines.Series = []Series{{Name: sp.Metric, XY: xy, Metric: sp.Metric, Unit: unit}}
+		return LineFinding(sp.Metric, sp.Names[0], xy), WriteLines(w, lines)
+	}
+	xs := sp.Axes[0]
+	z := make([][]float64, len(sp.Axes[1]))
 	for r := range z {
-		z[r] = zs[r*len(axes[0]) : (r+1)*len(axes[0])]
+		z[r] = zs[r*len(xs) : (r+1)*len(xs)]
 	}
-	if kind == "lines" {
-		unit := ""
-		if k, name, ok := cutColon(metric); ok && k == "mean" {
-			if v := pts[0].Result.Var(name); v != nil {
-				unit = v.Unit
-			}
-		}
-		var series []Series
+	if sp.Kind == "lines" {
 		var findings []string
-		for r, y := range axes[1] {
-			var xy plotter.XYs
-			for c, x := range axes[0] {
-				xy = append(xy, plotter.XY{X: x, Y: z[r][c]})
+		for r, y := range sp.Axes[1] {
+			var xy []XY
+			for c, x := range xs {
+				xy = append(xy, XY{X: x, Y: z[r][c]})
 			}
-			label := names[1] + " = " + mechanics.FormatNum(y)
-			series = append(series, Series{Name: label, XY: xy, Metric: metric, Unit: unit})
-			findings = append(findings, label+": "+strings.TrimSuffix(strings.TrimPrefix(LineFinding(metric, names[0], xy), "Finding: "), "."))
+			label := sp.Names[1] + " = " + mechanics.FormatNum(y)
+			lines.Series = append(lines.Series, Series{Name: label, XY: xy, Metric: sp.Metric, Unit: unit})
+			findings = append(findings, label+": "+strings.TrimSuffix(strings.TrimPrefix(LineFinding(sp.Metric, sp.Names[0], xy), "Finding: "), "."))
 		}
-		return "Finding: " + strings.Join(findings, "; ") + ".", WriteLines(w, title, names[0], metric, caption, series)
+		return "Finding: " + strings.Join(findings, "; ") + ".", WriteLines(w, lines)
 	}
-	return heatFinding(metric, names, axes, z), WriteHeatmap(w, title, names[0], names[1], MetricLabel(pts[0].Result, metric), caption, axes[0], axes[1], z)
+	return heatFinding(sp.Metric, sp.Names, sp.Axes, z), WriteHeatmap(w, &Heatmap{Title: lines.Title, XLabel: sp.Names[0], YLabel: sp.Names[1],
+		Metric: MetricLabel(r0, sp.Metric), Caption: lines.Caption, Xs: xs, Ys: sp.Axes[1], Z: z})
 }
 
-// fixedCaption is the caption of a sweep: the parameters held fixed (the
+// FixedCaption is the caption of a sweep: the parameters held fixed (the
 // varied ones are on the axes) and the options.
 func FixedCaption(r *engine.Result, varied []string) string {
 	fixed := *r

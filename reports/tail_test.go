@@ -12,6 +12,7 @@ import (
 // A bursting d10 (P(X = 10j + r) = 10^−(j+1)): its tail spans twelve
 // decades, so the bundle adds the log-scale tail plot.
 func TestTailPlot(t *testing.T) {
+	t.Parallel()
 	v := engine.VarResult{Name: "damage", Unit: "wounds", Lo: 1, Den: 1}
 	for x := 1; x <= 120; x++ {
 		p := 0.0
@@ -27,7 +28,7 @@ func TestTailPlot(t *testing.T) {
 	if HasLongTail(&short) {
 		t.Error("a coin has a long tail?")
 	}
-	r := &engine.Result{Mechanic: "x.burst", Engine: "exact", Truncated: 1e-12, Vars: []engine.VarResult{v}}
+	r := &engine.Result{Mechanic: "x.burst", Engine: engine.Exact, Truncated: 1e-12, Vars: []engine.VarResult{v}}
 	var buf bytes.Buffer
 	if err := WriteTail(&buf, r, &r.Vars[0]); err != nil {
 		t.Fatal(err)

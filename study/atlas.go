@@ -13,14 +13,13 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
 )
 
-// AtlasPlan is the plan of the cross-system atlas (mechanics.md §6), run by
+// AtlasPlan is the plan of the cross-system atlas, twelve charts that
+// compare the five systems (the README's atlas section lists them), run by
 // `oddsmith atlas`; examples/atlas.toml is a byte-identical copy for
 // designers to edit and run with `oddsmith run`.
 //
@@ -305,7 +304,25 @@ func (p *Plan) validatePanel(pn *ChartPanel) error {
 // maxCategories bounds the layers of stacked bars (the colours they get).
 const maxCategories = 5
 
+// validateSeries checks a series of a panel: its fields, then its models
+// and metrics at every point it will compute.
 func (p *Plan) validateSeries(pn *ChartPanel, s *ChartSeries) error {
+	if err := s.checkFields(pn.Kind); err != nil {
+		return err
+	}
+	if pn.Kind == "lines" {
+		return p.validateLineSeries(pn, s)
+	}
+	m, c, err := p.configure(s.Mechanic, s.Set)
+	if err != nil {
+		return err
+	}
+	return s.validateAt(pn, m, c)
+}
+
+// checkFields checks a series' own settings and refuses the fields a panel
+// of the kind does not use.
+func (s *ChartSeries) checkFields(kind string) error {
 	if s.Label == "" {
 		return fmt.Errorf("needs a label")
 	}
@@ -320,10 +337,10 @@ func (p *Plan) validateSeries(pn *ChartPanel, s *ChartSeries) error {
 	}
 	lineOnly := s.X != "" || s.Range != "" || s.Center != "" || len(s.Marks) > 0 ||
 		len(s.Diff) > 0 || s.XMetric != "" || s.XMechanic != "" || len(s.XSet) > 0 || s.XParam != ""
-	if lineOnly && pn.Kind != "lines" {
-		return fmt.Errorf("x, range, center, marks, diff and xmetric belong to a lines panel, not %s", pn.Kind)
+	if lineOnly && kind != "lines" {
+		return fmt.Errorf("x, range, center, marks, diff and xmetric belong to a lines panel, not %s", kind)
 	}
-	if (s.Scale != 0 || s.Offset != 0) && pn.Kind != "lines" && pn.Kind != "survival" && pn.Kind != "pmf" {
+	if (s.Scale != 0 || s.Offset != 0) && kind != "lines" && kind != "survival" && kind != "pmf" {
 		return fmt.Errorf("scale and offset belong to a lines, survival or pmf panel")
 	}
 	if math.IsNaN(s.Scale) || math.IsInf(s.Scale, 0) || math.IsNaN(s.Offset) || math.IsInf(s.Offset, 0) {
@@ -332,99 +349,117 @@ func (p *Plan) validateSeries(pn *ChartPanel, s *ChartSeries) error {
 	if s.YScale != 0 && (math.IsNaN(s.YScale) || math.IsInf(s.YScale, 0)) {
 		return fmt.Errorf("yscale = %g: give a finite factor", s.YScale)
 	}
-	if s.Curve != "" && pn.Kind != "survival" {
+	if s.Curve != "" && kind != "survival" {
 		return fmt.Errorf("curve belongs to a survival panel")
 	}
-	if len(s.Metrics) > 0 && pn.Kind != "bars" {
+	if len(s.Metrics) > 0 && kind != "bars" {
 		return fmt.Errorf("metrics belong to a bars panel")
 	}
-	if s.Var != "" && pn.Kind != "ccdf" && pn.Kind != "pmf" {
+	if s.Var != "" && kind != "ccdf" && kind != "pmf" {
 		return fmt.Errorf("var belongs to a ccdf or pmf panel")
 	}
-	check := func(m *mechanics.Mechanic, c mechanics.Config, metric string) error {
-		if err := (Engine{Kind: cmp.Or(s.Engine, engine.Exact), Trials: 1}).Validate(m); err != nil {
-			return err
-		}
-		return checkMetricExpr(m, c.Clone(), metric)
+	return nil
+}
+
+// check refuses m at c when the series' engine cannot compute it or
+// metric (a sum of metrics; "" checks the model only) names no output of
+// it.
+func (s *ChartSeries) check(m *mechanics.Mechanic, c mechanics.Config, metric string) error {
+	if err := (Engine{Kind: cmp.Or(s.Engine, engine.Exact), Trials: 1}).Validate(m); err != nil {
+		return err
 	}
-	switch pn.Kind {
-	case "lines":
-		pts, err := s.points(p, pn)
-		if err != nil {
-			return err
-		}
-		metric := cmp.Or(s.Metric, pn.Metric)
-		if metric == "" {
-			return fmt.Errorf("needs a metric (event:NAME or mean:VAR), its own or the panel's")
-		}
-		if len(pts) == 0 {
-			return fmt.Errorf("the range has no points")
-		}
-		if err := check(pts[0].m, pts[0].c, metric); err != nil {
-			return err
-		}
-		if last := pts[len(pts)-1]; len(pts) > 1 {
-			if err := check(last.m, last.c, metric); err != nil {
-				return fmt.Errorf("at %s = %s: %w", s.X, mechanics.FormatNum(last.value), err)
-			}
-		}
-		// Every point's models are built, so that a value the rules refuse
-		// inside the range is found before anything runs.
-		for _, pt := range pts[1:] {
-			for _, mc := range []struct {
-				ok bool
-				m  *mechanics.Mechanic
-				c  mechanics.Config
-			}{{true, pt.m, pt.c}, {pt.hasDif, pt.m, pt.diff}, {pt.xm != nil, pt.xm, pt.xc}} {
-				if !mc.ok {
-					continue
-				}
-				if _, err := mc.m.Model(mc.c.Clone()); err != nil {
-					return fmt.Errorf("at %s = %s: %w", s.X, mechanics.FormatNum(pt.value), err)
-				}
-			}
-		}
-		if s.Center != "" {
-			k, v, ok := strings.Cut(s.Center, ":")
-			if !ok || k != "median" {
-				return fmt.Errorf("center %q: want median:VAR", s.Center)
-			}
-			if err := checkModel(pts[0].m, pts[0].c.Clone(), "mean:"+v); err != nil {
-				return fmt.Errorf("center: %w", err)
-			}
-		}
-		if pts[0].xm != nil {
-			if err := check(pts[0].xm, pts[0].xc, s.XMetric); err != nil {
-				return fmt.Errorf("xmetric: %w", err)
-			}
-		}
-		if pts[0].hasDif {
-			if err := checkMetricExpr(pts[0].m, pts[0].diff.Clone(), metric); err != nil {
-				return fmt.Errorf("diff: %w", err)
-			}
-		}
-		for _, m := range s.Marks {
-			if math.IsNaN(m) || math.IsInf(m, 0) {
-				return fmt.Errorf("marks: %g is not a finite number", m)
-			}
-		}
-		return nil
-	}
-	m, c, err := p.configure(s.Mechanic, s.Set)
+	return checkMetricExpr(m, c.Clone(), metric)
+}
+
+// validateLineSeries checks a series of a lines panel: its metric at the
+// first and the last point of its range, every model it will build, its
+// centre, x metric, difference and marks.
+func (p *Plan) validateLineSeries(pn *ChartPanel, s *ChartSeries) error {
+	pts, err := s.points(p, pn)
 	if err != nil {
 		return err
 	}
+	metric := cmp.Or(s.Metric, pn.Metric)
+	if metric == "" {
+		return fmt.Errorf("needs a metric (event:NAME or mean:VAR), its own or the panel's")
+	}
+	if len(pts) == 0 {
+		return fmt.Errorf("the range has no points")
+	}
+	if err := s.check(pts[0].m, pts[0].c, metric); err != nil {
+		return err
+	}
+	if last := pts[len(pts)-1]; len(pts) > 1 {
+		if err := s.check(last.m, last.c, metric); err != nil {
+			return fmt.Errorf("at %s = %s: %w", s.X, mechanics.FormatNum(last.value), err)
+		}
+	}
+	// Every point's models are built, so that a value the rules refuse
+	// inside the range is found before anything runs.
+	for _, pt := range pts[1:] {
+		if err := pt.buildModels(); err != nil {
+			return fmt.Errorf("at %s = %s: %w", s.X, mechanics.FormatNum(pt.value), err)
+		}
+	}
+	if s.Center != "" {
+		k, v, ok := strings.Cut(s.Center, ":")
+		if !ok || k != "median" {
+			return fmt.Errorf("center %q: want median:VAR", s.Center)
+		}
+		if err := checkModel(pts[0].m, pts[0].c.Clone(), "mean:"+v); err != nil {
+			return fmt.Errorf("center: %w", err)
+		}
+	}
+	if pts[0].xm != nil {
+		if err := s.check(pts[0].xm, pts[0].xc, s.XMetric); err != nil {
+			return fmt.Errorf("xmetric: %w", err)
+		}
+	}
+	if pts[0].hasDif {
+		if err := checkMetricExpr(pts[0].m, pts[0].diff.Clone(), metric); err != nil {
+			return fmt.Errorf("diff: %w", err)
+		}
+	}
+	for _, m := range s.Marks {
+		if math.IsNaN(m) || math.IsInf(m, 0) {
+			return fmt.Errorf("marks: %g is not a finite number", m)
+		}
+	}
+	return nil
+}
+
+// buildModels builds the models a point computes: its own, its
+// difference's and its x metric's.
+func (pt *point) buildModels() error {
+	for _, mc := range []struct {
+		ok bool
+		m  *mechanics.Mechanic
+		c  mechanics.Config
+	}{{true, pt.m, pt.c}, {pt.hasDif, pt.m, pt.diff}, {pt.xm != nil, pt.xm, pt.xc}} {
+		if !mc.ok {
+			continue
+		}
+		if _, err := mc.m.Model(mc.c.Clone()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateAt checks a series of any kind but lines, computed once: m at
+// c.
+func (s *ChartSeries) validateAt(pn *ChartPanel, m *mechanics.Mechanic, c mechanics.Config) error {
 	switch pn.Kind {
 	case "ccdf", "pmf":
 		if v := cmp.Or(s.Var, pn.Var); v != "" {
-			return check(m, c, "mean:"+v)
+			return s.check(m, c, "mean:"+v)
 		}
-		return check(m, c, "")
+		return s.check(m, c, "")
 	case "survival":
 		if cv := cmp.Or(s.Curve, pn.Curve); cv != "" && cv != "survival" && cv != "done" {
 			return fmt.Errorf("curve %q: want survival (S(t)) or done (1 − S(t))", cv)
 		}
-		if err := check(m, c, ""); err != nil {
+		if err := s.check(m, c, ""); err != nil {
 			return err
 		}
 		spec, err := m.Model(c.Clone())
@@ -448,7 +483,7 @@ func (p *Plan) validateSeries(pn *ChartPanel, s *ChartSeries) error {
 			mets = []string{cmp.Or(s.Metric, pn.Metric)}
 		}
 		for _, met := range mets {
-			if err := check(m, c, met); err != nil {
+			if err := s.check(m, c, met); err != nil {
 				return err
 			}
 		}
@@ -461,7 +496,7 @@ func (p *Plan) validateSeries(pn *ChartPanel, s *ChartSeries) error {
 		if m.MCOnly {
 			return fmt.Errorf("%s has no exact model to validate against", m.ID)
 		}
-		return check(m, c, met)
+		return s.check(m, c, met)
 	}
 	return nil
 }
@@ -611,9 +646,22 @@ func (cr *chartRun) metric(e Engine, m *mechanics.Mechanic, c mechanics.Config, 
 	return r, y, err
 }
 
-func (cr *chartRun) add(panel string, s *ChartSeries, r *engine.Result, quantity string, x, y float64, setting string) {
-	cr.rows = append(cr.rows, reports.ChartRow{Chart: cr.ch.Name, Panel: panel, Series: s.Label, Mechanic: r.Mechanic,
-		Quantity: quantity, X: x, Y: y, Setting: setting, Fingerprint: r.Fingerprint})
+// seriesRun computes one series of a panel: its points go to out, its
+// rows to the chart's CSV.
+type seriesRun struct {
+	cr  *chartRun
+	pn  *ChartPanel
+	s   *ChartSeries
+	k   int // the series' place in the panel
+	out *reports.ChartSeries
+}
+
+// add adds a row to the chart's CSV: a point of the series computed from
+// r, with its quantity, x, y and setting.
+func (sr *seriesRun) add(r *engine.Result, row reports.ChartRow) {
+	row.Chart, row.Panel, row.Series = sr.cr.ch.Name, cmp.Or(sr.pn.Title, sr.pn.Kind), sr.s.Label
+	row.Mechanic, row.Fingerprint = r.Mechanic, r.Fingerprint
+	sr.cr.rows = append(sr.cr.rows, row)
 }
 
 // runChart computes a chart and writes its CSV and PNG; it returns the
@@ -665,19 +713,21 @@ func (cr *chartRun) panel(pn *ChartPanel) (reports.ChartPanel, string, error) {
 	for k := range pn.Series {
 		s := &pn.Series[k]
 		rs := reports.ChartSeries{Label: s.Label, Group: s.system()}
+		sr := &seriesRun{cr: cr, pn: pn, s: s, k: k, out: &rs}
 		var err error
 		var finding string
 		switch pn.Kind {
 		case "lines":
-			finding, err = cr.lines(pn, s, &rs, &prob)
+			prob = prob && s.plotsProb(pn)
+			finding, err = sr.lines()
 		case "ccdf", "pmf":
-			finding, err = cr.dist(pn, s, &rs)
+			finding, err = sr.dist()
 		case "survival":
-			finding, err = cr.survival(pn, s, &rs)
+			finding, err = sr.survival()
 		case "bars":
-			finding, err = cr.bars(pn, s, &rs)
+			finding, err = sr.bars()
 		case "validation":
-			finding, err = cr.validation(pn, s, k, &rs)
+			finding, err = sr.validation()
 		}
 		if err != nil {
 			return out, "", fmt.Errorf("series %q: %w", s.Label, err)
@@ -751,16 +801,25 @@ func headline(pn *ChartPanel) string {
 	return ""
 }
 
-func (cr *chartRun) lines(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries, prob *bool) (string, error) {
+// plotsProb tells a series of a lines panel whose values are
+// probabilities: its metric reads as one, unscaled and not a difference.
+func (s *ChartSeries) plotsProb(pn *ChartPanel) bool {
+	return isProb(cmp.Or(s.Metric, pn.Metric)) && len(s.Diff) == 0 && (s.YScale == 0 || s.YScale == 1)
+}
+
+// lines computes a series of a lines panel: its metric at every point of
+// its range (a difference, scaled, against its x metric or its centred
+// axis); the finding says where a probability reaches 50%, or else the
+// curve's extremes.
+func (sr *seriesRun) lines() (string, error) {
+	cr, pn, s, rs := sr.cr, sr.pn, sr.s, sr.out
 	pts, err := s.points(cr.p, pn)
 	if err != nil {
 		return "", err
 	}
 	metric := cmp.Or(s.Metric, pn.Metric)
-	*prob = *prob && isProb(metric) && len(s.Diff) == 0 && (s.YScale == 0 || s.YScale == 1)
 	e := s.engine(cr.p)
 	yscale := cmp.Or(s.YScale, 1)
-	name := cmp.Or(pn.Title, pn.Kind)
 	quantity := metric
 	if len(s.Diff) > 0 {
 		quantity = "Δ" + metric
@@ -798,8 +857,8 @@ func (cr *chartRun) lines(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSerie
 		if math.IsNaN(y) || math.IsInf(y, 0) || math.IsNaN(x) {
 			continue // undefined here (a mean over no outcomes): left out
 		}
-		rs.XY = append(rs.XY, plotter.XY{X: x, Y: y})
-		cr.add(name, s, r, quantity, x, y, s.X+"="+mechanics.FormatNum(pt.value))
+		rs.XY = append(rs.XY, reports.XY{X: x, Y: y})
+		sr.add(r, reports.ChartRow{Quantity: quantity, X: x, Y: y, Setting: s.X + "=" + mechanics.FormatNum(pt.value)})
 	}
 	scale := cmp.Or(s.Scale, 1)
 	for _, mk := range s.Marks {
@@ -813,7 +872,7 @@ func (cr *chartRun) lines(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSerie
 }
 
 // crossing says where a probability curve reaches 0.5 (interpolated).
-func crossing(xy plotter.XYs) string {
+func crossing(xy []reports.XY) string {
 	for i := range xy {
 		if xy[i].Y == 0.5 {
 			return "reaches 50% at x = " + fmt3(xy[i].X)
@@ -830,7 +889,7 @@ func crossing(xy plotter.XYs) string {
 }
 
 // extremes gives a curve's lowest and highest values and where.
-func extremes(xy plotter.XYs) string {
+func extremes(xy []reports.XY) string {
 	if len(xy) == 0 {
 		return "no points"
 	}
@@ -851,8 +910,12 @@ func fmt3(v float64) string {
 	return s
 }
 
-func (cr *chartRun) dist(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries) (string, error) {
-	r, err := cr.series(s)
+// dist computes a series of a pmf panel (P(X = x)) or a ccdf panel
+// (P(X ≥ x)); the finding gives the median and the mean, or the value
+// beyond which the chance is under 1 in 1000.
+func (sr *seriesRun) dist() (string, error) {
+	pn, s, rs := sr.pn, sr.s, sr.out
+	r, err := sr.cr.series(s)
 	if err != nil {
 		return "", err
 	}
@@ -863,7 +926,6 @@ func (cr *chartRun) dist(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries
 			return "", fmt.Errorf("%s has no variable %q", r.Mechanic, vname)
 		}
 	}
-	name := cmp.Or(pn.Title, pn.Kind)
 	setting := settingsOf(s.Set)
 	if pn.Kind == "pmf" {
 		for i, q := range v.P {
@@ -871,8 +933,8 @@ func (cr *chartRun) dist(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries
 			if pn.XMax > pn.XMin && (x < pn.XMin || x > pn.XMax) {
 				continue
 			}
-			rs.XY = append(rs.XY, plotter.XY{X: x, Y: q})
-			cr.add(name, s, r, "P("+v.Name+" = x)", x, q, setting)
+			rs.XY = append(rs.XY, reports.XY{X: x, Y: q})
+			sr.add(r, reports.ChartRow{Quantity: "P(" + v.Name + " = x)", X: x, Y: q, Setting: setting})
 		}
 		rs.NoPoints = len(rs.XY) > 40
 		f := fmt.Sprintf("%s %s, mean %s", v.Name, fmt3(v.Stats.P50), fmt3(v.Stats.Mean))
@@ -886,11 +948,11 @@ func (cr *chartRun) dist(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries
 	}
 	// P(X ≥ x), from the top down.
 	tail := 0.0
-	var xy plotter.XYs
+	var xy []reports.XY
 	for i := len(v.P) - 1; i >= 0; i-- {
 		tail += v.P[i]
 		if v.P[i] > 0 || len(xy) > 0 {
-			xy = append(xy, plotter.XY{X: v.Value(i), Y: math.Min(tail, 1)})
+			xy = append(xy, reports.XY{X: v.Value(i), Y: math.Min(tail, 1)})
 		}
 	}
 	slices.Reverse(xy)
@@ -903,7 +965,7 @@ func (cr *chartRun) dist(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries
 			continue
 		}
 		rs.XY = append(rs.XY, q)
-		cr.add(name, s, r, "P("+v.Name+" ≥ x)", q.X, q.Y, setting)
+		sr.add(r, reports.ChartRow{Quantity: "P(" + v.Name + " ≥ x)", X: q.X, Y: q.Y, Setting: setting})
 	}
 	for _, q := range xy {
 		if q.Y < 1e-3 {
@@ -931,8 +993,11 @@ func settingsOf(set map[string]any) string {
 	return strings.Join(parts, " ")
 }
 
-func (cr *chartRun) survival(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries) (string, error) {
-	r, err := cr.series(s)
+// survival computes a series of a survival panel: S(t), or 1 − S(t); the
+// finding says when S(t) falls to one half.
+func (sr *seriesRun) survival() (string, error) {
+	pn, s, rs := sr.pn, sr.s, sr.out
+	r, err := sr.cr.series(s)
 	if err != nil {
 		return "", err
 	}
@@ -940,7 +1005,6 @@ func (cr *chartRun) survival(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSe
 		return "", fmt.Errorf("%s is not a process", r.Mechanic)
 	}
 	done := cmp.Or(s.Curve, pn.Curve) == "done"
-	name := cmp.Or(pn.Title, pn.Kind)
 	quantity := "S(t)"
 	if done {
 		quantity = "1 - S(t)"
@@ -955,8 +1019,8 @@ func (cr *chartRun) survival(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSe
 			break
 		}
 		x := float64(t)*cmp.Or(s.Scale, 1) + s.Offset
-		rs.XY = append(rs.XY, plotter.XY{X: x, Y: y})
-		cr.add(name, s, r, quantity, x, y, settingsOf(s.Set)+fmt.Sprintf(" t=%d", t))
+		rs.XY = append(rs.XY, reports.XY{X: x, Y: y})
+		sr.add(r, reports.ChartRow{Quantity: quantity, X: x, Y: y, Setting: settingsOf(s.Set) + fmt.Sprintf(" t=%d", t)})
 		if half == "" && sv <= 0.5 {
 			half = fmt.Sprintf("t = %d %ss", t, r.Process.TimeUnit)
 		}
@@ -969,8 +1033,10 @@ func (cr *chartRun) survival(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSe
 	return half, nil
 }
 
-func (cr *chartRun) bars(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries) (string, error) {
-	r, err := cr.series(s)
+// bars computes a series of a bars panel: a metric per category, or one.
+func (sr *seriesRun) bars() (string, error) {
+	pn, s, rs := sr.pn, sr.s, sr.out
+	r, err := sr.cr.series(s)
 	if err != nil {
 		return "", err
 	}
@@ -979,7 +1045,6 @@ func (cr *chartRun) bars(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries
 		mets = []string{cmp.Or(s.Metric, pn.Metric)}
 		labels = []string{""}
 	}
-	name := cmp.Or(pn.Title, pn.Kind)
 	var parts []string
 	for i, met := range mets {
 		y, err := evalMetric(r, met)
@@ -987,13 +1052,18 @@ func (cr *chartRun) bars(pn *ChartPanel, s *ChartSeries, rs *reports.ChartSeries
 			return "", err
 		}
 		rs.Values = append(rs.Values, y)
-		cr.add(name, s, r, strings.TrimSpace(labels[i]+" "+met), float64(i), y, settingsOf(s.Set))
+		sr.add(r, reports.ChartRow{Quantity: strings.TrimSpace(labels[i] + " " + met), X: float64(i), Y: y, Setting: settingsOf(s.Set)})
 		parts = append(parts, strings.TrimSpace(labels[i]+" "+fmt3(y)))
 	}
 	return strings.Join(parts, ", "), nil
 }
 
-func (cr *chartRun) validation(pn *ChartPanel, s *ChartSeries, k int, rs *reports.ChartSeries) (string, error) {
+// validation computes a series of a validation panel: the error of a
+// simulated event probability against the exact one at each sample count,
+// and the 95% half-width; the finding gives the largest error in units of
+// the half-width.
+func (sr *seriesRun) validation() (string, error) {
+	cr, pn, s, rs := sr.cr, sr.pn, sr.s, sr.out
 	m, c, err := cr.p.configure(s.Mechanic, s.Set)
 	if err != nil {
 		return "", err
@@ -1007,10 +1077,9 @@ func (cr *chartRun) validation(pn *ChartPanel, s *ChartSeries, k int, rs *report
 	if err != nil {
 		return "", err
 	}
-	name := cmp.Or(pn.Title, pn.Kind)
 	worst, at := 0.0, int64(0)
 	for _, n := range pn.Trials {
-		r, err := cr.run(s.validationEngine(cr.p, k, n), m, c)
+		r, err := cr.run(s.validationEngine(cr.p, sr.k, n), m, c)
 		if err != nil {
 			return "", err
 		}
@@ -1023,11 +1092,11 @@ func (cr *chartRun) validation(pn *ChartPanel, s *ChartSeries, k int, rs *report
 			errAbs = 0 // rounding noise: the estimate is exact (not drawn on a log axis)
 		}
 		band := 1.96 * math.Sqrt(pe*(1-pe)/float64(n))
-		rs.XY = append(rs.XY, plotter.XY{X: float64(n), Y: errAbs})
-		rs.Band = append(rs.Band, plotter.XY{X: float64(n), Y: band})
+		rs.XY = append(rs.XY, reports.XY{X: float64(n), Y: errAbs})
+		rs.Band = append(rs.Band, reports.XY{X: float64(n), Y: band})
 		set := fmt.Sprintf("n=%d seed=%d exact=%s sim=%s", n, r.Seed, num10(pe), num10(ps))
-		cr.add(name, s, r, "|sim - exact|", float64(n), errAbs, set)
-		cr.add(name, s, r, "band95", float64(n), band, set)
+		sr.add(r, reports.ChartRow{Quantity: "|sim - exact|", X: float64(n), Y: errAbs, Setting: set})
+		sr.add(r, reports.ChartRow{Quantity: "band95", X: float64(n), Y: band, Setting: set})
 		if band > 0 && errAbs/band > worst {
 			worst, at = errAbs/band, n
 		}

@@ -54,6 +54,7 @@ func (r *recorder) Result(ctx context.Context, e Engine, m *mechanics.Mechanic, 
 // point twice, and they are exactly the points a run asks for (no point
 // missing from the shards, none computed for nothing).
 func TestChartShardPoints(t *testing.T) {
+	t.Parallel()
 	plans := map[string]*Plan{"charts_shard.toml": chartShardPlan(t)}
 	atlas := atlasPlan(t)
 	if _, err := atlas.ShardPoints(); err != nil {
@@ -63,42 +64,42 @@ func TestChartShardPoints(t *testing.T) {
 		plans["atlas"] = atlas
 	}
 	for name, p := range plans {
-		pts, err := p.ShardPoints()
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		listed := map[string]bool{}
-		for _, pt := range pts {
-			k := pt.Key()
-			if listed[k] {
-				t.Errorf("%s: point %s listed twice", name, k)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			pts, err := p.ShardPoints()
+			if err != nil {
+				t.Fatal(err)
 			}
-			listed[k] = true
-		}
-		again, err := p.ShardPoints()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.EqualFunc(pts, again, func(a, b Point) bool { return a.Key() == b.Key() }) {
-			t.Errorf("%s: the point list is not the same twice", name)
-		}
-		rec := &recorder{keys: map[string]bool{}}
-		p.Source = rec
-		_, err = RunPlan(context.Background(), p, filepath.Join(t.TempDir(), "out"), nil)
-		p.Source = nil
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		for k := range rec.keys {
-			if !listed[k] {
-				t.Errorf("%s: the run asks for %s, which the shards would not hold", name, k)
+			listed := map[string]bool{}
+			for _, pt := range pts {
+				k := pt.Key()
+				if listed[k] {
+					t.Errorf("point %s listed twice", k)
+				}
+				listed[k] = true
 			}
-		}
-		for k := range listed {
-			if !rec.keys[k] {
-				t.Errorf("%s: %s is listed for the shards but the run never asks for it", name, k)
+			again, err := p.ShardPoints()
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			if !slices.EqualFunc(pts, again, func(a, b Point) bool { return a.Key() == b.Key() }) {
+				t.Errorf("the point list is not the same twice")
+			}
+			rec := &recorder{keys: map[string]bool{}}
+			if _, err = RunPlan(context.Background(), p.withSource(rec), filepath.Join(t.TempDir(), "out"), nil); err != nil {
+				t.Fatal(err)
+			}
+			for k := range rec.keys {
+				if !listed[k] {
+					t.Errorf("the run asks for %s, which the shards would not hold", k)
+				}
+			}
+			for k := range listed {
+				if !rec.keys[k] {
+					t.Errorf("%s is listed for the shards but the run never asks for it", k)
+				}
+			}
+		})
 	}
 }
 
@@ -133,11 +134,17 @@ func runSharded(t *testing.T, p *Plan, k int, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Source = m
-	defer func() { p.Source = nil }()
-	if _, err := RunPlan(context.Background(), p, dir, nil); err != nil {
+	if _, err := RunPlan(context.Background(), p.withSource(m), dir, nil); err != nil {
 		t.Fatalf("K=%d: %v", k, err)
 	}
+}
+
+// withSource is a copy of p that takes its results from src: tests that
+// share a plan run it side by side, each with its own source.
+func (p *Plan) withSource(src PointSource) *Plan {
+	q := *p
+	q.Source = src
+	return &q
 }
 
 // sameBundle fails unless two bundles hold the same files, byte for byte.
@@ -177,6 +184,7 @@ func sameBundle(t *testing.T, want, got string) {
 // bytes of a single run (PNG, CSV, index.md) for K ∈ {1, 2, 3, 7}: the
 // small plan with every panel kind, and the atlas in full mode.
 func TestChartShardMerge(t *testing.T) {
+	t.Parallel()
 	plans := map[string]*Plan{"charts_shard": chartShardPlan(t)}
 	if !testing.Short() {
 		plans["atlas"] = atlasPlan(t)
@@ -189,6 +197,7 @@ func TestChartShardMerge(t *testing.T) {
 		}
 		for _, k := range []int{1, 2, 3, 7} {
 			t.Run(fmt.Sprintf("%s/K=%d", name, k), func(t *testing.T) {
+				t.Parallel()
 				out := filepath.Join(dir, fmt.Sprintf("merged%d", k))
 				runSharded(t, p, k, out)
 				sameBundle(t, single, out)

@@ -20,6 +20,7 @@ import (
 // TestAtlasExampleIsTheBuiltIn requires examples/atlas.toml to be the plan
 // `oddsmith atlas` runs, byte for byte.
 func TestAtlasExampleIsTheBuiltIn(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../examples/atlas.toml")
 	if err != nil {
 		t.Fatal(err)
@@ -74,13 +75,15 @@ func readChartCSV(t *testing.T, b []byte) [][]string {
 	return rows[1:]
 }
 
-// TestAtlasBundle runs the atlas: twelve charts, each a PNG that decodes and
-// is not blank and a CSV; the index links them with findings; the CSVs agree
-// with direct exact runs at a few points.
+// TestAtlasBundle runs the atlas: twelve charts (the comparisons listed in
+// the README's atlas section), each a PNG that decodes and is not blank and
+// a CSV; the index links them with findings; the CSVs agree with direct
+// exact runs at a few points.
 func TestAtlasBundle(t *testing.T) {
+	t.Parallel()
 	p := atlasPlan(t)
 	if len(p.Charts) != 12 {
-		t.Fatalf("the atlas has %d charts; want the twelve of mechanics.md §6", len(p.Charts))
+		t.Fatalf("the atlas has %d charts; want twelve", len(p.Charts))
 	}
 	dir := filepath.Join(t.TempDir(), "atlas")
 	if _, err := RunPlan(context.Background(), p, dir, nil); err != nil {
@@ -133,35 +136,38 @@ func TestAtlasBundle(t *testing.T) {
 		{"atlas07_fire", "grim Condition 20, down", "event:down", "turns=4", "grim.burning", []string{"condition=20", "turns=4"}, "event:down"},
 	}
 	for _, tc := range cases {
-		m, c, err := systems.Default.Configure(tc.id, tc.set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := (Engine{Kind: "exact"}).Run(context.Background(), m, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := r.Event(strings.TrimPrefix(tc.metric, "event:")).P
-		found := false
-		for _, row := range csvs[tc.chart] {
-			if row[2] == tc.series && row[4] == tc.quantity && row[7] == tc.setting {
-				found = true
-				got, _ := strconv.ParseFloat(row[6], 64)
-				if math.Abs(got-want) > 1e-9 {
-					t.Errorf("%s, %s at %s: CSV has %v; exact %s %v gives %v", tc.chart, tc.series, tc.setting, got, tc.id, tc.set, want)
-				}
-				if row[8] != r.Fingerprint {
-					t.Errorf("%s, %s at %s: fingerprint %s; exact run has %s", tc.chart, tc.series, tc.setting, row[8], r.Fingerprint)
+		t.Run(tc.chart+"/"+tc.series, func(t *testing.T) {
+			t.Parallel()
+			m, c, err := systems.Default.Configure(tc.id, tc.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := (Engine{Kind: engine.Exact}).Run(context.Background(), m, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := r.Event(strings.TrimPrefix(tc.metric, "event:")).P
+			found := false
+			for _, row := range csvs[tc.chart] {
+				if row[2] == tc.series && row[4] == tc.quantity && row[7] == tc.setting {
+					found = true
+					got, _ := strconv.ParseFloat(row[6], 64)
+					if math.Abs(got-want) > 1e-9 {
+						t.Errorf("at %s: CSV has %v; exact %s %v gives %v", tc.setting, got, tc.id, tc.set, want)
+					}
+					if row[8] != r.Fingerprint {
+						t.Errorf("at %s: fingerprint %s; exact run has %s", tc.setting, row[8], r.Fingerprint)
+					}
 				}
 			}
-		}
-		if !found {
-			t.Errorf("%s has no row for %s at %s", tc.chart, tc.series, tc.setting)
-		}
+			if !found {
+				t.Errorf("no row at %s", tc.setting)
+			}
+		})
 	}
 	// The tail of bd damage: P(damage ≥ 30) against the exact distribution.
 	m, c, _ := systems.Default.Configure("bd.damage", []string{"k_b=2"})
-	r, err := (Engine{Kind: "exact"}).Run(context.Background(), m, c)
+	r, err := (Engine{Kind: engine.Exact}).Run(context.Background(), m, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,6 +191,7 @@ func TestAtlasBundle(t *testing.T) {
 // TestAtlasDeterministic: the same seed gives the same CSVs (the simulated
 // charts included) whatever the scheduling.
 func TestAtlasDeterministic(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the atlas twice")
 	}
@@ -210,6 +217,7 @@ func TestAtlasDeterministic(t *testing.T) {
 // TestChartPlanErrors: malformed charts are refused before anything runs,
 // with the line of the [[chart]] table.
 func TestChartPlanErrors(t *testing.T) {
+	t.Parallel()
 	head := "seed = 1\n[[chart]]\nname = \"c\"\n"
 	cases := []struct{ src, want string }{
 		{head, "has no [[chart.panel]]"},
@@ -224,32 +232,44 @@ func TestChartPlanErrors(t *testing.T) {
 		{head + "[[chart.panel]]\nkind = \"lines\"\nrange = \"1..5\"\nmetric = \"event:success\"\nseries = [{ label = \"a\", mechanic = \"gm.core.roll\", x = \"score\", diff = { nope = 1 } }]\n", "nope"},
 	}
 	for _, tc := range cases {
-		_, err := ParsePlan(systems.Default, "p.toml", []byte(tc.src))
-		var pe *PlanError
-		if !errors.As(err, &pe) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("plan\n%s\ngave %v; want a PlanError containing %q", tc.src, err, tc.want)
-			continue
-		}
-		if pe.Line != 2 {
-			t.Errorf("%v: line %d; want 2 (the [[chart]] header)", err, pe.Line)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			t.Parallel()
+			_, err := ParsePlan(systems.Default, "p.toml", []byte(tc.src))
+			var pe *PlanError
+			if !errors.As(err, &pe) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("plan\n%s\ngave %v; want a PlanError containing %q", tc.src, err, tc.want)
+			}
+			if pe.Line != 2 {
+				t.Errorf("%v: line %d; want 2 (the [[chart]] header)", err, pe.Line)
+			}
+		})
 	}
 }
 
 // TestMetricExpr evaluates sums of metrics.
 func TestMetricExpr(t *testing.T) {
+	t.Parallel()
 	r := &engine.Result{Events: []engine.EventResult{{Name: "a", P: 0.5}, {Name: "b", P: 0.2}, {Name: "level 4 (dying)", P: 0.1}}}
-	for s, want := range map[string]float64{
-		"event:a": 0.5, "event:a - event:b": 0.3, "1 - event:a": 0.5, "event:a + event:b - 0.1": 0.6, "event:level 4 (dying)": 0.1,
+	for _, c := range []struct {
+		metric string
+		want   float64
+	}{
+		{"event:a", 0.5}, {"event:a - event:b", 0.3}, {"1 - event:a", 0.5}, {"event:a + event:b - 0.1", 0.6}, {"event:level 4 (dying)", 0.1},
 	} {
-		got, err := evalMetric(r, s)
-		if err != nil || math.Abs(got-want) > 1e-12 {
-			t.Errorf("evalMetric(%q) = %v, %v; want %v", s, got, err, want)
-		}
+		t.Run(c.metric, func(t *testing.T) {
+			t.Parallel()
+			got, err := evalMetric(r, c.metric)
+			if err != nil || math.Abs(got-c.want) > 1e-12 {
+				t.Errorf("evalMetric(%q) = %v, %v; want %v", c.metric, got, err, c.want)
+			}
+		})
 	}
 	for _, s := range []string{"", "event:a -", "x", "event:a * 2"} {
-		if _, err := evalMetric(r, s); err == nil {
-			t.Errorf("evalMetric(%q) gave no error", s)
-		}
+		t.Run("refused "+s, func(t *testing.T) {
+			t.Parallel()
+			if _, err := evalMetric(r, s); err == nil {
+				t.Errorf("evalMetric(%q) gave no error", s)
+			}
+		})
 	}
 }

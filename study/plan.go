@@ -16,7 +16,6 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"golang.org/x/sync/errgroup"
-	"gonum.org/v1/plot/plotter"
 
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/lang/rules"
@@ -159,20 +158,9 @@ func tableLine(src []byte, name string, n int) int {
 // mechanics, parameters, options, ranges and metrics are all reported with
 // the file and line before anything runs.
 func ParsePlan(reg *mechanics.Registry, file string, src []byte) (*Plan, error) {
-	var p Plan
-	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&p)
+	p, err := decodePlan(file, src)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &PlanError{file, pe.Position.Line, errors.New(pe.Message)}
-		}
-		return nil, &PlanError{file, 0, err}
-	}
-	for _, key := range md.Undecoded() {
-		if key[0] == "rule" {
-			continue // the rules' own keys: package rules checks them
-		}
-		return nil, &PlanError{file, keyLine(src, key[len(key)-1]), fmt.Errorf("unknown key %q", key.String())}
+		return nil, err
 	}
 	if err := p.loadRules(reg, file, src); err != nil {
 		return nil, err
@@ -191,74 +179,104 @@ func ParsePlan(reg *mechanics.Registry, file string, src []byte) (*Plan, error) 
 	}
 	names := map[string]bool{}
 	for i := range p.Analyses {
-		a := &p.Analyses[i]
-		line := tableLine(src, "analysis", i)
-		fail := func(f string, args ...any) error {
-			return &PlanError{file, line, fmt.Errorf("analysis %d (%s): %s", i+1, a.Name, fmt.Sprintf(f, args...))}
-		}
-		if a.Name == "" || strings.ContainsAny(a.Name, "/\\ ") {
-			return nil, fail("needs a name without spaces or slashes")
-		}
-		if names[a.Name] {
-			return nil, fail("duplicate name")
-		}
-		names[a.Name] = true
-		if a.Engine == "" {
-			a.Engine = engine.Exact
-		}
-		if !a.Engine.Valid() {
-			return nil, fail("unknown engine %q (want exact or sim)", a.Engine)
-		}
-		if a.Plot != "" && !slices.Contains(reports.SweepPlotKinds, a.Plot) {
-			return nil, fail("plot %q is not one of %s", a.Plot, strings.Join(reports.SweepPlotKinds, ", "))
-		}
-		if a.Seed != nil && *a.Seed < 0 {
-			return nil, fail("seed must be a whole number ≥ 0, got %d", *a.Seed)
-		}
-		if _, err := a.sweep(&p); err != nil {
-			return nil, fail("%v", err)
+		if err := p.validateAnalysis(i, names); err != nil {
+			return nil, &PlanError{file, tableLine(src, "analysis", i), fmt.Errorf("analysis %d (%s): %w", i+1, p.Analyses[i].Name, err)}
 		}
 	}
 	for i := range p.Overlays {
-		o := &p.Overlays[i]
-		line := tableLine(src, "overlay", i)
-		fail := func(f string, args ...any) error {
-			return &PlanError{file, line, fmt.Errorf("overlay %d (%s): %s", i+1, o.Name, fmt.Sprintf(f, args...))}
-		}
-		if o.Name == "" || strings.ContainsAny(o.Name, "/\\ ") || names[o.Name] {
-			return nil, fail("needs a unique name without spaces or slashes")
-		}
-		names[o.Name] = true
-		if _, err := ParseRange(o.Range); err != nil {
-			return nil, fail("%v", err)
-		}
-		if len(o.Series) == 0 {
-			return nil, fail("has no series")
-		}
-		for _, s := range o.Series {
-			vs, _, err := s.points(o)
-			if err != nil {
-				return nil, fail("series %q: %v", s.Label, err)
-			}
-			m, cs, err := s.configs(&p, vs)
-			if err != nil {
-				return nil, fail("series %q: %v", s.Label, err)
-			}
-			metric := cmp.Or(s.Metric, o.Metric)
-			for _, c := range cs {
-				if err := checkModel(m, c, metric); err != nil {
-					return nil, fail("series %q: %v", s.Label, err)
-				}
-			}
+		if err := p.validateOverlay(i, names); err != nil {
+			return nil, &PlanError{file, tableLine(src, "overlay", i), fmt.Errorf("overlay %d (%s): %w", i+1, p.Overlays[i].Name, err)}
 		}
 	}
 	if err := p.validateCharts(file, src, names); err != nil {
 		return nil, err
 	}
-	if err := checkFileNames(&p); err != nil {
+	if err := checkFileNames(p); err != nil {
 		return nil, &PlanError{file, 0, err}
 	}
+	return p, nil
+}
+
+// decodePlan reads a plan's TOML, refusing keys a plan does not have (the
+// keys of its [[rule]] tables are package rules' to check).
+func decodePlan(file string, src []byte) (*Plan, error) {
+	var p Plan
+	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&p)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &PlanError{file, pe.Position.Line, errors.New(pe.Message)}
+		}
+		return nil, &PlanError{file, 0, err}
+	}
+	for _, key := range md.Undecoded() {
+		if key[0] == "rule" {
+			continue
+		}
+		return nil, &PlanError{file, keyLine(src, key[len(key)-1]), fmt.Errorf("unknown key %q", key.String())}
+	}
 	return &p, nil
+}
+
+// validateAnalysis checks analysis i, whose name must be new to names (and
+// is added to them); its engine defaults to the exact one.
+func (p *Plan) validateAnalysis(i int, names map[string]bool) error {
+	a := &p.Analyses[i]
+	if a.Name == "" || strings.ContainsAny(a.Name, "/\\ ") {
+		return errors.New("needs a name without spaces or slashes")
+	}
+	if names[a.Name] {
+		return errors.New("duplicate name")
+	}
+	names[a.Name] = true
+	if a.Engine == "" {
+		a.Engine = engine.Exact
+	}
+	if !a.Engine.Valid() {
+		return fmt.Errorf("unknown engine %q (want exact or sim)", a.Engine)
+	}
+	if a.Plot != "" && !slices.Contains(reports.SweepPlotKinds, a.Plot) {
+		return fmt.Errorf("plot %q is not one of %s", a.Plot, strings.Join(reports.SweepPlotKinds, ", "))
+	}
+	if a.Seed != nil && *a.Seed < 0 {
+		return fmt.Errorf("seed must be a whole number ≥ 0, got %d", *a.Seed)
+	}
+	_, err := a.sweep(p)
+	return err
+}
+
+// validateOverlay checks overlay i, whose name must be new to names (and
+// is added to them): its range, and every series' models and metric at
+// every point.
+func (p *Plan) validateOverlay(i int, names map[string]bool) error {
+	o := &p.Overlays[i]
+	if o.Name == "" || strings.ContainsAny(o.Name, "/\\ ") || names[o.Name] {
+		return errors.New("needs a unique name without spaces or slashes")
+	}
+	names[o.Name] = true
+	if _, err := ParseRange(o.Range); err != nil {
+		return err
+	}
+	if len(o.Series) == 0 {
+		return errors.New("has no series")
+	}
+	for _, s := range o.Series {
+		vs, _, err := s.points(o)
+		if err != nil {
+			return fmt.Errorf("series %q: %w", s.Label, err)
+		}
+		m, cs, err := s.configs(p, vs)
+		if err != nil {
+			return fmt.Errorf("series %q: %w", s.Label, err)
+		}
+		metric := cmp.Or(s.Metric, o.Metric)
+		for _, c := range cs {
+			if err := checkModel(m, c, metric); err != nil {
+				return fmt.Errorf("series %q: %w", s.Label, err)
+			}
+		}
+	}
+	return nil
 }
 
 // keyLine finds the first line that sets key (0 if none does).
@@ -570,7 +588,7 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 	var finding string
 	err = b.Write(a.Name+".png", func(w io.Writer) error {
 		var err error
-		finding, err = reports.WriteSweepPlotAs(w, a.Plot, m.ID, met, names, axes, pts)
+		finding, err = reports.WriteSweepPlot(w, &reports.SweepPlot{Mechanic: m.ID, Metric: met, Names: names, Axes: axes, Points: pts, Kind: a.Plot})
 		return err
 	})
 	if err != nil {
@@ -628,7 +646,7 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 		if err != nil {
 			return err
 		}
-		var xy plotter.XYs
+		var xy []reports.XY
 		met, unit := "", ""
 		for i, c := range cs {
 			r, err := exactly.Run(ctx, m, c)
@@ -639,12 +657,12 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 			if met == "" {
 				met = reports.DefaultMetric(r, o.Metric)
 			}
-			unit = metricUnit(r, met)
+			unit = reports.MetricUnit(r, met)
 			y, err := reports.Metric(r, met)
 			if err != nil {
 				return err
 			}
-			xy = append(xy, plotter.XY{X: xs[i], Y: y})
+			xy = append(xy, reports.XY{X: xs[i], Y: y})
 			rows = append(rows, reports.OverlayRow{Series: s.Label, Mechanic: m.ID, Fingerprint: r.Fingerprint, X: xs[i],
 				Setting: s.X + "=" + mechanics.FormatNum(vs[i]), Value: y})
 			if progress != nil {
@@ -672,7 +690,7 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 		xl = "x"
 	}
 	if err := b.Write(o.Name+".png", func(w io.Writer) error {
-		return reports.WriteLines(w, o.Name, xl, o.Metric, strings.TrimSpace(caption), series)
+		return reports.WriteLines(w, &reports.Lines{Title: o.Name, XLabel: xl, Metric: o.Metric, Caption: strings.TrimSpace(caption), Series: series})
 	}); err != nil {
 		return err
 	}
@@ -704,15 +722,4 @@ func (p *Plan) Points() int {
 		n += p.chartPoints(&p.Charts[i])
 	}
 	return n
-}
-
-// metricUnit is the unit of the variable a "mean:VAR" metric reads ("" for
-// an event).
-func metricUnit(r *engine.Result, metric string) string {
-	if kind, name, ok := strings.Cut(metric, ":"); ok && kind == "mean" {
-		if v := r.Var(name); v != nil {
-			return v.Unit
-		}
-	}
-	return ""
 }

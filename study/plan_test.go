@@ -17,6 +17,7 @@ import (
 // TestExamplePlan runs the shipped example plan: every file is complete,
 // CSVs parse, PNGs decode and are not blank, the index links them all.
 func TestExamplePlan(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("../examples/tour.toml")
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +69,7 @@ func TestExamplePlan(t *testing.T) {
 // (feet against an axis in metres) sits on the axis at value × scale, and
 // the CSV keeps the setting that produced each point.
 func TestOverlaySeriesInOtherUnits(t *testing.T) {
+	t.Parallel()
 	src := `
 [[overlay]]
 name = "falls"
@@ -114,6 +116,7 @@ series = [
 }
 
 func TestPlanErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ src, want string }{
 		{"title = \"x\"\n[[analysis]\nname = \"a\"\n", "bad.toml:3: expected end of table array name"},
 		{"title = \"x\"\n", "no [[analysis]]"},
@@ -151,11 +154,14 @@ func TestPlanErrors(t *testing.T) {
 		{"[[overlay]]\nname = \"o\"\nrange = \"0..3\"\nmetric = \"event:nope\"\nseries = [ { label = \"x\", mechanic = \"ag.fall_damage\", x = \"height\" } ]\n", "has no event \"nope\""},
 	}
 	for _, c := range cases {
-		_, err := ParsePlan(systems.Default, "bad.toml", []byte(c.src))
-		var pe *PlanError
-		if err == nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("ParsePlan(systems.Default, %q) = %v; want one line containing %q", c.src, err, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			t.Parallel()
+			_, err := ParsePlan(systems.Default, "bad.toml", []byte(c.src))
+			var pe *PlanError
+			if err == nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("ParsePlan(systems.Default, %q) = %v; want one line containing %q", c.src, err, c.want)
+			}
+		})
 	}
 }
 
@@ -184,6 +190,7 @@ func FuzzParsePlan(f *testing.F) {
 // TestPlanRules: a plan defines a rule inline and loads a rule file, and
 // uses both in analyses and an overlay; a rule id that is taken is refused.
 func TestPlanRules(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "more.toml"), []byte("[[rule]]\nid = \"more.roll\"\n[rule.params]\nn = { default = 3, min = 1, max = 10 }\n[rule.vars]\ntotal = \"(n)d6\"\n"), 0o644)
 	src := `

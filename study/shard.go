@@ -119,7 +119,8 @@ func (s Shard) Range(total int64) (first, last int64) {
 type ShardHeader struct {
 	Format  int    `json:"format"`   // ShardFormat
 	Version string `json:"oddsmith"` // mechanics.Version of the writer
-	// Kind is the command that ran: "sim", "sweep" or "run".
+	// Kind is the command that ran: "sim", "sweep" or "run" (a command,
+	// not an engine.Kind: a sweep or a plan may use both engines).
 	Kind string `json:"kind"`
 	// Args are the command's canonical arguments (without the shard, the
 	// output and the worker count), which merge replays.
@@ -357,7 +358,7 @@ type Point struct {
 func (p Point) Key() string {
 	fp := p.Mechanic.Fingerprint(p.Config)
 	if p.Engine.Kind == engine.Sim {
-		return fmt.Sprintf("sim trials=%d seed=%d %s", p.Engine.Trials, p.Engine.Seed, fp)
+		return fmt.Sprintf("%s trials=%d seed=%d %s", engine.Sim, p.Engine.Trials, p.Engine.Seed, fp)
 	}
 	return string(p.Engine.Kind) + " " + fp
 }
@@ -557,19 +558,48 @@ func MergeShards(names []string, shards []*ShardFile) (*Merged, error) {
 	if len(shards) == 0 {
 		return nil, mechanics.Invalid("merge needs the shard files of a run")
 	}
+	if err := sameRun(names, shards); err != nil {
+		return nil, err
+	}
+	order, err := coverage(names, shards)
+	if err != nil {
+		return nil, err
+	}
+	h0 := shards[0].Header
+	m := &Merged{Header: h0, Shards: len(shards), points: map[string]*ShardPoint{}}
+	m.Header.Shard, m.Header.First, m.Header.Last = 0, 0, h0.Total
+	for _, i := range order {
+		for _, p := range shards[i].Points {
+			if !m.add(p) {
+				return nil, mechanics.Invalid("%s repeats point %s", names[i], p.Key)
+			}
+		}
+	}
+	return m, nil
+}
+
+// sameRun refuses shards written by another version of oddsmith, or of
+// different runs.
+func sameRun(names []string, shards []*ShardFile) error {
 	for i, s := range shards {
 		if s.Header.Version != mechanics.Version {
-			return nil, mechanics.Invalid("%s was written by oddsmith %s, this is oddsmith %s: merge with the version that ran the shards, or rerun them", names[i], s.Header.Version, mechanics.Version)
+			return mechanics.Invalid("%s was written by oddsmith %s, this is oddsmith %s: merge with the version that ran the shards, or rerun them", names[i], s.Header.Version, mechanics.Version)
 		}
 	}
 	h0 := shards[0].Header
 	for i, s := range shards[1:] {
 		h := s.Header
 		if h.Fingerprint != h0.Fingerprint || h.Kind != h0.Kind {
-			return nil, mechanics.Invalid("%s and %s are shards of different runs (%s; fingerprints %s and %s)", names[0], names[i+1], differ(h0, h), h0.Fingerprint, h.Fingerprint)
+			return mechanics.Invalid("%s and %s are shards of different runs (%s; fingerprints %s and %s)", names[0], names[i+1], differ(h0, h), h0.Fingerprint, h.Fingerprint)
 		}
 	}
-	// Ranges: none twice, none overlapping, none missing.
+	return nil
+}
+
+// coverage checks the shards' ranges: none twice, none overlapping, none
+// missing. It returns the shards' indices in the order of their ranges.
+func coverage(names []string, shards []*ShardFile) ([]int, error) {
+	h0 := shards[0].Header
 	byIndex := map[[2]int]int{}
 	order := make([]int, len(shards))
 	for i, s := range shards {
@@ -609,50 +639,61 @@ func MergeShards(names []string, shards []*ShardFile) (*Merged, error) {
 	if next < h0.Total {
 		missing = append(missing, RangeText(h0.Unit, next, h0.Total))
 	}
-	// Shards of the same K: name the missing indices (an empty shard's
-	// range is empty, so it is missed by index only).
-	sameK := true
-	for _, s := range shards {
-		sameK = sameK && s.Header.Of == h0.Of
-	}
-	if sameK && len(shards) < h0.Of {
-		var idx []string
-		for k := range h0.Of {
-			if _, ok := byIndex[[2]int{k, h0.Of}]; !ok {
-				f, l := (Shard{Index: k, Count: h0.Of}).Range(h0.Total)
-				idx = append(idx, fmt.Sprintf("%d/%d (%s)", k, h0.Of, RangeText(h0.Unit, f, l)))
-			}
-		}
-		return nil, mechanics.Invalid("missing shard%s %s: merge needs all %d shards of the run", plural(len(idx)), strings.Join(idx, ", "), h0.Of)
+	if err := missingIndices(shards, byIndex); err != nil {
+		return nil, err
 	}
 	if len(missing) > 0 {
 		return nil, mechanics.Invalid("missing shards: no shard holds %s", strings.Join(missing, ", "))
 	}
-	m := &Merged{Header: h0, Shards: len(shards), points: map[string]*ShardPoint{}}
-	m.Header.Shard, m.Header.First, m.Header.Last = 0, 0, h0.Total
-	for _, i := range order {
-		for _, p := range shards[i].Points {
-			have := m.points[p.Key]
-			if have == nil {
-				cp := p
-				if cp.Counts != nil {
-					cp.Counts = make([]sim.Hist, len(p.Counts))
-					for j, c := range p.Counts {
-						cp.Counts[j].Merge(c)
-					}
-				}
-				m.points[p.Key] = &cp
-				continue
-			}
-			if h0.Unit != "chunks" || len(have.Counts) != len(p.Counts) {
-				return nil, mechanics.Invalid("%s repeats point %s", names[i], p.Key)
-			}
-			for j, c := range p.Counts {
-				have.Counts[j].Merge(c)
-			}
+	return order, nil
+}
+
+// missingIndices names the shards missing from shards of the same K by
+// their indices (an empty shard's range is empty, so it is missed by index
+// only); byIndex holds the (index, K) of those given.
+func missingIndices(shards []*ShardFile, byIndex map[[2]int]int) error {
+	h0 := shards[0].Header
+	for _, s := range shards {
+		if s.Header.Of != h0.Of {
+			return nil
 		}
 	}
-	return m, nil
+	if len(shards) >= h0.Of {
+		return nil
+	}
+	var idx []string
+	for k := range h0.Of {
+		if _, ok := byIndex[[2]int{k, h0.Of}]; !ok {
+			f, l := (Shard{Index: k, Count: h0.Of}).Range(h0.Total)
+			idx = append(idx, fmt.Sprintf("%d/%d (%s)", k, h0.Of, RangeText(h0.Unit, f, l)))
+		}
+	}
+	return mechanics.Invalid("missing shard%s %s: merge needs all %d shards of the run", plural(len(idx)), strings.Join(idx, ", "), h0.Of)
+}
+
+// add adds a shard's point: a new one is copied in; a simulation's chunks
+// of a point already held add their counts. It reports false for any
+// other repeat.
+func (m *Merged) add(p ShardPoint) bool {
+	have := m.points[p.Key]
+	if have == nil {
+		cp := p
+		if cp.Counts != nil {
+			cp.Counts = make([]sim.Hist, len(p.Counts))
+			for j, c := range p.Counts {
+				cp.Counts[j].Merge(c)
+			}
+		}
+		m.points[p.Key] = &cp
+		return true
+	}
+	if m.Header.Unit != "chunks" || len(have.Counts) != len(p.Counts) {
+		return false
+	}
+	for j, c := range p.Counts {
+		have.Counts[j].Merge(c)
+	}
+	return true
 }
 
 func plural(n int) string {

@@ -10,13 +10,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oddsmith/oddsmith/systems"
-
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
+	"github.com/oddsmith/oddsmith/systems"
 )
 
 func TestParseShard(t *testing.T) {
+	t.Parallel()
 	env := func(kv ...string) func(string) string {
 		return func(k string) string {
 			for i := 0; i < len(kv); i += 2 {
@@ -51,26 +52,30 @@ func TestParseShard(t *testing.T) {
 		{s: "1/x", err: "K must be a whole number from 1"},
 		{s: "3", err: "want i/K"},
 	} {
-		getenv := c.env
-		if getenv == nil {
-			getenv = env()
-		}
-		got, err := ParseShard(c.s, getenv)
-		if c.err != "" {
-			if err == nil || !strings.Contains(err.Error(), c.err) || !mechanics.IsInput(err) {
-				t.Errorf("ParseShard(%q) = %v, %v; want bad input %q", c.s, got, err, c.err)
+		t.Run(c.s, func(t *testing.T) {
+			t.Parallel()
+			getenv := c.env
+			if getenv == nil {
+				getenv = env()
 			}
-			continue
-		}
-		if err != nil || got != c.want {
-			t.Errorf("ParseShard(%q) = %+v, %v; want %+v", c.s, got, err, c.want)
-		}
+			got, err := ParseShard(c.s, getenv)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) || !mechanics.IsInput(err) {
+					t.Errorf("ParseShard(%q) = %v, %v; want bad input %q", c.s, got, err, c.err)
+				}
+				return
+			}
+			if err != nil || got != c.want {
+				t.Errorf("ParseShard(%q) = %+v, %v; want %+v", c.s, got, err, c.want)
+			}
+		})
 	}
 }
 
 // TestShardRange: the K ranges are contiguous, disjoint and cover 0..total,
 // sizes within one of each other.
 func TestShardRange(t *testing.T) {
+	t.Parallel()
 	for total := int64(0); total < 40; total++ {
 		for k := 1; k <= 9; k++ {
 			next := int64(0)
@@ -91,6 +96,7 @@ func TestShardRange(t *testing.T) {
 // TestSimulateChunks: the counts of disjoint chunk ranges, merged, are the
 // counts of one run, for every part of a model.
 func TestSimulateChunks(t *testing.T) {
+	t.Parallel()
 	m, c, err := systems.Default.Configure("grim.instability", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -112,20 +118,23 @@ func TestSimulateChunks(t *testing.T) {
 		}
 	}
 	for _, k := range []int{1, 2, 3, 7} {
-		got := make([]sim.Hist, len(want))
-		for i := range k {
-			f, l := Shard{Index: i, Count: k}.Range(sim.Chunks(opt.Trials))
-			hs, err := sim.SimulateChunks(context.Background(), spec, sim.Options{Trials: opt.Trials, Seed: opt.Seed, Workers: 1}, f, l)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(fmt.Sprintf("K=%d", k), func(t *testing.T) {
+			t.Parallel()
+			got := make([]sim.Hist, len(want))
+			for i := range k {
+				f, l := Shard{Index: i, Count: k}.Range(sim.Chunks(opt.Trials))
+				hs, err := sim.SimulateChunks(context.Background(), spec, sim.Options{Trials: opt.Trials, Seed: opt.Seed, Workers: 1}, f, l)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for j := range hs {
+					got[j].Merge(hs[j])
+				}
 			}
-			for j := range hs {
-				got[j].Merge(hs[j])
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("merged counts %v; one run %v", got, want)
 			}
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("K=%d: merged counts %v; one run %v", k, got, want)
-		}
+		})
 	}
 }
 
@@ -135,7 +144,7 @@ func testShards(t testing.TB, k int, seed uint64) []*ShardFile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := Engine{Kind: "sim", Trials: 4*sim.ChunkSize + 3, Seed: seed, Workers: 1}
+	e := Engine{Kind: engine.Sim, Trials: 4*sim.ChunkSize + 3, Seed: seed, Workers: 1}
 	total := sim.Chunks(e.Trials)
 	var out []*ShardFile
 	for i := range k {
@@ -162,6 +171,7 @@ func encode(t testing.TB, f *ShardFile) []byte {
 }
 
 func TestShardFileRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, f := range testShards(t, 3, 1) {
 		b := encode(t, f)
 		if !bytes.Equal(b, encode(t, f)) {
@@ -193,6 +203,7 @@ func TestShardFileRoundTrip(t *testing.T) {
 }
 
 func TestMergeShards(t *testing.T) {
+	t.Parallel()
 	k3 := testShards(t, 3, 1)
 	names := []string{"a", "b", "c"}
 	m, err := MergeShards(names, k3)
@@ -215,10 +226,13 @@ func TestMergeShards(t *testing.T) {
 		{[]string{"x", "y"}, []*ShardFile{k2[0], k3[2]}, "missing shards: no shard holds chunk 2"},
 		{[]string{"a", "c"}, []*ShardFile{k3[0], k3[2]}, "missing shard 1/3 (chunks 1–2)"},
 	} {
-		_, err := MergeShards(c.names, c.shards)
-		if err == nil || !strings.Contains(err.Error(), c.want) || !mechanics.IsInput(err) {
-			t.Errorf("%v: %v; want bad input %q", c.names, err, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			t.Parallel()
+			_, err := MergeShards(c.names, c.shards)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !mechanics.IsInput(err) {
+				t.Errorf("%v: %v; want bad input %q", c.names, err, c.want)
+			}
+		})
 	}
 }
 

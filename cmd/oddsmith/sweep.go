@@ -87,7 +87,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	met := reports.DefaultMetric(pts[0].Result, *metric)
 	// The plot is rendered in memory first, so a failure writes nothing.
 	var png bytes.Buffer
-	if _, err := reports.WriteSweepPlotAs(&png, *plotKind, m.ID, met, names, axes, pts); err != nil {
+	if _, err := reports.WriteSweepPlot(&png, &reports.SweepPlot{Mechanic: m.ID, Metric: met, Names: names, Axes: axes, Points: pts, Kind: *plotKind}); err != nil {
 		return err
 	}
 	if st, err := os.Stat(*out); err == nil && !st.IsDir() {
