@@ -5,40 +5,10 @@ import (
 	"testing"
 
 	"github.com/oddsmith/oddsmith/internal/mechtest"
+	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
-
-// More cross-check configurations: every option value of every mechanic.
-func init() {
-	more := map[string][][]string{
-		"grim.damage": {{"weapon=d4", "weapon_kind=thrown"}, {"weapon=d8", "tog=-4"}, {"weapon=2d6", "armour=6", "target_type=weak"},
-			{"weapon=d10", "target_type=resistant"}, {"weapon=d12", "opt.crit_order=after_armour", "armour=4"}},
-		"grim.light_attacks": {{"weapon=d8", "weapon_kind=thrown", "target_type=resistant", "opt.resist_rounding=ceil", "opt.min1_after_resist=no", "armour=3"},
-			{"weapon=2d6", "weapon_kind=ranged", "damage_type=other", "target_type=weak", "cor=3"}, {"weapon=d10", "target_type=immune"},
-			{"weapon=2d8", "opt.crit_order=after_armour", "cor=5", "frenzy=1"}, {"weapon=d12", "cor=0"}, {"weapon=unarmed", "tog=-3", "cor=7"}},
-		"grim.heavy_weapon": {{"weapon=d4", "weapon_kind=thrown", "target_type=weak", "tog=-2"}, {"weapon=d6", "weapon_kind=ranged", "damage_type=other"},
-			{"weapon=d8", "target_type=resistant", "opt.resist_rounding=ceil", "opt.min1_after_resist=no", "armour=2"}, {"weapon=2d6", "target_type=immune"},
-			{"weapon=d10", "opt.crit_order=after_armour", "armour=3"}, {"weapon=d12", "tog=4"}, {"weapon=unarmed", "requirement=-10"}},
-		"grim.shield_block": {{"opt.on_3=no_effect", "die=4", "bonus=6"}, {"agl=-3", "tn=18", "die=6"}},
-		"grim.crafting":     {{"extended=1", "opt.extended_applies_to=both_rolls", "mnd=5", "cor=-1"}, {"known=1", "extended=1"}},
-		"grim.fall": {{"distance=50", "surface=soft"}, {"distance=20", "surface=water", "opt.half=ceil"}, {"distance=50", "surface=water"},
-			{"distance=3", "opt.row=nearest_row"}, {"distance=14", "opt.row=nearest_row"}, {"distance=7", "agl=2", "opt.row=interpolate_dice"},
-			{"distance=100", "opt.row=interpolate_dice", "condition=40"}, {"distance=2", "opt.below_4_5m=first_row"}, {"distance=8", "intentional=1"}},
-		"grim.burning":     {{"escape_percent=30", "turns=10", "condition=25"}, {"escape_percent=100", "turns=5"}},
-		"grim.drowning":    {{"opt.escalation=minus_1_per_round", "opt.dying_tick=drowning_only", "mnd=4"}, {"condition=3", "rescue_round=1", "mnd=-2"}},
-		"grim.dying":       {{"medkit=0"}, {"medkit=0", "attempts=2", "condition=-4"}, {"medkit=0", "opt.knowledge_roll=each_attempt", "attempts=2"}, {"attempts=2", "helper_cor=6"}},
-		"grim.burnout":     {{"start_level=2", "resolve_percent=10", "rest_percent=50", "days=60"}},
-		"grim.terror":      {{"mnd=-3", "tn=14"}},
-		"grim.instability": {{"die=d4", "uses=12"}, {"die=d6", "uses=40"}, {"die=d8"}, {"die=d10"}, {"die=d12", "uses=30"}, {"item=consumable"}, {"item=consumable", "die=d4"}},
-		"grim.splash":      {{"dice=4", "die=10", "agl=-2", "tn=9"}},
-		"grim.grapple":     {{"grapplers=5", "attribute=6", "grappler_attribute=-1"}},
-		"grim.shove":       {{"cor=5", "hit_tn=15", "tog=-1", "tog_tn=9", "target_agl=4", "agl_tn=14"}},
-	}
-	for id, sets := range more {
-		extraConfigs[id] = append(extraConfigs[id], sets...)
-	}
-}
 
 // eval evaluates an expression with the named fields set.
 func eval(t *testing.T, e expr.Expr, fields map[string]int) expr.Rat {
@@ -53,6 +23,7 @@ func eval(t *testing.T, e expr.Expr, fields map[string]int) expr.Rat {
 // The damage pipeline's expression (outputs) and Go form (sums of
 // attacks) agree on every weapon roll under every option.
 func TestPipelineFormsAgree(t *testing.T) {
+	t.Parallel()
 	for w := WeaponD6; w <= WeaponUnarmed; w++ {
 		for kind := Melee; kind <= Ranged; kind++ {
 			for target := Normal; target <= Immune; target++ {
@@ -134,6 +105,7 @@ func fallDamageByEnumeration(agl int, rows map[int]*big.Rat) (map[int]*big.Rat, 
 // so P(broken) = 4/9·13/20 + 5/9·10/20 = 17/30, and every damage
 // probability is an exact mixture of the two rows.
 func TestFallInterpolationIsExact(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		distance, surface string
 		lower             int
@@ -143,40 +115,43 @@ func TestFallInterpolationIsExact(t *testing.T) {
 		{"9.1", "hard", 1, big.NewRat(1, 90)},  // 0.1/9: read as the decimal given, not a float
 		{"100", "soft", 4, big.NewRat(19, 45)}, // (100 − 81)/(126 − 81); from 45 m only a soft landing allows the roll
 	} {
-		res := runExact(t, "grim.fall", "distance="+c.distance, "surface="+c.surface, "agl=2", "opt.row=interpolate_dice", "condition=200")
-		rows := map[int]*big.Rat{c.lower: new(big.Rat).Sub(big.NewRat(1, 1), c.w), c.lower + 1: c.w}
-		pmf, broken := fallDamageByEnumeration(2, rows)
-		if c.distance == "7" && broken.Cmp(big.NewRat(17, 30)) != 0 {
-			t.Fatalf("enumeration gives P(broken) = %s, not 17/30", broken.RatString())
-		}
-		bf, _ := broken.Float64()
-		near(t, "P(broken) at "+c.distance+" m", res.Event("broken").P, bf, 1e-12)
-		// The exact engine gives rationals where it can afford them (not
-		// for 4d20 and 5d20); compare them exactly, else the floats.
-		v := res.Var("damage")
-		seen := 0
-		for i, p := range v.P {
-			want := pmf[v.Lo+i]
-			if want == nil {
-				want = new(big.Rat)
-			} else {
-				seen++
+		t.Run(c.distance+" m", func(t *testing.T) {
+			t.Parallel()
+			res := runExact(t, "grim.fall", "distance="+c.distance, "surface="+c.surface, "agl=2", "opt.row=interpolate_dice", "condition=200")
+			rows := map[int]*big.Rat{c.lower: new(big.Rat).Sub(big.NewRat(1, 1), c.w), c.lower + 1: c.w}
+			pmf, broken := fallDamageByEnumeration(2, rows)
+			if c.distance == "7" && broken.Cmp(big.NewRat(17, 30)) != 0 {
+				t.Fatalf("enumeration gives P(broken) = %s, not 17/30", broken.RatString())
 			}
-			if v.Exact != nil {
-				if ratOf(v.Exact[i]).Cmp(want) != 0 {
-					t.Errorf("%s m: P(damage = %d) = %s; want %s", c.distance, v.Lo+i, v.Exact[i], want.RatString())
+			bf, _ := broken.Float64()
+			near(t, "P(broken) at "+c.distance+" m", res.Event("broken").P, bf, 1e-12)
+			// The exact engine gives rationals where it can afford them (not
+			// for 4d20 and 5d20); compare them exactly, else the floats.
+			v := res.Var("damage")
+			seen := 0
+			for i, p := range v.P {
+				want := pmf[v.Lo+i]
+				if want == nil {
+					want = new(big.Rat)
+				} else {
+					seen++
 				}
-				continue
+				if v.Exact != nil {
+					if ratOf(v.Exact[i]).Cmp(want) != 0 {
+						t.Errorf("%s m: P(damage = %d) = %s; want %s", c.distance, v.Lo+i, v.Exact[i], want.RatString())
+					}
+					continue
+				}
+				wf, _ := want.Float64()
+				near(t, c.distance+" m: P(damage = "+itoa(v.Lo+i)+")", p, wf, 1e-12)
 			}
-			wf, _ := want.Float64()
-			near(t, c.distance+" m: P(damage = "+itoa(v.Lo+i)+")", p, wf, 1e-12)
-		}
-		if c.distance == "7" && v.Exact == nil {
-			t.Errorf("7 m: no exact rationals for the damage")
-		}
-		if seen != len(pmf) {
-			t.Errorf("%s m: %d damage values, enumeration has %d", c.distance, seen, len(pmf))
-		}
+			if c.distance == "7" && v.Exact == nil {
+				t.Errorf("7 m: no exact rationals for the damage")
+			}
+			if seen != len(pmf) {
+				t.Errorf("%s m: %d damage values, enumeration has %d", c.distance, seen, len(pmf))
+			}
+		})
 	}
 }
 
@@ -185,6 +160,7 @@ func TestFallInterpolationIsExact(t *testing.T) {
 // m for 4.5 m and rolled the d6), and 2.25 m is the exact midpoint that
 // nearest_row rounds up to the first row.
 func TestFallDistancesAreExact(t *testing.T) {
+	t.Parallel()
 	short := runExact(t, "grim.fall", "distance=4.4999999999")
 	near(t, "P(damage = 0) just short of 4.5 m", short.Var("damage").P[0-short.Var("damage").Lo], 1, 1e-12)
 	near(t, "P(broken) just short of 4.5 m", short.Event("broken").P, 0, 0)
@@ -231,128 +207,131 @@ func repairsPMF(N, H int) []*big.Rat {
 // P(repairs = 3) .1226, which is P(3) .0647 plus P(≥ 4) .0580). Repairs are
 // Geometric(½) cut by the horizon, 0…uses.
 func TestInstabilityRepairsAreNotCapped(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ N, H int }{{4, 12}, {6, 40}, {20, 60}} {
-		die := map[int]string{4: "d4", 6: "d6", 20: "d20"}[c.N]
-		res := runExact(t, "grim.instability", "die="+die, "uses="+itoa(c.H))
-		want := repairsPMF(c.N, c.H)
-		v := res.Var("repairs")
-		for r, w := range want {
-			wf, _ := w.Float64()
-			got := 0.0
-			if i := r - v.Lo; i >= 0 && i < len(v.P) {
-				got = v.P[i]
+		t.Run(itoa(c.N)+"-sided die, "+itoa(c.H)+" uses", func(t *testing.T) {
+			t.Parallel()
+			die := map[int]string{4: "d4", 6: "d6", 20: "d20"}[c.N]
+			res := runExact(t, "grim.instability", "die="+die, "uses="+itoa(c.H))
+			want := repairsPMF(c.N, c.H)
+			v := res.Var("repairs")
+			for r, w := range want {
+				wf, _ := w.Float64()
+				got := 0.0
+				if i := r - v.Lo; i >= 0 && i < len(v.P) {
+					got = v.P[i]
+				}
+				near(t, die+" "+itoa(c.H)+" uses: P(repairs = "+itoa(r)+")", got, wf, 1e-12)
 			}
-			near(t, die+" "+itoa(c.H)+" uses: P(repairs = "+itoa(r)+")", got, wf, 1e-12)
-		}
-		if c.N == 4 {
-			p3, _ := want[3].Float64()
-			four := new(big.Rat)
-			for _, w := range want[4:] {
-				four.Add(four, w)
+			if c.N == 4 {
+				p3, _ := want[3].Float64()
+				four := new(big.Rat)
+				for _, w := range want[4:] {
+					four.Add(four, w)
+				}
+				p4, _ := four.Float64()
+				// The brief quoted .0647 and .0580; the closed form gives
+				// .064651 and .057938, which sum to the lumped .122589.
+				near(t, "closed form P(repairs = 3), d4, 12 uses", p3, 0.0647, 5e-5)
+				near(t, "closed form P(repairs ≥ 4), d4, 12 uses", p4, 0.0579, 5e-5)
+				near(t, "the old lumped P(repairs = 3)", p3+p4, 0.122589111328125, 1e-15)
 			}
-			p4, _ := four.Float64()
-			// The brief quoted .0647 and .0580; the closed form gives
-			// .064651 and .057938, which sum to the lumped .122589.
-			near(t, "closed form P(repairs = 3), d4, 12 uses", p3, 0.0647, 5e-5)
-			near(t, "closed form P(repairs ≥ 4), d4, 12 uses", p4, 0.0579, 5e-5)
-			near(t, "the old lumped P(repairs = 3)", p3+p4, 0.122589111328125, 1e-15)
-		}
-		// The lifetime is Geometric(1/N) cut at the horizon, and the mean
-		// successful uses is Σ_{i ≤ H} P(use i happens and works).
-		N := float64(c.N)
-		surv, meanOK := 1.0, 0.0
-		for i := 1; i <= c.H; i++ {
-			near(t, "P(time = "+itoa(i)+")", res.Var("time").P[i-res.Var("time").Lo], surv/N, 1e-12)
-			meanOK += surv * (N - 3) / N
-			surv *= 1 - 1/N
-		}
-		near(t, "P(still going)", res.Event("destroyed").P, 1-surv, 1e-12)
-		near(t, "E[successful uses]", res.Var("successful_uses").Stats.Mean, meanOK, 1e-9)
+			// The lifetime is Geometric(1/N) cut at the horizon, and the mean
+			// successful uses is Σ_{i ≤ H} P(use i happens and works).
+			N := float64(c.N)
+			surv, meanOK := 1.0, 0.0
+			for i := 1; i <= c.H; i++ {
+				near(t, "P(time = "+itoa(i)+")", res.Var("time").P[i-res.Var("time").Lo], surv/N, 1e-12)
+				meanOK += surv * (N - 3) / N
+				surv *= 1 - 1/N
+			}
+			near(t, "P(still going)", res.Event("destroyed").P, 1-surv, 1e-12)
+			near(t, "E[successful uses]", res.Var("successful_uses").Stats.Mean, meanOK, 1e-9)
+		})
 	}
 }
 
 func itoa(n int) string { return big.NewInt(int64(n)).String() }
 
+// configurations lists the defaults and the extra configurations of m,
+// built into specs; a configuration that does not build fails the test.
+func configurations(t *testing.T, m *mechanics.Mechanic) (sets [][]string, cfgs []mechanics.Config, specs []*mechanics.Spec) {
+	t.Helper()
+	for _, s := range append([][]string{nil}, extraConfigs[m.ID]...) {
+		c, err := m.Configure(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := m.Model(c)
+		if err != nil {
+			t.Fatalf("%v: %v", s, err)
+		}
+		sets, cfgs, specs = append(sets, s), append(cfgs, c), append(specs, spec)
+	}
+	return sets, cfgs, specs
+}
+
 // Every process names its states uniquely (they label final_state) and
 // flags itself homogeneous unless a round changes the step.
 func TestProcessesDeclared(t *testing.T) {
+	t.Parallel()
 	for _, m := range registry.System("grim") {
-		cfgs := [][]string{nil}
-		cfgs = append(cfgs, extraConfigs[m.ID]...)
-		for _, sets := range cfgs {
-			c, err := m.Configure(sets)
-			if err != nil {
-				t.Fatal(err)
-			}
-			spec, err := m.Model(c)
-			if err != nil {
-				t.Fatalf("%s %v: %v", m.ID, sets, err)
-			}
-			p := spec.Process
-			if p == nil {
-				continue
-			}
-			seen := map[string]bool{}
-			for _, s := range p.States {
-				if seen[s] {
-					t.Errorf("%s %v: two states named %q", m.ID, sets, s)
+		t.Run(m.ID, func(t *testing.T) {
+			t.Parallel()
+			sets, cfgs, specs := configurations(t, m)
+			for i, spec := range specs {
+				p := spec.Process
+				if p == nil {
+					continue
 				}
-				seen[s] = true
+				seen := map[string]bool{}
+				for _, s := range p.States {
+					if seen[s] {
+						t.Errorf("%v: two states named %q", sets[i], s)
+					}
+					seen[s] = true
+				}
+				escalates := m.ID == "grim.drowning" && cfgs[i].Options["grim.drowning.opt.escalation"] == "minus_1_per_round"
+				if p.Homogeneous == escalates {
+					t.Errorf("%v: Homogeneous = %v", sets[i], p.Homogeneous)
+				}
+				if p.Kernel == nil {
+					t.Errorf("%v: not in the Kernel/Move form", sets[i])
+				}
 			}
-			escalates := m.ID == "grim.drowning" && c.Options["grim.drowning.opt.escalation"] == "minus_1_per_round"
-			if p.Homogeneous == escalates {
-				t.Errorf("%s %v: Homogeneous = %v", m.ID, sets, p.Homogeneous)
-			}
-			if p.Kernel == nil {
-				t.Errorf("%s %v: not in the Kernel/Move form", m.ID, sets)
-			}
-		}
+		})
 	}
 }
 
-// Every output is documented, and the cross-check configurations reach
-// every value of every option.
-func TestOutputsDocumentedAndOptionsCovered(t *testing.T) {
+// Every output of every part is documented at every cross-check
+// configuration (the options change which outputs a mechanic reports;
+// TestSystem reads the docs at the defaults only).
+func TestOutputsDocumented(t *testing.T) {
+	t.Parallel()
 	for _, m := range registry.System("grim") {
-		seen := map[string]map[string]bool{}
-		for _, sets := range append([][]string{nil}, extraConfigs[m.ID]...) {
-			c, err := m.Configure(sets)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for name, v := range c.Options {
-				if seen[name] == nil {
-					seen[name] = map[string]bool{}
-				}
-				seen[name][v] = true
-			}
-			spec, err := m.Model(c)
-			if err != nil {
-				t.Fatalf("%s %v: %v", m.ID, sets, err)
-			}
-			for _, v := range spec.Vars {
-				if v.Doc == "" {
-					t.Errorf("%s %v: variable %s has no doc", m.ID, sets, v.Name)
-				}
-			}
-			for _, e := range spec.Events {
-				if e.Doc == "" {
-					t.Errorf("%s %v: event %s has no doc", m.ID, sets, e.Name)
+		t.Run(m.ID, func(t *testing.T) {
+			t.Parallel()
+			sets, _, specs := configurations(t, m)
+			for i, spec := range specs {
+				for _, part := range spec.Parts() {
+					for _, v := range part.Vars {
+						if v.Doc == "" {
+							t.Errorf("%v: variable %s has no doc", sets[i], v.Name)
+						}
+					}
+					for _, e := range part.Events {
+						if e.Doc == "" {
+							t.Errorf("%v: event %s has no doc", sets[i], e.Name)
+						}
+					}
+					for _, b := range part.Bands {
+						if b.Doc == "" {
+							t.Errorf("%v: band %s has no doc", sets[i], b.Name)
+						}
+					}
 				}
 			}
-			for _, b := range spec.Bands {
-				if b.Doc == "" {
-					t.Errorf("%s %v: band %s has no doc", m.ID, sets, b.Name)
-				}
-			}
-		}
-		for _, o := range m.Options {
-			for _, v := range o.Values {
-				if !seen[o.Name][v] {
-					t.Errorf("%s: no cross-check configuration sets %s=%s", m.ID, o.Name, v)
-				}
-			}
-		}
+		})
 	}
 }
 
@@ -361,33 +340,37 @@ func TestOutputsDocumentedAndOptionsCovered(t *testing.T) {
 // item for good with 1/N, and otherwise (a dud or a repairable break)
 // leaving the count as it is.
 func TestInstabilitySuccessfulUsesDistribution(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ N, H int }{{4, 12}, {20, 60}} {
-		die := map[int]string{4: "d4", 20: "d20"}[c.N]
-		N := float64(c.N)
-		alive := make([]float64, c.H+1)
-		alive[0] = 1
-		final := make([]float64, c.H+1)
-		for use := 1; use <= c.H; use++ {
-			next := make([]float64, c.H+1)
-			for k, p := range alive {
-				final[k] += p / N
-				next[k] += p * 2 / N
-				if k < c.H {
-					next[k+1] += p * (N - 3) / N
+		t.Run(itoa(c.N)+"-sided die, "+itoa(c.H)+" uses", func(t *testing.T) {
+			t.Parallel()
+			die := map[int]string{4: "d4", 20: "d20"}[c.N]
+			N := float64(c.N)
+			alive := make([]float64, c.H+1)
+			alive[0] = 1
+			final := make([]float64, c.H+1)
+			for use := 1; use <= c.H; use++ {
+				next := make([]float64, c.H+1)
+				for k, p := range alive {
+					final[k] += p / N
+					next[k] += p * 2 / N
+					if k < c.H {
+						next[k+1] += p * (N - 3) / N
+					}
 				}
+				alive = next
 			}
-			alive = next
-		}
-		for k, p := range alive {
-			final[k] += p
-		}
-		v := runExact(t, "grim.instability", "die="+die, "uses="+itoa(c.H)).Var("successful_uses")
-		for k, want := range final {
-			got := 0.0
-			if i := k - v.Lo; i >= 0 && i < len(v.P) {
-				got = v.P[i]
+			for k, p := range alive {
+				final[k] += p
 			}
-			near(t, die+": P(successful uses = "+itoa(k)+")", got, want, 1e-12)
-		}
+			v := runExact(t, "grim.instability", "die="+die, "uses="+itoa(c.H)).Var("successful_uses")
+			for k, want := range final {
+				got := 0.0
+				if i := k - v.Lo; i >= 0 && i < len(v.P) {
+					got = v.P[i]
+				}
+				near(t, die+": P(successful uses = "+itoa(k)+")", got, want, 1e-12)
+			}
+		})
 	}
 }
