@@ -8,8 +8,8 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §4.2–4.7: player vs player, assistance, the damage pipeline, friendly
-// fire, heavy weapons and light-weapon attacks per turn.
+// The combat mechanics: player vs player, assistance, the damage pipeline,
+// friendly fire, heavy weapons and light-weapon attacks per turn.
 
 // combatMechanics are the mechanics declared in combat.go.
 func combatMechanics() []*mechanics.Mechanic {
@@ -30,7 +30,7 @@ func pvp() *mechanics.Mechanic {
 		ID:      "grim.pvp",
 		Summary: "player vs player: both roll d20 + bonus, the higher total wins; attack ties give half damage",
 		Doc: "Both roll with their bonuses; the higher total wins. On a tie in attack vs defence the defender takes half damage; other " +
-			"ties: the initiator fails (status quo) or both reroll (mechanics.md §4.2).",
+			"ties: the initiator fails (status quo) or both reroll.",
 		Params: []mechanics.Param{attr("attribute", "initiator's (attacker's) bonus", 3), ip("modifier", 0, -30, 30, "initiator's modifiers"),
 			attr("opp_attribute", "opponent's (defender's) bonus", 2), ip("opp_modifier", 0, -30, 30, "opponent's modifiers"),
 			ip("horizon", 50, 1, 1000, "non-attack with reroll: rerolls simulated at most")},
@@ -92,7 +92,7 @@ func assist() *mechanics.Mechanic {
 		ID:      "grim.assist",
 		Summary: "assistance: helpers each roll, the best result is used (a natural 1 still fails)",
 		Doc: "Helpers each roll with their own attribute; the highest result is used, so the group succeeds when at least one roll does " +
-			"(a natural 1 fails even if its total is highest): P = 1 − Π(1 − pᵢ) (mechanics.md §4.3).",
+			"(a natural 1 fails even if its total is highest): P = 1 − Π(1 − pᵢ).",
 		Params: []mechanics.Param{attr("attribute", "the actor's attribute", 2), ip("helpers", 2, 0, 8, "number of helpers"),
 			attr("helper_attribute", "each helper's attribute", 1), pMod, pTN},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -135,8 +135,9 @@ func assist() *mechanics.Mechanic {
 	}
 }
 
-// pipeline is the §4.4 damage pipeline: B = max(1, W + TOG for melee and
-// thrown, or TOG unarmed) → ×2 on a crit → × the target type → armour.
+// pipeline is the damage pipeline of grim.damage
+// (docs/mechanics.md#grim-damage): B = max(1, W + TOG for melee and thrown,
+// or TOG unarmed) → ×2 on a crit → × the target type → armour.
 // It has two forms that agree (a test checks them): damage for the node
 // functions that sum several attacks, and expr for the outputs.
 type pipeline struct {
@@ -297,7 +298,7 @@ func damage() *mechanics.Mechanic {
 		ID:      id,
 		Summary: "damage pipeline: weapon (+TOG for melee/thrown, min 1) ×2 on a natural 20 × weakness/resistance − armour (min 1)",
 		Doc: "B = max(1, W + TOG for melee/thrown), ×2 on a natural-20 attack, × the type multiplier (½ floors), then if armour applies " +
-			"max(1, B − armour) (immune stays 0). Reported per attack roll (miss, hit, crit) and for a hit and a crit (mechanics.md §4.4).",
+			"max(1, B − armour) (immune stays 0). Reported per attack roll (miss, hit, crit) and for a hit and a crit.",
 		Params:  damageParams,
 		Options: mechanics.Options(opts.declared()...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -319,7 +320,8 @@ func damage() *mechanics.Mechanic {
 	}
 }
 
-// AttacksPerTurn is m(COR) of §4.7 for light weapons.
+// AttacksPerTurn is m(COR), the attacks per turn with light weapons
+// (docs/mechanics.md#grim-light-attacks).
 func AttacksPerTurn(cor int, frenzy bool) int {
 	m := 1
 	switch {
@@ -358,7 +360,7 @@ func lightAttacks() *mechanics.Mechanic {
 		ID:      id,
 		Summary: "light weapons: 1–4 attacks per turn by COR (1–2 → 1, 3–5 → 2, 6–8 → 3, 9–10 → 4); damage per turn",
 		Doc: "COR 1–2 → 1 attack with light weapons, 3–5 → 2, 6–8 → 3, 9–10 → 4 (≤ 0 → 1); frenzy +1; unarmed counts as light. The " +
-			"attacks are independent; per-turn damage is the m-fold convolution of the per-attack mixture (miss, hit, crit) (mechanics.md §4.7).",
+			"attacks are independent; per-turn damage is the m-fold convolution of the per-attack mixture (miss, hit, crit).",
 		Params:  append(append([]mechanics.Param(nil), damageParams...), ip("frenzy", 0, 0, 1, "1: frenzy, one more attack (and friendly fire up to 6)")),
 		Options: mechanics.Options(opts.declared()...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -405,7 +407,7 @@ func heavyWeapon() *mechanics.Mechanic {
 		ID:      id,
 		Summary: "heavy weapon below its TOG requirement: a TOG roll to swing at all, and friendly fire on naturals 1…1+deficit",
 		Doc: "A weaker wielder must pass a TOG roll before each attack or cannot swing; the friendly-fire range widens to naturals " +
-			"1…1 + (requirement − TOG). Heavy weapons never get extra attacks from COR. P(hit) = P(TOG roll) · P_attack(f) (mechanics.md §4.6).",
+			"1…1 + (requirement − TOG). Heavy weapons never get extra attacks from COR. P(hit) = P(TOG roll) · P_attack(f).",
 		Params:  ps,
 		Options: mechanics.Options(append([]mechanics.Declared{optTogTN}, opts.declared()...)...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -461,7 +463,7 @@ func friendlyFire() *mechanics.Mechanic {
 		Summary: "friendly fire: naturals ≤ f send the attack at a random nearby character, who rolls AGL vs 11 − the attacker's COR",
 		Doc: "A natural 1 (or up to f = 1 + the TOG deficit of a heavy weapon, +5 in frenzy) sends the attack at a target the GM picks at " +
 			"random among k candidates (the intended target included); an ally picked rolls AGL vs TN 11, lowered by the attacker's COR if " +
-			"the attacker tries to avoid them; an enemy picked gets no COR help. Per turn with m attacks (mechanics.md §4.5).",
+			"the attacker tries to avoid them; an enemy picked gets no COR help. Per turn with m attacks.",
 		Params: []mechanics.Param{attr("tog", "attacker's TOG", 1), ip("requirement", 1, -10, 10, "weapon's TOG requirement (heavy weapons)"),
 			ip("frenzy", 0, 0, 1, "1: frenzy or amok (+5 to the friendly-fire range)"), attr("cor", "attacker's COR", 3),
 			ip("tn", 12, 1, 40, "TN against the intended target"),

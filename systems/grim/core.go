@@ -1,12 +1,3 @@
-// Package grim registers the GRIMWIRE mechanics of mechanics.md §4: a d20 plus
-// an attribute (at most 10, possibly negative) against a TN. A natural 1
-// always fails; on an attack a natural 20 always hits and doubles damage, and
-// a natural 1 (or up to f for a heavy weapon wielded without the strength)
-// misses and may hit someone else.
-//
-// Every mechanic declares its outcome as a record (the naturals rolled, or
-// the counts an attack sequence produced) and its outputs as expressions over
-// that record; the processes name their states by records too.
 package grim
 
 import (
@@ -163,7 +154,7 @@ func coreMechanics() []*mechanics.Mechanic {
 		{
 			ID:      "grim.core.check",
 			Summary: "non-attack check: d20 + attribute + modifiers ≥ TN; a natural 1 always fails, a natural 20 does not always succeed",
-			Doc:     "N ~ d20, T = N + A + M; success ⇔ N ≠ 1 ∧ T ≥ TN. A natural 20 that fails is exported as the 'flavour 20' rate (mechanics.md §4.1).",
+			Doc:     "N ~ d20, T = N + A + M; success ⇔ N ≠ 1 ∧ T ≥ TN. A natural 20 that fails is exported as the 'flavour 20' rate.",
 			Params:  []mechanics.Param{attr("attribute", "the attribute (TOG, AGL, COR, MND, PER, RSN; at most 10, may be negative)", 2), pMod, pTN},
 			Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 				return checkSpec(c.Int("attribute"), c.Int("modifier"), c.Int("tn")), nil
@@ -172,7 +163,7 @@ func coreMechanics() []*mechanics.Mechanic {
 			ID:      "grim.core.attack",
 			Summary: "attack roll: a natural 20 always hits and doubles damage; naturals ≤ f miss and risk friendly fire",
 			Doc: "Success ⇔ N = 20 ∨ (N > f ∧ N + A + M ≥ TN); f = 1 normally, 1 + the TOG deficit for a heavy weapon, +5 in frenzy. " +
-				"Typical attack attribute: COR (mechanics.md §4.1).",
+				"Typical attack attribute: COR.",
 			Params: []mechanics.Param{attr("attribute", "attack attribute (COR)", 3), pMod, ip("tn", 14, 1, 40, "target number"),
 				ip("ff_threshold", 1, 1, 20, "friendly-fire threshold f: naturals ≤ f miss and trigger the friendly-fire procedure")},
 			Build: func(c mechanics.Config) (*mechanics.Spec, error) {

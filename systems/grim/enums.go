@@ -3,7 +3,7 @@ package grim
 //go:generate go tool stringer -type=PvPKind,Naturals,NonattackTie,Weapon,WeaponKind,TargetType,DamageType,CritOrder,YesNo,TogTN,ExtendedRange,Trigger,On3,ExtendedAppliesTo,Surface,FallRow,Below45,DyingTick,Escalation,CorTN,IntAs,KnowledgeRoll,InstabilityDie,ItemKind -linecomment -output=enums_string.go
 
 // The option values of the grim mechanics: the name after // is the value
-// mechanics.md gives the option; the first constant of a type is not always
+// as the option spells it (in --set and the docs); the first constant of a type is not always
 // the default (the declaration of the option lists the default first).
 
 // PvPKind is grim.pvp.kind.
@@ -36,7 +36,7 @@ const (
 // Weapon is the weapon dice choice of the damage mechanics.
 type Weapon int
 
-// Weapons of §4.4 (the sweep values).
+// Weapons of the damage mechanics (docs/mechanics.md#grim-damage).
 const (
 	WeaponD6      Weapon = iota // d6
 	WeaponD4                    // d4

@@ -26,7 +26,7 @@ func runExact(t *testing.T, id string, sets ...string) *engine.Result {
 
 func TestCoreGoldens(t *testing.T) {
 	t.Parallel()
-	// mechanics.md §4.1.
+	// The goldens of grim.core.attack and grim.core.check.
 	a := runExact(t, "grim.core.attack", "attribute=3", "tn=14")
 	near(t, "P(hit) COR+3 vs 14", a.Event("hit").P, 0.5, 1e-12)
 	near(t, "P(crit)", a.Event("crit").P, 0.05, 1e-12)
@@ -64,11 +64,11 @@ func TestCombatSanity(t *testing.T) {
 
 func TestTimeGoldens(t *testing.T) {
 	t.Parallel()
-	// mechanics.md §4.8: 18 m, AGL +3, hard surface.
+	// grim.fall: 18 m, AGL +3, hard surface.
 	f := runExact(t, "grim.fall", "distance=18", "agl=3")
 	near(t, "P(break)", f.Event("broken").P, 0.4, 1e-12)
 	near(t, "E[damage]", f.Var("damage").Stats.Mean, 10.30, 5e-3)
-	// §4.10: MND +2 stays conscious with P = 0.6, E[rounds conscious] = 1.5.
+	// grim.drowning: MND +2 stays conscious with P = 0.6, E[rounds conscious] = 1.5.
 	d := runExact(t, "grim.drowning", "mnd=2", "horizon=400")
 	near(t, "E[rounds conscious]", d.Var("rounds_conscious").Stats.Mean, 1.5, 1e-9)
 	// Burning for a fixed 3 turns: 6d6, mean 21.

@@ -6,7 +6,8 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §4.14–4.16: shield blocks, crafting and the smaller mechanics.
+// Shield blocks, crafting and the smaller mechanics: initiative, grapples,
+// shoves, splash damage, terror, shielding others and difficult terrain.
 
 // miscMechanics are the mechanics declared in misc.go.
 func miscMechanics() []*mechanics.Mechanic {
@@ -33,7 +34,7 @@ func shieldBlock() *mechanics.Mechanic {
 		Summary: "shield block: after a failed AGL evasion the shield's bonus may turn it into a success; the shield then rolls instability",
 		Doc: "Shields add a bonus to evasion AGL rolls: after a failed evasion, if the bonus turns the failure into a success the shield " +
 			"takes the hit and rolls its instability die: 1 destroyed, 2 broken (repairable), 3 the block fails and the hit lands " +
-			"(default) (mechanics.md §4.14).",
+			"(default).",
 		Params: []mechanics.Param{attr("agl", "AGL", 2), pMod, ip("tn", 13, 1, 40, "evasion TN (the attack's total)"), ip("bonus", 3, 0, 20, "the shield's bonus"),
 			ip("die", 20, 4, 20, "the shield's instability die size")},
 		Options: mechanics.Options(optOn3),
@@ -73,7 +74,7 @@ func crafting() *mechanics.Mechanic {
 		Summary: "crafting: MND (first time only) and COR rolls — both succeed: well made; one: unstable; none: nothing",
 		Doc: "Building needs a MND roll (only the first time a type of object is made) and a COR roll (assembly; RSN for supernatural " +
 			"items). Both succeed → well made; one → unstable; both fail → nothing. Long builds need two successes out of three COR rolls " +
-			"(3p² − 2p³: it helps above p = ½ and hurts below) (mechanics.md §4.15).",
+			"(3p² − 2p³: it helps above p = ½ and hurts below).",
 		Params: []mechanics.Param{attr("mnd", "MND", 2), attr("cor", "COR (or RSN)", 2), ip("tn_mnd", 12, 1, 40, "TN of the design (MND) roll"),
 			ip("tn_cor", 12, 1, 40, "TN of the assembly (COR) roll; lower for repairs and upgrades"), pMod,
 			ip("known", 0, 0, 1, "1: this type of object was made before (no MND roll)"), ip("extended", 0, 0, 1, "1: a long build, two successes out of three")},
@@ -123,7 +124,7 @@ func initiative() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.initiative",
 		Summary: "initiative: PER rolls, highest first; ties go to the enemies",
-		Doc:     "Everyone rolls PER; highest first; ties go to the enemies (allies tied with each other choose). Pairwise, exact (mechanics.md §4.16).",
+		Doc:     "Everyone rolls PER; highest first; ties go to the enemies (allies tied with each other choose). Pairwise, exact.",
 		Params:  []mechanics.Param{attr("per", "the character's PER", 2), pMod, attr("enemy_per", "the enemy's PER", 2), ip("enemy_modifier", 0, -30, 30, "the enemy's modifiers")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			rec := naturals("natural", "enemy_natural")
@@ -144,7 +145,7 @@ func grapple() *mechanics.Mechanic {
 		ID:      "grim.grapple",
 		Summary: "acting while grappled: beat the highest roll of all grapplers (ties fail); grappled −5 AGL",
 		Doc: "A grapple is a COR roll to grab, then TOG or COR to hold; actions while grappled must beat the highest roll of all " +
-			"grapplers: P(N_a + A > maxᵢ(Nᵢ + Bᵢ)) (K4); ties fail. Being grappled is −5 AGL (fold it into the modifier) (mechanics.md §4.16).",
+			"grapplers: P(N_a + A > maxᵢ(Nᵢ + Bᵢ)), an order statistic of the grapplers' rolls; ties fail. Being grappled is −5 AGL (fold it into the modifier).",
 		Params: []mechanics.Param{attr("attribute", "the grappled character's attribute", 2), pMod, ip("grapplers", 2, 1, 8, "number of grapplers"),
 			attr("grappler_attribute", "each grappler's TOG or COR", 2)},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -167,7 +168,7 @@ func shove() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.shove",
 		Summary: "shove: a COR hit, then a TOG roll; the target then rolls AGL or is knocked down",
-		Doc:     "A shove needs a COR attack hit, then a TOG roll; the target then rolls AGL (TN by force and terrain) or is knocked down. A product of independent rolls (mechanics.md §4.16).",
+		Doc:     "A shove needs a COR attack hit, then a TOG roll; the target then rolls AGL (TN by force and terrain) or is knocked down. A product of independent rolls.",
 		Params: []mechanics.Param{attr("cor", "shover's COR", 2), ip("hit_tn", 12, 1, 40, "TN to hit"), attr("tog", "shover's TOG", 2), ip("tog_tn", 11, 1, 40, "TN of the TOG roll"),
 			attr("target_agl", "target's AGL", 2), ip("agl_tn", 11, 1, 40, "TN of the target's AGL roll (force, terrain)")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -187,7 +188,7 @@ func splash() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.splash",
 		Summary: "splash damage: an AGL roll halves it (floor)",
-		Doc:     "A character caught in splash damage rolls AGL; success halves the damage (floor) (mechanics.md §4.16).",
+		Doc:     "A character caught in splash damage rolls AGL; success halves the damage (floor).",
 		Params:  []mechanics.Param{attr("agl", "AGL", 2), pMod, pTN, ip("dice", 2, 1, 20, "splash damage dice"), ip("die", 6, 2, 20, "die size")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			n, die := c.Int("dice"), c.Int("die")
@@ -205,7 +206,7 @@ func terror() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.terror",
 		Summary: "terror: a MND roll at the start of each turn; success ends it; turns lost are geometric",
-		Doc:     "A terrified character rolls MND at the start of each turn; success ends the terror. Turns lost ~ Geometric (mechanics.md §4.16).",
+		Doc:     "A terrified character rolls MND at the start of each turn; success ends the terror. Turns lost ~ Geometric.",
 		Params:  []mechanics.Param{attr("mnd", "MND", 2), pMod, pTN, ip("turns", 30, 1, 1000, "turns simulated at most")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			mnd := Check("", c.Int("mnd")+c.Int("modifier"), c.Int("tn"))
@@ -230,7 +231,7 @@ func shieldingOthers() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.shielding_others",
 		Summary: "shielding another: AGL + 5 opposed by the attacker's COR; on failure the protected character evades normally",
-		Doc:     "A character shielding another rolls AGL + 5 against the attacker's COR roll; on a failure the protected character evades normally (mechanics.md §4.16). Ties fail the shielder.",
+		Doc:     "A character shielding another rolls AGL + 5 against the attacker's COR roll; on a failure the protected character evades normally. Ties fail the shielder.",
 		Params: []mechanics.Param{attr("agl", "the shielder's AGL", 2), pMod, attr("attacker_cor", "the attacker's COR", 3),
 			attr("protected_agl", "the protected character's AGL", 1), ip("evasion_tn", 13, 1, 40, "the protected character's evasion TN")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -251,7 +252,7 @@ func terrain() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.terrain",
 		Summary: "difficult terrain: an AGL roll or half movement",
-		Doc:     "Crossing difficult terrain takes an AGL roll; on a failure the character moves at half speed (mechanics.md §4.16).",
+		Doc:     "Crossing difficult terrain takes an AGL roll; on a failure the character moves at half speed.",
 		Params:  []mechanics.Param{attr("agl", "AGL", 2), pMod, pTN, ip("speed", 10, 1, 100, "movement in metres")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			v := c.Int("speed")

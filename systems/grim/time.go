@@ -8,15 +8,16 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §4.8–4.13: falling, burning, drowning, dying, burnout, unstable items.
+// Hazards and states that unfold over time: falling, burning, drowning,
+// dying, burnout and unstable items.
 
 // timeMechanics are the mechanics declared in time.go.
 func timeMechanics() []*mechanics.Mechanic {
 	return []*mechanics.Mechanic{fall(), burning(), drowning(), dying(), burnout(), instability()}
 }
 
-// fallRow is one row of the §4.8 table: the distance (exact: 4.5 m is 9/2),
-// the damage dice and the break-fall TN.
+// fallRow is one row of the falling table (docs/mechanics.md#grim-fall):
+// the distance (exact: 4.5 m is 9/2), the damage dice and the break-fall TN.
 type fallRow struct {
 	dist       expr.Rat
 	n, die, tn int
@@ -58,7 +59,7 @@ func rowLabels() []string {
 	return labels
 }
 
-// fallDice is the dice node of the §4.8 row choice for a fall of h metres:
+// fallDice is the dice node of the falling table's row choice for a fall of h metres:
 // it yields the record with the row (1-based; 0 none) and its dice sum.
 func fallDice(rec *mechanics.Record, h expr.Rat, row FallRow, below Below45) mechanics.Node {
 	sRow, sDice := rec.Slot("row"), rec.Slot("dice")
@@ -109,7 +110,7 @@ func fall() *mechanics.Mechanic {
 		Doc: "Falls deal the table's dice; an AGL roll vs the row's TN breaks the fall: half damage, no knock-down. A deliberate jump from " +
 			"9 m or lower takes no damage if broken. Under 45 m a soft landing (bush, loose sand, dumpster, water) breaks the fall " +
 			"automatically; at 45 m or more only a soft surface allows a roll at all and water no longer counts as soft. No increase past " +
-			"180 m (mechanics.md §4.8).",
+			"180 m.",
 		Params: []mechanics.Param{{Name: "distance", Default: 18, Min: 0, Max: 1000, Real: true, Doc: "metres fallen (sweep 0–250)"},
 			attr("agl", "AGL", 3), pMod, ip("intentional", 0, 0, 1, "1: a deliberate jump"), ip("condition", 15, 1, 200, "Condition (sweep 5–40)")},
 		Options: mechanics.Options(optSurface, optFallRow, optBelow45, optFallHalf, optFallArm),
@@ -164,7 +165,7 @@ func burning() *mechanics.Mechanic {
 		Summary: "burning: 2d6 at the start of each turn until the flames are out",
 		Doc: "A burning character takes 2d6 at the start of each of its turns until it has left the area and put out the flames. With " +
 			"escape_percent = 0 it burns for exactly `turns` turns; otherwise after each turn's damage it gets out with that chance " +
-			"(the seed gives no procedure). Heat is not physical: armour does not apply (mechanics.md §4.9).",
+			"(the seed gives no procedure). Heat is not physical: armour does not apply.",
 		Params: []mechanics.Param{ip("turns", 3, 1, 100, "turns burning (the horizon)"), ip("escape_percent", 0, 0, 100, "percent chance per turn of escaping and putting the fire out (0 = burn all turns)"),
 			ip("condition", 20, 1, 300, "Condition")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -228,7 +229,7 @@ func drowning() *mechanics.Mechanic {
 		Summary: "drowning: breath for 2 + TOG minutes, then a MND 11 roll each round to stay conscious, 6 damage a round after",
 		Doc: "Breath lasts 2 minutes + 1 per TOG point. Then conflict rounds: a MND 11 roll each round keeps the character conscious; an " +
 			"unconscious character underwater takes 6 damage per round, plus the dying tick (−1 a turn) once Condition ≤ 0 by default; " +
-			"dead below −10. The countdown after the blackout is deterministic (mechanics.md §4.10).",
+			"dead below −10. The countdown after the blackout is deterministic.",
 		Params: []mechanics.Param{attr("tog", "TOG (breath B = max(0, 2 + TOG) minutes)", 2), attr("mnd", "MND", 2), pMod,
 			ip("condition", 20, 1, 300, "Condition"), ip("rescue_round", 5, 0, 1000, "rescue arrives after this many rounds past the breath"),
 			ip("horizon", 60, 1, 5000, "rounds simulated at most")},
@@ -264,8 +265,6 @@ func drowning() *mechanics.Mechanic {
 				}
 				return blackout
 			}
-			if !esc {
-			}
 			spec := mechanics.ProcessSpec(p)
 			t := field("time")
 			spec.Vars = append(spec.Vars,
@@ -297,7 +296,7 @@ func dying() *mechanics.Mechanic {
 		Summary: "dying: Condition −1 a turn from ≤ 0 to dead below −10; a helper's COR roll vs 10 + |c| revives",
 		Doc: "At Condition 0 or below the character is dying: −1 each turn, dead below −10. A helper needs a medkit or training (or an " +
 			"MND roll, TN 11 by default) and a COR roll vs 10 + |c| to revive; a revived character has Condition 1 and gains a burnout " +
-			"level. Chain over c ∈ {0…−10} with absorbing revived/dead (K6) (mechanics.md §4.11).",
+			"level. An absorbing Markov chain over c ∈ {0…−10}, revived and dead absorbing.",
 		Params: []mechanics.Param{ip("condition", 0, -10, 0, "starting Condition c₀"), attr("helper_cor", "helper's COR", 2),
 			ip("medkit", 1, 0, 1, "1: the helper has a medkit or medical training (no knowledge roll)"), attr("helper_mnd", "helper's MND (knowledge roll)", 1),
 			ip("knowledge_tn", 11, 1, 40, "TN of the knowledge roll [default 11]"), ip("attempts", 1, 1, 2, "stabilisation attempts per turn")},
@@ -390,7 +389,7 @@ func burnout() *mechanics.Mechanic {
 		Summary: "burnout levels over days: +1 a day while the cause persists, −1 per long rest once it is gone; level 4 is dying",
 		Doc: "While the cause persists the level rises by one per day; it is dealt with with probability r each day. Once it is gone, a " +
 			"long rest (available with probability ℓ a day) removes one level. Level 1: −1 to all rolls; 2: −3, max Condition 80%; 3: −5, " +
-			"max Condition 50%; 4: Condition 0 and dying (absorbing). A daily chain on (level, cause active) (K6) (mechanics.md §4.12).",
+			"max Condition 50%; 4: Condition 0 and dying (absorbing). An absorbing Markov chain on (level, cause active), one step a day.",
 		Params: []mechanics.Param{ip("start_level", 0, 0, 3, "starting burnout level"), ip("resolve_percent", 30, 0, 100, "r: percent chance per day that the cause is dealt with"),
 			ip("rest_percent", 80, 0, 100, "ℓ: percent chance per day of a long rest once the cause is gone"), ip("days", 30, 1, 1000, "horizon in days")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -449,7 +448,7 @@ func instability() *mechanics.Mechanic {
 		Doc: "Each use of an unstable item rolls its instability die (d20 by default, smaller for worse items): 3 → it does not work this " +
 			"time, 2 → it breaks but can be repaired, 1 → it breaks for good and may hurt people nearby. Consumables roll a d10 (or their " +
 			"die): 2–3 dud, 1 harmful. Lifetime: uses until the permanent break ~ Geometric(1/N), mean N; successful uses N − 3 on average; " +
-			"repairs before it ~ Geometric(½), mean 1 (mechanics.md §4.13).",
+			"repairs before it ~ Geometric(½), mean 1.",
 		Params:  []mechanics.Param{ip("uses", 100, 1, 1000, "uses simulated at most (the horizon)")},
 		Options: mechanics.Options(optInstabilityDie, optItemKind),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
