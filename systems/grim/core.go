@@ -11,23 +11,17 @@ import (
 // d20 is the natural die.
 var d20 = mechanics.D(20)
 
-// Check is grim.core.check on the natural in field: success ⇔ N ≠ 1 ∧
+// coreCheck is grim.core.check on the natural in field: success ⇔ N ≠ 1 ∧
 // N + bonus ≥ TN (a natural 20 does not guarantee success).
-func Check(field string, bonus, tn int) kit.Check {
+func coreCheck(field string, bonus, tn int) kit.Check {
 	return kit.Check{Field: field, Sides: 20, Bonus: bonus, Target: tn, Cmp: mechanics.GE, AutoFail: 1, AutoSucceed: 21}
 }
 
-// Attack is grim.core.attack on the natural in field: success ⇔ N = 20 ∨
+// coreAttack is grim.core.attack on the natural in field: success ⇔ N = 20 ∨
 // (N > f ∧ N + bonus ≥ TN).
-func Attack(field string, bonus, tn, f int) kit.Check {
+func coreAttack(field string, bonus, tn, f int) kit.Check {
 	return kit.Check{Field: field, Sides: 20, Bonus: bonus, Target: tn, Cmp: mechanics.GE, AutoFail: f, AutoSucceed: 20}
 }
-
-// CheckSucceeds is grim.core.check for a natural n: N ≠ 1 ∧ N + A + M ≥ TN.
-func CheckSucceeds(n, attr, mod, tn int) bool { return Check("", attr+mod, tn).Holds(n) }
-
-// AttackHits is grim.core.attack for a natural n: N = 20 ∨ (N > f ∧ N + A + M ≥ TN).
-func AttackHits(n, attr, mod, tn, f int) bool { return Attack("", attr+mod, tn, f).Holds(n) }
 
 // Shorthands for the declarations of mechanics.
 var ip = mechanics.IntParam
@@ -123,7 +117,7 @@ func (b block) has(s int) bool { _, ok := b.code(s); return ok }
 // checkSpec reports a single non-attack check on the natural die.
 func checkSpec(a, m, tn int) *mechanics.Spec {
 	rec := naturals("natural")
-	chk := Check("natural", a+m, tn)
+	chk := coreCheck("natural", a+m, tn)
 	n := field("natural")
 	spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
 	spec.Var("total", "T = N + A + M", chk.Total()).
@@ -137,7 +131,7 @@ func checkSpec(a, m, tn int) *mechanics.Spec {
 // attackSpec reports a single attack roll with friendly-fire threshold f.
 func attackSpec(a, m, tn, ff int) *mechanics.Spec {
 	rec := naturals("natural")
-	atk := Attack("natural", a+m, tn, ff)
+	atk := coreAttack("natural", a+m, tn, ff)
 	n := field("natural")
 	spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
 	spec.Var("total", "T = N + A + M", atk.Total()).

@@ -47,7 +47,7 @@ func TestCombatSanity(t *testing.T) {
 	near(t, "E[damage per attack]", d.Var("damage").Stats.Mean, 11.0/20*5.5+1.0/20*11, 1e-12)
 	// Attacks per turn by COR.
 	for cor, want := range map[int]int{-2: 1, 0: 1, 2: 1, 3: 2, 5: 2, 6: 3, 8: 3, 9: 4, 10: 4} {
-		if got := AttacksPerTurn(cor, false); got != want {
+		if got := attacksPerTurn(cor, false); got != want {
 			t.Errorf("AttacksPerTurn(%d) = %d; want %d", cor, got, want)
 		}
 	}

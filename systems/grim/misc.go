@@ -16,7 +16,7 @@ func miscMechanics() []*mechanics.Mechanic {
 	}
 }
 
-var optOn3 = mechanics.SwitchOf("grim.shield_block", "on_3", "block_fails: a 3 on the instability die lets the hit land; no_effect", On3BlockFails, On3NoEffect)
+var optOn3 = mechanics.SwitchOf("grim.shield_block", "on_3", "block_fails: a 3 on the instability die lets the hit land; no_effect", on3BlockFails, on3NoEffect)
 
 // Shield block results, the labels of the band "outcome".
 const (
@@ -40,11 +40,11 @@ func shieldBlock() *mechanics.Mechanic {
 		Options: mechanics.Options(optOn3),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			a, m, tn, b, die := c.Int("agl"), c.Int("modifier"), c.Int("tn"), c.Int("bonus"), c.Int("die")
-			fails3 := optOn3.Of(c) == On3BlockFails
+			fails3 := optOn3.Of(c) == on3BlockFails
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), kit.Natural("instability", die))
-			evade := Check("natural", a+m, tn).Success()
+			evade := coreCheck("natural", a+m, tn).Success()
 			// The shield covers a failed evasion that its bonus turns into a success.
-			covered := Check("natural", a+m+b, tn).Success()
+			covered := coreCheck("natural", a+m+b, tn).Success()
 			k := field("instability")
 			onShield := expr.Cond(expr.Eq(k, num(1)), num(shieldDestroyed), expr.Cond(expr.Eq(k, num(2)), num(shieldBroken), num(shieldBlocked)))
 			if fails3 {
@@ -66,7 +66,7 @@ func shieldBlock() *mechanics.Mechanic {
 }
 
 var optExtendedAppliesTo = mechanics.SwitchOf("grim.crafting", "extended_applies_to", "cor_only: only the COR roll is 2-of-3; both_rolls",
-	ExtendedCorOnly, ExtendedBothRolls)
+	extendedCorOnly, extendedBothRolls)
 
 func crafting() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
@@ -83,7 +83,7 @@ func crafting() *mechanics.Mechanic {
 			m := c.Int("modifier")
 			applies := optExtendedAppliesTo.Of(c)
 			try := func(a, tn int) mechanics.Node {
-				chk := Check("", a+m, tn)
+				chk := coreCheck("", a+m, tn)
 				return mechanics.Map{X: d20, Name: "roll", F: func(n int) int {
 					if chk.Holds(n) {
 						return 1
@@ -95,7 +95,7 @@ func crafting() *mechanics.Mechanic {
 			design, assembly := try(c.Int("mnd"), c.Int("tn_mnd")), try(c.Int("cor"), c.Int("tn_cor"))
 			if c.Int("extended") == 1 {
 				assembly = twoOfThree(assembly)
-				if applies == ExtendedBothRolls {
+				if applies == extendedBothRolls {
 					design = twoOfThree(design)
 				}
 			}
@@ -173,12 +173,12 @@ func shove() *mechanics.Mechanic {
 			attr("target_agl", "target's AGL", 2), ip("agl_tn", 11, 1, 40, "TN of the target's AGL roll (force, terrain)")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			rec := naturals("cor_natural", "tog_natural", "agl_natural")
-			hit := Attack("cor_natural", c.Int("cor"), c.Int("hit_tn"), 1).Success()
-			pushed := expr.And(hit, Check("tog_natural", c.Int("tog"), c.Int("tog_tn")).Success())
+			hit := coreAttack("cor_natural", c.Int("cor"), c.Int("hit_tn"), 1).Success()
+			pushed := expr.And(hit, coreCheck("tog_natural", c.Int("tog"), c.Int("tog_tn")).Success())
 			spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
 			spec.Event("hit", "the COR attack hits", hit).
 				Event("pushed", "hit and the TOG roll succeeds", pushed).
-				Event("knocked_down", "pushed and the target fails its AGL roll", expr.And(pushed, expr.Not(Check("agl_natural", c.Int("target_agl"), c.Int("agl_tn")).Success())))
+				Event("knocked_down", "pushed and the target fails its AGL roll", expr.And(pushed, expr.Not(coreCheck("agl_natural", c.Int("target_agl"), c.Int("agl_tn")).Success())))
 			return spec, nil
 		},
 	}
@@ -193,7 +193,7 @@ func splash() *mechanics.Mechanic {
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			n, die := c.Int("dice"), c.Int("die")
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), mechanics.Int("dice", n, n*die, "the splash damage rolled"))
-			halved := Check("natural", c.Int("agl")+c.Int("modifier"), c.Int("tn")).Success()
+			halved := coreCheck("natural", c.Int("agl")+c.Int("modifier"), c.Int("tn")).Success()
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "dice", Node: mechanics.Repeat{X: mechanics.D(die), N: n}})}
 			spec.Var("damage", "damage taken: the dice, halved (floor) on a successful AGL roll", expr.Cond(halved, round(kit.Floor, expr.Mul(field("dice"), expr.Q(1, 2))), field("dice"))).
 				Event("halved", "the AGL roll succeeds", halved)
@@ -209,7 +209,7 @@ func terror() *mechanics.Mechanic {
 		Doc:     "A terrified character rolls MND at the start of each turn; success ends the terror. Turns lost ~ Geometric.",
 		Params:  []mechanics.Param{attr("mnd", "MND", 2), pMod, pTN, ip("turns", 30, 1, 1000, "turns simulated at most")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			mnd := Check("", c.Int("mnd")+c.Int("modifier"), c.Int("tn"))
+			mnd := coreCheck("", c.Int("mnd")+c.Int("modifier"), c.Int("tn"))
 			p := &mechanics.Process{Homogeneous: true, Horizon: c.Int("turns"), TimeUnit: "turn"}
 			terrified := p.Add(false, "terrified")
 			calm := p.Add(true, "calm")
@@ -238,7 +238,7 @@ func shieldingOthers() *mechanics.Mechanic {
 			rec := naturals("natural", "attacker_natural", "protected_natural")
 			margin := opposedMargin("natural", c.Int("agl")+c.Int("modifier")+5, "attacker_natural", c.Int("attacker_cor"))
 			shielded := expr.Eq(kit.Opposed(margin, kit.TieToTarget), num(kit.Win)) // ties fail the shielder
-			evades := Check("protected_natural", c.Int("protected_agl"), c.Int("evasion_tn")).Success()
+			evades := coreCheck("protected_natural", c.Int("protected_agl"), c.Int("evasion_tn")).Success()
 			spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
 			spec.Event("shielded", "the shielder's AGL + 5 beats the attacker's COR", shielded).
 				Event("evaded", "not shielded, and the protected character evades", expr.And(expr.Not(shielded), evades)).
@@ -257,7 +257,7 @@ func terrain() *mechanics.Mechanic {
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			v := c.Int("speed")
 			rec := naturals("natural")
-			ok := Check("natural", c.Int("agl")+c.Int("modifier"), c.Int("tn")).Success()
+			ok := coreCheck("natural", c.Int("agl")+c.Int("modifier"), c.Int("tn")).Success()
 			spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
 			spec.Vars = append(spec.Vars, mechanics.Var{Name: "metres", Doc: "metres moved: full speed, or half (floor) after a failed AGL roll", Unit: "m",
 				Expr: expr.Cond(ok, num(v), round(kit.Floor, expr.Mul(num(v), expr.Q(1, 2))))})

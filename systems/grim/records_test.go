@@ -24,13 +24,13 @@ func eval(t *testing.T, e expr.Expr, fields map[string]int) expr.Rat {
 // attacks) agree on every weapon roll under every option.
 func TestPipelineFormsAgree(t *testing.T) {
 	t.Parallel()
-	for w := WeaponD6; w <= WeaponUnarmed; w++ {
-		for kind := Melee; kind <= Ranged; kind++ {
-			for target := Normal; target <= Immune; target++ {
-				for dtype := Physical; dtype <= Other; dtype++ {
-					for order := CritBeforeArmour; order <= CritAfterArmour; order++ {
+	for w := weaponD6; w <= weaponUnarmed; w++ {
+		for kind := melee; kind <= ranged; kind++ {
+			for target := targetNormal; target <= targetImmune; target++ {
+				for dtype := damagePhysical; dtype <= damageOther; dtype++ {
+					for order := critBeforeArmour; order <= critAfterArmour; order++ {
 						for _, r := range []kit.Rounding{kit.Floor, kit.Ceil} {
-							for _, min1 := range []YesNo{Yes, No} {
+							for _, min1 := range []yesNo{yes, no} {
 								for _, ta := range [][2]int{{2, 0}, {-3, 4}, {10, 7}, {-10, 0}} {
 									p := pipeline{tog: ta[0], armour: ta[1], weapon: w, kind: kind, target: target, dtype: dtype, critOrder: order, resist: r, min1: min1}
 									lo, hi := weaponRange(w)

@@ -33,11 +33,11 @@ func (r fallRow) label() string {
 }
 
 var (
-	optSurface  = mechanics.ChoiceOf("grim.fall", "surface", "hard, soft or water", Hard, Soft, Water)
-	optFallRow  = mechanics.SwitchOf("grim.fall", "row", "floor_row: the largest listed distance ≤ the fall; nearest_row; interpolate_dice: a mixture of the two neighbouring rows weighted by distance", FloorRow, NearestRow, InterpolateDice)
-	optBelow45  = mechanics.SwitchOf("grim.fall", "below_4_5m", "no_damage or first_row", Below45NoDamage, Below45FirstRow)
+	optSurface  = mechanics.ChoiceOf("grim.fall", "surface", "hard, soft or water", surfaceHard, surfaceSoft, surfaceWater)
+	optFallRow  = mechanics.SwitchOf("grim.fall", "row", "floor_row: the largest listed distance ≤ the fall; nearest_row; interpolate_dice: a mixture of the two neighbouring rows weighted by distance", floorRow, nearestRow, interpolateDice)
+	optBelow45  = mechanics.SwitchOf("grim.fall", "below_4_5m", "no_damage or first_row", below45NoDamage, below45FirstRow)
 	optFallHalf = mechanics.SwitchOf("grim.fall", "half", "floor or ceil when halving", kit.Floor, kit.Ceil)
-	optFallArm  = mechanics.SwitchOf("grim.fall", "armour", "no: armour does not reduce falling damage", No)
+	optFallArm  = mechanics.SwitchOf("grim.fall", "armour", "no: armour does not reduce falling damage", no)
 )
 
 // Thresholds of the falling rules, exact.
@@ -61,7 +61,7 @@ func rowLabels() []string {
 
 // fallDice is the dice node of the falling table's row choice for a fall of h metres:
 // it yields the record with the row (1-based; 0 none) and its dice sum.
-func fallDice(rec *mechanics.Record, h expr.Rat, row FallRow, below Below45) mechanics.Node {
+func fallDice(rec *mechanics.Record, h expr.Rat, row rowRule, below below45) mechanics.Node {
 	sRow, sDice := rec.Slot("row"), rec.Slot("dice")
 	start := rec.Start()
 	rowNode := func(i int) mechanics.Node {
@@ -80,7 +80,7 @@ func fallDice(rec *mechanics.Record, h expr.Rat, row FallRow, below Below45) mec
 	case lo < 0:
 		// Below 4.5 m: no damage, or the first row (nearest_row rounds
 		// falls of 2.25 m or more up to it).
-		if below == Below45NoDamage && (row != NearestRow || h.Cmp(halfFirstRow) < 0) {
+		if below == below45NoDamage && (row != nearestRow || h.Cmp(halfFirstRow) < 0) {
 			return mechanics.Const{V: start}
 		}
 		return rowNode(0)
@@ -89,11 +89,11 @@ func fallDice(rec *mechanics.Record, h expr.Rat, row FallRow, below Below45) mec
 	}
 	next, this := fallRows[lo+1].dist, fallRows[lo].dist
 	switch row {
-	case NearestRow:
+	case nearestRow:
 		if next.Sub(h).Cmp(h.Sub(this)) < 0 {
 			return rowNode(lo + 1)
 		}
-	case InterpolateDice:
+	case interpolateDice:
 		// The upper row's weight is (h − lower)/(upper − lower), exactly.
 		w, _ := h.Sub(this).Div(next.Sub(this))
 		if w.N > 0 {
@@ -132,12 +132,12 @@ func fall() *mechanics.Mechanic {
 			rowF, dice := field("row"), field("dice")
 			var broken expr.Expr = num(0)
 			switch {
-			case surface != Hard && h.Cmp(softLimit) < 0:
+			case surface != surfaceHard && h.Cmp(softLimit) < 0:
 				broken = num(1)
-			case h.Cmp(softLimit) < 0 || surface == Soft:
+			case h.Cmp(softLimit) < 0 || surface == surfaceSoft:
 				var byRow []expr.Expr
 				for i, r := range fallRows {
-					byRow = append(byRow, expr.And(expr.Eq(rowF, num(i+1)), Check("natural", agl+m, r.tn).Success()))
+					byRow = append(byRow, expr.And(expr.Eq(rowF, num(i+1)), coreCheck("natural", agl+m, r.tn).Success()))
 				}
 				broken = expr.Or(byRow...)
 			}
@@ -219,8 +219,8 @@ func burning() *mechanics.Mechanic {
 }
 
 var (
-	optDyingTick  = mechanics.SwitchOf("grim.drowning", "dying_tick", "stacks: the −1 per turn of dying adds to the drowning damage once Condition ≤ 0; drowning_only", TickStacks, TickDrowningOnly)
-	optEscalation = mechanics.SwitchOf("grim.drowning", "escalation", "none: the MND roll does not get harder; minus_1_per_round", EscalationNone, EscalationMinus1PerRound)
+	optDyingTick  = mechanics.SwitchOf("grim.drowning", "dying_tick", "stacks: the −1 per turn of dying adds to the drowning damage once Condition ≤ 0; drowning_only", tickStacks, tickDrowningOnly)
+	optEscalation = mechanics.SwitchOf("grim.drowning", "escalation", "none: the MND roll does not get harder; minus_1_per_round", escalationNone, escalationMinus1PerRound)
 )
 
 func drowning() *mechanics.Mechanic {
@@ -236,8 +236,8 @@ func drowning() *mechanics.Mechanic {
 		Options: mechanics.Options(optDyingTick, optEscalation),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			mnd, m, rescue := c.Int("mnd"), c.Int("modifier"), c.Int("rescue_round")
-			esc := optEscalation.Of(c) == EscalationMinus1PerRound
-			stacks := optDyingTick.Of(c) == TickStacks
+			esc := optEscalation.Of(c) == escalationMinus1PerRound
+			stacks := optDyingTick.Of(c) == tickStacks
 			// Rounds from blackout to death (Condition < −10).
 			cond, k := c.Int("condition"), 0
 			for cond >= -10 {
@@ -254,7 +254,7 @@ func drowning() *mechanics.Mechanic {
 			// number lowers the roll (in Move), so the one kernel is shared.
 			p.Kernel = func(int) mechanics.Node { return d20 }
 			p.KernelKey = func(int) int { return 0 }
-			stay := Check("", mnd+m, 11)
+			stay := coreCheck("", mnd+m, 11)
 			p.Move = func(t, _, n int) int {
 				chk := stay
 				if esc {
@@ -278,9 +278,9 @@ func drowning() *mechanics.Mechanic {
 }
 
 var (
-	optCorTN         = mechanics.SwitchOf("grim.dying", "cor_tn", "10_plus_abs_c: the COR TN is 10 + |c|", CorTN10PlusAbsC)
-	optIntAs         = mechanics.SwitchOf("grim.dying", "int_as", "MND: INT rolls use MND", IntAsMND)
-	optKnowledgeRoll = mechanics.SwitchOf("grim.dying", "knowledge_roll", "once: one knowledge roll decides whether the helper can try at all; each_attempt", KnowledgeOnce, KnowledgeEachAttempt)
+	optCorTN         = mechanics.SwitchOf("grim.dying", "cor_tn", "10_plus_abs_c: the COR TN is 10 + |c|", corTN10PlusAbsC)
+	optIntAs         = mechanics.SwitchOf("grim.dying", "int_as", "MND: INT rolls use MND", intAsMND)
+	optKnowledgeRoll = mechanics.SwitchOf("grim.dying", "knowledge_roll", "once: one knowledge roll decides whether the helper can try at all; each_attempt", knowledgeOnce, knowledgeEachAttempt)
 )
 
 // What a helper knows about treating the dying.
@@ -302,13 +302,13 @@ func dying() *mechanics.Mechanic {
 			ip("knowledge_tn", 11, 1, 40, "TN of the knowledge roll [default 11]"), ip("attempts", 1, 1, 2, "stabilisation attempts per turn")},
 		Options: mechanics.Options(optCorTN, optIntAs, optKnowledgeRoll),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			medkit, each, tries := c.Int("medkit") == 1, optKnowledgeRoll.Of(c) == KnowledgeEachAttempt, c.Int("attempts")
+			medkit, each, tries := c.Int("medkit") == 1, optKnowledgeRoll.Of(c) == knowledgeEachAttempt, c.Int("attempts")
 			_, _ = optCorTN.Of(c), optIntAs.Of(c) // their only values: COR vs 10 + |c|, the knowledge roll on MND
-			know := Check("", c.Int("helper_mnd"), c.Int("knowledge_tn"))
+			know := coreCheck("", c.Int("helper_mnd"), c.Int("knowledge_tn"))
 			// The COR roll vs 10 + |c| for c = 0…−10.
 			var cor [11]kit.Check
 			for depth := range cor {
-				cor[depth] = Check("", c.Int("helper_cor"), 10+depth)
+				cor[depth] = coreCheck("", c.Int("helper_cor"), 10+depth)
 			}
 
 			p := &mechanics.Process{Homogeneous: true, Horizon: 20, TimeUnit: "turn"}
@@ -437,8 +437,8 @@ func burnout() *mechanics.Mechanic {
 
 var (
 	optInstabilityDie = mechanics.ChoiceOf("grim.instability", "die", "the instability die",
-		InstabilityD20, InstabilityD4, InstabilityD6, InstabilityD8, InstabilityD10, InstabilityD12)
-	optItemKind = mechanics.ChoiceOf("grim.instability", "item", "durable (a lifetime of uses) or consumable (one use)", Durable, Consumable)
+		instabilityD20, instabilityD4, instabilityD6, instabilityD8, instabilityD10, instabilityD12)
+	optItemKind = mechanics.ChoiceOf("grim.instability", "item", "durable (a lifetime of uses) or consumable (one use)", durable, consumable)
 )
 
 func instability() *mechanics.Mechanic {
@@ -452,8 +452,8 @@ func instability() *mechanics.Mechanic {
 		Params:  []mechanics.Param{ip("uses", 100, 1, 1000, "uses simulated at most (the horizon)")},
 		Options: mechanics.Options(optInstabilityDie, optItemKind),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			N, H := optInstabilityDie.Of(c).Sides(), c.Int("uses")
-			if optItemKind.Of(c) == Consumable {
+			N, H := optInstabilityDie.Of(c).sides(), c.Int("uses")
+			if optItemKind.Of(c) == consumable {
 				rec := mechanics.NewRecord(kit.Natural("instability", N))
 				n := field("instability")
 				spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "instability", Node: mechanics.D(N)})}
