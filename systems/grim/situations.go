@@ -6,11 +6,12 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// Shield blocks, crafting and the smaller mechanics: initiative, grapples,
-// shoves, splash damage, terror, shielding others and difficult terrain.
+// Rolls for situations outside the attack itself: shield blocks, crafting,
+// initiative, grapples, shoves, splash damage, terror, shielding others and
+// difficult terrain.
 
-// miscMechanics are the mechanics declared in misc.go.
-func miscMechanics() []*mechanics.Mechanic {
+// situationMechanics are the mechanics declared in situations.go.
+func situationMechanics() []*mechanics.Mechanic {
 	return []*mechanics.Mechanic{
 		shieldBlock(), crafting(), initiative(), grapple(), shove(), splash(), terror(), shieldingOthers(), terrain(),
 	}
