@@ -8,7 +8,7 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §5.3–5.6: the attack against Guard, the defender's counter-roll, damage
+// The combat mechanics: the attack against Guard, the defender's counter-roll, damage
 // dice with bursting bonus dice, and armour.
 
 // combatMechanics are the mechanics declared in combat.go.
@@ -23,9 +23,9 @@ var (
 		CoverNone, CoverLight, CoverPartial, CoverFull)
 )
 
-// Guard is the §5.3 Guard of a target: G = base + 5·max(0, size_a −
-// size_t) + cover, halved and rounded up against an attack from behind on
-// an unaware target.
+// Guard is the Guard of a target (docs/mechanics.md#bd-attack): G = base +
+// 5·max(0, size_a − size_t) + cover, halved and rounded up against an
+// attack from behind on an unaware target.
 func Guard(base int, attacker, target Size, cover Cover, behindUnaware bool) int {
 	g := base + 5*max(0, int(attacker)-int(target)) + cover.Guard()
 	if behindUnaware {
@@ -41,7 +41,7 @@ func attack() *mechanics.Mechanic {
 		Doc: "T_a = d20 + k bonus dice (Agility for weapons and unarmed, Soul for spells, Speed for techniques); hit before " +
 			"reactions ⇔ T_a > G with G = guard + 5·max(0, size_a − size_t) + cover (light +10, partial +3, full +5 against " +
 			"direct ranged attacks); from behind an unaware target G becomes ⌈G/2⌉ (15 → 8). A prone target shot at puts one " +
-			"challenge on the attack's bonus dice, an off-hand attack two (mechanics.md §5.3).",
+			"challenge on the attack's bonus dice, an off-hand attack two.",
 		Params: params(pK, pRank, pGuard,
 			ip("behind_unaware", 0, 0, 1, "1: attacking from behind a target that is unaware (Guard halved, rounded up)"),
 			ip("prone", 0, 0, 1, "1: a ranged attack on a prone target (one challenge)"),
@@ -88,7 +88,7 @@ func defense() *mechanics.Mechanic {
 			"that beat Guard, so P(hit) = Σ_t P(T_a = t)·[t > G]·P(T_d ≤ t). The defender's dice are stepped by its own charges, " +
 			"challenges and wounds; prone, its Speed counts a quarter: ⌊k_d/4⌋ dice. Reported: P(hit) without and with the " +
 			"reaction, the reaction's value ΔP(hit) (per attack and per reaction spent) and P(defence succeeds | attack beat " +
-			"Guard) (mechanics.md §5.4).",
+			"Guard).",
 		Params: params(pK, pRank, pGuard, pCharges, pChallenges, pWounded,
 			ip("k_d", 2, 0, 10, "the defender's Speed bonus dice"),
 			ip("rank_d", 10, 4, 20, "die of the defender's bonus dice before any step: 4, 6, 8, 10, 12 or 20"),
@@ -272,8 +272,7 @@ func damage() *mechanics.Mechanic {
 		Doc: "D = Σ_DV d_q + Σ_{k_b} d_b!: the Damage Value is the number of weapon dice, the die the weapon's quality (ordinary d8, " +
 			"heroic d10, …); melee, unarmed and pull-bow hits add Strength bonus dice, crossbows, modern weapons and magic " +
 			"projectiles Skill bonus dice. All bonus dice burst; any burst on a damage bonus die is a critical hit: P(crit) = " +
-			"1 − (1 − 1/S_b)^k_b (d10: .10, .19, .271 for k_b = 1, 2, 3). Untrained unarmed attacks deal 1 feeble die " +
-			"(mechanics.md §5.5).",
+			"1 − (1 − 1/S_b)^k_b (d10: .10, .19, .271 for k_b = 1, 2, 3). Untrained unarmed attacks deal 1 feeble die.",
 		Params: append(append([]mechanics.Param(nil), damageParams...),
 			ip("off_hand", 0, 0, 1, "1: an off-hand attack (two challenges on the damage bonus dice)"),
 			ip("unarmed", 0, 0, 1, "1: an untrained unarmed attack: one feeble die instead of the weapon dice")),
@@ -299,8 +298,9 @@ var (
 	optMinimum    = mechanics.SwitchOf("bd.armor", "minimum", "zero: armour can stop a hit entirely (no minimum is stated); one: a hit does at least 1", MinZero, MinOne)
 )
 
-// Armour is the §5.6 reading of the armour rules for one weapon: what the
-// hit's damage loses, and what the worn armour takes.
+// Armour is the reading of the armour rules for one weapon
+// (docs/mechanics.md#bd-armor): what the hit's damage loses, and what the
+// worn armour takes.
 type Armour struct {
 	// Effective is AR_eff, subtracted from the damage.
 	Effective int
@@ -338,7 +338,7 @@ func armor() *mechanics.Mechanic {
 		Doc: "D_after = max(0, D − AR_eff) with AR_eff = the highest worn armour rank (physical damage only) + the cover's rank; " +
 			"AR_eff = 0 when the weapon is heroic or better and the armour three or more steps below it; armour takes the damage " +
 			"it stops unless the weapon is three or more steps below it; a creature with heroic, epic or legendary Durability " +
-			"takes nothing from weapons below that quality. D is the bd.damage roll (mechanics.md §5.6).",
+			"takes nothing from weapons below that quality. D is the bd.damage roll.",
 		Params: append(append([]mechanics.Param(nil), damageParams...),
 			ip("ar", 3, 0, 100, "armour rank of the worn armour"),
 			ip("ar_second", 0, 0, 100, "a second armour rank (natural armour, a shield…): only the highest counts"),

@@ -1,21 +1,3 @@
-// Package bd registers the mechanics of the bursting-bonus-dice system of
-// mechanics.md §5: an action die (d20, never changed) plus k bonus dice
-// that burst (a maximum adds another roll of the same die, without limit),
-// whose size moves on a ladder d4…d20 with charges, challenges and being
-// wounded; attacks must beat Guard (strictly), checks reach a victory sum
-// (VS); a defender may counter-roll (ties to the attacker); damage comes off
-// Durability, then Health, then the creature is in shock.
-//
-// The ladder lives in one place (Ladder), a function of the typed §5.1
-// options, and every mechanic takes its bonus dice from it. Bursting dice
-// are mechanics.Explode without a limit, as the rules say: the exact
-// engine follows them until going on has probability ≤ 1e-12 per die and
-// reports the dropped mass; the simulator follows every burst that can
-// change the outcome (a comparison or a cap of bursting dice is not followed
-// past the point where it is settled: see sim/saturate.go). Record
-// fields that hold a bursting total are declared up to what the simulator
-// can roll (mechanics.MaxBursts bursts in a row), and each record holds at
-// most one such field, declared last, so that its codes stay dense.
 package bd
 
 import (
@@ -26,7 +8,7 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// ladder is the rank ladder of bonus dice (mechanics.md §5.1): d4, d6, d8
+// ladder is the rank ladder of bonus dice (see the package doc): d4, d6, d8
 // (ordinary), d10 (heroic, where bonus dice start), d12, d20.
 var ladder = [...]int{4, 6, 8, 10, 12, 20}
 
@@ -47,7 +29,8 @@ func rungOf(name string, sides int) (int, error) {
 	return 0, fmt.Errorf("%s=%d is not on the rank ladder: use 4, 6, 8, 10, 12 or 20 (d4 … d20)", name, sides)
 }
 
-// The switches of §5.1, shared by every mechanic that rolls bonus dice.
+// The switches of the core roll (bd.core), shared by every mechanic that
+// rolls bonus dice.
 var (
 	optVsCompare = mechanics.SwitchOf("bd.core", "vs_compare",
 		"at_least: a total succeeds against a victory sum when T ≥ VS (the seed does not say; Guard is always strict); greater_than: T > VS",
@@ -62,7 +45,7 @@ var (
 )
 
 // Ladder turns a roll's base rank and the steps on it into its bonus dice:
-// the one place where the §5.1 ladder and its options are applied.
+// the one place where the ladder and its options are applied.
 type Ladder struct {
 	Above       AboveD20
 	Cancellable YesNo
@@ -220,7 +203,8 @@ func bonusOf(c mechanics.Config, extraChallenges int) (Bonus, error) {
 	return ladderOf(c).Bonus(c.Int("k"), base, s), nil
 }
 
-// meetsVS is the §5.1 success against a victory sum: T ≥ VS, or T > VS.
+// meetsVS is success against a victory sum (docs/mechanics.md#bd-core-check):
+// T ≥ VS, or T > VS.
 func meetsVS(t expr.Expr, vs int, cmp VsCompare) expr.Expr {
 	if cmp == GreaterThan {
 		return kit.Compare(t, mechanics.GT, num(vs))
@@ -245,7 +229,7 @@ func coreBurst() *mechanics.Mechanic {
 		Doc: "X = S·J + R: J ≥ 0 maxima, then a last roll R in 1…S−1, so P(X = S·j + r) = S^−(j+1), E[X] = S(S+1)/(2(S−1)) " +
 			"(d10!: 6.111) and X is never a multiple of S. The die is the rank stepped on the ladder d4…d20 by charges, " +
 			"challenges and being wounded (one die: steps past d20 stay d20). Exact up to a dropped tail of at most 1e-12, " +
-			"reported as truncated mass (mechanics.md §5.1).",
+			"reported as truncated mass.",
 		Params:  params(pRank, pCharges, pChallenges, pWounded),
 		Options: mechanics.Options(optWoundedCancellable),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -274,7 +258,7 @@ func coreCheck() *mechanics.Mechanic {
 		Summary: "action roll: d20 + k bursting bonus dice against a victory sum VS",
 		Doc: "T = N20 + Σ_{i=1..k} X_i with X_i bursting bonus dice of the stepped rank; success ⇔ T ≥ VS (bd.core.opt.vs_compare; " +
 			"against Guard see bd.attack: T > Guard). No natural-roll rules, and no VS is out of reach. Rank index = " +
-			"clamp(rank + charges − challenges − wounded, d4, d20) for all bonus dice of the roll (mechanics.md §5.1).",
+			"clamp(rank + charges − challenges − wounded, d4, d20) for all bonus dice of the roll.",
 		Params:  params(pK, pRank, pVS, pCharges, pChallenges, pWounded),
 		Options: mechanics.Options(optVsCompare, optAboveD20, optWoundedCancellable),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -312,7 +296,7 @@ func check() *mechanics.Mechanic {
 		Doc: "Skill and resistance checks are d20 plus the relevant bonus dice against a VS; reduced, low and zero visibility raise " +
 			"the VS of driving, navigation and ranged attacks by 5, 10 and 15. Initiative is the same roll; an overwatching " +
 			"combatant gets one more bonus die on the first turn (overwatch=1). No VS is ever out of reach: the bursting tail " +
-			"has no end. Also reported: how many bonus dice burst (mechanics.md §5.2).",
+			"has no end. Also reported: how many bonus dice burst.",
 		Params: params(pK, pRank, pVS, ip("overwatch", 0, 0, 1, "1: overwatch, +1 bonus die (initiative on the first turn, attack from the expected vector)"),
 			pCharges, pChallenges, pWounded),
 		Options: mechanics.Options(optVisibility, optVsCompare, optAboveD20, optWoundedCancellable),

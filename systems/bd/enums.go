@@ -3,7 +3,7 @@ package bd
 //go:generate go tool stringer -type=VsCompare,AboveD20,YesNo,FeebleDie,Visibility,Size,Cover,Minimum,Overflow,SpendBelowCost,DamageType -linecomment -output=enums_string.go
 
 // The option values of the bd mechanics: the name after // is the value
-// mechanics.md gives the option; the declaration of an option lists its
+// as the option spells it (in --set and the docs); the declaration of an option lists its
 // default first.
 
 // VsCompare is bd.core.opt.vs_compare: how a total meets a victory sum.

@@ -45,7 +45,7 @@ func variable(t testing.TB, r *engine.Result, name string) *engine.VarResult {
 	return v
 }
 
-// The goldens of mechanics.md §5.1 and §5.3: P(d20 + k d10! > G), to the
+// The goldens of bd.core.check and bd.attack: P(d20 + k d10! > G), to the
 // digits the catalogue prints.
 func TestAttackGoldens(t *testing.T) {
 	t.Parallel()
@@ -70,7 +70,7 @@ func TestAttackGoldens(t *testing.T) {
 	near(t, "check at VS 16", event(t, runExact(t, "bd.core.check", "k=2", "vs=16"), "success"), .7915, 5e-5)
 }
 
-// The golden of §5.4: attacker 2d10!, defender 2d10!, Guard 15.
+// The golden of bd.defense: attacker 2d10!, defender 2d10!, Guard 15.
 func TestDefenseGolden(t *testing.T) {
 	t.Parallel()
 	r := runExact(t, "bd.defense", "k=2", "k_d=2", "guard=15")
@@ -92,7 +92,7 @@ func TestDefenseGolden(t *testing.T) {
 	near(t, "symmetry", event(t, r, "reaction_saves")+event(t, r, "hit"), beaten, 1e-12)
 }
 
-// The golden of §5.5: P(crit) = 1 − (1 − 1/S)^k_b, d10: .10, .19, .271.
+// The golden of bd.damage: P(crit) = 1 − (1 − 1/S)^k_b, d10: .10, .19, .271.
 func TestDamageCritGolden(t *testing.T) {
 	t.Parallel()
 	for kb, want := range map[int]float64{0: 0, 1: .10, 2: .19, 3: .271} {

@@ -10,7 +10,7 @@ import (
 	"github.com/oddsmith/oddsmith/sim"
 )
 
-// The ladder of §5.1 with its three options.
+// The rank ladder (see the package doc) with its three options.
 func TestLadder(t *testing.T) {
 	t.Parallel()
 	type want struct{ n, sides int }
@@ -73,7 +73,7 @@ func TestLadder(t *testing.T) {
 	near(t, "greater_than is at_least one higher", gt, event(t, runExact(t, "bd.core.check", "vs=21"), "success"), 1e-12)
 }
 
-// Guard: size, cover, behind-unaware (§5.3).
+// Guard: size, cover, behind-unaware (bd.attack).
 func TestGuard(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -108,7 +108,7 @@ func TestGuard(t *testing.T) {
 	near(t, "size", event(t, runExact(t, "bd.attack", "size_a=large", "size_t=small"), "hit"), event(t, runExact(t, "bd.attack", "guard=25"), "hit"), 1e-12)
 }
 
-// Armour: the rank subtracted, the quality rules (§5.6).
+// Armour: the rank subtracted, the quality rules (bd.armor).
 func TestArmor(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

@@ -80,8 +80,8 @@ func skirmish() *mechanics.Mechanic {
 		Doc: "bd.track and bd.vigor at once: every attack is rolled against Guard (bd.attack); the defender counter-rolls " +
 			"(bd.defense) when its policy says so and it can pay the Vigor — 5 a reaction, 3 after Defend, none while winded, " +
 			"keeping `reserve` back — and a hit deals bd.damage less the armour rank to Durability, then Health, until shock. " +
-			"Wounded, its Speed dice step down; at the end of each round it recovers 1 Vigor per 5 Stamina. Simulated only " +
-			"(mechanics.md §5.7, §7): its one-attack building blocks are the exact bd.attack, bd.defense and bd.damage, and " +
+			"Wounded, its Speed dice step down; at the end of each round it recovers 1 Vigor per 5 Stamina. Simulated only: " +
+			"its one-attack building blocks are the exact bd.attack, bd.defense and bd.damage, and " +
 			"its two halves the exact chains bd.track (unlimited Vigor) and bd.vigor (no damage track).",
 		MCOnly: true,
 		MCReason: "its state (Durability, Health, Vigor, winded, attack of the round) runs to about 10⁵ states, each with a step over " +

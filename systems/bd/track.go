@@ -7,9 +7,9 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
-// §5.7–5.9 and the skirmish of §6.11: the damage track (Durability, then
-// Health, then shock), the reaction economy on Vigor, shock and emergency
-// aid, and their combination (simulated only).
+// The damage track (Durability, then Health, then shock), the reaction
+// economy on Vigor, and shock and emergency aid; skirmish.go combines the
+// track and the economy (simulated only).
 
 // trackMechanics are the mechanics declared in track.go.
 func trackMechanics() []*mechanics.Mechanic {
@@ -246,8 +246,7 @@ func track() *mechanics.Mechanic {
 			"(bd.attack), the defender counter-rolls if react=1 (bd.defense, with unlimited Vigor: see bd.skirmish), a hit deals " +
 			"bd.damage less the armour rank. While Durability is left Health is full, so the chain has U + H + 1 states; the " +
 			"per-attack distribution (attack, both counter-rolls, damage) is computed once and shared by every state. Beside it " +
-			"the same track per hit (the number of hits, whatever the rolls to land them). Survival is per attack " +
-			"(mechanics.md §5.7).",
+			"the same track per hit (the number of hits, whatever the rolls to land them). Survival is per attack.",
 		Params: append([]mechanics.Param{
 			ip("durability", 30, 1, 200, "Durability U"),
 			ip("health", 20, 1, 200, "Health H"),
@@ -313,7 +312,7 @@ func track() *mechanics.Mechanic {
 var optSpendBelowCost = mechanics.SwitchOf("bd.vigor", "spend_below_cost",
 	"forbidden: a reaction needs its full cost in Vigor; allowed_to_zero: one may be taken with less, Vigor going to 0", Forbidden, AllowedToZero)
 
-// economy is the reaction economy of §5.8.
+// economy is the reaction economy of bd.vigor (docs/mechanics.md#bd-vigor).
 type economy struct {
 	vmax, cost, recovery int
 	spend                SpendBelowCost
@@ -365,7 +364,7 @@ func vigor() *mechanics.Mechanic {
 			"attacks beats Guard with P(T_a > G) (bd.attack), so the demand is Binomial(a, P(T_a > G)); the defender reacts to " +
 			"those (or, committing before the roll, to every attack) while it has the Vigor. Reported: the round of the first " +
 			"attack that beat Guard and went unanswered for lack of Vigor (its CDF is P(some attack went unanswered by round r)) " +
-			"and, beside it, the round the creature is first winded (mechanics.md §5.8).",
+			"and, beside it, the round the creature is first winded.",
 		Params: params(
 			ip("vigor", 20, 0, 100, "maximum (and starting) Vigor"),
 			ip("stamina", 10, 0, 100, "Stamina score: 1 Vigor back per 5 a round"),
@@ -461,7 +460,7 @@ func shockAndAid() *mechanics.Mechanic {
 			"successful Medicine or Medical Science check at VS 20 stabilises it (it stays unconscious until back to 1 Health). " +
 			"With `attempts` checks a round, P(stabilised before death) = 1 − (1 − p)^(attempts·Stamina). Emergency aid (2 actions) " +
 			"gives back 1d10 Durability on a Medicine (treatment) check at VS 20: a mixture of 0 and d10, reported beside the " +
-			"chain (mechanics.md §5.9).",
+			"chain.",
 		Params: params(pK, pRank, pVS,
 			ip("stamina", 10, 1, 100, "the patient's Stamina score: rounds before death in shock"),
 			ip("attempts", 1, 0, 4, "the helper's stabilising checks per round"),
