@@ -34,72 +34,72 @@ func rungOf(name string, sides int) (int, error) {
 var (
 	optVsCompare = mechanics.SwitchOf("bd.core", "vs_compare",
 		"at_least: a total succeeds against a victory sum when T ≥ VS (the seed does not say; Guard is always strict); greater_than: T > VS",
-		AtLeast, GreaterThan)
+		atLeast, greaterThan)
 	optAboveD20 = mechanics.SwitchOf("bd.core", "above_d20",
 		"cap: steps up past d20 do nothing; extra_die: each step past d20 adds one more bursting d20 to a roll that has bonus dice",
-		Cap, ExtraDie)
+		aboveCap, aboveExtraDie)
 	optWoundedCancellable = mechanics.SwitchOf("bd.core", "wounded_cancellable",
 		"yes: the wound step counts like a challenge, so a charge cancels it; no: the wound steps the dice down after charges and "+
 			"challenges have cancelled and been capped at d20 (a wounded roll is at most d12, with no extra dice)",
-		Yes, No)
+		yes, no)
 )
 
-// Ladder turns a roll's base rank and the steps on it into its bonus dice:
+// ladderRules turns a roll's base rank and the steps on it into its bonus dice:
 // the one place where the ladder and its options are applied.
-type Ladder struct {
-	Above       AboveD20
-	Cancellable YesNo
+type ladderRules struct {
+	above       aboveD20
+	cancellable yesNo
 }
 
 // ladderOf decodes the ladder switches of a mechanic (their defaults where
 // the mechanic does not declare them).
-func ladderOf(c mechanics.Config) Ladder {
-	return Ladder{Above: optAboveD20.OrDefault(c), Cancellable: optWoundedCancellable.OrDefault(c)}
+func ladderOf(c mechanics.Config) ladderRules {
+	return ladderRules{above: optAboveD20.OrDefault(c), cancellable: optWoundedCancellable.OrDefault(c)}
 }
 
-// Steps are what moves a roll's bonus dice on the ladder.
-type Steps struct {
-	Charges, Challenges int
-	Wounded             bool
+// steps are what moves a roll's bonus dice on the ladder.
+type steps struct {
+	charges, challenges int
+	wounded             bool
 }
 
-// Bonus is the bonus dice of one roll: N bursting dice with Sides faces.
-type Bonus struct{ N, Sides int }
+// bonusDice is the bonus dice of one roll: n bursting dice with sides faces.
+type bonusDice struct{ n, sides int }
 
-// Bonus is the bonus dice of a roll with k dice of base rung base:
+// bonus is the bonus dice of a roll with k dice of base rung base:
 // index = clamp(base + charges − challenges − wounded, d4, d20), per the
 // options. The step applies to all k dice; extra d20s (extra_die) come only
 // to a roll that has bonus dice.
-func (l Ladder) Bonus(k, base int, s Steps) Bonus {
-	p := base + s.Charges - s.Challenges
-	if s.Wounded {
-		if l.Cancellable == Yes {
+func (l ladderRules) bonus(k, base int, s steps) bonusDice {
+	p := base + s.charges - s.challenges
+	if s.wounded {
+		if l.cancellable == yes {
 			p--
 		} else {
 			p = min(p, top) - 1
 		}
 	}
 	extra := 0
-	if l.Above == ExtraDie && k > 0 {
+	if l.above == aboveExtraDie && k > 0 {
 		extra = max(0, p-top)
 	}
-	return Bonus{N: k + extra, Sides: ladder[min(max(p, 0), top)]}
+	return bonusDice{n: k + extra, sides: ladder[min(max(p, 0), top)]}
 }
 
 // String is the dice in the usual notation ("2d10!").
-func (b Bonus) String() string {
-	if b.N == 0 {
+func (b bonusDice) String() string {
+	if b.n == 0 {
 		return "no bonus dice"
 	}
-	return fmt.Sprintf("%dd%d!", b.N, b.Sides)
+	return fmt.Sprintf("%dd%d!", b.n, b.sides)
 }
 
 // die is one bursting bonus die.
-func (b Bonus) die() mechanics.Explode { return mechanics.Explode{Die: mechanics.D(b.Sides)} }
+func (b bonusDice) die() mechanics.Explode { return mechanics.Explode{Die: mechanics.D(b.sides)} }
 
 // terms are the bonus dice as terms of a sum.
-func (b Bonus) terms() []mechanics.Node {
-	out := make([]mechanics.Node, b.N)
+func (b bonusDice) terms() []mechanics.Node {
+	out := make([]mechanics.Node, b.n)
 	for i := range out {
 		out[i] = b.die()
 	}
@@ -110,21 +110,21 @@ func (b Bonus) terms() []mechanics.Node {
 // simulation (mechanics.MaxBursts maxima in a row, then a last roll).
 func burstMax(sides int) int { return sides * (mechanics.MaxBursts + 1) }
 
-// Max is the most the bonus dice can total in a simulation.
-func (b Bonus) Max() int { return b.N * burstMax(b.Sides) }
+// max is the most the bonus dice can total in a simulation.
+func (b bonusDice) max() int { return b.n * burstMax(b.sides) }
 
 // d20 is the action die.
 var d20 = mechanics.D(20)
 
 // actionRoll is T = N20 + Σ X_i: the action die plus the bonus dice.
-func actionRoll(b Bonus) mechanics.Node {
+func actionRoll(b bonusDice) mechanics.Node {
 	return mechanics.Sum{Terms: append([]mechanics.Node{d20}, b.terms()...)}
 }
 
 // totalField declares a field holding an action roll's total (from 1: the
 // bonus dice are added to the action die one by one).
-func totalField(name, doc string, b Bonus) mechanics.Field {
-	return mechanics.Int(name, 1, 20+b.Max(), doc)
+func totalField(name, doc string, b bonusDice) mechanics.Field {
+	return mechanics.Int(name, 1, 20+b.max(), doc)
 }
 
 // withBursts is the record rec (fields "bursts" and total, total last, its
@@ -138,19 +138,19 @@ func totalField(name, doc string, b Bonus) mechanics.Field {
 // J ≥ 1. Keeping the maxima apart from the last rolls until the end keeps
 // the joint (bursts, total) small for the exact engine: the maxima are a
 // few dozen values per die, and the last rolls an ordinary sum.
-func withBursts(rec *mechanics.Record, base mechanics.Node, b Bonus, total string) mechanics.Node {
+func withBursts(rec *mechanics.Record, base mechanics.Node, b bonusDice, total string) mechanics.Node {
 	sB, sT := rec.Slot("bursts"), rec.Slot(total)
 	start := rec.Start()
-	if b.N == 0 {
+	if b.n == 0 {
 		return mechanics.Map{X: base, Name: total, F: func(v int) int { return sT.Set(start, v) }}
 	}
-	S := b.Sides
-	maxima := mechanics.NewRecord(mechanics.Int("bursts", 0, b.N, "bonus dice that burst"),
-		mechanics.Int("maxima", 0, b.N*(mechanics.MaxBursts+1), "maxima rolled on the bonus dice"))
+	S := b.sides
+	maxima := mechanics.NewRecord(mechanics.Int("bursts", 0, b.n, "bonus dice that burst"),
+		mechanics.Int("maxima", 0, b.n*(mechanics.MaxBursts+1), "maxima rolled on the bonus dice"))
 	mB, mM := maxima.Slot("bursts"), maxima.Slot("maxima")
 	coin := mechanics.Explode{Die: mechanics.Die{Faces: []int{0, 1}, Weights: []int64{int64(S - 1), 1}}}
 	var acc mechanics.Node = mechanics.Const{V: maxima.Start()}
-	for range b.N {
+	for range b.n {
 		acc = mechanics.Combine{X: acc, Y: coin, Name: "maxima of a bonus die", F: func(m, j int) int {
 			if j > 0 {
 				m = mB.Set(m, mB.Get(m)+1)
@@ -159,7 +159,7 @@ func withBursts(rec *mechanics.Record, base mechanics.Node, b Bonus, total strin
 		}}
 	}
 	lasts := []mechanics.Node{base}
-	for range b.N {
+	for range b.n {
 		lasts = append(lasts, mechanics.D(S-1))
 	}
 	return mechanics.Combine{X: acc, Y: mechanics.Sum{Terms: lasts}, Name: total, F: func(m, r int) int {
@@ -188,25 +188,25 @@ var (
 )
 
 // stepsOf reads charges, challenges and wounded.
-func stepsOf(c mechanics.Config) Steps {
-	return Steps{Charges: c.Int("charges"), Challenges: c.Int("challenges"), Wounded: c.Int("wounded") == 1}
+func stepsOf(c mechanics.Config) steps {
+	return steps{charges: c.Int("charges"), challenges: c.Int("challenges"), wounded: c.Int("wounded") == 1}
 }
 
 // bonusOf reads k, rank and the steps of a roll and gives its bonus dice.
-func bonusOf(c mechanics.Config, extraChallenges int) (Bonus, error) {
+func bonusOf(c mechanics.Config, extraChallenges int) (bonusDice, error) {
 	base, err := rungOf("rank", c.Int("rank"))
 	if err != nil {
-		return Bonus{}, err
+		return bonusDice{}, err
 	}
 	s := stepsOf(c)
-	s.Challenges += extraChallenges
-	return ladderOf(c).Bonus(c.Int("k"), base, s), nil
+	s.challenges += extraChallenges
+	return ladderOf(c).bonus(c.Int("k"), base, s), nil
 }
 
 // meetsVS is success against a victory sum (docs/mechanics.md#bd-core-check):
 // T ≥ VS, or T > VS.
-func meetsVS(t expr.Expr, vs int, cmp VsCompare) expr.Expr {
-	if cmp == GreaterThan {
+func meetsVS(t expr.Expr, vs int, cmp vsCompare) expr.Expr {
+	if cmp == greaterThan {
 		return kit.Compare(t, mechanics.GT, num(vs))
 	}
 	return kit.Compare(t, mechanics.GE, num(vs))
@@ -237,8 +237,8 @@ func coreBurst() *mechanics.Mechanic {
 			if err != nil {
 				return nil, err
 			}
-			b := ladderOf(c).Bonus(1, base, stepsOf(c))
-			S := b.Sides
+			b := ladderOf(c).bonus(1, base, stepsOf(c))
+			S := b.sides
 			rec := mechanics.NewRecord(mechanics.Int("value", 1, burstMax(S), fmt.Sprintf("X, the total of one d%d!", S)))
 			x := field("value")
 			j := expr.Floor(expr.Div(x, num(S)))
@@ -278,8 +278,8 @@ func coreCheck() *mechanics.Mechanic {
 	}
 }
 
-func successDoc(cmp VsCompare) string {
-	if cmp == GreaterThan {
+func successDoc(cmp vsCompare) string {
+	if cmp == greaterThan {
 		return "T > VS"
 	}
 	return "T ≥ VS"
@@ -287,7 +287,7 @@ func successDoc(cmp VsCompare) string {
 
 var optVisibility = mechanics.ChoiceOf("bd.check", "visibility",
 	"raises the VS of driving, navigation and ranged attacks: normal +0, reduced +5, low +10, zero +15",
-	VisNormal, VisReduced, VisLow, VisZero)
+	visNormal, visReduced, visLow, visZero)
 
 func check() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
@@ -305,9 +305,9 @@ func check() *mechanics.Mechanic {
 			if err != nil {
 				return nil, err
 			}
-			b := ladderOf(c).Bonus(c.Int("k")+c.Int("overwatch"), base, stepsOf(c))
-			vs, cmp := c.Int("vs")+optVisibility.Of(c).Penalty(), optVsCompare.Of(c)
-			rec := mechanics.NewRecord(mechanics.Int("bursts", 0, b.N, "bonus dice that burst"), totalField("total", "T = d20 + "+b.String(), b))
+			b := ladderOf(c).bonus(c.Int("k")+c.Int("overwatch"), base, stepsOf(c))
+			vs, cmp := c.Int("vs")+optVisibility.Of(c).penalty(), optVsCompare.Of(c)
+			rec := mechanics.NewRecord(mechanics.Int("bursts", 0, b.n, "bonus dice that burst"), totalField("total", "T = d20 + "+b.String(), b))
 			t, bursts := field("total"), field("bursts")
 			spec := &mechanics.Spec{Record: rec, Outcome: withBursts(rec, d20, b, "total")}
 			spec.Var("total", "T = d20 + "+b.String(), t).

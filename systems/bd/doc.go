@@ -17,7 +17,7 @@
 // to the attacker (bd.defense). Damage comes off Durability, then Health,
 // then the creature is in shock (bd.track).
 //
-// The ladder lives in one place (Ladder), a function of the typed
+// The ladder lives in one place (ladderRules), a function of the typed
 // switches, and every mechanic takes its bonus dice from it. Bursting dice
 // are mechanics.Explode without a limit, as the rules say: the exact
 // engine follows them until going on has probability ≤ 1e-12 per die and

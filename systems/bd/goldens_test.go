@@ -373,7 +373,7 @@ func TestBurstCountMatchesDice(t *testing.T) {
 	}
 	// Damage: 2d8! weapon dice and 3d10! bonus dice, against their sum.
 	dmg := variable(t, runExact(t, "bd.damage", "dv=2", "opt.weapon_dice_burst=yes", "k_b=3"), "damage")
-	d, _, err := exact.Eval(damageRoll{w: weapon{N: 2, Sides: 8, Bursts: true}, b: Bonus{N: 3, Sides: 10}}.node())
+	d, _, err := exact.Eval(damageRoll{w: weapon{n: 2, sides: 8, bursts: true}, b: bonusDice{n: 3, sides: 10}}.node())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,39 +15,39 @@ func TestLadder(t *testing.T) {
 	t.Parallel()
 	type want struct{ n, sides int }
 	cases := []struct {
-		l      Ladder
+		l      ladderRules
 		k, die int
-		s      Steps
+		s      steps
 		want   want
 	}{
-		{Ladder{}, 2, 10, Steps{}, want{2, 10}},
-		{Ladder{}, 2, 10, Steps{Challenges: 1}, want{2, 8}},
-		{Ladder{}, 2, 10, Steps{Challenges: 9}, want{2, 4}},                             // floor d4
-		{Ladder{}, 2, 10, Steps{Charges: 1}, want{2, 12}},                               // d10 → d12
-		{Ladder{}, 2, 10, Steps{Charges: 2}, want{2, 20}},                               // d12 → d20
-		{Ladder{}, 2, 10, Steps{Charges: 5}, want{2, 20}},                               // cap
-		{Ladder{}, 2, 10, Steps{Charges: 2, Challenges: 2}, want{2, 10}},                // cancel one for one
-		{Ladder{}, 2, 10, Steps{Wounded: true}, want{2, 8}},                             // heroic → ordinary
-		{Ladder{}, 2, 10, Steps{Charges: 1, Wounded: true}, want{2, 10}},                // a charge cancels the wound
-		{Ladder{}, 2, 10, Steps{Charges: 3, Wounded: true}, want{2, 20}},                // surplus charges absorb it
-		{Ladder{Cancellable: No}, 2, 10, Steps{Charges: 3, Wounded: true}, want{2, 12}}, // not past d12 wounded
-		{Ladder{Cancellable: No}, 2, 10, Steps{Charges: 1, Wounded: true}, want{2, 10}},
-		{Ladder{Cancellable: No}, 2, 4, Steps{Wounded: true}, want{2, 4}},
-		{Ladder{Above: ExtraDie}, 2, 10, Steps{Charges: 2}, want{2, 20}},
-		{Ladder{Above: ExtraDie}, 2, 10, Steps{Charges: 4}, want{4, 20}}, // two steps past d20: two more d20
-		{Ladder{Above: ExtraDie}, 0, 10, Steps{Charges: 4}, want{0, 20}}, // no bonus dice, none added
-		{Ladder{Above: ExtraDie}, 1, 10, Steps{Charges: 4, Wounded: true}, want{2, 20}},
-		{Ladder{Above: ExtraDie, Cancellable: No}, 1, 10, Steps{Charges: 4, Wounded: true}, want{1, 12}},
-		{Ladder{}, 1, 20, Steps{}, want{1, 20}},
-		{Ladder{}, 1, 4, Steps{Charges: 1}, want{1, 6}},
+		{ladderRules{}, 2, 10, steps{}, want{2, 10}},
+		{ladderRules{}, 2, 10, steps{challenges: 1}, want{2, 8}},
+		{ladderRules{}, 2, 10, steps{challenges: 9}, want{2, 4}},                             // floor d4
+		{ladderRules{}, 2, 10, steps{charges: 1}, want{2, 12}},                               // d10 → d12
+		{ladderRules{}, 2, 10, steps{charges: 2}, want{2, 20}},                               // d12 → d20
+		{ladderRules{}, 2, 10, steps{charges: 5}, want{2, 20}},                               // cap
+		{ladderRules{}, 2, 10, steps{charges: 2, challenges: 2}, want{2, 10}},                // cancel one for one
+		{ladderRules{}, 2, 10, steps{wounded: true}, want{2, 8}},                             // heroic → ordinary
+		{ladderRules{}, 2, 10, steps{charges: 1, wounded: true}, want{2, 10}},                // a charge cancels the wound
+		{ladderRules{}, 2, 10, steps{charges: 3, wounded: true}, want{2, 20}},                // surplus charges absorb it
+		{ladderRules{cancellable: no}, 2, 10, steps{charges: 3, wounded: true}, want{2, 12}}, // not past d12 wounded
+		{ladderRules{cancellable: no}, 2, 10, steps{charges: 1, wounded: true}, want{2, 10}},
+		{ladderRules{cancellable: no}, 2, 4, steps{wounded: true}, want{2, 4}},
+		{ladderRules{above: aboveExtraDie}, 2, 10, steps{charges: 2}, want{2, 20}},
+		{ladderRules{above: aboveExtraDie}, 2, 10, steps{charges: 4}, want{4, 20}}, // two steps past d20: two more d20
+		{ladderRules{above: aboveExtraDie}, 0, 10, steps{charges: 4}, want{0, 20}}, // no bonus dice, none added
+		{ladderRules{above: aboveExtraDie}, 1, 10, steps{charges: 4, wounded: true}, want{2, 20}},
+		{ladderRules{above: aboveExtraDie, cancellable: no}, 1, 10, steps{charges: 4, wounded: true}, want{1, 12}},
+		{ladderRules{}, 1, 20, steps{}, want{1, 20}},
+		{ladderRules{}, 1, 4, steps{charges: 1}, want{1, 6}},
 	}
 	for _, c := range cases {
 		base, err := rungOf("rank", c.die)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := c.l.Bonus(c.k, base, c.s)
-		if b.N != c.want.n || b.Sides != c.want.sides {
+		b := c.l.bonus(c.k, base, c.s)
+		if b.n != c.want.n || b.sides != c.want.sides {
 			t.Errorf("%+v: %d dice of rank d%d %+v → %s; want %dd%d!", c.l, c.k, c.die, c.s, b, c.want.n, c.want.sides)
 		}
 	}
@@ -78,26 +78,26 @@ func TestGuard(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		base   int
-		a, tg  Size
-		cover  Cover
+		a, tg  size
+		cover  coverKind
 		behind bool
 		want   int
 		doc    string
 	}{
-		{15, Medium, Medium, CoverNone, false, 15, "plain"},
-		{15, Medium, Tiny, CoverNone, false, 25, "a human attacking a mouse: +10"},
-		{15, Colossal, Medium, CoverNone, false, 35, "a behemoth attacking a human: +20"},
-		{15, Tiny, Colossal, CoverNone, false, 15, "smaller attackers get nothing"},
-		{15, Medium, Medium, CoverLight, false, 25, "light cover"},
-		{15, Medium, Medium, CoverPartial, false, 18, "partial cover"},
-		{15, Medium, Medium, CoverFull, false, 20, "full cover"},
-		{15, Medium, Medium, CoverNone, true, 8, "behind, unaware: 15 → 8"},
-		{16, Large, Medium, CoverPartial, true, 12, "⌈24/2⌉"},
+		{15, medium, medium, coverNone, false, 15, "plain"},
+		{15, medium, tiny, coverNone, false, 25, "a human attacking a mouse: +10"},
+		{15, colossal, medium, coverNone, false, 35, "a behemoth attacking a human: +20"},
+		{15, tiny, colossal, coverNone, false, 15, "smaller attackers get nothing"},
+		{15, medium, medium, coverLight, false, 25, "light cover"},
+		{15, medium, medium, coverPartial, false, 18, "partial cover"},
+		{15, medium, medium, coverFull, false, 20, "full cover"},
+		{15, medium, medium, coverNone, true, 8, "behind, unaware: 15 → 8"},
+		{16, large, medium, coverPartial, true, 12, "⌈24/2⌉"},
 	}
 	for _, c := range cases {
 		t.Run(c.doc, func(t *testing.T) {
 			t.Parallel()
-			if g := Guard(c.base, c.a, c.tg, c.cover, c.behind); g != c.want {
+			if g := guardOf(c.base, c.a, c.tg, c.cover, c.behind); g != c.want {
 				t.Errorf("%s: Guard %d; want %d", c.doc, g, c.want)
 			}
 		})
@@ -114,23 +114,23 @@ func TestArmor(t *testing.T) {
 	cases := []struct {
 		w, a, d int
 		ar      int
-		cover   Cover
-		dt      DamageType
-		want    Armour
+		cover   coverKind
+		dt      damageType
+		want    armour
 	}{
-		{2, 2, 2, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}},
-		{3, 0, 2, 3, CoverNone, Physical, Armour{}},                      // heroic ignores feeble armour
-		{3, 1, 2, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}}, // two steps: not ignored
-		{2, 0, 2, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}}, // ordinary weapons ignore nothing
-		{5, 2, 2, 3, CoverFull, Physical, Armour{}},                      // legendary ignores ordinary, cover too
-		{0, 3, 2, 3, CoverPartial, Physical, Armour{Effective: 8, Worn: 3, Unharmed: true}},
-		{2, 2, 2, 3, CoverPartial, Energy, Armour{Effective: 5}},
-		{3, 2, 4, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3, Immune: true}}, // epic Durability
-		{4, 2, 4, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}},
-		{1, 2, 2, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}}, // below heroic: no immunity rule
+		{2, 2, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}},
+		{3, 0, 2, 3, coverNone, physical, armour{}},                      // heroic ignores feeble armour
+		{3, 1, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}}, // two steps: not ignored
+		{2, 0, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}}, // ordinary weapons ignore nothing
+		{5, 2, 2, 3, coverFull, physical, armour{}},                      // legendary ignores ordinary, cover too
+		{0, 3, 2, 3, coverPartial, physical, armour{effective: 8, worn: 3, unharmed: true}},
+		{2, 2, 2, 3, coverPartial, energy, armour{effective: 5}},
+		{3, 2, 4, 3, coverNone, physical, armour{effective: 3, worn: 3, immune: true}}, // epic Durability
+		{4, 2, 4, 3, coverNone, physical, armour{effective: 3, worn: 3}},
+		{1, 2, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}}, // below heroic: no immunity rule
 	}
 	for _, c := range cases {
-		if got := ArmourOf(c.w, c.a, c.d, c.ar, c.cover, c.dt); got != c.want {
+		if got := armourOf(c.w, c.a, c.d, c.ar, c.cover, c.dt); got != c.want {
 			t.Errorf("weapon %d armour %d durability %d AR %d %v %v: %+v; want %+v", c.w, c.a, c.d, c.ar, c.cover, c.dt, got, c.want)
 		}
 	}

@@ -21,10 +21,10 @@ func trackMechanics() []*mechanics.Mechanic {
 // (fresh, and once wounded: its Speed dice one step down) and the damage
 // after armour.
 type attackProfile struct {
-	atk            Bonus
+	atk            bonusDice
 	guard          int
 	react          bool
-	fresh, wounded Bonus
+	fresh, wounded bonusDice
 	dmg            damageRoll
 	ar             int
 	// cap bounds the recorded damage: more does no more harm to the chain.
@@ -61,13 +61,13 @@ func profileOf(c mechanics.Config, cap int) (attackProfile, error) {
 	}
 	l := ladderOf(c)
 	p := attackProfile{
-		atk:     l.Bonus(c.Int("k"), rung[0], Steps{}),
+		atk:     l.bonus(c.Int("k"), rung[0], steps{}),
 		guard:   c.Int("guard"),
 		react:   c.Int("react") == 1,
-		fresh:   l.Bonus(c.Int("k_d"), rung[1], Steps{}),
-		wounded: l.Bonus(c.Int("k_d"), rung[1], Steps{Wounded: true}),
-		dmg: damageRoll{w: weapon{N: c.Int("dv"), Sides: ladder[rung[2]], Bursts: optWeaponDiceBurst.OrDefault(c) == Yes},
-			b: l.Bonus(c.Int("k_b"), rung[3], Steps{})},
+		fresh:   l.bonus(c.Int("k_d"), rung[1], steps{}),
+		wounded: l.bonus(c.Int("k_d"), rung[1], steps{wounded: true}),
+		dmg: damageRoll{w: weapon{n: c.Int("dv"), sides: ladder[rung[2]], bursts: optWeaponDiceBurst.OrDefault(c) == yes},
+			b: l.bonus(c.Int("k_b"), rung[3], steps{})},
 		ar:  c.Int("ar"),
 		cap: cap,
 	}
@@ -141,12 +141,12 @@ func (k attackKernel) hit(x int, wounded, react bool) (bool, int) {
 }
 
 var optOverflow = mechanics.SwitchOf("bd.track", "overflow",
-	"carries: the damage of the hit that breaks Durability beyond what was left goes on into Health; lost: it is lost", Carries, Lost)
+	"carries: the damage of the hit that breaks Durability beyond what was left goes on into Health; lost: it is lost", overflowCarries, overflowLost)
 
 // pools is the damage track of a creature: Durability U, then Health H.
 type pools struct {
-	U, H     int
-	overflow Overflow
+	durability, health int
+	overflow           overflowRule
 }
 
 // hurt applies damage d to a creature with u Durability and h Health left
@@ -157,7 +157,7 @@ func (t pools) hurt(u, h, d int) (int, int) {
 			return u - d, h
 		}
 		rest := d - u
-		if t.overflow == Lost {
+		if t.overflow == overflowLost {
 			rest = 0
 		}
 		return 0, h - rest
@@ -186,10 +186,10 @@ func newTrackChain(t pools, horizon int, unit string, untilWounded bool) *trackC
 		ch.end = ch.p.Add(true, "wounded")
 	} else {
 		ch.end = ch.p.Add(true, "shock")
-		ch.woundBase = ch.p.AddRecord(false, mechanics.NewRecord(dur(0, 0), hp(1, t.H)))
+		ch.woundBase = ch.p.AddRecord(false, mechanics.NewRecord(dur(0, 0), hp(1, t.health)))
 	}
-	ch.unhurt = ch.p.AddRecord(false, mechanics.NewRecord(dur(1, t.U), hp(t.H, t.H)))
-	ch.p.Start = ch.state(t.U, t.H)
+	ch.unhurt = ch.p.AddRecord(false, mechanics.NewRecord(dur(1, t.durability), hp(t.health, t.health)))
+	ch.p.Start = ch.state(t.durability, t.health)
 	return ch
 }
 
@@ -208,7 +208,7 @@ func (ch *trackChain) state(u, h int) int {
 func (ch *trackChain) at(s int) (u, h int) {
 	switch {
 	case s >= ch.unhurt:
-		return s - ch.unhurt + 1, ch.H
+		return s - ch.unhurt + 1, ch.health
 	case ch.woundBase >= 0 && s >= ch.woundBase:
 		return 0, s - ch.woundBase + 1
 	}
@@ -256,10 +256,10 @@ func track() *mechanics.Mechanic {
 			profileParams...),
 		Options: mechanics.Options(optOverflow, optWeaponDiceBurst),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			t := pools{U: c.Int("durability"), H: c.Int("health"), overflow: optOverflow.Of(c)}
+			t := pools{durability: c.Int("durability"), health: c.Int("health"), overflow: optOverflow.Of(c)}
 			a, stamina := c.Int("attacks"), c.Int("stamina")
 			horizon := c.Int("rounds") * a
-			prof, err := profileOf(c, t.U+t.H)
+			prof, err := profileOf(c, t.durability+t.health)
 			if err != nil {
 				return nil, err
 			}
@@ -310,12 +310,12 @@ func track() *mechanics.Mechanic {
 }
 
 var optSpendBelowCost = mechanics.SwitchOf("bd.vigor", "spend_below_cost",
-	"forbidden: a reaction needs its full cost in Vigor; allowed_to_zero: one may be taken with less, Vigor going to 0", Forbidden, AllowedToZero)
+	"forbidden: a reaction needs its full cost in Vigor; allowed_to_zero: one may be taken with less, Vigor going to 0", forbidden, allowedToZero)
 
 // economy is the reaction economy of bd.vigor (docs/mechanics.md#bd-vigor).
 type economy struct {
 	vmax, cost, recovery int
-	spend                SpendBelowCost
+	spend                spendBelowCost
 	// decideAfter: react to attacks that beat Guard only (else to every
 	// attack); reserve: Vigor kept back (bd.skirmish).
 	decideAfter bool
@@ -331,7 +331,7 @@ func economyOf(c mechanics.Config, vmax, reserve int) economy {
 		cost = 3
 	}
 	return economy{vmax: vmax, cost: cost, recovery: c.Int("stamina") / 5, spend: optSpendBelowCost.Of(c),
-		decideAfter: optDecideAfterRoll.Of(c) == Yes, reserve: reserve}
+		decideAfter: optDecideAfterRoll.Of(c) == yes, reserve: reserve}
 }
 
 // wants says whether the policy reacts to an attack.
@@ -340,7 +340,7 @@ func (e economy) wants(beats bool) bool { return beats || !e.decideAfter }
 // pay takes a reaction's cost from v when the creature can react: the
 // Vigor left, whether it reacted, and whether it is winded now.
 func (e economy) pay(v int, winded bool) (int, bool, bool) {
-	if winded || (v < e.cost && (e.spend == Forbidden || v == 0)) || max(0, v-e.cost) < e.reserve {
+	if winded || (v < e.cost && (e.spend == forbidden || v == 0)) || max(0, v-e.cost) < e.reserve {
 		return v, false, winded
 	}
 	v = max(0, v-e.cost)
@@ -473,7 +473,7 @@ func shockAndAid() *mechanics.Mechanic {
 			}
 			vs, cmp, stamina, m := c.Int("vs"), optVsCompare.Of(c), c.Int("stamina"), c.Int("attempts")
 			op := mechanics.GE
-			if cmp == GreaterThan {
+			if cmp == greaterThan {
 				op = mechanics.GT
 			}
 			passes := func() mechanics.Node { return mechanics.Compare{X: actionRoll(b), Op: op, T: vs} }
