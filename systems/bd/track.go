@@ -379,77 +379,108 @@ func vigor() *mechanics.Mechanic {
 				return nil, err
 			}
 			e := economyOf(c, c.Int("vigor"), 0)
-			a, g, rounds := c.Int("attacks"), c.Int("guard"), c.Int("rounds")
-			// One round: which of the attacks beat Guard, in order.
-			var fields []mechanics.Field
-			for i := 1; i <= a; i++ {
-				fields = append(fields, mechanics.Flag(fmt.Sprintf("attack_%d", i), fmt.Sprintf("attack %d of the round beats Guard", i)))
-			}
-			round := mechanics.NewRecord(fields...)
-			slots := make([]mechanics.Slot, a)
-			var kernel mechanics.Node = mechanics.Const{V: round.Start()}
-			for i := range slots {
-				s := round.Slot(fields[i].Name)
-				slots[i] = s
-				kernel = mechanics.Combine{X: kernel, Y: mechanics.Compare{X: actionRoll(b), Op: mechanics.GT, T: g}, Name: fields[i].Name,
-					F: func(r, beats int) int { return s.Set(r, beats) }}
-			}
+			round := roundOf(b, c.Int("attacks"), c.Int("guard"))
 			state := mechanics.NewRecord(mechanics.Int("vigor", 0, e.vmax, "Vigor"), mechanics.Flag("winded", "winded: no actions until Vigor is back to 5"))
-			sV, sW := state.Slot("vigor"), state.Slot("winded")
-			// chain follows rounds until the first unanswered attack, or
-			// (untilWinded) until the creature is first winded.
-			chain := func(untilWinded bool) (*mechanics.Process, int, int) {
-				p := &mechanics.Process{Homogeneous: true, Horizon: rounds, TimeUnit: "round"}
-				end := p.Add(true, map[bool]string{false: "unanswered", true: "winded"}[untilWinded])
-				base := p.AddRecord(false, state)
-				p.Start = base + sV.Set(state.Start(), e.vmax)
-				p.Kernel = func(int) mechanics.Node { return kernel }
-				p.Move = func(_, s, x int) int {
-					code := s - base
-					v, w := sV.Get(code), sW.Bool(code)
-					for _, sl := range slots {
-						beats := sl.Bool(x)
-						if !e.wants(beats) {
-							continue
-						}
-						var reacted bool
-						v, reacted, w = e.pay(v, w)
-						switch {
-						case untilWinded && w:
-							return end
-						case !untilWinded && beats && !reacted:
-							return end
-						}
-					}
-					v, w = e.recover(v, w)
-					return base + sW.SetBool(sV.Set(code, v), w)
-				}
-				return p, end, base
-			}
-			p, end, base := chain(false)
-			spec := &mechanics.Spec{Process: p, Record: p.Record()}
-			spec.Vars = []mechanics.Var{
-				p.TimeVar("rounds_to_unanswered", "the round of the first attack that beat Guard and went unanswered for lack of Vigor", field("time")),
-				{Name: "vigor_left", Doc: "Vigor at the horizon, every attack answered so far", Unit: "Vigor",
-					Expr: p.StateTable(func(s int) int {
-						if s < base {
-							return 0
-						}
-						return sV.Get(s - base)
-					}),
-					When: expr.Not(p.In(end)), Otherwise: "an attack went unanswered"},
-			}
-			spec.Event("unanswered", fmt.Sprintf("an attack that beat Guard went unanswered within the rounds (recovery %d a round sustains %.3g reactions)",
-				e.recovery, float64(e.recovery)/float64(e.cost)), p.In(end)).
-				Event("winded_at_end", "winded at the horizon, every attack answered so far", p.StateSet(func(s int) bool { return s >= base && sW.Bool(s-base) }))
-			wp, wend, _ := chain(true)
-			windedPart := &mechanics.Spec{Process: wp, Record: wp.Record()}
-			windedPart.Vars = []mechanics.Var{wp.TimeVar("rounds_to_winded", "the round the creature is first winded (0 Vigor)", field("time"))}
-			windedPart.Event("winded", "winded within the rounds", wp.In(wend))
+			main := newVigorChain(e, round, state, c.Int("rounds"), false)
+			spec := main.spec(e)
+			winded := newVigorChain(e, round, state, c.Int("rounds"), true)
+			windedPart := &mechanics.Spec{Process: winded.p, Record: winded.p.Record()}
+			windedPart.Vars = []mechanics.Var{winded.p.TimeVar("rounds_to_winded", "the round the creature is first winded (0 Vigor)", field("time"))}
+			windedPart.Event("winded", "winded within the rounds", winded.p.In(winded.end))
 			spec.Also = []*mechanics.Spec{windedPart}
 			return spec, nil
 		},
 	}
+}
+
+// attackRound is one round of attacks on the defender of bd.vigor: a
+// record with one flag per attack, in order (whether it beats Guard), its
+// slots, and the node that rolls it.
+type attackRound struct {
+	slots []mechanics.Slot
+	node  mechanics.Node
+}
+
+// roundOf is a round of a attacks with bonus dice b against Guard g.
+func roundOf(b bonusDice, a, g int) attackRound {
+	var fields []mechanics.Field
+	for i := 1; i <= a; i++ {
+		fields = append(fields, mechanics.Flag(fmt.Sprintf("attack_%d", i), fmt.Sprintf("attack %d of the round beats Guard", i)))
+	}
+	rec := mechanics.NewRecord(fields...)
+	r := attackRound{slots: make([]mechanics.Slot, a), node: mechanics.Const{V: rec.Start()}}
+	for i := range r.slots {
+		s := rec.Slot(fields[i].Name)
+		r.slots[i] = s
+		r.node = mechanics.Combine{X: r.node, Y: mechanics.Compare{X: actionRoll(b), Op: mechanics.GT, T: g}, Name: fields[i].Name,
+			F: func(code, beats int) int { return s.Set(code, beats) }}
+	}
+	return r
+}
+
+// vigorChain is a chain of bd.vigor, one step a round, on the defender's
+// state (its Vigor and whether it is winded, the record at base): it ends
+// at the first attack that beats Guard and goes unanswered for lack of
+// Vigor or, untilWinded, when the creature is first winded.
+type vigorChain struct {
+	p         *mechanics.Process
+	end, base int
+	// vigor and winded are the slots of the state record.
+	vigor, winded mechanics.Slot
+}
+
+func newVigorChain(e economy, round attackRound, state *mechanics.Record, rounds int, untilWinded bool) vigorChain {
+	p := &mechanics.Process{Homogeneous: true, Horizon: rounds, TimeUnit: "round"}
+	ch := vigorChain{p: p, vigor: state.Slot("vigor"), winded: state.Slot("winded")}
+	ch.end = p.Add(true, map[bool]string{false: "unanswered", true: "winded"}[untilWinded])
+	ch.base = p.AddRecord(false, state)
+	sV, sW, end, base := ch.vigor, ch.winded, ch.end, ch.base
+	p.Start = base + sV.Set(state.Start(), e.vmax)
+	p.Kernel = func(int) mechanics.Node { return round.node }
+	p.Move = func(_, s, x int) int {
+		code := s - base
+		v, w := sV.Get(code), sW.Bool(code)
+		for _, sl := range round.slots {
+			beats := sl.Bool(x)
+			if !e.wants(beats) {
+				continue
+			}
+			var reacted bool
+			v, reacted, w = e.pay(v, w)
+			switch {
+			case untilWinded && w:
+				return end
+			case !untilWinded && beats && !reacted:
+				return end
+			}
+		}
+		v, w = e.recover(v, w)
+		return base + sW.SetBool(sV.Set(code, v), w)
+	}
+	return ch
+}
+
+// spec reports the chain that ends at the first unanswered attack: the
+// round of that attack, the Vigor left and whether the creature is winded
+// at the horizon.
+func (ch vigorChain) spec(e economy) *mechanics.Spec {
+	p, end, base, sV, sW := ch.p, ch.end, ch.base, ch.vigor, ch.winded
+	spec := &mechanics.Spec{Process: p, Record: p.Record()}
+	spec.Vars = []mechanics.Var{
+		p.TimeVar("rounds_to_unanswered", "the round of the first attack that beat Guard and went unanswered for lack of Vigor", field("time")),
+		{Name: "vigor_left", Doc: "Vigor at the horizon, every attack answered so far", Unit: "Vigor",
+			Expr: p.StateTable(func(s int) int {
+				if s < base {
+					return 0
+				}
+				return sV.Get(s - base)
+			}),
+			When: expr.Not(p.In(end)), Otherwise: "an attack went unanswered"},
+	}
+	spec.Event("unanswered", fmt.Sprintf("an attack that beat Guard went unanswered within the rounds (recovery %d a round sustains %.3g reactions)",
+		e.recovery, float64(e.recovery)/float64(e.cost)), p.In(end)).
+		Event("winded_at_end", "winded at the horizon, every attack answered so far", p.StateSet(func(s int) bool { return s >= base && sW.Bool(s-base) }))
+	return spec
 }
 
 func shockAndAid() *mechanics.Mechanic {
