@@ -20,7 +20,8 @@ func TestSystem(t *testing.T) {
 // extraConfigs are the settings beyond the defaults that the cross-check
 // also runs; with the defaults they set every value of every option.
 // bd.track and bd.skirmish simulate slowly (each trial follows a chain of
-// attacks), so they have few.
+// attacks), so they have few: bd.skirmish one, with every option's other
+// value.
 var extraConfigs = map[string][][]string{
 	"bd.core.burst": {{"rank=4"}, {"rank=20", "challenges=1"}, {"opt.wounded_cancellable=no", "wounded=1", "charges=3", "rank=12"}},
 	"bd.core.check": {{"opt.vs_compare=greater_than", "k=3", "vs=25"}, {"opt.above_d20=extra_die", "charges=4", "k=1", "vs=40"},
@@ -43,6 +44,6 @@ var extraConfigs = map[string][][]string{
 		{"opt.above_d20=extra_die", "charges=3", "attacks=3"}, {"opt.wounded_cancellable=no", "wounded=1", "defend=1"}},
 	"bd.shock_and_aid": {{"opt.vs_compare=greater_than", "attempts=2", "stamina=3"}, {"opt.above_d20=extra_die", "charges=3", "k=1"},
 		{"opt.wounded_cancellable=no", "wounded=1", "attempts=0"}},
-	"bd.skirmish": {{"opt.overflow=lost", "opt.decide_after_roll=no"},
-		{"opt.spend_below_cost=allowed_to_zero", "opt.weapon_dice_burst=yes", "vigor=12", "reserve=2", "defend=1"}},
+	"bd.skirmish": {{"opt.overflow=lost", "opt.decide_after_roll=no", "opt.spend_below_cost=allowed_to_zero", "opt.weapon_dice_burst=yes",
+		"vigor=12", "reserve=2", "defend=1"}},
 }
