@@ -8,7 +8,7 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §5.3–5.6: the attack against Guard, the defender's counter-roll, damage
+// The combat mechanics: the attack against Guard, the defender's counter-roll, damage
 // dice with bursting bonus dice, and armour.
 
 // combatMechanics are the mechanics declared in combat.go.
@@ -20,14 +20,14 @@ var (
 	optSizeA = mechanics.ChoiceOf("bd.attack", "size_a", "the attacker's size category", sizes...)
 	optSizeT = mechanics.ChoiceOf("bd.attack", "size_t", "the target's size category: a smaller target's Guard rises by 5 per category of difference", sizes...)
 	optCover = mechanics.ChoiceOf("bd.attack", "cover", "the target's cover against direct ranged attacks: light +10 Guard, partial +3, full +5",
-		CoverNone, CoverLight, CoverPartial, CoverFull)
+		coverNone, coverLight, coverPartial, coverFull)
 )
 
-// Guard is the §5.3 Guard of a target: G = base + 5·max(0, size_a −
-// size_t) + cover, halved and rounded up against an attack from behind on
-// an unaware target.
-func Guard(base int, attacker, target Size, cover Cover, behindUnaware bool) int {
-	g := base + 5*max(0, int(attacker)-int(target)) + cover.Guard()
+// guardOf is the Guard of a target (docs/mechanics.md#bd-attack): G = base +
+// 5·max(0, size_a − size_t) + cover, halved and rounded up against an
+// attack from behind on an unaware target.
+func guardOf(base int, attacker, target size, cover coverKind, behindUnaware bool) int {
+	g := base + 5*max(0, int(attacker)-int(target)) + cover.guard()
 	if behindUnaware {
 		g = (g + 1) / 2 // ⌈G/2⌉ for G ≥ 0
 	}
@@ -41,7 +41,7 @@ func attack() *mechanics.Mechanic {
 		Doc: "T_a = d20 + k bonus dice (Agility for weapons and unarmed, Soul for spells, Speed for techniques); hit before " +
 			"reactions ⇔ T_a > G with G = guard + 5·max(0, size_a − size_t) + cover (light +10, partial +3, full +5 against " +
 			"direct ranged attacks); from behind an unaware target G becomes ⌈G/2⌉ (15 → 8). A prone target shot at puts one " +
-			"challenge on the attack's bonus dice, an off-hand attack two (mechanics.md §5.3).",
+			"challenge on the attack's bonus dice, an off-hand attack two.",
 		Params: params(pK, pRank, pGuard,
 			ip("behind_unaware", 0, 0, 1, "1: attacking from behind a target that is unaware (Guard halved, rounded up)"),
 			ip("prone", 0, 0, 1, "1: a ranged attack on a prone target (one challenge)"),
@@ -53,7 +53,7 @@ func attack() *mechanics.Mechanic {
 			if err != nil {
 				return nil, err
 			}
-			g := Guard(c.Int("guard"), optSizeA.Of(c), optSizeT.Of(c), optCover.Of(c), c.Int("behind_unaware") == 1)
+			g := guardOf(c.Int("guard"), optSizeA.Of(c), optSizeT.Of(c), optCover.Of(c), c.Int("behind_unaware") == 1)
 			rec := mechanics.NewRecord(totalField("total", "T_a = d20 + "+b.String(), b))
 			t := field("total")
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Encode(rec, rec.Slot("total"), actionRoll(b))}
@@ -68,7 +68,7 @@ func attack() *mechanics.Mechanic {
 var optDecideAfterRoll = mechanics.SwitchOf("bd.defense", "decide_after_roll",
 	"yes: the defender sees the attack roll and reacts only to attacks that beat Guard; no: it must commit first, so it reacts "+
 		"to every attack (P(hit) is the same; reactions, and Vigor, are spent on misses too)",
-	Yes, No)
+	yes, no)
 
 // Defence bands: the defender's counter-roll T_d against the attack's T_a.
 const (
@@ -88,7 +88,7 @@ func defense() *mechanics.Mechanic {
 			"that beat Guard, so P(hit) = Σ_t P(T_a = t)·[t > G]·P(T_d ≤ t). The defender's dice are stepped by its own charges, " +
 			"challenges and wounds; prone, its Speed counts a quarter: ⌊k_d/4⌋ dice. Reported: P(hit) without and with the " +
 			"reaction, the reaction's value ΔP(hit) (per attack and per reaction spent) and P(defence succeeds | attack beat " +
-			"Guard) (mechanics.md §5.4).",
+			"Guard).",
 		Params: params(pK, pRank, pGuard, pCharges, pChallenges, pWounded,
 			ip("k_d", 2, 0, 10, "the defender's Speed bonus dice"),
 			ip("rank_d", 10, 4, 20, "die of the defender's bonus dice before any step: 4, 6, 8, 10, 12 or 20"),
@@ -110,8 +110,8 @@ func defense() *mechanics.Mechanic {
 			if c.Int("prone_d") == 1 {
 				kd /= 4
 			}
-			bDef := ladderOf(c).Bonus(kd, baseD, Steps{Charges: c.Int("charges_d"), Challenges: c.Int("challenges_d"), Wounded: c.Int("wounded_d") == 1})
-			g, after := c.Int("guard"), optDecideAfterRoll.Of(c) == Yes
+			bDef := ladderOf(c).bonus(kd, baseD, steps{charges: c.Int("charges_d"), challenges: c.Int("challenges_d"), wounded: c.Int("wounded_d") == 1})
+			g, after := c.Int("guard"), optDecideAfterRoll.Of(c) == yes
 
 			rec := mechanics.NewRecord(
 				mechanics.Enum("defence", "the defence roll T_d against the attack roll T_a", defenceLabels...),
@@ -154,46 +154,46 @@ func defense() *mechanics.Mechanic {
 	}
 }
 
-// weapon is the weapon part of a damage roll: N dice of Sides faces (the
+// weapon is the weapon part of a damage roll: n dice of sides faces (the
 // Damage Value and the quality rank), bursting or not.
 type weapon struct {
-	N, Sides int
-	Bursts   bool
+	n, sides int
+	bursts   bool
 }
 
 func (w weapon) terms() []mechanics.Node {
-	out := make([]mechanics.Node, w.N)
+	out := make([]mechanics.Node, w.n)
 	for i := range out {
-		if w.Bursts {
-			out[i] = mechanics.Explode{Die: mechanics.D(w.Sides)}
+		if w.bursts {
+			out[i] = mechanics.Explode{Die: mechanics.D(w.sides)}
 		} else {
-			out[i] = mechanics.D(w.Sides)
+			out[i] = mechanics.D(w.sides)
 		}
 	}
 	return out
 }
 
 func (w weapon) max() int {
-	if w.Bursts {
-		return w.N * burstMax(w.Sides)
+	if w.bursts {
+		return w.n * burstMax(w.sides)
 	}
-	return w.N * w.Sides
+	return w.n * w.sides
 }
 
 func (w weapon) String() string {
-	if w.N == 0 {
+	if w.n == 0 {
 		return "no weapon dice"
 	}
 	bang := ""
-	if w.Bursts {
+	if w.bursts {
 		bang = "!"
 	}
-	return fmt.Sprintf("%dd%d%s", w.N, w.Sides, bang)
+	return fmt.Sprintf("%dd%d%s", w.n, w.sides, bang)
 }
 
 // node is the sum of the weapon dice (0 without dice).
 func (w weapon) node() mechanics.Node {
-	if w.N == 0 {
+	if w.n == 0 {
 		return mechanics.Const{V: 0}
 	}
 	return mechanics.Sum{Terms: w.terms()}
@@ -202,7 +202,7 @@ func (w weapon) node() mechanics.Node {
 // damageRoll is D = Σ_DV d_q + Σ_{k_b} d_b!.
 type damageRoll struct {
 	w weapon
-	b Bonus
+	b bonusDice
 }
 
 func (d damageRoll) String() string { return d.w.String() + " + " + d.b.String() }
@@ -218,8 +218,8 @@ func (d damageRoll) node() mechanics.Node {
 
 // record is the damage record: bonus dice that burst, then D.
 func (d damageRoll) record() *mechanics.Record {
-	return mechanics.NewRecord(mechanics.Int("bursts", 0, d.b.N, "damage bonus dice that burst (any burst is a critical hit)"),
-		mechanics.Int("damage", d.w.N, d.w.max()+d.b.Max(), "D = "+d.String()))
+	return mechanics.NewRecord(mechanics.Int("bursts", 0, d.b.n, "damage bonus dice that burst (any burst is a critical hit)"),
+		mechanics.Int("damage", d.w.n, d.w.max()+d.b.max(), "D = "+d.String()))
 }
 
 func (d damageRoll) outcome(rec *mechanics.Record) mechanics.Node {
@@ -227,8 +227,8 @@ func (d damageRoll) outcome(rec *mechanics.Record) mechanics.Node {
 }
 
 var (
-	optWeaponDiceBurst = mechanics.SwitchOf("bd.damage", "weapon_dice_burst", "no: only bonus dice burst; yes: the weapon's dice burst too (never a critical hit)", No, Yes)
-	optFeebleDie       = mechanics.SwitchOf("bd.damage", "feeble_die", "the feeble die of an untrained unarmed attack: d4 (feeble below d6 on the ladder) or d6", FeebleD4, FeebleD6)
+	optWeaponDiceBurst = mechanics.SwitchOf("bd.damage", "weapon_dice_burst", "no: only bonus dice burst; yes: the weapon's dice burst too (never a critical hit)", no, yes)
+	optFeebleDie       = mechanics.SwitchOf("bd.damage", "feeble_die", "the feeble die of an untrained unarmed attack: d4 (feeble below d6 on the ladder) or d6", feebleD4, feebleD6)
 )
 
 var (
@@ -250,13 +250,13 @@ func damageOf(c mechanics.Config, unarmed bool, offHand int) (damageRoll, error)
 	if err != nil {
 		return damageRoll{}, err
 	}
-	w := weapon{N: c.Int("dv"), Sides: ladder[q], Bursts: optWeaponDiceBurst.Of(c) == Yes}
+	w := weapon{n: c.Int("dv"), sides: ladder[q], bursts: optWeaponDiceBurst.Of(c) == yes}
 	if unarmed {
-		w.N, w.Sides = 1, optFeebleDie.Of(c).Sides()
+		w.n, w.sides = 1, optFeebleDie.Of(c).sides()
 	}
 	s := stepsOf(c)
-	s.Challenges += 2 * offHand
-	return damageRoll{w: w, b: ladderOf(c).Bonus(c.Int("k_b"), base, s)}, nil
+	s.challenges += 2 * offHand
+	return damageRoll{w: w, b: ladderOf(c).bonus(c.Int("k_b"), base, s)}, nil
 }
 
 var damageParams = []mechanics.Param{pDV, pQuality, pKB,
@@ -272,8 +272,7 @@ func damage() *mechanics.Mechanic {
 		Doc: "D = Σ_DV d_q + Σ_{k_b} d_b!: the Damage Value is the number of weapon dice, the die the weapon's quality (ordinary d8, " +
 			"heroic d10, …); melee, unarmed and pull-bow hits add Strength bonus dice, crossbows, modern weapons and magic " +
 			"projectiles Skill bonus dice. All bonus dice burst; any burst on a damage bonus die is a critical hit: P(crit) = " +
-			"1 − (1 − 1/S_b)^k_b (d10: .10, .19, .271 for k_b = 1, 2, 3). Untrained unarmed attacks deal 1 feeble die " +
-			"(mechanics.md §5.5).",
+			"1 − (1 − 1/S_b)^k_b (d10: .10, .19, .271 for k_b = 1, 2, 3). Untrained unarmed attacks deal 1 feeble die.",
 		Params: append(append([]mechanics.Param(nil), damageParams...),
 			ip("off_hand", 0, 0, 1, "1: an off-hand attack (two challenges on the damage bonus dice)"),
 			ip("unarmed", 0, 0, 1, "1: an untrained unarmed attack: one feeble die instead of the weapon dice")),
@@ -294,40 +293,41 @@ func damage() *mechanics.Mechanic {
 
 var (
 	optArmorCover = mechanics.ChoiceOf("bd.armor", "cover", "the target's cover: partial +5 armour rank, full +10 (light cover stops nothing)",
-		CoverNone, CoverLight, CoverPartial, CoverFull)
-	optDamageType = mechanics.ChoiceOf("bd.armor", "damage_type", "physical (normal armour applies) or energy (fire, lightning…: worn armour does not)", Physical, Energy)
-	optMinimum    = mechanics.SwitchOf("bd.armor", "minimum", "zero: armour can stop a hit entirely (no minimum is stated); one: a hit does at least 1", MinZero, MinOne)
+		coverNone, coverLight, coverPartial, coverFull)
+	optDamageType = mechanics.ChoiceOf("bd.armor", "damage_type", "physical (normal armour applies) or energy (fire, lightning…: worn armour does not)", physical, energy)
+	optMinimum    = mechanics.SwitchOf("bd.armor", "minimum", "zero: armour can stop a hit entirely (no minimum is stated); one: a hit does at least 1", minZero, minOne)
 )
 
-// Armour is the §5.6 reading of the armour rules for one weapon: what the
-// hit's damage loses, and what the worn armour takes.
-type Armour struct {
-	// Effective is AR_eff, subtracted from the damage.
-	Effective int
-	// Worn is the part of AR_eff the worn armour provides (it takes that
+// armour is the reading of the armour rules for one weapon
+// (docs/mechanics.md#bd-armor): what the hit's damage loses, and what the
+// worn armour takes.
+type armour struct {
+	// effective is AR_eff, subtracted from the damage.
+	effective int
+	// worn is the part of AR_eff the worn armour provides (it takes that
 	// much of the damage).
-	Worn int
-	// Immune: the creature's Durability quality is above the weapon's.
-	Immune bool
-	// Unharmed: the weapon is three or more steps below the armour.
-	Unharmed bool
+	worn int
+	// immune: the creature's Durability quality is above the weapon's.
+	immune bool
+	// unharmed: the weapon is three or more steps below the armour.
+	unharmed bool
 }
 
-// ArmourOf applies the quality rules: a weapon of heroic quality or better
+// armourOf applies the quality rules: a weapon of heroic quality or better
 // ignores armour three or more steps below it (AR_eff = 0); armour is
 // unharmed by weapons three or more steps below it; a creature with heroic
 // or better Durability is immune to weapons of lower quality. Worn armour
 // counts its highest rank and stops physical damage only; cover adds its
 // rank.
-func ArmourOf(weaponRung, armourRung, durabilityRung, ar int, cover Cover, dt DamageType) Armour {
-	a := Armour{Immune: durabilityRung >= heroic && weaponRung < durabilityRung, Unharmed: weaponRung <= armourRung-3}
+func armourOf(weaponRung, armourRung, durabilityRung, ar int, cover coverKind, dt damageType) armour {
+	a := armour{immune: durabilityRung >= heroic && weaponRung < durabilityRung, unharmed: weaponRung <= armourRung-3}
 	if weaponRung >= heroic && armourRung <= weaponRung-3 {
 		return a // ignored
 	}
-	if dt == Physical {
-		a.Worn = ar
+	if dt == physical {
+		a.worn = ar
 	}
-	a.Effective = a.Worn + cover.ArmorRank()
+	a.effective = a.worn + cover.armorRank()
 	return a
 }
 
@@ -338,7 +338,7 @@ func armor() *mechanics.Mechanic {
 		Doc: "D_after = max(0, D − AR_eff) with AR_eff = the highest worn armour rank (physical damage only) + the cover's rank; " +
 			"AR_eff = 0 when the weapon is heroic or better and the armour three or more steps below it; armour takes the damage " +
 			"it stops unless the weapon is three or more steps below it; a creature with heroic, epic or legendary Durability " +
-			"takes nothing from weapons below that quality. D is the bd.damage roll (mechanics.md §5.6).",
+			"takes nothing from weapons below that quality. D is the bd.damage roll.",
 		Params: append(append([]mechanics.Param(nil), damageParams...),
 			ip("ar", 3, 0, 100, "armour rank of the worn armour"),
 			ip("ar_second", 0, 0, 100, "a second armour rank (natural armour, a shield…): only the highest counts"),
@@ -359,23 +359,23 @@ func armor() *mechanics.Mechanic {
 			if err != nil {
 				return nil, err
 			}
-			a := ArmourOf(wq, aq, dq, max(c.Int("ar"), c.Int("ar_second")), optArmorCover.Of(c), optDamageType.Of(c))
+			a := armourOf(wq, aq, dq, max(c.Int("ar"), c.Int("ar_second")), optArmorCover.Of(c), optDamageType.Of(c))
 			floor := 0
-			if optMinimum.Of(c) == MinOne {
+			if optMinimum.Of(c) == minOne {
 				floor = 1
 			}
 			rec := d.record()
 			D := field("damage")
 			var after expr.Expr = num(0)
-			if !a.Immune {
-				after = expr.Cond(expr.Gt(D, num(0)), expr.Max(num(floor), expr.Sub(D, num(a.Effective))), num(0))
+			if !a.immune {
+				after = expr.Cond(expr.Gt(D, num(0)), expr.Max(num(floor), expr.Sub(D, num(a.effective))), num(0))
 			}
 			var taken expr.Expr = num(0)
-			if !a.Unharmed {
-				taken = expr.Min(D, num(a.Worn))
+			if !a.unharmed {
+				taken = expr.Min(D, num(a.worn))
 			}
 			spec := &mechanics.Spec{Record: rec, Outcome: d.outcome(rec)}
-			spec.Var("damage_after", fmt.Sprintf("damage after armour: D − AR_eff (AR_eff = %d)%s", a.Effective, immuneNote(a.Immune)), after).
+			spec.Var("damage_after", fmt.Sprintf("damage after armour: D − AR_eff (AR_eff = %d)%s", a.effective, immuneNote(a.immune)), after).
 				Report("damage").
 				Var("armour_damage", "damage the worn armour takes: what its rank stops (0 from weapons three steps below it)", taken).
 				Event("gets_through", "D_after > 0", expr.Gt(after, num(0))).

@@ -1,21 +1,3 @@
-// Package bd registers the mechanics of the bursting-bonus-dice system of
-// mechanics.md §5: an action die (d20, never changed) plus k bonus dice
-// that burst (a maximum adds another roll of the same die, without limit),
-// whose size moves on a ladder d4…d20 with charges, challenges and being
-// wounded; attacks must beat Guard (strictly), checks reach a victory sum
-// (VS); a defender may counter-roll (ties to the attacker); damage comes off
-// Durability, then Health, then the creature is in shock.
-//
-// The ladder lives in one place (Ladder), a function of the typed §5.1
-// options, and every mechanic takes its bonus dice from it. Bursting dice
-// are mechanics.Explode without a limit, as the rules say: the exact
-// engine follows them until going on has probability ≤ 1e-12 per die and
-// reports the dropped mass; the simulator follows every burst that can
-// change the outcome (a comparison or a cap of bursting dice is not followed
-// past the point where it is settled: see sim/saturate.go). Record
-// fields that hold a bursting total are declared up to what the simulator
-// can roll (mechanics.MaxBursts bursts in a row), and each record holds at
-// most one such field, declared last, so that its codes stay dense.
 package bd
 
 import (
@@ -26,7 +8,7 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// ladder is the rank ladder of bonus dice (mechanics.md §5.1): d4, d6, d8
+// ladder is the rank ladder of bonus dice (see the package doc): d4, d6, d8
 // (ordinary), d10 (heroic, where bonus dice start), d12, d20.
 var ladder = [...]int{4, 6, 8, 10, 12, 20}
 
@@ -47,76 +29,77 @@ func rungOf(name string, sides int) (int, error) {
 	return 0, fmt.Errorf("%s=%d is not on the rank ladder: use 4, 6, 8, 10, 12 or 20 (d4 … d20)", name, sides)
 }
 
-// The switches of §5.1, shared by every mechanic that rolls bonus dice.
+// The switches of the core roll (bd.core), shared by every mechanic that
+// rolls bonus dice.
 var (
 	optVsCompare = mechanics.SwitchOf("bd.core", "vs_compare",
 		"at_least: a total succeeds against a victory sum when T ≥ VS (the seed does not say; Guard is always strict); greater_than: T > VS",
-		AtLeast, GreaterThan)
+		atLeast, greaterThan)
 	optAboveD20 = mechanics.SwitchOf("bd.core", "above_d20",
 		"cap: steps up past d20 do nothing; extra_die: each step past d20 adds one more bursting d20 to a roll that has bonus dice",
-		Cap, ExtraDie)
+		aboveCap, aboveExtraDie)
 	optWoundedCancellable = mechanics.SwitchOf("bd.core", "wounded_cancellable",
 		"yes: the wound step counts like a challenge, so a charge cancels it; no: the wound steps the dice down after charges and "+
 			"challenges have cancelled and been capped at d20 (a wounded roll is at most d12, with no extra dice)",
-		Yes, No)
+		yes, no)
 )
 
-// Ladder turns a roll's base rank and the steps on it into its bonus dice:
-// the one place where the §5.1 ladder and its options are applied.
-type Ladder struct {
-	Above       AboveD20
-	Cancellable YesNo
+// ladderRules turns a roll's base rank and the steps on it into its bonus dice:
+// the one place where the ladder and its options are applied.
+type ladderRules struct {
+	above       aboveD20
+	cancellable yesNo
 }
 
 // ladderOf decodes the ladder switches of a mechanic (their defaults where
 // the mechanic does not declare them).
-func ladderOf(c mechanics.Config) Ladder {
-	return Ladder{Above: optAboveD20.OrDefault(c), Cancellable: optWoundedCancellable.OrDefault(c)}
+func ladderOf(c mechanics.Config) ladderRules {
+	return ladderRules{above: optAboveD20.OrDefault(c), cancellable: optWoundedCancellable.OrDefault(c)}
 }
 
-// Steps are what moves a roll's bonus dice on the ladder.
-type Steps struct {
-	Charges, Challenges int
-	Wounded             bool
+// steps are what moves a roll's bonus dice on the ladder.
+type steps struct {
+	charges, challenges int
+	wounded             bool
 }
 
-// Bonus is the bonus dice of one roll: N bursting dice with Sides faces.
-type Bonus struct{ N, Sides int }
+// bonusDice is the bonus dice of one roll: n bursting dice with sides faces.
+type bonusDice struct{ n, sides int }
 
-// Bonus is the bonus dice of a roll with k dice of base rung base:
+// bonus is the bonus dice of a roll with k dice of base rung base:
 // index = clamp(base + charges − challenges − wounded, d4, d20), per the
 // options. The step applies to all k dice; extra d20s (extra_die) come only
 // to a roll that has bonus dice.
-func (l Ladder) Bonus(k, base int, s Steps) Bonus {
-	p := base + s.Charges - s.Challenges
-	if s.Wounded {
-		if l.Cancellable == Yes {
+func (l ladderRules) bonus(k, base int, s steps) bonusDice {
+	p := base + s.charges - s.challenges
+	if s.wounded {
+		if l.cancellable == yes {
 			p--
 		} else {
 			p = min(p, top) - 1
 		}
 	}
 	extra := 0
-	if l.Above == ExtraDie && k > 0 {
+	if l.above == aboveExtraDie && k > 0 {
 		extra = max(0, p-top)
 	}
-	return Bonus{N: k + extra, Sides: ladder[min(max(p, 0), top)]}
+	return bonusDice{n: k + extra, sides: ladder[min(max(p, 0), top)]}
 }
 
 // String is the dice in the usual notation ("2d10!").
-func (b Bonus) String() string {
-	if b.N == 0 {
+func (b bonusDice) String() string {
+	if b.n == 0 {
 		return "no bonus dice"
 	}
-	return fmt.Sprintf("%dd%d!", b.N, b.Sides)
+	return fmt.Sprintf("%dd%d!", b.n, b.sides)
 }
 
 // die is one bursting bonus die.
-func (b Bonus) die() mechanics.Explode { return mechanics.Explode{Die: mechanics.D(b.Sides)} }
+func (b bonusDice) die() mechanics.Explode { return mechanics.Explode{Die: mechanics.D(b.sides)} }
 
 // terms are the bonus dice as terms of a sum.
-func (b Bonus) terms() []mechanics.Node {
-	out := make([]mechanics.Node, b.N)
+func (b bonusDice) terms() []mechanics.Node {
+	out := make([]mechanics.Node, b.n)
 	for i := range out {
 		out[i] = b.die()
 	}
@@ -127,21 +110,21 @@ func (b Bonus) terms() []mechanics.Node {
 // simulation (mechanics.MaxBursts maxima in a row, then a last roll).
 func burstMax(sides int) int { return sides * (mechanics.MaxBursts + 1) }
 
-// Max is the most the bonus dice can total in a simulation.
-func (b Bonus) Max() int { return b.N * burstMax(b.Sides) }
+// max is the most the bonus dice can total in a simulation.
+func (b bonusDice) max() int { return b.n * burstMax(b.sides) }
 
 // d20 is the action die.
 var d20 = mechanics.D(20)
 
 // actionRoll is T = N20 + Σ X_i: the action die plus the bonus dice.
-func actionRoll(b Bonus) mechanics.Node {
+func actionRoll(b bonusDice) mechanics.Node {
 	return mechanics.Sum{Terms: append([]mechanics.Node{d20}, b.terms()...)}
 }
 
 // totalField declares a field holding an action roll's total (from 1: the
 // bonus dice are added to the action die one by one).
-func totalField(name, doc string, b Bonus) mechanics.Field {
-	return mechanics.Int(name, 1, 20+b.Max(), doc)
+func totalField(name, doc string, b bonusDice) mechanics.Field {
+	return mechanics.Int(name, 1, 20+b.max(), doc)
 }
 
 // withBursts is the record rec (fields "bursts" and total, total last, its
@@ -155,19 +138,19 @@ func totalField(name, doc string, b Bonus) mechanics.Field {
 // J ≥ 1. Keeping the maxima apart from the last rolls until the end keeps
 // the joint (bursts, total) small for the exact engine: the maxima are a
 // few dozen values per die, and the last rolls an ordinary sum.
-func withBursts(rec *mechanics.Record, base mechanics.Node, b Bonus, total string) mechanics.Node {
+func withBursts(rec *mechanics.Record, base mechanics.Node, b bonusDice, total string) mechanics.Node {
 	sB, sT := rec.Slot("bursts"), rec.Slot(total)
 	start := rec.Start()
-	if b.N == 0 {
+	if b.n == 0 {
 		return mechanics.Map{X: base, Name: total, F: func(v int) int { return sT.Set(start, v) }}
 	}
-	S := b.Sides
-	maxima := mechanics.NewRecord(mechanics.Int("bursts", 0, b.N, "bonus dice that burst"),
-		mechanics.Int("maxima", 0, b.N*(mechanics.MaxBursts+1), "maxima rolled on the bonus dice"))
+	S := b.sides
+	maxima := mechanics.NewRecord(mechanics.Int("bursts", 0, b.n, "bonus dice that burst"),
+		mechanics.Int("maxima", 0, b.n*(mechanics.MaxBursts+1), "maxima rolled on the bonus dice"))
 	mB, mM := maxima.Slot("bursts"), maxima.Slot("maxima")
 	coin := mechanics.Explode{Die: mechanics.Die{Faces: []int{0, 1}, Weights: []int64{int64(S - 1), 1}}}
 	var acc mechanics.Node = mechanics.Const{V: maxima.Start()}
-	for range b.N {
+	for range b.n {
 		acc = mechanics.Combine{X: acc, Y: coin, Name: "maxima of a bonus die", F: func(m, j int) int {
 			if j > 0 {
 				m = mB.Set(m, mB.Get(m)+1)
@@ -176,7 +159,7 @@ func withBursts(rec *mechanics.Record, base mechanics.Node, b Bonus, total strin
 		}}
 	}
 	lasts := []mechanics.Node{base}
-	for range b.N {
+	for range b.n {
 		lasts = append(lasts, mechanics.D(S-1))
 	}
 	return mechanics.Combine{X: acc, Y: mechanics.Sum{Terms: lasts}, Name: total, F: func(m, r int) int {
@@ -205,24 +188,25 @@ var (
 )
 
 // stepsOf reads charges, challenges and wounded.
-func stepsOf(c mechanics.Config) Steps {
-	return Steps{Charges: c.Int("charges"), Challenges: c.Int("challenges"), Wounded: c.Int("wounded") == 1}
+func stepsOf(c mechanics.Config) steps {
+	return steps{charges: c.Int("charges"), challenges: c.Int("challenges"), wounded: c.Int("wounded") == 1}
 }
 
 // bonusOf reads k, rank and the steps of a roll and gives its bonus dice.
-func bonusOf(c mechanics.Config, extraChallenges int) (Bonus, error) {
+func bonusOf(c mechanics.Config, extraChallenges int) (bonusDice, error) {
 	base, err := rungOf("rank", c.Int("rank"))
 	if err != nil {
-		return Bonus{}, err
+		return bonusDice{}, err
 	}
 	s := stepsOf(c)
-	s.Challenges += extraChallenges
-	return ladderOf(c).Bonus(c.Int("k"), base, s), nil
+	s.challenges += extraChallenges
+	return ladderOf(c).bonus(c.Int("k"), base, s), nil
 }
 
-// meetsVS is the §5.1 success against a victory sum: T ≥ VS, or T > VS.
-func meetsVS(t expr.Expr, vs int, cmp VsCompare) expr.Expr {
-	if cmp == GreaterThan {
+// meetsVS is success against a victory sum (docs/mechanics.md#bd-core-check):
+// T ≥ VS, or T > VS.
+func meetsVS(t expr.Expr, vs int, cmp vsCompare) expr.Expr {
+	if cmp == greaterThan {
 		return kit.Compare(t, mechanics.GT, num(vs))
 	}
 	return kit.Compare(t, mechanics.GE, num(vs))
@@ -245,7 +229,7 @@ func coreBurst() *mechanics.Mechanic {
 		Doc: "X = S·J + R: J ≥ 0 maxima, then a last roll R in 1…S−1, so P(X = S·j + r) = S^−(j+1), E[X] = S(S+1)/(2(S−1)) " +
 			"(d10!: 6.111) and X is never a multiple of S. The die is the rank stepped on the ladder d4…d20 by charges, " +
 			"challenges and being wounded (one die: steps past d20 stay d20). Exact up to a dropped tail of at most 1e-12, " +
-			"reported as truncated mass (mechanics.md §5.1).",
+			"reported as truncated mass.",
 		Params:  params(pRank, pCharges, pChallenges, pWounded),
 		Options: mechanics.Options(optWoundedCancellable),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -253,8 +237,8 @@ func coreBurst() *mechanics.Mechanic {
 			if err != nil {
 				return nil, err
 			}
-			b := ladderOf(c).Bonus(1, base, stepsOf(c))
-			S := b.Sides
+			b := ladderOf(c).bonus(1, base, stepsOf(c))
+			S := b.sides
 			rec := mechanics.NewRecord(mechanics.Int("value", 1, burstMax(S), fmt.Sprintf("X, the total of one d%d!", S)))
 			x := field("value")
 			j := expr.Floor(expr.Div(x, num(S)))
@@ -274,7 +258,7 @@ func coreCheck() *mechanics.Mechanic {
 		Summary: "action roll: d20 + k bursting bonus dice against a victory sum VS",
 		Doc: "T = N20 + Σ_{i=1..k} X_i with X_i bursting bonus dice of the stepped rank; success ⇔ T ≥ VS (bd.core.opt.vs_compare; " +
 			"against Guard see bd.attack: T > Guard). No natural-roll rules, and no VS is out of reach. Rank index = " +
-			"clamp(rank + charges − challenges − wounded, d4, d20) for all bonus dice of the roll (mechanics.md §5.1).",
+			"clamp(rank + charges − challenges − wounded, d4, d20) for all bonus dice of the roll.",
 		Params:  params(pK, pRank, pVS, pCharges, pChallenges, pWounded),
 		Options: mechanics.Options(optVsCompare, optAboveD20, optWoundedCancellable),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -294,8 +278,8 @@ func coreCheck() *mechanics.Mechanic {
 	}
 }
 
-func successDoc(cmp VsCompare) string {
-	if cmp == GreaterThan {
+func successDoc(cmp vsCompare) string {
+	if cmp == greaterThan {
 		return "T > VS"
 	}
 	return "T ≥ VS"
@@ -303,7 +287,7 @@ func successDoc(cmp VsCompare) string {
 
 var optVisibility = mechanics.ChoiceOf("bd.check", "visibility",
 	"raises the VS of driving, navigation and ranged attacks: normal +0, reduced +5, low +10, zero +15",
-	VisNormal, VisReduced, VisLow, VisZero)
+	visNormal, visReduced, visLow, visZero)
 
 func check() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
@@ -312,7 +296,7 @@ func check() *mechanics.Mechanic {
 		Doc: "Skill and resistance checks are d20 plus the relevant bonus dice against a VS; reduced, low and zero visibility raise " +
 			"the VS of driving, navigation and ranged attacks by 5, 10 and 15. Initiative is the same roll; an overwatching " +
 			"combatant gets one more bonus die on the first turn (overwatch=1). No VS is ever out of reach: the bursting tail " +
-			"has no end. Also reported: how many bonus dice burst (mechanics.md §5.2).",
+			"has no end. Also reported: how many bonus dice burst.",
 		Params: params(pK, pRank, pVS, ip("overwatch", 0, 0, 1, "1: overwatch, +1 bonus die (initiative on the first turn, attack from the expected vector)"),
 			pCharges, pChallenges, pWounded),
 		Options: mechanics.Options(optVisibility, optVsCompare, optAboveD20, optWoundedCancellable),
@@ -321,9 +305,9 @@ func check() *mechanics.Mechanic {
 			if err != nil {
 				return nil, err
 			}
-			b := ladderOf(c).Bonus(c.Int("k")+c.Int("overwatch"), base, stepsOf(c))
-			vs, cmp := c.Int("vs")+optVisibility.Of(c).Penalty(), optVsCompare.Of(c)
-			rec := mechanics.NewRecord(mechanics.Int("bursts", 0, b.N, "bonus dice that burst"), totalField("total", "T = d20 + "+b.String(), b))
+			b := ladderOf(c).bonus(c.Int("k")+c.Int("overwatch"), base, stepsOf(c))
+			vs, cmp := c.Int("vs")+optVisibility.Of(c).penalty(), optVsCompare.Of(c)
+			rec := mechanics.NewRecord(mechanics.Int("bursts", 0, b.n, "bonus dice that burst"), totalField("total", "T = d20 + "+b.String(), b))
 			t, bursts := field("total"), field("bursts")
 			spec := &mechanics.Spec{Record: rec, Outcome: withBursts(rec, d20, b, "total")}
 			spec.Var("total", "T = d20 + "+b.String(), t).

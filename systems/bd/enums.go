@@ -1,136 +1,136 @@
 package bd
 
-//go:generate go tool stringer -type=VsCompare,AboveD20,YesNo,FeebleDie,Visibility,Size,Cover,Minimum,Overflow,SpendBelowCost,DamageType -linecomment -output=enums_string.go
+//go:generate go tool stringer -type=vsCompare,aboveD20,yesNo,feebleDie,visibility,size,coverKind,minimum,overflowRule,spendBelowCost,damageType -linecomment -output=enums_string.go
 
 // The option values of the bd mechanics: the name after // is the value
-// mechanics.md gives the option; the declaration of an option lists its
+// as the option spells it (in --set and the docs); the declaration of an option lists its
 // default first.
 
-// VsCompare is bd.core.opt.vs_compare: how a total meets a victory sum.
-type VsCompare int
+// vsCompare is bd.core.opt.vs_compare: how a total meets a victory sum.
+type vsCompare int
 
 // Values of bd.core.opt.vs_compare.
 const (
-	AtLeast     VsCompare = iota // at_least
-	GreaterThan                  // greater_than
+	atLeast     vsCompare = iota // at_least
+	greaterThan                  // greater_than
 )
 
-// AboveD20 is bd.core.opt.above_d20: what a charge past the top rung does.
-type AboveD20 int
+// aboveD20 is bd.core.opt.above_d20: what a charge past the top rung does.
+type aboveD20 int
 
 // Values of bd.core.opt.above_d20.
 const (
-	Cap      AboveD20 = iota // cap
-	ExtraDie                 // extra_die
+	aboveCap      aboveD20 = iota // cap
+	aboveExtraDie                 // extra_die
 )
 
-// YesNo is a yes/no switch (bd.core.opt.wounded_cancellable,
+// yesNo is a yes/no switch (bd.core.opt.wounded_cancellable,
 // bd.defense.opt.decide_after_roll, bd.damage.opt.weapon_dice_burst).
-type YesNo int
+type yesNo int
 
 // Yes and no.
 const (
-	Yes YesNo = iota // yes
-	No               // no
+	yes yesNo = iota // yes
+	no               // no
 )
 
-// FeebleDie is bd.damage.opt.feeble_die: the die of an untrained unarmed
+// feebleDie is bd.damage.opt.feeble_die: the die of an untrained unarmed
 // attack.
-type FeebleDie int
+type feebleDie int
 
 // Values of bd.damage.opt.feeble_die.
 const (
-	FeebleD4 FeebleDie = iota // d4
-	FeebleD6                  // d6
+	feebleD4 feebleDie = iota // d4
+	feebleD6                  // d6
 )
 
-// Sides is the die size.
-func (f FeebleDie) Sides() int { return [...]int{4, 6}[f] }
+// sides is the die size.
+func (f feebleDie) sides() int { return [...]int{4, 6}[f] }
 
-// Visibility is the bd.check.visibility choice: the VS penalty of driving,
+// visibility is the bd.check.visibility choice: the VS penalty of driving,
 // navigation and ranged attacks.
-type Visibility int
+type visibility int
 
 // Visibilities.
 const (
-	VisNormal  Visibility = iota // normal
-	VisReduced                   // reduced
-	VisLow                       // low
-	VisZero                      // zero
+	visNormal  visibility = iota // normal
+	visReduced                   // reduced
+	visLow                       // low
+	visZero                      // zero
 )
 
-// Penalty is the VS increase.
-func (v Visibility) Penalty() int { return 5 * int(v) }
+// penalty is the VS increase.
+func (v visibility) penalty() int { return 5 * int(v) }
 
-// Size is a size category (bd.attack.size_a, bd.attack.size_t).
-type Size int
+// size is a size category (bd.attack.size_a, bd.attack.size_t).
+type size int
 
 // The seven size categories, smallest first.
 const (
-	Tiny     Size = iota // tiny
-	Small                // small
-	Medium               // medium
-	Large                // large
-	Huge                 // huge
-	Massive              // massive
-	Colossal             // colossal
+	tiny     size = iota // tiny
+	small                // small
+	medium               // medium
+	large                // large
+	huge                 // huge
+	massive              // massive
+	colossal             // colossal
 )
 
 // sizes lists the categories with the default (medium) first.
-var sizes = []Size{Medium, Tiny, Small, Large, Huge, Massive, Colossal}
+var sizes = []size{medium, tiny, small, large, huge, massive, colossal}
 
-// Cover is the cover choice of bd.attack and bd.armor.
-type Cover int
+// coverKind is the cover choice of bd.attack and bd.armor.
+type coverKind int
 
 // Covers.
 const (
-	CoverNone    Cover = iota // none
-	CoverLight                // light
-	CoverPartial              // partial
-	CoverFull                 // full
+	coverNone    coverKind = iota // none
+	coverLight                    // light
+	coverPartial                  // partial
+	coverFull                     // full
 )
 
-// Guard is the Guard bonus of the cover against direct ranged attacks.
-func (c Cover) Guard() int { return [...]int{0, 10, 3, 5}[c] }
+// guard is the guard bonus of the cover against direct ranged attacks.
+func (c coverKind) guard() int { return [...]int{0, 10, 3, 5}[c] }
 
-// ArmorRank is the armour-rank bonus of the cover.
-func (c Cover) ArmorRank() int { return [...]int{0, 0, 5, 10}[c] }
+// armorRank is the armour-rank bonus of the cover.
+func (c coverKind) armorRank() int { return [...]int{0, 0, 5, 10}[c] }
 
-// Minimum is bd.armor.opt.minimum: the least damage a hit that is not
+// minimum is bd.armor.opt.minimum: the least damage a hit that is not
 // stopped by immunity does after armour.
-type Minimum int
+type minimum int
 
 // Values of bd.armor.opt.minimum.
 const (
-	MinZero Minimum = iota // zero
-	MinOne                 // one
+	minZero minimum = iota // zero
+	minOne                 // one
 )
 
-// Overflow is bd.track.opt.overflow: what becomes of the damage of the hit
+// overflowRule is bd.track.opt.overflow: what becomes of the damage of the hit
 // that breaks Durability beyond what was left of it.
-type Overflow int
+type overflowRule int
 
 // Values of bd.track.opt.overflow.
 const (
-	Carries Overflow = iota // carries
-	Lost                    // lost
+	overflowCarries overflowRule = iota // carries
+	overflowLost                        // lost
 )
 
-// SpendBelowCost is bd.vigor.opt.spend_below_cost.
-type SpendBelowCost int
+// spendBelowCost is bd.vigor.opt.spend_below_cost.
+type spendBelowCost int
 
 // Values of bd.vigor.opt.spend_below_cost.
 const (
-	Forbidden     SpendBelowCost = iota // forbidden
-	AllowedToZero                       // allowed_to_zero
+	forbidden     spendBelowCost = iota // forbidden
+	allowedToZero                       // allowed_to_zero
 )
 
-// DamageType is the bd.armor.damage_type choice: normal armour stops
+// damageType is the bd.armor.damage_type choice: normal armour stops
 // physical damage only.
-type DamageType int
+type damageType int
 
 // Damage types.
 const (
-	Physical DamageType = iota // physical
-	Energy                     // energy
+	physical damageType = iota // physical
+	energy                     // energy
 )

@@ -2,51 +2,52 @@ package bd
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
-	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
 )
 
-// The ladder of §5.1 with its three options.
+// The rank ladder (see the package doc) with its three options.
 func TestLadder(t *testing.T) {
+	t.Parallel()
 	type want struct{ n, sides int }
 	cases := []struct {
-		l      Ladder
+		l      ladderRules
 		k, die int
-		s      Steps
+		s      steps
 		want   want
 	}{
-		{Ladder{}, 2, 10, Steps{}, want{2, 10}},
-		{Ladder{}, 2, 10, Steps{Challenges: 1}, want{2, 8}},
-		{Ladder{}, 2, 10, Steps{Challenges: 9}, want{2, 4}},                             // floor d4
-		{Ladder{}, 2, 10, Steps{Charges: 1}, want{2, 12}},                               // d10 → d12
-		{Ladder{}, 2, 10, Steps{Charges: 2}, want{2, 20}},                               // d12 → d20
-		{Ladder{}, 2, 10, Steps{Charges: 5}, want{2, 20}},                               // cap
-		{Ladder{}, 2, 10, Steps{Charges: 2, Challenges: 2}, want{2, 10}},                // cancel one for one
-		{Ladder{}, 2, 10, Steps{Wounded: true}, want{2, 8}},                             // heroic → ordinary
-		{Ladder{}, 2, 10, Steps{Charges: 1, Wounded: true}, want{2, 10}},                // a charge cancels the wound
-		{Ladder{}, 2, 10, Steps{Charges: 3, Wounded: true}, want{2, 20}},                // surplus charges absorb it
-		{Ladder{Cancellable: No}, 2, 10, Steps{Charges: 3, Wounded: true}, want{2, 12}}, // not past d12 wounded
-		{Ladder{Cancellable: No}, 2, 10, Steps{Charges: 1, Wounded: true}, want{2, 10}},
-		{Ladder{Cancellable: No}, 2, 4, Steps{Wounded: true}, want{2, 4}},
-		{Ladder{Above: ExtraDie}, 2, 10, Steps{Charges: 2}, want{2, 20}},
-		{Ladder{Above: ExtraDie}, 2, 10, Steps{Charges: 4}, want{4, 20}}, // two steps past d20: two more d20
-		{Ladder{Above: ExtraDie}, 0, 10, Steps{Charges: 4}, want{0, 20}}, // no bonus dice, none added
-		{Ladder{Above: ExtraDie}, 1, 10, Steps{Charges: 4, Wounded: true}, want{2, 20}},
-		{Ladder{Above: ExtraDie, Cancellable: No}, 1, 10, Steps{Charges: 4, Wounded: true}, want{1, 12}},
-		{Ladder{}, 1, 20, Steps{}, want{1, 20}},
-		{Ladder{}, 1, 4, Steps{Charges: 1}, want{1, 6}},
+		{ladderRules{}, 2, 10, steps{}, want{2, 10}},
+		{ladderRules{}, 2, 10, steps{challenges: 1}, want{2, 8}},
+		{ladderRules{}, 2, 10, steps{challenges: 9}, want{2, 4}},                             // floor d4
+		{ladderRules{}, 2, 10, steps{charges: 1}, want{2, 12}},                               // d10 → d12
+		{ladderRules{}, 2, 10, steps{charges: 2}, want{2, 20}},                               // d12 → d20
+		{ladderRules{}, 2, 10, steps{charges: 5}, want{2, 20}},                               // cap
+		{ladderRules{}, 2, 10, steps{charges: 2, challenges: 2}, want{2, 10}},                // cancel one for one
+		{ladderRules{}, 2, 10, steps{wounded: true}, want{2, 8}},                             // heroic → ordinary
+		{ladderRules{}, 2, 10, steps{charges: 1, wounded: true}, want{2, 10}},                // a charge cancels the wound
+		{ladderRules{}, 2, 10, steps{charges: 3, wounded: true}, want{2, 20}},                // surplus charges absorb it
+		{ladderRules{cancellable: no}, 2, 10, steps{charges: 3, wounded: true}, want{2, 12}}, // not past d12 wounded
+		{ladderRules{cancellable: no}, 2, 10, steps{charges: 1, wounded: true}, want{2, 10}},
+		{ladderRules{cancellable: no}, 2, 4, steps{wounded: true}, want{2, 4}},
+		{ladderRules{above: aboveExtraDie}, 2, 10, steps{charges: 2}, want{2, 20}},
+		{ladderRules{above: aboveExtraDie}, 2, 10, steps{charges: 4}, want{4, 20}}, // two steps past d20: two more d20
+		{ladderRules{above: aboveExtraDie}, 0, 10, steps{charges: 4}, want{0, 20}}, // no bonus dice, none added
+		{ladderRules{above: aboveExtraDie}, 1, 10, steps{charges: 4, wounded: true}, want{2, 20}},
+		{ladderRules{above: aboveExtraDie, cancellable: no}, 1, 10, steps{charges: 4, wounded: true}, want{1, 12}},
+		{ladderRules{}, 1, 20, steps{}, want{1, 20}},
+		{ladderRules{}, 1, 4, steps{charges: 1}, want{1, 6}},
 	}
 	for _, c := range cases {
 		base, err := rungOf("rank", c.die)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := c.l.Bonus(c.k, base, c.s)
-		if b.N != c.want.n || b.Sides != c.want.sides {
+		b := c.l.bonus(c.k, base, c.s)
+		if b.n != c.want.n || b.sides != c.want.sides {
 			t.Errorf("%+v: %d dice of rank d%d %+v → %s; want %dd%d!", c.l, c.k, c.die, c.s, b, c.want.n, c.want.sides)
 		}
 	}
@@ -72,30 +73,34 @@ func TestLadder(t *testing.T) {
 	near(t, "greater_than is at_least one higher", gt, event(t, runExact(t, "bd.core.check", "vs=21"), "success"), 1e-12)
 }
 
-// Guard: size, cover, behind-unaware (§5.3).
+// Guard: size, cover, behind-unaware (bd.attack).
 func TestGuard(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		base   int
-		a, tg  Size
-		cover  Cover
+		a, tg  size
+		cover  coverKind
 		behind bool
 		want   int
 		doc    string
 	}{
-		{15, Medium, Medium, CoverNone, false, 15, "plain"},
-		{15, Medium, Tiny, CoverNone, false, 25, "a human attacking a mouse: +10"},
-		{15, Colossal, Medium, CoverNone, false, 35, "a behemoth attacking a human: +20"},
-		{15, Tiny, Colossal, CoverNone, false, 15, "smaller attackers get nothing"},
-		{15, Medium, Medium, CoverLight, false, 25, "light cover"},
-		{15, Medium, Medium, CoverPartial, false, 18, "partial cover"},
-		{15, Medium, Medium, CoverFull, false, 20, "full cover"},
-		{15, Medium, Medium, CoverNone, true, 8, "behind, unaware: 15 → 8"},
-		{16, Large, Medium, CoverPartial, true, 12, "⌈24/2⌉"},
+		{15, medium, medium, coverNone, false, 15, "plain"},
+		{15, medium, tiny, coverNone, false, 25, "a human attacking a mouse: +10"},
+		{15, colossal, medium, coverNone, false, 35, "a behemoth attacking a human: +20"},
+		{15, tiny, colossal, coverNone, false, 15, "smaller attackers get nothing"},
+		{15, medium, medium, coverLight, false, 25, "light cover"},
+		{15, medium, medium, coverPartial, false, 18, "partial cover"},
+		{15, medium, medium, coverFull, false, 20, "full cover"},
+		{15, medium, medium, coverNone, true, 8, "behind, unaware: 15 → 8"},
+		{16, large, medium, coverPartial, true, 12, "⌈24/2⌉"},
 	}
 	for _, c := range cases {
-		if g := Guard(c.base, c.a, c.tg, c.cover, c.behind); g != c.want {
-			t.Errorf("%s: Guard %d; want %d", c.doc, g, c.want)
-		}
+		t.Run(c.doc, func(t *testing.T) {
+			t.Parallel()
+			if g := guardOf(c.base, c.a, c.tg, c.cover, c.behind); g != c.want {
+				t.Errorf("%s: Guard %d; want %d", c.doc, g, c.want)
+			}
+		})
 	}
 	// Prone is one challenge, off-hand two.
 	near(t, "prone", event(t, runExact(t, "bd.attack", "prone=1"), "hit"), event(t, runExact(t, "bd.attack", "rank=8"), "hit"), 1e-12)
@@ -103,28 +108,29 @@ func TestGuard(t *testing.T) {
 	near(t, "size", event(t, runExact(t, "bd.attack", "size_a=large", "size_t=small"), "hit"), event(t, runExact(t, "bd.attack", "guard=25"), "hit"), 1e-12)
 }
 
-// Armour: the rank subtracted, the quality rules (§5.6).
+// Armour: the rank subtracted, the quality rules (bd.armor).
 func TestArmor(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		w, a, d int
 		ar      int
-		cover   Cover
-		dt      DamageType
-		want    Armour
+		cover   coverKind
+		dt      damageType
+		want    armour
 	}{
-		{2, 2, 2, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}},
-		{3, 0, 2, 3, CoverNone, Physical, Armour{}},                      // heroic ignores feeble armour
-		{3, 1, 2, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}}, // two steps: not ignored
-		{2, 0, 2, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}}, // ordinary weapons ignore nothing
-		{5, 2, 2, 3, CoverFull, Physical, Armour{}},                      // legendary ignores ordinary, cover too
-		{0, 3, 2, 3, CoverPartial, Physical, Armour{Effective: 8, Worn: 3, Unharmed: true}},
-		{2, 2, 2, 3, CoverPartial, Energy, Armour{Effective: 5}},
-		{3, 2, 4, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3, Immune: true}}, // epic Durability
-		{4, 2, 4, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}},
-		{1, 2, 2, 3, CoverNone, Physical, Armour{Effective: 3, Worn: 3}}, // below heroic: no immunity rule
+		{2, 2, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}},
+		{3, 0, 2, 3, coverNone, physical, armour{}},                      // heroic ignores feeble armour
+		{3, 1, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}}, // two steps: not ignored
+		{2, 0, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}}, // ordinary weapons ignore nothing
+		{5, 2, 2, 3, coverFull, physical, armour{}},                      // legendary ignores ordinary, cover too
+		{0, 3, 2, 3, coverPartial, physical, armour{effective: 8, worn: 3, unharmed: true}},
+		{2, 2, 2, 3, coverPartial, energy, armour{effective: 5}},
+		{3, 2, 4, 3, coverNone, physical, armour{effective: 3, worn: 3, immune: true}}, // epic Durability
+		{4, 2, 4, 3, coverNone, physical, armour{effective: 3, worn: 3}},
+		{1, 2, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}}, // below heroic: no immunity rule
 	}
 	for _, c := range cases {
-		if got := ArmourOf(c.w, c.a, c.d, c.ar, c.cover, c.dt); got != c.want {
+		if got := armourOf(c.w, c.a, c.d, c.ar, c.cover, c.dt); got != c.want {
 			t.Errorf("weapon %d armour %d durability %d AR %d %v %v: %+v; want %+v", c.w, c.a, c.d, c.ar, c.cover, c.dt, got, c.want)
 		}
 	}
@@ -148,6 +154,7 @@ func TestArmor(t *testing.T) {
 
 // The damage track against sums it must equal.
 func TestTrack(t *testing.T) {
+	t.Parallel()
 	// Every attack hits for d4 (Guard 0, no reaction, no bonus dice):
 	// one Durability, three Health. carries: the first hit shocks on a 4.
 	base := []string{"durability=1", "health=3", "guard=0", "react=0", "dv=1", "quality=4", "k_b=0", "rounds=50"}
@@ -191,6 +198,7 @@ func TestTrack(t *testing.T) {
 // The reaction economy, on rounds where every attack beats Guard and
 // nothing recovers, against the count by hand.
 func TestVigor(t *testing.T) {
+	t.Parallel()
 	base := []string{"guard=0", "attacks=1", "stamina=0", "rounds=50"}
 	cases := []struct {
 		sets                     []string
@@ -199,20 +207,22 @@ func TestVigor(t *testing.T) {
 		{[]string{"vigor=20"}, 5, 4},                                         // four reactions, winded, the fifth unanswered
 		{[]string{"vigor=12"}, 3, 0},                                         // 12 → 7 → 2, then too little
 		{[]string{"vigor=12", "opt.spend_below_cost=allowed_to_zero"}, 4, 3}, // 12 → 7 → 2 → 0
-		{[]string{"vigor=12", "defend=1"}, 5, 0},                             // 12 → 9 → 6 → 3 → 0: winded at 4
+		{[]string{"vigor=12", "defend=1"}, 5, 4},                             // 12 → 9 → 6 → 3 → 0: winded at 4
 	}
-	cases[3].windedRounds = 4
 	for _, c := range cases {
-		r := runExact(t, "bd.vigor", append(append([]string(nil), base...), c.sets...)...)
-		u := variable(t, r, "rounds_to_unanswered")
-		near(t, "rounds to unanswered "+join(c.sets), u.Stats.Mean, c.unanswered, 1e-12)
-		near(t, "P(unanswered)", event(t, r, "unanswered"), 1, 1e-12)
-		wv := variable(t, r, "rounds_to_winded")
-		if c.windedRounds == 0 {
-			near(t, "never winded "+join(c.sets), wv.Undefined, 1, 1e-9)
-		} else {
-			near(t, "rounds to winded "+join(c.sets), wv.Stats.Mean, c.windedRounds, 1e-12)
-		}
+		t.Run(join(c.sets), func(t *testing.T) {
+			t.Parallel()
+			r := runExact(t, "bd.vigor", append(append([]string(nil), base...), c.sets...)...)
+			u := variable(t, r, "rounds_to_unanswered")
+			near(t, "rounds to unanswered "+join(c.sets), u.Stats.Mean, c.unanswered, 1e-12)
+			near(t, "P(unanswered)", event(t, r, "unanswered"), 1, 1e-12)
+			wv := variable(t, r, "rounds_to_winded")
+			if c.windedRounds == 0 {
+				near(t, "never winded "+join(c.sets), wv.Undefined, 1, 1e-9)
+			} else {
+				near(t, "rounds to winded "+join(c.sets), wv.Stats.Mean, c.windedRounds, 1e-12)
+			}
+		})
 	}
 	// Committing before the roll: reactions on attacks that miss too.
 	r := runExact(t, "bd.vigor", "guard=200", "attacks=1", "stamina=0", "vigor=20", "opt.decide_after_roll=no")
@@ -230,12 +240,16 @@ func TestVigor(t *testing.T) {
 
 // Shock: P(stabilised) = 1 − (1 − p)^(attempts·Stamina); aid: 0 or d10.
 func TestShockAndAid(t *testing.T) {
+	t.Parallel()
 	p := event(t, runExact(t, "bd.core.check"), "success")
 	for _, c := range []struct{ attempts, stamina int }{{1, 10}, {2, 3}, {0, 5}, {4, 1}} {
-		r := runExact(t, "bd.shock_and_aid", "attempts="+itoa(c.attempts), "stamina="+itoa(c.stamina))
-		want := 1 - math.Pow(1-p, float64(c.attempts*c.stamina))
-		near(t, "P(stabilised)", event(t, r, "stabilised"), want, 1e-12)
-		near(t, "P(dead)", event(t, r, "dead"), 1-want, 1e-12)
+		t.Run(fmt.Sprintf("%d attempts, Stamina %d", c.attempts, c.stamina), func(t *testing.T) {
+			t.Parallel()
+			r := runExact(t, "bd.shock_and_aid", "attempts="+itoa(c.attempts), "stamina="+itoa(c.stamina))
+			want := 1 - math.Pow(1-p, float64(c.attempts*c.stamina))
+			near(t, "P(stabilised)", event(t, r, "stabilised"), want, 1e-12)
+			near(t, "P(dead)", event(t, r, "dead"), 1-want, 1e-12)
+		})
 	}
 	r := runExact(t, "bd.shock_and_aid")
 	near(t, "P(aid)", event(t, r, "aid_succeeds"), p, 1e-12)
@@ -244,6 +258,7 @@ func TestShockAndAid(t *testing.T) {
 
 // bd.skirmish is simulated only; with Vigor to spare it is bd.track.
 func TestSkirmishAgreesWithTrack(t *testing.T) {
+	t.Parallel()
 	m, _ := registry.Lookup("bd.skirmish")
 	if !m.MCOnly || m.MCReason == "" {
 		t.Fatal("bd.skirmish must be simulation-only, with a reason")
@@ -253,18 +268,21 @@ func TestSkirmishAgreesWithTrack(t *testing.T) {
 		n = 100_000
 	}
 	for _, sets := range [][]string{{"vigor=60", "stamina=100"}, {"vigor=0", "react=0"}} {
-		c, err := m.Configure(sets)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := sim.Run(context.Background(), m, c, sim.Options{Trials: n, Seed: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := runExact(t, "bd.track", sets[1:]...)
-		want := variable(t, tr, "attacks_to_shock").Stats
-		got := variable(t, r, "attacks_to_shock").Stats.Mean
-		near(t, "skirmish "+join(sets)+" mean attacks to shock", got, want.Mean, 5*want.SD/math.Sqrt(float64(n)))
+		t.Run(join(sets), func(t *testing.T) {
+			t.Parallel()
+			c, err := m.Configure(sets)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := sim.Run(context.Background(), m, c, sim.Options{Trials: n, Seed: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := runExact(t, "bd.track", sets[1:]...)
+			want := variable(t, tr, "attacks_to_shock").Stats
+			got := variable(t, r, "attacks_to_shock").Stats.Mean
+			near(t, "skirmish "+join(sets)+" mean attacks to shock", got, want.Mean, 5*want.SD/math.Sqrt(float64(n)))
+		})
 	}
 	// Short of Vigor, the creature goes down sooner.
 	c, _ := m.Configure([]string{"vigor=5", "stamina=0"})
@@ -275,86 +293,6 @@ func TestSkirmishAgreesWithTrack(t *testing.T) {
 	if got, full := variable(t, r, "attacks_to_shock").Stats.Mean, variable(t, runExact(t, "bd.track"), "attacks_to_shock").Stats.Mean; got >= full-0.5 {
 		t.Errorf("5 Vigor and no recovery: %v attacks to shock, about as many as with unlimited reactions (%v)", got, full)
 	}
-}
-
-// extraConfigs: settings beyond the defaults that the cross-check also
-// runs; together they give every option value.
-var extraConfigs = map[string][][]string{
-	"bd.core.burst": {{"rank=4"}, {"rank=20", "challenges=1"}, {"opt.wounded_cancellable=no", "wounded=1", "charges=3", "rank=12"}},
-	"bd.core.check": {{"opt.vs_compare=greater_than", "k=3", "vs=25"}, {"opt.above_d20=extra_die", "charges=4", "k=1", "vs=40"},
-		{"opt.wounded_cancellable=no", "wounded=1", "charges=2"}, {"k=0", "vs=15"}},
-	"bd.check": {{"visibility=reduced"}, {"visibility=low", "overwatch=1"}, {"visibility=zero", "opt.vs_compare=greater_than", "rank=6"},
-		{"opt.above_d20=extra_die", "charges=3", "k=1"}, {"opt.wounded_cancellable=no", "wounded=1"}},
-	"bd.attack": {{"size_a=colossal", "size_t=tiny"}, {"size_a=huge", "size_t=small", "cover=light"},
-		{"size_a=massive", "size_t=large", "cover=partial", "behind_unaware=1"}, {"size_a=small", "size_t=huge", "cover=full", "prone=1"},
-		{"size_a=tiny", "size_t=massive", "off_hand=1", "opt.above_d20=extra_die", "charges=5"},
-		{"size_a=large", "size_t=colossal", "opt.wounded_cancellable=no", "wounded=1"}},
-	"bd.defense": {{"opt.decide_after_roll=no"}, {"prone_d=1", "k_d=5", "wounded_d=1"}, {"opt.above_d20=extra_die", "charges=3", "k=1", "rank_d=6"},
-		{"opt.wounded_cancellable=no", "wounded=1", "charges_d=1", "challenges_d=2"}},
-	"bd.damage": {{"k_b=3"}, {"opt.weapon_dice_burst=yes", "dv=2", "quality=6"}, {"unarmed=1"}, {"unarmed=1", "opt.feeble_die=d6"},
-		{"opt.above_d20=extra_die", "charges=3"}, {"opt.wounded_cancellable=no", "wounded=1", "off_hand=1"}},
-	"bd.armor": {{"cover=partial", "opt.minimum=one", "ar=8"}, {"cover=full", "damage_type=energy"}, {"cover=light", "quality=20", "armor_quality=8"},
-		{"durability_quality=12", "quality=10"}, {"opt.weapon_dice_burst=yes"}, {"opt.above_d20=extra_die", "charges=2", "rank=20"},
-		{"opt.wounded_cancellable=no", "wounded=1"}},
-	"bd.track": {{"opt.overflow=lost"}, {"opt.weapon_dice_burst=yes", "react=0", "ar=2"}, {"durability=8", "health=5", "attacks=3", "rounds=5"}},
-	"bd.vigor": {{"opt.spend_below_cost=allowed_to_zero", "vigor=12"}, {"opt.decide_after_roll=no", "stamina=20"},
-		{"opt.above_d20=extra_die", "charges=3", "attacks=3"}, {"opt.wounded_cancellable=no", "wounded=1", "defend=1"}},
-	"bd.shock_and_aid": {{"opt.vs_compare=greater_than", "attempts=2", "stamina=3"}, {"opt.above_d20=extra_die", "charges=3", "k=1"},
-		{"opt.wounded_cancellable=no", "wounded=1", "attempts=0"}},
-}
-
-// skirmishConfigs give bd.skirmish (simulated only) every option value.
-var skirmishConfigs = [][]string{{"opt.overflow=lost", "opt.decide_after_roll=no"}, {"opt.spend_below_cost=allowed_to_zero", "vigor=12", "reserve=2"},
-	{"opt.weapon_dice_burst=yes", "defend=1", "durability=60", "health=40", "attacks=6", "rounds=100"}}
-
-// Every exact bd mechanic, at its defaults and the extra settings, in
-// both engines; the extras cover every value of every option. bd.skirmish
-// is simulated at settings that cover its options.
-func TestEveryMechanicBothEngines(t *testing.T) {
-	ms := registry.System("bd")
-	if len(ms) != 11 {
-		t.Errorf("%d bd mechanics registered; want 11", len(ms))
-	}
-	for _, m := range ms {
-		sets := extraConfigs[m.ID]
-		if m.MCOnly {
-			sets = skirmishConfigs
-			for _, s := range sets {
-				c, err := m.Configure(s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := sim.Run(context.Background(), m, c, sim.Options{Trials: 20_000, Seed: 5}); err != nil {
-					t.Errorf("%s %v: %v", m.ID, s, err)
-				}
-			}
-		}
-		for _, o := range m.Options {
-			for _, v := range o.Values[1:] {
-				if !covered(sets, o, v) {
-					t.Errorf("%s: no cross-check sets %s=%s", m.ID, o.Name, v)
-				}
-			}
-		}
-	}
-	report, err := mechtest.CheckMechanics(context.Background(), ms, extraConfigs, mechtest.Trials(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range report {
-		t.Error(line)
-	}
-}
-
-func covered(sets [][]string, o mechanics.Option, v string) bool {
-	for _, s := range sets {
-		for _, kv := range s {
-			if kv == "opt."+o.Short()+"="+v || kv == o.Short()+"="+v || kv == o.Name+"="+v {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func join(ss []string) string {

@@ -36,14 +36,14 @@ func newSkirmishChain(t pools, vmax, a, horizon int) *skirmishChain {
 			mechanics.Int("attack", 1, a, "the next attack of the round"))
 	}
 	ch := &skirmishChain{p: &mechanics.Process{Homogeneous: true, Horizon: horizon, TimeUnit: "attack"},
-		wound: block(0, 0, 1, t.H), fresh: block(1, t.U, t.H, t.H)}
+		wound: block(0, 0, 1, t.health), fresh: block(1, t.durability, t.health, t.health)}
 	ch.shock = ch.p.Add(true, "shock")
 	ch.woundB = ch.p.AddRecord(false, ch.wound)
 	ch.freshB = ch.p.AddRecord(false, ch.fresh)
 	for i, f := range skirmishFields {
 		ch.ws[i], ch.fs[i] = ch.wound.Slot(f), ch.fresh.Slot(f)
 	}
-	ch.p.Start = ch.state(t.U, t.H, vmax, false, 1)
+	ch.p.Start = ch.state(t.durability, t.health, vmax, false, 1)
 	return ch
 }
 
@@ -80,8 +80,8 @@ func skirmish() *mechanics.Mechanic {
 		Doc: "bd.track and bd.vigor at once: every attack is rolled against Guard (bd.attack); the defender counter-rolls " +
 			"(bd.defense) when its policy says so and it can pay the Vigor — 5 a reaction, 3 after Defend, none while winded, " +
 			"keeping `reserve` back — and a hit deals bd.damage less the armour rank to Durability, then Health, until shock. " +
-			"Wounded, its Speed dice step down; at the end of each round it recovers 1 Vigor per 5 Stamina. Simulated only " +
-			"(mechanics.md §5.7, §7): its one-attack building blocks are the exact bd.attack, bd.defense and bd.damage, and " +
+			"Wounded, its Speed dice step down; at the end of each round it recovers 1 Vigor per 5 Stamina. Simulated only: " +
+			"its one-attack building blocks are the exact bd.attack, bd.defense and bd.damage, and " +
 			"its two halves the exact chains bd.track (unlimited Vigor) and bd.vigor (no damage track).",
 		MCOnly: true,
 		MCReason: "its state (Durability, Health, Vigor, winded, attack of the round) runs to about 10⁵ states, each with a step over " +
@@ -98,10 +98,10 @@ func skirmish() *mechanics.Mechanic {
 			profileParams...),
 		Options: mechanics.Options(optOverflow, optDecideAfterRoll, optSpendBelowCost, optWeaponDiceBurst),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			t := pools{U: c.Int("durability"), H: c.Int("health"), overflow: optOverflow.Of(c)}
+			t := pools{durability: c.Int("durability"), health: c.Int("health"), overflow: optOverflow.Of(c)}
 			a := c.Int("attacks")
 			e := economyOf(c, c.Int("vigor"), c.Int("reserve"))
-			prof, err := profileOf(c, t.U+t.H)
+			prof, err := profileOf(c, t.durability+t.health)
 			if err != nil {
 				return nil, err
 			}

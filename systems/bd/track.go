@@ -7,9 +7,9 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
-// §5.7–5.9 and the skirmish of §6.11: the damage track (Durability, then
-// Health, then shock), the reaction economy on Vigor, shock and emergency
-// aid, and their combination (simulated only).
+// The damage track (Durability, then Health, then shock), the reaction
+// economy on Vigor, and shock and emergency aid; skirmish.go combines the
+// track and the economy (simulated only).
 
 // trackMechanics are the mechanics declared in track.go.
 func trackMechanics() []*mechanics.Mechanic {
@@ -21,10 +21,10 @@ func trackMechanics() []*mechanics.Mechanic {
 // (fresh, and once wounded: its Speed dice one step down) and the damage
 // after armour.
 type attackProfile struct {
-	atk            Bonus
+	atk            bonusDice
 	guard          int
 	react          bool
-	fresh, wounded Bonus
+	fresh, wounded bonusDice
 	dmg            damageRoll
 	ar             int
 	// cap bounds the recorded damage: more does no more harm to the chain.
@@ -61,13 +61,13 @@ func profileOf(c mechanics.Config, cap int) (attackProfile, error) {
 	}
 	l := ladderOf(c)
 	p := attackProfile{
-		atk:     l.Bonus(c.Int("k"), rung[0], Steps{}),
+		atk:     l.bonus(c.Int("k"), rung[0], steps{}),
 		guard:   c.Int("guard"),
 		react:   c.Int("react") == 1,
-		fresh:   l.Bonus(c.Int("k_d"), rung[1], Steps{}),
-		wounded: l.Bonus(c.Int("k_d"), rung[1], Steps{Wounded: true}),
-		dmg: damageRoll{w: weapon{N: c.Int("dv"), Sides: ladder[rung[2]], Bursts: optWeaponDiceBurst.OrDefault(c) == Yes},
-			b: l.Bonus(c.Int("k_b"), rung[3], Steps{})},
+		fresh:   l.bonus(c.Int("k_d"), rung[1], steps{}),
+		wounded: l.bonus(c.Int("k_d"), rung[1], steps{wounded: true}),
+		dmg: damageRoll{w: weapon{n: c.Int("dv"), sides: ladder[rung[2]], bursts: optWeaponDiceBurst.OrDefault(c) == yes},
+			b: l.bonus(c.Int("k_b"), rung[3], steps{})},
 		ar:  c.Int("ar"),
 		cap: cap,
 	}
@@ -141,12 +141,12 @@ func (k attackKernel) hit(x int, wounded, react bool) (bool, int) {
 }
 
 var optOverflow = mechanics.SwitchOf("bd.track", "overflow",
-	"carries: the damage of the hit that breaks Durability beyond what was left goes on into Health; lost: it is lost", Carries, Lost)
+	"carries: the damage of the hit that breaks Durability beyond what was left goes on into Health; lost: it is lost", overflowCarries, overflowLost)
 
 // pools is the damage track of a creature: Durability U, then Health H.
 type pools struct {
-	U, H     int
-	overflow Overflow
+	durability, health int
+	overflow           overflowRule
 }
 
 // hurt applies damage d to a creature with u Durability and h Health left
@@ -157,7 +157,7 @@ func (t pools) hurt(u, h, d int) (int, int) {
 			return u - d, h
 		}
 		rest := d - u
-		if t.overflow == Lost {
+		if t.overflow == overflowLost {
 			rest = 0
 		}
 		return 0, h - rest
@@ -186,10 +186,10 @@ func newTrackChain(t pools, horizon int, unit string, untilWounded bool) *trackC
 		ch.end = ch.p.Add(true, "wounded")
 	} else {
 		ch.end = ch.p.Add(true, "shock")
-		ch.woundBase = ch.p.AddRecord(false, mechanics.NewRecord(dur(0, 0), hp(1, t.H)))
+		ch.woundBase = ch.p.AddRecord(false, mechanics.NewRecord(dur(0, 0), hp(1, t.health)))
 	}
-	ch.unhurt = ch.p.AddRecord(false, mechanics.NewRecord(dur(1, t.U), hp(t.H, t.H)))
-	ch.p.Start = ch.state(t.U, t.H)
+	ch.unhurt = ch.p.AddRecord(false, mechanics.NewRecord(dur(1, t.durability), hp(t.health, t.health)))
+	ch.p.Start = ch.state(t.durability, t.health)
 	return ch
 }
 
@@ -208,7 +208,7 @@ func (ch *trackChain) state(u, h int) int {
 func (ch *trackChain) at(s int) (u, h int) {
 	switch {
 	case s >= ch.unhurt:
-		return s - ch.unhurt + 1, ch.H
+		return s - ch.unhurt + 1, ch.health
 	case ch.woundBase >= 0 && s >= ch.woundBase:
 		return 0, s - ch.woundBase + 1
 	}
@@ -246,8 +246,7 @@ func track() *mechanics.Mechanic {
 			"(bd.attack), the defender counter-rolls if react=1 (bd.defense, with unlimited Vigor: see bd.skirmish), a hit deals " +
 			"bd.damage less the armour rank. While Durability is left Health is full, so the chain has U + H + 1 states; the " +
 			"per-attack distribution (attack, both counter-rolls, damage) is computed once and shared by every state. Beside it " +
-			"the same track per hit (the number of hits, whatever the rolls to land them). Survival is per attack " +
-			"(mechanics.md §5.7).",
+			"the same track per hit (the number of hits, whatever the rolls to land them). Survival is per attack.",
 		Params: append([]mechanics.Param{
 			ip("durability", 30, 1, 200, "Durability U"),
 			ip("health", 20, 1, 200, "Health H"),
@@ -257,10 +256,10 @@ func track() *mechanics.Mechanic {
 			profileParams...),
 		Options: mechanics.Options(optOverflow, optWeaponDiceBurst),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			t := pools{U: c.Int("durability"), H: c.Int("health"), overflow: optOverflow.Of(c)}
+			t := pools{durability: c.Int("durability"), health: c.Int("health"), overflow: optOverflow.Of(c)}
 			a, stamina := c.Int("attacks"), c.Int("stamina")
 			horizon := c.Int("rounds") * a
-			prof, err := profileOf(c, t.U+t.H)
+			prof, err := profileOf(c, t.durability+t.health)
 			if err != nil {
 				return nil, err
 			}
@@ -311,12 +310,12 @@ func track() *mechanics.Mechanic {
 }
 
 var optSpendBelowCost = mechanics.SwitchOf("bd.vigor", "spend_below_cost",
-	"forbidden: a reaction needs its full cost in Vigor; allowed_to_zero: one may be taken with less, Vigor going to 0", Forbidden, AllowedToZero)
+	"forbidden: a reaction needs its full cost in Vigor; allowed_to_zero: one may be taken with less, Vigor going to 0", forbidden, allowedToZero)
 
-// economy is the reaction economy of §5.8.
+// economy is the reaction economy of bd.vigor (docs/mechanics.md#bd-vigor).
 type economy struct {
 	vmax, cost, recovery int
-	spend                SpendBelowCost
+	spend                spendBelowCost
 	// decideAfter: react to attacks that beat Guard only (else to every
 	// attack); reserve: Vigor kept back (bd.skirmish).
 	decideAfter bool
@@ -332,7 +331,7 @@ func economyOf(c mechanics.Config, vmax, reserve int) economy {
 		cost = 3
 	}
 	return economy{vmax: vmax, cost: cost, recovery: c.Int("stamina") / 5, spend: optSpendBelowCost.Of(c),
-		decideAfter: optDecideAfterRoll.Of(c) == Yes, reserve: reserve}
+		decideAfter: optDecideAfterRoll.Of(c) == yes, reserve: reserve}
 }
 
 // wants says whether the policy reacts to an attack.
@@ -341,7 +340,7 @@ func (e economy) wants(beats bool) bool { return beats || !e.decideAfter }
 // pay takes a reaction's cost from v when the creature can react: the
 // Vigor left, whether it reacted, and whether it is winded now.
 func (e economy) pay(v int, winded bool) (int, bool, bool) {
-	if winded || (v < e.cost && (e.spend == Forbidden || v == 0)) || max(0, v-e.cost) < e.reserve {
+	if winded || (v < e.cost && (e.spend == forbidden || v == 0)) || max(0, v-e.cost) < e.reserve {
 		return v, false, winded
 	}
 	v = max(0, v-e.cost)
@@ -365,7 +364,7 @@ func vigor() *mechanics.Mechanic {
 			"attacks beats Guard with P(T_a > G) (bd.attack), so the demand is Binomial(a, P(T_a > G)); the defender reacts to " +
 			"those (or, committing before the roll, to every attack) while it has the Vigor. Reported: the round of the first " +
 			"attack that beat Guard and went unanswered for lack of Vigor (its CDF is P(some attack went unanswered by round r)) " +
-			"and, beside it, the round the creature is first winded (mechanics.md §5.8).",
+			"and, beside it, the round the creature is first winded.",
 		Params: params(
 			ip("vigor", 20, 0, 100, "maximum (and starting) Vigor"),
 			ip("stamina", 10, 0, 100, "Stamina score: 1 Vigor back per 5 a round"),
@@ -380,77 +379,108 @@ func vigor() *mechanics.Mechanic {
 				return nil, err
 			}
 			e := economyOf(c, c.Int("vigor"), 0)
-			a, g, rounds := c.Int("attacks"), c.Int("guard"), c.Int("rounds")
-			// One round: which of the attacks beat Guard, in order.
-			var fields []mechanics.Field
-			for i := 1; i <= a; i++ {
-				fields = append(fields, mechanics.Flag(fmt.Sprintf("attack_%d", i), fmt.Sprintf("attack %d of the round beats Guard", i)))
-			}
-			round := mechanics.NewRecord(fields...)
-			slots := make([]mechanics.Slot, a)
-			var kernel mechanics.Node = mechanics.Const{V: round.Start()}
-			for i := range slots {
-				s := round.Slot(fields[i].Name)
-				slots[i] = s
-				kernel = mechanics.Combine{X: kernel, Y: mechanics.Compare{X: actionRoll(b), Op: mechanics.GT, T: g}, Name: fields[i].Name,
-					F: func(r, beats int) int { return s.Set(r, beats) }}
-			}
+			round := roundOf(b, c.Int("attacks"), c.Int("guard"))
 			state := mechanics.NewRecord(mechanics.Int("vigor", 0, e.vmax, "Vigor"), mechanics.Flag("winded", "winded: no actions until Vigor is back to 5"))
-			sV, sW := state.Slot("vigor"), state.Slot("winded")
-			// chain follows rounds until the first unanswered attack, or
-			// (untilWinded) until the creature is first winded.
-			chain := func(untilWinded bool) (*mechanics.Process, int, int) {
-				p := &mechanics.Process{Homogeneous: true, Horizon: rounds, TimeUnit: "round"}
-				end := p.Add(true, map[bool]string{false: "unanswered", true: "winded"}[untilWinded])
-				base := p.AddRecord(false, state)
-				p.Start = base + sV.Set(state.Start(), e.vmax)
-				p.Kernel = func(int) mechanics.Node { return kernel }
-				p.Move = func(_, s, x int) int {
-					code := s - base
-					v, w := sV.Get(code), sW.Bool(code)
-					for _, sl := range slots {
-						beats := sl.Bool(x)
-						if !e.wants(beats) {
-							continue
-						}
-						var reacted bool
-						v, reacted, w = e.pay(v, w)
-						switch {
-						case untilWinded && w:
-							return end
-						case !untilWinded && beats && !reacted:
-							return end
-						}
-					}
-					v, w = e.recover(v, w)
-					return base + sW.SetBool(sV.Set(code, v), w)
-				}
-				return p, end, base
-			}
-			p, end, base := chain(false)
-			spec := &mechanics.Spec{Process: p, Record: p.Record()}
-			spec.Vars = []mechanics.Var{
-				p.TimeVar("rounds_to_unanswered", "the round of the first attack that beat Guard and went unanswered for lack of Vigor", field("time")),
-				{Name: "vigor_left", Doc: "Vigor at the horizon, every attack answered so far", Unit: "Vigor",
-					Expr: p.StateTable(func(s int) int {
-						if s < base {
-							return 0
-						}
-						return sV.Get(s - base)
-					}),
-					When: expr.Not(p.In(end)), Otherwise: "an attack went unanswered"},
-			}
-			spec.Event("unanswered", fmt.Sprintf("an attack that beat Guard went unanswered within the rounds (recovery %d a round sustains %.3g reactions)",
-				e.recovery, float64(e.recovery)/float64(e.cost)), p.In(end)).
-				Event("winded_at_end", "winded at the horizon, every attack answered so far", p.StateSet(func(s int) bool { return s >= base && sW.Bool(s-base) }))
-			wp, wend, _ := chain(true)
-			windedPart := &mechanics.Spec{Process: wp, Record: wp.Record()}
-			windedPart.Vars = []mechanics.Var{wp.TimeVar("rounds_to_winded", "the round the creature is first winded (0 Vigor)", field("time"))}
-			windedPart.Event("winded", "winded within the rounds", wp.In(wend))
+			main := newVigorChain(e, round, state, c.Int("rounds"), false)
+			spec := main.spec(e)
+			winded := newVigorChain(e, round, state, c.Int("rounds"), true)
+			windedPart := &mechanics.Spec{Process: winded.p, Record: winded.p.Record()}
+			windedPart.Vars = []mechanics.Var{winded.p.TimeVar("rounds_to_winded", "the round the creature is first winded (0 Vigor)", field("time"))}
+			windedPart.Event("winded", "winded within the rounds", winded.p.In(winded.end))
 			spec.Also = []*mechanics.Spec{windedPart}
 			return spec, nil
 		},
 	}
+}
+
+// attackRound is one round of attacks on the defender of bd.vigor: a
+// record with one flag per attack, in order (whether it beats Guard), its
+// slots, and the node that rolls it.
+type attackRound struct {
+	slots []mechanics.Slot
+	node  mechanics.Node
+}
+
+// roundOf is a round of a attacks with bonus dice b against Guard g.
+func roundOf(b bonusDice, a, g int) attackRound {
+	var fields []mechanics.Field
+	for i := 1; i <= a; i++ {
+		fields = append(fields, mechanics.Flag(fmt.Sprintf("attack_%d", i), fmt.Sprintf("attack %d of the round beats Guard", i)))
+	}
+	rec := mechanics.NewRecord(fields...)
+	r := attackRound{slots: make([]mechanics.Slot, a), node: mechanics.Const{V: rec.Start()}}
+	for i := range r.slots {
+		s := rec.Slot(fields[i].Name)
+		r.slots[i] = s
+		r.node = mechanics.Combine{X: r.node, Y: mechanics.Compare{X: actionRoll(b), Op: mechanics.GT, T: g}, Name: fields[i].Name,
+			F: func(code, beats int) int { return s.Set(code, beats) }}
+	}
+	return r
+}
+
+// vigorChain is a chain of bd.vigor, one step a round, on the defender's
+// state (its Vigor and whether it is winded, the record at base): it ends
+// at the first attack that beats Guard and goes unanswered for lack of
+// Vigor or, untilWinded, when the creature is first winded.
+type vigorChain struct {
+	p         *mechanics.Process
+	end, base int
+	// vigor and winded are the slots of the state record.
+	vigor, winded mechanics.Slot
+}
+
+func newVigorChain(e economy, round attackRound, state *mechanics.Record, rounds int, untilWinded bool) vigorChain {
+	p := &mechanics.Process{Homogeneous: true, Horizon: rounds, TimeUnit: "round"}
+	ch := vigorChain{p: p, vigor: state.Slot("vigor"), winded: state.Slot("winded")}
+	ch.end = p.Add(true, map[bool]string{false: "unanswered", true: "winded"}[untilWinded])
+	ch.base = p.AddRecord(false, state)
+	sV, sW, end, base := ch.vigor, ch.winded, ch.end, ch.base
+	p.Start = base + sV.Set(state.Start(), e.vmax)
+	p.Kernel = func(int) mechanics.Node { return round.node }
+	p.Move = func(_, s, x int) int {
+		code := s - base
+		v, w := sV.Get(code), sW.Bool(code)
+		for _, sl := range round.slots {
+			beats := sl.Bool(x)
+			if !e.wants(beats) {
+				continue
+			}
+			var reacted bool
+			v, reacted, w = e.pay(v, w)
+			switch {
+			case untilWinded && w:
+				return end
+			case !untilWinded && beats && !reacted:
+				return end
+			}
+		}
+		v, w = e.recover(v, w)
+		return base + sW.SetBool(sV.Set(code, v), w)
+	}
+	return ch
+}
+
+// spec reports the chain that ends at the first unanswered attack: the
+// round of that attack, the Vigor left and whether the creature is winded
+// at the horizon.
+func (ch vigorChain) spec(e economy) *mechanics.Spec {
+	p, end, base, sV, sW := ch.p, ch.end, ch.base, ch.vigor, ch.winded
+	spec := &mechanics.Spec{Process: p, Record: p.Record()}
+	spec.Vars = []mechanics.Var{
+		p.TimeVar("rounds_to_unanswered", "the round of the first attack that beat Guard and went unanswered for lack of Vigor", field("time")),
+		{Name: "vigor_left", Doc: "Vigor at the horizon, every attack answered so far", Unit: "Vigor",
+			Expr: p.StateTable(func(s int) int {
+				if s < base {
+					return 0
+				}
+				return sV.Get(s - base)
+			}),
+			When: expr.Not(p.In(end)), Otherwise: "an attack went unanswered"},
+	}
+	spec.Event("unanswered", fmt.Sprintf("an attack that beat Guard went unanswered within the rounds (recovery %d a round sustains %.3g reactions)",
+		e.recovery, float64(e.recovery)/float64(e.cost)), p.In(end)).
+		Event("winded_at_end", "winded at the horizon, every attack answered so far", p.StateSet(func(s int) bool { return s >= base && sW.Bool(s-base) }))
+	return spec
 }
 
 func shockAndAid() *mechanics.Mechanic {
@@ -461,7 +491,7 @@ func shockAndAid() *mechanics.Mechanic {
 			"successful Medicine or Medical Science check at VS 20 stabilises it (it stays unconscious until back to 1 Health). " +
 			"With `attempts` checks a round, P(stabilised before death) = 1 − (1 − p)^(attempts·Stamina). Emergency aid (2 actions) " +
 			"gives back 1d10 Durability on a Medicine (treatment) check at VS 20: a mixture of 0 and d10, reported beside the " +
-			"chain (mechanics.md §5.9).",
+			"chain.",
 		Params: params(pK, pRank, pVS,
 			ip("stamina", 10, 1, 100, "the patient's Stamina score: rounds before death in shock"),
 			ip("attempts", 1, 0, 4, "the helper's stabilising checks per round"),
@@ -474,7 +504,7 @@ func shockAndAid() *mechanics.Mechanic {
 			}
 			vs, cmp, stamina, m := c.Int("vs"), optVsCompare.Of(c), c.Int("stamina"), c.Int("attempts")
 			op := mechanics.GE
-			if cmp == GreaterThan {
+			if cmp == greaterThan {
 				op = mechanics.GT
 			}
 			passes := func() mechanics.Node { return mechanics.Compare{X: actionRoll(b), Op: op, T: vs} }

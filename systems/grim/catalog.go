@@ -12,7 +12,7 @@ func Mechanics() []*mechanics.Mechanic {
 	return slices.Concat(
 		combatMechanics(),
 		coreMechanics(),
-		miscMechanics(),
+		situationMechanics(),
 		timeMechanics(),
 	)
 }

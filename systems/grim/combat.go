@@ -8,8 +8,8 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §4.2–4.7: player vs player, assistance, the damage pipeline, friendly
-// fire, heavy weapons and light-weapon attacks per turn.
+// The combat mechanics: player vs player, assistance, the damage pipeline,
+// friendly fire, heavy weapons and light-weapon attacks per turn.
 
 // combatMechanics are the mechanics declared in combat.go.
 func combatMechanics() []*mechanics.Mechanic {
@@ -17,12 +17,12 @@ func combatMechanics() []*mechanics.Mechanic {
 }
 
 var (
-	optPvPKind  = mechanics.ChoiceOf("grim.pvp", "kind", "attack (vs a defence roll) or nonattack (any other contest)", PvPAttack, PvPNonattack)
+	optPvPKind  = mechanics.ChoiceOf("grim.pvp", "kind", "attack (vs a defence roll) or nonattack (any other contest)", pvpAttack, pvpNonattack)
 	optNaturals = mechanics.SwitchOf("grim.pvp", "naturals",
 		"attack_naturals_apply: an attacker's natural 20 hits and doubles even against a higher total, a natural 1 misses; ignore_naturals",
-		NaturalsApply, NaturalsIgnore)
+		naturalsApply, naturalsIgnore)
 	optNonattackTie = mechanics.SwitchOf("grim.pvp", "nonattack_tie",
-		"status_quo: the initiator fails on a tie; reroll: both roll again until the totals differ", TieStatusQuo, TieReroll)
+		"status_quo: the initiator fails on a tie; reroll: both roll again until the totals differ", tieStatusQuo, tieReroll)
 )
 
 func pvp() *mechanics.Mechanic {
@@ -30,7 +30,7 @@ func pvp() *mechanics.Mechanic {
 		ID:      "grim.pvp",
 		Summary: "player vs player: both roll d20 + bonus, the higher total wins; attack ties give half damage",
 		Doc: "Both roll with their bonuses; the higher total wins. On a tie in attack vs defence the defender takes half damage; other " +
-			"ties: the initiator fails (status quo) or both reroll (mechanics.md §4.2).",
+			"ties: the initiator fails (status quo) or both reroll.",
 		Params: []mechanics.Param{attr("attribute", "initiator's (attacker's) bonus", 3), ip("modifier", 0, -30, 30, "initiator's modifiers"),
 			attr("opp_attribute", "opponent's (defender's) bonus", 2), ip("opp_modifier", 0, -30, 30, "opponent's modifiers"),
 			ip("horizon", 50, 1, 1000, "non-attack with reroll: rerolls simulated at most")},
@@ -41,7 +41,7 @@ func pvp() *mechanics.Mechanic {
 			rec := naturals("natural", "opp_natural")
 			rolls := rollNaturals(rec)
 			margin := expr.Sub(expr.Add(field("natural"), num(mine)), expr.Add(field("opp_natural"), num(theirs)))
-			if kind == PvPNonattack && tie == TieReroll {
+			if kind == pvpNonattack && tie == tieReroll {
 				// A chain over rerolls: ties roll again.
 				sn, so := rec.Slot("natural"), rec.Slot("opp_natural")
 				p := &mechanics.Process{Homogeneous: true, Horizon: horizon, TimeUnit: "roll"}
@@ -61,7 +61,7 @@ func pvp() *mechanics.Mechanic {
 				return mechanics.ProcessSpec(p), nil
 			}
 			spec := &mechanics.Spec{Record: rec, Outcome: rolls}
-			if kind == PvPNonattack {
+			if kind == pvpNonattack {
 				spec.Var("margin", "initiator's total − opponent's total", margin).
 					Event("initiator_wins", "a higher total", expr.Gt(margin, num(0))).
 					Event("tie", "equal totals", expr.Eq(margin, num(0))).
@@ -72,7 +72,7 @@ func pvp() *mechanics.Mechanic {
 			// tie halves (1), a higher total hits (2); with the attack
 			// naturals a natural 20 crits (4) and a natural 1 misses.
 			frac := expr.Table(kit.Opposed(margin, kit.TieStands), kit.Lose, 0, 1, 2)
-			if nat == NaturalsApply {
+			if nat == naturalsApply {
 				n := field("natural")
 				frac = expr.Cond(expr.Eq(n, num(20)), num(4), expr.Cond(expr.Eq(n, num(1)), num(0), frac))
 			}
@@ -92,7 +92,7 @@ func assist() *mechanics.Mechanic {
 		ID:      "grim.assist",
 		Summary: "assistance: helpers each roll, the best result is used (a natural 1 still fails)",
 		Doc: "Helpers each roll with their own attribute; the highest result is used, so the group succeeds when at least one roll does " +
-			"(a natural 1 fails even if its total is highest): P = 1 − Π(1 − pᵢ) (mechanics.md §4.3).",
+			"(a natural 1 fails even if its total is highest): P = 1 − Π(1 − pᵢ).",
 		Params: []mechanics.Param{attr("attribute", "the actor's attribute", 2), ip("helpers", 2, 0, 8, "number of helpers"),
 			attr("helper_attribute", "each helper's attribute", 1), pMod, pTN},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -135,49 +135,50 @@ func assist() *mechanics.Mechanic {
 	}
 }
 
-// pipeline is the §4.4 damage pipeline: B = max(1, W + TOG for melee and
-// thrown, or TOG unarmed) → ×2 on a crit → × the target type → armour.
+// pipeline is the damage pipeline of grim.damage
+// (docs/mechanics.md#grim-damage): B = max(1, W + TOG for melee and thrown,
+// or TOG unarmed) → ×2 on a crit → × the target type → armour.
 // It has two forms that agree (a test checks them): damage for the node
 // functions that sum several attacks, and expr for the outputs.
 type pipeline struct {
 	tog, armour int
-	weapon      Weapon
-	kind        WeaponKind
-	target      TargetType
-	dtype       DamageType
-	critOrder   CritOrder
+	weapon      weaponDice
+	kind        weaponKind
+	target      targetType
+	dtype       damageType
+	critOrder   critOrder
 	resist      kit.Rounding
-	min1        YesNo
+	min1        yesNo
 }
 
 // damage is the pipeline for a weapon roll w.
 func (p pipeline) damage(w int, crit bool) int {
 	b := w
 	switch {
-	case p.weapon == WeaponUnarmed:
+	case p.weapon == weaponUnarmed:
 		b = p.tog
-	case p.kind != Ranged:
+	case p.kind != ranged:
 		b += p.tog
 	}
 	b = max(1, b)
-	if crit && p.critOrder == CritBeforeArmour {
+	if crit && p.critOrder == critBeforeArmour {
 		b *= 2
 	}
 	switch p.target {
-	case Immune:
+	case targetImmune:
 		return 0 // no damage, and armour has nothing to reduce
-	case Weak:
+	case targetWeak:
 		b *= 2
-	case Resistant:
+	case targetResistant:
 		b = int(kit.Resist(b, expr.Frac(1, 2), p.resist).Floor())
-		if p.min1 == Yes {
+		if p.min1 == yes {
 			b = max(1, b)
 		}
 	}
-	if p.dtype == Physical {
+	if p.dtype == damagePhysical {
 		b = kit.AfterArmour(b, p.armour, 1)
 	}
-	if crit && p.critOrder == CritAfterArmour {
+	if crit && p.critOrder == critAfterArmour {
 		b *= 2
 	}
 	return b
@@ -187,43 +188,43 @@ func (p pipeline) damage(w int, crit bool) int {
 func (p pipeline) expr(w expr.Expr, crit bool) expr.Expr {
 	b := w
 	switch {
-	case p.weapon == WeaponUnarmed:
+	case p.weapon == weaponUnarmed:
 		b = num(p.tog)
-	case p.kind != Ranged:
+	case p.kind != ranged:
 		b = expr.Add(w, num(p.tog))
 	}
 	b = expr.Max(num(1), b)
-	if crit && p.critOrder == CritBeforeArmour {
+	if crit && p.critOrder == critBeforeArmour {
 		b = expr.Mul(b, num(2))
 	}
 	switch p.target {
-	case Immune:
+	case targetImmune:
 		return num(0)
-	case Weak:
+	case targetWeak:
 		b = expr.Mul(b, num(2))
-	case Resistant:
+	case targetResistant:
 		b = round(p.resist, expr.Mul(b, expr.Q(1, 2)))
-		if p.min1 == Yes {
+		if p.min1 == yes {
 			b = expr.Max(num(1), b)
 		}
 	}
-	if p.dtype == Physical {
+	if p.dtype == damagePhysical {
 		b = expr.Max(num(1), expr.Sub(b, num(p.armour)))
 	}
-	if crit && p.critOrder == CritAfterArmour {
+	if crit && p.critOrder == critAfterArmour {
 		b = expr.Mul(b, num(2))
 	}
 	return b
 }
 
 // weaponRange is the lowest and highest weapon roll.
-func weaponRange(w Weapon) (lo, hi int) {
+func weaponRange(w weaponDice) (lo, hi int) {
 	n, s := w.dice()
 	return n, n * s
 }
 
 // weaponNode rolls the weapon dice (unarmed: 0, the pipeline uses TOG).
-func weaponNode(w Weapon) mechanics.Node {
+func weaponNode(w weaponDice) mechanics.Node {
 	n, s := w.dice()
 	if n == 0 {
 		return mechanics.Const{V: 0}
@@ -251,27 +252,27 @@ var damageParams = []mechanics.Param{
 // The pipeline switches are shared by every mechanic that deals weapon damage.
 var (
 	optCritOrder = mechanics.SwitchOf("grim.damage", "crit_order", "before_armour: the crit doubles before armour; after_armour",
-		CritBeforeArmour, CritAfterArmour)
+		critBeforeArmour, critAfterArmour)
 	optResistRounding = mechanics.SwitchOf("grim.damage", "resist_rounding", "floor or ceil when halving for resistance", kit.Floor, kit.Ceil)
-	optMin1           = mechanics.SwitchOf("grim.damage", "min1_after_resist", "yes: the attack minimum of 1 survives halving; no", Yes, No)
+	optMin1           = mechanics.SwitchOf("grim.damage", "min1_after_resist", "yes: the attack minimum of 1 survives halving; no", yes, no)
 )
 
 // damageOptions are the weapon choices of one damage mechanic (named after
 // it) and the shared pipeline switches.
 type damageOptions struct {
-	weapon mechanics.OptionOf[Weapon]
-	kind   mechanics.OptionOf[WeaponKind]
-	target mechanics.OptionOf[TargetType]
-	dtype  mechanics.OptionOf[DamageType]
+	weapon mechanics.OptionOf[weaponDice]
+	kind   mechanics.OptionOf[weaponKind]
+	target mechanics.OptionOf[targetType]
+	dtype  mechanics.OptionOf[damageType]
 }
 
 func damageOptionsOf(id string) damageOptions {
 	return damageOptions{
 		weapon: mechanics.ChoiceOf(id, "weapon", "weapon dice (unarmed: TOG, a light weapon)",
-			WeaponD6, WeaponD4, WeaponD8, Weapon2D6, WeaponD10, Weapon2D8, WeaponD12, WeaponUnarmed),
-		kind:   mechanics.ChoiceOf(id, "weapon_kind", "melee and thrown add TOG; ranged does not", Melee, Thrown, Ranged),
-		target: mechanics.ChoiceOf(id, "target_type", "normal ×1, weak ×2, resistant ×½, immune ×0", Normal, Weak, Resistant, Immune),
-		dtype:  mechanics.ChoiceOf(id, "damage_type", "physical (armour applies) or other (heat, supernatural…)", Physical, Other),
+			weaponD6, weaponD4, weaponD8, weapon2D6, weaponD10, weapon2D8, weaponD12, weaponUnarmed),
+		kind:   mechanics.ChoiceOf(id, "weapon_kind", "melee and thrown add TOG; ranged does not", melee, thrown, ranged),
+		target: mechanics.ChoiceOf(id, "target_type", "normal ×1, weak ×2, resistant ×½, immune ×0", targetNormal, targetWeak, targetResistant, targetImmune),
+		dtype:  mechanics.ChoiceOf(id, "damage_type", "physical (armour applies) or other (heat, supernatural…)", damagePhysical, damageOther),
 	}
 }
 
@@ -285,7 +286,7 @@ func (o damageOptions) pipeline(c mechanics.Config) pipeline {
 }
 
 // attackRecord is one attack roll: the natural and the weapon roll.
-func attackRecord(w Weapon) *mechanics.Record {
+func attackRecord(w weaponDice) *mechanics.Record {
 	lo, hi := weaponRange(w)
 	return mechanics.NewRecord(kit.Natural("natural", 20), mechanics.Int("weapon", lo, hi, "weapon roll W (the dice sum)"))
 }
@@ -297,12 +298,12 @@ func damage() *mechanics.Mechanic {
 		ID:      id,
 		Summary: "damage pipeline: weapon (+TOG for melee/thrown, min 1) ×2 on a natural 20 × weakness/resistance − armour (min 1)",
 		Doc: "B = max(1, W + TOG for melee/thrown), ×2 on a natural-20 attack, × the type multiplier (½ floors), then if armour applies " +
-			"max(1, B − armour) (immune stays 0). Reported per attack roll (miss, hit, crit) and for a hit and a crit (mechanics.md §4.4).",
+			"max(1, B − armour) (immune stays 0). Reported per attack roll (miss, hit, crit) and for a hit and a crit.",
 		Params:  damageParams,
 		Options: mechanics.Options(opts.declared()...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			p := opts.pipeline(c)
-			atk := Attack("natural", c.Int("cor")+c.Int("modifier"), c.Int("tn"), 1)
+			atk := coreAttack("natural", c.Int("cor")+c.Int("modifier"), c.Int("tn"), 1)
 			cond := c.Int("condition")
 			rec := attackRecord(p.weapon)
 			w, crit := field("weapon"), expr.Eq(field("natural"), num(20))
@@ -319,8 +320,9 @@ func damage() *mechanics.Mechanic {
 	}
 }
 
-// AttacksPerTurn is m(COR) of §4.7 for light weapons.
-func AttacksPerTurn(cor int, frenzy bool) int {
+// attacksPerTurn is m(COR), the attacks per turn with light weapons
+// (docs/mechanics.md#grim-light-attacks).
+func attacksPerTurn(cor int, frenzy bool) int {
 	m := 1
 	switch {
 	case cor >= 9:
@@ -358,7 +360,7 @@ func lightAttacks() *mechanics.Mechanic {
 		ID:      id,
 		Summary: "light weapons: 1–4 attacks per turn by COR (1–2 → 1, 3–5 → 2, 6–8 → 3, 9–10 → 4); damage per turn",
 		Doc: "COR 1–2 → 1 attack with light weapons, 3–5 → 2, 6–8 → 3, 9–10 → 4 (≤ 0 → 1); frenzy +1; unarmed counts as light. The " +
-			"attacks are independent; per-turn damage is the m-fold convolution of the per-attack mixture (miss, hit, crit) (mechanics.md §4.7).",
+			"attacks are independent; per-turn damage is the m-fold convolution of the per-attack mixture (miss, hit, crit).",
 		Params:  append(append([]mechanics.Param(nil), damageParams...), ip("frenzy", 0, 0, 1, "1: frenzy, one more attack (and friendly fire up to 6)")),
 		Options: mechanics.Options(opts.declared()...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -368,8 +370,8 @@ func lightAttacks() *mechanics.Mechanic {
 			if frenzy {
 				ff = 6
 			}
-			atk := Attack("", c.Int("cor")+c.Int("modifier"), c.Int("tn"), ff)
-			m := AttacksPerTurn(c.Int("cor"), frenzy)
+			atk := coreAttack("", c.Int("cor")+c.Int("modifier"), c.Int("tn"), ff)
+			m := attacksPerTurn(c.Int("cor"), frenzy)
 			cond := c.Int("condition")
 			rec := mechanics.NewRecord(
 				mechanics.Int("damage", 0, m*p.maxDamage(), "damage dealt this turn (the sum over the attacks)"),
@@ -395,7 +397,7 @@ func lightAttacks() *mechanics.Mechanic {
 	}
 }
 
-var optTogTN = mechanics.SwitchOf("grim.heavy_weapon", "tog_tn", "11: the TOG roll is vs TN 11 [not in the seed]; 10_plus_deficit", TogTN11, TogTN10PlusDeficit)
+var optTogTN = mechanics.SwitchOf("grim.heavy_weapon", "tog_tn", "11: the TOG roll is vs TN 11 [not in the seed]; 10_plus_deficit", togTN11, togTN10PlusDeficit)
 
 func heavyWeapon() *mechanics.Mechanic {
 	const id = "grim.heavy_weapon"
@@ -405,22 +407,22 @@ func heavyWeapon() *mechanics.Mechanic {
 		ID:      id,
 		Summary: "heavy weapon below its TOG requirement: a TOG roll to swing at all, and friendly fire on naturals 1…1+deficit",
 		Doc: "A weaker wielder must pass a TOG roll before each attack or cannot swing; the friendly-fire range widens to naturals " +
-			"1…1 + (requirement − TOG). Heavy weapons never get extra attacks from COR. P(hit) = P(TOG roll) · P_attack(f) (mechanics.md §4.6).",
+			"1…1 + (requirement − TOG). Heavy weapons never get extra attacks from COR. P(hit) = P(TOG roll) · P_attack(f).",
 		Params:  ps,
 		Options: mechanics.Options(append([]mechanics.Declared{optTogTN}, opts.declared()...)...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			p := opts.pipeline(c)
 			deficit := max(0, c.Int("requirement")-p.tog)
 			tn := 11
-			if optTogTN.Of(c) == TogTN10PlusDeficit {
+			if optTogTN.Of(c) == togTN10PlusDeficit {
 				tn = 10 + deficit
 			}
 			ff := 1 + deficit
-			atk := Attack("natural", c.Int("cor")+c.Int("modifier"), c.Int("tn"), ff)
+			atk := coreAttack("natural", c.Int("cor")+c.Int("modifier"), c.Int("tn"), ff)
 			// The TOG roll is made only below the requirement.
 			var swing mechanics.Node = mechanics.Const{V: 1}
 			if deficit > 0 {
-				tog := Check("", p.tog, tn)
+				tog := coreCheck("", p.tog, tn)
 				swing = mechanics.Map{X: d20, Name: "TOG roll", F: func(n int) int {
 					if tog.Holds(n) {
 						return 1
@@ -449,9 +451,9 @@ func heavyWeapon() *mechanics.Mechanic {
 var (
 	optExtendedRange = mechanics.SwitchOf("grim.friendly_fire", "extended_range_naturals",
 		"miss_and_ff: naturals 2…f miss the intended target and trigger friendly fire; resolve_and_ff: they are resolved normally and also trigger it",
-		MissAndFF, ResolveAndFF)
-	optTrigger       = mechanics.SwitchOf("grim.friendly_fire", "trigger", "always (the text's 'may' taken as always); gm_probability: gm_percent", TriggerAlways, TriggerGMProbability)
-	optIncludeTarget = mechanics.SwitchOf("grim.friendly_fire", "candidates_include_target", "yes: the intended target can be picked", Yes)
+		missAndFF, resolveAndFF)
+	optTrigger       = mechanics.SwitchOf("grim.friendly_fire", "trigger", "always (the text's 'may' taken as always); gm_probability: gm_percent", triggerAlways, triggerGMProbability)
+	optIncludeTarget = mechanics.SwitchOf("grim.friendly_fire", "candidates_include_target", "yes: the intended target can be picked", yes)
 )
 
 func friendlyFire() *mechanics.Mechanic {
@@ -461,7 +463,7 @@ func friendlyFire() *mechanics.Mechanic {
 		Summary: "friendly fire: naturals ≤ f send the attack at a random nearby character, who rolls AGL vs 11 − the attacker's COR",
 		Doc: "A natural 1 (or up to f = 1 + the TOG deficit of a heavy weapon, +5 in frenzy) sends the attack at a target the GM picks at " +
 			"random among k candidates (the intended target included); an ally picked rolls AGL vs TN 11, lowered by the attacker's COR if " +
-			"the attacker tries to avoid them; an enemy picked gets no COR help. Per turn with m attacks (mechanics.md §4.5).",
+			"the attacker tries to avoid them; an enemy picked gets no COR help. Per turn with m attacks.",
 		Params: []mechanics.Param{attr("tog", "attacker's TOG", 1), ip("requirement", 1, -10, 10, "weapon's TOG requirement (heavy weapons)"),
 			ip("frenzy", 0, 0, 1, "1: frenzy or amok (+5 to the friendly-fire range)"), attr("cor", "attacker's COR", 3),
 			ip("tn", 12, 1, 40, "TN against the intended target"),
@@ -481,13 +483,13 @@ func friendlyFire() *mechanics.Mechanic {
 				allyTN -= cor
 			}
 			pct := 100
-			if optTrigger.Of(c) == TriggerGMProbability {
+			if optTrigger.Of(c) == triggerGMProbability {
 				pct = c.Int("gm_percent")
 			}
-			resolve := optExtendedRange.Of(c) == ResolveAndFF
+			resolve := optExtendedRange.Of(c) == resolveAndFF
 			_ = optIncludeTarget.Of(c) // its only value: the intended target is one of the k candidates
-			intended, resolved := Attack("", cor, tn, ff), Attack("", cor, tn, 1)
-			allyDodge, enemyDodge := Check("", c.Int("ally_agl"), allyTN), Check("", c.Int("enemy_agl"), enemyTN)
+			intended, resolved := coreAttack("", cor, tn, ff), coreAttack("", cor, tn, 1)
+			allyDodge, enemyDodge := coreCheck("", c.Int("ally_agl"), allyTN), coreCheck("", c.Int("enemy_agl"), enemyTN)
 
 			// One attack: its natural, whether the GM applies friendly fire,
 			// the candidate picked (1 the intended target, 2…a+1 allies, the

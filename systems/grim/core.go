@@ -1,12 +1,3 @@
-// Package grim registers the GRIMWIRE mechanics of mechanics.md §4: a d20 plus
-// an attribute (at most 10, possibly negative) against a TN. A natural 1
-// always fails; on an attack a natural 20 always hits and doubles damage, and
-// a natural 1 (or up to f for a heavy weapon wielded without the strength)
-// misses and may hit someone else.
-//
-// Every mechanic declares its outcome as a record (the naturals rolled, or
-// the counts an attack sequence produced) and its outputs as expressions over
-// that record; the processes name their states by records too.
 package grim
 
 import (
@@ -20,23 +11,17 @@ import (
 // d20 is the natural die.
 var d20 = mechanics.D(20)
 
-// Check is grim.core.check on the natural in field: success ⇔ N ≠ 1 ∧
+// coreCheck is grim.core.check on the natural in field: success ⇔ N ≠ 1 ∧
 // N + bonus ≥ TN (a natural 20 does not guarantee success).
-func Check(field string, bonus, tn int) kit.Check {
+func coreCheck(field string, bonus, tn int) kit.Check {
 	return kit.Check{Field: field, Sides: 20, Bonus: bonus, Target: tn, Cmp: mechanics.GE, AutoFail: 1, AutoSucceed: 21}
 }
 
-// Attack is grim.core.attack on the natural in field: success ⇔ N = 20 ∨
+// coreAttack is grim.core.attack on the natural in field: success ⇔ N = 20 ∨
 // (N > f ∧ N + bonus ≥ TN).
-func Attack(field string, bonus, tn, f int) kit.Check {
+func coreAttack(field string, bonus, tn, f int) kit.Check {
 	return kit.Check{Field: field, Sides: 20, Bonus: bonus, Target: tn, Cmp: mechanics.GE, AutoFail: f, AutoSucceed: 20}
 }
-
-// CheckSucceeds is grim.core.check for a natural n: N ≠ 1 ∧ N + A + M ≥ TN.
-func CheckSucceeds(n, attr, mod, tn int) bool { return Check("", attr+mod, tn).Holds(n) }
-
-// AttackHits is grim.core.attack for a natural n: N = 20 ∨ (N > f ∧ N + A + M ≥ TN).
-func AttackHits(n, attr, mod, tn, f int) bool { return Attack("", attr+mod, tn, f).Holds(n) }
 
 // Shorthands for the declarations of mechanics.
 var ip = mechanics.IntParam
@@ -132,7 +117,7 @@ func (b block) has(s int) bool { _, ok := b.code(s); return ok }
 // checkSpec reports a single non-attack check on the natural die.
 func checkSpec(a, m, tn int) *mechanics.Spec {
 	rec := naturals("natural")
-	chk := Check("natural", a+m, tn)
+	chk := coreCheck("natural", a+m, tn)
 	n := field("natural")
 	spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
 	spec.Var("total", "T = N + A + M", chk.Total()).
@@ -146,7 +131,7 @@ func checkSpec(a, m, tn int) *mechanics.Spec {
 // attackSpec reports a single attack roll with friendly-fire threshold f.
 func attackSpec(a, m, tn, ff int) *mechanics.Spec {
 	rec := naturals("natural")
-	atk := Attack("natural", a+m, tn, ff)
+	atk := coreAttack("natural", a+m, tn, ff)
 	n := field("natural")
 	spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
 	spec.Var("total", "T = N + A + M", atk.Total()).
@@ -163,7 +148,7 @@ func coreMechanics() []*mechanics.Mechanic {
 		{
 			ID:      "grim.core.check",
 			Summary: "non-attack check: d20 + attribute + modifiers ≥ TN; a natural 1 always fails, a natural 20 does not always succeed",
-			Doc:     "N ~ d20, T = N + A + M; success ⇔ N ≠ 1 ∧ T ≥ TN. A natural 20 that fails is exported as the 'flavour 20' rate (mechanics.md §4.1).",
+			Doc:     "N ~ d20, T = N + A + M; success ⇔ N ≠ 1 ∧ T ≥ TN. A natural 20 that fails is exported as the 'flavour 20' rate.",
 			Params:  []mechanics.Param{attr("attribute", "the attribute (TOG, AGL, COR, MND, PER, RSN; at most 10, may be negative)", 2), pMod, pTN},
 			Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 				return checkSpec(c.Int("attribute"), c.Int("modifier"), c.Int("tn")), nil
@@ -172,7 +157,7 @@ func coreMechanics() []*mechanics.Mechanic {
 			ID:      "grim.core.attack",
 			Summary: "attack roll: a natural 20 always hits and doubles damage; naturals ≤ f miss and risk friendly fire",
 			Doc: "Success ⇔ N = 20 ∨ (N > f ∧ N + A + M ≥ TN); f = 1 normally, 1 + the TOG deficit for a heavy weapon, +5 in frenzy. " +
-				"Typical attack attribute: COR (mechanics.md §4.1).",
+				"Typical attack attribute: COR.",
 			Params: []mechanics.Param{attr("attribute", "attack attribute (COR)", 3), pMod, ip("tn", 14, 1, 40, "target number"),
 				ip("ff_threshold", 1, 1, 20, "friendly-fire threshold f: naturals ≤ f miss and trigger the friendly-fire procedure")},
 			Build: func(c mechanics.Config) (*mechanics.Spec, error) {

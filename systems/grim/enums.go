@@ -1,263 +1,264 @@
 package grim
 
-//go:generate go tool stringer -type=PvPKind,Naturals,NonattackTie,Weapon,WeaponKind,TargetType,DamageType,CritOrder,YesNo,TogTN,ExtendedRange,Trigger,On3,ExtendedAppliesTo,Surface,FallRow,Below45,DyingTick,Escalation,CorTN,IntAs,KnowledgeRoll,InstabilityDie,ItemKind -linecomment -output=enums_string.go
+//go:generate go tool stringer -type=pvpKind,naturalsRule,nonattackTie,weaponDice,weaponKind,targetType,damageType,critOrder,yesNo,togTN,extendedRange,trigger,on3,extendedAppliesTo,fallSurface,rowRule,below45,dyingTick,escalation,corTN,intAs,knowledgeRoll,instabilityDie,itemKind -linecomment -output=enums_string.go
 
 // The option values of the grim mechanics: the name after // is the value
-// mechanics.md gives the option; the first constant of a type is not always
-// the default (the declaration of the option lists the default first).
+// as the option spells it (in --set and the docs); the first constant of a
+// type is not always the default (the declaration of the option lists the
+// default first).
 
-// PvPKind is grim.pvp.kind.
-type PvPKind int
+// pvpKind is grim.pvp.kind.
+type pvpKind int
 
 // Values of grim.pvp.kind.
 const (
-	PvPAttack    PvPKind = iota // attack
-	PvPNonattack                // nonattack
+	pvpAttack    pvpKind = iota // attack
+	pvpNonattack                // nonattack
 )
 
-// Naturals is grim.pvp.opt.naturals.
-type Naturals int
+// naturalsRule is grim.pvp.opt.naturals.
+type naturalsRule int
 
 // Values of grim.pvp.opt.naturals.
 const (
-	NaturalsApply  Naturals = iota // attack_naturals_apply
-	NaturalsIgnore                 // ignore_naturals
+	naturalsApply  naturalsRule = iota // attack_naturals_apply
+	naturalsIgnore                     // ignore_naturals
 )
 
-// NonattackTie is grim.pvp.opt.nonattack_tie.
-type NonattackTie int
+// nonattackTie is grim.pvp.opt.nonattack_tie.
+type nonattackTie int
 
 // Values of grim.pvp.opt.nonattack_tie.
 const (
-	TieStatusQuo NonattackTie = iota // status_quo
-	TieReroll                        // reroll
+	tieStatusQuo nonattackTie = iota // status_quo
+	tieReroll                        // reroll
 )
 
-// Weapon is the weapon dice choice of the damage mechanics.
-type Weapon int
+// weaponDice is the weapon dice choice of the damage mechanics.
+type weaponDice int
 
-// Weapons of §4.4 (the sweep values).
+// Weapons of the damage mechanics (docs/mechanics.md#grim-damage).
 const (
-	WeaponD6      Weapon = iota // d6
-	WeaponD4                    // d4
-	WeaponD8                    // d8
-	Weapon2D6                   // 2d6
-	WeaponD10                   // d10
-	Weapon2D8                   // 2d8
-	WeaponD12                   // d12
-	WeaponUnarmed               // unarmed
+	weaponD6      weaponDice = iota // d6
+	weaponD4                        // d4
+	weaponD8                        // d8
+	weapon2D6                       // 2d6
+	weaponD10                       // d10
+	weapon2D8                       // 2d8
+	weaponD12                       // d12
+	weaponUnarmed                   // unarmed
 )
 
 // dice is the number of dice and their size (0, 0 for unarmed).
-func (w Weapon) dice() (n, sides int) {
+func (w weaponDice) dice() (n, sides int) {
 	switch w {
-	case WeaponD4:
+	case weaponD4:
 		return 1, 4
-	case WeaponD6:
+	case weaponD6:
 		return 1, 6
-	case WeaponD8:
+	case weaponD8:
 		return 1, 8
-	case Weapon2D6:
+	case weapon2D6:
 		return 2, 6
-	case WeaponD10:
+	case weaponD10:
 		return 1, 10
-	case Weapon2D8:
+	case weapon2D8:
 		return 2, 8
-	case WeaponD12:
+	case weaponD12:
 		return 1, 12
 	}
 	return 0, 0
 }
 
-// WeaponKind is the weapon_kind choice: melee and thrown add TOG.
-type WeaponKind int
+// weaponKind is the weapon_kind choice: melee and thrown add TOG.
+type weaponKind int
 
 // Weapon kinds.
 const (
-	Melee  WeaponKind = iota // melee
-	Thrown                   // thrown
-	Ranged                   // ranged
+	melee  weaponKind = iota // melee
+	thrown                   // thrown
+	ranged                   // ranged
 )
 
-// TargetType is the target_type choice: the damage multiplier.
-type TargetType int
+// targetType is the target_type choice: the damage multiplier.
+type targetType int
 
 // Target types.
 const (
-	Normal    TargetType = iota // normal
-	Weak                        // weak
-	Resistant                   // resistant
-	Immune                      // immune
+	targetNormal    targetType = iota // normal
+	targetWeak                        // weak
+	targetResistant                   // resistant
+	targetImmune                      // immune
 )
 
-// DamageType is the damage_type choice: armour applies to physical damage.
-type DamageType int
+// damageType is the damage_type choice: armour applies to physical damage.
+type damageType int
 
 // Damage types.
 const (
-	Physical DamageType = iota // physical
-	Other                      // other
+	damagePhysical damageType = iota // physical
+	damageOther                      // other
 )
 
-// CritOrder is grim.damage.opt.crit_order.
-type CritOrder int
+// critOrder is grim.damage.opt.crit_order.
+type critOrder int
 
 // Values of grim.damage.opt.crit_order.
 const (
-	CritBeforeArmour CritOrder = iota // before_armour
-	CritAfterArmour                   // after_armour
+	critBeforeArmour critOrder = iota // before_armour
+	critAfterArmour                   // after_armour
 )
 
-// YesNo is a yes/no switch (grim.damage.opt.min1_after_resist,
+// yesNo is a yes/no switch (grim.damage.opt.min1_after_resist,
 // grim.friendly_fire.opt.candidates_include_target, grim.fall.opt.armour).
-type YesNo int
+type yesNo int
 
 // Yes and no.
 const (
-	Yes YesNo = iota // yes
-	No               // no
+	yes yesNo = iota // yes
+	no               // no
 )
 
-// TogTN is grim.heavy_weapon.opt.tog_tn.
-type TogTN int
+// togTN is grim.heavy_weapon.opt.tog_tn.
+type togTN int
 
 // Values of grim.heavy_weapon.opt.tog_tn.
 const (
-	TogTN11            TogTN = iota // 11
-	TogTN10PlusDeficit              // 10_plus_deficit
+	togTN11            togTN = iota // 11
+	togTN10PlusDeficit              // 10_plus_deficit
 )
 
-// ExtendedRange is grim.friendly_fire.opt.extended_range_naturals.
-type ExtendedRange int
+// extendedRange is grim.friendly_fire.opt.extended_range_naturals.
+type extendedRange int
 
 // Values of grim.friendly_fire.opt.extended_range_naturals.
 const (
-	MissAndFF    ExtendedRange = iota // miss_and_ff
-	ResolveAndFF                      // resolve_and_ff
+	missAndFF    extendedRange = iota // miss_and_ff
+	resolveAndFF                      // resolve_and_ff
 )
 
-// Trigger is grim.friendly_fire.opt.trigger.
-type Trigger int
+// trigger is grim.friendly_fire.opt.trigger.
+type trigger int
 
 // Values of grim.friendly_fire.opt.trigger.
 const (
-	TriggerAlways        Trigger = iota // always
-	TriggerGMProbability                // gm_probability
+	triggerAlways        trigger = iota // always
+	triggerGMProbability                // gm_probability
 )
 
-// On3 is grim.shield_block.opt.on_3.
-type On3 int
+// on3 is grim.shield_block.opt.on_3.
+type on3 int
 
 // Values of grim.shield_block.opt.on_3.
 const (
-	On3BlockFails On3 = iota // block_fails
-	On3NoEffect              // no_effect
+	on3BlockFails on3 = iota // block_fails
+	on3NoEffect              // no_effect
 )
 
-// ExtendedAppliesTo is grim.crafting.opt.extended_applies_to.
-type ExtendedAppliesTo int
+// extendedAppliesTo is grim.crafting.opt.extended_applies_to.
+type extendedAppliesTo int
 
 // Values of grim.crafting.opt.extended_applies_to.
 const (
-	ExtendedCorOnly   ExtendedAppliesTo = iota // cor_only
-	ExtendedBothRolls                          // both_rolls
+	extendedCorOnly   extendedAppliesTo = iota // cor_only
+	extendedBothRolls                          // both_rolls
 )
 
-// Surface is the grim.fall.surface choice.
-type Surface int
+// fallSurface is the grim.fall.surface choice.
+type fallSurface int
 
 // Surfaces.
 const (
-	Hard  Surface = iota // hard
-	Soft                 // soft
-	Water                // water
+	surfaceHard  fallSurface = iota // hard
+	surfaceSoft                     // soft
+	surfaceWater                    // water
 )
 
-// FallRow is grim.fall.opt.row.
-type FallRow int
+// rowRule is grim.fall.opt.row.
+type rowRule int
 
 // Values of grim.fall.opt.row.
 const (
-	FloorRow        FallRow = iota // floor_row
-	NearestRow                     // nearest_row
-	InterpolateDice                // interpolate_dice
+	floorRow        rowRule = iota // floor_row
+	nearestRow                     // nearest_row
+	interpolateDice                // interpolate_dice
 )
 
-// Below45 is grim.fall.opt.below_4_5m.
-type Below45 int
+// below45 is grim.fall.opt.below_4_5m.
+type below45 int
 
 // Values of grim.fall.opt.below_4_5m.
 const (
-	Below45NoDamage Below45 = iota // no_damage
-	Below45FirstRow                // first_row
+	below45NoDamage below45 = iota // no_damage
+	below45FirstRow                // first_row
 )
 
-// DyingTick is grim.drowning.opt.dying_tick.
-type DyingTick int
+// dyingTick is grim.drowning.opt.dying_tick.
+type dyingTick int
 
 // Values of grim.drowning.opt.dying_tick.
 const (
-	TickStacks       DyingTick = iota // stacks
-	TickDrowningOnly                  // drowning_only
+	tickStacks       dyingTick = iota // stacks
+	tickDrowningOnly                  // drowning_only
 )
 
-// Escalation is grim.drowning.opt.escalation.
-type Escalation int
+// escalation is grim.drowning.opt.escalation.
+type escalation int
 
 // Values of grim.drowning.opt.escalation.
 const (
-	EscalationNone           Escalation = iota // none
-	EscalationMinus1PerRound                   // minus_1_per_round
+	escalationNone           escalation = iota // none
+	escalationMinus1PerRound                   // minus_1_per_round
 )
 
-// CorTN is grim.dying.opt.cor_tn.
-type CorTN int
+// corTN is grim.dying.opt.cor_tn.
+type corTN int
 
 // Values of grim.dying.opt.cor_tn.
 const (
-	CorTN10PlusAbsC CorTN = iota // 10_plus_abs_c
+	corTN10PlusAbsC corTN = iota // 10_plus_abs_c
 )
 
-// IntAs is grim.dying.opt.int_as.
-type IntAs int
+// intAs is grim.dying.opt.int_as.
+type intAs int
 
 // Values of grim.dying.opt.int_as.
 const (
-	IntAsMND IntAs = iota // MND
+	intAsMND intAs = iota // MND
 )
 
-// KnowledgeRoll is grim.dying.opt.knowledge_roll.
-type KnowledgeRoll int
+// knowledgeRoll is grim.dying.opt.knowledge_roll.
+type knowledgeRoll int
 
 // Values of grim.dying.opt.knowledge_roll.
 const (
-	KnowledgeOnce        KnowledgeRoll = iota // once
-	KnowledgeEachAttempt                      // each_attempt
+	knowledgeOnce        knowledgeRoll = iota // once
+	knowledgeEachAttempt                      // each_attempt
 )
 
-// InstabilityDie is the grim.instability.die choice.
-type InstabilityDie int
+// instabilityDie is the grim.instability.die choice.
+type instabilityDie int
 
 // Instability dice.
 const (
-	InstabilityD20 InstabilityDie = iota // d20
-	InstabilityD4                        // d4
-	InstabilityD6                        // d6
-	InstabilityD8                        // d8
-	InstabilityD10                       // d10
-	InstabilityD12                       // d12
+	instabilityD20 instabilityDie = iota // d20
+	instabilityD4                        // d4
+	instabilityD6                        // d6
+	instabilityD8                        // d8
+	instabilityD10                       // d10
+	instabilityD12                       // d12
 )
 
-// Sides is the die size.
-func (d InstabilityDie) Sides() int {
+// sides is the die size.
+func (d instabilityDie) sides() int {
 	return [...]int{20, 4, 6, 8, 10, 12}[d]
 }
 
-// ItemKind is the grim.instability.item choice.
-type ItemKind int
+// itemKind is the grim.instability.item choice.
+type itemKind int
 
 // Item kinds.
 const (
-	Durable    ItemKind = iota // durable
-	Consumable                 // consumable
+	durable    itemKind = iota // durable
+	consumable                 // consumable
 )

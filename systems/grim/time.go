@@ -8,15 +8,16 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §4.8–4.13: falling, burning, drowning, dying, burnout, unstable items.
+// Hazards and states that unfold over time: falling, burning, drowning,
+// dying, burnout and unstable items.
 
 // timeMechanics are the mechanics declared in time.go.
 func timeMechanics() []*mechanics.Mechanic {
 	return []*mechanics.Mechanic{fall(), burning(), drowning(), dying(), burnout(), instability()}
 }
 
-// fallRow is one row of the §4.8 table: the distance (exact: 4.5 m is 9/2),
-// the damage dice and the break-fall TN.
+// fallRow is one row of the falling table (docs/mechanics.md#grim-fall):
+// the distance (exact: 4.5 m is 9/2), the damage dice and the break-fall TN.
 type fallRow struct {
 	dist       expr.Rat
 	n, die, tn int
@@ -32,11 +33,11 @@ func (r fallRow) label() string {
 }
 
 var (
-	optSurface  = mechanics.ChoiceOf("grim.fall", "surface", "hard, soft or water", Hard, Soft, Water)
-	optFallRow  = mechanics.SwitchOf("grim.fall", "row", "floor_row: the largest listed distance ≤ the fall; nearest_row; interpolate_dice: a mixture of the two neighbouring rows weighted by distance", FloorRow, NearestRow, InterpolateDice)
-	optBelow45  = mechanics.SwitchOf("grim.fall", "below_4_5m", "no_damage or first_row", Below45NoDamage, Below45FirstRow)
+	optSurface  = mechanics.ChoiceOf("grim.fall", "surface", "hard, soft or water", surfaceHard, surfaceSoft, surfaceWater)
+	optFallRow  = mechanics.SwitchOf("grim.fall", "row", "floor_row: the largest listed distance ≤ the fall; nearest_row; interpolate_dice: a mixture of the two neighbouring rows weighted by distance", floorRow, nearestRow, interpolateDice)
+	optBelow45  = mechanics.SwitchOf("grim.fall", "below_4_5m", "no_damage or first_row", below45NoDamage, below45FirstRow)
 	optFallHalf = mechanics.SwitchOf("grim.fall", "half", "floor or ceil when halving", kit.Floor, kit.Ceil)
-	optFallArm  = mechanics.SwitchOf("grim.fall", "armour", "no: armour does not reduce falling damage", No)
+	optFallArm  = mechanics.SwitchOf("grim.fall", "armour", "no: armour does not reduce falling damage", no)
 )
 
 // Thresholds of the falling rules, exact.
@@ -58,9 +59,9 @@ func rowLabels() []string {
 	return labels
 }
 
-// fallDice is the dice node of the §4.8 row choice for a fall of h metres:
+// fallDice is the dice node of the falling table's row choice for a fall of h metres:
 // it yields the record with the row (1-based; 0 none) and its dice sum.
-func fallDice(rec *mechanics.Record, h expr.Rat, row FallRow, below Below45) mechanics.Node {
+func fallDice(rec *mechanics.Record, h expr.Rat, row rowRule, below below45) mechanics.Node {
 	sRow, sDice := rec.Slot("row"), rec.Slot("dice")
 	start := rec.Start()
 	rowNode := func(i int) mechanics.Node {
@@ -79,7 +80,7 @@ func fallDice(rec *mechanics.Record, h expr.Rat, row FallRow, below Below45) mec
 	case lo < 0:
 		// Below 4.5 m: no damage, or the first row (nearest_row rounds
 		// falls of 2.25 m or more up to it).
-		if below == Below45NoDamage && (row != NearestRow || h.Cmp(halfFirstRow) < 0) {
+		if below == below45NoDamage && (row != nearestRow || h.Cmp(halfFirstRow) < 0) {
 			return mechanics.Const{V: start}
 		}
 		return rowNode(0)
@@ -88,11 +89,11 @@ func fallDice(rec *mechanics.Record, h expr.Rat, row FallRow, below Below45) mec
 	}
 	next, this := fallRows[lo+1].dist, fallRows[lo].dist
 	switch row {
-	case NearestRow:
+	case nearestRow:
 		if next.Sub(h).Cmp(h.Sub(this)) < 0 {
 			return rowNode(lo + 1)
 		}
-	case InterpolateDice:
+	case interpolateDice:
 		// The upper row's weight is (h − lower)/(upper − lower), exactly.
 		w, _ := h.Sub(this).Div(next.Sub(this))
 		if w.N > 0 {
@@ -109,7 +110,7 @@ func fall() *mechanics.Mechanic {
 		Doc: "Falls deal the table's dice; an AGL roll vs the row's TN breaks the fall: half damage, no knock-down. A deliberate jump from " +
 			"9 m or lower takes no damage if broken. Under 45 m a soft landing (bush, loose sand, dumpster, water) breaks the fall " +
 			"automatically; at 45 m or more only a soft surface allows a roll at all and water no longer counts as soft. No increase past " +
-			"180 m (mechanics.md §4.8).",
+			"180 m.",
 		Params: []mechanics.Param{{Name: "distance", Default: 18, Min: 0, Max: 1000, Real: true, Doc: "metres fallen (sweep 0–250)"},
 			attr("agl", "AGL", 3), pMod, ip("intentional", 0, 0, 1, "1: a deliberate jump"), ip("condition", 15, 1, 200, "Condition (sweep 5–40)")},
 		Options: mechanics.Options(optSurface, optFallRow, optBelow45, optFallHalf, optFallArm),
@@ -131,12 +132,12 @@ func fall() *mechanics.Mechanic {
 			rowF, dice := field("row"), field("dice")
 			var broken expr.Expr = num(0)
 			switch {
-			case surface != Hard && h.Cmp(softLimit) < 0:
+			case surface != surfaceHard && h.Cmp(softLimit) < 0:
 				broken = num(1)
-			case h.Cmp(softLimit) < 0 || surface == Soft:
+			case h.Cmp(softLimit) < 0 || surface == surfaceSoft:
 				var byRow []expr.Expr
 				for i, r := range fallRows {
-					byRow = append(byRow, expr.And(expr.Eq(rowF, num(i+1)), Check("natural", agl+m, r.tn).Success()))
+					byRow = append(byRow, expr.And(expr.Eq(rowF, num(i+1)), coreCheck("natural", agl+m, r.tn).Success()))
 				}
 				broken = expr.Or(byRow...)
 			}
@@ -164,7 +165,7 @@ func burning() *mechanics.Mechanic {
 		Summary: "burning: 2d6 at the start of each turn until the flames are out",
 		Doc: "A burning character takes 2d6 at the start of each of its turns until it has left the area and put out the flames. With " +
 			"escape_percent = 0 it burns for exactly `turns` turns; otherwise after each turn's damage it gets out with that chance " +
-			"(the seed gives no procedure). Heat is not physical: armour does not apply (mechanics.md §4.9).",
+			"(the seed gives no procedure). Heat is not physical: armour does not apply.",
 		Params: []mechanics.Param{ip("turns", 3, 1, 100, "turns burning (the horizon)"), ip("escape_percent", 0, 0, 100, "percent chance per turn of escaping and putting the fire out (0 = burn all turns)"),
 			ip("condition", 20, 1, 300, "Condition")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -218,8 +219,8 @@ func burning() *mechanics.Mechanic {
 }
 
 var (
-	optDyingTick  = mechanics.SwitchOf("grim.drowning", "dying_tick", "stacks: the −1 per turn of dying adds to the drowning damage once Condition ≤ 0; drowning_only", TickStacks, TickDrowningOnly)
-	optEscalation = mechanics.SwitchOf("grim.drowning", "escalation", "none: the MND roll does not get harder; minus_1_per_round", EscalationNone, EscalationMinus1PerRound)
+	optDyingTick  = mechanics.SwitchOf("grim.drowning", "dying_tick", "stacks: the −1 per turn of dying adds to the drowning damage once Condition ≤ 0; drowning_only", tickStacks, tickDrowningOnly)
+	optEscalation = mechanics.SwitchOf("grim.drowning", "escalation", "none: the MND roll does not get harder; minus_1_per_round", escalationNone, escalationMinus1PerRound)
 )
 
 func drowning() *mechanics.Mechanic {
@@ -228,15 +229,15 @@ func drowning() *mechanics.Mechanic {
 		Summary: "drowning: breath for 2 + TOG minutes, then a MND 11 roll each round to stay conscious, 6 damage a round after",
 		Doc: "Breath lasts 2 minutes + 1 per TOG point. Then conflict rounds: a MND 11 roll each round keeps the character conscious; an " +
 			"unconscious character underwater takes 6 damage per round, plus the dying tick (−1 a turn) once Condition ≤ 0 by default; " +
-			"dead below −10. The countdown after the blackout is deterministic (mechanics.md §4.10).",
+			"dead below −10. The countdown after the blackout is deterministic.",
 		Params: []mechanics.Param{attr("tog", "TOG (breath B = max(0, 2 + TOG) minutes)", 2), attr("mnd", "MND", 2), pMod,
 			ip("condition", 20, 1, 300, "Condition"), ip("rescue_round", 5, 0, 1000, "rescue arrives after this many rounds past the breath"),
 			ip("horizon", 60, 1, 5000, "rounds simulated at most")},
 		Options: mechanics.Options(optDyingTick, optEscalation),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			mnd, m, rescue := c.Int("mnd"), c.Int("modifier"), c.Int("rescue_round")
-			esc := optEscalation.Of(c) == EscalationMinus1PerRound
-			stacks := optDyingTick.Of(c) == TickStacks
+			esc := optEscalation.Of(c) == escalationMinus1PerRound
+			stacks := optDyingTick.Of(c) == tickStacks
 			// Rounds from blackout to death (Condition < −10).
 			cond, k := c.Int("condition"), 0
 			for cond >= -10 {
@@ -253,7 +254,7 @@ func drowning() *mechanics.Mechanic {
 			// number lowers the roll (in Move), so the one kernel is shared.
 			p.Kernel = func(int) mechanics.Node { return d20 }
 			p.KernelKey = func(int) int { return 0 }
-			stay := Check("", mnd+m, 11)
+			stay := coreCheck("", mnd+m, 11)
 			p.Move = func(t, _, n int) int {
 				chk := stay
 				if esc {
@@ -263,8 +264,6 @@ func drowning() *mechanics.Mechanic {
 					return conscious
 				}
 				return blackout
-			}
-			if !esc {
 			}
 			spec := mechanics.ProcessSpec(p)
 			t := field("time")
@@ -279,9 +278,9 @@ func drowning() *mechanics.Mechanic {
 }
 
 var (
-	optCorTN         = mechanics.SwitchOf("grim.dying", "cor_tn", "10_plus_abs_c: the COR TN is 10 + |c|", CorTN10PlusAbsC)
-	optIntAs         = mechanics.SwitchOf("grim.dying", "int_as", "MND: INT rolls use MND", IntAsMND)
-	optKnowledgeRoll = mechanics.SwitchOf("grim.dying", "knowledge_roll", "once: one knowledge roll decides whether the helper can try at all; each_attempt", KnowledgeOnce, KnowledgeEachAttempt)
+	optCorTN         = mechanics.SwitchOf("grim.dying", "cor_tn", "10_plus_abs_c: the COR TN is 10 + |c|", corTN10PlusAbsC)
+	optIntAs         = mechanics.SwitchOf("grim.dying", "int_as", "MND: INT rolls use MND", intAsMND)
+	optKnowledgeRoll = mechanics.SwitchOf("grim.dying", "knowledge_roll", "once: one knowledge roll decides whether the helper can try at all; each_attempt", knowledgeOnce, knowledgeEachAttempt)
 )
 
 // What a helper knows about treating the dying.
@@ -297,19 +296,19 @@ func dying() *mechanics.Mechanic {
 		Summary: "dying: Condition −1 a turn from ≤ 0 to dead below −10; a helper's COR roll vs 10 + |c| revives",
 		Doc: "At Condition 0 or below the character is dying: −1 each turn, dead below −10. A helper needs a medkit or training (or an " +
 			"MND roll, TN 11 by default) and a COR roll vs 10 + |c| to revive; a revived character has Condition 1 and gains a burnout " +
-			"level. Chain over c ∈ {0…−10} with absorbing revived/dead (K6) (mechanics.md §4.11).",
+			"level. An absorbing Markov chain over c ∈ {0…−10}, revived and dead absorbing.",
 		Params: []mechanics.Param{ip("condition", 0, -10, 0, "starting Condition c₀"), attr("helper_cor", "helper's COR", 2),
 			ip("medkit", 1, 0, 1, "1: the helper has a medkit or medical training (no knowledge roll)"), attr("helper_mnd", "helper's MND (knowledge roll)", 1),
 			ip("knowledge_tn", 11, 1, 40, "TN of the knowledge roll [default 11]"), ip("attempts", 1, 1, 2, "stabilisation attempts per turn")},
 		Options: mechanics.Options(optCorTN, optIntAs, optKnowledgeRoll),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			medkit, each, tries := c.Int("medkit") == 1, optKnowledgeRoll.Of(c) == KnowledgeEachAttempt, c.Int("attempts")
+			medkit, each, tries := c.Int("medkit") == 1, optKnowledgeRoll.Of(c) == knowledgeEachAttempt, c.Int("attempts")
 			_, _ = optCorTN.Of(c), optIntAs.Of(c) // their only values: COR vs 10 + |c|, the knowledge roll on MND
-			know := Check("", c.Int("helper_mnd"), c.Int("knowledge_tn"))
+			know := coreCheck("", c.Int("helper_mnd"), c.Int("knowledge_tn"))
 			// The COR roll vs 10 + |c| for c = 0…−10.
 			var cor [11]kit.Check
 			for depth := range cor {
-				cor[depth] = Check("", c.Int("helper_cor"), 10+depth)
+				cor[depth] = coreCheck("", c.Int("helper_cor"), 10+depth)
 			}
 
 			p := &mechanics.Process{Homogeneous: true, Horizon: 20, TimeUnit: "turn"}
@@ -390,7 +389,7 @@ func burnout() *mechanics.Mechanic {
 		Summary: "burnout levels over days: +1 a day while the cause persists, −1 per long rest once it is gone; level 4 is dying",
 		Doc: "While the cause persists the level rises by one per day; it is dealt with with probability r each day. Once it is gone, a " +
 			"long rest (available with probability ℓ a day) removes one level. Level 1: −1 to all rolls; 2: −3, max Condition 80%; 3: −5, " +
-			"max Condition 50%; 4: Condition 0 and dying (absorbing). A daily chain on (level, cause active) (K6) (mechanics.md §4.12).",
+			"max Condition 50%; 4: Condition 0 and dying (absorbing). An absorbing Markov chain on (level, cause active), one step a day.",
 		Params: []mechanics.Param{ip("start_level", 0, 0, 3, "starting burnout level"), ip("resolve_percent", 30, 0, 100, "r: percent chance per day that the cause is dealt with"),
 			ip("rest_percent", 80, 0, 100, "ℓ: percent chance per day of a long rest once the cause is gone"), ip("days", 30, 1, 1000, "horizon in days")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -438,8 +437,8 @@ func burnout() *mechanics.Mechanic {
 
 var (
 	optInstabilityDie = mechanics.ChoiceOf("grim.instability", "die", "the instability die",
-		InstabilityD20, InstabilityD4, InstabilityD6, InstabilityD8, InstabilityD10, InstabilityD12)
-	optItemKind = mechanics.ChoiceOf("grim.instability", "item", "durable (a lifetime of uses) or consumable (one use)", Durable, Consumable)
+		instabilityD20, instabilityD4, instabilityD6, instabilityD8, instabilityD10, instabilityD12)
+	optItemKind = mechanics.ChoiceOf("grim.instability", "item", "durable (a lifetime of uses) or consumable (one use)", durable, consumable)
 )
 
 func instability() *mechanics.Mechanic {
@@ -449,12 +448,12 @@ func instability() *mechanics.Mechanic {
 		Doc: "Each use of an unstable item rolls its instability die (d20 by default, smaller for worse items): 3 → it does not work this " +
 			"time, 2 → it breaks but can be repaired, 1 → it breaks for good and may hurt people nearby. Consumables roll a d10 (or their " +
 			"die): 2–3 dud, 1 harmful. Lifetime: uses until the permanent break ~ Geometric(1/N), mean N; successful uses N − 3 on average; " +
-			"repairs before it ~ Geometric(½), mean 1 (mechanics.md §4.13).",
+			"repairs before it ~ Geometric(½), mean 1.",
 		Params:  []mechanics.Param{ip("uses", 100, 1, 1000, "uses simulated at most (the horizon)")},
 		Options: mechanics.Options(optInstabilityDie, optItemKind),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			N, H := optInstabilityDie.Of(c).Sides(), c.Int("uses")
-			if optItemKind.Of(c) == Consumable {
+			N, H := optInstabilityDie.Of(c).sides(), c.Int("uses")
+			if optItemKind.Of(c) == consumable {
 				rec := mechanics.NewRecord(kit.Natural("instability", N))
 				n := field("instability")
 				spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "instability", Node: mechanics.D(N)})}

@@ -1,15 +1,3 @@
-// Package kit holds the building blocks the game systems share: a die plus
-// a bonus against a target with natural-roll rules, roll-under with a
-// margin, opposed rolls with a tie rule, thresholds that cut a value into
-// bands, damage after armour and resistance with a rounding rule, counts of
-// successes over repeated tries, and time-to-event chains.
-//
-// Every block states the system's success inequality explicitly (a Cmp
-// argument or field): mechanics.md asks for one comparison per system, not
-// one shared helper that hides it. Blocks come in two forms that always
-// agree: an expression (expr.Expr) over the fields of a declared record, for
-// outputs, and a plain Go method, for the functions inside a model's nodes.
-// A test checks the two forms against each other for every value.
 package kit
 
 import (
@@ -154,9 +142,6 @@ const (
 	Win
 )
 
-// OpposedLabels are the labels of the Opposed band.
-var OpposedLabels = []string{"lose", "tie", "win"}
-
 // Opposed is the band (Lose, Draw, Win) of the difference d = actor −
 // target under a tie rule.
 func Opposed(d expr.Expr, tie Tie) expr.Expr {
@@ -206,19 +191,6 @@ func Ints(strict bool, labels []string, cuts ...int) Thresholds {
 	return t
 }
 
-// Validate reports cuts out of order or a label count that does not match.
-func (t Thresholds) Validate() error {
-	for i := 1; i < len(t.Cuts); i++ {
-		if t.Cuts[i].Cmp(t.Cuts[i-1]) < 0 {
-			return fmt.Errorf("thresholds must be ascending, got %s before %s", t.Cuts[i-1], t.Cuts[i])
-		}
-	}
-	if t.Labels != nil && len(t.Labels) != len(t.Cuts)+1 {
-		return fmt.Errorf("%d thresholds need %d labels, got %d", len(t.Cuts), len(t.Cuts)+1, len(t.Labels))
-	}
-	return nil
-}
-
 // Scale multiplies every cut by f (½ for an aimed head shot).
 func (t Thresholds) Scale(f expr.Rat) Thresholds {
 	out := Thresholds{Strict: t.Strict, Labels: t.Labels, Cuts: make([]expr.Rat, len(t.Cuts))}
@@ -257,7 +229,7 @@ func (t Thresholds) Of(x expr.Rat) int {
 // Rounding turns an exact rational game quantity into what the rules keep.
 type Rounding int
 
-// Roundings; the names are those the options of mechanics.md use.
+// Roundings; the names are the option values the systems use (floor, ceil …).
 const (
 	Floor         Rounding = iota // floor
 	Ceil                          // ceil
@@ -287,11 +259,6 @@ func AfterArmour(d, a, floor int) int { return max(d-a, floor) }
 func Resist(d int, factor expr.Rat, r Rounding) expr.Rat {
 	return r.Round(expr.Int(int64(d)).Mul(factor))
 }
-
-// Count is the number of tries that succeed, for independent tries that
-// each yield 1 on success and 0 otherwise (a Poisson-binomial count when
-// their chances differ).
-func Count(tries ...mechanics.Node) mechanics.Node { return mechanics.Sum{Terms: tries} }
 
 // Binomial is the number of successes in n independent copies of a try that
 // yields 1 or 0.

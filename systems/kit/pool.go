@@ -19,13 +19,13 @@ type PoolStat interface {
 	Fold(n int, faces []int) StatFold
 }
 
-// StatFold is a stat prepared for one pool: its state is Bits wide, starts
+// StatFold is a stat prepared for one pool: its state is bits wide, starts
 // at Start, takes every face in ascending order (face index i, count c,
-// possibly 0) through Next, and Final gives its value, within [Lo, Hi].
+// possibly 0) through next, and Final gives its value, within [Lo, Hi].
 type StatFold struct {
-	Bits   uint
+	bits   uint
 	Start  uint64
-	Next   func(s uint64, i, c int) uint64
+	next   func(s uint64, i, c int) uint64
 	Final  func(s uint64) int
 	Lo, Hi int
 }
@@ -70,16 +70,16 @@ type (
 // bitsFor is the width that holds 0…v.
 func bitsFor(v int) uint { return uint(max(1, bits.Len(uint(v)))) }
 
-// MaxKeep bounds K of PoolHighest and PoolLowest in a joint pool (each kept
+// maxKeep bounds K of PoolHighest and PoolLowest in a joint pool (each kept
 // die is 6 bits of the state).
-const MaxKeep = 9
+const maxKeep = 9
 
 func (PoolSum) Name() string { return "sum" }
 func (PoolSum) Fold(n int, faces []int) StatFold {
 	lo, hi := faces[0], faces[len(faces)-1]
 	// The state is Σ (f − lowest face)·c, kept non-negative.
-	return StatFold{Bits: bitsFor(n * (hi - lo)),
-		Next:  func(s uint64, i, c int) uint64 { return s + uint64((faces[i]-lo)*c) },
+	return StatFold{bits: bitsFor(n * (hi - lo)),
+		next:  func(s uint64, i, c int) uint64 { return s + uint64((faces[i]-lo)*c) },
 		Final: func(s uint64) int { return int(s) + n*lo },
 		Lo:    n * lo, Hi: n * hi}
 }
@@ -91,8 +91,8 @@ func keepFold(n, k int, faces []int, highest bool) StatFold {
 	k = min(k, n)
 	mask := uint64(1)<<(6*uint(k)) - 1
 	lo, hi := faces[0], faces[len(faces)-1]
-	return StatFold{Bits: 4 + 6*uint(k),
-		Next: func(st uint64, i, c int) uint64 {
+	return StatFold{bits: 4 + 6*uint(k),
+		next: func(st uint64, i, c int) uint64 {
 			if c == 0 || k == 0 {
 				return st
 			}
@@ -140,8 +140,8 @@ func keepName(what string, k int) string {
 
 func (p PoolCount) Name() string { return fmt.Sprintf("count %s %d", p.Op, p.T) }
 func (p PoolCount) Fold(n int, faces []int) StatFold {
-	return StatFold{Bits: bitsFor(n),
-		Next: func(s uint64, i, c int) uint64 {
+	return StatFold{bits: bitsFor(n),
+		next: func(s uint64, i, c int) uint64 {
 			if p.Op.Holds(faces[i], p.T) {
 				return s + uint64(c)
 			}
@@ -153,8 +153,8 @@ func (p PoolCount) Fold(n int, faces []int) StatFold {
 
 func (p PoolAll) Name() string { return fmt.Sprintf("all %s %d", p.Op, p.T) }
 func (p PoolAll) Fold(n int, faces []int) StatFold {
-	return StatFold{Bits: 1, Start: 1,
-		Next: func(s uint64, i, c int) uint64 {
+	return StatFold{bits: 1, Start: 1,
+		next: func(s uint64, i, c int) uint64 {
 			if c > 0 && !p.Op.Holds(faces[i], p.T) {
 				return 0
 			}
@@ -166,8 +166,8 @@ func (p PoolAll) Fold(n int, faces []int) StatFold {
 
 func (p PoolAny) Name() string { return fmt.Sprintf("any %s %d", p.Op, p.T) }
 func (p PoolAny) Fold(n int, faces []int) StatFold {
-	return StatFold{Bits: 1,
-		Next: func(s uint64, i, c int) uint64 {
+	return StatFold{bits: 1,
+		next: func(s uint64, i, c int) uint64 {
 			if c > 0 && p.Op.Holds(faces[i], p.T) {
 				return 1
 			}
@@ -179,8 +179,8 @@ func (p PoolAny) Fold(n int, faces []int) StatFold {
 
 func (PoolCountHighest) Name() string { return "count of the highest" }
 func (PoolCountHighest) Fold(n int, faces []int) StatFold {
-	return StatFold{Bits: bitsFor(n),
-		Next: func(s uint64, i, c int) uint64 {
+	return StatFold{bits: bitsFor(n),
+		next: func(s uint64, i, c int) uint64 {
 			if c > 0 {
 				return uint64(c)
 			}
@@ -192,8 +192,8 @@ func (PoolCountHighest) Fold(n int, faces []int) StatFold {
 
 func (PoolCountLowest) Name() string { return "count of the lowest" }
 func (PoolCountLowest) Fold(n int, faces []int) StatFold {
-	return StatFold{Bits: bitsFor(n),
-		Next: func(s uint64, i, c int) uint64 {
+	return StatFold{bits: bitsFor(n),
+		next: func(s uint64, i, c int) uint64 {
 			if s == 0 && c > 0 {
 				return uint64(c)
 			}
@@ -205,8 +205,8 @@ func (PoolCountLowest) Fold(n int, faces []int) StatFold {
 
 func (PoolDistinct) Name() string { return "distinct values" }
 func (PoolDistinct) Fold(n int, faces []int) StatFold {
-	return StatFold{Bits: bitsFor(min(n, len(faces))),
-		Next: func(s uint64, i, c int) uint64 {
+	return StatFold{bits: bitsFor(min(n, len(faces))),
+		next: func(s uint64, i, c int) uint64 {
 			if c > 0 {
 				return s + 1
 			}
@@ -218,8 +218,8 @@ func (PoolDistinct) Fold(n int, faces []int) StatFold {
 
 func (PoolLargestSet) Name() string { return "largest set" }
 func (PoolLargestSet) Fold(n int, faces []int) StatFold {
-	return StatFold{Bits: bitsFor(n),
-		Next:  func(s uint64, i, c int) uint64 { return max(s, uint64(c)) },
+	return StatFold{bits: bitsFor(n),
+		next:  func(s uint64, i, c int) uint64 { return max(s, uint64(c)) },
 		Final: func(s uint64) int { return int(s) },
 		Lo:    min(1, n), Hi: n}
 }
@@ -230,8 +230,8 @@ func (PoolStraight) Fold(n int, faces []int) StatFold {
 	longest := min(n, len(faces))
 	w := bitsFor(longest)
 	run := mechanics.BitFields(w, w)
-	return StatFold{Bits: 2 * w,
-		Next: func(s uint64, i, c int) uint64 {
+	return StatFold{bits: 2 * w,
+		next: func(s uint64, i, c int) uint64 {
 			cur := run[0].Get(s)
 			switch {
 			case c == 0:
@@ -264,11 +264,11 @@ func JointPool(die mechanics.Die, n int, names []string, stats []PoolStat) (mech
 	var total uint
 	fields := make([]mechanics.Field, len(stats))
 	for j, st := range stats {
-		if k := keepOf(st); k > MaxKeep {
-			return nil, nil, fmt.Errorf("%s: a pool read several ways keeps at most %d dice", st.Name(), MaxKeep)
+		if k := keepOf(st); k > maxKeep {
+			return nil, nil, fmt.Errorf("%s: a pool read several ways keeps at most %d dice", st.Name(), maxKeep)
 		}
 		folds[j] = st.Fold(n, faces)
-		widths[j] = folds[j].Bits
+		widths[j] = folds[j].bits
 		total += widths[j]
 		fields[j] = mechanics.Int(names[j], folds[j].Lo, folds[j].Hi, st.Name())
 	}
@@ -291,7 +291,7 @@ func JointPool(die mechanics.Die, n int, names []string, stats []PoolStat) (mech
 		NextF: func(s uint64, face, c int) uint64 {
 			i := index(face)
 			for j, f := range folds {
-				s = bf[j].SetU(s, f.Next(bf[j].GetU(s), i, c))
+				s = bf[j].SetU(s, f.next(bf[j].GetU(s), i, c))
 			}
 			return s
 		},
@@ -341,7 +341,7 @@ func PoolOf(die mechanics.Die, n int, st PoolStat) (mechanics.Node, error) {
 		return nil, fmt.Errorf("a pool's die may have at most 64 different faces (this one has %d)", len(faces))
 	}
 	f := st.Fold(n, faces)
-	if f.Bits > 64 {
+	if f.bits > 64 {
 		return nil, fmt.Errorf("%s of %d dice needs more than 64 bits of state", st.Name(), n)
 	}
 	index := map[int]int{}
@@ -350,7 +350,7 @@ func PoolOf(die mechanics.Die, n int, st PoolStat) (mechanics.Node, error) {
 	}
 	return mechanics.Pool{Die: die, N: n, Eval: mechanics.EvalFunc{
 		StartF: func() uint64 { return f.Start },
-		NextF:  func(s uint64, face, c int) uint64 { return f.Next(s, index[face], c) },
+		NextF:  func(s uint64, face, c int) uint64 { return f.next(s, index[face], c) },
 		FinalF: f.Final,
 	}}, nil
 }

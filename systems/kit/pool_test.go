@@ -110,6 +110,7 @@ func enumerate(die mechanics.Die, n int, f func(roll []int, w float64)) {
 // enumerating every roll gives, for a d6 and an awkward die (negative,
 // repeated and weighted faces, gaps).
 func TestPoolStatsAgainstEveryRoll(t *testing.T) {
+	t.Parallel()
 	dice := []mechanics.Die{mechanics.D(6), {Faces: []int{-1, 0, 0, 2, 3, 5}, Weights: []int64{1, 1, 2, 1, 3, 1}}}
 	for _, die := range dice {
 		for n := 1; n <= 4; n++ {
@@ -166,6 +167,7 @@ func TestPoolStatsAgainstEveryRoll(t *testing.T) {
 }
 
 func TestJointPoolLimits(t *testing.T) {
+	t.Parallel()
 	if _, _, err := JointPool(mechanics.D(6), 5, []string{"a", "b"}, []PoolStat{PoolHighest{10}, PoolSum{}}); err == nil {
 		t.Error("keeping 10 dice in a joint pool was accepted")
 	}
@@ -183,6 +185,7 @@ func TestJointPoolLimits(t *testing.T) {
 // table of every roll, larger ones die by die in groups) and agrees with
 // the exact multiset DP.
 func TestJointPoolSimulated(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{3, 9, 15} {
 		node, rec, err := JointPool(mechanics.D(6), n, []string{"hi", "nhi", "run"},
 			[]PoolStat{PoolHighest{2}, PoolCountHighest{}, PoolStraight{}})

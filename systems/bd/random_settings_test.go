@@ -17,6 +17,7 @@ import (
 // block, jump and Move engines) at random settings. HOSTILE_BD_N sets the
 // number of settings per mechanic (default 6).
 func TestHostileSatProcesses(t *testing.T) {
+	t.Parallel()
 	n := 6
 	if s := os.Getenv("HOSTILE_BD_N"); s != "" {
 		n, _ = strconv.Atoi(s)
@@ -75,6 +76,9 @@ func TestHostileSatProcesses(t *testing.T) {
 				t.Errorf("%s %v: %s", id, sets, l)
 			}
 		}
+	}
+	if checked == 0 {
+		t.Fatal("no random setting could be cross-checked")
 	}
 	t.Logf("%d settings checked", checked)
 }

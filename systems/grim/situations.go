@@ -6,16 +6,18 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §4.14–4.16: shield blocks, crafting and the smaller mechanics.
+// Rolls for situations outside the attack itself: shield blocks, crafting,
+// initiative, grapples, shoves, splash damage, terror, shielding others and
+// difficult terrain.
 
-// miscMechanics are the mechanics declared in misc.go.
-func miscMechanics() []*mechanics.Mechanic {
+// situationMechanics are the mechanics declared in situations.go.
+func situationMechanics() []*mechanics.Mechanic {
 	return []*mechanics.Mechanic{
 		shieldBlock(), crafting(), initiative(), grapple(), shove(), splash(), terror(), shieldingOthers(), terrain(),
 	}
 }
 
-var optOn3 = mechanics.SwitchOf("grim.shield_block", "on_3", "block_fails: a 3 on the instability die lets the hit land; no_effect", On3BlockFails, On3NoEffect)
+var optOn3 = mechanics.SwitchOf("grim.shield_block", "on_3", "block_fails: a 3 on the instability die lets the hit land; no_effect", on3BlockFails, on3NoEffect)
 
 // Shield block results, the labels of the band "outcome".
 const (
@@ -33,17 +35,17 @@ func shieldBlock() *mechanics.Mechanic {
 		Summary: "shield block: after a failed AGL evasion the shield's bonus may turn it into a success; the shield then rolls instability",
 		Doc: "Shields add a bonus to evasion AGL rolls: after a failed evasion, if the bonus turns the failure into a success the shield " +
 			"takes the hit and rolls its instability die: 1 destroyed, 2 broken (repairable), 3 the block fails and the hit lands " +
-			"(default) (mechanics.md §4.14).",
+			"(default).",
 		Params: []mechanics.Param{attr("agl", "AGL", 2), pMod, ip("tn", 13, 1, 40, "evasion TN (the attack's total)"), ip("bonus", 3, 0, 20, "the shield's bonus"),
 			ip("die", 20, 4, 20, "the shield's instability die size")},
 		Options: mechanics.Options(optOn3),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			a, m, tn, b, die := c.Int("agl"), c.Int("modifier"), c.Int("tn"), c.Int("bonus"), c.Int("die")
-			fails3 := optOn3.Of(c) == On3BlockFails
+			fails3 := optOn3.Of(c) == on3BlockFails
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), kit.Natural("instability", die))
-			evade := Check("natural", a+m, tn).Success()
+			evade := coreCheck("natural", a+m, tn).Success()
 			// The shield covers a failed evasion that its bonus turns into a success.
-			covered := Check("natural", a+m+b, tn).Success()
+			covered := coreCheck("natural", a+m+b, tn).Success()
 			k := field("instability")
 			onShield := expr.Cond(expr.Eq(k, num(1)), num(shieldDestroyed), expr.Cond(expr.Eq(k, num(2)), num(shieldBroken), num(shieldBlocked)))
 			if fails3 {
@@ -65,7 +67,7 @@ func shieldBlock() *mechanics.Mechanic {
 }
 
 var optExtendedAppliesTo = mechanics.SwitchOf("grim.crafting", "extended_applies_to", "cor_only: only the COR roll is 2-of-3; both_rolls",
-	ExtendedCorOnly, ExtendedBothRolls)
+	extendedCorOnly, extendedBothRolls)
 
 func crafting() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
@@ -73,7 +75,7 @@ func crafting() *mechanics.Mechanic {
 		Summary: "crafting: MND (first time only) and COR rolls — both succeed: well made; one: unstable; none: nothing",
 		Doc: "Building needs a MND roll (only the first time a type of object is made) and a COR roll (assembly; RSN for supernatural " +
 			"items). Both succeed → well made; one → unstable; both fail → nothing. Long builds need two successes out of three COR rolls " +
-			"(3p² − 2p³: it helps above p = ½ and hurts below) (mechanics.md §4.15).",
+			"(3p² − 2p³: it helps above p = ½ and hurts below).",
 		Params: []mechanics.Param{attr("mnd", "MND", 2), attr("cor", "COR (or RSN)", 2), ip("tn_mnd", 12, 1, 40, "TN of the design (MND) roll"),
 			ip("tn_cor", 12, 1, 40, "TN of the assembly (COR) roll; lower for repairs and upgrades"), pMod,
 			ip("known", 0, 0, 1, "1: this type of object was made before (no MND roll)"), ip("extended", 0, 0, 1, "1: a long build, two successes out of three")},
@@ -82,7 +84,7 @@ func crafting() *mechanics.Mechanic {
 			m := c.Int("modifier")
 			applies := optExtendedAppliesTo.Of(c)
 			try := func(a, tn int) mechanics.Node {
-				chk := Check("", a+m, tn)
+				chk := coreCheck("", a+m, tn)
 				return mechanics.Map{X: d20, Name: "roll", F: func(n int) int {
 					if chk.Holds(n) {
 						return 1
@@ -94,7 +96,7 @@ func crafting() *mechanics.Mechanic {
 			design, assembly := try(c.Int("mnd"), c.Int("tn_mnd")), try(c.Int("cor"), c.Int("tn_cor"))
 			if c.Int("extended") == 1 {
 				assembly = twoOfThree(assembly)
-				if applies == ExtendedBothRolls {
+				if applies == extendedBothRolls {
 					design = twoOfThree(design)
 				}
 			}
@@ -123,7 +125,7 @@ func initiative() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.initiative",
 		Summary: "initiative: PER rolls, highest first; ties go to the enemies",
-		Doc:     "Everyone rolls PER; highest first; ties go to the enemies (allies tied with each other choose). Pairwise, exact (mechanics.md §4.16).",
+		Doc:     "Everyone rolls PER; highest first; ties go to the enemies (allies tied with each other choose). Pairwise, exact.",
 		Params:  []mechanics.Param{attr("per", "the character's PER", 2), pMod, attr("enemy_per", "the enemy's PER", 2), ip("enemy_modifier", 0, -30, 30, "the enemy's modifiers")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			rec := naturals("natural", "enemy_natural")
@@ -144,7 +146,7 @@ func grapple() *mechanics.Mechanic {
 		ID:      "grim.grapple",
 		Summary: "acting while grappled: beat the highest roll of all grapplers (ties fail); grappled −5 AGL",
 		Doc: "A grapple is a COR roll to grab, then TOG or COR to hold; actions while grappled must beat the highest roll of all " +
-			"grapplers: P(N_a + A > maxᵢ(Nᵢ + Bᵢ)) (K4); ties fail. Being grappled is −5 AGL (fold it into the modifier) (mechanics.md §4.16).",
+			"grapplers: P(N_a + A > maxᵢ(Nᵢ + Bᵢ)), an order statistic of the grapplers' rolls; ties fail. Being grappled is −5 AGL (fold it into the modifier).",
 		Params: []mechanics.Param{attr("attribute", "the grappled character's attribute", 2), pMod, ip("grapplers", 2, 1, 8, "number of grapplers"),
 			attr("grappler_attribute", "each grappler's TOG or COR", 2)},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -167,17 +169,17 @@ func shove() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.shove",
 		Summary: "shove: a COR hit, then a TOG roll; the target then rolls AGL or is knocked down",
-		Doc:     "A shove needs a COR attack hit, then a TOG roll; the target then rolls AGL (TN by force and terrain) or is knocked down. A product of independent rolls (mechanics.md §4.16).",
+		Doc:     "A shove needs a COR attack hit, then a TOG roll; the target then rolls AGL (TN by force and terrain) or is knocked down. A product of independent rolls.",
 		Params: []mechanics.Param{attr("cor", "shover's COR", 2), ip("hit_tn", 12, 1, 40, "TN to hit"), attr("tog", "shover's TOG", 2), ip("tog_tn", 11, 1, 40, "TN of the TOG roll"),
 			attr("target_agl", "target's AGL", 2), ip("agl_tn", 11, 1, 40, "TN of the target's AGL roll (force, terrain)")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			rec := naturals("cor_natural", "tog_natural", "agl_natural")
-			hit := Attack("cor_natural", c.Int("cor"), c.Int("hit_tn"), 1).Success()
-			pushed := expr.And(hit, Check("tog_natural", c.Int("tog"), c.Int("tog_tn")).Success())
+			hit := coreAttack("cor_natural", c.Int("cor"), c.Int("hit_tn"), 1).Success()
+			pushed := expr.And(hit, coreCheck("tog_natural", c.Int("tog"), c.Int("tog_tn")).Success())
 			spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
 			spec.Event("hit", "the COR attack hits", hit).
 				Event("pushed", "hit and the TOG roll succeeds", pushed).
-				Event("knocked_down", "pushed and the target fails its AGL roll", expr.And(pushed, expr.Not(Check("agl_natural", c.Int("target_agl"), c.Int("agl_tn")).Success())))
+				Event("knocked_down", "pushed and the target fails its AGL roll", expr.And(pushed, expr.Not(coreCheck("agl_natural", c.Int("target_agl"), c.Int("agl_tn")).Success())))
 			return spec, nil
 		},
 	}
@@ -187,12 +189,12 @@ func splash() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.splash",
 		Summary: "splash damage: an AGL roll halves it (floor)",
-		Doc:     "A character caught in splash damage rolls AGL; success halves the damage (floor) (mechanics.md §4.16).",
+		Doc:     "A character caught in splash damage rolls AGL; success halves the damage (floor).",
 		Params:  []mechanics.Param{attr("agl", "AGL", 2), pMod, pTN, ip("dice", 2, 1, 20, "splash damage dice"), ip("die", 6, 2, 20, "die size")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			n, die := c.Int("dice"), c.Int("die")
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), mechanics.Int("dice", n, n*die, "the splash damage rolled"))
-			halved := Check("natural", c.Int("agl")+c.Int("modifier"), c.Int("tn")).Success()
+			halved := coreCheck("natural", c.Int("agl")+c.Int("modifier"), c.Int("tn")).Success()
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "dice", Node: mechanics.Repeat{X: mechanics.D(die), N: n}})}
 			spec.Var("damage", "damage taken: the dice, halved (floor) on a successful AGL roll", expr.Cond(halved, round(kit.Floor, expr.Mul(field("dice"), expr.Q(1, 2))), field("dice"))).
 				Event("halved", "the AGL roll succeeds", halved)
@@ -205,10 +207,10 @@ func terror() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.terror",
 		Summary: "terror: a MND roll at the start of each turn; success ends it; turns lost are geometric",
-		Doc:     "A terrified character rolls MND at the start of each turn; success ends the terror. Turns lost ~ Geometric (mechanics.md §4.16).",
+		Doc:     "A terrified character rolls MND at the start of each turn; success ends the terror. Turns lost ~ Geometric.",
 		Params:  []mechanics.Param{attr("mnd", "MND", 2), pMod, pTN, ip("turns", 30, 1, 1000, "turns simulated at most")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			mnd := Check("", c.Int("mnd")+c.Int("modifier"), c.Int("tn"))
+			mnd := coreCheck("", c.Int("mnd")+c.Int("modifier"), c.Int("tn"))
 			p := &mechanics.Process{Homogeneous: true, Horizon: c.Int("turns"), TimeUnit: "turn"}
 			terrified := p.Add(false, "terrified")
 			calm := p.Add(true, "calm")
@@ -230,14 +232,14 @@ func shieldingOthers() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.shielding_others",
 		Summary: "shielding another: AGL + 5 opposed by the attacker's COR; on failure the protected character evades normally",
-		Doc:     "A character shielding another rolls AGL + 5 against the attacker's COR roll; on a failure the protected character evades normally (mechanics.md §4.16). Ties fail the shielder.",
+		Doc:     "A character shielding another rolls AGL + 5 against the attacker's COR roll; on a failure the protected character evades normally. Ties fail the shielder.",
 		Params: []mechanics.Param{attr("agl", "the shielder's AGL", 2), pMod, attr("attacker_cor", "the attacker's COR", 3),
 			attr("protected_agl", "the protected character's AGL", 1), ip("evasion_tn", 13, 1, 40, "the protected character's evasion TN")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			rec := naturals("natural", "attacker_natural", "protected_natural")
 			margin := opposedMargin("natural", c.Int("agl")+c.Int("modifier")+5, "attacker_natural", c.Int("attacker_cor"))
 			shielded := expr.Eq(kit.Opposed(margin, kit.TieToTarget), num(kit.Win)) // ties fail the shielder
-			evades := Check("protected_natural", c.Int("protected_agl"), c.Int("evasion_tn")).Success()
+			evades := coreCheck("protected_natural", c.Int("protected_agl"), c.Int("evasion_tn")).Success()
 			spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
 			spec.Event("shielded", "the shielder's AGL + 5 beats the attacker's COR", shielded).
 				Event("evaded", "not shielded, and the protected character evades", expr.And(expr.Not(shielded), evades)).
@@ -251,12 +253,12 @@ func terrain() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.terrain",
 		Summary: "difficult terrain: an AGL roll or half movement",
-		Doc:     "Crossing difficult terrain takes an AGL roll; on a failure the character moves at half speed (mechanics.md §4.16).",
+		Doc:     "Crossing difficult terrain takes an AGL roll; on a failure the character moves at half speed.",
 		Params:  []mechanics.Param{attr("agl", "AGL", 2), pMod, pTN, ip("speed", 10, 1, 100, "movement in metres")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			v := c.Int("speed")
 			rec := naturals("natural")
-			ok := Check("natural", c.Int("agl")+c.Int("modifier"), c.Int("tn")).Success()
+			ok := coreCheck("natural", c.Int("agl")+c.Int("modifier"), c.Int("tn")).Success()
 			spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
 			spec.Vars = append(spec.Vars, mechanics.Var{Name: "metres", Doc: "metres moved: full speed, or half (floor) after a failed AGL roll", Unit: "m",
 				Expr: expr.Cond(ok, num(v), round(kit.Floor, expr.Mul(num(v), expr.Q(1, 2))))})

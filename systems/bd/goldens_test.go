@@ -45,9 +45,10 @@ func variable(t testing.TB, r *engine.Result, name string) *engine.VarResult {
 	return v
 }
 
-// The goldens of mechanics.md §5.1 and §5.3: P(d20 + k d10! > G), to the
+// The goldens of bd.core.check and bd.attack: P(d20 + k d10! > G), to the
 // digits the catalogue prints.
 func TestAttackGoldens(t *testing.T) {
+	t.Parallel()
 	golden := map[int][]float64{
 		15: {.2500, .5450, .7915, .9339},
 		8:  {.600, .860, .972, .9965},
@@ -69,8 +70,9 @@ func TestAttackGoldens(t *testing.T) {
 	near(t, "check at VS 16", event(t, runExact(t, "bd.core.check", "k=2", "vs=16"), "success"), .7915, 5e-5)
 }
 
-// The golden of §5.4: attacker 2d10!, defender 2d10!, Guard 15.
+// The golden of bd.defense: attacker 2d10!, defender 2d10!, Guard 15.
 func TestDefenseGolden(t *testing.T) {
+	t.Parallel()
 	r := runExact(t, "bd.defense", "k=2", "k_d=2", "guard=15")
 	near(t, "P(hit) without reaction", event(t, r, "hit_no_reaction"), .7915, 5e-5)
 	near(t, "P(hit) with reaction", event(t, r, "hit"), .4926, 5e-5)
@@ -90,8 +92,9 @@ func TestDefenseGolden(t *testing.T) {
 	near(t, "symmetry", event(t, r, "reaction_saves")+event(t, r, "hit"), beaten, 1e-12)
 }
 
-// The golden of §5.5: P(crit) = 1 − (1 − 1/S)^k_b, d10: .10, .19, .271.
+// The golden of bd.damage: P(crit) = 1 − (1 − 1/S)^k_b, d10: .10, .19, .271.
 func TestDamageCritGolden(t *testing.T) {
+	t.Parallel()
 	for kb, want := range map[int]float64{0: 0, 1: .10, 2: .19, 3: .271} {
 		near(t, "P(crit) k_b="+itoa(kb), event(t, runExact(t, "bd.damage", "k_b="+itoa(kb)), "crit"), want, 1e-9)
 	}
@@ -115,35 +118,39 @@ func burstMean(s int) float64 { S := float64(s); return S * (S + 1) / (2 * (S - 
 // 1…S−1, E[X] = S(S+1)/(2(S−1)) and P(X > S·j + r) = S^−j·(S − r)/S, on the
 // exact engine's result of bd.core.burst.
 func TestBurstClosedForm(t *testing.T) {
+	t.Parallel()
 	for _, s := range ladder {
-		r := runExact(t, "bd.core.burst", "rank="+itoa(s))
-		v := variable(t, r, "value")
-		S := float64(s)
-		for i, p := range v.P {
-			x := v.Lo + i
-			j, rr := x/s, x%s
-			want := 0.0
-			if rr != 0 {
-				want = math.Pow(S, -float64(j+1))
-			}
-			if math.Abs(p-want) > 1e-15*math.Max(1, want*1e3) {
-				t.Errorf("d%d!: P(X = %d) = %g; want %g", s, x, p, want)
-			}
-			if rr != 0 && j < 6 {
-				tail := math.Pow(S, -float64(j)) * (S - float64(rr)) / S
-				got := 0.0
-				for _, q := range v.P[i+1:] {
-					got += q
+		t.Run("d"+itoa(s)+"!", func(t *testing.T) {
+			t.Parallel()
+			r := runExact(t, "bd.core.burst", "rank="+itoa(s))
+			v := variable(t, r, "value")
+			S := float64(s)
+			for i, p := range v.P {
+				x := v.Lo + i
+				j, rr := x/s, x%s
+				want := 0.0
+				if rr != 0 {
+					want = math.Pow(S, -float64(j+1))
 				}
-				if math.Abs(got-tail) > 2e-12 {
-					t.Errorf("d%d!: P(X > %d) = %.15g; want %.15g", s, x, got, tail)
+				if math.Abs(p-want) > 1e-15*math.Max(1, want*1e3) {
+					t.Errorf("d%d!: P(X = %d) = %g; want %g", s, x, p, want)
+				}
+				if rr != 0 && j < 6 {
+					tail := math.Pow(S, -float64(j)) * (S - float64(rr)) / S
+					got := 0.0
+					for _, q := range v.P[i+1:] {
+						got += q
+					}
+					if math.Abs(got-tail) > 2e-12 {
+						t.Errorf("d%d!: P(X > %d) = %.15g; want %.15g", s, x, got, tail)
+					}
 				}
 			}
-		}
-		near(t, "E[d"+itoa(s)+"!]", v.Stats.Mean, burstMean(s), 1e-9)
-		near(t, "P(burst) d"+itoa(s), event(t, r, "burst"), 1/S, 1e-12)
-		near(t, "E[J] d"+itoa(s), variable(t, r, "bursts").Stats.Mean, 1/(S-1), 1e-9)
-		near(t, "E[R] d"+itoa(s), variable(t, r, "last_roll").Stats.Mean, S/2, 1e-9)
+			near(t, "E[d"+itoa(s)+"!]", v.Stats.Mean, burstMean(s), 1e-9)
+			near(t, "P(burst) d"+itoa(s), event(t, r, "burst"), 1/S, 1e-12)
+			near(t, "E[J] d"+itoa(s), variable(t, r, "bursts").Stats.Mean, 1/(S-1), 1e-9)
+			near(t, "E[R] d"+itoa(s), variable(t, r, "last_roll").Stats.Mean, S/2, 1e-9)
+		})
 	}
 	near(t, "E[d10!]", burstMean(10), 6.1111, 1e-4)
 }
@@ -180,6 +187,7 @@ func ratPow(s, n int) *big.Rat {
 // model's rationals against the closed form, with the dropped mass exactly
 // S^−(depth+1).
 func TestBurstRationals(t *testing.T) {
+	t.Parallel()
 	for _, s := range []int{4, 6, 10} {
 		for limit := 1; limit <= 3; limit++ {
 			brute := enumerate(s, limit)
@@ -244,6 +252,7 @@ func TestBurstRationals(t *testing.T) {
 // A roll of the model in rationals against a sum over the closed form:
 // P(d20 + 2d6! > 15) exactly, and the float engine within its truncation.
 func TestAttackRational(t *testing.T) {
+	t.Parallel()
 	spec := model(t, "bd.attack", "k=2", "rank=6")
 	rd, err := exact.EvalRat(spec.Outcome)
 	if err != nil {
@@ -290,6 +299,7 @@ func TestAttackRational(t *testing.T) {
 
 // Truncated mass is reported, within one tolerance per bursting die.
 func TestTruncationReported(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		id   string
 		dice int
@@ -308,10 +318,13 @@ func TestTruncationReported(t *testing.T) {
 		{"bd.shock_and_aid", 4, nil},
 	}
 	for _, c := range cases {
-		r := runExact(t, c.id, c.sets...)
-		if r.Truncated <= 0 || r.Truncated > float64(c.dice)*mechanics.DefaultTolerance {
-			t.Errorf("%s %v: truncated mass %g; want in (0, %d·1e-12]", c.id, c.sets, r.Truncated, c.dice)
-		}
+		t.Run(c.id, func(t *testing.T) {
+			t.Parallel()
+			r := runExact(t, c.id, c.sets...)
+			if r.Truncated <= 0 || r.Truncated > float64(c.dice)*mechanics.DefaultTolerance {
+				t.Errorf("%s %v: truncated mass %g; want in (0, %d·1e-12]", c.id, c.sets, r.Truncated, c.dice)
+			}
+		})
 	}
 }
 
@@ -338,6 +351,7 @@ func itoa(n int) string { return mechanics.FormatNum(float64(n)) }
 // then a last roll); its total must be the sum of the dice themselves, and
 // its burst count Binomial(N, 1/S).
 func TestBurstCountMatchesDice(t *testing.T) {
+	t.Parallel()
 	for _, sets := range [][]string{{"k=2"}, {"k=3", "rank=4"}, {"k=1", "charges=4", "opt.above_d20=extra_die"}, {"k=0"}} {
 		direct := variable(t, runExact(t, "bd.core.check", sets...), "total")
 		r := runExact(t, "bd.check", sets...)
@@ -359,7 +373,7 @@ func TestBurstCountMatchesDice(t *testing.T) {
 	}
 	// Damage: 2d8! weapon dice and 3d10! bonus dice, against their sum.
 	dmg := variable(t, runExact(t, "bd.damage", "dv=2", "opt.weapon_dice_burst=yes", "k_b=3"), "damage")
-	d, _, err := exact.Eval(damageRoll{w: weapon{N: 2, Sides: 8, Bursts: true}, b: Bonus{N: 3, Sides: 10}}.node())
+	d, _, err := exact.Eval(damageRoll{w: weapon{n: 2, sides: 8, bursts: true}, b: bonusDice{n: 3, sides: 10}}.node())
 	if err != nil {
 		t.Fatal(err)
 	}
