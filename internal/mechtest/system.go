@@ -38,9 +38,10 @@ type System struct {
 // or a random configuration, the trials of those runs when simulated, and
 // the random configurations drawn for each mechanic.
 const (
-	limitMemory   = 256 << 20
-	limitTrials   = 2_000
-	randomConfigs = 3
+	limitMemory    = 256 << 20
+	limitTrials    = 2_000
+	randomConfigs  = 3
+	drawsPerConfig = 50
 )
 
 // CheckSystem is the test every game system runs (one call from its
@@ -118,7 +119,7 @@ func CheckSystem(t *testing.T, s System) {
 			// how the subtests are scheduled.
 			var configs [][]string
 			for range randomConfigs {
-				configs = append(configs, RandomSettings(rng, m))
+				configs = append(configs, randomModel(rng, m))
 			}
 			t.Run(m.ID, func(t *testing.T) {
 				t.Parallel()
@@ -278,6 +279,25 @@ func runOnce(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, k e
 		_, err = sim.Run(ctx, m, c, sim.Options{Trials: limitTrials, Seed: 1, Workers: 1, MemoryBytes: limitMemory})
 	}
 	return err
+}
+
+// randomModel draws configurations of m until one builds a model (a
+// mechanic may refuse most points of its parameter space: dice ranks on a
+// ladder, k of n), at most drawsPerConfig times; it returns the last draw
+// when none builds, which is then checked to be refused cleanly.
+func randomModel(rng *rand.Rand, m *mechanics.Mechanic) []string {
+	var sets []string
+	for range drawsPerConfig {
+		sets = RandomSettings(rng, m)
+		c, err := m.Configure(sets)
+		if err != nil {
+			continue
+		}
+		if _, err := m.Model(c); err == nil {
+			break
+		}
+	}
+	return sets
 }
 
 // RandomSettings draws a configuration of m: every parameter uniform over
