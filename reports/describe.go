@@ -248,13 +248,13 @@ func WriteReference(w io.Writer, ms []*mechanics.Mechanic) error {
 	}
 	fmt.Fprintf(&buf, "## Contents\n\n")
 	for _, sys := range systems {
-		fmt.Fprintf(&buf, "- `%s.*` (%d)\n", sys, len(bySystem[sys]))
+		fmt.Fprintf(&buf, "- [`%s.*`](#%s) (%d)\n", sys, anchor(sys), len(bySystem[sys]))
 		for _, m := range bySystem[sys] {
 			fmt.Fprintf(&buf, "  - [`%s`](#%s) — %s\n", m.ID, anchor(m.ID), mdText(m.Summary))
 		}
 	}
 	for _, sys := range systems {
-		fmt.Fprintf(&buf, "\n## `%s.*`\n", sys)
+		fmt.Fprintf(&buf, "\n## <a id=\"%s\"></a>`%s.*`\n", anchor(sys), sys)
 		for _, m := range bySystem[sys] {
 			c, err := m.Configure(nil)
 			if err != nil {
@@ -272,7 +272,9 @@ func WriteReference(w io.Writer, ms []*mechanics.Mechanic) error {
 	return err
 }
 
-// anchor is the id of a mechanic's heading in the reference.
+// anchor is the id of a mechanic's (or a system's) heading in the
+// reference: the id with dots as dashes, stable across versions, so that
+// docs and comments can link docs/mechanics.md#grim-fall.
 func anchor(id string) string { return strings.ReplaceAll(id, ".", "-") }
 
 func writeMarkdown(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, custom bool, h string) {

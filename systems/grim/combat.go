@@ -321,7 +321,7 @@ func damage() *mechanics.Mechanic {
 }
 
 // attacksPerTurn is m(COR), the attacks per turn with light weapons
-// (docs/mechanics.md#grim-light-attacks).
+// (docs/mechanics.md#grim-light_attacks).
 func attacksPerTurn(cor int, frenzy bool) int {
 	m := 1
 	switch {
