@@ -9,8 +9,10 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §3.3: ailments (poison, disease, drugs). A reaction roll at a penalty of
-// the ailment's strength s resists it: p(s) = clamp((R − s)/20, 0, 1). An
+// Ailments (poison, disease, drugs): docs/mechanics.md#gm-ailment-simple,
+// #gm-ailment-chronic, #gm-ailment-inescapable and
+// #gm-ailment-chronic_inescapable. A reaction roll at a penalty of the
+// ailment's strength s resists it: p(s) = clamp((R − s)/20, 0, 1). An
 // occurrence of the effect is n dX of something (injuries, minutes asleep
 // or paralysed, penalty points); the four types differ in how often it
 // recurs:
@@ -28,18 +30,19 @@ import (
 //
 // The chains are exact. The chronic chain carries the total effect in its
 // state and reads the number of effects off the time of the cure, so the
-// compound total Σ_{i ≤ N} E_i (K9), N and the time are joint. The counting
-// chains (inescapable, chronic inescapable) follow the count, and a random
-// effect's total in a second part of the model, or, with injury_penalty=on
-// and an effect in injuries (the total is then the penalty of the later
-// rolls: a feedback chain), in the same state as the count. Chains whose
-// exact computation would be too large are refused with advice; the
-// exact engine refuses on its own a joint chain past its memory budget.
+// compound (random-count) total Σ_{i ≤ N} E_i, N and the time are joint.
+// The counting chains (inescapable, chronic inescapable) follow the count,
+// and a random effect's total in a second part of the model, or, with
+// injury_penalty=on and an effect in injuries (the total is then the
+// penalty of the later rolls: a feedback chain), in the same state as the
+// count. Chains whose exact computation would be too large are refused
+// with advice; the exact engine refuses on its own a joint chain past its
+// memory budget.
 
 // presetData is one row of the seed's example table. Cells the seed leaves
 // blank (the strength of the black widow and of sleep gas, every type but
-// the chronic ones) are filled as mechanics.md §3.3 says: strength 0, the
-// type from the text.
+// the chronic ones) are filled in: strength 0, the type from the text
+// (the preset option's doc lists the table).
 type presetData struct {
 	kind     string // the seed's type
 	strength int
@@ -337,7 +340,7 @@ func simpleAilment() *mechanics.Mechanic {
 		ID:      id,
 		Summary: "simple ailment: one reaction roll at the strength penalty; on a failure the effect happens once, after the action time",
 		Doc: "q = 1 − p(s0 + 4·willing) with p(s) = clamp((R − s)/20, 0, 1); the effect is the mixture (1 − q)·δ₀ + q·E, E = n dX of the " +
-			"preset (mechanics.md §3.3)." + feedbackDoc,
+			"preset." + feedbackDoc,
 		Params:  []mechanics.Param{pR, pS0, pWilling, pInj, pDice, pSides},
 		Options: opts.declared(),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -392,12 +395,13 @@ func chronicAilment() *mechanics.Mechanic {
 		Summary: "chronic ailment: once contracted the effect repeats every action time until a health roll throws it off; the strength fades by one per action time",
 		Doc: "t = 0: the roll to contract at p(s0 + 4·willing); on a failure effect #1 at τ. At action time kτ (k = 2, 3, …) a health roll " +
 			"at strength s_k = s0 − (k − 1) throws it off; a failure brings the effect again. N = number of effects: P(N = n) = " +
-			"q₀·Π_{k=2}^{n}(1 − p(s_k))·p(s_{n+1}). A time-inhomogeneous chain (K7, one kernel per chance) on the total effect; the " +
-			"time of the cure gives N, so the total Σ_{i ≤ N} E_i (K9), N and the time are exact jointly. time_ill = N action times " +
+			"q₀·Π_{k=2}^{n}(1 − p(s_k))·p(s_{n+1}). A time-inhomogeneous chain (a forward DP, one kernel per chance) on the total " +
+			"effect; the time of the cure gives N, so the total Σ_{i ≤ N} E_i (a compound, random-count sum), N and the time are " +
+			"exact jointly. time_ill = N action times " +
 			"(from the first effect to the cure): S(t) = P(time_ill > t). Absorption is certain unless the naturals switch keeps " +
 			"every throw-off at 95% or the feedback outruns the fading; what is still ill at the horizon is reported apart. For the " +
 			"family over s0, run each s0 (the CSV of time_ill holds S(t) as its ccdf) or sweep the mean: oddsmith sweep " +
-			"gm.ailment.chronic --vary s0=-4..4 --metric mean:time_ill (mechanics.md §3.3)." + feedbackDoc + " A configuration whose chain the exact engine would take more than a few seconds " +
+			"gm.ailment.chronic --vary s0=-4..4 --metric mean:time_ill." + feedbackDoc + " A configuration whose chain the exact engine would take more than a few seconds " +
 			"over (a large random effect over a long horizon, above all with feedback) is refused by it, with advice; the simulator runs it.",
 		Params:  []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pHorizon("action times followed at most (the contraction roll is the first)")},
 		Options: opts.declared(optFadeIndex, optWillingPenalty, optThrowoffReaction),
@@ -606,9 +610,10 @@ func inescapableAilment() *mechanics.Mechanic {
 		ID:      id,
 		Summary: "inescapable ailment: a fresh roll every action time in the area; every failure applies the effect again",
 		Doc: "No throw-off: one roll per action time in the area (the first at entry) at p(s0 + 4·willing), each failure one more " +
-			"effect: N ~ Binomial(L, 1 − p) and the total effect Σ_{i ≤ N} E_i (K9; sleep gas: 3 failures in 5 rounds → 6d10 minutes). " +
+			"effect: N ~ Binomial(L, 1 − p) and the total effect Σ_{i ≤ N} E_i, a compound (random-count) sum (sleep gas: 3 " +
+			"failures in 5 rounds → 6d10 minutes). " +
 			"Homogeneous chains over L action times. The exposure–response curve E[N] vs L: oddsmith sweep gm.ailment.inescapable " +
-			"--vary L=1..20 --metric mean:effects (mechanics.md §3.3)." +
+			"--vary L=1..20 --metric mean:effects." +
 			countDoc + feedbackDoc + " A joint chain too large for the exact engine's memory is refused by it (use the simulator).",
 		Params:  []mechanics.Param{pR, pS0, pWilling, pInj, pDice, pSides, pL},
 		Options: opts.declared(optIncapacitation),
@@ -695,10 +700,10 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 		Doc: "In the area (L action times): unaffected victims roll at j = 0…L−1 at strength s0 + j; from the first failure j* the " +
 			"effect comes every action time with no roll (L − j* effects). After leaving, the strength returns to s0 and fades like " +
 			"a chronic ailment: health throw-offs at s0 − 1, s0 − 2, …, each failure one more effect. N = (L − j*) + N_chronic. A " +
-			"forward DP over the area (K7) then the chronic chain, on the effects in the area (the time of the cure gives those " +
+			"forward DP over the area (a time-inhomogeneous chain) then the chronic chain, on the effects in the area (the time of the cure gives those " +
 			"after). The victim counts as ill from the first effect; time_ill_after_leaving is the number of failed throw-offs. " +
 			"The exposure–response curve E[N] vs L: oddsmith sweep gm.ailment.chronic_inescapable --vary L=1..20 --metric " +
-			"mean:effects (mechanics.md §3.3)." + countDoc + feedbackDoc +
+			"mean:effects." + countDoc + feedbackDoc +
 			" A configuration whose chain the exact engine would take more than a few seconds over (a large random effect with " +
 			"feedback and many action times) is refused by it, with advice; the simulator runs it.",
 		Params: []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pL,

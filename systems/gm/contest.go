@@ -5,7 +5,8 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §3.2: contests resolved when exactly one side succeeds. Both sides roll
+// Contests resolved when exactly one side succeeds
+// (docs/mechanics.md#gm-contest, docs/mechanics.md#gm-chase). Both sides roll
 // every round; the contest ends in the round where one succeeds and the
 // other fails. Per round A wins with a = p_A(1 − p_B), B with
 // b = p_B(1 − p_A); the rounds are Geometric(a + b) and P(A wins) =
@@ -61,8 +62,7 @@ func contestMechanic(cs contestSides) *mechanics.Mechanic {
 		ID:      cs.id,
 		Summary: cs.summary,
 		Doc: cs.doc + "Per round a = p_A(1 − p_B), b = p_B(1 − p_A): rounds ~ Geometric(a + b), P(A wins) = a/(a + b). If a + b = 0 the " +
-			"contest never resolves; it is then reported as unresolved at the horizon (never_resolves = 1). An absorbing chain " +
-			"(K6) (mechanics.md §3.2).",
+			"contest never resolves; it is then reported as unresolved at the horizon (never_resolves = 1). An absorbing Markov chain.",
 		Params:  params,
 		Options: mechanics.Options(optNaturals),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {

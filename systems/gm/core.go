@@ -9,9 +9,10 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §3.1: the roll-under core. A roll succeeds when a d20 comes up at or
-// under the score plus its bonuses (N ≤ S′); the margin is S′ − N
-// ("succeeded by 2"). Everything else in the package is built on Roll.
+// The roll-under core (the package doc; docs/mechanics.md#gm-core-roll).
+// A roll succeeds when a d20 comes up at or under the score plus its
+// bonuses (N ≤ S′); the margin is S′ − N ("succeeded by 2"). Everything
+// else in the package is built on Roll.
 
 // d20 is the natural die of every gm roll.
 var d20 = mechanics.D(20)
@@ -207,7 +208,7 @@ func coreMechanics() []*mechanics.Mechanic {
 			Doc: "N ~ d20; S′ = score + modifier + major + ⌊minor/2⌋ (toward zero) + ⌊log₂ group⌋ − the movement penalty − injuries " +
 				"(with injury_penalty=on); success ⇔ N ≤ S′, so P = clamp(S′/20, 0, 1); margin M = S′ − N (≥ 0: succeeded by M). " +
 				"Groups acting together roll with their median score. Opponents attacking a mover get dash +4, walk +2, jog +4, run +8, " +
-				"sprint +16 (AttackBonusAgainst; not a roll of the mover) (mechanics.md §3.1).",
+				"sprint +16 (not a roll of the mover).",
 			Params: []mechanics.Param{
 				score("score", 10, "the score rolled under: an ability (3–18) or a reaction (evasion, fortitude, health, perception, reason, willpower); a group's median"),
 				pModifier,

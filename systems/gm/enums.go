@@ -2,9 +2,10 @@ package gm
 
 //go:generate go tool stringer -type=Naturals,InjuryPenalty,Movement,Terrain,Contributor,Preset,Tau,EffectKind,FadeIndex,WillingPenalty,ThrowoffReaction,Incapacitation,Growth,ExitThrowoff,EvasionLimit,InjuriesWhenHalved,Size,JumpKind,Escalation,Route,WillpowerPenalty,Material,AttackForm,Table -linecomment -output=enums_string.go
 
-// The option values of the gm mechanics: the name after // is the value
-// mechanics.md §3 gives the option (or the value a named choice is set to).
-// The declaration of each option lists its default first.
+// The option values of the gm mechanics: the name after // is the value as
+// it is set on the command line (opt.naturals=1_succeeds_20_fails, or the
+// value a named choice is set to: movement=dash); docs/mechanics.md lists
+// them by mechanic. The declaration of each option lists its default first.
 
 // Naturals is gm.core.opt.naturals: whether a natural 1 or 20 decides a
 // roll whatever the target (none in the sources).

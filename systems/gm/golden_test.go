@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// The golden value of mechanics.md §3.3: food poisoning (s0 = 3, one
-// injury per effect), R = H = 12, not willing — the settings of
-// `oddsmith exact gm.ailment.chronic --set R=12 --set H=12 --set s0=3`.
+// TestChronicGolden is the worked example of gm.ailment.chronic, food
+// poisoning (s0 = 3, one injury per effect), R = H = 12, not willing — the
+// settings of `oddsmith exact gm.ailment.chronic --set R=12 --set H=12
+// --set s0=3` — and its figures worked out by hand.
 func TestChronicGolden(t *testing.T) {
 	t.Parallel()
 	r := runExact(t, "gm.ailment.chronic", "R=12", "H=12", "s0=3")

@@ -8,7 +8,8 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §3.4–3.6: falling, jumping, suffocation.
+// Falling, jumping, suffocation (docs/mechanics.md#gm-fall,
+// docs/mechanics.md#gm-jump, docs/mechanics.md#gm-suffocation).
 
 // hazardsMechanics are the mechanics declared in hazards.go.
 func hazardsMechanics() []*mechanics.Mechanic {
@@ -56,8 +57,7 @@ func fall() *mechanics.Mechanic {
 		Doc: "n d6 by height: 0–9 ft 1, 10–19 ft 2, 20–39 ft 3, 40–79 ft 4, 80–159 ft 5, 160–319 ft 6, 320 ft and more 7 (no increase " +
 			"past 7d6). Under 10 ft a successful evasion roll negates the damage; from 10 to 19 ft it halves it (floor); beyond, it does " +
 			"nothing. One point per die is an injury (the rest comes off survival) unless the evasion roll succeeded on such a short " +
-			"fall. Time aloft: 1 s per die up to 450 ft, then +1 s per 150 ft (not random). For metres, 1 ft = 0.3048 m " +
-			"(mechanics.md §3.4).",
+			"fall. Time aloft: 1 s per die up to 450 ft, then +1 s per 150 ft (not random). For metres, 1 ft = 0.3048 m.",
 		Params: []mechanics.Param{
 			{Name: "height", Default: 30, Min: 0, Max: 2000, Real: true, Doc: "height fallen in feet (sweep 0–600)"},
 			score("evasion", 10, "evasion reaction score"), pModifier,
@@ -132,8 +132,7 @@ func jump() *mechanics.Mechanic {
 		Doc: "T = agility + strength bonus (a major contributor) + 8 + modifier + running movement; pen(h) = 0 for h ≤ 1 and 2^(h−2) " +
 			"after (2 ft −1, 3 ft −2, 4 ft −4, …). The roll N reaches H = max{h ≥ 1 : N ≤ T − pen(h)} (0 if even 1 ft fails): a " +
 			"failure still gets the height the roll allowed. Leaping across is the same in yards. The distance is H × the size " +
-			"factor. With the naturals switch a 1 always reaches the target and a 20 never does, while the height stays the roll's " +
-			"(mechanics.md §3.5).",
+			"factor. With the naturals switch a 1 always reaches the target and a 20 never does, while the height stays the roll's.",
 		Params: []mechanics.Param{
 			score("agility", 10, "agility score"),
 			ip("strength_bonus", 0, -10, 10, "strength's bonus, a major contributor (added in full)"),
@@ -182,9 +181,9 @@ func suffocation() *mechanics.Mechanic {
 		Doc: "Buffer B = endurance rounds when prepared (a deep breath), else max(0, d4 + endurance as a minor contributor). When it " +
 			"runs out a health roll (failure: one injury), then one every minute (6 rounds) at a cumulative penalty of 1: roll j " +
 			"(j = 0, 1, …) comes after B + 6j rounds without air, at −j, if that is within the time without air. At rest both " +
-			"times double. Injuries by then are a Poisson-binomial count (K8); with injury_penalty=on each injury also penalises " +
-			"the later rolls, a chain on the injury count (K7), exact (the state is the count). A second part follows the same " +
-			"rolls to the k-th injury (mechanics.md §3.6).",
+			"times double. Injuries by then are a Poisson-binomial count; with injury_penalty=on each injury also penalises the " +
+			"later rolls, a chain on the injury count (a forward DP), exact (the state is the count). A second part follows the " +
+			"same rolls to the k-th injury.",
 		Params: []mechanics.Param{
 			score("health", 10, "health reaction score"), pModifier,
 			ip("prepared", 0, 0, 1, "1: prepared (a deep breath): a buffer of endurance rounds"),

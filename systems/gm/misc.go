@@ -8,8 +8,9 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §3.8: concentration, semi-consciousness, disbelieving illusions, item
-// reactions, tracking.
+// Concentration, semi-consciousness, disbelieving illusions, item
+// reactions, tracking (docs/mechanics.md#gm-concentration,
+// #gm-semiconscious, #gm-disbelieve, #gm-item_reaction, #gm-tracking).
 
 // miscMechanics are the mechanics declared in misc.go.
 func miscMechanics() []*mechanics.Mechanic {
@@ -33,7 +34,7 @@ func concentration() *mechanics.Mechanic {
 		Summary: "concentration: each successful attack on a concentrating character forces an evasion roll or concentration breaks",
 		Doc: "Someone concentrating for more than a round (a sorcerer, monk or prophet) must make an evasion roll each time an attack " +
 			"hits, or the concentration breaks: P(it survives k hits) = p_ev^k, the hit that breaks it Geometric(1 − p_ev). While " +
-			"concentrating, defence is at −1 (the attackers' concern) (mechanics.md §3.8).",
+			"concentrating, defence is at −1 (the attackers' concern).",
 		Params:  []mechanics.Param{score("evasion", 10, "evasion reaction score"), pModifier, ip("hits", 3, 1, 1000, "k: successful attacks suffered")},
 		Options: mechanics.Options(optNaturals),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -63,7 +64,7 @@ func semiconscious() *mechanics.Mechanic {
 		ID:      "gm.semiconscious",
 		Summary: "semi-conscious: acting on a request or answering needs a willpower roll, else d4 rounds of delay",
 		Doc: "A semi-conscious character directed to do something (or asked a question) may follow it; the player must make a " +
-			"willpower roll or take d4 rounds to react: E[delay] = 2.5·(1 − p) (mechanics.md §3.8).",
+			"willpower roll or take d4 rounds to react: E[delay] = 2.5·(1 − p).",
 		Params:  []mechanics.Param{score("willpower", 10, "willpower reaction score"), pModifier},
 		Options: mechanics.Options(optNaturals),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -92,7 +93,7 @@ func disbelieve() *mechanics.Mechanic {
 		Doc: "By perception the roll is at the phantasm's penalty (less any bonus for an obvious illusion); by willpower the penalty " +
 			"is halved (⌊pen/2⌋ by default) and a success gives other characters +2 to disbelieve by perception (other_disbelieves: " +
 			"one such character rolling after). Once the damage is known to be illusory the victim regains all but a tenth of the " +
-			"phantasmal damage, rounded up (mechanics.md §3.8).",
+			"phantasmal damage, rounded up.",
 		Params: []mechanics.Param{
 			score("perception", 10, "perception reaction score"), score("willpower", 10, "willpower reaction score"),
 			ip("penalty", 0, 0, 40, "the phantasm's penalty (more powerful phantasms, more)"),
@@ -179,7 +180,7 @@ func itemReaction() *mechanics.Mechanic {
 		Doc: "Items not carried, or carried by someone unconscious or injured by the attack, react to an attack that might damage " +
 			"them: success ⇔ N ≤ 4 + material/attack bonus + thickness bonus (+1 at the material's base thickness, +1 per doubling " +
 			"beyond). A failure damages the item; its survival points are its weight in pounds. The seed's table lost its column " +
-			"alignment: see the table switch (mechanics.md §3.8).",
+			"alignment: see the table switch.",
 		Params: []mechanics.Param{
 			{Name: "thickness", Default: 1, Min: 0, Max: 1000, Real: true, Doc: "the item's thickness in inches"},
 			pModifier,
@@ -218,7 +219,7 @@ func tracking() *mechanics.Mechanic {
 		Summary: "tracking: a perception roll at −1 per day since the trail was made, + the tracked group's size bonus, − the quarry's cover margin",
 		Doc: "The tracker rolls perception − days + ⌊log₂ g⌋ (g: the tracked group's size, the group-effort chart). A quarry that " +
 			"covers its tracks makes its own perception roll; succeeding by M penalises the trackers by M (and halves its " +
-			"movement): P(track) = Σ_m P(M = m)·p(P − days + g − m) + P(cover fails)·p(P − days + g) (mechanics.md §3.8).",
+			"movement): P(track) = Σ_m P(M = m)·p(P − days + g − m) + P(cover fails)·p(P − days + g).",
 		Params: []mechanics.Param{
 			score("perception", 10, "the tracker's perception score"), pModifier,
 			ip("days", 0, 0, 365, "days since the trail was made (−1 each)"),

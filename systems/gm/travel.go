@@ -7,10 +7,12 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
-// §3.7: pushing on without rest. Both are a series of health rolls, each
+// Pushing on without rest (docs/mechanics.md#gm-forced_march,
+// docs/mechanics.md#gm-daily_push). Both are a series of health rolls, each
 // failure one injury, each roll j at a target that may fall with j; the
-// injuries are a Poisson-binomial count (K8), and with injury_penalty=on a
-// chain on the injury count (K7), exact either way.
+// injuries are a Poisson-binomial count, and with injury_penalty=on a
+// time-inhomogeneous chain on the injury count (a forward DP), exact
+// either way.
 
 // travelMechanics are the mechanics declared in travel.go.
 func travelMechanics() []*mechanics.Mechanic {
@@ -97,9 +99,9 @@ func forcedMarch() *mechanics.Mechanic {
 		Summary: "forced march: pushing on without the ten-minute rest needs a health roll per period; each failure one injury",
 		Doc: "Push j (j = 0…K−1) after the time base of the speed without the ten-minute rest: a health roll at H + 2r − 2(e + j) − w " +
 			"(r: Movement given up for the whole period, e: earlier movement health rolls since the last rest, w: water or salt " +
-			"penalty up to 4); a failure is one injury. Injuries ~ Poisson-binomial (K8); with injury_penalty=on each injury " +
+			"penalty up to 4); a failure is one injury. Injuries ~ Poisson-binomial; with injury_penalty=on each injury " +
 			"penalises the later rolls (a chain on the count, exact). injuries_per_distance divides by the distance covered, K " +
-			"periods at Movement − r: sweep r for the r that minimises it (mechanics.md §3.7).",
+			"periods at Movement − r: sweep r for the r that minimises it.",
 		Params: []mechanics.Param{
 			score("health", 10, "health reaction score"),
 			ip("pushes", 4, 1, 60, "K: periods pushed without the rest"),
@@ -138,7 +140,7 @@ func dailyPush() *mechanics.Mechanic {
 		Summary: "daily push: travelling 50% further in a day needs a health roll; each failure one injury",
 		Doc: "Increasing a day's movement by 50% incurs a health roll; a failure is one injury. Over K pushed days the injuries are " +
 			"Binomial (or Poisson-binomial with the −2 per earlier push); with injury_penalty=on each injury penalises the later " +
-			"rolls (a chain on the count, exact). The extra distance is K half-days of travel (mechanics.md §3.7).",
+			"rolls (a chain on the count, exact). The extra distance is K half-days of travel.",
 		Params: []mechanics.Param{
 			score("health", 10, "health reaction score"), pModifier,
 			ip("days", 5, 1, 60, "K: days pushed by 50%"),
