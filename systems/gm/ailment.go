@@ -46,29 +46,29 @@ import (
 type presetData struct {
 	kind     string // the seed's type
 	strength int
-	tau      Tau
-	effect   EffectKind
+	tau      tau
+	effect   effectKind
 	n, x     int // n dX per occurrence
 	what     string
 }
 
-var presets = map[Preset]presetData{
-	PresetCustom:        {"custom", 0, TauPreset, EffectInjuries, 1, 1, "1 injury"},
-	PresetAlcohol:       {"chronic", -1, Tau20Minutes, EffectPenalty, 1, 1, "−1 agility, concentration, evasion, fortitude"},
-	PresetCommonCold:    {"chronic", 1, TauDay, EffectPenalty, 1, 1, "−1 concentration, evasion, fortitude"},
-	PresetFoodPoisoning: {"chronic", 3, TauHour, EffectInjuries, 1, 1, "1 injury"},
-	PresetBlackWidow:    {"simple", 0, Tau30Minutes, EffectInjuries, 1, 2, "d2 injuries"},
-	PresetGiantSpider:   {"simple", 4, TauRound, EffectParalysis, 1, 4, "d4 minutes paralysis"},
-	PresetHugeSpider:    {"simple", 2, TauRound, EffectInjuries, 1, 3, "d3 injuries"},
-	PresetLargeSpider:   {"simple", 1, TauRound, EffectInjuries, 1, 2, "d2 injuries"},
-	PresetShadowSpider:  {"simple", 1, Tau2Rounds, EffectInjuries, 1, 6, "d6 injuries"},
-	PresetSleepGas:      {"inescapable", 0, TauRound, EffectSleep, 2, 10, "sleep 2d10 minutes"},
+var presets = map[preset]presetData{
+	presetCustom:        {"custom", 0, tauPreset, effectInjuries, 1, 1, "1 injury"},
+	presetAlcohol:       {"chronic", -1, tau20Minutes, effectPenalty, 1, 1, "−1 agility, concentration, evasion, fortitude"},
+	presetCommonCold:    {"chronic", 1, tauDay, effectPenalty, 1, 1, "−1 concentration, evasion, fortitude"},
+	presetFoodPoisoning: {"chronic", 3, tauHour, effectInjuries, 1, 1, "1 injury"},
+	presetBlackWidow:    {"simple", 0, tau30Minutes, effectInjuries, 1, 2, "d2 injuries"},
+	presetGiantSpider:   {"simple", 4, tauRound, effectParalysis, 1, 4, "d4 minutes paralysis"},
+	presetHugeSpider:    {"simple", 2, tauRound, effectInjuries, 1, 3, "d3 injuries"},
+	presetLargeSpider:   {"simple", 1, tauRound, effectInjuries, 1, 2, "d2 injuries"},
+	presetShadowSpider:  {"simple", 1, tau2Rounds, effectInjuries, 1, 6, "d6 injuries"},
+	presetSleepGas:      {"inescapable", 0, tauRound, effectSleep, 2, 10, "sleep 2d10 minutes"},
 }
 
 // presetsDoc lists the preset library for the docs.
 func presetsDoc() string {
 	var b strings.Builder
-	for p := PresetAlcohol; p <= PresetSleepGas; p++ {
+	for p := presetAlcohol; p <= presetSleepGas; p++ {
 		d := presets[p]
 		if b.Len() > 0 {
 			b.WriteString("; ")
@@ -79,19 +79,19 @@ func presetsDoc() string {
 }
 
 // unit names one action time, for the time axis of a chain.
-func (t Tau) unit() string {
-	return [...]string{TauPreset: "action time", TauRound: "round", Tau2Rounds: "2-round span", TauMinute: "minute",
-		Tau10Minutes: "10-minute span", Tau20Minutes: "20-minute span", Tau30Minutes: "30-minute span", TauHour: "hour", TauDay: "day"}[t]
+func (t tau) unit() string {
+	return [...]string{tauPreset: "action time", tauRound: "round", tau2Rounds: "2-round span", tauMinute: "minute",
+		tau10Minutes: "10-minute span", tau20Minutes: "20-minute span", tau30Minutes: "30-minute span", tauHour: "hour", tauDay: "day"}[t]
 }
 
 // unit names what an effect is counted in.
-func (e EffectKind) unit() string {
-	return [...]string{EffectPreset: "", EffectInjuries: "injuries", EffectSleep: "minutes asleep", EffectParalysis: "minutes paralysed",
-		EffectPenalty: "penalty points"}[e]
+func (e effectKind) unit() string {
+	return [...]string{effectPreset: "", effectInjuries: "injuries", effectSleep: "minutes asleep", effectParalysis: "minutes paralysed",
+		effectPenalty: "penalty points"}[e]
 }
 
 // incapacitates reports an effect that leaves the victim unable to act.
-func (e EffectKind) incapacitates() bool { return e == EffectSleep || e == EffectParalysis }
+func (e effectKind) incapacitates() bool { return e == effectSleep || e == effectParalysis }
 
 // fromPreset marks a parameter left to the preset.
 const (
@@ -119,14 +119,14 @@ func pHorizon(doc string) mechanics.Param {
 // ailmentOptions are the choices every ailment mechanic declares, named
 // after it.
 type ailmentOptions struct {
-	preset mechanics.OptionOf[Preset]
-	tau    mechanics.OptionOf[Tau]
-	effect mechanics.OptionOf[EffectKind]
+	preset mechanics.OptionOf[preset]
+	tau    mechanics.OptionOf[tau]
+	effect mechanics.OptionOf[effectKind]
 }
 
-func ailmentOptionsOf(id string, def Preset) ailmentOptions {
-	order := []Preset{def}
-	for p := PresetCustom; p <= PresetSleepGas; p++ {
+func ailmentOptionsOf(id string, def preset) ailmentOptions {
+	order := []preset{def}
+	for p := presetCustom; p <= presetSleepGas; p++ {
 		if p != def {
 			order = append(order, p)
 		}
@@ -135,9 +135,9 @@ func ailmentOptionsOf(id string, def Preset) ailmentOptions {
 		preset: mechanics.ChoiceOf(id, "preset", "an ailment of the seed's table: it gives the strength, the action time and the effect "+
 			"wherever s0, tau, effect_kind, effect_dice or effect_sides is left at its default (−99, preset, preset, −1, 0): "+presetsDoc()+"; custom: strength 0, 1 injury", order...),
 		tau: mechanics.ChoiceOf(id, "tau", "the action time: when an effect comes, and the step of the chains (a label; preset: the preset's)",
-			TauPreset, TauRound, Tau2Rounds, TauMinute, Tau10Minutes, Tau20Minutes, Tau30Minutes, TauHour, TauDay),
+			tauPreset, tauRound, tau2Rounds, tauMinute, tau10Minutes, tau20Minutes, tau30Minutes, tauHour, tauDay),
 		effect: mechanics.ChoiceOf(id, "effect_kind", "what an occurrence is counted in (only injuries feed the injury penalty back; "+
-			"preset: the preset's)", EffectPreset, EffectInjuries, EffectSleep, EffectParalysis, EffectPenalty),
+			"preset: the preset's)", effectPreset, effectInjuries, effectSleep, effectParalysis, effectPenalty),
 	}
 }
 
@@ -151,10 +151,10 @@ type ailment struct {
 	willing  bool
 	inj0     int  // injuries at the start, counted with the penalty on
 	feedback bool // the effects are injuries and the penalty is on
-	kind     EffectKind
+	kind     effectKind
 	n, x     int // n dX per occurrence
-	tau      Tau
-	nat      Naturals
+	tau      tau
+	nat      naturals
 }
 
 func decodeAilment(c mechanics.Config, o ailmentOptions) (ailment, error) {
@@ -169,15 +169,15 @@ func decodeAilment(c mechanics.Config, o ailmentOptions) (ailment, error) {
 	if x := c.Int("effect_sides"); x != 0 {
 		a.x = x
 	}
-	if t := o.tau.Of(c); t != TauPreset {
+	if t := o.tau.Of(c); t != tauPreset {
 		a.tau = t
 	}
-	if e := o.effect.Of(c); e != EffectPreset {
+	if e := o.effect.Of(c); e != effectPreset {
 		a.kind = e
 	}
-	if optInjuryPenalty.Of(c) == InjuryPenaltyOn {
+	if optInjuryPenalty.Of(c) == injuryPenaltyOn {
 		a.inj0 = c.Int("injuries")
-		a.feedback = a.kind == EffectInjuries && a.n > 0
+		a.feedback = a.kind == effectInjuries && a.n > 0
 	}
 	return a, nil
 }
@@ -263,7 +263,7 @@ func (d *stepDice) key(target int, byState bool) int {
 // resists reads the roll of kernel value x at target.
 func (d *stepDice) resists(x, target int) bool {
 	if n := d.sNat.Get(x); n > 0 {
-		return Roll("", target, d.a.nat).Holds(n)
+		return roll("", target, d.a.nat).Holds(n)
 	}
 	return d.sResists.Bool(x)
 }
@@ -335,7 +335,7 @@ func ailmentMechanics() []*mechanics.Mechanic {
 
 func simpleAilment() *mechanics.Mechanic {
 	const id = "gm.ailment.simple"
-	opts := ailmentOptionsOf(id, PresetBlackWidow)
+	opts := ailmentOptionsOf(id, presetBlackWidow)
 	return &mechanics.Mechanic{
 		ID:      id,
 		Summary: "simple ailment: one reaction roll at the strength penalty; on a failure the effect happens once, after the action time",
@@ -349,7 +349,7 @@ func simpleAilment() *mechanics.Mechanic {
 				return nil, err
 			}
 			lo, hi := a.effectRange()
-			r := Roll("natural", c.Int("R")-a.s0-a.willingPenalty()-a.inj0, a.nat)
+			r := roll("natural", c.Int("R")-a.s0-a.willingPenalty()-a.inj0, a.nat)
 			rec := mechanics.NewRecord(mechanics.Int("natural", 1, 20, "the natural d20 of the reaction roll"),
 				mechanics.Int("occurrence", lo, hi, "what the effect brings if it happens (n dX)").In(a.effectUnit()))
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "occurrence", Node: a.effectNode()})}
@@ -368,20 +368,20 @@ func simpleAilment() *mechanics.Mechanic {
 var (
 	optFadeIndex = mechanics.SwitchOf("gm.ailment.chronic", "fade_index",
 		"the strength of the throw-off at action time k = 2, 3, …: first_throwoff_at_s0_minus_1 (s0 − (k − 1)), first_throwoff_at_s0 "+
-			"(s0 − (k − 2)), s0_minus_k (s0 − k)", FadeFirstAtS0Minus1, FadeFirstAtS0, FadeS0MinusK)
+			"(s0 − (k − 2)), s0_minus_k (s0 − k)", fadeFirstAtS0Minus1, fadeFirstAtS0, fadeS0MinusK)
 	optWillingPenalty = mechanics.SwitchOf("gm.ailment.chronic", "willing_penalty",
 		"contraction_only: the −4 of a willing victim is on the roll to contract; all_rolls: on the throw-offs too (added to the strength)",
-		WillingContractionOnly, WillingAllRolls)
+		willingContractionOnly, willingAllRolls)
 	optThrowoffReaction = mechanics.SwitchOf("gm.ailment.chronic", "throwoff_reaction",
-		"health: the throw-offs are health rolls (H; the text); same_as_contraction: rolled on R", ThrowoffHealth, ThrowoffSame)
+		"health: the throw-offs are health rolls (H; the text); same_as_contraction: rolled on R", throwoffHealth, throwoffSame)
 )
 
 // fadedStrength is the strength of the chronic throw-off at action time k ≥ 2.
-func fadedStrength(s0, k int, f FadeIndex) int {
+func fadedStrength(s0, k int, f fadeIndex) int {
 	switch f {
-	case FadeFirstAtS0:
+	case fadeFirstAtS0:
 		return s0 - (k - 2)
-	case FadeS0MinusK:
+	case fadeS0MinusK:
 		return s0 - k
 	}
 	return s0 - (k - 1)
@@ -389,7 +389,7 @@ func fadedStrength(s0, k int, f FadeIndex) int {
 
 func chronicAilment() *mechanics.Mechanic {
 	const id = "gm.ailment.chronic"
-	opts := ailmentOptionsOf(id, PresetFoodPoisoning)
+	opts := ailmentOptionsOf(id, presetFoodPoisoning)
 	return &mechanics.Mechanic{
 		ID:      id,
 		Summary: "chronic ailment: once contracted the effect repeats every action time until a health roll throws it off; the strength fades by one per action time",
@@ -411,8 +411,8 @@ func chronicAilment() *mechanics.Mechanic {
 				return nil, err
 			}
 			R, H, horizon := c.Int("R"), c.Int("H"), c.Int("horizon")
-			fade, allRolls := optFadeIndex.Of(c), optWillingPenalty.Of(c) == WillingAllRolls
-			if optThrowoffReaction.Of(c) == ThrowoffSame {
+			fade, allRolls := optFadeIndex.Of(c), optWillingPenalty.Of(c) == willingAllRolls
+			if optThrowoffReaction.Of(c) == throwoffSame {
 				H = R
 			}
 			contract := R - a.s0 - a.willingPenalty() - a.inj0
@@ -507,7 +507,7 @@ func chronicAilment() *mechanics.Mechanic {
 var optIncapacitation = mechanics.SwitchOf("gm.ailment.inescapable", "incapacitation",
 	"keep_rolling: the effects do not change later rolls; auto_fail_when_incapacitated: once an effect that incapacitates "+
 		"(sleep, paralysis) has taken hold, every later roll in the area fails (the effect lasts minutes, the action time a round)",
-	IncapKeepRolling, IncapAutoFail)
+	incapKeepRolling, incapAutoFail)
 
 // keep says what a counting chain's state holds: the number of effects,
 // the total effect, or both.
@@ -605,7 +605,7 @@ func assemble(specs []*mechanics.Spec) *mechanics.Spec {
 
 func inescapableAilment() *mechanics.Mechanic {
 	const id = "gm.ailment.inescapable"
-	opts := ailmentOptionsOf(id, PresetSleepGas)
+	opts := ailmentOptionsOf(id, presetSleepGas)
 	return &mechanics.Mechanic{
 		ID:      id,
 		Summary: "inescapable ailment: a fresh roll every action time in the area; every failure applies the effect again",
@@ -623,7 +623,7 @@ func inescapableAilment() *mechanics.Mechanic {
 				return nil, err
 			}
 			L, R := c.Int("L"), c.Int("R")
-			autoFail := optIncapacitation.Of(c) == IncapAutoFail && a.kind.incapacitates()
+			autoFail := optIncapacitation.Of(c) == incapAutoFail && a.kind.incapacitates()
 			lo, emax := a.effectRange()
 			target := func(total int) int { return R - a.s0 - a.willingPenalty() - a.penalty(total) }
 			var specs []*mechanics.Spec
@@ -686,14 +686,14 @@ var (
 	optGrowth = mechanics.SwitchOf("gm.ailment.chronic_inescapable", "growth",
 		"from_exposure_start: the strength grows by one per action time for everyone still resisting (roll j at s0 + j); "+
 			"after_first_effect: it grows only once it has taken hold (the rolls stay at s0; no roll follows)",
-		GrowthFromExposureStart, GrowthAfterFirstEffect)
+		growthFromExposureStart, growthAfterFirstEffect)
 	optExitThrowoff = mechanics.SwitchOf("gm.ailment.chronic_inescapable", "first_throwoff_after_exit",
-		"the strength of the first throw-off after leaving (then one less each action time): at_s0_minus_1 or at_s0", ExitAtS0Minus1, ExitAtS0)
+		"the strength of the first throw-off after leaving (then one less each action time): at_s0_minus_1 or at_s0", exitAtS0Minus1, exitAtS0)
 )
 
 func chronicInescapableAilment() *mechanics.Mechanic {
 	const id = "gm.ailment.chronic_inescapable"
-	opts := ailmentOptionsOf(id, PresetCustom)
+	opts := ailmentOptionsOf(id, presetCustom)
 	return &mechanics.Mechanic{
 		ID:      id,
 		Summary: "chronic inescapable ailment: rolls in the area at a growing strength until it takes hold, then the effect every action time with no roll; after leaving, chronic throw-offs",
@@ -723,14 +723,14 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 			target := func(t, total int) int {
 				if t <= L {
 					s := a.s0
-					if growth == GrowthFromExposureStart {
+					if growth == growthFromExposureStart {
 						s += t - 1
 					}
 					return R - s - a.willingPenalty() - a.penalty(0)
 				}
 				k := t - L // the k-th throw-off
 				s := a.s0 - k
-				if exit == ExitAtS0 {
+				if exit == exitAtS0 {
 					s++
 				}
 				return H - s - a.penalty(total)

@@ -66,8 +66,8 @@ func contestMechanic(cs contestSides) *mechanics.Mechanic {
 		Params:  params,
 		Options: mechanics.Options(optNaturals),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			ta := c.Int(cs.a+"_score") + c.Int(cs.a+"_modifier") + GroupBonus(c.Int(cs.a+"_group"))
-			tb := c.Int(cs.b+"_score") + c.Int(cs.b+"_modifier") + GroupBonus(c.Int(cs.b+"_group"))
+			ta := c.Int(cs.a+"_score") + c.Int(cs.a+"_modifier") + groupBonus(c.Int(cs.a+"_group"))
+			tb := c.Int(cs.b+"_score") + c.Int(cs.b+"_modifier") + groupBonus(c.Int(cs.b+"_group"))
 			if cs.chase {
 				d := c.Int("movement_difference")
 				if d > 0 {
@@ -82,7 +82,7 @@ func contestMechanic(cs contestSides) *mechanics.Mechanic {
 }
 
 // contestSpec is the chain of a contest between roll-under targets ta and tb.
-func contestSpec(ta, tb int, nat Naturals, horizon int, cs contestSides) *mechanics.Spec {
+func contestSpec(ta, tb int, nat naturals, horizon int, cs contestSides) *mechanics.Spec {
 	round := mechanics.NewRecord(mechanics.Flag(cs.a+"_succeeds", cs.aName+"'s roll succeeds"), mechanics.Flag(cs.b+"_succeeds", cs.bName+"'s roll succeeds"))
 	sA, sB := round.Slot(cs.a+"_succeeds"), round.Slot(cs.b+"_succeeds")
 	// One round: the two rolls, reduced to success or failure.

@@ -20,8 +20,8 @@ func hazardsMechanics() []*mechanics.Mechanic {
 // band i deals i+1 d6 (0–9 ft d6 … 320 ft and more 7d6).
 var fallBands = []int64{0, 10, 20, 40, 80, 160, 320}
 
-// FallDice is the number of d6 a fall of h feet deals.
-func FallDice(h expr.Rat) int {
+// fallDice is the number of d6 a fall of h feet deals.
+func fallDice(h expr.Rat) int {
 	n := 0
 	for _, lo := range fallBands {
 		if h.Cmp(expr.Int(lo)) >= 0 {
@@ -31,11 +31,11 @@ func FallDice(h expr.Rat) int {
 	return max(n, 1)
 }
 
-// SecondsAloft is the time of a fall of h feet: 1 s per die up to 450 ft,
+// secondsAloft is the time of a fall of h feet: 1 s per die up to 450 ft,
 // then 50 yards (150 ft) a second.
-func SecondsAloft(h expr.Rat) expr.Rat {
+func secondsAloft(h expr.Rat) expr.Rat {
 	if h.Cmp(expr.Int(450)) <= 0 {
-		return expr.Int(int64(FallDice(h)))
+		return expr.Int(int64(fallDice(h)))
 	}
 	return expr.Int(7).Add(h.Sub(expr.Int(450)).Mul(expr.Frac(1, 150)))
 }
@@ -43,11 +43,11 @@ func SecondsAloft(h expr.Rat) expr.Rat {
 var (
 	optEvasionLimit = mechanics.SwitchOf("gm.fall", "evasion_limit",
 		"below_20ft: evasion halves falls of 10 ft up to but not including 20 ft (\"less than twenty feet\"); up_to_20ft: a fall of "+
-			"exactly 20 ft too (\"twenty feet or less\")", EvasionBelow20ft, EvasionUpTo20ft)
+			"exactly 20 ft too (\"twenty feet or less\")", evasionBelow20ft, evasionUpTo20ft)
 	optHalving  = mechanics.SwitchOf("gm.fall", "halving", "floor or ceil when evasion halves the damage", kit.Floor, kit.Ceil)
 	optInjHalve = mechanics.SwitchOf("gm.fall", "injuries_when_halved",
 		"none: a successful evasion on a short fall takes no injuries; half_the_dice: ⌊n/2⌋ injuries when the damage is halved",
-		HalvedNoInjuries, HalvedHalfTheDice)
+		halvedNoInjuries, halvedHalfTheDice)
 )
 
 func fall() *mechanics.Mechanic {
@@ -66,11 +66,11 @@ func fall() *mechanics.Mechanic {
 		Options: mechanics.Options(optEvasionLimit, optHalving, optInjHalve, optNaturals),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			h := c.Rat("height")
-			n := FallDice(h)
+			n := fallDice(h)
 			limit, halving, injHalve := optEvasionLimit.Of(c), optHalving.Of(c), optInjHalve.Of(c)
-			r := Roll("natural", c.Int("evasion")+c.Int("modifier"), optNaturals.Of(c))
+			r := roll("natural", c.Int("evasion")+c.Int("modifier"), optNaturals.Of(c))
 			twenty := h.Cmp(expr.Int(20))
-			short := twenty < 0 || (twenty == 0 && limit == EvasionUpTo20ft) // evasion counts
+			short := twenty < 0 || (twenty == 0 && limit == evasionUpTo20ft) // evasion counts
 			negates := h.Cmp(expr.Int(10)) < 0
 
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), mechanics.Int("dice", n, 6*n, fmt.Sprintf("the %dd6 rolled", n)))
@@ -83,7 +83,7 @@ func fall() *mechanics.Mechanic {
 				whenEvaded, injEvaded := num(0), num(0)
 				if !negates {
 					whenEvaded = round(halving, expr.Mul(rolled, expr.Q(1, 2)))
-					if injHalve == HalvedHalfTheDice {
+					if injHalve == halvedHalfTheDice {
 						injEvaded = num(n / 2)
 					}
 				}
@@ -93,7 +93,7 @@ func fall() *mechanics.Mechanic {
 			spec.Var("damage", "damage D: the dice, negated or halved by a successful evasion on a short fall", dmg).
 				Var("injuries", "injury points: one per die unless evasion succeeded on a short fall", inj).
 				Var("survival_loss", "the rest of the damage, off survival points: D − injuries", expr.Sub(field("damage"), field("injuries"))).
-				Var("seconds_aloft", "time aloft in seconds: 1 per die up to 450 ft, then 1 per 150 ft (not random)", expr.Lit{V: SecondsAloft(h)}).
+				Var("seconds_aloft", "time aloft in seconds: 1 per die up to 450 ft, then 1 per 150 ft (not random)", expr.Lit{V: secondsAloft(h)}).
 				Event("evaded", "the evasion roll succeeded on a fall short enough for it to count", evaded).
 				Event("damage_reaches_survival", "D ≥ the survival points", expr.Ge(field("damage"), num(c.Int("survival"))))
 			return spec, nil
@@ -101,9 +101,9 @@ func fall() *mechanics.Mechanic {
 	}
 }
 
-// JumpPenalty is the penalty for jumping h feet (or yards): 0 up to 1,
+// jumpPenalty is the penalty for jumping h feet (or yards): 0 up to 1,
 // then 1, 2, 4, 8, … doubling each foot (2^(h−2) for h ≥ 2).
-func JumpPenalty(h int) int {
+func jumpPenalty(h int) int {
 	if h <= 1 {
 		return 0
 	}
@@ -114,15 +114,15 @@ func JumpPenalty(h int) int {
 }
 
 // sizeFactor scales the jumping distance by the creature's size.
-func sizeFactor(s Size) expr.Rat {
-	return [...]expr.Rat{SizeMedium: expr.Int(1), SizeLarge: expr.Int(2), SizeHuge: expr.Int(4), SizeGigantic: expr.Int(8),
-		SizeTitanic: expr.Int(16), SizeSmall: expr.Frac(3, 4), SizeTiny: expr.Frac(1, 3), SizeFine: expr.Frac(1, 6)}[s]
+func sizeFactor(s size) expr.Rat {
+	return [...]expr.Rat{sizeMedium: expr.Int(1), sizeLarge: expr.Int(2), sizeHuge: expr.Int(4), sizeGigantic: expr.Int(8),
+		sizeTitanic: expr.Int(16), sizeSmall: expr.Frac(3, 4), sizeTiny: expr.Frac(1, 3), sizeFine: expr.Frac(1, 6)}[s]
 }
 
 var (
-	optJumpKind = mechanics.ChoiceOf("gm.jump", "kind", "up (feet) or across (the same in yards)", JumpUp, JumpAcross)
+	optJumpKind = mechanics.ChoiceOf("gm.jump", "kind", "up (feet) or across (the same in yards)", jumpUp, jumpAcross)
 	optSize     = mechanics.ChoiceOf("gm.jump", "size", "the jumper's size: the distance ×1, large ×2, huge ×4, gigantic ×8, titanic ×16, small ×¾, tiny ×⅓, fine ×⅙",
-		SizeMedium, SizeLarge, SizeHuge, SizeGigantic, SizeTitanic, SizeSmall, SizeTiny, SizeFine)
+		sizeMedium, sizeLarge, sizeHuge, sizeGigantic, sizeTitanic, sizeSmall, sizeTiny, sizeFine)
 )
 
 func jump() *mechanics.Mechanic {
@@ -145,7 +145,7 @@ func jump() *mechanics.Mechanic {
 			T := c.Int("agility") + c.Int("strength_bonus") + 8 + c.Int("modifier") + c.Int("running")
 			nat, factor := optNaturals.Of(c), sizeFactor(optSize.Of(c))
 			unit := "ft"
-			if optJumpKind.Of(c) == JumpAcross {
+			if optJumpKind.Of(c) == jumpAcross {
 				unit = "yd"
 			}
 			rec := naturalRecord("natural")
@@ -153,14 +153,14 @@ func jump() *mechanics.Mechanic {
 			// H counts the heights the roll reaches: they are 1…H, as the
 			// penalty only grows.
 			var height expr.Expr = num(0)
-			for h := 1; T-JumpPenalty(h) >= 1; h++ {
-				height = expr.Add(height, expr.Le(field("natural"), num(T-JumpPenalty(h))))
+			for h := 1; T-jumpPenalty(h) >= 1; h++ {
+				height = expr.Add(height, expr.Le(field("natural"), num(T-jumpPenalty(h))))
 			}
 			// The table height the target needs, and the roll at its penalty.
 			need, _ := expr.Int(int64(c.Int("target"))).Div(factor)
 			var reaches expr.Expr = num(1)
 			if h := int(need.Ceil()); h > 0 {
-				reaches = Roll("natural", T-JumpPenalty(h), nat).Success()
+				reaches = roll("natural", T-jumpPenalty(h), nat).Success()
 			}
 			spec.Vars = []mechanics.Var{
 				{Name: "height", Doc: "H: the table distance the roll reaches (feet up, yards across), before the size factor", Unit: unit, Expr: height},
@@ -196,7 +196,7 @@ func suffocation() *mechanics.Mechanic {
 		},
 		Options: mechanics.Options(optNaturals, optInjuryPenalty),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			nat, feedback := optNaturals.Of(c), optInjuryPenalty.Of(c) == InjuryPenaltyOn
+			nat, feedback := optNaturals.Of(c), optInjuryPenalty.Of(c) == injuryPenaltyOn
 			base := c.Int("health") + c.Int("modifier")
 			inj0 := 0
 			if feedback {
@@ -210,7 +210,7 @@ func suffocation() *mechanics.Mechanic {
 				bLo = c.Int("endurance")
 				bHi, buffer = bLo, mechanics.Const{V: bLo}
 			} else {
-				m := Minor(c.Int("endurance_bonus"))
+				m := minor(c.Int("endurance_bonus"))
 				bLo, bHi = max(0, 1+m), max(0, 4+m)
 				buffer = mechanics.Map{X: mechanics.D(4), Name: "d4 + minor, at least 0", F: func(v int) int { return max(0, v+m) }}
 			}
@@ -267,7 +267,7 @@ type suffChain struct {
 // buffer and a natural) is the same at every step, the buffer read only on
 // the first. The status varies fastest in the state's record, so that a
 // step's next states lie side by side.
-func suffocationChain(nat Naturals, buffer mechanics.Node, bLo, bHi, rolls int, target func(j, inj int) int,
+func suffocationChain(nat naturals, buffer mechanics.Node, bLo, bHi, rolls int, target func(j, inj int) int,
 	happens func(b, j int) bool, horizon, stop int) suffChain {
 	maxInj, statuses := rolls, []string{"without air", "done"}
 	if stop > 0 {
@@ -303,7 +303,7 @@ func suffocationChain(nat Naturals, buffer mechanics.Node, bLo, bHi, rolls int, 
 		if !happens(b, j) {
 			return at(done, b, j, inj)
 		}
-		if !Roll("", target(j, inj), nat).Holds(kN.Get(x)) {
+		if !roll("", target(j, inj), nat).Holds(kN.Get(x)) {
 			inj++
 		}
 		if stop > 0 && inj >= stop {

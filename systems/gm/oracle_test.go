@@ -126,7 +126,7 @@ type chronicCase struct {
 	sets              []string
 	R, H, s0          int
 	willing, allRolls bool
-	fade              FadeIndex
+	fade              fadeIndex
 	n, x              int
 	inj0              int
 	feedback, nat     bool
@@ -153,9 +153,9 @@ func chronicOracle(c chronicCase) (n, total dist, still *big.Rat) {
 	for k := 2; k <= c.horizon; k++ {
 		s := c.s0 - (k - 1)
 		switch c.fade {
-		case FadeFirstAtS0:
+		case fadeFirstAtS0:
 			s = c.s0 - (k - 2)
-		case FadeS0MinusK:
+		case fadeS0MinusK:
 			s = c.s0 - k
 		}
 		next := dist{}
@@ -187,12 +187,12 @@ func chronicOracle(c chronicCase) (n, total dist, still *big.Rat) {
 func TestChronicOracle(t *testing.T) {
 	t.Parallel()
 	cases := []chronicCase{
-		{sets: nil, R: 10, H: 10, s0: 3, fade: FadeFirstAtS0Minus1, n: 1, x: 1, horizon: 100},
+		{sets: nil, R: 10, H: 10, s0: 3, fade: fadeFirstAtS0Minus1, n: 1, x: 1, horizon: 100},
 		{sets: []string{"R=12", "H=12", "s0=3"}, R: 12, H: 12, s0: 3, n: 1, x: 1, horizon: 100},
 		{sets: []string{"opt.fade_index=first_throwoff_at_s0", "willing=1", "opt.willing_penalty=all_rolls", "R=14", "H=13"},
-			R: 14, H: 13, s0: 3, willing: true, allRolls: true, fade: FadeFirstAtS0, n: 1, x: 1, horizon: 100},
+			R: 14, H: 13, s0: 3, willing: true, allRolls: true, fade: fadeFirstAtS0, n: 1, x: 1, horizon: 100},
 		{sets: []string{"opt.fade_index=s0_minus_k", "willing=1", "opt.throwoff_reaction=same_as_contraction", "R=9", "H=17"},
-			R: 9, H: 9, s0: 3, willing: true, fade: FadeS0MinusK, n: 1, x: 1, horizon: 100},
+			R: 9, H: 9, s0: 3, willing: true, fade: fadeS0MinusK, n: 1, x: 1, horizon: 100},
 		// A random effect in injuries, with the injury penalty: a feedback chain.
 		{sets: []string{"preset=black_widow", "s0=2", "H=13", "opt.injury_penalty=on", "injuries=1", "horizon=30"},
 			R: 10, H: 13, s0: 2, n: 1, x: 2, inj0: 1, feedback: true, horizon: 30},
@@ -787,18 +787,18 @@ func TestSmallMechanicsClosedForms(t *testing.T) {
 func TestTables(t *testing.T) {
 	t.Parallel()
 	for g, want := range map[int]int{1: 0, 2: 1, 3: 1, 4: 2, 7: 2, 8: 3, 1000: 9} {
-		if got := GroupBonus(g); got != want {
-			t.Errorf("GroupBonus(%d) = %d; want %d", g, got, want)
+		if got := groupBonus(g); got != want {
+			t.Errorf("groupBonus(%d) = %d; want %d", g, got, want)
 		}
 	}
-	for m, want := range map[Movement][2]int{MoveNone: {0, 0}, MoveDash: {1, 1}, MoveWalk: {2, 0}, MoveJog: {4, 2}, MoveRun: {8, 4}, MoveSprint: {16, 8}} {
-		if got := [2]int{MovementPenalty(m, TerrainDangerous), MovementPenalty(m, TerrainOutdoors)}; got != want {
-			t.Errorf("MovementPenalty(%s) = %v; want %v", m, got, want)
+	for m, want := range map[movement][2]int{moveNone: {0, 0}, moveDash: {1, 1}, moveWalk: {2, 0}, moveJog: {4, 2}, moveRun: {8, 4}, moveSprint: {16, 8}} {
+		if got := [2]int{movementPenalty(m, terrainDangerous), movementPenalty(m, terrainOutdoors)}; got != want {
+			t.Errorf("movementPenalty(%s) = %v; want %v", m, got, want)
 		}
 	}
 	for b, want := range map[int]int{-5: -2, -1: 0, 0: 0, 1: 0, 3: 1, 4: 2} {
-		if got := Minor(b); got != want {
-			t.Errorf("Minor(%d) = %d; want %d", b, got, want)
+		if got := minor(b); got != want {
+			t.Errorf("minor(%d) = %d; want %d", b, got, want)
 		}
 	}
 }

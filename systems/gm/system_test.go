@@ -134,8 +134,8 @@ var extraConfigs = withEveryPreset(map[string][][]string{
 // area of the inescapable ailments is kept short (L=3).
 func withEveryPreset(extra map[string][][]string) map[string][][]string {
 	for _, id := range []string{"gm.ailment.simple", "gm.ailment.chronic", "gm.ailment.inescapable", "gm.ailment.chronic_inescapable"} {
-		for p := PresetCustom; p <= PresetSleepGas; p++ {
-			sets := []string{"preset=" + p.String(), "tau=" + Tau(int(p)%int(TauDay+1)).String(), "effect_kind=" + EffectKind(int(p)%5).String()}
+		for p := presetCustom; p <= presetSleepGas; p++ {
+			sets := []string{"preset=" + p.String(), "tau=" + tau(int(p)%int(tauDay+1)).String(), "effect_kind=" + effectKind(int(p)%5).String()}
 			if id == "gm.ailment.chronic_inescapable" || id == "gm.ailment.inescapable" {
 				sets = append(sets, "L=3")
 			}

@@ -19,14 +19,14 @@ func travelMechanics() []*mechanics.Mechanic {
 	return []*mechanics.Mechanic{forcedMarch(), dailyPush()}
 }
 
-// healthSeries is a chain of K health rolls: roll j (j = 0…K−1) at
+// healthSeries is a chain of health rolls: roll j (j = 0…rolls−1) at
 // base − step·j, less the injury penalty; a failure is one injury.
 type healthSeries struct {
-	K, base, step int
-	nat           Naturals
-	inj0          int
-	feedback      bool
-	unit          string
+	rolls, base, step int
+	nat               naturals
+	inj0              int
+	feedback          bool
+	unit              string
 }
 
 func (h healthSeries) target(j, inj int) int {
@@ -42,8 +42,8 @@ func (h healthSeries) target(j, inj int) int {
 // kernel per chance); with feedback it is the natural, compared with the
 // target of the state's injuries.
 func (h healthSeries) process() (*mechanics.Process, block, mechanics.Slot) {
-	p := &mechanics.Process{Horizon: h.K, TimeUnit: h.unit, Homogeneous: h.step == 0 && !h.feedback}
-	rec := mechanics.NewRecord(mechanics.Int("injuries", 0, h.K, "injuries so far"))
+	p := &mechanics.Process{Horizon: h.rolls, TimeUnit: h.unit, Homogeneous: h.step == 0 && !h.feedback}
+	rec := mechanics.NewRecord(mechanics.Int("injuries", 0, h.rolls, "injuries so far"))
 	b := addBlock(p, false, rec)
 	sInj := rec.Slot("injuries")
 	p.Start = b.state(rec.Start())
@@ -54,10 +54,10 @@ func (h healthSeries) process() (*mechanics.Process, block, mechanics.Slot) {
 		p.Move = func(t, s, n int) int {
 			code, _ := b.code(s)
 			inj := sInj.Get(code)
-			if Roll("", h.target(t-1, inj), h.nat).Holds(n) {
+			if roll("", h.target(t-1, inj), h.nat).Holds(n) {
 				return s
 			}
-			return b.state(sInj.Set(code, min(inj+1, h.K)))
+			return b.state(sInj.Set(code, min(inj+1, h.rolls)))
 		}
 		return p, b, sInj
 	}
@@ -68,9 +68,9 @@ func (h healthSeries) process() (*mechanics.Process, block, mechanics.Slot) {
 			return s
 		}
 		code, _ := b.code(s)
-		// K injuries take all K rolls: the clamp only keeps a homogeneous
-		// chain's reachable states declared.
-		return b.state(sInj.Set(code, min(sInj.Get(code)+1, h.K)))
+		// As many injuries as rolls take all the rolls: the clamp only
+		// keeps a homogeneous chain's reachable states declared.
+		return b.state(sInj.Set(code, min(sInj.Get(code)+1, h.rolls)))
 	}
 	return p, b, sInj
 }
@@ -87,7 +87,7 @@ func (h healthSeries) spec() (*mechanics.Spec, expr.Expr) {
 }
 
 func feedbackOf(c mechanics.Config) (bool, int) {
-	if optInjuryPenalty.Of(c) == InjuryPenaltyOn {
+	if optInjuryPenalty.Of(c) == injuryPenaltyOn {
 		return true, c.Int("injuries")
 	}
 	return false, 0
@@ -118,7 +118,7 @@ func forcedMarch() *mechanics.Mechanic {
 				return nil, fmt.Errorf("movement_given_up=%d leaves no Movement of %d: the march covers no distance", r, mv)
 			}
 			fb, inj0 := feedbackOf(c)
-			h := healthSeries{K: K, base: c.Int("health") + 2*r - 2*c.Int("earlier_rolls") - c.Int("water"), step: 2,
+			h := healthSeries{rolls: K, base: c.Int("health") + 2*r - 2*c.Int("earlier_rolls") - c.Int("water"), step: 2,
 				nat: optNaturals.Of(c), inj0: inj0, feedback: fb, unit: "push"}
 			spec, _ := h.spec()
 			spec.Vars = append(spec.Vars, mechanics.Var{Name: "injuries_per_distance",
@@ -132,7 +132,7 @@ func forcedMarch() *mechanics.Mechanic {
 var optEarlierRolls = mechanics.SwitchOf("gm.daily_push", "earlier_rolls",
 	"no_penalty: every day's push is one health roll at the same target (the rule as stated); minus_2_each: each earlier push "+
 		"since the last rest day penalises the next by 2, as the movement rest rule does (\"may push themselves forward as above\")",
-	EscalationNone, EscalationMinus2)
+	escalationNone, escalationMinus2)
 
 func dailyPush() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
@@ -150,10 +150,10 @@ func dailyPush() *mechanics.Mechanic {
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			fb, inj0 := feedbackOf(c)
 			step := 0
-			if optEarlierRolls.Of(c) == EscalationMinus2 {
+			if optEarlierRolls.Of(c) == escalationMinus2 {
 				step = 2
 			}
-			h := healthSeries{K: c.Int("days"), base: c.Int("health") + c.Int("modifier"), step: step,
+			h := healthSeries{rolls: c.Int("days"), base: c.Int("health") + c.Int("modifier"), step: step,
 				nat: optNaturals.Of(c), inj0: inj0, feedback: fb, unit: "day"}
 			spec, _ := h.spec()
 			return spec, nil
