@@ -685,10 +685,10 @@ func TestSuffocationOracle(t *testing.T) {
 	}
 }
 
-// TestSmallMechanicsClosedForms checks concentration, semi-consciousness,
+// TestReactionsClosedForms checks concentration, semi-consciousness,
 // disbelieving, item reactions and tracking against their closed forms,
 // one subtest a mechanic.
-func TestSmallMechanicsClosedForms(t *testing.T) {
+func TestReactionsClosedForms(t *testing.T) {
 	t.Parallel()
 	t.Run("concentration", func(t *testing.T) {
 		t.Parallel()

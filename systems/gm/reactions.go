@@ -8,12 +8,13 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// Concentration, semi-consciousness, disbelieving illusions, item
-// reactions, tracking (docs/mechanics.md#gm-concentration,
-// #gm-semiconscious, #gm-disbelieve, #gm-item_reaction, #gm-tracking).
+// Single reaction rolls in particular situations: concentration,
+// semi-consciousness, disbelieving illusions, item reactions, tracking
+// (docs/mechanics.md#gm-concentration, #gm-semiconscious, #gm-disbelieve,
+// #gm-item_reaction, #gm-tracking).
 
-// miscMechanics are the mechanics declared in misc.go.
-func miscMechanics() []*mechanics.Mechanic {
+// reactionMechanics are the mechanics declared in reactions.go.
+func reactionMechanics() []*mechanics.Mechanic {
 	return []*mechanics.Mechanic{concentration(), semiconscious(), disbelieve(), itemReaction(), tracking()}
 }
 
