@@ -410,98 +410,148 @@ func chronicAilment() *mechanics.Mechanic {
 			if err != nil {
 				return nil, err
 			}
-			R, H, horizon := c.Int("R"), c.Int("H"), c.Int("horizon")
-			fade, allRolls := optFadeIndex.Of(c), optWillingPenalty.Of(c) == willingAllRolls
+			ch := chronic{a: a, R: c.Int("R"), H: c.Int("H"), horizon: c.Int("horizon"),
+				fade: optFadeIndex.Of(c), allRolls: optWillingPenalty.Of(c) == willingAllRolls}
 			if optThrowoffReaction.Of(c) == throwoffSame {
-				H = R
+				ch.H = ch.R
 			}
-			contract := R - a.s0 - a.willingPenalty() - a.inj0
-			throwoff := func(k, total int) int {
-				t := H - fadedStrength(a.s0, k, fade) - a.penalty(total)
-				if allRolls {
-					t -= a.willingPenalty()
-				}
-				return t
-			}
-			_, emax := a.effectRange()
-			tmax := horizon * emax // at most one effect per action time
-
-			p := &mechanics.Process{Horizon: horizon, TimeUnit: a.tau.unit()}
-			exposed := p.Add(false, "exposed")
-			resisted := p.Add(true, "resisted")
-			rec := mechanics.NewRecord(mechanics.Enum("status", "ill, or cured (absorbing)", "ill", "cured"),
-				mechanics.Int("total", 0, tmax, "total effect so far"))
-			sStatus, sTotal := rec.Slot("status"), rec.Slot("total")
-			const statusIll, statusCured = 0, 1
-			illness := addMixed(p, rec, func(code int) bool { return sStatus.Get(code) == statusCured })
-			p.Start = exposed
-			// status reads a state of the illness block (ok false elsewhere).
-			status := func(s int) (st, total int, ok bool) {
-				code, ok := illness.code(s)
-				return sStatus.Get(code), sTotal.Get(code), ok
-			}
-			illWith := func(st, total int) int { return illness.state(sTotal.Set(sStatus.Set(rec.Start(), st), total)) }
-
-			d := newStepDice(a)
-			// Without feedback the target of step t is the same from
-			// every state: the kernels are shared by chance.
-			target := func(t, total int) int {
-				if t == 1 {
-					return contract
-				}
-				return throwoff(t, total)
-			}
-			// With feedback the throw-offs' targets depend on the state.
-			byState := func(t int) bool { return a.feedback && t > 1 }
-			p.Kernel = func(t int) mechanics.Node { return d.kernel(target(t, 0), byState(t)) }
-			p.KernelKey = func(t int) int { return d.key(target(t, 0), byState(t)) }
-			var noExact string
-			if w := exactWork(horizon, func(t int) int {
-				return min(rec.Size(), max(1, (t-1)*emax+1)) // ill after t − 1 steps: totals up to (t − 1)·emax
-			}, func(t int) int { return d.size(byState(t)) }); w > maxWork {
-				noExact = tooMuchWork(w, a, "lower the horizon or the effect dice")
-			}
-			p.Move = func(t, s, x int) int {
-				if s == exposed {
-					if d.resists(x, contract) {
-						return resisted
-					}
-					return illWith(statusIll, d.effect(x))
-				}
-				st, total, ok := status(s)
-				if !ok || st != statusIll {
-					bug("chronic: a step from state %d", s)
-				}
-				if d.resists(x, throwoff(t, total)) {
-					return illWith(statusCured, total)
-				}
-				return illWith(statusIll, total+d.effect(x))
-			}
-
-			total := p.StateTable(func(s int) int { _, t, _ := status(s); return t })
-			// The illness block follows exposed and resisted; what is still
-			// transient at the horizon is ill (the expressions say so
-			// directly, rather than by tables of the states).
-			contracted := expr.Ge(field("state"), num(illness.base))
-			within := expr.Le(field("time"), num(horizon))
-			n := expr.Cond(contracted, expr.Sub(field("time"), num(1)), num(0))
-			still := fmt.Sprintf("still ill after %d %ss", horizon, p.TimeUnit)
-			spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: noExact}
-			spec.Vars = []mechanics.Var{
-				{Name: "effects", Doc: "N: the number of effects (0 when resisted; the cure comes at action time N + 1)", Unit: "effects", Expr: n, When: within, Otherwise: still},
-				{Name: "effects_if_contracted", Doc: "N given that the ailment was contracted (its mean is E[N | contracted])", Unit: "effects",
-					Expr: n, When: expr.And(contracted, within), Otherwise: "resisted, or " + still},
-				a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (stacked magnitudes for temporary effects)", total, within, still),
-				{Name: "time_ill", Doc: "N·τ: action times from the first effect to the cure (0 when resisted); S(t) = P(time_ill > t)",
-					Unit: p.TimeUnit, Expr: n, When: within, Otherwise: still},
-			}
-			spec.Event("contract", "the roll to contract fails", contracted).
-				Event("still_ill", "not thrown off within the horizon", expr.Not(within)).
-				Band("outcome", "how the ailment ends", []string{"resisted", "cured", "still ill"},
-					expr.Cond(expr.Not(within), num(2), expr.Cond(contracted, num(1), num(0))))
-			return spec, nil
+			return ch.spec(), nil
 		},
 	}
+}
+
+// chronic is a configuration of gm.ailment.chronic, decoded.
+type chronic struct {
+	a ailment
+	// R is the reaction of the roll to contract, H that of the
+	// throw-offs (R again with throwoff_reaction=same_as_contraction).
+	R, H     int
+	horizon  int // action times followed, the roll to contract the first
+	fade     fadeIndex
+	allRolls bool // the willing penalty is on the throw-offs too
+}
+
+// contract is the target of the roll to contract (step 1).
+func (ch chronic) contract() int { return ch.R - ch.a.s0 - ch.a.willingPenalty() - ch.a.inj0 }
+
+// throwoff is the target of the throw-off at step k ≥ 2 from a state
+// with total effect total.
+func (ch chronic) throwoff(k, total int) int {
+	t := ch.H - fadedStrength(ch.a.s0, k, ch.fade) - ch.a.penalty(total)
+	if ch.allRolls {
+		t -= ch.a.willingPenalty()
+	}
+	return t
+}
+
+// target is the target of the roll at step t from a state with total
+// effect total.
+func (ch chronic) target(t, total int) int {
+	if t == 1 {
+		return ch.contract()
+	}
+	return ch.throwoff(t, total)
+}
+
+// byState reports a step whose target depends on the state: with
+// feedback, the throw-offs. The other steps' targets are the same from
+// every state, so their kernels are shared by chance.
+func (ch chronic) byState(t int) bool { return ch.a.feedback && t > 1 }
+
+// illStates is the block of a chronic chain's states past the roll to
+// contract: ill or cured (absorbing), with the total effect so far.
+type illStates struct {
+	block
+	sStatus, sTotal mechanics.Slot
+}
+
+// The statuses of illStates.
+const statusIll, statusCured = 0, 1
+
+func addIllStates(p *mechanics.Process, tmax int) illStates {
+	rec := mechanics.NewRecord(mechanics.Enum("status", "ill, or cured (absorbing)", "ill", "cured"),
+		mechanics.Int("total", 0, tmax, "total effect so far"))
+	sStatus := rec.Slot("status")
+	return illStates{block: addMixed(p, rec, func(code int) bool { return sStatus.Get(code) == statusCured }),
+		sStatus: sStatus, sTotal: rec.Slot("total")}
+}
+
+// read is the status and total of state s, and whether s is in the block.
+func (b illStates) read(s int) (status, total int, ok bool) {
+	code, ok := b.code(s)
+	return b.sStatus.Get(code), b.sTotal.Get(code), ok
+}
+
+// at is the state with the status and the total.
+func (b illStates) at(status, total int) int {
+	return b.state(b.sTotal.Set(b.sStatus.Set(b.rec.Start(), status), total))
+}
+
+// spec is the chain of the ailment: from exposed to resisted, or to ill
+// and then cured, with the total effect in the state; the outputs read
+// the final state and the time of absorption.
+func (ch chronic) spec() *mechanics.Spec {
+	a := ch.a
+	_, emax := a.effectRange()
+	p := &mechanics.Process{Horizon: ch.horizon, TimeUnit: a.tau.unit()}
+	exposed := p.Add(false, "exposed")
+	resisted := p.Add(true, "resisted")
+	illness := addIllStates(p, ch.horizon*emax) // at most one effect per action time
+	p.Start = exposed
+
+	d := newStepDice(a)
+	p.Kernel = func(t int) mechanics.Node { return d.kernel(ch.target(t, 0), ch.byState(t)) }
+	p.KernelKey = func(t int) int { return d.key(ch.target(t, 0), ch.byState(t)) }
+	var noExact string
+	if w := exactWork(ch.horizon, func(t int) int {
+		return min(illness.rec.Size(), max(1, (t-1)*emax+1)) // ill after t − 1 steps: totals up to (t − 1)·emax
+	}, func(t int) int { return d.size(ch.byState(t)) }); w > maxWork {
+		noExact = tooMuchWork(w, a, "lower the horizon or the effect dice")
+	}
+	p.Move = func(t, s, x int) int {
+		if s == exposed {
+			if d.resists(x, ch.contract()) {
+				return resisted
+			}
+			return illness.at(statusIll, d.effect(x))
+		}
+		st, total, ok := illness.read(s)
+		if !ok || st != statusIll {
+			bug("chronic: a step from state %d", s)
+		}
+		if d.resists(x, ch.throwoff(t, total)) {
+			return illness.at(statusCured, total)
+		}
+		return illness.at(statusIll, total+d.effect(x))
+	}
+	spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: noExact}
+	ch.report(spec, illness)
+	return spec
+}
+
+// report declares the outputs of the chain of spec.
+func (ch chronic) report(spec *mechanics.Spec, illness illStates) {
+	p := spec.Process
+	total := p.StateTable(func(s int) int { _, t, _ := illness.read(s); return t })
+	// The illness block follows exposed and resisted; what is still
+	// transient at the horizon is ill (the expressions say so directly,
+	// rather than by tables of the states).
+	contracted := expr.Ge(field("state"), num(illness.base))
+	within := expr.Le(field("time"), num(ch.horizon))
+	n := expr.Cond(contracted, expr.Sub(field("time"), num(1)), num(0))
+	still := fmt.Sprintf("still ill after %d %ss", ch.horizon, p.TimeUnit)
+	spec.Vars = []mechanics.Var{
+		{Name: "effects", Doc: "N: the number of effects (0 when resisted; the cure comes at action time N + 1)", Unit: "effects", Expr: n, When: within, Otherwise: still},
+		{Name: "effects_if_contracted", Doc: "N given that the ailment was contracted (its mean is E[N | contracted])", Unit: "effects",
+			Expr: n, When: expr.And(contracted, within), Otherwise: "resisted, or " + still},
+		ch.a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (stacked magnitudes for temporary effects)", total, within, still),
+		{Name: "time_ill", Doc: "N·τ: action times from the first effect to the cure (0 when resisted); S(t) = P(time_ill > t)",
+			Unit: p.TimeUnit, Expr: n, When: within, Otherwise: still},
+	}
+	spec.Event("contract", "the roll to contract fails", contracted).
+		Event("still_ill", "not thrown off within the horizon", expr.Not(within)).
+		Band("outcome", "how the ailment ends", []string{"resisted", "cured", "still ill"},
+			expr.Cond(expr.Not(within), num(2), expr.Cond(contracted, num(1), num(0))))
 }
 
 var optIncapacitation = mechanics.SwitchOf("gm.ailment.inescapable", "incapacitation",
@@ -529,22 +579,8 @@ func (a ailment) chains() []keep {
 	return []keep{{count: true}, {total: true}}
 }
 
-// countRecord is the state of a counting chain: a status (one of
-// statuses), then what k keeps: "total" in [0, tmax] and the count name in
-// [nlo, nhi]. The status varies fastest and the total next, so that a step
-// that adds to the total, or ends, leads to states close by.
-func countRecord(k keep, statuses []string, name, doc string, nlo, nhi, tmax int) *mechanics.Record {
-	fs := []mechanics.Field{mechanics.Enum("status", "where the victim stands", statuses...)}
-	if k.total {
-		fs = append(fs, mechanics.Int("total", 0, tmax, "total effect so far"))
-	}
-	if k.count {
-		fs = append(fs, mechanics.Int(name, nlo, nhi, doc))
-	}
-	return mechanics.NewRecord(fs...)
-}
-
-// counter reads and writes a countRecord.
+// counter is the state record of a counting chain, and reads and writes
+// it: a status, then what the chain keeps: "total" and the count.
 type counter struct {
 	a          ailment
 	rec        *mechanics.Record
@@ -553,10 +589,22 @@ type counter struct {
 	status     mechanics.Slot
 }
 
-func newCounter(a ailment, rec *mechanics.Record, name string, k keep) counter {
+// newCounter makes the record of a chain that keeps k: a status (one of
+// statuses), then "total" in [0, tmax] and the count field. The status
+// varies fastest and the total next, so that a step that adds to the
+// total, or ends, leads to states close by.
+func newCounter(a ailment, k keep, statuses []string, count mechanics.Field, tmax int) counter {
+	fs := []mechanics.Field{mechanics.Enum("status", "where the victim stands", statuses...)}
+	if k.total {
+		fs = append(fs, mechanics.Int("total", 0, tmax, "total effect so far"))
+	}
+	if k.count {
+		fs = append(fs, count)
+	}
+	rec := mechanics.NewRecord(fs...)
 	c := counter{a: a, rec: rec, keep: k, status: rec.Slot("status")}
 	if k.count {
-		c.sN = rec.Slot(name)
+		c.sN = rec.Slot(count.Name)
 	}
 	if k.total {
 		c.sTotal = rec.Slot("total")
@@ -628,11 +676,11 @@ func inescapableAilment() *mechanics.Mechanic {
 			target := func(total int) int { return R - a.s0 - a.willingPenalty() - a.penalty(total) }
 			var specs []*mechanics.Spec
 			for _, k := range a.chains() {
-				rec := countRecord(k, []string{"in the area"}, "effects", "effects so far", 0, L, L*emax)
+				cnt := newCounter(a, k, []string{"in the area"}, mechanics.Int("effects", 0, L, "effects so far"), L*emax)
+				rec := cnt.rec
 				if rec.Size() > maxStates {
 					return nil, tooManyStates(rec.Size(), "lower L or the effect dice")
 				}
-				cnt := newCounter(a, rec, "effects", k)
 				p := &mechanics.Process{Horizon: L, TimeUnit: a.tau.unit(), Homogeneous: true}
 				area := addBlock(p, false, rec)
 				p.Start = area.state(rec.Start())
@@ -714,142 +762,181 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 			if err != nil {
 				return nil, err
 			}
-			L, R, H, after := c.Int("L"), c.Int("R"), c.Int("H"), c.Int("horizon")
-			growth, exit := optGrowth.Of(c), optExitThrowoff.Of(c)
-			lo, emax := a.effectRange()
-			tmax := (L + after) * emax
-			// The target of step t from a state with total effect total:
-			// rolls in the area while unaffected, throw-offs after.
-			target := func(t, total int) int {
-				if t <= L {
-					s := a.s0
-					if growth == growthFromExposureStart {
-						s += t - 1
-					}
-					return R - s - a.willingPenalty() - a.penalty(0)
-				}
-				k := t - L // the k-th throw-off
-				s := a.s0 - k
-				if exit == exitAtS0 {
-					s++
-				}
-				return H - s - a.penalty(total)
-			}
-			// The rolls in the area come before any effect: their targets
-			// are the same from every state even with feedback.
-			byState := func(t int) bool { return a.feedback && t > L }
-			still := fmt.Sprintf("still ill %d %ss after leaving", after, a.tau.unit())
+			ci := chronicInescapable{a: a, L: c.Int("L"), R: c.Int("R"), H: c.Int("H"), after: c.Int("horizon"),
+				growth: optGrowth.Of(c), exit: optExitThrowoff.Of(c)}
 			var specs []*mechanics.Spec
 			for _, k := range a.chains() {
-				// One record for the ill and the cured, the status varying
-				// fastest: a throw-off leads to the next state or to its
-				// cured twin.
-				rec := countRecord(k, []string{"ill", "cured"}, "in_area", "effects in the area", 1, L, tmax)
-				if n := rec.Size() + 2; n > maxStates {
-					return nil, tooManyStates(n, "lower L, horizon or the effect dice (or use a fixed effect)")
-				}
-				cnt := newCounter(a, rec, "in_area", k)
-				d := newStepDice(a)
-				var noExact string
-				if w := exactWork(L+after, func(t int) int {
-					switch {
-					case t <= L:
-						if k.total {
-							return 1 + a.reachable(1, t-1)
-						}
-						return t
-					case !k.total:
-						return L
-					case !k.count:
-						return (t-1)*emax + 1
-					}
-					// n effects in the area and up to t − 1 − L after: the
-					// totals of n to n + t − 1 − L effects.
-					live := 0
-					for n := 1; n <= L; n++ {
-						live += (n+t-1-L)*emax - n*lo + 1
-					}
-					return min(rec.Size(), live)
-				}, func(t int) int { return d.size(byState(t)) }); w > maxWork {
-					noExact = tooMuchWork(w, a, "lower L, the horizon or the effect dice")
-				}
-				const statusIll, statusCured = 0, 1
-				p := &mechanics.Process{Horizon: L + after, TimeUnit: a.tau.unit()}
-				resisting := p.Add(false, "resisting")
-				unaffected := p.Add(true, "left unaffected")
-				illness := addMixed(p, rec, func(code int) bool { return cnt.status.Get(code) == statusCured })
-				p.Start = resisting
-				isIll := func(s int) bool { code, ok := illness.code(s); return ok && cnt.status.Get(code) == statusIll }
-				p.Kernel = func(t int) mechanics.Node { return d.kernel(target(t, 0), byState(t)) }
-				p.KernelKey = func(t int) int { return d.key(target(t, 0), byState(t)) }
-				p.Move = func(t, s, x int) int {
-					if s == resisting {
-						switch {
-						case !d.resists(x, target(t, 0)):
-							return illness.state(cnt.with(rec.Start(), 1, d.effect(x)))
-						case t == L:
-							return unaffected
-						}
-						return resisting
-					}
-					if !isIll(s) {
-						bug("chronic inescapable: a step from state %d", s)
-					}
-					code, _ := illness.code(s)
-					n := cnt.n(code)
-					// All effects so far: n in the area, one per failed
-					// throw-off after it (t − L − 1 of them before step t).
-					total := cnt.total(code, n+max(0, t-L-1))
-					switch {
-					case t <= L: // in the area: the effect with no roll
-						return illness.state(cnt.with(code, n+1, total+d.effect(x)))
-					case d.resists(x, target(t, total)):
-						return illness.state(cnt.status.Set(code, statusCured))
-					}
-					return illness.state(cnt.with(code, n, total+d.effect(x)))
-				}
-
-				within := expr.Le(field("time"), num(L+after))
-				spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: noExact}
-				if k.count {
-					inArea := p.StateTable(func(s int) int {
-						if code, ok := illness.code(s); ok {
-							return cnt.n(code)
-						}
-						return 0
-					})
-					// The illness block follows resisting and left
-					// unaffected; its absorbed states are the cured.
-					affected := expr.Ge(field("state"), num(illness.base))
-					afterLeaving := expr.Cond(expr.And(affected, within), expr.Sub(field("time"), num(L+1)), num(0))
-					n := expr.Add(inArea, afterLeaving)
-					spec.Vars = []mechanics.Var{
-						{Name: "effects", Doc: "N = (L − j*) + N_chronic: every effect, in the area and after it", Unit: "effects", Expr: n, When: within, Otherwise: still},
-						{Name: "effects_in_area", Doc: "L − j*: effects while in the area (0 if never affected)", Unit: "effects", Expr: inArea},
-						{Name: "effects_if_affected", Doc: "N given that it took hold", Unit: "effects", Expr: n, When: expr.And(affected, within),
-							Otherwise: "never affected, or " + still},
-						{Name: "time_ill_after_leaving", Doc: "action times ill after leaving the area: the failed throw-offs, each one more effect",
-							Unit: p.TimeUnit, Expr: afterLeaving, When: expr.And(affected, within), Otherwise: "never affected, or " + still},
-					}
-					if a.constant() {
-						spec.Vars = append(spec.Vars, a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (N times the fixed effect)",
-							expr.Mul(num(lo), field("effects")), within, still))
-					}
-					spec.Event("affected", "some roll in the area fails: it takes hold", affected).
-						Event("still_ill", "not thrown off within the horizon after leaving", expr.Not(within))
-				}
-				if k.total {
-					total := p.StateTable(func(s int) int {
-						if code, ok := illness.code(s); ok {
-							return cnt.total(code, 0)
-						}
-						return 0
-					})
-					spec.Vars = append(spec.Vars, a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up", total, within, still))
+				spec, err := ci.chain(k)
+				if err != nil {
+					return nil, err
 				}
 				specs = append(specs, spec)
 			}
 			return assemble(specs), nil
 		},
+	}
+}
+
+// chronicInescapable is a configuration of gm.ailment.chronic_inescapable,
+// decoded.
+type chronicInescapable struct {
+	a     ailment
+	L     int // action times in the area
+	R, H  int // the reactions of the rolls in the area and of the throw-offs
+	after int // action times followed after leaving the area, at most
+	// growth says whether the strength in the area grows for the victims
+	// still resisting, exit where the throw-offs after leaving start.
+	growth growth
+	exit   exitThrowoff
+}
+
+// target is the target of step t from a state with total effect total:
+// rolls in the area while unaffected, throw-offs after.
+func (ci chronicInescapable) target(t, total int) int {
+	a := ci.a
+	if t <= ci.L {
+		s := a.s0
+		if ci.growth == growthFromExposureStart {
+			s += t - 1
+		}
+		return ci.R - s - a.willingPenalty() - a.penalty(0)
+	}
+	k := t - ci.L // the k-th throw-off
+	s := a.s0 - k
+	if ci.exit == exitAtS0 {
+		s++
+	}
+	return ci.H - s - a.penalty(total)
+}
+
+// byState reports a step whose target depends on the state: with
+// feedback, the throw-offs. The rolls in the area come before any effect:
+// their targets are the same from every state even with feedback.
+func (ci chronicInescapable) byState(t int) bool { return ci.a.feedback && t > ci.L }
+
+// live bounds the states of the chain counted by cnt that can hold mass
+// when step t is taken, for exactWork.
+func (ci chronicInescapable) live(cnt counter, t int) int {
+	L, k := ci.L, cnt.keep
+	lo, emax := ci.a.effectRange()
+	switch {
+	case t <= L:
+		if k.total {
+			return 1 + ci.a.reachable(1, t-1)
+		}
+		return t
+	case !k.total:
+		return L
+	case !k.count:
+		return (t-1)*emax + 1
+	}
+	// n effects in the area and up to t − 1 − L after: the totals of n to
+	// n + t − 1 − L effects.
+	live := 0
+	for n := 1; n <= L; n++ {
+		live += (n+t-1-L)*emax - n*lo + 1
+	}
+	return min(cnt.rec.Size(), live)
+}
+
+// chain is the chain that keeps k (the count, the total or both): from
+// resisting, through the rolls in the area, to left unaffected, or to ill
+// (the effect every action time left in the area, then a throw-off every
+// action time) and then cured.
+func (ci chronicInescapable) chain(k keep) (*mechanics.Spec, error) {
+	a, L := ci.a, ci.L
+	_, emax := a.effectRange()
+	// One record for the ill and the cured, the status varying fastest: a
+	// throw-off leads to the next state or to its cured twin.
+	cnt := newCounter(a, k, []string{"ill", "cured"}, mechanics.Int("in_area", 1, L, "effects in the area"), (L+ci.after)*emax)
+	rec := cnt.rec
+	if n := rec.Size() + 2; n > maxStates {
+		return nil, tooManyStates(n, "lower L, horizon or the effect dice (or use a fixed effect)")
+	}
+	d := newStepDice(a)
+	var noExact string
+	if w := exactWork(L+ci.after, func(t int) int { return ci.live(cnt, t) },
+		func(t int) int { return d.size(ci.byState(t)) }); w > maxWork {
+		noExact = tooMuchWork(w, a, "lower L, the horizon or the effect dice")
+	}
+	p := &mechanics.Process{Horizon: L + ci.after, TimeUnit: a.tau.unit()}
+	resisting := p.Add(false, "resisting")
+	unaffected := p.Add(true, "left unaffected")
+	illness := addMixed(p, rec, func(code int) bool { return cnt.status.Get(code) == statusCured })
+	p.Start = resisting
+	p.Kernel = func(t int) mechanics.Node { return d.kernel(ci.target(t, 0), ci.byState(t)) }
+	p.KernelKey = func(t int) int { return d.key(ci.target(t, 0), ci.byState(t)) }
+	p.Move = func(t, s, x int) int {
+		if s == resisting {
+			switch {
+			case !d.resists(x, ci.target(t, 0)):
+				return illness.state(cnt.with(rec.Start(), 1, d.effect(x)))
+			case t == L:
+				return unaffected
+			}
+			return resisting
+		}
+		code, ok := illness.code(s)
+		if !ok || cnt.status.Get(code) != statusIll {
+			bug("chronic inescapable: a step from state %d", s)
+		}
+		n := cnt.n(code)
+		// All effects so far: n in the area, one per failed throw-off
+		// after it (t − L − 1 of them before step t).
+		total := cnt.total(code, n+max(0, t-L-1))
+		switch {
+		case t <= L: // in the area: the effect with no roll
+			return illness.state(cnt.with(code, n+1, total+d.effect(x)))
+		case d.resists(x, ci.target(t, total)):
+			return illness.state(cnt.status.Set(code, statusCured))
+		}
+		return illness.state(cnt.with(code, n, total+d.effect(x)))
+	}
+	spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: noExact}
+	ci.report(spec, illness, cnt)
+	return spec, nil
+}
+
+// report declares the outputs of the chain of spec: what cnt keeps of it.
+func (ci chronicInescapable) report(spec *mechanics.Spec, illness block, cnt counter) {
+	p, L, after := spec.Process, ci.L, ci.after
+	lo, _ := ci.a.effectRange()
+	within := expr.Le(field("time"), num(L+after))
+	still := fmt.Sprintf("still ill %d %ss after leaving", after, ci.a.tau.unit())
+	if cnt.keep.count {
+		inArea := p.StateTable(func(s int) int {
+			if code, ok := illness.code(s); ok {
+				return cnt.n(code)
+			}
+			return 0
+		})
+		// The illness block follows resisting and left unaffected; its
+		// absorbed states are the cured.
+		affected := expr.Ge(field("state"), num(illness.base))
+		afterLeaving := expr.Cond(expr.And(affected, within), expr.Sub(field("time"), num(L+1)), num(0))
+		n := expr.Add(inArea, afterLeaving)
+		spec.Vars = []mechanics.Var{
+			{Name: "effects", Doc: "N = (L − j*) + N_chronic: every effect, in the area and after it", Unit: "effects", Expr: n, When: within, Otherwise: still},
+			{Name: "effects_in_area", Doc: "L − j*: effects while in the area (0 if never affected)", Unit: "effects", Expr: inArea},
+			{Name: "effects_if_affected", Doc: "N given that it took hold", Unit: "effects", Expr: n, When: expr.And(affected, within),
+				Otherwise: "never affected, or " + still},
+			{Name: "time_ill_after_leaving", Doc: "action times ill after leaving the area: the failed throw-offs, each one more effect",
+				Unit: p.TimeUnit, Expr: afterLeaving, When: expr.And(affected, within), Otherwise: "never affected, or " + still},
+		}
+		if ci.a.constant() {
+			spec.Vars = append(spec.Vars, ci.a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (N times the fixed effect)",
+				expr.Mul(num(lo), field("effects")), within, still))
+		}
+		spec.Event("affected", "some roll in the area fails: it takes hold", affected).
+			Event("still_ill", "not thrown off within the horizon after leaving", expr.Not(within))
+	}
+	if cnt.keep.total {
+		total := p.StateTable(func(s int) int {
+			if code, ok := illness.code(s); ok {
+				return cnt.total(code, 0)
+			}
+			return 0
+		})
+		spec.Vars = append(spec.Vars, ci.a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up", total, within, still))
 	}
 }

@@ -196,46 +196,14 @@ func suffocation() *mechanics.Mechanic {
 		},
 		Options: mechanics.Options(optNaturals, optInjuryPenalty),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			nat, feedback := optNaturals.Of(c), optInjuryPenalty.Of(c) == injuryPenaltyOn
-			base := c.Int("health") + c.Int("modifier")
-			inj0 := 0
-			if feedback {
-				inj0 = c.Int("injuries")
-			}
-			slow := 1 + c.Int("at_rest")
-			every, D := roundsPerMinute*slow, roundsPerMinute*c.Int("minutes")
-			var buffer mechanics.Node
-			var bLo, bHi int
-			if c.Int("prepared") == 1 {
-				bLo = c.Int("endurance")
-				bHi, buffer = bLo, mechanics.Const{V: bLo}
-			} else {
-				m := minor(c.Int("endurance_bonus"))
-				bLo, bHi = max(0, 1+m), max(0, 4+m)
-				buffer = mechanics.Map{X: mechanics.D(4), Name: "d4 + minor, at least 0", F: func(v int) int { return max(0, v+m) }}
-			}
-			// The most rolls: with the shortest buffer.
-			rolls := 0
-			for bLo*slow+rolls*every < D {
-				rolls++
-			}
+			r := newSuffocationRolls(c)
 			k := c.Int("k")
-			target := func(j, inj int) int {
-				t := base - j - inj0
-				if feedback {
-					t -= inj
-				}
-				return t
-			}
-			happens := func(b, j int) bool { return b*slow+j*every < D }
-			main := suffocationChain(nat, buffer, bLo, bHi, rolls, target, happens, rolls+1, 0)
-			toK := suffocationChain(nat, buffer, bLo, bHi, rolls, target, happens, rolls+1, k)
-
+			main, toK := r.chain(0), r.chain(k)
 			spec := main.spec
 			spec.Vars = []mechanics.Var{
 				{Name: "injuries", Doc: "injuries taken by the end of the minutes without air", Unit: "injuries", Expr: main.table(func(_, _, inj int) int { return inj })},
 				{Name: "health_rolls", Doc: "health rolls made", Unit: "rolls", Expr: main.table(func(_, j, _ int) int { return j })},
-				{Name: "buffer", Doc: "the buffer in rounds (doubled at rest)", Unit: "rounds", Expr: main.table(func(b, _, _ int) int { return b * slow })},
+				{Name: "buffer", Doc: "the buffer in rounds (doubled at rest)", Unit: "rounds", Expr: main.table(func(b, _, _ int) int { return b * r.slow })},
 			}
 			spec.Event("any_injury", "at least one injury", expr.Ge(field("injuries"), num(1))).
 				Event("k_injuries", "at least k injuries", expr.Ge(field("injuries"), num(k)))
@@ -243,38 +211,88 @@ func suffocation() *mechanics.Mechanic {
 			part2 := toK.spec
 			// Roll j comes after b·slow + j·every rounds; the k-th injury's
 			// roll is the last one made.
-			round := toK.table(func(b, j, _ int) int { return b*slow + (j-1)*every })
+			roundOfK := toK.table(func(b, j, _ int) int { return b*r.slow + (j-1)*r.every })
 			part2.Vars = []mechanics.Var{{Name: "rounds_to_k_injuries", Doc: "rounds without air when the k-th injury comes (its roll)",
-				Unit: "rounds", Expr: round, When: toK.reached, Otherwise: "fewer than k injuries in the minutes without air"}}
+				Unit: "rounds", Expr: roundOfK, When: toK.reached, Otherwise: "fewer than k injuries in the minutes without air"}}
 			spec.Also = []*mechanics.Spec{part2}
 			return spec, nil
 		},
 	}
 }
 
+// suffocationRolls are the health rolls of a suffocation, decoded from a
+// configuration: a buffer of rounds, then roll j (j = 0, 1, …) after
+// b·slow + j·every rounds without air, if that is within the time without
+// air, at a penalty of j.
+type suffocationRolls struct {
+	nat      naturals
+	base     int  // the health target before the penalties
+	inj0     int  // injuries before, counted with the penalty on
+	feedback bool // each injury penalises the later rolls
+	buffer   mechanics.Node
+	bLo, bHi int // the buffer's range in rounds, before doubling at rest
+	slow     int // 2 at rest (the buffer and the time between rolls double), else 1
+	every    int // rounds between rolls
+	air      int // rounds without air
+	rolls    int // the most rolls: those with the shortest buffer
+}
+
+func newSuffocationRolls(c mechanics.Config) suffocationRolls {
+	r := suffocationRolls{nat: optNaturals.Of(c), base: c.Int("health") + c.Int("modifier"),
+		feedback: optInjuryPenalty.Of(c) == injuryPenaltyOn, slow: 1 + c.Int("at_rest")}
+	if r.feedback {
+		r.inj0 = c.Int("injuries")
+	}
+	r.every, r.air = roundsPerMinute*r.slow, roundsPerMinute*c.Int("minutes")
+	if c.Int("prepared") == 1 {
+		r.bLo = c.Int("endurance")
+		r.bHi, r.buffer = r.bLo, mechanics.Const{V: r.bLo}
+	} else {
+		m := minor(c.Int("endurance_bonus"))
+		r.bLo, r.bHi = max(0, 1+m), max(0, 4+m)
+		r.buffer = mechanics.Map{X: mechanics.D(4), Name: "d4 + minor, at least 0", F: func(v int) int { return max(0, v+m) }}
+	}
+	for r.happens(r.bLo, r.rolls) {
+		r.rolls++
+	}
+	return r
+}
+
+// target is the target of roll j with inj injuries so far.
+func (r suffocationRolls) target(j, inj int) int {
+	t := r.base - j - r.inj0
+	if r.feedback {
+		t -= inj
+	}
+	return t
+}
+
+// happens reports whether roll j comes within the time without air after
+// a buffer of b rounds.
+func (r suffocationRolls) happens(b, j int) bool { return b*r.slow+j*r.every < r.air }
+
 // suffChain is one chain of suffocation rolls.
 type suffChain struct {
 	spec    *mechanics.Spec
-	process *mechanics.Process
 	table   func(f func(b, j, inj int) int) expr.Expr
 	reached expr.Expr // the k-th injury has come (stop > 0)
 }
 
-// suffocationChain follows the rolls: the first step draws the buffer;
-// each step makes the next roll j if it comes within the time without air,
-// else ends. With stop > 0 it ends at the stop-th injury as well. The
-// state holds the rolls made, so the chain is homogeneous: the kernel (a
-// buffer and a natural) is the same at every step, the buffer read only on
-// the first. The status varies fastest in the state's record, so that a
+// chain follows the rolls: the first step draws the buffer; each step
+// makes the next roll j if it comes within the time without air, else
+// ends. With stop > 0 it ends at the stop-th injury as well. The state
+// holds the rolls made, so the chain is homogeneous: the kernel (a buffer
+// and a natural) is the same at every step, the buffer read only on the
+// first. The status varies fastest in the state's record, so that a
 // step's next states lie side by side.
-func suffocationChain(nat naturals, buffer mechanics.Node, bLo, bHi, rolls int, target func(j, inj int) int,
-	happens func(b, j int) bool, horizon, stop int) suffChain {
+func (r suffocationRolls) chain(stop int) suffChain {
+	bLo, bHi, rolls := r.bLo, r.bHi, r.rolls
 	maxInj, statuses := rolls, []string{"without air", "done"}
 	if stop > 0 {
 		maxInj, statuses = min(rolls, stop), append(statuses, "k injuries")
 	}
 	const going, done, reached = 0, 1, 2
-	p := &mechanics.Process{Horizon: horizon, TimeUnit: "roll", Homogeneous: true}
+	p := &mechanics.Process{Horizon: rolls + 1, TimeUnit: "roll", Homogeneous: true}
 	start := p.Add(false, "air cut off")
 	rec := mechanics.NewRecord(mechanics.Enum("status", "without air, the time is up, or the k-th injury has come", statuses...),
 		mechanics.Int("injuries", 0, maxInj, "injuries so far"), mechanics.Int("rolls", 0, rolls, "health rolls made"),
@@ -287,7 +305,7 @@ func suffocationChain(nat naturals, buffer mechanics.Node, bLo, bHi, rolls int, 
 	}
 	kRec := mechanics.NewRecord(mechanics.Int("buffer", bLo, bHi, "the buffer drawn (read on the first step)"), kit.Natural("natural", 20))
 	kB, kN := kRec.Slot("buffer"), kRec.Slot("natural")
-	kernel := kit.Roll(kRec, part{Field: "buffer", Node: buffer}, part{Field: "natural", Node: d20})
+	kernel := kit.Roll(kRec, part{Field: "buffer", Node: r.buffer}, part{Field: "natural", Node: d20})
 	p.Kernel = func(int) mechanics.Node { return kernel }
 	p.Move = func(_, s, x int) int {
 		var b, j, inj int
@@ -300,10 +318,10 @@ func suffocationChain(nat naturals, buffer mechanics.Node, bLo, bHi, rolls int, 
 			}
 			b, j, inj = sB.Get(code), sJ.Get(code), sI.Get(code)
 		}
-		if !happens(b, j) {
+		if !r.happens(b, j) {
 			return at(done, b, j, inj)
 		}
-		if !roll("", target(j, inj), nat).Holds(kN.Get(x)) {
+		if !roll("", r.target(j, inj), r.nat).Holds(kN.Get(x)) {
 			inj++
 		}
 		if stop > 0 && inj >= stop {
@@ -319,6 +337,6 @@ func suffocationChain(nat naturals, buffer mechanics.Node, bLo, bHi, rolls int, 
 			return 0
 		})
 	}
-	return suffChain{spec: &mechanics.Spec{Process: p, Record: p.Record()}, process: p, table: table,
+	return suffChain{spec: &mechanics.Spec{Process: p, Record: p.Record()}, table: table,
 		reached: p.StateSet(func(s int) bool { code, ok := chain.code(s); return ok && sS.Get(code) == reached })}
 }
