@@ -135,7 +135,8 @@ var extraConfigs = withEveryPreset(map[string][][]string{
 func withEveryPreset(extra map[string][][]string) map[string][][]string {
 	for _, id := range []string{"gm.ailment.simple", "gm.ailment.chronic", "gm.ailment.inescapable", "gm.ailment.chronic_inescapable"} {
 		for p := presetCustom; p <= presetSleepGas; p++ {
-			sets := []string{"preset=" + p.String(), "tau=" + tau(int(p)%int(tauDay+1)).String(), "effect_kind=" + effectKind(int(p)%5).String()}
+			sets := []string{"preset=" + p.String(), "tau=" + tau(int(p)%int(tauDay+1)).String(),
+				"effect_kind=" + effectKind(int(p)%int(effectPenalty+1)).String()}
 			if id == "gm.ailment.chronic_inescapable" || id == "gm.ailment.inescapable" {
 				sets = append(sets, "L=3")
 			}
