@@ -157,7 +157,9 @@ type ailment struct {
 	nat      naturals
 }
 
-func decodeAilment(c mechanics.Config, o ailmentOptions) (ailment, error) {
+// decodeAilment reads the configuration an ailment mechanic shares with
+// the others: the preset, and whatever is set in its place.
+func decodeAilment(c mechanics.Config, o ailmentOptions) ailment {
 	pd := presets[o.preset.Of(c)]
 	a := ailment{s0: pd.strength, willing: c.Int("willing") == 1, kind: pd.effect, n: pd.n, x: pd.x, tau: pd.tau, nat: optNaturals.Of(c)}
 	if s := c.Int("s0"); s != strengthFromPreset {
@@ -179,7 +181,7 @@ func decodeAilment(c mechanics.Config, o ailmentOptions) (ailment, error) {
 		a.inj0 = c.Int("injuries")
 		a.feedback = a.kind == effectInjuries && a.n > 0
 	}
-	return a, nil
+	return a
 }
 
 // effectRange is the least and the most one occurrence brings.
@@ -344,10 +346,7 @@ func simpleAilment() *mechanics.Mechanic {
 		Params:  []mechanics.Param{pR, pS0, pWilling, pInj, pDice, pSides},
 		Options: opts.declared(),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			a, err := decodeAilment(c, opts)
-			if err != nil {
-				return nil, err
-			}
+			a := decodeAilment(c, opts)
 			lo, hi := a.effectRange()
 			r := roll("natural", c.Int("R")-a.s0-a.willingPenalty()-a.inj0, a.nat)
 			rec := mechanics.NewRecord(mechanics.Int("natural", 1, 20, "the natural d20 of the reaction roll"),
@@ -406,10 +405,7 @@ func chronicAilment() *mechanics.Mechanic {
 		Params:  []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pHorizon("action times followed at most (the contraction roll is the first)")},
 		Options: opts.declared(optFadeIndex, optWillingPenalty, optThrowoffReaction),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			a, err := decodeAilment(c, opts)
-			if err != nil {
-				return nil, err
-			}
+			a := decodeAilment(c, opts)
 			ch := chronic{a: a, R: c.Int("R"), H: c.Int("H"), horizon: c.Int("horizon"),
 				fade: optFadeIndex.Of(c), allRolls: optWillingPenalty.Of(c) == willingAllRolls}
 			if optThrowoffReaction.Of(c) == throwoffSame {
@@ -666,10 +662,7 @@ func inescapableAilment() *mechanics.Mechanic {
 		Params:  []mechanics.Param{pR, pS0, pWilling, pInj, pDice, pSides, pL},
 		Options: opts.declared(optIncapacitation),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			a, err := decodeAilment(c, opts)
-			if err != nil {
-				return nil, err
-			}
+			a := decodeAilment(c, opts)
 			L, R := c.Int("L"), c.Int("R")
 			autoFail := optIncapacitation.Of(c) == incapAutoFail && a.kind.incapacitates()
 			lo, emax := a.effectRange()
@@ -758,10 +751,7 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 			pHorizon("action times followed after leaving the area at most")},
 		Options: opts.declared(optGrowth, optExitThrowoff),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			a, err := decodeAilment(c, opts)
-			if err != nil {
-				return nil, err
-			}
+			a := decodeAilment(c, opts)
 			ci := chronicInescapable{a: a, L: c.Int("L"), R: c.Int("R"), H: c.Int("H"), after: c.Int("horizon"),
 				growth: optGrowth.Of(c), exit: optExitThrowoff.Of(c)}
 			var specs []*mechanics.Spec
