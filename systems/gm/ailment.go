@@ -9,8 +9,10 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §3.3: ailments (poison, disease, drugs). A reaction roll at a penalty of
-// the ailment's strength s resists it: p(s) = clamp((R − s)/20, 0, 1). An
+// Ailments (poison, disease, drugs): docs/mechanics.md#gm-ailment-simple,
+// #gm-ailment-chronic, #gm-ailment-inescapable and
+// #gm-ailment-chronic_inescapable. A reaction roll at a penalty of the
+// ailment's strength s resists it: p(s) = clamp((R − s)/20, 0, 1). An
 // occurrence of the effect is n dX of something (injuries, minutes asleep
 // or paralysed, penalty points); the four types differ in how often it
 // recurs:
@@ -28,44 +30,45 @@ import (
 //
 // The chains are exact. The chronic chain carries the total effect in its
 // state and reads the number of effects off the time of the cure, so the
-// compound total Σ_{i ≤ N} E_i (K9), N and the time are joint. The counting
-// chains (inescapable, chronic inescapable) follow the count, and a random
-// effect's total in a second part of the model, or, with injury_penalty=on
-// and an effect in injuries (the total is then the penalty of the later
-// rolls: a feedback chain), in the same state as the count. Chains whose
-// exact computation would be too large are refused with advice; the
-// exact engine refuses on its own a joint chain past its memory budget.
+// compound (random-count) total Σ_{i ≤ N} E_i, N and the time are joint.
+// The counting chains (inescapable, chronic inescapable) follow the count,
+// and a random effect's total in a second part of the model, or, with
+// injury_penalty=on and an effect in injuries (the total is then the
+// penalty of the later rolls: a feedback chain), in the same state as the
+// count. Chains whose exact computation would be too large are refused
+// with advice; the exact engine refuses on its own a joint chain past its
+// memory budget.
 
 // presetData is one row of the seed's example table. Cells the seed leaves
 // blank (the strength of the black widow and of sleep gas, every type but
-// the chronic ones) are filled as mechanics.md §3.3 says: strength 0, the
-// type from the text.
+// the chronic ones) are filled in: strength 0, the type from the text
+// (the preset option's doc lists the table).
 type presetData struct {
 	kind     string // the seed's type
 	strength int
-	tau      Tau
-	effect   EffectKind
+	tau      tau
+	effect   effectKind
 	n, x     int // n dX per occurrence
 	what     string
 }
 
-var presets = map[Preset]presetData{
-	PresetCustom:        {"custom", 0, TauPreset, EffectInjuries, 1, 1, "1 injury"},
-	PresetAlcohol:       {"chronic", -1, Tau20Minutes, EffectPenalty, 1, 1, "−1 agility, concentration, evasion, fortitude"},
-	PresetCommonCold:    {"chronic", 1, TauDay, EffectPenalty, 1, 1, "−1 concentration, evasion, fortitude"},
-	PresetFoodPoisoning: {"chronic", 3, TauHour, EffectInjuries, 1, 1, "1 injury"},
-	PresetBlackWidow:    {"simple", 0, Tau30Minutes, EffectInjuries, 1, 2, "d2 injuries"},
-	PresetGiantSpider:   {"simple", 4, TauRound, EffectParalysis, 1, 4, "d4 minutes paralysis"},
-	PresetHugeSpider:    {"simple", 2, TauRound, EffectInjuries, 1, 3, "d3 injuries"},
-	PresetLargeSpider:   {"simple", 1, TauRound, EffectInjuries, 1, 2, "d2 injuries"},
-	PresetShadowSpider:  {"simple", 1, Tau2Rounds, EffectInjuries, 1, 6, "d6 injuries"},
-	PresetSleepGas:      {"inescapable", 0, TauRound, EffectSleep, 2, 10, "sleep 2d10 minutes"},
+var presets = map[preset]presetData{
+	presetCustom:        {"custom", 0, tauPreset, effectInjuries, 1, 1, "1 injury"},
+	presetAlcohol:       {"chronic", -1, tau20Minutes, effectPenalty, 1, 1, "−1 agility, concentration, evasion, fortitude"},
+	presetCommonCold:    {"chronic", 1, tauDay, effectPenalty, 1, 1, "−1 concentration, evasion, fortitude"},
+	presetFoodPoisoning: {"chronic", 3, tauHour, effectInjuries, 1, 1, "1 injury"},
+	presetBlackWidow:    {"simple", 0, tau30Minutes, effectInjuries, 1, 2, "d2 injuries"},
+	presetGiantSpider:   {"simple", 4, tauRound, effectParalysis, 1, 4, "d4 minutes paralysis"},
+	presetHugeSpider:    {"simple", 2, tauRound, effectInjuries, 1, 3, "d3 injuries"},
+	presetLargeSpider:   {"simple", 1, tauRound, effectInjuries, 1, 2, "d2 injuries"},
+	presetShadowSpider:  {"simple", 1, tau2Rounds, effectInjuries, 1, 6, "d6 injuries"},
+	presetSleepGas:      {"inescapable", 0, tauRound, effectSleep, 2, 10, "sleep 2d10 minutes"},
 }
 
 // presetsDoc lists the preset library for the docs.
 func presetsDoc() string {
 	var b strings.Builder
-	for p := PresetAlcohol; p <= PresetSleepGas; p++ {
+	for p := presetAlcohol; p <= presetSleepGas; p++ {
 		d := presets[p]
 		if b.Len() > 0 {
 			b.WriteString("; ")
@@ -76,19 +79,19 @@ func presetsDoc() string {
 }
 
 // unit names one action time, for the time axis of a chain.
-func (t Tau) unit() string {
-	return [...]string{TauPreset: "action time", TauRound: "round", Tau2Rounds: "2-round span", TauMinute: "minute",
-		Tau10Minutes: "10-minute span", Tau20Minutes: "20-minute span", Tau30Minutes: "30-minute span", TauHour: "hour", TauDay: "day"}[t]
+func (t tau) unit() string {
+	return [...]string{tauPreset: "action time", tauRound: "round", tau2Rounds: "2-round span", tauMinute: "minute",
+		tau10Minutes: "10-minute span", tau20Minutes: "20-minute span", tau30Minutes: "30-minute span", tauHour: "hour", tauDay: "day"}[t]
 }
 
 // unit names what an effect is counted in.
-func (e EffectKind) unit() string {
-	return [...]string{EffectPreset: "", EffectInjuries: "injuries", EffectSleep: "minutes asleep", EffectParalysis: "minutes paralysed",
-		EffectPenalty: "penalty points"}[e]
+func (e effectKind) unit() string {
+	return [...]string{effectPreset: "", effectInjuries: "injuries", effectSleep: "minutes asleep", effectParalysis: "minutes paralysed",
+		effectPenalty: "penalty points"}[e]
 }
 
 // incapacitates reports an effect that leaves the victim unable to act.
-func (e EffectKind) incapacitates() bool { return e == EffectSleep || e == EffectParalysis }
+func (e effectKind) incapacitates() bool { return e == effectSleep || e == effectParalysis }
 
 // fromPreset marks a parameter left to the preset.
 const (
@@ -116,14 +119,14 @@ func pHorizon(doc string) mechanics.Param {
 // ailmentOptions are the choices every ailment mechanic declares, named
 // after it.
 type ailmentOptions struct {
-	preset mechanics.OptionOf[Preset]
-	tau    mechanics.OptionOf[Tau]
-	effect mechanics.OptionOf[EffectKind]
+	preset mechanics.OptionOf[preset]
+	tau    mechanics.OptionOf[tau]
+	effect mechanics.OptionOf[effectKind]
 }
 
-func ailmentOptionsOf(id string, def Preset) ailmentOptions {
-	order := []Preset{def}
-	for p := PresetCustom; p <= PresetSleepGas; p++ {
+func ailmentOptionsOf(id string, def preset) ailmentOptions {
+	order := []preset{def}
+	for p := presetCustom; p <= presetSleepGas; p++ {
 		if p != def {
 			order = append(order, p)
 		}
@@ -132,9 +135,9 @@ func ailmentOptionsOf(id string, def Preset) ailmentOptions {
 		preset: mechanics.ChoiceOf(id, "preset", "an ailment of the seed's table: it gives the strength, the action time and the effect "+
 			"wherever s0, tau, effect_kind, effect_dice or effect_sides is left at its default (−99, preset, preset, −1, 0): "+presetsDoc()+"; custom: strength 0, 1 injury", order...),
 		tau: mechanics.ChoiceOf(id, "tau", "the action time: when an effect comes, and the step of the chains (a label; preset: the preset's)",
-			TauPreset, TauRound, Tau2Rounds, TauMinute, Tau10Minutes, Tau20Minutes, Tau30Minutes, TauHour, TauDay),
+			tauPreset, tauRound, tau2Rounds, tauMinute, tau10Minutes, tau20Minutes, tau30Minutes, tauHour, tauDay),
 		effect: mechanics.ChoiceOf(id, "effect_kind", "what an occurrence is counted in (only injuries feed the injury penalty back; "+
-			"preset: the preset's)", EffectPreset, EffectInjuries, EffectSleep, EffectParalysis, EffectPenalty),
+			"preset: the preset's)", effectPreset, effectInjuries, effectSleep, effectParalysis, effectPenalty),
 	}
 }
 
@@ -148,13 +151,15 @@ type ailment struct {
 	willing  bool
 	inj0     int  // injuries at the start, counted with the penalty on
 	feedback bool // the effects are injuries and the penalty is on
-	kind     EffectKind
+	kind     effectKind
 	n, x     int // n dX per occurrence
-	tau      Tau
-	nat      Naturals
+	tau      tau
+	nat      naturals
 }
 
-func decodeAilment(c mechanics.Config, o ailmentOptions) (ailment, error) {
+// decodeAilment reads the configuration an ailment mechanic shares with
+// the others: the preset, and whatever is set in its place.
+func decodeAilment(c mechanics.Config, o ailmentOptions) ailment {
 	pd := presets[o.preset.Of(c)]
 	a := ailment{s0: pd.strength, willing: c.Int("willing") == 1, kind: pd.effect, n: pd.n, x: pd.x, tau: pd.tau, nat: optNaturals.Of(c)}
 	if s := c.Int("s0"); s != strengthFromPreset {
@@ -166,17 +171,17 @@ func decodeAilment(c mechanics.Config, o ailmentOptions) (ailment, error) {
 	if x := c.Int("effect_sides"); x != 0 {
 		a.x = x
 	}
-	if t := o.tau.Of(c); t != TauPreset {
+	if t := o.tau.Of(c); t != tauPreset {
 		a.tau = t
 	}
-	if e := o.effect.Of(c); e != EffectPreset {
+	if e := o.effect.Of(c); e != effectPreset {
 		a.kind = e
 	}
-	if optInjuryPenalty.Of(c) == InjuryPenaltyOn {
+	if optInjuryPenalty.Of(c) == injuryPenaltyOn {
 		a.inj0 = c.Int("injuries")
-		a.feedback = a.kind == EffectInjuries && a.n > 0
+		a.feedback = a.kind == effectInjuries && a.n > 0
 	}
-	return a, nil
+	return a
 }
 
 // effectRange is the least and the most one occurrence brings.
@@ -260,7 +265,7 @@ func (d *stepDice) key(target int, byState bool) int {
 // resists reads the roll of kernel value x at target.
 func (d *stepDice) resists(x, target int) bool {
 	if n := d.sNat.Get(x); n > 0 {
-		return Roll("", target, d.a.nat).Holds(n)
+		return roll("", target, d.a.nat).Holds(n)
 	}
 	return d.sResists.Bool(x)
 }
@@ -332,21 +337,18 @@ func ailmentMechanics() []*mechanics.Mechanic {
 
 func simpleAilment() *mechanics.Mechanic {
 	const id = "gm.ailment.simple"
-	opts := ailmentOptionsOf(id, PresetBlackWidow)
+	opts := ailmentOptionsOf(id, presetBlackWidow)
 	return &mechanics.Mechanic{
 		ID:      id,
 		Summary: "simple ailment: one reaction roll at the strength penalty; on a failure the effect happens once, after the action time",
 		Doc: "q = 1 − p(s0 + 4·willing) with p(s) = clamp((R − s)/20, 0, 1); the effect is the mixture (1 − q)·δ₀ + q·E, E = n dX of the " +
-			"preset (mechanics.md §3.3)." + feedbackDoc,
+			"preset." + feedbackDoc,
 		Params:  []mechanics.Param{pR, pS0, pWilling, pInj, pDice, pSides},
 		Options: opts.declared(),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			a, err := decodeAilment(c, opts)
-			if err != nil {
-				return nil, err
-			}
+			a := decodeAilment(c, opts)
 			lo, hi := a.effectRange()
-			r := Roll("natural", c.Int("R")-a.s0-a.willingPenalty()-a.inj0, a.nat)
+			r := roll("natural", c.Int("R")-a.s0-a.willingPenalty()-a.inj0, a.nat)
 			rec := mechanics.NewRecord(mechanics.Int("natural", 1, 20, "the natural d20 of the reaction roll"),
 				mechanics.Int("occurrence", lo, hi, "what the effect brings if it happens (n dX)").In(a.effectUnit()))
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "occurrence", Node: a.effectNode()})}
@@ -365,20 +367,20 @@ func simpleAilment() *mechanics.Mechanic {
 var (
 	optFadeIndex = mechanics.SwitchOf("gm.ailment.chronic", "fade_index",
 		"the strength of the throw-off at action time k = 2, 3, …: first_throwoff_at_s0_minus_1 (s0 − (k − 1)), first_throwoff_at_s0 "+
-			"(s0 − (k − 2)), s0_minus_k (s0 − k)", FadeFirstAtS0Minus1, FadeFirstAtS0, FadeS0MinusK)
+			"(s0 − (k − 2)), s0_minus_k (s0 − k)", fadeFirstAtS0Minus1, fadeFirstAtS0, fadeS0MinusK)
 	optWillingPenalty = mechanics.SwitchOf("gm.ailment.chronic", "willing_penalty",
 		"contraction_only: the −4 of a willing victim is on the roll to contract; all_rolls: on the throw-offs too (added to the strength)",
-		WillingContractionOnly, WillingAllRolls)
+		willingContractionOnly, willingAllRolls)
 	optThrowoffReaction = mechanics.SwitchOf("gm.ailment.chronic", "throwoff_reaction",
-		"health: the throw-offs are health rolls (H; the text); same_as_contraction: rolled on R", ThrowoffHealth, ThrowoffSame)
+		"health: the throw-offs are health rolls (H; the text); same_as_contraction: rolled on R", throwoffHealth, throwoffSame)
 )
 
 // fadedStrength is the strength of the chronic throw-off at action time k ≥ 2.
-func fadedStrength(s0, k int, f FadeIndex) int {
+func fadedStrength(s0, k int, f fadeIndex) int {
 	switch f {
-	case FadeFirstAtS0:
+	case fadeFirstAtS0:
 		return s0 - (k - 2)
-	case FadeS0MinusK:
+	case fadeS0MinusK:
 		return s0 - k
 	}
 	return s0 - (k - 1)
@@ -386,124 +388,172 @@ func fadedStrength(s0, k int, f FadeIndex) int {
 
 func chronicAilment() *mechanics.Mechanic {
 	const id = "gm.ailment.chronic"
-	opts := ailmentOptionsOf(id, PresetFoodPoisoning)
+	opts := ailmentOptionsOf(id, presetFoodPoisoning)
 	return &mechanics.Mechanic{
 		ID:      id,
 		Summary: "chronic ailment: once contracted the effect repeats every action time until a health roll throws it off; the strength fades by one per action time",
 		Doc: "t = 0: the roll to contract at p(s0 + 4·willing); on a failure effect #1 at τ. At action time kτ (k = 2, 3, …) a health roll " +
 			"at strength s_k = s0 − (k − 1) throws it off; a failure brings the effect again. N = number of effects: P(N = n) = " +
-			"q₀·Π_{k=2}^{n}(1 − p(s_k))·p(s_{n+1}). A time-inhomogeneous chain (K7, one kernel per chance) on the total effect; the " +
-			"time of the cure gives N, so the total Σ_{i ≤ N} E_i (K9), N and the time are exact jointly. time_ill = N action times " +
+			"q₀·Π_{k=2}^{n}(1 − p(s_k))·p(s_{n+1}). A time-inhomogeneous chain (a forward DP, one kernel per chance) on the total " +
+			"effect; the time of the cure gives N, so the total Σ_{i ≤ N} E_i (a compound, random-count sum), N and the time are " +
+			"exact jointly. time_ill = N action times " +
 			"(from the first effect to the cure): S(t) = P(time_ill > t). Absorption is certain unless the naturals switch keeps " +
 			"every throw-off at 95% or the feedback outruns the fading; what is still ill at the horizon is reported apart. For the " +
 			"family over s0, run each s0 (the CSV of time_ill holds S(t) as its ccdf) or sweep the mean: oddsmith sweep " +
-			"gm.ailment.chronic --vary s0=-4..4 --metric mean:time_ill (mechanics.md §3.3)." + feedbackDoc + " A configuration whose chain the exact engine would take more than a few seconds " +
+			"gm.ailment.chronic --vary s0=-4..4 --metric mean:time_ill." + feedbackDoc + " A configuration whose chain the exact engine would take more than a few seconds " +
 			"over (a large random effect over a long horizon, above all with feedback) is refused by it, with advice; the simulator runs it.",
 		Params:  []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pHorizon("action times followed at most (the contraction roll is the first)")},
 		Options: opts.declared(optFadeIndex, optWillingPenalty, optThrowoffReaction),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			a, err := decodeAilment(c, opts)
-			if err != nil {
-				return nil, err
+			a := decodeAilment(c, opts)
+			ch := chronic{a: a, R: c.Int("R"), H: c.Int("H"), horizon: c.Int("horizon"),
+				fade: optFadeIndex.Of(c), allRolls: optWillingPenalty.Of(c) == willingAllRolls}
+			if optThrowoffReaction.Of(c) == throwoffSame {
+				ch.H = ch.R
 			}
-			R, H, horizon := c.Int("R"), c.Int("H"), c.Int("horizon")
-			fade, allRolls := optFadeIndex.Of(c), optWillingPenalty.Of(c) == WillingAllRolls
-			if optThrowoffReaction.Of(c) == ThrowoffSame {
-				H = R
-			}
-			contract := R - a.s0 - a.willingPenalty() - a.inj0
-			throwoff := func(k, total int) int {
-				t := H - fadedStrength(a.s0, k, fade) - a.penalty(total)
-				if allRolls {
-					t -= a.willingPenalty()
-				}
-				return t
-			}
-			_, emax := a.effectRange()
-			tmax := horizon * emax // at most one effect per action time
-
-			p := &mechanics.Process{Horizon: horizon, TimeUnit: a.tau.unit()}
-			exposed := p.Add(false, "exposed")
-			resisted := p.Add(true, "resisted")
-			rec := mechanics.NewRecord(mechanics.Enum("status", "ill, or cured (absorbing)", "ill", "cured"),
-				mechanics.Int("total", 0, tmax, "total effect so far"))
-			sStatus, sTotal := rec.Slot("status"), rec.Slot("total")
-			const statusIll, statusCured = 0, 1
-			illness := addMixed(p, rec, func(code int) bool { return sStatus.Get(code) == statusCured })
-			p.Start = exposed
-			// status reads a state of the illness block (ok false elsewhere).
-			status := func(s int) (st, total int, ok bool) {
-				code, ok := illness.code(s)
-				return sStatus.Get(code), sTotal.Get(code), ok
-			}
-			illWith := func(st, total int) int { return illness.state(sTotal.Set(sStatus.Set(rec.Start(), st), total)) }
-
-			d := newStepDice(a)
-			// Without feedback the target of step t is the same from
-			// every state: the kernels are shared by chance.
-			target := func(t, total int) int {
-				if t == 1 {
-					return contract
-				}
-				return throwoff(t, total)
-			}
-			// With feedback the throw-offs' targets depend on the state.
-			byState := func(t int) bool { return a.feedback && t > 1 }
-			p.Kernel = func(t int) mechanics.Node { return d.kernel(target(t, 0), byState(t)) }
-			p.KernelKey = func(t int) int { return d.key(target(t, 0), byState(t)) }
-			var noExact string
-			if w := exactWork(horizon, func(t int) int {
-				return min(rec.Size(), max(1, (t-1)*emax+1)) // ill after t − 1 steps: totals up to (t − 1)·emax
-			}, func(t int) int { return d.size(byState(t)) }); w > maxWork {
-				noExact = tooMuchWork(w, a, "lower the horizon or the effect dice")
-			}
-			p.Move = func(t, s, x int) int {
-				if s == exposed {
-					if d.resists(x, contract) {
-						return resisted
-					}
-					return illWith(statusIll, d.effect(x))
-				}
-				st, total, ok := status(s)
-				if !ok || st != statusIll {
-					bug("chronic: a step from state %d", s)
-				}
-				if d.resists(x, throwoff(t, total)) {
-					return illWith(statusCured, total)
-				}
-				return illWith(statusIll, total+d.effect(x))
-			}
-
-			total := p.StateTable(func(s int) int { _, t, _ := status(s); return t })
-			// The illness block follows exposed and resisted; what is still
-			// transient at the horizon is ill (the expressions say so
-			// directly, rather than by tables of the states).
-			contracted := expr.Ge(field("state"), num(illness.base))
-			within := expr.Le(field("time"), num(horizon))
-			n := expr.Cond(contracted, expr.Sub(field("time"), num(1)), num(0))
-			still := fmt.Sprintf("still ill after %d %ss", horizon, p.TimeUnit)
-			spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: noExact}
-			spec.Vars = []mechanics.Var{
-				{Name: "effects", Doc: "N: the number of effects (0 when resisted; the cure comes at action time N + 1)", Unit: "effects", Expr: n, When: within, Otherwise: still},
-				{Name: "effects_if_contracted", Doc: "N given that the ailment was contracted (its mean is E[N | contracted])", Unit: "effects",
-					Expr: n, When: expr.And(contracted, within), Otherwise: "resisted, or " + still},
-				a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (stacked magnitudes for temporary effects)", total, within, still),
-				{Name: "time_ill", Doc: "N·τ: action times from the first effect to the cure (0 when resisted); S(t) = P(time_ill > t)",
-					Unit: p.TimeUnit, Expr: n, When: within, Otherwise: still},
-			}
-			spec.Event("contract", "the roll to contract fails", contracted).
-				Event("still_ill", "not thrown off within the horizon", expr.Not(within)).
-				Band("outcome", "how the ailment ends", []string{"resisted", "cured", "still ill"},
-					expr.Cond(expr.Not(within), num(2), expr.Cond(contracted, num(1), num(0))))
-			return spec, nil
+			return ch.spec(), nil
 		},
 	}
+}
+
+// chronic is a configuration of gm.ailment.chronic, decoded.
+type chronic struct {
+	a ailment
+	// R is the reaction of the roll to contract, H that of the
+	// throw-offs (R again with throwoff_reaction=same_as_contraction).
+	R, H     int
+	horizon  int // action times followed, the roll to contract the first
+	fade     fadeIndex
+	allRolls bool // the willing penalty is on the throw-offs too
+}
+
+// contract is the target of the roll to contract (step 1).
+func (ch chronic) contract() int { return ch.R - ch.a.s0 - ch.a.willingPenalty() - ch.a.inj0 }
+
+// throwoff is the target of the throw-off at step k ≥ 2 from a state
+// with total effect total.
+func (ch chronic) throwoff(k, total int) int {
+	t := ch.H - fadedStrength(ch.a.s0, k, ch.fade) - ch.a.penalty(total)
+	if ch.allRolls {
+		t -= ch.a.willingPenalty()
+	}
+	return t
+}
+
+// target is the target of the roll at step t from a state with total
+// effect total.
+func (ch chronic) target(t, total int) int {
+	if t == 1 {
+		return ch.contract()
+	}
+	return ch.throwoff(t, total)
+}
+
+// byState reports a step whose target depends on the state: with
+// feedback, the throw-offs. The other steps' targets are the same from
+// every state, so their kernels are shared by chance.
+func (ch chronic) byState(t int) bool { return ch.a.feedback && t > 1 }
+
+// illStates is the block of a chronic chain's states past the roll to
+// contract: ill or cured (absorbing), with the total effect so far.
+type illStates struct {
+	block
+	sStatus, sTotal mechanics.Slot
+}
+
+// The statuses of illStates.
+const statusIll, statusCured = 0, 1
+
+func addIllStates(p *mechanics.Process, tmax int) illStates {
+	rec := mechanics.NewRecord(mechanics.Enum("status", "ill, or cured (absorbing)", "ill", "cured"),
+		mechanics.Int("total", 0, tmax, "total effect so far"))
+	sStatus := rec.Slot("status")
+	return illStates{block: addMixed(p, rec, func(code int) bool { return sStatus.Get(code) == statusCured }),
+		sStatus: sStatus, sTotal: rec.Slot("total")}
+}
+
+// read is the status and total of state s, and whether s is in the block.
+func (b illStates) read(s int) (status, total int, ok bool) {
+	code, ok := b.code(s)
+	return b.sStatus.Get(code), b.sTotal.Get(code), ok
+}
+
+// at is the state with the status and the total.
+func (b illStates) at(status, total int) int {
+	return b.state(b.sTotal.Set(b.sStatus.Set(b.rec.Start(), status), total))
+}
+
+// spec is the chain of the ailment: from exposed to resisted, or to ill
+// and then cured, with the total effect in the state; the outputs read
+// the final state and the time of absorption.
+func (ch chronic) spec() *mechanics.Spec {
+	a := ch.a
+	_, emax := a.effectRange()
+	p := &mechanics.Process{Horizon: ch.horizon, TimeUnit: a.tau.unit()}
+	exposed := p.Add(false, "exposed")
+	resisted := p.Add(true, "resisted")
+	illness := addIllStates(p, ch.horizon*emax) // at most one effect per action time
+	p.Start = exposed
+
+	d := newStepDice(a)
+	p.Kernel = func(t int) mechanics.Node { return d.kernel(ch.target(t, 0), ch.byState(t)) }
+	p.KernelKey = func(t int) int { return d.key(ch.target(t, 0), ch.byState(t)) }
+	var noExact string
+	if w := exactWork(ch.horizon, func(t int) int {
+		return min(illness.rec.Size(), max(1, (t-1)*emax+1)) // ill after t − 1 steps: totals up to (t − 1)·emax
+	}, func(t int) int { return d.size(ch.byState(t)) }); w > maxWork {
+		noExact = tooMuchWork(w, a, "lower the horizon or the effect dice")
+	}
+	p.Move = func(t, s, x int) int {
+		if s == exposed {
+			if d.resists(x, ch.contract()) {
+				return resisted
+			}
+			return illness.at(statusIll, d.effect(x))
+		}
+		st, total, ok := illness.read(s)
+		if !ok || st != statusIll {
+			bug("chronic: a step from state %d", s)
+		}
+		if d.resists(x, ch.throwoff(t, total)) {
+			return illness.at(statusCured, total)
+		}
+		return illness.at(statusIll, total+d.effect(x))
+	}
+	spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: noExact}
+	ch.report(spec, illness)
+	return spec
+}
+
+// report declares the outputs of the chain of spec.
+func (ch chronic) report(spec *mechanics.Spec, illness illStates) {
+	p := spec.Process
+	total := p.StateTable(func(s int) int { _, t, _ := illness.read(s); return t })
+	// The illness block follows exposed and resisted; what is still
+	// transient at the horizon is ill (the expressions say so directly,
+	// rather than by tables of the states).
+	contracted := expr.Ge(field("state"), num(illness.base))
+	within := expr.Le(field("time"), num(ch.horizon))
+	n := expr.Cond(contracted, expr.Sub(field("time"), num(1)), num(0))
+	still := fmt.Sprintf("still ill after %d %ss", ch.horizon, p.TimeUnit)
+	spec.Vars = []mechanics.Var{
+		{Name: "effects", Doc: "N: the number of effects (0 when resisted; the cure comes at action time N + 1)", Unit: "effects", Expr: n, When: within, Otherwise: still},
+		{Name: "effects_if_contracted", Doc: "N given that the ailment was contracted (its mean is E[N | contracted])", Unit: "effects",
+			Expr: n, When: expr.And(contracted, within), Otherwise: "resisted, or " + still},
+		ch.a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (stacked magnitudes for temporary effects)", total, within, still),
+		{Name: "time_ill", Doc: "N·τ: action times from the first effect to the cure (0 when resisted); S(t) = P(time_ill > t)",
+			Unit: p.TimeUnit, Expr: n, When: within, Otherwise: still},
+	}
+	spec.Event("contract", "the roll to contract fails", contracted).
+		Event("still_ill", "not thrown off within the horizon", expr.Not(within)).
+		Band("outcome", "how the ailment ends", []string{"resisted", "cured", "still ill"},
+			expr.Cond(expr.Not(within), num(2), expr.Cond(contracted, num(1), num(0))))
 }
 
 var optIncapacitation = mechanics.SwitchOf("gm.ailment.inescapable", "incapacitation",
 	"keep_rolling: the effects do not change later rolls; auto_fail_when_incapacitated: once an effect that incapacitates "+
 		"(sleep, paralysis) has taken hold, every later roll in the area fails (the effect lasts minutes, the action time a round)",
-	IncapKeepRolling, IncapAutoFail)
+	incapKeepRolling, incapAutoFail)
 
 // keep says what a counting chain's state holds: the number of effects,
 // the total effect, or both.
@@ -525,22 +575,8 @@ func (a ailment) chains() []keep {
 	return []keep{{count: true}, {total: true}}
 }
 
-// countRecord is the state of a counting chain: a status (one of
-// statuses), then what k keeps: "total" in [0, tmax] and the count name in
-// [nlo, nhi]. The status varies fastest and the total next, so that a step
-// that adds to the total, or ends, leads to states close by.
-func countRecord(k keep, statuses []string, name, doc string, nlo, nhi, tmax int) *mechanics.Record {
-	fs := []mechanics.Field{mechanics.Enum("status", "where the victim stands", statuses...)}
-	if k.total {
-		fs = append(fs, mechanics.Int("total", 0, tmax, "total effect so far"))
-	}
-	if k.count {
-		fs = append(fs, mechanics.Int(name, nlo, nhi, doc))
-	}
-	return mechanics.NewRecord(fs...)
-}
-
-// counter reads and writes a countRecord.
+// counter is the state record of a counting chain, and reads and writes
+// it: a status, then what the chain keeps: "total" and the count.
 type counter struct {
 	a          ailment
 	rec        *mechanics.Record
@@ -549,10 +585,22 @@ type counter struct {
 	status     mechanics.Slot
 }
 
-func newCounter(a ailment, rec *mechanics.Record, name string, k keep) counter {
+// newCounter makes the record of a chain that keeps k: a status (one of
+// statuses), then "total" in [0, tmax] and the count field. The status
+// varies fastest and the total next, so that a step that adds to the
+// total, or ends, leads to states close by.
+func newCounter(a ailment, k keep, statuses []string, count mechanics.Field, tmax int) counter {
+	fs := []mechanics.Field{mechanics.Enum("status", "where the victim stands", statuses...)}
+	if k.total {
+		fs = append(fs, mechanics.Int("total", 0, tmax, "total effect so far"))
+	}
+	if k.count {
+		fs = append(fs, count)
+	}
+	rec := mechanics.NewRecord(fs...)
 	c := counter{a: a, rec: rec, keep: k, status: rec.Slot("status")}
 	if k.count {
-		c.sN = rec.Slot(name)
+		c.sN = rec.Slot(count.Name)
 	}
 	if k.total {
 		c.sTotal = rec.Slot("total")
@@ -601,33 +649,31 @@ func assemble(specs []*mechanics.Spec) *mechanics.Spec {
 
 func inescapableAilment() *mechanics.Mechanic {
 	const id = "gm.ailment.inescapable"
-	opts := ailmentOptionsOf(id, PresetSleepGas)
+	opts := ailmentOptionsOf(id, presetSleepGas)
 	return &mechanics.Mechanic{
 		ID:      id,
 		Summary: "inescapable ailment: a fresh roll every action time in the area; every failure applies the effect again",
 		Doc: "No throw-off: one roll per action time in the area (the first at entry) at p(s0 + 4·willing), each failure one more " +
-			"effect: N ~ Binomial(L, 1 − p) and the total effect Σ_{i ≤ N} E_i (K9; sleep gas: 3 failures in 5 rounds → 6d10 minutes). " +
+			"effect: N ~ Binomial(L, 1 − p) and the total effect Σ_{i ≤ N} E_i, a compound (random-count) sum (sleep gas: 3 " +
+			"failures in 5 rounds → 6d10 minutes). " +
 			"Homogeneous chains over L action times. The exposure–response curve E[N] vs L: oddsmith sweep gm.ailment.inescapable " +
-			"--vary L=1..20 --metric mean:effects (mechanics.md §3.3)." +
+			"--vary L=1..20 --metric mean:effects." +
 			countDoc + feedbackDoc + " A joint chain too large for the exact engine's memory is refused by it (use the simulator).",
 		Params:  []mechanics.Param{pR, pS0, pWilling, pInj, pDice, pSides, pL},
 		Options: opts.declared(optIncapacitation),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			a, err := decodeAilment(c, opts)
-			if err != nil {
-				return nil, err
-			}
+			a := decodeAilment(c, opts)
 			L, R := c.Int("L"), c.Int("R")
-			autoFail := optIncapacitation.Of(c) == IncapAutoFail && a.kind.incapacitates()
+			autoFail := optIncapacitation.Of(c) == incapAutoFail && a.kind.incapacitates()
 			lo, emax := a.effectRange()
 			target := func(total int) int { return R - a.s0 - a.willingPenalty() - a.penalty(total) }
 			var specs []*mechanics.Spec
 			for _, k := range a.chains() {
-				rec := countRecord(k, []string{"in the area"}, "effects", "effects so far", 0, L, L*emax)
+				cnt := newCounter(a, k, []string{"in the area"}, mechanics.Int("effects", 0, L, "effects so far"), L*emax)
+				rec := cnt.rec
 				if rec.Size() > maxStates {
 					return nil, tooManyStates(rec.Size(), "lower L or the effect dice")
 				}
-				cnt := newCounter(a, rec, "effects", k)
 				p := &mechanics.Process{Horizon: L, TimeUnit: a.tau.unit(), Homogeneous: true}
 				area := addBlock(p, false, rec)
 				p.Start = area.state(rec.Start())
@@ -681,170 +727,206 @@ var (
 	optGrowth = mechanics.SwitchOf("gm.ailment.chronic_inescapable", "growth",
 		"from_exposure_start: the strength grows by one per action time for everyone still resisting (roll j at s0 + j); "+
 			"after_first_effect: it grows only once it has taken hold (the rolls stay at s0; no roll follows)",
-		GrowthFromExposureStart, GrowthAfterFirstEffect)
+		growthFromExposureStart, growthAfterFirstEffect)
 	optExitThrowoff = mechanics.SwitchOf("gm.ailment.chronic_inescapable", "first_throwoff_after_exit",
-		"the strength of the first throw-off after leaving (then one less each action time): at_s0_minus_1 or at_s0", ExitAtS0Minus1, ExitAtS0)
+		"the strength of the first throw-off after leaving (then one less each action time): at_s0_minus_1 or at_s0", exitAtS0Minus1, exitAtS0)
 )
 
 func chronicInescapableAilment() *mechanics.Mechanic {
 	const id = "gm.ailment.chronic_inescapable"
-	opts := ailmentOptionsOf(id, PresetCustom)
+	opts := ailmentOptionsOf(id, presetCustom)
 	return &mechanics.Mechanic{
 		ID:      id,
 		Summary: "chronic inescapable ailment: rolls in the area at a growing strength until it takes hold, then the effect every action time with no roll; after leaving, chronic throw-offs",
 		Doc: "In the area (L action times): unaffected victims roll at j = 0…L−1 at strength s0 + j; from the first failure j* the " +
 			"effect comes every action time with no roll (L − j* effects). After leaving, the strength returns to s0 and fades like " +
 			"a chronic ailment: health throw-offs at s0 − 1, s0 − 2, …, each failure one more effect. N = (L − j*) + N_chronic. A " +
-			"forward DP over the area (K7) then the chronic chain, on the effects in the area (the time of the cure gives those " +
+			"forward DP over the area (a time-inhomogeneous chain) then the chronic chain, on the effects in the area (the time of the cure gives those " +
 			"after). The victim counts as ill from the first effect; time_ill_after_leaving is the number of failed throw-offs. " +
 			"The exposure–response curve E[N] vs L: oddsmith sweep gm.ailment.chronic_inescapable --vary L=1..20 --metric " +
-			"mean:effects (mechanics.md §3.3)." + countDoc + feedbackDoc +
+			"mean:effects." + countDoc + feedbackDoc +
 			" A configuration whose chain the exact engine would take more than a few seconds over (a large random effect with " +
 			"feedback and many action times) is refused by it, with advice; the simulator runs it.",
 		Params: []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pL,
 			pHorizon("action times followed after leaving the area at most")},
 		Options: opts.declared(optGrowth, optExitThrowoff),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			a, err := decodeAilment(c, opts)
-			if err != nil {
-				return nil, err
-			}
-			L, R, H, after := c.Int("L"), c.Int("R"), c.Int("H"), c.Int("horizon")
-			growth, exit := optGrowth.Of(c), optExitThrowoff.Of(c)
-			lo, emax := a.effectRange()
-			tmax := (L + after) * emax
-			// The target of step t from a state with total effect total:
-			// rolls in the area while unaffected, throw-offs after.
-			target := func(t, total int) int {
-				if t <= L {
-					s := a.s0
-					if growth == GrowthFromExposureStart {
-						s += t - 1
-					}
-					return R - s - a.willingPenalty() - a.penalty(0)
-				}
-				k := t - L // the k-th throw-off
-				s := a.s0 - k
-				if exit == ExitAtS0 {
-					s++
-				}
-				return H - s - a.penalty(total)
-			}
-			// The rolls in the area come before any effect: their targets
-			// are the same from every state even with feedback.
-			byState := func(t int) bool { return a.feedback && t > L }
-			still := fmt.Sprintf("still ill %d %ss after leaving", after, a.tau.unit())
+			a := decodeAilment(c, opts)
+			ci := chronicInescapable{a: a, L: c.Int("L"), R: c.Int("R"), H: c.Int("H"), after: c.Int("horizon"),
+				growth: optGrowth.Of(c), exit: optExitThrowoff.Of(c)}
 			var specs []*mechanics.Spec
 			for _, k := range a.chains() {
-				// One record for the ill and the cured, the status varying
-				// fastest: a throw-off leads to the next state or to its
-				// cured twin.
-				rec := countRecord(k, []string{"ill", "cured"}, "in_area", "effects in the area", 1, L, tmax)
-				if n := rec.Size() + 2; n > maxStates {
-					return nil, tooManyStates(n, "lower L, horizon or the effect dice (or use a fixed effect)")
-				}
-				cnt := newCounter(a, rec, "in_area", k)
-				d := newStepDice(a)
-				var noExact string
-				if w := exactWork(L+after, func(t int) int {
-					switch {
-					case t <= L:
-						if k.total {
-							return 1 + a.reachable(1, t-1)
-						}
-						return t
-					case !k.total:
-						return L
-					case !k.count:
-						return (t-1)*emax + 1
-					}
-					// n effects in the area and up to t − 1 − L after: the
-					// totals of n to n + t − 1 − L effects.
-					live := 0
-					for n := 1; n <= L; n++ {
-						live += (n+t-1-L)*emax - n*lo + 1
-					}
-					return min(rec.Size(), live)
-				}, func(t int) int { return d.size(byState(t)) }); w > maxWork {
-					noExact = tooMuchWork(w, a, "lower L, the horizon or the effect dice")
-				}
-				const statusIll, statusCured = 0, 1
-				p := &mechanics.Process{Horizon: L + after, TimeUnit: a.tau.unit()}
-				resisting := p.Add(false, "resisting")
-				unaffected := p.Add(true, "left unaffected")
-				illness := addMixed(p, rec, func(code int) bool { return cnt.status.Get(code) == statusCured })
-				p.Start = resisting
-				isIll := func(s int) bool { code, ok := illness.code(s); return ok && cnt.status.Get(code) == statusIll }
-				p.Kernel = func(t int) mechanics.Node { return d.kernel(target(t, 0), byState(t)) }
-				p.KernelKey = func(t int) int { return d.key(target(t, 0), byState(t)) }
-				p.Move = func(t, s, x int) int {
-					if s == resisting {
-						switch {
-						case !d.resists(x, target(t, 0)):
-							return illness.state(cnt.with(rec.Start(), 1, d.effect(x)))
-						case t == L:
-							return unaffected
-						}
-						return resisting
-					}
-					if !isIll(s) {
-						bug("chronic inescapable: a step from state %d", s)
-					}
-					code, _ := illness.code(s)
-					n := cnt.n(code)
-					// All effects so far: n in the area, one per failed
-					// throw-off after it (t − L − 1 of them before step t).
-					total := cnt.total(code, n+max(0, t-L-1))
-					switch {
-					case t <= L: // in the area: the effect with no roll
-						return illness.state(cnt.with(code, n+1, total+d.effect(x)))
-					case d.resists(x, target(t, total)):
-						return illness.state(cnt.status.Set(code, statusCured))
-					}
-					return illness.state(cnt.with(code, n, total+d.effect(x)))
-				}
-
-				within := expr.Le(field("time"), num(L+after))
-				spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: noExact}
-				if k.count {
-					inArea := p.StateTable(func(s int) int {
-						if code, ok := illness.code(s); ok {
-							return cnt.n(code)
-						}
-						return 0
-					})
-					// The illness block follows resisting and left
-					// unaffected; its absorbed states are the cured.
-					affected := expr.Ge(field("state"), num(illness.base))
-					afterLeaving := expr.Cond(expr.And(affected, within), expr.Sub(field("time"), num(L+1)), num(0))
-					n := expr.Add(inArea, afterLeaving)
-					spec.Vars = []mechanics.Var{
-						{Name: "effects", Doc: "N = (L − j*) + N_chronic: every effect, in the area and after it", Unit: "effects", Expr: n, When: within, Otherwise: still},
-						{Name: "effects_in_area", Doc: "L − j*: effects while in the area (0 if never affected)", Unit: "effects", Expr: inArea},
-						{Name: "effects_if_affected", Doc: "N given that it took hold", Unit: "effects", Expr: n, When: expr.And(affected, within),
-							Otherwise: "never affected, or " + still},
-						{Name: "time_ill_after_leaving", Doc: "action times ill after leaving the area: the failed throw-offs, each one more effect",
-							Unit: p.TimeUnit, Expr: afterLeaving, When: expr.And(affected, within), Otherwise: "never affected, or " + still},
-					}
-					if a.constant() {
-						spec.Vars = append(spec.Vars, a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (N times the fixed effect)",
-							expr.Mul(num(lo), field("effects")), within, still))
-					}
-					spec.Event("affected", "some roll in the area fails: it takes hold", affected).
-						Event("still_ill", "not thrown off within the horizon after leaving", expr.Not(within))
-				}
-				if k.total {
-					total := p.StateTable(func(s int) int {
-						if code, ok := illness.code(s); ok {
-							return cnt.total(code, 0)
-						}
-						return 0
-					})
-					spec.Vars = append(spec.Vars, a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up", total, within, still))
+				spec, err := ci.chain(k)
+				if err != nil {
+					return nil, err
 				}
 				specs = append(specs, spec)
 			}
 			return assemble(specs), nil
 		},
+	}
+}
+
+// chronicInescapable is a configuration of gm.ailment.chronic_inescapable,
+// decoded.
+type chronicInescapable struct {
+	a     ailment
+	L     int // action times in the area
+	R, H  int // the reactions of the rolls in the area and of the throw-offs
+	after int // action times followed after leaving the area, at most
+	// growth says whether the strength in the area grows for the victims
+	// still resisting, exit where the throw-offs after leaving start.
+	growth growth
+	exit   exitThrowoff
+}
+
+// target is the target of step t from a state with total effect total:
+// rolls in the area while unaffected, throw-offs after.
+func (ci chronicInescapable) target(t, total int) int {
+	a := ci.a
+	if t <= ci.L {
+		s := a.s0
+		if ci.growth == growthFromExposureStart {
+			s += t - 1
+		}
+		return ci.R - s - a.willingPenalty() - a.penalty(0)
+	}
+	k := t - ci.L // the k-th throw-off
+	s := a.s0 - k
+	if ci.exit == exitAtS0 {
+		s++
+	}
+	return ci.H - s - a.penalty(total)
+}
+
+// byState reports a step whose target depends on the state: with
+// feedback, the throw-offs. The rolls in the area come before any effect:
+// their targets are the same from every state even with feedback.
+func (ci chronicInescapable) byState(t int) bool { return ci.a.feedback && t > ci.L }
+
+// live bounds the states of the chain counted by cnt that can hold mass
+// when step t is taken, for exactWork.
+func (ci chronicInescapable) live(cnt counter, t int) int {
+	L, k := ci.L, cnt.keep
+	lo, emax := ci.a.effectRange()
+	switch {
+	case t <= L:
+		if k.total {
+			return 1 + ci.a.reachable(1, t-1)
+		}
+		return t
+	case !k.total:
+		return L
+	case !k.count:
+		return (t-1)*emax + 1
+	}
+	// n effects in the area and up to t − 1 − L after: the totals of n to
+	// n + t − 1 − L effects.
+	live := 0
+	for n := 1; n <= L; n++ {
+		live += (n+t-1-L)*emax - n*lo + 1
+	}
+	return min(cnt.rec.Size(), live)
+}
+
+// chain is the chain that keeps k (the count, the total or both): from
+// resisting, through the rolls in the area, to left unaffected, or to ill
+// (the effect every action time left in the area, then a throw-off every
+// action time) and then cured.
+func (ci chronicInescapable) chain(k keep) (*mechanics.Spec, error) {
+	a, L := ci.a, ci.L
+	_, emax := a.effectRange()
+	// One record for the ill and the cured, the status varying fastest: a
+	// throw-off leads to the next state or to its cured twin.
+	cnt := newCounter(a, k, []string{"ill", "cured"}, mechanics.Int("in_area", 1, L, "effects in the area"), (L+ci.after)*emax)
+	rec := cnt.rec
+	if n := rec.Size() + 2; n > maxStates {
+		return nil, tooManyStates(n, "lower L, horizon or the effect dice (or use a fixed effect)")
+	}
+	d := newStepDice(a)
+	var noExact string
+	if w := exactWork(L+ci.after, func(t int) int { return ci.live(cnt, t) },
+		func(t int) int { return d.size(ci.byState(t)) }); w > maxWork {
+		noExact = tooMuchWork(w, a, "lower L, the horizon or the effect dice")
+	}
+	p := &mechanics.Process{Horizon: L + ci.after, TimeUnit: a.tau.unit()}
+	resisting := p.Add(false, "resisting")
+	unaffected := p.Add(true, "left unaffected")
+	illness := addMixed(p, rec, func(code int) bool { return cnt.status.Get(code) == statusCured })
+	p.Start = resisting
+	p.Kernel = func(t int) mechanics.Node { return d.kernel(ci.target(t, 0), ci.byState(t)) }
+	p.KernelKey = func(t int) int { return d.key(ci.target(t, 0), ci.byState(t)) }
+	p.Move = func(t, s, x int) int {
+		if s == resisting {
+			switch {
+			case !d.resists(x, ci.target(t, 0)):
+				return illness.state(cnt.with(rec.Start(), 1, d.effect(x)))
+			case t == L:
+				return unaffected
+			}
+			return resisting
+		}
+		code, ok := illness.code(s)
+		if !ok || cnt.status.Get(code) != statusIll {
+			bug("chronic inescapable: a step from state %d", s)
+		}
+		n := cnt.n(code)
+		// All effects so far: n in the area, one per failed throw-off
+		// after it (t − L − 1 of them before step t).
+		total := cnt.total(code, n+max(0, t-L-1))
+		switch {
+		case t <= L: // in the area: the effect with no roll
+			return illness.state(cnt.with(code, n+1, total+d.effect(x)))
+		case d.resists(x, ci.target(t, total)):
+			return illness.state(cnt.status.Set(code, statusCured))
+		}
+		return illness.state(cnt.with(code, n, total+d.effect(x)))
+	}
+	spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: noExact}
+	ci.report(spec, illness, cnt)
+	return spec, nil
+}
+
+// report declares the outputs of the chain of spec: what cnt keeps of it.
+func (ci chronicInescapable) report(spec *mechanics.Spec, illness block, cnt counter) {
+	p, L, after := spec.Process, ci.L, ci.after
+	lo, _ := ci.a.effectRange()
+	within := expr.Le(field("time"), num(L+after))
+	still := fmt.Sprintf("still ill %d %ss after leaving", after, ci.a.tau.unit())
+	if cnt.keep.count {
+		inArea := p.StateTable(func(s int) int {
+			if code, ok := illness.code(s); ok {
+				return cnt.n(code)
+			}
+			return 0
+		})
+		// The illness block follows resisting and left unaffected; its
+		// absorbed states are the cured.
+		affected := expr.Ge(field("state"), num(illness.base))
+		afterLeaving := expr.Cond(expr.And(affected, within), expr.Sub(field("time"), num(L+1)), num(0))
+		n := expr.Add(inArea, afterLeaving)
+		spec.Vars = []mechanics.Var{
+			{Name: "effects", Doc: "N = (L − j*) + N_chronic: every effect, in the area and after it", Unit: "effects", Expr: n, When: within, Otherwise: still},
+			{Name: "effects_in_area", Doc: "L − j*: effects while in the area (0 if never affected)", Unit: "effects", Expr: inArea},
+			{Name: "effects_if_affected", Doc: "N given that it took hold", Unit: "effects", Expr: n, When: expr.And(affected, within),
+				Otherwise: "never affected, or " + still},
+			{Name: "time_ill_after_leaving", Doc: "action times ill after leaving the area: the failed throw-offs, each one more effect",
+				Unit: p.TimeUnit, Expr: afterLeaving, When: expr.And(affected, within), Otherwise: "never affected, or " + still},
+		}
+		if ci.a.constant() {
+			spec.Vars = append(spec.Vars, ci.a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (N times the fixed effect)",
+				expr.Mul(num(lo), field("effects")), within, still))
+		}
+		spec.Event("affected", "some roll in the area fails: it takes hold", affected).
+			Event("still_ill", "not thrown off within the horizon after leaving", expr.Not(within))
+	}
+	if cnt.keep.total {
+		total := p.StateTable(func(s int) int {
+			if code, ok := illness.code(s); ok {
+				return cnt.total(code, 0)
+			}
+			return 0
+		})
+		spec.Vars = append(spec.Vars, ci.a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up", total, within, still))
 	}
 }

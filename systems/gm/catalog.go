@@ -14,7 +14,7 @@ func Mechanics() []*mechanics.Mechanic {
 		contestMechanics(),
 		coreMechanics(),
 		hazardsMechanics(),
-		miscMechanics(),
+		reactionMechanics(),
 		travelMechanics(),
 	)
 }

@@ -5,7 +5,8 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §3.2: contests resolved when exactly one side succeeds. Both sides roll
+// Contests resolved when exactly one side succeeds
+// (docs/mechanics.md#gm-contest, docs/mechanics.md#gm-chase). Both sides roll
 // every round; the contest ends in the round where one succeeds and the
 // other fails. Per round A wins with a = p_A(1 − p_B), B with
 // b = p_B(1 − p_A); the rounds are Geometric(a + b) and P(A wins) =
@@ -61,13 +62,12 @@ func contestMechanic(cs contestSides) *mechanics.Mechanic {
 		ID:      cs.id,
 		Summary: cs.summary,
 		Doc: cs.doc + "Per round a = p_A(1 − p_B), b = p_B(1 − p_A): rounds ~ Geometric(a + b), P(A wins) = a/(a + b). If a + b = 0 the " +
-			"contest never resolves; it is then reported as unresolved at the horizon (never_resolves = 1). An absorbing chain " +
-			"(K6) (mechanics.md §3.2).",
+			"contest never resolves; it is then reported as unresolved at the horizon (never_resolves = 1). An absorbing Markov chain.",
 		Params:  params,
 		Options: mechanics.Options(optNaturals),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			ta := c.Int(cs.a+"_score") + c.Int(cs.a+"_modifier") + GroupBonus(c.Int(cs.a+"_group"))
-			tb := c.Int(cs.b+"_score") + c.Int(cs.b+"_modifier") + GroupBonus(c.Int(cs.b+"_group"))
+			ta := c.Int(cs.a+"_score") + c.Int(cs.a+"_modifier") + groupBonus(c.Int(cs.a+"_group"))
+			tb := c.Int(cs.b+"_score") + c.Int(cs.b+"_modifier") + groupBonus(c.Int(cs.b+"_group"))
 			if cs.chase {
 				d := c.Int("movement_difference")
 				if d > 0 {
@@ -82,7 +82,7 @@ func contestMechanic(cs contestSides) *mechanics.Mechanic {
 }
 
 // contestSpec is the chain of a contest between roll-under targets ta and tb.
-func contestSpec(ta, tb int, nat Naturals, horizon int, cs contestSides) *mechanics.Spec {
+func contestSpec(ta, tb int, nat naturals, horizon int, cs contestSides) *mechanics.Spec {
 	round := mechanics.NewRecord(mechanics.Flag(cs.a+"_succeeds", cs.aName+"'s roll succeeds"), mechanics.Flag(cs.b+"_succeeds", cs.bName+"'s roll succeeds"))
 	sA, sB := round.Slot(cs.a+"_succeeds"), round.Slot(cs.b+"_succeeds")
 	// One round: the two rolls, reduced to success or failure.

@@ -1,7 +1,6 @@
 package gm
 
 import (
-	"fmt"
 	"math/bits"
 
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -9,9 +8,10 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §3.1: the roll-under core. A roll succeeds when a d20 comes up at or
-// under the score plus its bonuses (N ≤ S′); the margin is S′ − N
-// ("succeeded by 2"). Everything else in the package is built on Roll.
+// The roll-under core (the package doc; docs/mechanics.md#gm-core-roll).
+// A roll succeeds when a d20 comes up at or under the score plus its
+// bonuses (N ≤ S′); the margin is S′ − N ("succeeded by 2"). Everything
+// else in the package is built on the function roll.
 
 // d20 is the natural die of every gm roll.
 var d20 = mechanics.D(20)
@@ -20,18 +20,18 @@ var d20 = mechanics.D(20)
 var (
 	optNaturals = mechanics.SwitchOf("gm.core", "naturals",
 		"none: no natural rule (none in the sources); 1_succeeds_20_fails: a natural 1 always succeeds and a natural 20 always fails, "+
-			"keeping every roll within 5–95%", NaturalsNone, Naturals1Succeeds20Fails)
+			"keeping every roll within 5–95%", naturalsNone, naturals1Succeeds20Fails)
 	optInjuryPenalty = mechanics.SwitchOf("gm.core", "injury_penalty",
 		"off: injuries do not change rolls (the seed); on: every roll is at a penalty of the character's current injuries "+
-			"(the author's Q&A), which turns the chains of injuries into feedback chains", InjuryPenaltyOff, InjuryPenaltyOn)
+			"(the author's Q&A), which turns the chains of injuries into feedback chains", injuryPenaltyOff, injuryPenaltyOn)
 )
 
-// Roll is gm.core.roll on the natural in field: success ⇔ N ≤ target,
+// roll is gm.core.roll on the natural in field: success ⇔ N ≤ target,
 // margin = target − N, except that with the naturals switch a 1 always
 // succeeds and a 20 always fails.
-func Roll(field string, target int, nat Naturals) kit.RollUnder {
+func roll(field string, target int, nat naturals) kit.RollUnder {
 	r := kit.RollUnder{Field: field, Sides: 20, Target: target, AutoSucceed: 0, AutoFail: 21}
-	if nat == Naturals1Succeeds20Fails {
+	if nat == naturals1Succeeds20Fails {
 		r.AutoSucceed, r.AutoFail = 1, 20
 	}
 	return r
@@ -39,8 +39,8 @@ func Roll(field string, target int, nat Naturals) kit.RollUnder {
 
 // successes is the number of naturals 1…20 with which a roll at target
 // succeeds: P(success) = successes/20.
-func successes(target int, nat Naturals) int {
-	r, k := Roll("", target, nat), 0
+func successes(target int, nat naturals) int {
+	r, k := roll("", target, nat), 0
 	for n := 1; n <= 20; n++ {
 		if r.Holds(n) {
 			k++
@@ -49,35 +49,29 @@ func successes(target int, nat Naturals) int {
 	return k
 }
 
-// GroupBonus is the group-effort bonus ⌊log₂ g⌋ of a group of g ≥ 1
+// groupBonus is the group-effort bonus ⌊log₂ g⌋ of a group of g ≥ 1
 // acting together (1 → 0, 2 → 1, 4 → 2, 8 → 3); the group rolls with its
 // median score.
-func GroupBonus(g int) int {
+func groupBonus(g int) int {
 	if g < 1 {
 		return 0
 	}
 	return bits.Len(uint(g)) - 1
 }
 
-// Minor is a minor contributor's share of an ability bonus b: half of it,
+// minor is a minor contributor's share of an ability bonus b: half of it,
 // rounded toward zero (a placeholder: the size tables are not in the seed).
-func Minor(b int) int { return b / 2 }
+func minor(b int) int { return b / 2 }
 
-// MovementPenalty is the reaction penalty while moving at a speed (dash
+// movementPenalty is the reaction penalty while moving at a speed (dash
 // −1, walk −2, jog −4, run −8, sprint −16); outdoors the walking speeds
 // shift up one row (walk 0, jog −2, run −4, sprint −8) while a dash, a
 // combat speed, keeps its −1.
-func MovementPenalty(m Movement, t Terrain) int {
-	if t == TerrainOutdoors {
-		return [...]int{MoveNone: 0, MoveDash: 1, MoveWalk: 0, MoveJog: 2, MoveRun: 4, MoveSprint: 8}[m]
+func movementPenalty(m movement, t terrain) int {
+	if t == terrainOutdoors {
+		return [...]int{moveNone: 0, moveDash: 1, moveWalk: 0, moveJog: 2, moveRun: 4, moveSprint: 8}[m]
 	}
-	return [...]int{MoveNone: 0, MoveDash: 1, MoveWalk: 2, MoveJog: 4, MoveRun: 8, MoveSprint: 16}[m]
-}
-
-// AttackBonusAgainst is the bonus opponents get to attack a character
-// moving at a speed (dash +4, walk +2, jog +4, run +8, sprint +16).
-func AttackBonusAgainst(m Movement) int {
-	return [...]int{MoveNone: 0, MoveDash: 4, MoveWalk: 2, MoveJog: 4, MoveRun: 8, MoveSprint: 16}[m]
+	return [...]int{moveNone: 0, moveDash: 1, moveWalk: 2, moveJog: 4, moveRun: 8, moveSprint: 16}[m]
 }
 
 func boolInt(b bool) int {
@@ -147,55 +141,11 @@ func round(r kit.Rounding, x expr.Expr) expr.Expr {
 	return x
 }
 
-// block is a run of process states, one per code of a record (added with
-// Process.AddRecord): state base+code is the record with that code.
-type block struct {
-	base int
-	rec  *mechanics.Record
-}
-
-func addBlock(p *mechanics.Process, absorbing bool, rec *mechanics.Record) block {
-	return block{base: p.AddRecord(absorbing, rec), rec: rec}
-}
-
-// addMixed adds one state per code of rec, absorbing where absorbing says
-// so: with a status field varying fastest, a transient state and the
-// absorbing states it leads to sit side by side, so that a step's next
-// states span a few indices (the exact engine holds each step's
-// distribution over that span).
-func addMixed(p *mechanics.Process, rec *mechanics.Record, absorbing func(code int) bool) block {
-	base := len(p.States)
-	for code := 0; code < rec.Size(); code++ {
-		p.Add(absorbing(code), rec.Format(code))
-	}
-	return block{base: base, rec: rec}
-}
-
-// state is the process state of a record code.
-func (b block) state(code int) int { return b.base + code }
-
-// code is the record code of a state, and whether the state is in the block.
-func (b block) code(s int) (int, bool) {
-	c := s - b.base
-	return c, c >= 0 && c < b.rec.Size()
-}
-
-// bug reports a programming error in a model (a state outside its blocks).
-func bug(format string, a ...any) { panic(fmt.Sprintf("gm: "+format, a...)) }
-
-// maxStates bounds the states of one chain: a configuration past it is
-// refused with advice rather than built.
-const maxStates = 300_000
-
-func tooManyStates(n int, advice string) error {
-	return fmt.Errorf("the chain would need %d states, more than the %d a model may hold; %s", n, maxStates, advice)
-}
-
 var (
 	optMovement = mechanics.ChoiceOf("gm.core.roll", "movement",
-		"speed while rolling (reaction penalty dash −1, walk −2, jog −4, run −8, sprint −16)", MoveNone, MoveDash, MoveWalk, MoveJog, MoveRun, MoveSprint)
+		"speed while rolling (reaction penalty dash −1, walk −2, jog −4, run −8, sprint −16)", moveNone, moveDash, moveWalk, moveJog, moveRun, moveSprint)
 	optTerrain = mechanics.ChoiceOf("gm.core.roll", "terrain",
-		"dangerous (ruins, dungeons, caves, combat) or outdoors (roads and similar: the walking speeds shift up one row)", TerrainDangerous, TerrainOutdoors)
+		"dangerous (ruins, dungeons, caves, combat) or outdoors (roads and similar: the walking speeds shift up one row)", terrainDangerous, terrainOutdoors)
 )
 
 // coreMechanics are the mechanics declared in core.go.
@@ -207,7 +157,7 @@ func coreMechanics() []*mechanics.Mechanic {
 			Doc: "N ~ d20; S′ = score + modifier + major + ⌊minor/2⌋ (toward zero) + ⌊log₂ group⌋ − the movement penalty − injuries " +
 				"(with injury_penalty=on); success ⇔ N ≤ S′, so P = clamp(S′/20, 0, 1); margin M = S′ − N (≥ 0: succeeded by M). " +
 				"Groups acting together roll with their median score. Opponents attacking a mover get dash +4, walk +2, jog +4, run +8, " +
-				"sprint +16 (AttackBonusAgainst; not a roll of the mover) (mechanics.md §3.1).",
+				"sprint +16 (not a roll of the mover).",
 			Params: []mechanics.Param{
 				score("score", 10, "the score rolled under: an ability (3–18) or a reaction (evasion, fortitude, health, perception, reason, willpower); a group's median"),
 				pModifier,
@@ -219,12 +169,12 @@ func coreMechanics() []*mechanics.Mechanic {
 			Options: mechanics.Options(optMovement, optTerrain, optNaturals, optInjuryPenalty),
 			Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 				mv := optMovement.Of(c)
-				target := c.Int("score") + c.Int("modifier") + c.Int("major") + Minor(c.Int("minor")) + GroupBonus(c.Int("group")) -
-					MovementPenalty(mv, optTerrain.Of(c))
-				if optInjuryPenalty.Of(c) == InjuryPenaltyOn {
+				target := c.Int("score") + c.Int("modifier") + c.Int("major") + minor(c.Int("minor")) + groupBonus(c.Int("group")) -
+					movementPenalty(mv, optTerrain.Of(c))
+				if optInjuryPenalty.Of(c) == injuryPenaltyOn {
 					target -= c.Int("injuries")
 				}
-				r := Roll("natural", target, optNaturals.Of(c))
+				r := roll("natural", target, optNaturals.Of(c))
 				rec := naturalRecord("natural")
 				spec := &mechanics.Spec{Record: rec, Outcome: kit.Encode(rec, rec.Slot("natural"), d20)}
 				spec.Var("margin", "M = S′ − N: succeeded by M (≥ 0) or failed by −M", r.Margin()).

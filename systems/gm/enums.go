@@ -1,267 +1,258 @@
 package gm
 
-//go:generate go tool stringer -type=Naturals,InjuryPenalty,Movement,Terrain,Contributor,Preset,Tau,EffectKind,FadeIndex,WillingPenalty,ThrowoffReaction,Incapacitation,Growth,ExitThrowoff,EvasionLimit,InjuriesWhenHalved,Size,JumpKind,Escalation,Route,WillpowerPenalty,Material,AttackForm,Table -linecomment -output=enums_string.go
+//go:generate go tool stringer -type=naturals,injuryPenalty,movement,terrain,preset,tau,effectKind,fadeIndex,willingPenalty,throwoffReaction,incapacitation,growth,exitThrowoff,evasionLimit,injuriesWhenHalved,size,jumpKind,escalation,route,willpowerPenalty,material,attackForm,table -linecomment -output=enums_string.go
 
-// The option values of the gm mechanics: the name after // is the value
-// mechanics.md §3 gives the option (or the value a named choice is set to).
-// The declaration of each option lists its default first.
+// The option values of the gm mechanics: the name after // is the value as
+// it is set on the command line (opt.naturals=1_succeeds_20_fails, or the
+// value a named choice is set to: movement=dash); docs/mechanics.md lists
+// them by mechanic. The declaration of each option lists its default first.
 
-// Naturals is gm.core.opt.naturals: whether a natural 1 or 20 decides a
+// naturals is gm.core.opt.naturals: whether a natural 1 or 20 decides a
 // roll whatever the target (none in the sources).
-type Naturals int
+type naturals int
 
 // Values of gm.core.opt.naturals.
 const (
-	NaturalsNone             Naturals = iota // none
-	Naturals1Succeeds20Fails                 // 1_succeeds_20_fails
+	naturalsNone             naturals = iota // none
+	naturals1Succeeds20Fails                 // 1_succeeds_20_fails
 )
 
-// InjuryPenalty is gm.core.opt.injury_penalty: whether current injuries
+// injuryPenalty is gm.core.opt.injury_penalty: whether current injuries
 // penalise every roll (the author's Q&A; not in the seed).
-type InjuryPenalty int
+type injuryPenalty int
 
 // Values of gm.core.opt.injury_penalty.
 const (
-	InjuryPenaltyOff InjuryPenalty = iota // off
-	InjuryPenaltyOn                       // on
+	injuryPenaltyOff injuryPenalty = iota // off
+	injuryPenaltyOn                       // on
 )
 
-// Movement is the speed a character moves at while rolling (the seed's
+// movement is the speed a character moves at while rolling (the seed's
 // movement table).
-type Movement int
+type movement int
 
 // Speeds of the movement table with a reaction penalty.
 const (
-	MoveNone   Movement = iota // none
-	MoveDash                   // dash
-	MoveWalk                   // walk
-	MoveJog                    // jog
-	MoveRun                    // run
-	MoveSprint                 // sprint
+	moveNone   movement = iota // none
+	moveDash                   // dash
+	moveWalk                   // walk
+	moveJog                    // jog
+	moveRun                    // run
+	moveSprint                 // sprint
 )
 
-// Terrain says whether the movement penalties are shifted up one row
+// terrain says whether the movement penalties are shifted up one row
 // (outdoors on roads and similar, outside dangerous places).
-type Terrain int
+type terrain int
 
 // Terrains of the movement table.
 const (
-	TerrainDangerous Terrain = iota // dangerous
-	TerrainOutdoors                 // outdoors
+	terrainDangerous terrain = iota // dangerous
+	terrainOutdoors                 // outdoors
 )
 
-// Contributor is how much of a contributing ability's bonus a roll adds.
-type Contributor int
-
-// Contributor kinds.
-const (
-	ContributorNone  Contributor = iota // none
-	ContributorMajor                    // major
-	ContributorMinor                    // minor
-)
-
-// Preset is an ailment of the seed's example table (custom: none).
-type Preset int
+// preset is an ailment of the seed's example table (custom: none).
+type preset int
 
 // The seed's example ailments.
 const (
-	PresetCustom        Preset = iota // custom
-	PresetAlcohol                     // alcohol
-	PresetCommonCold                  // common_cold
-	PresetFoodPoisoning               // food_poisoning
-	PresetBlackWidow                  // black_widow
-	PresetGiantSpider                 // giant_spider
-	PresetHugeSpider                  // huge_spider
-	PresetLargeSpider                 // large_spider
-	PresetShadowSpider                // shadow_spider
-	PresetSleepGas                    // sleep_gas
+	presetCustom        preset = iota // custom
+	presetAlcohol                     // alcohol
+	presetCommonCold                  // common_cold
+	presetFoodPoisoning               // food_poisoning
+	presetBlackWidow                  // black_widow
+	presetGiantSpider                 // giant_spider
+	presetHugeSpider                  // huge_spider
+	presetLargeSpider                 // large_spider
+	presetShadowSpider                // shadow_spider
+	presetSleepGas                    // sleep_gas
 )
 
-// Tau is an ailment's action time: a label for the step of its chain.
-type Tau int
+// tau is an ailment's action time: a label for the step of its chain.
+type tau int
 
 // Action times.
 const (
-	TauPreset    Tau = iota // preset
-	TauRound                // round
-	Tau2Rounds              // 2_rounds
-	TauMinute               // minute
-	Tau10Minutes            // 10_minutes
-	Tau20Minutes            // 20_minutes
-	Tau30Minutes            // 30_minutes
-	TauHour                 // hour
-	TauDay                  // day
+	tauPreset    tau = iota // preset
+	tauRound                // round
+	tau2Rounds              // 2_rounds
+	tauMinute               // minute
+	tau10Minutes            // 10_minutes
+	tau20Minutes            // 20_minutes
+	tau30Minutes            // 30_minutes
+	tauHour                 // hour
+	tauDay                  // day
 )
 
-// EffectKind is what one occurrence of an ailment's effect is counted in.
-type EffectKind int
+// effectKind is what one occurrence of an ailment's effect is counted in.
+type effectKind int
 
 // Effect kinds; only injuries feed the injury penalty back.
 const (
-	EffectPreset    EffectKind = iota // preset
-	EffectInjuries                    // injuries
-	EffectSleep                       // sleep_minutes
-	EffectParalysis                   // paralysis_minutes
-	EffectPenalty                     // penalty_points
+	effectPreset    effectKind = iota // preset
+	effectInjuries                    // injuries
+	effectSleep                       // sleep_minutes
+	effectParalysis                   // paralysis_minutes
+	effectPenalty                     // penalty_points
 )
 
-// FadeIndex is gm.ailment.chronic.opt.fade_index: the strength of the
+// fadeIndex is gm.ailment.chronic.opt.fade_index: the strength of the
 // throw-off roll at action time k (k = 2, 3, …).
-type FadeIndex int
+type fadeIndex int
 
 // Values of gm.ailment.chronic.opt.fade_index.
 const (
-	FadeFirstAtS0Minus1 FadeIndex = iota // first_throwoff_at_s0_minus_1
-	FadeFirstAtS0                        // first_throwoff_at_s0
-	FadeS0MinusK                         // s0_minus_k
+	fadeFirstAtS0Minus1 fadeIndex = iota // first_throwoff_at_s0_minus_1
+	fadeFirstAtS0                        // first_throwoff_at_s0
+	fadeS0MinusK                         // s0_minus_k
 )
 
-// WillingPenalty is gm.ailment.chronic.opt.willing_penalty: which rolls
+// willingPenalty is gm.ailment.chronic.opt.willing_penalty: which rolls
 // the −4 of a willing victim applies to.
-type WillingPenalty int
+type willingPenalty int
 
 // Values of gm.ailment.chronic.opt.willing_penalty.
 const (
-	WillingContractionOnly WillingPenalty = iota // contraction_only
-	WillingAllRolls                              // all_rolls
+	willingContractionOnly willingPenalty = iota // contraction_only
+	willingAllRolls                              // all_rolls
 )
 
-// ThrowoffReaction is gm.ailment.chronic.opt.throwoff_reaction.
-type ThrowoffReaction int
+// throwoffReaction is gm.ailment.chronic.opt.throwoff_reaction.
+type throwoffReaction int
 
 // Values of gm.ailment.chronic.opt.throwoff_reaction.
 const (
-	ThrowoffHealth ThrowoffReaction = iota // health
-	ThrowoffSame                           // same_as_contraction
+	throwoffHealth throwoffReaction = iota // health
+	throwoffSame                           // same_as_contraction
 )
 
-// Incapacitation is gm.ailment.inescapable.opt.incapacitation.
-type Incapacitation int
+// incapacitation is gm.ailment.inescapable.opt.incapacitation.
+type incapacitation int
 
 // Values of gm.ailment.inescapable.opt.incapacitation.
 const (
-	IncapKeepRolling Incapacitation = iota // keep_rolling
-	IncapAutoFail                          // auto_fail_when_incapacitated
+	incapKeepRolling incapacitation = iota // keep_rolling
+	incapAutoFail                          // auto_fail_when_incapacitated
 )
 
-// Growth is gm.ailment.chronic_inescapable.opt.growth.
-type Growth int
+// growth is gm.ailment.chronic_inescapable.opt.growth.
+type growth int
 
 // Values of gm.ailment.chronic_inescapable.opt.growth.
 const (
-	GrowthFromExposureStart Growth = iota // from_exposure_start
-	GrowthAfterFirstEffect                // after_first_effect
+	growthFromExposureStart growth = iota // from_exposure_start
+	growthAfterFirstEffect                // after_first_effect
 )
 
-// ExitThrowoff is gm.ailment.chronic_inescapable.opt.first_throwoff_after_exit.
-type ExitThrowoff int
+// exitThrowoff is gm.ailment.chronic_inescapable.opt.first_throwoff_after_exit.
+type exitThrowoff int
 
 // Values of gm.ailment.chronic_inescapable.opt.first_throwoff_after_exit.
 const (
-	ExitAtS0Minus1 ExitThrowoff = iota // at_s0_minus_1
-	ExitAtS0                           // at_s0
+	exitAtS0Minus1 exitThrowoff = iota // at_s0_minus_1
+	exitAtS0                           // at_s0
 )
 
-// EvasionLimit is gm.fall.opt.evasion_limit.
-type EvasionLimit int
+// evasionLimit is gm.fall.opt.evasion_limit.
+type evasionLimit int
 
 // Values of gm.fall.opt.evasion_limit.
 const (
-	EvasionBelow20ft EvasionLimit = iota // below_20ft
-	EvasionUpTo20ft                      // up_to_20ft
+	evasionBelow20ft evasionLimit = iota // below_20ft
+	evasionUpTo20ft                      // up_to_20ft
 )
 
-// InjuriesWhenHalved is gm.fall.opt.injuries_when_halved.
-type InjuriesWhenHalved int
+// injuriesWhenHalved is gm.fall.opt.injuries_when_halved.
+type injuriesWhenHalved int
 
 // Values of gm.fall.opt.injuries_when_halved.
 const (
-	HalvedNoInjuries  InjuriesWhenHalved = iota // none
-	HalvedHalfTheDice                           // half_the_dice
+	halvedNoInjuries  injuriesWhenHalved = iota // none
+	halvedHalfTheDice                           // half_the_dice
 )
 
-// Size is a creature's size for gm.jump.
-type Size int
+// size is a creature's size for gm.jump.
+type size int
 
 // Sizes of the jumping rule.
 const (
-	SizeMedium   Size = iota // medium
-	SizeLarge                // large
-	SizeHuge                 // huge
-	SizeGigantic             // gigantic
-	SizeTitanic              // titanic
-	SizeSmall                // small
-	SizeTiny                 // tiny
-	SizeFine                 // fine
+	sizeMedium   size = iota // medium
+	sizeLarge                // large
+	sizeHuge                 // huge
+	sizeGigantic             // gigantic
+	sizeTitanic              // titanic
+	sizeSmall                // small
+	sizeTiny                 // tiny
+	sizeFine                 // fine
 )
 
-// JumpKind is jumping up (feet) or leaping across (yards).
-type JumpKind int
+// jumpKind is jumping up (feet) or leaping across (yards).
+type jumpKind int
 
 // Kinds of jump.
 const (
-	JumpUp     JumpKind = iota // up
-	JumpAcross                 // across
+	jumpUp     jumpKind = iota // up
+	jumpAcross                 // across
 )
 
-// Escalation is gm.daily_push.opt.earlier_rolls: whether each earlier
+// escalation is gm.daily_push.opt.earlier_rolls: whether each earlier
 // push since the last rest day penalises the next roll by 2.
-type Escalation int
+type escalation int
 
 // Values of gm.daily_push.opt.earlier_rolls.
 const (
-	EscalationNone   Escalation = iota // no_penalty
-	EscalationMinus2                   // minus_2_each
+	escalationNone   escalation = iota // no_penalty
+	escalationMinus2                   // minus_2_each
 )
 
-// Route is how a character tries to disbelieve an illusion.
-type Route int
+// route is how a character tries to disbelieve an illusion.
+type route int
 
 // Routes of gm.disbelieve.
 const (
-	RoutePerception Route = iota // perception
-	RouteWillpower               // willpower
+	routePerception route = iota // perception
+	routeWillpower               // willpower
 )
 
-// WillpowerPenalty is gm.disbelieve.opt.willpower_penalty: how the
+// willpowerPenalty is gm.disbelieve.opt.willpower_penalty: how the
 // phantasm's penalty is halved on the willpower route.
-type WillpowerPenalty int
+type willpowerPenalty int
 
 // Values of gm.disbelieve.opt.willpower_penalty.
 const (
-	WillpowerHalfFloor WillpowerPenalty = iota // half_floor
-	WillpowerHalfCeil                          // half_ceil
-	WillpowerFull                              // full
+	willpowerHalfFloor willpowerPenalty = iota // half_floor
+	willpowerHalfCeil                          // half_ceil
+	willpowerFull                              // full
 )
 
-// Material is an item's material for gm.item_reaction.
-type Material int
+// material is an item's material for gm.item_reaction.
+type material int
 
 // Materials of the seed's table.
 const (
-	MaterialGlass Material = iota // glass
-	MaterialIce                   // ice
-	MaterialMetal                 // metal
-	MaterialPaper                 // paper
-	MaterialStone                 // stone
-	MaterialWood                  // wood
+	materialGlass material = iota // glass
+	materialIce                   // ice
+	materialMetal                 // metal
+	materialPaper                 // paper
+	materialStone                 // stone
+	materialWood                  // wood
 )
 
-// AttackForm is the attack an item reacts to.
-type AttackForm int
+// attackForm is the attack an item reacts to.
+type attackForm int
 
 // Attack forms of the seed's table.
 const (
-	AttackFire     AttackForm = iota // fire
-	AttackBludgeon                   // bludgeon
-	AttackAcid                       // acid
+	attackFire     attackForm = iota // fire
+	attackBludgeon                   // bludgeon
+	attackAcid                       // acid
 )
 
-// Table is gm.item_reaction.opt.table: the reading of the material table.
-type Table int
+// table is gm.item_reaction.opt.table: the reading of the material table.
+type table int
 
 // Values of gm.item_reaction.opt.table.
 const (
-	TableLeftToRight Table = iota // left_to_right
-	TableUser                     // user
+	tableLeftToRight table = iota // left_to_right
+	tableUser                     // user
 )

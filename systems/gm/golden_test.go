@@ -6,10 +6,12 @@ import (
 	"testing"
 )
 
-// The golden value of mechanics.md §3.3: food poisoning (s0 = 3, one
-// injury per effect), R = H = 12, not willing — the settings of
-// `oddsmith exact gm.ailment.chronic --set R=12 --set H=12 --set s0=3`.
+// TestChronicGolden is the worked example of gm.ailment.chronic, food
+// poisoning (s0 = 3, one injury per effect), R = H = 12, not willing — the
+// settings of `oddsmith exact gm.ailment.chronic --set R=12 --set H=12
+// --set s0=3` — and its figures worked out by hand.
 func TestChronicGolden(t *testing.T) {
+	t.Parallel()
 	r := runExact(t, "gm.ailment.chronic", "R=12", "H=12", "s0=3")
 	near(t, "P(contract)", r.Event("contract").P, 0.55, 1e-12)
 	n := pmf(r.Var("effects"))
@@ -32,6 +34,7 @@ func TestChronicGolden(t *testing.T) {
 // gm.core.roll: P(success) = clamp((score + modifier)/20, 0, 1), and the
 // margin is uniform on S′ − 20 … S′ − 1.
 func TestCoreRollGolden(t *testing.T) {
+	t.Parallel()
 	for _, score := range []int{0, 1, 3, 10, 18, 20, 33, 40} {
 		for _, mod := range []int{-40, -7, 0, 4, 25} {
 			r := runExact(t, "gm.core.roll", "score="+strconv.Itoa(score), "modifier="+strconv.Itoa(mod))
@@ -55,6 +58,7 @@ func TestCoreRollGolden(t *testing.T) {
 
 // gm.fall: d6 per band; evasion negates under 10 ft and halves under 20 ft.
 func TestFallGolden(t *testing.T) {
+	t.Parallel()
 	// 30 ft: 3d6, evasion does nothing, 3 injuries.
 	r := runExact(t, "gm.fall", "height=30", "evasion=12")
 	near(t, "E[damage] 30 ft", r.Var("damage").Stats.Mean, 10.5, 1e-12)

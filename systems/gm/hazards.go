@@ -8,7 +8,8 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §3.4–3.6: falling, jumping, suffocation.
+// Falling, jumping, suffocation (docs/mechanics.md#gm-fall,
+// docs/mechanics.md#gm-jump, docs/mechanics.md#gm-suffocation).
 
 // hazardsMechanics are the mechanics declared in hazards.go.
 func hazardsMechanics() []*mechanics.Mechanic {
@@ -19,8 +20,8 @@ func hazardsMechanics() []*mechanics.Mechanic {
 // band i deals i+1 d6 (0–9 ft d6 … 320 ft and more 7d6).
 var fallBands = []int64{0, 10, 20, 40, 80, 160, 320}
 
-// FallDice is the number of d6 a fall of h feet deals.
-func FallDice(h expr.Rat) int {
+// fallDice is the number of d6 a fall of h feet deals.
+func fallDice(h expr.Rat) int {
 	n := 0
 	for _, lo := range fallBands {
 		if h.Cmp(expr.Int(lo)) >= 0 {
@@ -30,11 +31,11 @@ func FallDice(h expr.Rat) int {
 	return max(n, 1)
 }
 
-// SecondsAloft is the time of a fall of h feet: 1 s per die up to 450 ft,
+// secondsAloft is the time of a fall of h feet: 1 s per die up to 450 ft,
 // then 50 yards (150 ft) a second.
-func SecondsAloft(h expr.Rat) expr.Rat {
+func secondsAloft(h expr.Rat) expr.Rat {
 	if h.Cmp(expr.Int(450)) <= 0 {
-		return expr.Int(int64(FallDice(h)))
+		return expr.Int(int64(fallDice(h)))
 	}
 	return expr.Int(7).Add(h.Sub(expr.Int(450)).Mul(expr.Frac(1, 150)))
 }
@@ -42,11 +43,11 @@ func SecondsAloft(h expr.Rat) expr.Rat {
 var (
 	optEvasionLimit = mechanics.SwitchOf("gm.fall", "evasion_limit",
 		"below_20ft: evasion halves falls of 10 ft up to but not including 20 ft (\"less than twenty feet\"); up_to_20ft: a fall of "+
-			"exactly 20 ft too (\"twenty feet or less\")", EvasionBelow20ft, EvasionUpTo20ft)
+			"exactly 20 ft too (\"twenty feet or less\")", evasionBelow20ft, evasionUpTo20ft)
 	optHalving  = mechanics.SwitchOf("gm.fall", "halving", "floor or ceil when evasion halves the damage", kit.Floor, kit.Ceil)
 	optInjHalve = mechanics.SwitchOf("gm.fall", "injuries_when_halved",
 		"none: a successful evasion on a short fall takes no injuries; half_the_dice: ⌊n/2⌋ injuries when the damage is halved",
-		HalvedNoInjuries, HalvedHalfTheDice)
+		halvedNoInjuries, halvedHalfTheDice)
 )
 
 func fall() *mechanics.Mechanic {
@@ -56,8 +57,7 @@ func fall() *mechanics.Mechanic {
 		Doc: "n d6 by height: 0–9 ft 1, 10–19 ft 2, 20–39 ft 3, 40–79 ft 4, 80–159 ft 5, 160–319 ft 6, 320 ft and more 7 (no increase " +
 			"past 7d6). Under 10 ft a successful evasion roll negates the damage; from 10 to 19 ft it halves it (floor); beyond, it does " +
 			"nothing. One point per die is an injury (the rest comes off survival) unless the evasion roll succeeded on such a short " +
-			"fall. Time aloft: 1 s per die up to 450 ft, then +1 s per 150 ft (not random). For metres, 1 ft = 0.3048 m " +
-			"(mechanics.md §3.4).",
+			"fall. Time aloft: 1 s per die up to 450 ft, then +1 s per 150 ft (not random). For metres, 1 ft = 0.3048 m.",
 		Params: []mechanics.Param{
 			{Name: "height", Default: 30, Min: 0, Max: 2000, Real: true, Doc: "height fallen in feet (sweep 0–600)"},
 			score("evasion", 10, "evasion reaction score"), pModifier,
@@ -66,11 +66,11 @@ func fall() *mechanics.Mechanic {
 		Options: mechanics.Options(optEvasionLimit, optHalving, optInjHalve, optNaturals),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			h := c.Rat("height")
-			n := FallDice(h)
+			n := fallDice(h)
 			limit, halving, injHalve := optEvasionLimit.Of(c), optHalving.Of(c), optInjHalve.Of(c)
-			r := Roll("natural", c.Int("evasion")+c.Int("modifier"), optNaturals.Of(c))
+			r := roll("natural", c.Int("evasion")+c.Int("modifier"), optNaturals.Of(c))
 			twenty := h.Cmp(expr.Int(20))
-			short := twenty < 0 || (twenty == 0 && limit == EvasionUpTo20ft) // evasion counts
+			short := twenty < 0 || (twenty == 0 && limit == evasionUpTo20ft) // evasion counts
 			negates := h.Cmp(expr.Int(10)) < 0
 
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), mechanics.Int("dice", n, 6*n, fmt.Sprintf("the %dd6 rolled", n)))
@@ -83,7 +83,7 @@ func fall() *mechanics.Mechanic {
 				whenEvaded, injEvaded := num(0), num(0)
 				if !negates {
 					whenEvaded = round(halving, expr.Mul(rolled, expr.Q(1, 2)))
-					if injHalve == HalvedHalfTheDice {
+					if injHalve == halvedHalfTheDice {
 						injEvaded = num(n / 2)
 					}
 				}
@@ -93,7 +93,7 @@ func fall() *mechanics.Mechanic {
 			spec.Var("damage", "damage D: the dice, negated or halved by a successful evasion on a short fall", dmg).
 				Var("injuries", "injury points: one per die unless evasion succeeded on a short fall", inj).
 				Var("survival_loss", "the rest of the damage, off survival points: D − injuries", expr.Sub(field("damage"), field("injuries"))).
-				Var("seconds_aloft", "time aloft in seconds: 1 per die up to 450 ft, then 1 per 150 ft (not random)", expr.Lit{V: SecondsAloft(h)}).
+				Var("seconds_aloft", "time aloft in seconds: 1 per die up to 450 ft, then 1 per 150 ft (not random)", expr.Lit{V: secondsAloft(h)}).
 				Event("evaded", "the evasion roll succeeded on a fall short enough for it to count", evaded).
 				Event("damage_reaches_survival", "D ≥ the survival points", expr.Ge(field("damage"), num(c.Int("survival"))))
 			return spec, nil
@@ -101,9 +101,9 @@ func fall() *mechanics.Mechanic {
 	}
 }
 
-// JumpPenalty is the penalty for jumping h feet (or yards): 0 up to 1,
+// jumpPenalty is the penalty for jumping h feet (or yards): 0 up to 1,
 // then 1, 2, 4, 8, … doubling each foot (2^(h−2) for h ≥ 2).
-func JumpPenalty(h int) int {
+func jumpPenalty(h int) int {
 	if h <= 1 {
 		return 0
 	}
@@ -114,15 +114,15 @@ func JumpPenalty(h int) int {
 }
 
 // sizeFactor scales the jumping distance by the creature's size.
-func sizeFactor(s Size) expr.Rat {
-	return [...]expr.Rat{SizeMedium: expr.Int(1), SizeLarge: expr.Int(2), SizeHuge: expr.Int(4), SizeGigantic: expr.Int(8),
-		SizeTitanic: expr.Int(16), SizeSmall: expr.Frac(3, 4), SizeTiny: expr.Frac(1, 3), SizeFine: expr.Frac(1, 6)}[s]
+func sizeFactor(s size) expr.Rat {
+	return [...]expr.Rat{sizeMedium: expr.Int(1), sizeLarge: expr.Int(2), sizeHuge: expr.Int(4), sizeGigantic: expr.Int(8),
+		sizeTitanic: expr.Int(16), sizeSmall: expr.Frac(3, 4), sizeTiny: expr.Frac(1, 3), sizeFine: expr.Frac(1, 6)}[s]
 }
 
 var (
-	optJumpKind = mechanics.ChoiceOf("gm.jump", "kind", "up (feet) or across (the same in yards)", JumpUp, JumpAcross)
+	optJumpKind = mechanics.ChoiceOf("gm.jump", "kind", "up (feet) or across (the same in yards)", jumpUp, jumpAcross)
 	optSize     = mechanics.ChoiceOf("gm.jump", "size", "the jumper's size: the distance ×1, large ×2, huge ×4, gigantic ×8, titanic ×16, small ×¾, tiny ×⅓, fine ×⅙",
-		SizeMedium, SizeLarge, SizeHuge, SizeGigantic, SizeTitanic, SizeSmall, SizeTiny, SizeFine)
+		sizeMedium, sizeLarge, sizeHuge, sizeGigantic, sizeTitanic, sizeSmall, sizeTiny, sizeFine)
 )
 
 func jump() *mechanics.Mechanic {
@@ -132,8 +132,7 @@ func jump() *mechanics.Mechanic {
 		Doc: "T = agility + strength bonus (a major contributor) + 8 + modifier + running movement; pen(h) = 0 for h ≤ 1 and 2^(h−2) " +
 			"after (2 ft −1, 3 ft −2, 4 ft −4, …). The roll N reaches H = max{h ≥ 1 : N ≤ T − pen(h)} (0 if even 1 ft fails): a " +
 			"failure still gets the height the roll allowed. Leaping across is the same in yards. The distance is H × the size " +
-			"factor. With the naturals switch a 1 always reaches the target and a 20 never does, while the height stays the roll's " +
-			"(mechanics.md §3.5).",
+			"factor. With the naturals switch a 1 always reaches the target and a 20 never does, while the height stays the roll's.",
 		Params: []mechanics.Param{
 			score("agility", 10, "agility score"),
 			ip("strength_bonus", 0, -10, 10, "strength's bonus, a major contributor (added in full)"),
@@ -146,7 +145,7 @@ func jump() *mechanics.Mechanic {
 			T := c.Int("agility") + c.Int("strength_bonus") + 8 + c.Int("modifier") + c.Int("running")
 			nat, factor := optNaturals.Of(c), sizeFactor(optSize.Of(c))
 			unit := "ft"
-			if optJumpKind.Of(c) == JumpAcross {
+			if optJumpKind.Of(c) == jumpAcross {
 				unit = "yd"
 			}
 			rec := naturalRecord("natural")
@@ -154,14 +153,14 @@ func jump() *mechanics.Mechanic {
 			// H counts the heights the roll reaches: they are 1…H, as the
 			// penalty only grows.
 			var height expr.Expr = num(0)
-			for h := 1; T-JumpPenalty(h) >= 1; h++ {
-				height = expr.Add(height, expr.Le(field("natural"), num(T-JumpPenalty(h))))
+			for h := 1; T-jumpPenalty(h) >= 1; h++ {
+				height = expr.Add(height, expr.Le(field("natural"), num(T-jumpPenalty(h))))
 			}
 			// The table height the target needs, and the roll at its penalty.
 			need, _ := expr.Int(int64(c.Int("target"))).Div(factor)
 			var reaches expr.Expr = num(1)
 			if h := int(need.Ceil()); h > 0 {
-				reaches = Roll("natural", T-JumpPenalty(h), nat).Success()
+				reaches = roll("natural", T-jumpPenalty(h), nat).Success()
 			}
 			spec.Vars = []mechanics.Var{
 				{Name: "height", Doc: "H: the table distance the roll reaches (feet up, yards across), before the size factor", Unit: unit, Expr: height},
@@ -182,9 +181,9 @@ func suffocation() *mechanics.Mechanic {
 		Doc: "Buffer B = endurance rounds when prepared (a deep breath), else max(0, d4 + endurance as a minor contributor). When it " +
 			"runs out a health roll (failure: one injury), then one every minute (6 rounds) at a cumulative penalty of 1: roll j " +
 			"(j = 0, 1, …) comes after B + 6j rounds without air, at −j, if that is within the time without air. At rest both " +
-			"times double. Injuries by then are a Poisson-binomial count (K8); with injury_penalty=on each injury also penalises " +
-			"the later rolls, a chain on the injury count (K7), exact (the state is the count). A second part follows the same " +
-			"rolls to the k-th injury (mechanics.md §3.6).",
+			"times double. Injuries by then are a Poisson-binomial count; with injury_penalty=on each injury also penalises the " +
+			"later rolls, a chain on the injury count (a forward DP), exact (the state is the count). A second part follows the " +
+			"same rolls to the k-th injury.",
 		Params: []mechanics.Param{
 			score("health", 10, "health reaction score"), pModifier,
 			ip("prepared", 0, 0, 1, "1: prepared (a deep breath): a buffer of endurance rounds"),
@@ -197,46 +196,14 @@ func suffocation() *mechanics.Mechanic {
 		},
 		Options: mechanics.Options(optNaturals, optInjuryPenalty),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			nat, feedback := optNaturals.Of(c), optInjuryPenalty.Of(c) == InjuryPenaltyOn
-			base := c.Int("health") + c.Int("modifier")
-			inj0 := 0
-			if feedback {
-				inj0 = c.Int("injuries")
-			}
-			slow := 1 + c.Int("at_rest")
-			every, D := roundsPerMinute*slow, roundsPerMinute*c.Int("minutes")
-			var buffer mechanics.Node
-			var bLo, bHi int
-			if c.Int("prepared") == 1 {
-				bLo = c.Int("endurance")
-				bHi, buffer = bLo, mechanics.Const{V: bLo}
-			} else {
-				m := Minor(c.Int("endurance_bonus"))
-				bLo, bHi = max(0, 1+m), max(0, 4+m)
-				buffer = mechanics.Map{X: mechanics.D(4), Name: "d4 + minor, at least 0", F: func(v int) int { return max(0, v+m) }}
-			}
-			// The most rolls: with the shortest buffer.
-			rolls := 0
-			for bLo*slow+rolls*every < D {
-				rolls++
-			}
+			r := newSuffocationRolls(c)
 			k := c.Int("k")
-			target := func(j, inj int) int {
-				t := base - j - inj0
-				if feedback {
-					t -= inj
-				}
-				return t
-			}
-			happens := func(b, j int) bool { return b*slow+j*every < D }
-			main := suffocationChain(nat, buffer, bLo, bHi, rolls, target, happens, rolls+1, 0)
-			toK := suffocationChain(nat, buffer, bLo, bHi, rolls, target, happens, rolls+1, k)
-
+			main, toK := r.chain(0), r.chain(k)
 			spec := main.spec
 			spec.Vars = []mechanics.Var{
 				{Name: "injuries", Doc: "injuries taken by the end of the minutes without air", Unit: "injuries", Expr: main.table(func(_, _, inj int) int { return inj })},
 				{Name: "health_rolls", Doc: "health rolls made", Unit: "rolls", Expr: main.table(func(_, j, _ int) int { return j })},
-				{Name: "buffer", Doc: "the buffer in rounds (doubled at rest)", Unit: "rounds", Expr: main.table(func(b, _, _ int) int { return b * slow })},
+				{Name: "buffer", Doc: "the buffer in rounds (doubled at rest)", Unit: "rounds", Expr: main.table(func(b, _, _ int) int { return b * r.slow })},
 			}
 			spec.Event("any_injury", "at least one injury", expr.Ge(field("injuries"), num(1))).
 				Event("k_injuries", "at least k injuries", expr.Ge(field("injuries"), num(k)))
@@ -244,38 +211,88 @@ func suffocation() *mechanics.Mechanic {
 			part2 := toK.spec
 			// Roll j comes after b·slow + j·every rounds; the k-th injury's
 			// roll is the last one made.
-			round := toK.table(func(b, j, _ int) int { return b*slow + (j-1)*every })
+			roundOfK := toK.table(func(b, j, _ int) int { return b*r.slow + (j-1)*r.every })
 			part2.Vars = []mechanics.Var{{Name: "rounds_to_k_injuries", Doc: "rounds without air when the k-th injury comes (its roll)",
-				Unit: "rounds", Expr: round, When: toK.reached, Otherwise: "fewer than k injuries in the minutes without air"}}
+				Unit: "rounds", Expr: roundOfK, When: toK.reached, Otherwise: "fewer than k injuries in the minutes without air"}}
 			spec.Also = []*mechanics.Spec{part2}
 			return spec, nil
 		},
 	}
 }
 
+// suffocationRolls are the health rolls of a suffocation, decoded from a
+// configuration: a buffer of rounds, then roll j (j = 0, 1, …) after
+// b·slow + j·every rounds without air, if that is within the time without
+// air, at a penalty of j.
+type suffocationRolls struct {
+	nat      naturals
+	base     int  // the health target before the penalties
+	inj0     int  // injuries before, counted with the penalty on
+	feedback bool // each injury penalises the later rolls
+	buffer   mechanics.Node
+	bLo, bHi int // the buffer's range in rounds, before doubling at rest
+	slow     int // 2 at rest (the buffer and the time between rolls double), else 1
+	every    int // rounds between rolls
+	air      int // rounds without air
+	rolls    int // the most rolls: those with the shortest buffer
+}
+
+func newSuffocationRolls(c mechanics.Config) suffocationRolls {
+	r := suffocationRolls{nat: optNaturals.Of(c), base: c.Int("health") + c.Int("modifier"),
+		feedback: optInjuryPenalty.Of(c) == injuryPenaltyOn, slow: 1 + c.Int("at_rest")}
+	if r.feedback {
+		r.inj0 = c.Int("injuries")
+	}
+	r.every, r.air = roundsPerMinute*r.slow, roundsPerMinute*c.Int("minutes")
+	if c.Int("prepared") == 1 {
+		r.bLo = c.Int("endurance")
+		r.bHi, r.buffer = r.bLo, mechanics.Const{V: r.bLo}
+	} else {
+		m := minor(c.Int("endurance_bonus"))
+		r.bLo, r.bHi = max(0, 1+m), max(0, 4+m)
+		r.buffer = mechanics.Map{X: mechanics.D(4), Name: "d4 + minor, at least 0", F: func(v int) int { return max(0, v+m) }}
+	}
+	for r.happens(r.bLo, r.rolls) {
+		r.rolls++
+	}
+	return r
+}
+
+// target is the target of roll j with inj injuries so far.
+func (r suffocationRolls) target(j, inj int) int {
+	t := r.base - j - r.inj0
+	if r.feedback {
+		t -= inj
+	}
+	return t
+}
+
+// happens reports whether roll j comes within the time without air after
+// a buffer of b rounds.
+func (r suffocationRolls) happens(b, j int) bool { return b*r.slow+j*r.every < r.air }
+
 // suffChain is one chain of suffocation rolls.
 type suffChain struct {
 	spec    *mechanics.Spec
-	process *mechanics.Process
 	table   func(f func(b, j, inj int) int) expr.Expr
 	reached expr.Expr // the k-th injury has come (stop > 0)
 }
 
-// suffocationChain follows the rolls: the first step draws the buffer;
-// each step makes the next roll j if it comes within the time without air,
-// else ends. With stop > 0 it ends at the stop-th injury as well. The
-// state holds the rolls made, so the chain is homogeneous: the kernel (a
-// buffer and a natural) is the same at every step, the buffer read only on
-// the first. The status varies fastest in the state's record, so that a
+// chain follows the rolls: the first step draws the buffer; each step
+// makes the next roll j if it comes within the time without air, else
+// ends. With stop > 0 it ends at the stop-th injury as well. The state
+// holds the rolls made, so the chain is homogeneous: the kernel (a buffer
+// and a natural) is the same at every step, the buffer read only on the
+// first. The status varies fastest in the state's record, so that a
 // step's next states lie side by side.
-func suffocationChain(nat Naturals, buffer mechanics.Node, bLo, bHi, rolls int, target func(j, inj int) int,
-	happens func(b, j int) bool, horizon, stop int) suffChain {
+func (r suffocationRolls) chain(stop int) suffChain {
+	bLo, bHi, rolls := r.bLo, r.bHi, r.rolls
 	maxInj, statuses := rolls, []string{"without air", "done"}
 	if stop > 0 {
 		maxInj, statuses = min(rolls, stop), append(statuses, "k injuries")
 	}
 	const going, done, reached = 0, 1, 2
-	p := &mechanics.Process{Horizon: horizon, TimeUnit: "roll", Homogeneous: true}
+	p := &mechanics.Process{Horizon: rolls + 1, TimeUnit: "roll", Homogeneous: true}
 	start := p.Add(false, "air cut off")
 	rec := mechanics.NewRecord(mechanics.Enum("status", "without air, the time is up, or the k-th injury has come", statuses...),
 		mechanics.Int("injuries", 0, maxInj, "injuries so far"), mechanics.Int("rolls", 0, rolls, "health rolls made"),
@@ -288,7 +305,7 @@ func suffocationChain(nat Naturals, buffer mechanics.Node, bLo, bHi, rolls int, 
 	}
 	kRec := mechanics.NewRecord(mechanics.Int("buffer", bLo, bHi, "the buffer drawn (read on the first step)"), kit.Natural("natural", 20))
 	kB, kN := kRec.Slot("buffer"), kRec.Slot("natural")
-	kernel := kit.Roll(kRec, part{Field: "buffer", Node: buffer}, part{Field: "natural", Node: d20})
+	kernel := kit.Roll(kRec, part{Field: "buffer", Node: r.buffer}, part{Field: "natural", Node: d20})
 	p.Kernel = func(int) mechanics.Node { return kernel }
 	p.Move = func(_, s, x int) int {
 		var b, j, inj int
@@ -301,10 +318,10 @@ func suffocationChain(nat Naturals, buffer mechanics.Node, bLo, bHi, rolls int, 
 			}
 			b, j, inj = sB.Get(code), sJ.Get(code), sI.Get(code)
 		}
-		if !happens(b, j) {
+		if !r.happens(b, j) {
 			return at(done, b, j, inj)
 		}
-		if !Roll("", target(j, inj), nat).Holds(kN.Get(x)) {
+		if !roll("", r.target(j, inj), r.nat).Holds(kN.Get(x)) {
 			inj++
 		}
 		if stop > 0 && inj >= stop {
@@ -320,6 +337,6 @@ func suffocationChain(nat Naturals, buffer mechanics.Node, bLo, bHi, rolls int, 
 			return 0
 		})
 	}
-	return suffChain{spec: &mechanics.Spec{Process: p, Record: p.Record()}, process: p, table: table,
+	return suffChain{spec: &mechanics.Spec{Process: p, Record: p.Record()}, table: table,
 		reached: p.StateSet(func(s int) bool { code, ok := chain.code(s); return ok && sS.Get(code) == reached })}
 }

@@ -14,6 +14,7 @@ import (
 // engine follows is refused by it (bad input, advice to simulate) and runs
 // in the simulator.
 func TestTooLongForExactStillSimulates(t *testing.T) {
+	t.Parallel()
 	sets := []string{"opt.injury_penalty=on", "preset=custom", "effect_kind=injuries", "effect_dice=4", "effect_sides=20",
 		"horizon=100", "H=40", "R=0"}
 	_, err := mechtest.Exact(registry, "gm.ailment.chronic", sets...)

@@ -1,9 +1,11 @@
 package gm
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -82,14 +84,21 @@ func (d dist) from(lo int) dist {
 	return out
 }
 
+// TestContestClosedForm: a contest (and a chase) ends in round
+// Geometric(a + b) with A the winner with P = a/(a + b), a = p_A(1 − p_B),
+// b = p_B(1 − p_A).
 func TestContestClosedForm(t *testing.T) {
+	t.Parallel()
 	for _, sc := range [][2]int{{10, 10}, {14, 7}, {3, 18}, {19, 19}, {20, 5}} {
-		pa, pb := f64(pr(sc[0], false)), f64(pr(sc[1], false))
-		a, b := pa*(1-pb), pb*(1-pa)
-		r := runExact(t, "gm.contest", "a_score="+strconv.Itoa(sc[0]), "b_score="+strconv.Itoa(sc[1]), "rounds=2000")
-		near(t, "P(A wins)", r.Event("a_wins").P, a/(a+b), 1e-12)
-		near(t, "P(B wins)", r.Event("b_wins").P, b/(a+b), 1e-12)
-		near(t, "E[rounds]", r.Var("rounds").Stats.Mean, 1/(a+b), 1e-9)
+		t.Run(fmt.Sprintf("A=%d,B=%d", sc[0], sc[1]), func(t *testing.T) {
+			t.Parallel()
+			pa, pb := f64(pr(sc[0], false)), f64(pr(sc[1], false))
+			a, b := pa*(1-pb), pb*(1-pa)
+			r := runExact(t, "gm.contest", "a_score="+strconv.Itoa(sc[0]), "b_score="+strconv.Itoa(sc[1]), "rounds=2000")
+			near(t, "P(A wins)", r.Event("a_wins").P, a/(a+b), 1e-12)
+			near(t, "P(B wins)", r.Event("b_wins").P, b/(a+b), 1e-12)
+			near(t, "E[rounds]", r.Var("rounds").Stats.Mean, 1/(a+b), 1e-9)
+		})
 	}
 	// Both always succeed: it never resolves, and says so.
 	r := runExact(t, "gm.contest", "a_score=20", "b_score=25", "rounds=7")
@@ -102,10 +111,13 @@ func TestContestClosedForm(t *testing.T) {
 		pursuer int
 		quarry  int
 	}{{"7", 12, 10}, {"-10", 10, 13}, {"2", 10, 10}} {
-		pa, pb := f64(pr(c.pursuer, false)), f64(pr(c.quarry, false))
-		a, b := pa*(1-pb), pb*(1-pa)
-		r := runExact(t, "gm.chase", "movement_difference="+c.diff, "rounds=2000")
-		near(t, "P(caught) Δ="+c.diff, r.Event("caught").P, a/(a+b), 1e-12)
+		t.Run("chase movement_difference="+c.diff, func(t *testing.T) {
+			t.Parallel()
+			pa, pb := f64(pr(c.pursuer, false)), f64(pr(c.quarry, false))
+			a, b := pa*(1-pb), pb*(1-pa)
+			r := runExact(t, "gm.chase", "movement_difference="+c.diff, "rounds=2000")
+			near(t, "P(caught)", r.Event("caught").P, a/(a+b), 1e-12)
+		})
 	}
 }
 
@@ -114,7 +126,7 @@ type chronicCase struct {
 	sets              []string
 	R, H, s0          int
 	willing, allRolls bool
-	fade              FadeIndex
+	fade              fadeIndex
 	n, x              int
 	inj0              int
 	feedback, nat     bool
@@ -141,9 +153,9 @@ func chronicOracle(c chronicCase) (n, total dist, still *big.Rat) {
 	for k := 2; k <= c.horizon; k++ {
 		s := c.s0 - (k - 1)
 		switch c.fade {
-		case FadeFirstAtS0:
+		case fadeFirstAtS0:
 			s = c.s0 - (k - 2)
-		case FadeS0MinusK:
+		case fadeS0MinusK:
 			s = c.s0 - k
 		}
 		next := dist{}
@@ -171,14 +183,16 @@ func chronicOracle(c chronicCase) (n, total dist, still *big.Rat) {
 	return n, total, still
 }
 
+// TestChronicOracle compares gm.ailment.chronic with chronicOracle.
 func TestChronicOracle(t *testing.T) {
+	t.Parallel()
 	cases := []chronicCase{
-		{sets: nil, R: 10, H: 10, s0: 3, fade: FadeFirstAtS0Minus1, n: 1, x: 1, horizon: 100},
+		{sets: nil, R: 10, H: 10, s0: 3, fade: fadeFirstAtS0Minus1, n: 1, x: 1, horizon: 100},
 		{sets: []string{"R=12", "H=12", "s0=3"}, R: 12, H: 12, s0: 3, n: 1, x: 1, horizon: 100},
 		{sets: []string{"opt.fade_index=first_throwoff_at_s0", "willing=1", "opt.willing_penalty=all_rolls", "R=14", "H=13"},
-			R: 14, H: 13, s0: 3, willing: true, allRolls: true, fade: FadeFirstAtS0, n: 1, x: 1, horizon: 100},
+			R: 14, H: 13, s0: 3, willing: true, allRolls: true, fade: fadeFirstAtS0, n: 1, x: 1, horizon: 100},
 		{sets: []string{"opt.fade_index=s0_minus_k", "willing=1", "opt.throwoff_reaction=same_as_contraction", "R=9", "H=17"},
-			R: 9, H: 9, s0: 3, willing: true, fade: FadeS0MinusK, n: 1, x: 1, horizon: 100},
+			R: 9, H: 9, s0: 3, willing: true, fade: fadeS0MinusK, n: 1, x: 1, horizon: 100},
 		// A random effect in injuries, with the injury penalty: a feedback chain.
 		{sets: []string{"preset=black_widow", "s0=2", "H=13", "opt.injury_penalty=on", "injuries=1", "horizon=30"},
 			R: 10, H: 13, s0: 2, n: 1, x: 2, inj0: 1, feedback: true, horizon: 30},
@@ -192,36 +206,88 @@ func TestChronicOracle(t *testing.T) {
 		{sets: []string{"effect_dice=2", "opt.injury_penalty=on", "H=16", "horizon=40"}, R: 10, H: 16, s0: 3, n: 2, x: 1, feedback: true, horizon: 40},
 	}
 	for _, c := range cases {
-		r := runExact(t, "gm.ailment.chronic", c.sets...)
-		n, total, still := chronicOracle(c)
-		what := "chronic " + joinSets(c.sets)
-		samePMF(t, what, r.Var("effects"), n.floats(), 1e-12)
-		samePMF(t, what, r.Var("total_effect"), total.floats(), 1e-12)
-		near(t, what+": P(still ill)", r.Event("still_ill").P, f64(still), 1e-12)
-		samePMF(t, what, r.Var("effects_if_contracted"), n.from(1).floats(), 1e-12)
+		what := "chronic" + joinSets(c.sets)
+		t.Run(what, func(t *testing.T) {
+			t.Parallel()
+			r := runExact(t, "gm.ailment.chronic", c.sets...)
+			n, total, still := chronicOracle(c)
+			samePMF(t, what, r.Var("effects"), n.floats(), 1e-12)
+			samePMF(t, what, r.Var("total_effect"), total.floats(), 1e-12)
+			near(t, what+": P(still ill)", r.Event("still_ill").P, f64(still), 1e-12)
+			samePMF(t, what, r.Var("effects_if_contracted"), n.from(1).floats(), 1e-12)
+		})
 	}
 }
 
+// joinSets is the settings as a suffix of a case's name: each after a
+// space.
 func joinSets(sets []string) string {
-	out := ""
+	var b strings.Builder
 	for _, s := range sets {
-		out += " " + s
+		b.WriteString(" " + s)
 	}
-	return out
+	return b.String()
 }
 
 // pair is a (count, total) state of an oracle.
 type pair struct{ n, total int }
 
-func TestInescapableOracle(t *testing.T) {
-	type tc struct {
-		sets              []string
-		R, s0, L, n, x    int
-		willing, autoFail bool
-		inj0              int
-		feedback, nat     bool
+// inescapableCase is one configuration of gm.ailment.inescapable for the
+// oracle.
+type inescapableCase struct {
+	sets              []string
+	R, s0, L, n, x    int
+	willing, autoFail bool
+	inj0              int
+	feedback, nat     bool
+}
+
+// inescapableOracle follows the L rolls in the area on maps of (count,
+// total): the distributions of N and of the total effect, exact.
+func inescapableOracle(c inescapableCase) (n, total dist) {
+	w := 0
+	if c.willing {
+		w = 4
 	}
-	cases := []tc{
+	e := ndx(c.n, c.x)
+	states := map[pair]*big.Rat{{0, 0}: q(1, 1)}
+	for range c.L {
+		next := map[pair]*big.Rat{}
+		put := func(k pair, p *big.Rat) {
+			if next[k] == nil {
+				next[k] = new(big.Rat)
+			}
+			next[k].Add(next[k], p)
+		}
+		for st, m := range states {
+			tgt := c.R - c.s0 - w - c.inj0
+			if c.feedback {
+				tgt -= st.total
+			}
+			p := pr(tgt, c.nat)
+			if c.autoFail && st.n > 0 {
+				p = q(0, 1)
+			}
+			put(st, mul(m, p))
+			for v, pe := range e {
+				put(pair{st.n + 1, st.total + v}, mul(mul(m, sub(q(1, 1), p)), pe))
+			}
+		}
+		states = next
+	}
+	n, total = dist{}, dist{}
+	for st, m := range states {
+		n.put(st.n, m)
+		total.put(st.total, m)
+	}
+	return n, total
+}
+
+// TestInescapableOracle compares gm.ailment.inescapable with
+// inescapableOracle, and sleep gas with its binomial closed form.
+func TestInescapableOracle(t *testing.T) {
+	t.Parallel()
+	cases := []inescapableCase{
 		{sets: nil, R: 10, s0: 0, L: 5, n: 2, x: 10},
 		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=6", "R=13"}, R: 13, L: 6, n: 2, x: 10, autoFail: true},
 		{sets: []string{"preset=huge_spider", "opt.injury_penalty=on", "L=7", "R=15", "injuries=1"}, R: 15, s0: 2, L: 7, n: 1, x: 3, inj0: 1, feedback: true},
@@ -231,64 +297,123 @@ func TestInescapableOracle(t *testing.T) {
 			R: 30, s0: 1, L: 4, n: 1, x: 2, nat: true},
 	}
 	for _, c := range cases {
-		w := 0
-		if c.willing {
-			w = 4
-		}
-		e := ndx(c.n, c.x)
-		states := map[pair]*big.Rat{{0, 0}: q(1, 1)}
-		for range c.L {
-			next := map[pair]*big.Rat{}
-			put := func(k pair, p *big.Rat) {
-				if next[k] == nil {
-					next[k] = new(big.Rat)
-				}
-				next[k].Add(next[k], p)
-			}
-			for st, m := range states {
-				tgt := c.R - c.s0 - w - c.inj0
-				if c.feedback {
-					tgt -= st.total
-				}
-				p := pr(tgt, c.nat)
-				if c.autoFail && st.n > 0 {
-					p = q(0, 1)
-				}
-				put(st, mul(m, p))
-				for v, pe := range e {
-					put(pair{st.n + 1, st.total + v}, mul(mul(m, sub(q(1, 1), p)), pe))
-				}
-			}
-			states = next
-		}
-		n, total := dist{}, dist{}
-		for st, m := range states {
-			n.put(st.n, m)
-			total.put(st.total, m)
-		}
-		r := runExact(t, "gm.ailment.inescapable", c.sets...)
 		what := "inescapable" + joinSets(c.sets)
-		samePMF(t, what, r.Var("effects"), n.floats(), 1e-12)
-		samePMF(t, what, r.Var("total_effect"), total.floats(), 1e-12)
-		near(t, what+": P(affected)", r.Event("affected").P, 1-f64(n[0]), 1e-12)
+		t.Run(what, func(t *testing.T) {
+			t.Parallel()
+			n, total := inescapableOracle(c)
+			r := runExact(t, "gm.ailment.inescapable", c.sets...)
+			samePMF(t, what, r.Var("effects"), n.floats(), 1e-12)
+			samePMF(t, what, r.Var("total_effect"), total.floats(), 1e-12)
+			near(t, what+": P(affected)", r.Event("affected").P, 1-f64(n[0]), 1e-12)
+		})
 	}
-	// Sleep gas, closed form: N ~ Binomial(5, ½).
-	r := runExact(t, "gm.ailment.inescapable")
-	for k, want := range []float64{1, 5, 10, 10, 5, 1} {
-		near(t, "sleep gas P(N = k)", pmf(r.Var("effects"))[float64(k)], want/32, 1e-12)
-	}
-	near(t, "sleep gas E[minutes]", r.Var("total_effect").Stats.Mean, 2.5*11, 1e-9)
+	t.Run("sleep gas closed form", func(t *testing.T) {
+		t.Parallel()
+		// N ~ Binomial(5, ½); each effect 2d10 minutes.
+		r := runExact(t, "gm.ailment.inescapable")
+		for k, want := range []float64{1, 5, 10, 10, 5, 1} {
+			near(t, "sleep gas P(N = k)", pmf(r.Var("effects"))[float64(k)], want/32, 1e-12)
+		}
+		near(t, "sleep gas E[minutes]", r.Var("total_effect").Stats.Mean, 2.5*11, 1e-9)
+	})
 }
 
-func TestChronicInescapableOracle(t *testing.T) {
-	type tc struct {
-		sets                       []string
-		R, H, s0, L, horizon, n, x int
-		willing, atS0, afterFirst  bool
-		inj0                       int
-		feedback, nat              bool
+// chronicInescapableCase is one configuration of
+// gm.ailment.chronic_inescapable for the oracle.
+type chronicInescapableCase struct {
+	sets                       []string
+	R, H, s0, L, horizon, n, x int
+	willing, atS0, afterFirst  bool
+	inj0                       int
+	feedback, nat              bool
+}
+
+// chronicInescapableReading is what the oracle computes: the
+// distributions of N, of the total effect, of the effects in the area and
+// of the time ill after leaving, P(never affected) and P(still ill).
+type chronicInescapableReading struct {
+	n, total, inArea, after dist
+	resisting, still        *big.Rat
+}
+
+// chronicInescapableOracle follows the rolls in the area and then the
+// throw-offs on maps of (effects in the area, failed throw-offs, total),
+// exact.
+func chronicInescapableOracle(c chronicInescapableCase) chronicInescapableReading {
+	type st struct{ inArea, after, total int }
+	w := 0
+	if c.willing {
+		w = 4
 	}
-	cases := []tc{
+	e := ndx(c.n, c.x)
+	// In the area: P(first failure at j) and the total of the L − j
+	// effects that follow it.
+	resisting := q(1, 1)
+	ill := map[st]*big.Rat{}
+	put := func(m map[st]*big.Rat, k st, p *big.Rat) {
+		if m[k] == nil {
+			m[k] = new(big.Rat)
+		}
+		m[k].Add(m[k], p)
+	}
+	for j := range c.L {
+		next := map[st]*big.Rat{}
+		for s, m := range ill { // the effect, no roll
+			for v, pe := range e {
+				put(next, st{s.inArea + 1, 0, s.total + v}, mul(m, pe))
+			}
+		}
+		s := c.s0 + j
+		if c.afterFirst {
+			s = c.s0
+		}
+		p := pr(c.R-s-w-c.inj0, c.nat)
+		for v, pe := range e {
+			put(next, st{1, 0, v}, mul(mul(resisting, sub(q(1, 1), p)), pe))
+		}
+		resisting = mul(resisting, p)
+		ill = next
+	}
+	o := chronicInescapableReading{n: dist{}, total: dist{}, inArea: dist{}, after: dist{}, resisting: resisting}
+	for _, d := range []dist{o.n, o.total, o.inArea} {
+		d.put(0, resisting) // never affected: no effect
+	}
+	for k := 1; k <= c.horizon; k++ {
+		s := c.s0 - k
+		if c.atS0 {
+			s++
+		}
+		next := map[st]*big.Rat{}
+		for x, m := range ill {
+			tgt := c.H - s - c.inj0
+			if c.feedback {
+				tgt -= x.total
+			}
+			p := pr(tgt, c.nat)
+			cured := mul(m, p)
+			o.n.put(x.inArea+x.after, cured)
+			o.total.put(x.total, cured)
+			o.inArea.put(x.inArea, cured)
+			o.after.put(x.after, cured)
+			for v, pe := range e {
+				put(next, st{x.inArea, x.after + 1, x.total + v}, mul(mul(m, sub(q(1, 1), p)), pe))
+			}
+		}
+		ill = next
+	}
+	o.still = new(big.Rat)
+	for x, m := range ill {
+		o.still.Add(o.still, m)
+		o.inArea.put(x.inArea, m)
+	}
+	return o
+}
+
+// TestChronicInescapableOracle compares gm.ailment.chronic_inescapable
+// with chronicInescapableOracle.
+func TestChronicInescapableOracle(t *testing.T) {
+	t.Parallel()
+	cases := []chronicInescapableCase{
 		{sets: nil, R: 10, H: 10, L: 5, horizon: 100, n: 1, x: 1},
 		{sets: []string{"opt.growth=after_first_effect", "L=8", "R=14", "opt.first_throwoff_after_exit=at_s0", "s0=2"},
 			R: 14, H: 10, s0: 2, L: 8, horizon: 100, n: 1, x: 1, afterFirst: true, atS0: true},
@@ -298,83 +423,25 @@ func TestChronicInescapableOracle(t *testing.T) {
 			R: 16, H: 10, L: 3, horizon: 12, n: 2, x: 10, willing: true, nat: true},
 		{sets: []string{"effect_dice=2", "opt.injury_penalty=on", "L=3", "H=18", "horizon=30"}, R: 10, H: 18, L: 3, horizon: 30, n: 2, x: 1, feedback: true},
 	}
-	type st struct{ inArea, after, total int }
 	for _, c := range cases {
-		w := 0
-		if c.willing {
-			w = 4
-		}
-		e := ndx(c.n, c.x)
-		// In the area: P(first failure at j) and the total of the L − j
-		// effects that follow it.
-		resisting := q(1, 1)
-		ill := map[st]*big.Rat{}
-		put := func(m map[st]*big.Rat, k st, p *big.Rat) {
-			if m[k] == nil {
-				m[k] = new(big.Rat)
-			}
-			m[k].Add(m[k], p)
-		}
-		for j := range c.L {
-			next := map[st]*big.Rat{}
-			for s, m := range ill { // the effect, no roll
-				for v, pe := range e {
-					put(next, st{s.inArea + 1, 0, s.total + v}, mul(m, pe))
-				}
-			}
-			s := c.s0 + j
-			if c.afterFirst {
-				s = c.s0
-			}
-			p := pr(c.R-s-w-c.inj0, c.nat)
-			for v, pe := range e {
-				put(next, st{1, 0, v}, mul(mul(resisting, sub(q(1, 1), p)), pe))
-			}
-			resisting = mul(resisting, p)
-			ill = next
-		}
-		n, total := dist{0: resisting}, dist{0: resisting}
-		inArea, afterDist := dist{0: resisting}, dist{}
-		for k := 1; k <= c.horizon; k++ {
-			s := c.s0 - k
-			if c.atS0 {
-				s++
-			}
-			next := map[st]*big.Rat{}
-			for x, m := range ill {
-				tgt := c.H - s - c.inj0
-				if c.feedback {
-					tgt -= x.total
-				}
-				p := pr(tgt, c.nat)
-				cured := mul(m, p)
-				n.put(x.inArea+x.after, cured)
-				total.put(x.total, cured)
-				inArea.put(x.inArea, cured)
-				afterDist.put(x.after, cured)
-				for v, pe := range e {
-					put(next, st{x.inArea, x.after + 1, x.total + v}, mul(mul(m, sub(q(1, 1), p)), pe))
-				}
-			}
-			ill = next
-		}
-		still := new(big.Rat)
-		for x, m := range ill {
-			still.Add(still, m)
-			inArea.put(x.inArea, m)
-		}
-		r := runExact(t, "gm.ailment.chronic_inescapable", c.sets...)
 		what := "chronic inescapable" + joinSets(c.sets)
-		samePMF(t, what, r.Var("effects"), n.floats(), 1e-12)
-		samePMF(t, what, r.Var("total_effect"), total.floats(), 1e-12)
-		samePMF(t, what, r.Var("effects_in_area"), inArea.floats(), 1e-12)
-		samePMF(t, what, r.Var("time_ill_after_leaving"), afterDist.floats(), 1e-12)
-		near(t, what+": P(affected)", r.Event("affected").P, 1-f64(resisting), 1e-12)
-		near(t, what+": P(still ill)", r.Event("still_ill").P, f64(still), 1e-12)
+		t.Run(what, func(t *testing.T) {
+			t.Parallel()
+			o := chronicInescapableOracle(c)
+			r := runExact(t, "gm.ailment.chronic_inescapable", c.sets...)
+			samePMF(t, what, r.Var("effects"), o.n.floats(), 1e-12)
+			samePMF(t, what, r.Var("total_effect"), o.total.floats(), 1e-12)
+			samePMF(t, what, r.Var("effects_in_area"), o.inArea.floats(), 1e-12)
+			samePMF(t, what, r.Var("time_ill_after_leaving"), o.after.floats(), 1e-12)
+			near(t, what+": P(affected)", r.Event("affected").P, 1-f64(o.resisting), 1e-12)
+			near(t, what+": P(still ill)", r.Event("still_ill").P, f64(o.still), 1e-12)
+		})
 	}
 }
 
+// TestSimpleAilmentOracle: one roll, and on a failure the effect once.
 func TestSimpleAilmentOracle(t *testing.T) {
+	t.Parallel()
 	// Shadow spider (s = 1, d6), willing (−4), R = 13, 2 injuries with the
 	// penalty: the roll at 13 − 1 − 4 − 2 = 6 resists with P = 6/20.
 	r := runExact(t, "gm.ailment.simple", "preset=shadow_spider", "willing=1", "R=13", "opt.injury_penalty=on", "injuries=2")
@@ -387,7 +454,10 @@ func TestSimpleAilmentOracle(t *testing.T) {
 	near(t, "E[effect | affected]", r.Var("effect_if_affected").Stats.Mean, 3.5, 1e-12)
 }
 
+// TestFallOracle compares gm.fall with the falling table applied to every
+// natural and every sum of the dice.
 func TestFallOracle(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		sets               []string
 		h                  float64
@@ -403,40 +473,46 @@ func TestFallOracle(t *testing.T) {
 		{[]string{"height=79", "evasion=20"}, 79, 20, false, false, false},
 		{[]string{"height=320"}, 320, 10, false, false, false},
 	} {
-		n := 0
-		for _, lo := range []float64{0, 10, 20, 40, 80, 160, 320} {
-			if c.h >= lo {
-				n++
-			}
-		}
-		dmg, inj := dist{}, dist{}
-		for nat := 1; nat <= 20; nat++ {
-			for sum, p := range ndx(n, 6) {
-				p := mul(p, q(1, 20))
-				evades := nat <= c.ev && (c.h < 20 || (c.h == 20 && c.upTo))
-				d, i := sum, n
-				switch {
-				case evades && c.h < 10:
-					d, i = 0, 0
-				case evades && c.ceil:
-					d, i = (sum+1)/2, 0
-				case evades:
-					d, i = sum/2, 0
+		t.Run("fall"+joinSets(c.sets), func(t *testing.T) {
+			t.Parallel()
+			n := 0
+			for _, lo := range []float64{0, 10, 20, 40, 80, 160, 320} {
+				if c.h >= lo {
+					n++
 				}
-				if evades && c.h >= 10 && c.halfIn {
-					i = n / 2
-				}
-				dmg.put(d, p)
-				inj.put(i, p)
 			}
-		}
-		r := runExact(t, "gm.fall", c.sets...)
-		samePMF(t, "fall"+joinSets(c.sets), r.Var("damage"), dmg.floats(), 1e-12)
-		samePMF(t, "fall"+joinSets(c.sets), r.Var("injuries"), inj.floats(), 1e-12)
+			dmg, inj := dist{}, dist{}
+			for nat := 1; nat <= 20; nat++ {
+				for sum, p := range ndx(n, 6) {
+					p := mul(p, q(1, 20))
+					evades := nat <= c.ev && (c.h < 20 || (c.h == 20 && c.upTo))
+					d, i := sum, n
+					switch {
+					case evades && c.h < 10:
+						d, i = 0, 0
+					case evades && c.ceil:
+						d, i = (sum+1)/2, 0
+					case evades:
+						d, i = sum/2, 0
+					}
+					if evades && c.h >= 10 && c.halfIn {
+						i = n / 2
+					}
+					dmg.put(d, p)
+					inj.put(i, p)
+				}
+			}
+			r := runExact(t, "gm.fall", c.sets...)
+			samePMF(t, "fall"+joinSets(c.sets), r.Var("damage"), dmg.floats(), 1e-12)
+			samePMF(t, "fall"+joinSets(c.sets), r.Var("injuries"), inj.floats(), 1e-12)
+		})
 	}
 }
 
+// TestJumpOracle compares gm.jump with the doubling penalty applied to
+// every natural.
 func TestJumpOracle(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		sets   []string
 		T      int
@@ -450,29 +526,32 @@ func TestJumpOracle(t *testing.T) {
 		{[]string{"size=titanic", "target=50"}, 18, 16, 50},
 		{[]string{"agility=0", "modifier=-9"}, -1, 1, 4},
 	} {
-		height := dist{}
-		reach := 0.0
-		for nat := 1; nat <= 20; nat++ {
-			H := 0
-			for h := 1; ; h++ {
-				pen := 0
-				if h >= 2 {
-					pen = 1 << (h - 2)
+		t.Run("jump"+joinSets(c.sets), func(t *testing.T) {
+			t.Parallel()
+			height := dist{}
+			reach := 0.0
+			for nat := 1; nat <= 20; nat++ {
+				H := 0
+				for h := 1; ; h++ {
+					pen := 0
+					if h >= 2 {
+						pen = 1 << (h - 2)
+					}
+					if nat > c.T-pen {
+						break
+					}
+					H = h
 				}
-				if nat > c.T-pen {
-					break
+				height.put(H, q(1, 20))
+				if float64(H)*c.factor >= c.target {
+					reach += 1.0 / 20
 				}
-				H = h
 			}
-			height.put(H, q(1, 20))
-			if float64(H)*c.factor >= c.target {
-				reach += 1.0 / 20
-			}
-		}
-		r := runExact(t, "gm.jump", c.sets...)
-		samePMF(t, "jump"+joinSets(c.sets), r.Var("height"), height.floats(), 1e-15)
-		near(t, "P(reach)"+joinSets(c.sets), r.Event("reaches_target").P, reach, 1e-12)
-		near(t, "E[distance]"+joinSets(c.sets), r.Var("distance").Stats.Mean, r.Var("height").Stats.Mean*c.factor, 1e-12)
+			r := runExact(t, "gm.jump", c.sets...)
+			samePMF(t, "jump"+joinSets(c.sets), r.Var("height"), height.floats(), 1e-15)
+			near(t, "P(reach)"+joinSets(c.sets), r.Event("reaches_target").P, reach, 1e-12)
+			near(t, "E[distance]"+joinSets(c.sets), r.Var("distance").Stats.Mean, r.Var("height").Stats.Mean*c.factor, 1e-12)
+		})
 	}
 	// The cliff: the doubling penalty stops a human around 4–5 feet.
 	near(t, "max height, agility 10", runExact(t, "gm.jump").Var("height").Stats.Max, 6, 0)
@@ -494,7 +573,10 @@ func series(K int, nat bool, target func(j, inj int) int) dist {
 	return d
 }
 
+// TestHealthSeriesOracles compares gm.forced_march and gm.daily_push with
+// series.
 func TestHealthSeriesOracles(t *testing.T) {
+	t.Parallel()
 	// Forced march: push j at H + 2r − 2(e + j) − w.
 	for _, c := range []struct {
 		sets                []string
@@ -506,17 +588,20 @@ func TestHealthSeriesOracles(t *testing.T) {
 		{[]string{"opt.injury_penalty=on", "injuries=1", "pushes=8", "health=16"}, 16, 0, 0, 0, 8, 1, true, false},
 		{[]string{"opt.naturals=1_succeeds_20_fails", "health=4", "pushes=5"}, 4, 0, 0, 0, 5, 0, false, true},
 	} {
-		want := series(c.K, c.nat, func(j, inj int) int {
-			t := c.H + 2*c.r - 2*(c.e+j) - c.w - c.inj0
-			if c.feedback {
-				t -= inj
-			}
-			return t
+		t.Run("forced march"+joinSets(c.sets), func(t *testing.T) {
+			t.Parallel()
+			want := series(c.K, c.nat, func(j, inj int) int {
+				t := c.H + 2*c.r - 2*(c.e+j) - c.w - c.inj0
+				if c.feedback {
+					t -= inj
+				}
+				return t
+			})
+			r := runExact(t, "gm.forced_march", c.sets...)
+			samePMF(t, "forced march"+joinSets(c.sets), r.Var("injuries"), want.floats(), 1e-12)
+			near(t, "injuries per distance"+joinSets(c.sets), r.Var("injuries_per_distance").Stats.Mean,
+				r.Var("injuries").Stats.Mean/float64(c.K*(12-c.r)), 1e-12)
 		})
-		r := runExact(t, "gm.forced_march", c.sets...)
-		samePMF(t, "forced march"+joinSets(c.sets), r.Var("injuries"), want.floats(), 1e-12)
-		near(t, "injuries per distance"+joinSets(c.sets), r.Var("injuries_per_distance").Stats.Mean,
-			r.Var("injuries").Stats.Mean/float64(c.K*(12-c.r)), 1e-12)
 	}
 	// Daily push: Binomial(K, 1 − p), or −2 per earlier push.
 	for _, c := range []struct {
@@ -528,18 +613,24 @@ func TestHealthSeriesOracles(t *testing.T) {
 		{[]string{"opt.earlier_rolls=minus_2_each", "days=6", "health=15"}, 15, 6, 2, 0, false},
 		{[]string{"opt.injury_penalty=on", "days=10", "health=14", "injuries=2"}, 14, 10, 0, 2, true},
 	} {
-		want := series(c.K, false, func(j, inj int) int {
-			t := c.H - c.step*j - c.inj0
-			if c.feedback {
-				t -= inj
-			}
-			return t
+		t.Run("daily push"+joinSets(c.sets), func(t *testing.T) {
+			t.Parallel()
+			want := series(c.K, false, func(j, inj int) int {
+				t := c.H - c.step*j - c.inj0
+				if c.feedback {
+					t -= inj
+				}
+				return t
+			})
+			samePMF(t, "daily push"+joinSets(c.sets), runExact(t, "gm.daily_push", c.sets...).Var("injuries"), want.floats(), 1e-12)
 		})
-		samePMF(t, "daily push"+joinSets(c.sets), runExact(t, "gm.daily_push", c.sets...).Var("injuries"), want.floats(), 1e-12)
 	}
 }
 
+// TestSuffocationOracle compares gm.suffocation with the rolls followed
+// for each buffer, and the round of the k-th injury.
 func TestSuffocationOracle(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		sets                     []string
 		health, minutes, k, inj0 int
@@ -554,136 +645,160 @@ func TestSuffocationOracle(t *testing.T) {
 		{[]string{"opt.naturals=1_succeeds_20_fails", "endurance_bonus=-8", "minutes=3", "k=2"}, 10, 3, 2, 0, dist{0: q(1, 1)}, 1, false, true},
 		{[]string{"minutes=0"}, 10, 0, 1, 0, dist{1: q(1, 4), 2: q(1, 4), 3: q(1, 4), 4: q(1, 4)}, 1, false, false},
 	} {
-		D, every := 6*c.minutes, 6*c.slow
-		inj, roundK := dist{}, dist{}
-		for b, pb := range c.buffer {
-			// The rolls j with b·slow + 6j·slow < D; the k-th injury's round.
-			d := dist{0: pb}
-			for j := 0; b*c.slow+j*every < D; j++ {
-				next := dist{}
+		t.Run("suffocation"+joinSets(c.sets), func(t *testing.T) {
+			t.Parallel()
+			D, every := 6*c.minutes, 6*c.slow
+			inj, roundK := dist{}, dist{}
+			for b, pb := range c.buffer {
+				// The rolls j with b·slow + 6j·slow < D; the k-th injury's round.
+				d := dist{0: pb}
+				for j := 0; b*c.slow+j*every < D; j++ {
+					next := dist{}
+					for n, m := range d {
+						tgt := c.health - j - c.inj0
+						if c.feedback {
+							tgt -= n
+						}
+						p := pr(tgt, c.nat)
+						next.put(n, mul(m, p))
+						fail := mul(m, sub(q(1, 1), p))
+						if n+1 == c.k {
+							roundK.put(b*c.slow+j*every, fail)
+						}
+						next.put(n+1, fail)
+					}
+					d = next
+				}
 				for n, m := range d {
-					tgt := c.health - j - c.inj0
-					if c.feedback {
-						tgt -= n
-					}
-					p := pr(tgt, c.nat)
-					next.put(n, mul(m, p))
-					fail := mul(m, sub(q(1, 1), p))
-					if n+1 == c.k {
-						roundK.put(b*c.slow+j*every, fail)
-					}
-					next.put(n+1, fail)
+					inj.put(n, m)
 				}
-				d = next
 			}
-			for n, m := range d {
-				inj.put(n, m)
+			r := runExact(t, "gm.suffocation", c.sets...)
+			what := "suffocation" + joinSets(c.sets)
+			samePMF(t, what, r.Var("injuries"), inj.floats(), 1e-12)
+			// rounds_to_k_injuries is defined where the k-th injury came.
+			got := pmf(r.Var("rounds_to_k_injuries"))
+			for x, p := range roundK {
+				near(t, what+": P(k-th injury at round "+strconv.Itoa(x)+")", got[float64(x)], f64(p), 1e-12)
 			}
-		}
-		r := runExact(t, "gm.suffocation", c.sets...)
-		what := "suffocation" + joinSets(c.sets)
-		samePMF(t, what, r.Var("injuries"), inj.floats(), 1e-12)
-		// rounds_to_k_injuries is defined where the k-th injury came.
-		got := pmf(r.Var("rounds_to_k_injuries"))
-		for x, p := range roundK {
-			near(t, what+": P(k-th injury at round "+strconv.Itoa(x)+")", got[float64(x)], f64(p), 1e-12)
-		}
+		})
 	}
 }
 
-func TestSmallMechanicsClosedForms(t *testing.T) {
-	// Concentration: P(it survives k hits) = p^k.
-	for _, c := range []struct {
-		ev, k int
-	}{{10, 3}, {6, 12}, {17, 1}} {
-		r := runExact(t, "gm.concentration", "evasion="+strconv.Itoa(c.ev), "hits="+strconv.Itoa(c.k))
-		near(t, "concentration survives", r.Event("survives").P, math.Pow(float64(c.ev)/20, float64(c.k)), 1e-12)
-	}
-	// Semi-consciousness: E[delay] = 2.5·(1 − p).
-	for _, w := range []int{0, 7, 12, 20} {
-		r := runExact(t, "gm.semiconscious", "willpower="+strconv.Itoa(w))
-		near(t, "E[delay]", r.Var("delay").Stats.Mean, 2.5*(1-float64(w)/20), 1e-12)
-	}
-	// Disbelieving: every pair of naturals.
-	for _, c := range []struct {
-		sets          []string
-		target, other int
-		grant         bool
-	}{
-		{[]string{"penalty=7", "bonus=2"}, 10 + 2 - 7, 10 + 2 - 7, false},
-		{[]string{"route=willpower", "penalty=5", "willpower=12"}, 12 - 2, 10 - 5, true},
-		{[]string{"route=willpower", "penalty=5", "opt.willpower_penalty=half_ceil"}, 10 - 3, 5, true},
-		{[]string{"route=willpower", "penalty=5", "opt.willpower_penalty=full"}, 10 - 5, 5, true},
-	} {
-		var dis, oth float64
-		for n := 1; n <= 20; n++ {
-			for o := 1; o <= 20; o++ {
-				tgt := c.other
-				if n <= c.target {
-					dis += 1.0 / 400
-					if c.grant {
-						tgt += 2
+// TestReactionsClosedForms checks concentration, semi-consciousness,
+// disbelieving, item reactions and tracking against their closed forms,
+// one subtest a mechanic.
+func TestReactionsClosedForms(t *testing.T) {
+	t.Parallel()
+	t.Run("concentration", func(t *testing.T) {
+		t.Parallel()
+		// Concentration: P(it survives k hits) = p^k.
+		for _, c := range []struct {
+			ev, k int
+		}{{10, 3}, {6, 12}, {17, 1}} {
+			r := runExact(t, "gm.concentration", "evasion="+strconv.Itoa(c.ev), "hits="+strconv.Itoa(c.k))
+			near(t, "concentration survives", r.Event("survives").P, math.Pow(float64(c.ev)/20, float64(c.k)), 1e-12)
+		}
+	})
+	t.Run("semiconscious", func(t *testing.T) {
+		t.Parallel()
+		// Semi-consciousness: E[delay] = 2.5·(1 − p).
+		for _, w := range []int{0, 7, 12, 20} {
+			r := runExact(t, "gm.semiconscious", "willpower="+strconv.Itoa(w))
+			near(t, "E[delay]", r.Var("delay").Stats.Mean, 2.5*(1-float64(w)/20), 1e-12)
+		}
+	})
+	t.Run("disbelieve", func(t *testing.T) {
+		t.Parallel()
+		// Disbelieving: every pair of naturals.
+		for _, c := range []struct {
+			sets          []string
+			target, other int
+			grant         bool
+		}{
+			{[]string{"penalty=7", "bonus=2"}, 10 + 2 - 7, 10 + 2 - 7, false},
+			{[]string{"route=willpower", "penalty=5", "willpower=12"}, 12 - 2, 10 - 5, true},
+			{[]string{"route=willpower", "penalty=5", "opt.willpower_penalty=half_ceil"}, 10 - 3, 5, true},
+			{[]string{"route=willpower", "penalty=5", "opt.willpower_penalty=full"}, 10 - 5, 5, true},
+		} {
+			var dis, oth float64
+			for n := 1; n <= 20; n++ {
+				for o := 1; o <= 20; o++ {
+					tgt := c.other
+					if n <= c.target {
+						dis += 1.0 / 400
+						if c.grant {
+							tgt += 2
+						}
+					}
+					if o <= tgt {
+						oth += 1.0 / 400
 					}
 				}
-				if o <= tgt {
-					oth += 1.0 / 400
+			}
+			r := runExact(t, "gm.disbelieve", c.sets...)
+			near(t, "disbelieves"+joinSets(c.sets), r.Event("disbelieves").P, dis, 1e-12)
+			near(t, "other disbelieves"+joinSets(c.sets), r.Event("other_disbelieves").P, oth, 1e-12)
+		}
+		dmg := runExact(t, "gm.disbelieve", "phantasmal_damage=23", "perception=20")
+		near(t, "phantasmal damage kept: a tenth, rounded up", dmg.Var("damage_remaining").Stats.Mean, 3, 0)
+	})
+	t.Run("item_reaction", func(t *testing.T) {
+		t.Parallel()
+		// Item reactions: the seed's own thickness examples for glass.
+		for _, c := range []struct {
+			th   string
+			want int
+		}{{"0.2", 0}, {"0.25", 1}, {"0.5", 2}, {"1", 3}, {"2", 4}, {"3.9", 4}, {"4", 5}} {
+			r := runExact(t, "gm.item_reaction", "material=glass", "attack=fire", "thickness="+c.th)
+			near(t, "glass "+c.th+"″ P(damaged)", r.Event("damaged").P, 1-math.Min(float64(4+8+c.want)/20, 1), 1e-15)
+		}
+		r := runExact(t, "gm.item_reaction", "material=paper", "attack=fire", "thickness=0.5", "modifier=-3")
+		near(t, "paper vs fire", r.Event("damaged").P, 1-float64(4-2+1-3)/20, 1e-15)
+		r = runExact(t, "gm.item_reaction", "opt.table=user", "user_bonus=3", "user_base_thickness=0.3", "thickness=2.5")
+		near(t, "user table: 3 doublings past 0.3″", r.Event("damaged").P, 1-float64(4+3+4)/20, 1e-15)
+		near(t, "destroyed needs damage ≥ weight", runExact(t, "gm.item_reaction", "damage=4", "weight=4.5").Event("destroyed").P, 0, 0)
+	})
+	t.Run("tracking", func(t *testing.T) {
+		t.Parallel()
+		// Tracking: Σ_m P(M = m)·p(P − days + g − m) + P(cover fails)·p(P − days + g).
+		for _, c := range []struct {
+			P, days, g, qp int
+		}{{10, 0, 1, 10}, {14, 3, 6, 8}, {12, 1, 100, 15}} {
+			gb := int(math.Floor(math.Log2(float64(c.g))))
+			var want float64
+			for n := 1; n <= 20; n++ {
+				m := 0
+				if n <= c.qp {
+					m = c.qp - n
 				}
+				want += f64(pr(c.P-c.days+gb-m, false)) / 20
 			}
+			r := runExact(t, "gm.tracking", "perception="+strconv.Itoa(c.P), "days="+strconv.Itoa(c.days), "group="+strconv.Itoa(c.g),
+				"covers=1", "quarry_perception="+strconv.Itoa(c.qp))
+			near(t, "P(track)", r.Event("tracked").P, want, 1e-12)
 		}
-		r := runExact(t, "gm.disbelieve", c.sets...)
-		near(t, "disbelieves"+joinSets(c.sets), r.Event("disbelieves").P, dis, 1e-12)
-		near(t, "other disbelieves"+joinSets(c.sets), r.Event("other_disbelieves").P, oth, 1e-12)
-	}
-	dmg := runExact(t, "gm.disbelieve", "phantasmal_damage=23", "perception=20")
-	near(t, "phantasmal damage kept: a tenth, rounded up", dmg.Var("damage_remaining").Stats.Mean, 3, 0)
-	// Item reactions: the seed's own thickness examples for glass.
-	for _, c := range []struct {
-		th   string
-		want int
-	}{{"0.2", 0}, {"0.25", 1}, {"0.5", 2}, {"1", 3}, {"2", 4}, {"3.9", 4}, {"4", 5}} {
-		r := runExact(t, "gm.item_reaction", "material=glass", "attack=fire", "thickness="+c.th)
-		near(t, "glass "+c.th+"″ P(damaged)", r.Event("damaged").P, 1-math.Min(float64(4+8+c.want)/20, 1), 1e-15)
-	}
-	r := runExact(t, "gm.item_reaction", "material=paper", "attack=fire", "thickness=0.5", "modifier=-3")
-	near(t, "paper vs fire", r.Event("damaged").P, 1-float64(4-2+1-3)/20, 1e-15)
-	r = runExact(t, "gm.item_reaction", "opt.table=user", "user_bonus=3", "user_base_thickness=0.3", "thickness=2.5")
-	near(t, "user table: 3 doublings past 0.3″", r.Event("damaged").P, 1-float64(4+3+4)/20, 1e-15)
-	near(t, "destroyed needs damage ≥ weight", runExact(t, "gm.item_reaction", "damage=4", "weight=4.5").Event("destroyed").P, 0, 0)
-	// Tracking: Σ_m P(M = m)·p(P − days + g − m) + P(cover fails)·p(P − days + g).
-	for _, c := range []struct {
-		P, days, g, qp int
-	}{{10, 0, 1, 10}, {14, 3, 6, 8}, {12, 1, 100, 15}} {
-		gb := int(math.Floor(math.Log2(float64(c.g))))
-		var want float64
-		for n := 1; n <= 20; n++ {
-			m := 0
-			if n <= c.qp {
-				m = c.qp - n
-			}
-			want += f64(pr(c.P-c.days+gb-m, false)) / 20
-		}
-		r := runExact(t, "gm.tracking", "perception="+strconv.Itoa(c.P), "days="+strconv.Itoa(c.days), "group="+strconv.Itoa(c.g),
-			"covers=1", "quarry_perception="+strconv.Itoa(c.qp))
-		near(t, "P(track)", r.Event("tracked").P, want, 1e-12)
-	}
-	near(t, "P(track), no cover, 4 days, group 9", runExact(t, "gm.tracking", "days=4", "group=9").Event("tracked").P, (10-4+3)/20.0, 1e-15)
+		near(t, "P(track), no cover, 4 days, group 9", runExact(t, "gm.tracking", "days=4", "group=9").Event("tracked").P, (10-4+3)/20.0, 1e-15)
+	})
 }
 
-// The group bonus and the movement table, as the seed gives them.
+// TestTables: the group bonus, the movement table and a minor
+// contributor's share, as the seed gives them.
 func TestTables(t *testing.T) {
+	t.Parallel()
 	for g, want := range map[int]int{1: 0, 2: 1, 3: 1, 4: 2, 7: 2, 8: 3, 1000: 9} {
-		if got := GroupBonus(g); got != want {
-			t.Errorf("GroupBonus(%d) = %d; want %d", g, got, want)
+		if got := groupBonus(g); got != want {
+			t.Errorf("groupBonus(%d) = %d; want %d", g, got, want)
 		}
 	}
-	for m, want := range map[Movement][2]int{MoveNone: {0, 0}, MoveDash: {1, 1}, MoveWalk: {2, 0}, MoveJog: {4, 2}, MoveRun: {8, 4}, MoveSprint: {16, 8}} {
-		if got := [2]int{MovementPenalty(m, TerrainDangerous), MovementPenalty(m, TerrainOutdoors)}; got != want {
-			t.Errorf("MovementPenalty(%s) = %v; want %v", m, got, want)
+	for m, want := range map[movement][2]int{moveNone: {0, 0}, moveDash: {1, 1}, moveWalk: {2, 0}, moveJog: {4, 2}, moveRun: {8, 4}, moveSprint: {16, 8}} {
+		if got := [2]int{movementPenalty(m, terrainDangerous), movementPenalty(m, terrainOutdoors)}; got != want {
+			t.Errorf("movementPenalty(%s) = %v; want %v", m, got, want)
 		}
 	}
 	for b, want := range map[int]int{-5: -2, -1: 0, 0: 0, 1: 0, 3: 1, 4: 2} {
-		if got := Minor(b); got != want {
-			t.Errorf("Minor(%d) = %d; want %d", b, got, want)
+		if got := minor(b); got != want {
+			t.Errorf("minor(%d) = %d; want %d", b, got, want)
 		}
 	}
 }

@@ -7,24 +7,26 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
-// §3.7: pushing on without rest. Both are a series of health rolls, each
+// Pushing on without rest (docs/mechanics.md#gm-forced_march,
+// docs/mechanics.md#gm-daily_push). Both are a series of health rolls, each
 // failure one injury, each roll j at a target that may fall with j; the
-// injuries are a Poisson-binomial count (K8), and with injury_penalty=on a
-// chain on the injury count (K7), exact either way.
+// injuries are a Poisson-binomial count, and with injury_penalty=on a
+// time-inhomogeneous chain on the injury count (a forward DP), exact
+// either way.
 
 // travelMechanics are the mechanics declared in travel.go.
 func travelMechanics() []*mechanics.Mechanic {
 	return []*mechanics.Mechanic{forcedMarch(), dailyPush()}
 }
 
-// healthSeries is a chain of K health rolls: roll j (j = 0…K−1) at
+// healthSeries is a chain of health rolls: roll j (j = 0…rolls−1) at
 // base − step·j, less the injury penalty; a failure is one injury.
 type healthSeries struct {
-	K, base, step int
-	nat           Naturals
-	inj0          int
-	feedback      bool
-	unit          string
+	rolls, base, step int
+	nat               naturals
+	inj0              int
+	feedback          bool
+	unit              string
 }
 
 func (h healthSeries) target(j, inj int) int {
@@ -40,8 +42,8 @@ func (h healthSeries) target(j, inj int) int {
 // kernel per chance); with feedback it is the natural, compared with the
 // target of the state's injuries.
 func (h healthSeries) process() (*mechanics.Process, block, mechanics.Slot) {
-	p := &mechanics.Process{Horizon: h.K, TimeUnit: h.unit, Homogeneous: h.step == 0 && !h.feedback}
-	rec := mechanics.NewRecord(mechanics.Int("injuries", 0, h.K, "injuries so far"))
+	p := &mechanics.Process{Horizon: h.rolls, TimeUnit: h.unit, Homogeneous: h.step == 0 && !h.feedback}
+	rec := mechanics.NewRecord(mechanics.Int("injuries", 0, h.rolls, "injuries so far"))
 	b := addBlock(p, false, rec)
 	sInj := rec.Slot("injuries")
 	p.Start = b.state(rec.Start())
@@ -52,10 +54,10 @@ func (h healthSeries) process() (*mechanics.Process, block, mechanics.Slot) {
 		p.Move = func(t, s, n int) int {
 			code, _ := b.code(s)
 			inj := sInj.Get(code)
-			if Roll("", h.target(t-1, inj), h.nat).Holds(n) {
+			if roll("", h.target(t-1, inj), h.nat).Holds(n) {
 				return s
 			}
-			return b.state(sInj.Set(code, min(inj+1, h.K)))
+			return b.state(sInj.Set(code, min(inj+1, h.rolls)))
 		}
 		return p, b, sInj
 	}
@@ -66,9 +68,9 @@ func (h healthSeries) process() (*mechanics.Process, block, mechanics.Slot) {
 			return s
 		}
 		code, _ := b.code(s)
-		// K injuries take all K rolls: the clamp only keeps a homogeneous
-		// chain's reachable states declared.
-		return b.state(sInj.Set(code, min(sInj.Get(code)+1, h.K)))
+		// As many injuries as rolls take all the rolls: the clamp only
+		// keeps a homogeneous chain's reachable states declared.
+		return b.state(sInj.Set(code, min(sInj.Get(code)+1, h.rolls)))
 	}
 	return p, b, sInj
 }
@@ -85,7 +87,7 @@ func (h healthSeries) spec() (*mechanics.Spec, expr.Expr) {
 }
 
 func feedbackOf(c mechanics.Config) (bool, int) {
-	if optInjuryPenalty.Of(c) == InjuryPenaltyOn {
+	if optInjuryPenalty.Of(c) == injuryPenaltyOn {
 		return true, c.Int("injuries")
 	}
 	return false, 0
@@ -97,9 +99,9 @@ func forcedMarch() *mechanics.Mechanic {
 		Summary: "forced march: pushing on without the ten-minute rest needs a health roll per period; each failure one injury",
 		Doc: "Push j (j = 0…K−1) after the time base of the speed without the ten-minute rest: a health roll at H + 2r − 2(e + j) − w " +
 			"(r: Movement given up for the whole period, e: earlier movement health rolls since the last rest, w: water or salt " +
-			"penalty up to 4); a failure is one injury. Injuries ~ Poisson-binomial (K8); with injury_penalty=on each injury " +
+			"penalty up to 4); a failure is one injury. Injuries ~ Poisson-binomial; with injury_penalty=on each injury " +
 			"penalises the later rolls (a chain on the count, exact). injuries_per_distance divides by the distance covered, K " +
-			"periods at Movement − r: sweep r for the r that minimises it (mechanics.md §3.7).",
+			"periods at Movement − r: sweep r for the r that minimises it.",
 		Params: []mechanics.Param{
 			score("health", 10, "health reaction score"),
 			ip("pushes", 4, 1, 60, "K: periods pushed without the rest"),
@@ -116,7 +118,7 @@ func forcedMarch() *mechanics.Mechanic {
 				return nil, fmt.Errorf("movement_given_up=%d leaves no Movement of %d: the march covers no distance", r, mv)
 			}
 			fb, inj0 := feedbackOf(c)
-			h := healthSeries{K: K, base: c.Int("health") + 2*r - 2*c.Int("earlier_rolls") - c.Int("water"), step: 2,
+			h := healthSeries{rolls: K, base: c.Int("health") + 2*r - 2*c.Int("earlier_rolls") - c.Int("water"), step: 2,
 				nat: optNaturals.Of(c), inj0: inj0, feedback: fb, unit: "push"}
 			spec, _ := h.spec()
 			spec.Vars = append(spec.Vars, mechanics.Var{Name: "injuries_per_distance",
@@ -130,7 +132,7 @@ func forcedMarch() *mechanics.Mechanic {
 var optEarlierRolls = mechanics.SwitchOf("gm.daily_push", "earlier_rolls",
 	"no_penalty: every day's push is one health roll at the same target (the rule as stated); minus_2_each: each earlier push "+
 		"since the last rest day penalises the next by 2, as the movement rest rule does (\"may push themselves forward as above\")",
-	EscalationNone, EscalationMinus2)
+	escalationNone, escalationMinus2)
 
 func dailyPush() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
@@ -138,7 +140,7 @@ func dailyPush() *mechanics.Mechanic {
 		Summary: "daily push: travelling 50% further in a day needs a health roll; each failure one injury",
 		Doc: "Increasing a day's movement by 50% incurs a health roll; a failure is one injury. Over K pushed days the injuries are " +
 			"Binomial (or Poisson-binomial with the −2 per earlier push); with injury_penalty=on each injury penalises the later " +
-			"rolls (a chain on the count, exact). The extra distance is K half-days of travel (mechanics.md §3.7).",
+			"rolls (a chain on the count, exact). The extra distance is K half-days of travel.",
 		Params: []mechanics.Param{
 			score("health", 10, "health reaction score"), pModifier,
 			ip("days", 5, 1, 60, "K: days pushed by 50%"),
@@ -148,10 +150,10 @@ func dailyPush() *mechanics.Mechanic {
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			fb, inj0 := feedbackOf(c)
 			step := 0
-			if optEarlierRolls.Of(c) == EscalationMinus2 {
+			if optEarlierRolls.Of(c) == escalationMinus2 {
 				step = 2
 			}
-			h := healthSeries{K: c.Int("days"), base: c.Int("health") + c.Int("modifier"), step: step,
+			h := healthSeries{rolls: c.Int("days"), base: c.Int("health") + c.Int("modifier"), step: step,
 				nat: optNaturals.Of(c), inj0: inj0, feedback: fb, unit: "day"}
 			spec, _ := h.spec()
 			return spec, nil

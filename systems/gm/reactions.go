@@ -8,20 +8,22 @@ import (
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
-// §3.8: concentration, semi-consciousness, disbelieving illusions, item
-// reactions, tracking.
+// Single reaction rolls in particular situations: concentration,
+// semi-consciousness, disbelieving illusions, item reactions, tracking
+// (docs/mechanics.md#gm-concentration, #gm-semiconscious, #gm-disbelieve,
+// #gm-item_reaction, #gm-tracking).
 
-// miscMechanics are the mechanics declared in misc.go.
-func miscMechanics() []*mechanics.Mechanic {
+// reactionMechanics are the mechanics declared in reactions.go.
+func reactionMechanics() []*mechanics.Mechanic {
 	return []*mechanics.Mechanic{concentration(), semiconscious(), disbelieve(), itemReaction(), tracking()}
 }
 
 // rollUnder is the success of the natural n at a target given as an
 // expression (one that depends on another roll): kit.RollUnder with the
 // naturals switch, for a target that is not a constant.
-func rollUnder(n, target expr.Expr, nat Naturals) expr.Expr {
+func rollUnder(n, target expr.Expr, nat naturals) expr.Expr {
 	core := expr.Le(n, target)
-	if nat == Naturals1Succeeds20Fails {
+	if nat == naturals1Succeeds20Fails {
 		return expr.Or(expr.Le(n, num(1)), expr.And(expr.Lt(n, num(20)), core))
 	}
 	return core
@@ -33,7 +35,7 @@ func concentration() *mechanics.Mechanic {
 		Summary: "concentration: each successful attack on a concentrating character forces an evasion roll or concentration breaks",
 		Doc: "Someone concentrating for more than a round (a sorcerer, monk or prophet) must make an evasion roll each time an attack " +
 			"hits, or the concentration breaks: P(it survives k hits) = p_ev^k, the hit that breaks it Geometric(1 − p_ev). While " +
-			"concentrating, defence is at −1 (the attackers' concern) (mechanics.md §3.8).",
+			"concentrating, defence is at −1 (the attackers' concern).",
 		Params:  []mechanics.Param{score("evasion", 10, "evasion reaction score"), pModifier, ip("hits", 3, 1, 1000, "k: successful attacks suffered")},
 		Options: mechanics.Options(optNaturals),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -63,11 +65,11 @@ func semiconscious() *mechanics.Mechanic {
 		ID:      "gm.semiconscious",
 		Summary: "semi-conscious: acting on a request or answering needs a willpower roll, else d4 rounds of delay",
 		Doc: "A semi-conscious character directed to do something (or asked a question) may follow it; the player must make a " +
-			"willpower roll or take d4 rounds to react: E[delay] = 2.5·(1 − p) (mechanics.md §3.8).",
+			"willpower roll or take d4 rounds to react: E[delay] = 2.5·(1 − p).",
 		Params:  []mechanics.Param{score("willpower", 10, "willpower reaction score"), pModifier},
 		Options: mechanics.Options(optNaturals),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			r := Roll("natural", c.Int("willpower")+c.Int("modifier"), optNaturals.Of(c))
+			r := roll("natural", c.Int("willpower")+c.Int("modifier"), optNaturals.Of(c))
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), mechanics.Int("slowness", 1, 4, "the d4 rounds a failure costs").In("rounds"))
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "slowness", Node: mechanics.D(4)})}
 			spec.Vars = []mechanics.Var{{Name: "delay", Doc: "rounds before reacting: 0 on a success, d4 on a failure", Unit: "rounds",
@@ -79,10 +81,10 @@ func semiconscious() *mechanics.Mechanic {
 }
 
 var (
-	optRoute            = mechanics.ChoiceOf("gm.disbelieve", "route", "perception (looking for flaws) or willpower (standing to accept its effects)", RoutePerception, RouteWillpower)
+	optRoute            = mechanics.ChoiceOf("gm.disbelieve", "route", "perception (looking for flaws) or willpower (standing to accept its effects)", routePerception, routeWillpower)
 	optWillpowerPenalty = mechanics.SwitchOf("gm.disbelieve", "willpower_penalty",
 		"the phantasm's penalty on the willpower route: half_floor (⌊pen/2⌋, \"usually halved\"), half_ceil or full",
-		WillpowerHalfFloor, WillpowerHalfCeil, WillpowerFull)
+		willpowerHalfFloor, willpowerHalfCeil, willpowerFull)
 )
 
 func disbelieve() *mechanics.Mechanic {
@@ -92,7 +94,7 @@ func disbelieve() *mechanics.Mechanic {
 		Doc: "By perception the roll is at the phantasm's penalty (less any bonus for an obvious illusion); by willpower the penalty " +
 			"is halved (⌊pen/2⌋ by default) and a success gives other characters +2 to disbelieve by perception (other_disbelieves: " +
 			"one such character rolling after). Once the damage is known to be illusory the victim regains all but a tenth of the " +
-			"phantasmal damage, rounded up (mechanics.md §3.8).",
+			"phantasmal damage, rounded up.",
 		Params: []mechanics.Param{
 			score("perception", 10, "perception reaction score"), score("willpower", 10, "willpower reaction score"),
 			ip("penalty", 0, 0, 40, "the phantasm's penalty (more powerful phantasms, more)"),
@@ -105,20 +107,20 @@ func disbelieve() *mechanics.Mechanic {
 			nat, route := optNaturals.Of(c), optRoute.Of(c)
 			pen, bonus, D := c.Int("penalty"), c.Int("bonus"), c.Int("phantasmal_damage")
 			target := c.Int("perception") + bonus - pen
-			if route == RouteWillpower {
+			if route == routeWillpower {
 				switch optWillpowerPenalty.Of(c) {
-				case WillpowerHalfFloor:
+				case willpowerHalfFloor:
 					pen /= 2
-				case WillpowerHalfCeil:
+				case willpowerHalfCeil:
 					pen = (pen + 1) / 2
 				}
 				target = c.Int("willpower") + bonus - pen
 			}
-			r := Roll("natural", target, nat)
+			r := roll("natural", target, nat)
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), kit.Natural("other_natural", 20))
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "other_natural", Node: d20})}
 			grant := 0
-			if route == RouteWillpower {
+			if route == routeWillpower {
 				grant = 2
 			}
 			othersBonus := expr.Cond(r.Success(), num(grant), num(0))
@@ -143,18 +145,18 @@ type materialRow struct {
 	base  expr.Rat
 }
 
-var materialTable = map[Material]materialRow{
-	MaterialGlass: {[3]int{8, 16, 0}, expr.Frac(1, 4)},
-	MaterialIce:   {[3]int{8, 0, 0}, expr.Frac(1, 2)},
-	MaterialMetal: {[3]int{6, 5, 0}, expr.Frac(1, 4)},
-	MaterialPaper: {[3]int{-2, 6, 8}, expr.Frac(1, 2)},
-	MaterialStone: {[3]int{8, 10, 0}, expr.Int(1)},
-	MaterialWood:  {[3]int{3, 5, 0}, expr.Int(1)},
+var materialTable = map[material]materialRow{
+	materialGlass: {[3]int{8, 16, 0}, expr.Frac(1, 4)},
+	materialIce:   {[3]int{8, 0, 0}, expr.Frac(1, 2)},
+	materialMetal: {[3]int{6, 5, 0}, expr.Frac(1, 4)},
+	materialPaper: {[3]int{-2, 6, 8}, expr.Frac(1, 2)},
+	materialStone: {[3]int{8, 10, 0}, expr.Int(1)},
+	materialWood:  {[3]int{3, 5, 0}, expr.Int(1)},
 }
 
-// ThicknessBonus is +1 at the base thickness and +1 per doubling beyond it
+// thicknessBonus is +1 at the base thickness and +1 per doubling beyond it
 // (0 below the base): glass (¼″) gets 1 at ¼″, 2 at ½″, 3 at 1″.
-func ThicknessBonus(t, base expr.Rat) int {
+func thicknessBonus(t, base expr.Rat) int {
 	k := 0
 	for b := base; t.Cmp(b) >= 0 && k < 64; b = b.Mul(expr.Int(2)) {
 		k++
@@ -163,13 +165,13 @@ func ThicknessBonus(t, base expr.Rat) int {
 }
 
 var (
-	optMaterial = mechanics.ChoiceOf("gm.item_reaction", "material", "the item's material", MaterialGlass, MaterialIce, MaterialMetal, MaterialPaper, MaterialStone, MaterialWood)
-	optAttack   = mechanics.ChoiceOf("gm.item_reaction", "attack", "the attack form", AttackFire, AttackBludgeon, AttackAcid)
+	optMaterial = mechanics.ChoiceOf("gm.item_reaction", "material", "the item's material", materialGlass, materialIce, materialMetal, materialPaper, materialStone, materialWood)
+	optAttack   = mechanics.ChoiceOf("gm.item_reaction", "attack", "the attack form", attackFire, attackBludgeon, attackAcid)
 	optTable    = mechanics.SwitchOf("gm.item_reaction", "table",
 		"left_to_right: the seed's table read left to right as printed (glass fire +8 bludgeon +16, ice fire +8, metal fire +6 "+
 			"bludgeon +5, paper fire −2 bludgeon +6 acid +8, stone fire +8 bludgeon +10, wood fire +3 bludgeon +5; blank cells +0; "+
 			"base thickness glass ¼″, ice ½″, metal ¼″, paper ½″, stone 1″, wood 1″); user: user_bonus and user_base_thickness",
-		TableLeftToRight, TableUser)
+		tableLeftToRight, tableUser)
 )
 
 func itemReaction() *mechanics.Mechanic {
@@ -179,7 +181,7 @@ func itemReaction() *mechanics.Mechanic {
 		Doc: "Items not carried, or carried by someone unconscious or injured by the attack, react to an attack that might damage " +
 			"them: success ⇔ N ≤ 4 + material/attack bonus + thickness bonus (+1 at the material's base thickness, +1 per doubling " +
 			"beyond). A failure damages the item; its survival points are its weight in pounds. The seed's table lost its column " +
-			"alignment: see the table switch (mechanics.md §3.8).",
+			"alignment: see the table switch.",
 		Params: []mechanics.Param{
 			{Name: "thickness", Default: 1, Min: 0, Max: 1000, Real: true, Doc: "the item's thickness in inches"},
 			pModifier,
@@ -192,11 +194,11 @@ func itemReaction() *mechanics.Mechanic {
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			row := materialTable[optMaterial.Of(c)]
 			bonus, base := row.bonus[optAttack.Of(c)], row.base
-			if optTable.Of(c) == TableUser {
+			if optTable.Of(c) == tableUser {
 				bonus, base = c.Int("user_bonus"), c.Rat("user_base_thickness")
 			}
-			th := ThicknessBonus(c.Rat("thickness"), base)
-			r := Roll("natural", 4+bonus+th+c.Int("modifier"), optNaturals.Of(c))
+			th := thicknessBonus(c.Rat("thickness"), base)
+			r := roll("natural", 4+bonus+th+c.Int("modifier"), optNaturals.Of(c))
 			rec := naturalRecord("natural")
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Encode(rec, rec.Slot("natural"), d20)}
 			damaged := expr.Not(r.Success())
@@ -218,7 +220,7 @@ func tracking() *mechanics.Mechanic {
 		Summary: "tracking: a perception roll at −1 per day since the trail was made, + the tracked group's size bonus, − the quarry's cover margin",
 		Doc: "The tracker rolls perception − days + ⌊log₂ g⌋ (g: the tracked group's size, the group-effort chart). A quarry that " +
 			"covers its tracks makes its own perception roll; succeeding by M penalises the trackers by M (and halves its " +
-			"movement): P(track) = Σ_m P(M = m)·p(P − days + g − m) + P(cover fails)·p(P − days + g) (mechanics.md §3.8).",
+			"movement): P(track) = Σ_m P(M = m)·p(P − days + g − m) + P(cover fails)·p(P − days + g).",
 		Params: []mechanics.Param{
 			score("perception", 10, "the tracker's perception score"), pModifier,
 			ip("days", 0, 0, 365, "days since the trail was made (−1 each)"),
@@ -230,13 +232,13 @@ func tracking() *mechanics.Mechanic {
 		Options: mechanics.Options(optNaturals),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			nat := optNaturals.Of(c)
-			base := c.Int("perception") + c.Int("modifier") - c.Int("days") + GroupBonus(c.Int("group"))
+			base := c.Int("perception") + c.Int("modifier") - c.Int("days") + groupBonus(c.Int("group"))
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), kit.Natural("cover_natural", 20))
 			parts := []part{{Field: "natural", Node: d20}}
 			var penalty, covered expr.Expr = num(0), num(0)
 			if c.Int("covers") == 1 {
 				parts = append(parts, part{Field: "cover_natural", Node: d20})
-				cover := Roll("cover_natural", c.Int("quarry_perception")+c.Int("quarry_modifier"), nat)
+				cover := roll("cover_natural", c.Int("quarry_perception")+c.Int("quarry_modifier"), nat)
 				covered = cover.Success()
 				penalty = expr.Cond(covered, expr.Max(num(0), cover.Margin()), num(0))
 			}
