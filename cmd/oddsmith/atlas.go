@@ -8,7 +8,8 @@ import (
 	"github.com/oddsmith/oddsmith/study"
 )
 
-// runAtlas writes the cross-system atlas (mechanics.md §6): the plan built
+// runAtlas writes the cross-system atlas (twelve comparisons of the five
+// systems): the plan built
 // into the binary (study.AtlasPlan, the same as examples/atlas.toml) run as
 // `oddsmith run` would.
 func runAtlas(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -33,7 +33,7 @@ func commandTable() []*command {
 		{name: "merge", usage: mergeUsage, short: mergeShort, long: mergeLong, run: runMerge},
 		{name: "atlas", usage: "oddsmith atlas -o DIR [-q] [--memory SIZE]",
 			short: "the cross-system atlas: twelve comparison charts of the five systems → a report bundle",
-			long: "Runs the atlas plan built into oddsmith — the twelve cross-system comparisons of mechanics.md §6: success against " +
+			long: "Runs the atlas plan built into oddsmith — twelve comparisons of the five systems: success against " +
 				"difficulty, what +1 is worth, crits and fumbles, opposed rolls and ties, falling, ailments and breath, fire, damage tails, " +
 				"extended tasks, group help, duel length and a validation of the simulator — and writes a bundle: one PNG chart and the tidy " +
 				"CSV behind it per comparison, and index.md with one-line findings. Every chart names its reference characters and options " +
