@@ -7,21 +7,26 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
-// hostile runs the command and checks what every run must satisfy: the
-// wanted exit status, no stack trace and no "internal error", and when it
-// fails, one line naming the problem (plus at most a pointer to --help)
-// and nothing on stdout.
+// hostile runs the command and checks what every run must satisfy
+// (wellBehaved) and the wanted exit status.
 func hostile(t *testing.T, want int, args ...string) (stdout, stderr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	code, out, errOut := runCLI(ctx, args...)
+	code, out, errOut := wellBehaved(t, args...)
 	if code != want {
 		t.Errorf("%q: exit %d; want %d (stderr %q)", args, code, want, errOut)
 	}
+	return out, errOut
+}
+
+// wellBehaved runs the command and checks what every run must satisfy,
+// whatever its exit status: no stack trace and no "internal error", and
+// when it fails, one line naming the problem (plus at most a pointer to
+// --help) and nothing on stdout.
+func wellBehaved(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	code, out, errOut := runCLI(t.Context(), args...)
 	for _, bad := range []string{"goroutine", "panic", "internal error", "runtime error"} {
 		if strings.Contains(errOut, bad) {
 			t.Errorf("%q: %q on stderr: %s", args, bad, errOut)
@@ -36,7 +41,7 @@ func hostile(t *testing.T, want int, args ...string) (stdout, stderr string) {
 			t.Errorf("%q: failed but wrote to stdout: %q", args, out)
 		}
 	}
-	return out, errOut
+	return code, out, errOut
 }
 
 func TestHostileSettings(t *testing.T) {
