@@ -45,16 +45,19 @@ func wellBehaved(t *testing.T, args ...string) (code int, stdout, stderr string)
 }
 
 func TestHostileSettings(t *testing.T) {
+	t.Parallel()
 	for _, set := range []string{
 		"skill=NaN", "skill=Inf", "skill=-Inf", "skill=1e400", "skill=0x10", "skill=", "skill= ", "=3", "skill==3",
 		"skill=3=4", "skill=-0", "opt.tie=", "opt.tie=BAND", "skill=١", "skill=\x00", "skill=9999999999999999999999",
 		"ag.skill_test.skill=41", "opt.=x", ".=x", "opt.tie.x=band",
 	} {
-		want := 2
-		if set == "skill=-0" {
-			want = 0
-		}
-		hostile(t, want, "exact", "ag.skill_test", "--set", set)
+		t.Run(set, func(t *testing.T) {
+			want := 2
+			if set == "skill=-0" {
+				want = 0
+			}
+			hostile(t, want, "exact", "ag.skill_test", "--set", set)
+		})
 	}
 	hostile(t, 2, "exact", "ag.fall_damage", "--set", "height=NaN")
 	hostile(t, 2, "exact", "ag.fall_damage", "--set", "height=1e309")
@@ -68,6 +71,7 @@ func TestHostileSettings(t *testing.T) {
 }
 
 func TestHostileSweeps(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "never")
 	for _, vary := range [][]string{
@@ -105,6 +109,7 @@ func TestHostileSweeps(t *testing.T) {
 }
 
 func TestHostileOutputs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// A directory is not a file.
 	hostile(t, 2, "exact", "ag.skill_test", "-o", dir)
@@ -127,13 +132,6 @@ func TestHostileOutputs(t *testing.T) {
 	if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
 		t.Errorf("the target's mode became %v", st.Mode().Perm())
 	}
-	// A new file respects the umask.
-	old := syscall.Umask(0o027)
-	hostile(t, 0, "exact", "ag.skill_test", "-o", filepath.Join(dir, "new.csv"), "--format", "csv")
-	syscall.Umask(old)
-	if st, _ := os.Stat(filepath.Join(dir, "new.csv")); st.Mode().Perm() != 0o640 {
-		t.Errorf("new file mode %v under umask 027", st.Mode().Perm())
-	}
 	// A full disk is an I/O failure, for every command that writes.
 	if full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0); err == nil {
 		for _, args := range [][]string{{"list"}, {"describe", "ag.skill_test"}, {"exact", "ag.skill_test"}, {"exact", "ag.skill_test", "-o", "/dev/full"}} {
@@ -146,7 +144,24 @@ func TestHostileOutputs(t *testing.T) {
 	}
 }
 
+// TestOutputUmask: a new output file respects the umask. The umask is the
+// process's: the test is not parallel, so no other test runs under it.
+func TestOutputUmask(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "new.csv")
+	old := syscall.Umask(0o027)
+	hostile(t, 0, "exact", "ag.skill_test", "-o", name, "--format", "csv")
+	syscall.Umask(old)
+	st, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o640 {
+		t.Errorf("new file mode %v under umask 027", st.Mode().Perm())
+	}
+}
+
 func TestHostilePlans(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, src string) string {
 		p := filepath.Join(dir, name)
