@@ -35,5 +35,5 @@ func runAtlas(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return mechanics.AsInput(err)
 	}
 	plan.MemoryBytes = mem
-	return writePlan(ctx, plan, "oddsmith atlas", *out, *quiet, stdout, stderr)
+	return bundle{title: "oddsmith atlas", dir: *out, quiet: *quiet, stdout: stdout, stderr: stderr}.write(ctx, plan)
 }

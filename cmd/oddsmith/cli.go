@@ -472,7 +472,8 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	opt := study.Engine{Kind: engine.Sim, Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem, Source: pointSource(ctx)}
 	if *shard != "" {
-		return simShard(ctx, fs, m, c, opt, *shard, of.output, of.format, *quiet, stderr)
+		job := shardJob{fs: fs, spec: *shard, out: of.output, quiet: *quiet, stderr: stderr}
+		return job.simShard(ctx, m, c, opt, of.format)
 	}
 	// A progress bar for runs longer than ~2 s (the simulator calls back
 	// only then).

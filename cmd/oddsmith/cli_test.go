@@ -15,7 +15,9 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/sim"
 	"github.com/oddsmith/oddsmith/systems"
 )
 
@@ -28,6 +30,7 @@ func runCLI(ctx context.Context, args ...string) (code int, stdout, stderr strin
 }
 
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want string // in the one-line error
@@ -55,43 +58,49 @@ func TestBadInput(t *testing.T) {
 		{[]string{"list", "extra"}, "list takes no arguments"},
 	}
 	for _, c := range cases {
-		code, out, errOut := runCLI(context.Background(), c.args...)
-		if code != 2 {
-			t.Errorf("%v: exit %d; want 2 (stderr %q)", c.args, code, errOut)
-		}
-		if len(c.args) == 0 {
-			continue
-		}
-		if out != "" {
-			t.Errorf("%v: wrote data to stdout: %q", c.args, out)
-		}
-		lines := strings.Split(strings.TrimSpace(errOut), "\n")
-		if !strings.HasPrefix(lines[0], "oddsmith: ") || !strings.Contains(lines[0], c.want) {
-			t.Errorf("%v: stderr %q; want one line containing %q", c.args, errOut, c.want)
-		}
-		if len(lines) > 2 || (len(lines) == 2 && !strings.HasPrefix(lines[1], "Run 'oddsmith")) {
-			t.Errorf("%v: stderr is not one clear line: %q", c.args, errOut)
-		}
-		if strings.Contains(errOut, "goroutine") || strings.Contains(errOut, "panic") {
-			t.Errorf("%v: stack trace on stderr", c.args)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, out, errOut := runCLI(t.Context(), c.args...)
+			if code != 2 {
+				t.Errorf("exit %d; want 2 (stderr %q)", code, errOut)
+			}
+			if len(c.args) == 0 {
+				return
+			}
+			if out != "" {
+				t.Errorf("wrote data to stdout: %q", out)
+			}
+			lines := strings.Split(strings.TrimSpace(errOut), "\n")
+			if !strings.HasPrefix(lines[0], "oddsmith: ") || !strings.Contains(lines[0], c.want) {
+				t.Errorf("stderr %q; want one line containing %q", errOut, c.want)
+			}
+			if len(lines) > 2 || (len(lines) == 2 && !strings.HasPrefix(lines[1], "Run 'oddsmith")) {
+				t.Errorf("stderr is not one clear line: %q", errOut)
+			}
+			if strings.Contains(errOut, "goroutine") || strings.Contains(errOut, "panic") {
+				t.Error("stack trace on stderr")
+			}
+		})
 	}
 }
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"--help"}, {"help"}, {"-h"}, {"help", "sim"}, {"list", "--help"}, {"describe", "-h"}, {"exact", "--help"}, {"sim", "--help"}} {
-		code, out, errOut := runCLI(context.Background(), args...)
-		if code != 0 || !strings.Contains(out, "Usage") || errOut != "" {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
-		}
-		if args[0] != "-h" && args[0] != "--help" && args[0] != "help" && !strings.Contains(out, "Example") {
-			t.Errorf("%v: help has no examples", args)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, errOut := runCLI(t.Context(), args...)
+			if code != 0 || !strings.Contains(out, "Usage") || errOut != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+			}
+			if args[0] != "-h" && args[0] != "--help" && args[0] != "help" && !strings.Contains(out, "Example") {
+				t.Error("help has no examples")
+			}
+		})
 	}
 }
 
 func TestListAndDescribeEveryMechanic(t *testing.T) {
-	code, out, _ := runCLI(context.Background(), "list")
+	t.Parallel()
+	code, out, _ := runCLI(t.Context(), "list")
 	if code != 0 {
 		t.Fatalf("list exit %d", code)
 	}
@@ -99,36 +108,40 @@ func TestListAndDescribeEveryMechanic(t *testing.T) {
 		if !strings.Contains(out, m.ID) {
 			t.Errorf("list lacks %s", m.ID)
 		}
-		code, d, errOut := runCLI(context.Background(), "describe", m.ID)
-		if code != 0 || errOut != "" {
-			t.Errorf("describe %s: exit %d %s", m.ID, code, errOut)
-		}
-		for _, p := range m.Params {
-			if !strings.Contains(d, p.Name) {
-				t.Errorf("describe %s lacks parameter %s", m.ID, p.Name)
+		t.Run(m.ID, func(t *testing.T) {
+			t.Parallel()
+			code, d, errOut := runCLI(t.Context(), "describe", m.ID)
+			if code != 0 || errOut != "" {
+				t.Errorf("describe: exit %d %s", code, errOut)
 			}
-		}
-		for _, o := range m.Options {
-			if !strings.Contains(d, o.Name) || !strings.Contains(d, o.Default()) {
-				t.Errorf("describe %s lacks option %s", m.ID, o.Name)
+			for _, p := range m.Params {
+				if !strings.Contains(d, p.Name) {
+					t.Errorf("describe lacks parameter %s", p.Name)
+				}
 			}
-		}
-		// Every mechanic runs with its defaults in both engines, and what
-		// describe lists is exactly what each engine's result contains.
-		listed := describedOutputs(d)
-		for _, eng := range [][]string{{"exact", m.ID}, {"sim", m.ID, "-n", "20000", "-q"}} {
-			if eng[0] == "exact" && m.MCOnly {
-				continue
+			for _, o := range m.Options {
+				if !strings.Contains(d, o.Name) || !strings.Contains(d, o.Default()) {
+					t.Errorf("describe lacks option %s", o.Name)
+				}
 			}
-			code, js, errOut := runCLI(context.Background(), append(eng, "--format", "json")...)
-			if code != 0 {
-				t.Errorf("%s %s: exit %d: %s", eng[0], m.ID, code, errOut)
-				continue
+			// Every mechanic runs with its defaults in both engines, and
+			// what describe lists is exactly what each engine's result
+			// contains (whatever the number of trials: a few suffice).
+			listed := describedOutputs(d)
+			for _, eng := range [][]string{{"exact", m.ID}, {"sim", m.ID, "-n", "1000", "-q"}} {
+				if eng[0] == "exact" && m.MCOnly {
+					continue
+				}
+				code, js, errOut := runCLI(t.Context(), append(eng, "--format", "json")...)
+				if code != 0 {
+					t.Errorf("%s: exit %d: %s", eng[0], code, errOut)
+					continue
+				}
+				if got := resultOutputs(t, js); !slices.Equal(got, listed) {
+					t.Errorf("%s reports %v; describe lists %v", eng[0], got, listed)
+				}
 			}
-			if got := resultOutputs(t, js); !slices.Equal(got, listed) {
-				t.Errorf("%s %s reports %v; describe lists %v", eng[0], m.ID, got, listed)
-			}
-		}
+		})
 	}
 }
 
@@ -186,33 +199,38 @@ func resultOutputs(t *testing.T, js string) []string {
 // TestGoldenOutputs pins the exact engine's output byte for byte (exact
 // results do not depend on the machine beyond float formatting of 4 digits).
 func TestGoldenOutputs(t *testing.T) {
+	t.Parallel()
 	cases := map[string][]string{
 		"exact_skill_test": {"exact", "ag.skill_test", "--set", "skill=2", "--set", "attribute=2", "--set", "tn=5"},
 		"exact_opposed":    {"exact", "ag.opposed", "--set", "skill=3", "--set", "opp_skill=2"},
 		"describe_skill":   {"describe", "ag.skill_test"},
 	}
 	for name, args := range cases {
-		code, out, errOut := runCLI(context.Background(), args...)
-		if code != 0 {
-			t.Fatalf("%s: exit %d: %s", name, code, errOut)
-		}
-		path := filepath.Join("testdata", name+".stdout")
-		if *update {
-			os.WriteFile(path, []byte(out), 0o644)
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out != string(want) {
-			os.WriteFile(path+".got", []byte(out), 0o644)
-			t.Errorf("%s: output differs from %s (see %s.got; run go test -update to accept)", name, path, path)
-		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			code, out, errOut := runCLI(t.Context(), args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			path := filepath.Join("testdata", name+".stdout")
+			if *update {
+				os.WriteFile(path, []byte(out), 0o644)
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out != string(want) {
+				os.WriteFile(path+".got", []byte(out), 0o644)
+				t.Errorf("output differs from %s (see %s.got; run go test -update to accept)", path, path)
+			}
+		})
 	}
 }
 
 func TestIssueExample(t *testing.T) {
+	t.Parallel()
 	_, out, _ := runCLI(context.Background(), "exact", "ag.skill_test", "--set", "skill=2", "--set", "attribute=2", "--set", "tn=5")
 	for _, want := range []string{"success             0.7778", "tie                 0.1389", "mos_band", "yes_advantage (MoS>=3)     0.3333"} {
 		if !strings.Contains(out, want) {
@@ -222,29 +240,36 @@ func TestIssueExample(t *testing.T) {
 }
 
 // TestSimDeterministicAcrossWorkers: byte-identical output for any worker
-// count, in every format.
+// count, in every format. Four chunks of trials: one worker runs them
+// all, two share them, five leave one idle.
 func TestSimDeterministicAcrossWorkers(t *testing.T) {
+	t.Parallel()
+	trials := fmt.Sprint(3*sim.ChunkSize + 17)
 	// A table model, a time-dependent process and a model in two parts.
 	for _, model := range [][]string{{"ag.opposed", "--set", "skill=3", "--set", "opp_skill=2"}, {"ag.radiation"}, {"grim.instability", "--set", "die=d6"}} {
-		for _, format := range []string{"table", "csv", "json"} {
-			var first string
-			for _, w := range []string{"1", "2", "5"} {
-				code, out, errOut := runCLI(context.Background(), append(append([]string{"sim"}, model...),
-					"-n", "300000", "-s", "42", "--workers", w, "--format", format, "-q")...)
-				if code != 0 {
-					t.Fatalf("exit %d: %s", code, errOut)
-				}
-				if first == "" {
-					first = out
-				} else if out != first {
-					t.Errorf("%s %s: --workers %s output differs from --workers 1", model[0], format, w)
+		t.Run(model[0], func(t *testing.T) {
+			t.Parallel()
+			for _, format := range []string{"table", "csv", "json"} {
+				var first string
+				for _, w := range []string{"1", "2", "5"} {
+					code, out, errOut := runCLI(t.Context(), append(append([]string{"sim"}, model...),
+						"-n", trials, "-s", "42", "--workers", w, "--format", format, "-q")...)
+					if code != 0 {
+						t.Fatalf("exit %d: %s", code, errOut)
+					}
+					if first == "" {
+						first = out
+					} else if out != first {
+						t.Errorf("%s: --workers %s output differs from --workers 1", format, w)
+					}
 				}
 			}
-		}
+		})
 	}
 }
 
 func TestSimAgreesWithExactInCLI(t *testing.T) {
+	t.Parallel()
 	_, out, _ := runCLI(context.Background(), "sim", "ag.skill_test", "--set", "skill=2", "--set", "attribute=2", "--set", "tn=5", "-n", "400000", "-q")
 	if !strings.Contains(out, "success") || !strings.Contains(out, "95% CI") {
 		t.Fatalf("sim output lacks intervals:\n%s", out)
@@ -267,6 +292,7 @@ func TestSimAgreesWithExactInCLI(t *testing.T) {
 }
 
 func TestOutputFileAtomic(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "r.csv")
 	code, out, errOut := runCLI(context.Background(), "exact", "ag.skill_test", "--format", "csv", "-o", path)
@@ -296,6 +322,7 @@ func TestOutputFileAtomic(t *testing.T) {
 }
 
 func TestInterrupted(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	dir := t.TempDir()
@@ -314,6 +341,7 @@ func fmtSscan(s string, lo, hi *float64) (int, error) {
 }
 
 func TestSweep(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	code, out, errOut := runCLI(context.Background(), "sweep", "ag.skill_test", "--vary", "skill=0..4", "--vary", "tn=3..6", "-o", dir)
 	if code != 0 {
@@ -362,26 +390,40 @@ func TestSweep(t *testing.T) {
 	}
 }
 
+// TestRunPlan: 'oddsmith run' writes the bundle and lists its files on
+// stdout; a bad plan is one line naming the file, the line and the
+// analysis, and writes nothing. (study's TestExamplePlan runs
+// examples/tour.toml and checks every file of its bundle.)
 func TestRunPlan(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "report")
-	code, out, errOut := runCLI(context.Background(), "run", "../../examples/tour.toml", "-o", dir, "-q")
+	t.Parallel()
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.toml")
+	os.WriteFile(good, []byte("[[analysis]]\nname = \"x\"\nmechanic = \"ag.skill_test\"\nvary = { tn = \"4..6\" }\n"), 0o644)
+	report := filepath.Join(dir, "report")
+	code, out, errOut := runCLI(t.Context(), "run", good, "-o", report, "-q")
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	if !strings.Contains(out, filepath.Join(dir, "index.md")) {
-		t.Errorf("stdout does not list index.md: %q", out)
+	files := strings.Fields(out)
+	if !slices.Contains(files, filepath.Join(report, "index.md")) || !slices.Contains(files, filepath.Join(report, "x.csv")) {
+		t.Errorf("stdout does not list index.md and x.csv: %q", out)
 	}
-	bad := filepath.Join(t.TempDir(), "plan.toml")
+	for _, f := range files {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("listed but not written: %v", err)
+		}
+	}
+	bad := filepath.Join(dir, "plan.toml")
 	os.WriteFile(bad, []byte("[[analysis]]\nname = \"x\"\nmechanic = \"ag.skill_test\"\nset = { tn = 0 }\n"), 0o644)
-	badDir := filepath.Join(t.TempDir(), "never")
-	code, out, errOut = runCLI(context.Background(), "run", bad, "-o", badDir)
+	badDir := filepath.Join(dir, "never")
+	code, out, errOut = runCLI(t.Context(), "run", bad, "-o", badDir)
 	if code != 2 || out != "" || !strings.Contains(errOut, "plan.toml:1: analysis 1 (x):") {
 		t.Errorf("bad plan: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	if _, err := os.Stat(badDir); !os.IsNotExist(err) {
 		t.Error("a bad plan created its output directory")
 	}
-	if code, _, _ := runCLI(context.Background(), "run", "no-such-plan.toml", "-o", badDir); code != 2 {
+	if code, _, _ := runCLI(t.Context(), "run", "no-such-plan.toml", "-o", badDir); code != 2 {
 		t.Errorf("missing plan: exit %d", code)
 	}
 }
@@ -389,6 +431,7 @@ func TestRunPlan(t *testing.T) {
 // exitCode: only bad input is 2; a failure of the engine or of a write is 1;
 // signals give 130 and 143.
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	bg := context.Background()
 	term, cancel := context.WithCancelCause(bg)
 	cancel(signalled{syscall.SIGTERM})
@@ -416,6 +459,7 @@ func TestExitCodes(t *testing.T) {
 // Every output form carries the model's fingerprint; it is the same for
 // both engines and changes with a parameter.
 func TestFingerprintInOutputs(t *testing.T) {
+	t.Parallel()
 	fp := func(args ...string) string {
 		_, js, errOut := runCLI(context.Background(), append(args, "--format", "json")...)
 		var r struct{ Fingerprint string }
@@ -435,6 +479,33 @@ func TestFingerprintInOutputs(t *testing.T) {
 		_, out, _ := runCLI(context.Background(), "exact", "ag.skill_test", "--set", "skill=3", "--format", f)
 		if !strings.Contains(out, e) {
 			t.Errorf("%s output lacks the fingerprint %s", f, e)
+		}
+	}
+}
+
+// TestBuiltinsFromContext: a command starts from the registry its context
+// carries (withBuiltins), with its --rules laid over it, and from
+// systems.Default when the context carries none.
+func TestBuiltinsFromContext(t *testing.T) {
+	t.Parallel()
+	r, err := rules.FromExpr("d6 + 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := withBuiltins(t.Context(), mechanics.NewRegistry(r.Mechanic()))
+	code, out, errOut := runCLI(ctx, "list", "--rules", houseRules)
+	if code != 0 || !strings.Contains(out, "\n"+rules.ExprID+" ") || !strings.Contains(out, "house.check") || strings.Contains(out, "ag.skill_test") {
+		t.Errorf("list: exit %d, stderr %q:\n%s", code, errOut, out)
+	}
+	if code, out, errOut := runCLI(ctx, "exact", rules.ExprID); code != 0 || !strings.Contains(out, "value     4.5000") {
+		t.Errorf("exact %s: exit %d, stderr %q:\n%s", rules.ExprID, code, errOut, out)
+	}
+	for _, c := range []struct {
+		ctx context.Context
+		id  string
+	}{{ctx, "ag.skill_test"}, {t.Context(), rules.ExprID}} {
+		if code, _, errOut := runCLI(c.ctx, "exact", c.id); code != 2 || !strings.Contains(errOut, "unknown mechanic") {
+			t.Errorf("exact %s: exit %d, stderr %q; want an unknown mechanic", c.id, code, errOut)
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // Hostile input on the newer surfaces (--expr, --rules, plans with charts,
@@ -43,6 +42,7 @@ func endless(t *testing.T) (name string, read *atomic.Int64) {
 // bounded read, not read until memory runs out; a directory given as a
 // shard is bad input.
 func TestHostileEndlessInputs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.toml")
 	f, _ := os.Create(big)
@@ -65,39 +65,43 @@ func TestHostileEndlessInputs(t *testing.T) {
 // kernel (a FIFO no one writes: --rules, a plan, a shard) with 130 or 143
 // and no output.
 func TestHostileSignalsNew(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo")
+	t.Parallel()
+	in := t.TempDir()
+	fifo := filepath.Join(in, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("no FIFO:", err)
 	}
-	plan := filepath.Join(dir, "long.toml")
+	plan := filepath.Join(in, "long.toml")
 	os.WriteFile(plan, []byte("[[analysis]]\nname = \"a\"\nmechanic = \"ag.radiation\"\nengine = \"sim\"\ntrials = 100000000000\n"), 0o644)
-	out := filepath.Join(dir, "out")
-	for _, c := range []struct {
+	cases := []struct {
 		sig  syscall.Signal
 		code int
 		args string
 	}{
 		{syscall.SIGTERM, 143, "list --rules " + fifo},
-		{syscall.SIGTERM, 143, "merge " + fifo + " -o " + out},
-		{syscall.SIGINT, 130, "atlas -q -o " + out},
-		{syscall.SIGTERM, 143, "run " + plan + " -q --shard 0/1 -o " + out},
-		{syscall.SIGINT, 130, "sim ag.radiation -n 100000000000 -q --shard 1/2 -o " + out},
-	} {
-		stdout, stderr, stopped := interruptCommand(t, c.args, strings.Fields(c.args), c.sig, c.code, stuckGrace+7*time.Second)
-		if !stopped {
-			t.Errorf("%s did not stop within %v of %v", c.args, stuckGrace+7*time.Second, c.sig)
-			continue
+		{syscall.SIGTERM, 143, "merge " + fifo + " -o OUT"},
+		{syscall.SIGINT, 130, "atlas -q -o OUT"},
+		{syscall.SIGTERM, 143, "run " + plan + " -q --shard 0/1 -o OUT"},
+		{syscall.SIGINT, 130, "sim ag.radiation -n 100000000000 -q --shard 1/2 -o OUT"},
+	}
+	var names []string
+	for _, c := range cases {
+		names = append(names, strings.Fields(c.args)[0])
+	}
+	atOnce(t, names, func(t *testing.T, i int) {
+		c := cases[i]
+		dir := t.TempDir()
+		args := strings.Fields(strings.ReplaceAll(c.args, "OUT", filepath.Join(dir, "out")))
+		stdout, stderr := interruptCommand(t, args, c.sig, c.code)
+		if stdout != "" || strings.TrimSpace(stderr) != "oddsmith: interrupted" {
+			t.Errorf("stdout %q, stderr %q", stdout, stderr)
 		}
-		if stdout.Len() != 0 || strings.TrimSpace(stderr.String()) != "oddsmith: interrupted" {
-			t.Errorf("%s: stdout %q, stderr %q", c.args, stdout.String(), stderr.String())
+		if es, _ := os.ReadDir(dir); len(es) != 0 {
+			t.Errorf("left %v", es)
 		}
-		if _, err := os.Stat(out); !os.IsNotExist(err) {
-			t.Errorf("%s left %s", c.args, out)
-		}
-		if es, _ := os.ReadDir(dir); len(es) != 2 {
-			t.Errorf("%s left files beside the inputs: %v", c.args, es)
-		}
+	})
+	if es, _ := os.ReadDir(in); len(es) != 2 {
+		t.Errorf("files left beside the inputs: %v", es)
 	}
 }
 
@@ -105,6 +109,7 @@ func TestHostileSignalsNew(t *testing.T) {
 // taken as no shard: that ran the whole simulation and wrote its table
 // where the shard file belonged. An empty --expr says so.
 func TestHostileEmptyFlags(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "s.shard")
 	for _, args := range [][]string{
@@ -135,6 +140,7 @@ func TestHostileEmptyFlags(t *testing.T) {
 // after the earlier charts ran, with no file or line), and an inline
 // rule's error names the file once.
 func TestHostilePlanRulesAndCharts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	plan := filepath.Join(dir, "mid.toml")
 	os.WriteFile(plan, []byte(`[[rule]]
@@ -173,6 +179,7 @@ x = "n"
 // A metric a one-liner lacks names what it has: 'oddsmith describe expr'
 // (the old hint) is an unknown mechanic, and describe takes no --expr.
 func TestHostileExprMetric(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	_, errOut := hostile(t, 2, "sweep", "--expr", "d20 + b", "--vary", "b=0..3", "--metric", "mean:expr", "-o", out, "-q")
 	if strings.Contains(errOut, "describe") || !strings.Contains(errOut, "its variables: value") {

@@ -7,21 +7,26 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
-// hostile runs the command and checks what every run must satisfy: the
-// wanted exit status, no stack trace and no "internal error", and when it
-// fails, one line naming the problem (plus at most a pointer to --help)
-// and nothing on stdout.
+// hostile runs the command and checks what every run must satisfy
+// (wellBehaved) and the wanted exit status.
 func hostile(t *testing.T, want int, args ...string) (stdout, stderr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	code, out, errOut := runCLI(ctx, args...)
+	code, out, errOut := wellBehaved(t, args...)
 	if code != want {
 		t.Errorf("%q: exit %d; want %d (stderr %q)", args, code, want, errOut)
 	}
+	return out, errOut
+}
+
+// wellBehaved runs the command and checks what every run must satisfy,
+// whatever its exit status: no stack trace and no "internal error", and
+// when it fails, one line naming the problem (plus at most a pointer to
+// --help) and nothing on stdout.
+func wellBehaved(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	code, out, errOut := runCLI(t.Context(), args...)
 	for _, bad := range []string{"goroutine", "panic", "internal error", "runtime error"} {
 		if strings.Contains(errOut, bad) {
 			t.Errorf("%q: %q on stderr: %s", args, bad, errOut)
@@ -36,20 +41,23 @@ func hostile(t *testing.T, want int, args ...string) (stdout, stderr string) {
 			t.Errorf("%q: failed but wrote to stdout: %q", args, out)
 		}
 	}
-	return out, errOut
+	return code, out, errOut
 }
 
 func TestHostileSettings(t *testing.T) {
+	t.Parallel()
 	for _, set := range []string{
 		"skill=NaN", "skill=Inf", "skill=-Inf", "skill=1e400", "skill=0x10", "skill=", "skill= ", "=3", "skill==3",
 		"skill=3=4", "skill=-0", "opt.tie=", "opt.tie=BAND", "skill=١", "skill=\x00", "skill=9999999999999999999999",
 		"ag.skill_test.skill=41", "opt.=x", ".=x", "opt.tie.x=band",
 	} {
-		want := 2
-		if set == "skill=-0" {
-			want = 0
-		}
-		hostile(t, want, "exact", "ag.skill_test", "--set", set)
+		t.Run(set, func(t *testing.T) {
+			want := 2
+			if set == "skill=-0" {
+				want = 0
+			}
+			hostile(t, want, "exact", "ag.skill_test", "--set", set)
+		})
 	}
 	hostile(t, 2, "exact", "ag.fall_damage", "--set", "height=NaN")
 	hostile(t, 2, "exact", "ag.fall_damage", "--set", "height=1e309")
@@ -63,6 +71,7 @@ func TestHostileSettings(t *testing.T) {
 }
 
 func TestHostileSweeps(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "never")
 	for _, vary := range [][]string{
@@ -100,6 +109,7 @@ func TestHostileSweeps(t *testing.T) {
 }
 
 func TestHostileOutputs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// A directory is not a file.
 	hostile(t, 2, "exact", "ag.skill_test", "-o", dir)
@@ -122,13 +132,6 @@ func TestHostileOutputs(t *testing.T) {
 	if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
 		t.Errorf("the target's mode became %v", st.Mode().Perm())
 	}
-	// A new file respects the umask.
-	old := syscall.Umask(0o027)
-	hostile(t, 0, "exact", "ag.skill_test", "-o", filepath.Join(dir, "new.csv"), "--format", "csv")
-	syscall.Umask(old)
-	if st, _ := os.Stat(filepath.Join(dir, "new.csv")); st.Mode().Perm() != 0o640 {
-		t.Errorf("new file mode %v under umask 027", st.Mode().Perm())
-	}
 	// A full disk is an I/O failure, for every command that writes.
 	if full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0); err == nil {
 		for _, args := range [][]string{{"list"}, {"describe", "ag.skill_test"}, {"exact", "ag.skill_test"}, {"exact", "ag.skill_test", "-o", "/dev/full"}} {
@@ -141,7 +144,24 @@ func TestHostileOutputs(t *testing.T) {
 	}
 }
 
+// TestOutputUmask: a new output file respects the umask. The umask is the
+// process's: the test is not parallel, so no other test runs under it.
+func TestOutputUmask(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "new.csv")
+	old := syscall.Umask(0o027)
+	hostile(t, 0, "exact", "ag.skill_test", "-o", name, "--format", "csv")
+	syscall.Umask(old)
+	st, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o640 {
+		t.Errorf("new file mode %v under umask 027", st.Mode().Perm())
+	}
+}
+
 func TestHostilePlans(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, src string) string {
 		p := filepath.Join(dir, name)

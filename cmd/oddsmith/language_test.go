@@ -273,6 +273,7 @@ func TestLanguageDocs(t *testing.T) {
 // The checker itself: "…" spans lines, other lines must be equal, and a
 // wrong number is caught.
 func TestLanguageDocsMatcher(t *testing.T) {
+	t.Parallel()
 	got := []string{"a", "b", "c", "d"}
 	for _, c := range []struct {
 		want []string

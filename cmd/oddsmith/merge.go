@@ -104,14 +104,23 @@ func canonicalArgs(fs *flagSet, positional []string, plan bool) ([]string, map[s
 	return args, files, err
 }
 
-// shardRun is the common part of one shard's work: parsing --shard,
-// progress lines on stderr, and writing the file.
-type shardRun struct {
-	sel    study.Shard
-	header study.ShardHeader
-	out    string
+// shardJob is what a command hands to its shard, the same for sim, sweep
+// and run: the command's flags (for the arguments merge replays), --shard,
+// -o, -q and where progress goes.
+type shardJob struct {
+	fs     *flagSet
+	spec   string // --shard: i/K or auto/K
+	out    string // -o: the shard file to write
 	quiet  bool
 	stderr io.Writer
+}
+
+// shardRun is the common part of one shard's work: the parsed --shard,
+// the header, progress lines on stderr, and writing the file.
+type shardRun struct {
+	shardJob
+	sel    study.Shard
+	header study.ShardHeader
 	start  time.Time
 
 	mu       sync.Mutex
@@ -119,24 +128,24 @@ type shardRun struct {
 	lastTick int
 }
 
-// newShardRun checks --shard and -o, and starts the header with the
-// command's canonical arguments and input files (canonicalArgs).
-func newShardRun(fs *flagSet, positional []string, plan bool, spec, out string, quiet bool, stderr io.Writer) (*shardRun, error) {
-	sel, err := study.ParseShard(spec, os.Getenv)
+// start checks --shard and -o, and starts the header with the command's
+// canonical arguments and input files (canonicalArgs).
+func (j shardJob) start(positional []string, plan bool) (*shardRun, error) {
+	sel, err := study.ParseShard(j.spec, os.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	if out == "" {
+	if j.out == "" {
 		return nil, badInput("--shard needs -o FILE, the shard file to write")
 	}
-	if st, err := os.Stat(out); err == nil && st.IsDir() {
-		return nil, badInput("--shard writes a file: %s is a directory", out)
+	if st, err := os.Stat(j.out); err == nil && st.IsDir() {
+		return nil, badInput("--shard writes a file: %s is a directory", j.out)
 	}
-	args, files, err := canonicalArgs(fs, positional, plan)
+	args, files, err := canonicalArgs(j.fs, positional, plan)
 	if err != nil {
 		return nil, err
 	}
-	s := &shardRun{sel: sel, out: out, quiet: quiet, stderr: stderr}
+	s := &shardRun{shardJob: j, sel: sel}
 	s.header.Args, s.header.Files, s.header.ChunkSize = args, files, sim.ChunkSize
 	return s, nil
 }
@@ -206,8 +215,8 @@ func (s *shardRun) finish(points []study.ShardPoint, keys []string, trials int64
 }
 
 // simShard runs one shard of 'oddsmith sim': a slice of the chunks.
-func simShard(ctx context.Context, fs *flagSet, m *mechanics.Mechanic, c mechanics.Config, e study.Engine, spec, out, format string, quiet bool, stderr io.Writer) error {
-	s, err := newShardRun(fs, fs.Args(), false, spec, out, quiet, stderr)
+func (j shardJob) simShard(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, e study.Engine, format string) error {
+	s, err := j.start(j.fs.Args(), false)
 	if err != nil {
 		return err
 	}
@@ -256,8 +265,8 @@ func pointsShard(ctx context.Context, s *shardRun, pts []study.Point) error {
 }
 
 // sweepShard runs one shard of 'oddsmith sweep'.
-func sweepShard(ctx context.Context, fs *flagSet, sw *study.Sweep, spec, out string, quiet bool, stderr io.Writer) error {
-	s, err := newShardRun(fs, fs.Args(), false, spec, out, quiet, stderr)
+func (j shardJob) sweepShard(ctx context.Context, sw *study.Sweep) error {
+	s, err := j.start(j.fs.Args(), false)
 	if err != nil {
 		return err
 	}
@@ -273,9 +282,9 @@ func sweepShard(ctx context.Context, fs *flagSet, sw *study.Sweep, spec, out str
 	return pointsShard(ctx, s, pts)
 }
 
-// planShard runs one shard of 'oddsmith run'.
-func planShard(ctx context.Context, fs *flagSet, plan *study.Plan, file, spec, out string, quiet bool, stderr io.Writer) error {
-	s, err := newShardRun(fs, []string{file}, true, spec, out, quiet, stderr)
+// planShard runs one shard of 'oddsmith run' of the plan read from file.
+func (j shardJob) planShard(ctx context.Context, plan *study.Plan, file string) error {
+	s, err := j.start([]string{file}, true)
 	if err != nil {
 		return err
 	}

@@ -75,6 +75,7 @@ func sameTree(t *testing.T, want, got string) {
 // every output format, K ∈ {1, 2, 3, 7} and chunk counts K does not divide
 // (a table model, a process in two parts, a designer's expression).
 func TestShardMergeSim(t *testing.T) {
+	t.Parallel()
 	n := 5*sim.ChunkSize + 1001 // 6 chunks
 	if testing.Short() {
 		n = 2*sim.ChunkSize + 17 // 3 chunks
@@ -88,6 +89,7 @@ func TestShardMergeSim(t *testing.T) {
 		args := append([]string{"sim"}, c...)
 		args = append(args, "-n", fmt.Sprint(n), "-s", "7")
 		t.Run(strings.Join(c, " "), func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			single := map[string][]byte{}
 			for _, f := range []string{"table", "csv", "json"} {
@@ -118,6 +120,7 @@ func TestShardMergeSim(t *testing.T) {
 // TestShardRetrySameBytes: a retried task rewrites its shard with the
 // same bytes, whatever its worker count.
 func TestShardRetrySameBytes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	f := filepath.Join(dir, "s1")
 	args := []string{"sim", "grim.instability", "-n", "200000", "-s", "3", "--shard", "1/3", "-o", f, "-q"}
@@ -187,6 +190,7 @@ x = "attribute"
 // bytes of a single run's, exact and simulated points, sweeps, overlays
 // and the plan's own rules alike.
 func TestShardMergePlan(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	plan := filepath.Join(dir, "plan.toml")
 	if err := os.WriteFile(plan, []byte(shardPlan), 0o666); err != nil {
@@ -208,41 +212,47 @@ func TestShardMergePlan(t *testing.T) {
 
 // TestShardMergeCharts: a plan with [[chart]] tables shards, and its merged
 // bundle has the bytes of a single run's for K ∈ {1, 2, 3, 7}: a small plan
-// with every panel kind (and an analysis and an overlay sharing its points),
-// and in full mode the atlas as examples/atlas.toml gives it (-short: K = 3
-// only; study's TestChartShardMerge takes every K).
+// with every panel kind (and an analysis and an overlay sharing its points)
+// and the atlas as examples/atlas.toml gives it. Not under -short: study's
+// TestChartShardMerge merges the small plan's shards for every K through
+// the library, and TestShardMergePlan takes a plan through 'run --shard'
+// and 'merge'.
 func TestShardMergeCharts(t *testing.T) {
-	plans := []string{"../../study/testdata/charts_shard.toml"}
-	ks := []int{1, 2, 3, 7}
 	if testing.Short() {
-		ks = []int{3}
-	} else {
-		plans = append(plans, "../../examples/atlas.toml")
+		t.Skip("the library's TestChartShardMerge and TestShardMergePlan cover it under -short")
 	}
-	for _, plan := range plans {
-		dir := t.TempDir()
-		single := filepath.Join(dir, "single")
-		mustRun(t, "run", plan, "-o", single, "-q")
-		for _, k := range ks {
-			files := shardAll(t, dir, "c", k, "run", plan)
-			out := filepath.Join(dir, fmt.Sprintf("merged%d", k))
-			mustRun(t, append(append([]string{"merge"}, files...), "-o", out)...)
-			sameTree(t, single, out)
-		}
+	t.Parallel()
+	for _, plan := range []string{"../../study/testdata/charts_shard.toml", "../../examples/atlas.toml"} {
+		t.Run(filepath.Base(plan), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			single := filepath.Join(dir, "single")
+			mustRun(t, "run", plan, "-o", single, "-q")
+			for _, k := range []int{1, 2, 3, 7} {
+				files := shardAll(t, dir, "c", k, "run", plan)
+				out := filepath.Join(dir, fmt.Sprintf("merged%d", k))
+				mustRun(t, append(append([]string{"merge"}, files...), "-o", out)...)
+				sameTree(t, single, out)
+			}
+		})
 	}
 }
 
 // TestShardMergeSweep: the same for 'oddsmith sweep', exact and simulated.
 func TestShardMergeSweep(t *testing.T) {
+	t.Parallel()
 	for _, engine := range []string{"exact", "sim"} {
-		dir := t.TempDir()
-		args := []string{"sweep", "ag.skill_test", "--vary", "skill=0..3", "--vary", "tn=3..5", "--engine", engine, "-n", "20000", "-s", "9"}
-		single := filepath.Join(dir, "single")
-		mustRun(t, append(slices.Clone(args), "-o", single, "-q")...)
-		files := shardAll(t, dir, "w", 5, args...)
-		out := filepath.Join(dir, "merged")
-		mustRun(t, append(append([]string{"merge"}, files...), "-o", out)...)
-		sameTree(t, single, out)
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			args := []string{"sweep", "ag.skill_test", "--vary", "skill=0..3", "--vary", "tn=3..5", "--engine", engine, "-n", "2000", "-s", "9"}
+			single := filepath.Join(dir, "single")
+			mustRun(t, append(slices.Clone(args), "-o", single, "-q")...)
+			files := shardAll(t, dir, "w", 5, args...)
+			out := filepath.Join(dir, "merged")
+			mustRun(t, append(append([]string{"merge"}, files...), "-o", out)...)
+			sameTree(t, single, out)
+		})
 	}
 }
 
@@ -262,6 +272,7 @@ func mustRefuse(t *testing.T, want string, args ...string) {
 // TestMergeRefuses: every way shards can fail to make one run is refused
 // with one clear line and exit 2.
 func TestMergeRefuses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base := []string{"sim", "ag.skill_test", "-n", fmt.Sprint(6 * sim.ChunkSize), "-s", "1"}
 	k3 := shardAll(t, dir, "a", 3, base...)
@@ -382,6 +393,7 @@ func TestShardAuto(t *testing.T) {
 // TestShardProgress: a shard says on stderr what it runs and when it is
 // done; merge prints a summary of the shards.
 func TestShardProgress(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	f := filepath.Join(dir, "s")
 	_, _, errOut := runCLI(context.Background(), "sim", "ag.skill_test", "-n", "300000", "--shard", "0/1", "-o", f)
@@ -401,6 +413,7 @@ func TestShardProgress(t *testing.T) {
 // TestShardMergeRules: a simulation of a rule file merges to the bytes of
 // one run; a rule file changed after the shards ran is refused.
 func TestShardMergeRules(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rules := filepath.Join(dir, "house.toml")
 	rule := "[[rule]]\nid = \"house.roll\"\n[rule.params]\nn = { default = 3, min = 1, max = 10 }\n[rule.vars]\ntotal = \"(n)d6!\"\n[rule.events]\nhigh = \"(n)d6 >= 12\"\n"
@@ -424,6 +437,7 @@ func TestShardMergeRules(t *testing.T) {
 // of one run, and a rule file changed after the shards ran is refused even
 // when the plan's points are unchanged.
 func TestShardMergePlanRuleFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rule := "[[rule]]\nid = \"house.roll\"\n[rule.params]\nn = { default = 3, min = 1, max = 10 }\n[rule.vars]\ntotal = \"(n)d6\"\n"
 	rules := filepath.Join(dir, "house.toml")

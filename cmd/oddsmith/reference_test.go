@@ -17,6 +17,7 @@ var referencePath = filepath.Join("..", "..", "docs", "mechanics.md")
 // `oddsmith describe --all --format markdown` writes now; `go test
 // ./cmd/oddsmith -run Reference -update` rewrites it.
 func TestReferenceUpToDate(t *testing.T) {
+	t.Parallel()
 	code, out, errOut := runCLI(context.Background(), "describe", "--all", "--format", "markdown")
 	if code != 0 || errOut != "" {
 		t.Fatalf("describe --all --format markdown: exit %d, stderr %q", code, errOut)
@@ -52,6 +53,7 @@ func TestReferenceUpToDate(t *testing.T) {
 // The reference documents every registered mechanic: its parameters,
 // options with every value, and its outputs.
 func TestReferenceCoversRegistry(t *testing.T) {
+	t.Parallel()
 	_, out, _ := runCLI(context.Background(), "describe", "--all", "--format", "markdown")
 	sections := strings.Split(out, "\n### ")
 	if len(sections)-1 != len(systems.Default.All()) {
@@ -102,6 +104,7 @@ func TestReferenceCoversRegistry(t *testing.T) {
 }
 
 func TestDescribeFormats(t *testing.T) {
+	t.Parallel()
 	code, out, errOut := runCLI(context.Background(), "describe", "ag.skill_test", "--format", "markdown")
 	if code != 0 || errOut != "" || !strings.HasPrefix(out, "# ") || !strings.Contains(out, "| `tn` |") || !strings.Contains(out, "`mos >= 1`") {
 		t.Errorf("describe --format markdown: exit %d, stderr %q:\n%s", code, errOut, out)

@@ -13,6 +13,7 @@ const houseRules = "../../lang/rules/testdata/house.toml"
 // TestExprAndRules: one-liners and rule files through exact, sim, sweep,
 // list and describe; a command's rules are gone when it ends.
 func TestExprAndRules(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -28,16 +29,17 @@ func TestExprAndRules(t *testing.T) {
 		{[]string{"sweep", "--rules", houseRules, "house.check", "--vary", "tn=5..25", "-o", filepath.Join(dir, "sw"), "-q"}, nil},
 		{[]string{"sweep", "--expr", "d20 + b >= 11", "--vary", "b=0..5", "-o", filepath.Join(dir, "sw2"), "-q"}, nil},
 	} {
-		code, out, errOut := runCLI(ctx, c.args...)
-		if code != 0 {
-			t.Errorf("%q: exit %d: %s", c.args, code, errOut)
-			continue
-		}
-		for _, w := range c.want {
-			if !strings.Contains(out, w) {
-				t.Errorf("%q: output lacks %q:\n%s", c.args, w, out)
+		t.Run(strings.ReplaceAll(strings.Join(c.args, " "), dir+"/", ""), func(t *testing.T) {
+			code, out, errOut := runCLI(ctx, c.args...)
+			if code != 0 {
+				t.Fatalf("%q: exit %d: %s", c.args, code, errOut)
 			}
-		}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("%q: output lacks %q:\n%s", c.args, w, out)
+				}
+			}
+		})
 	}
 	for _, f := range []string{"sw/house_check_sweep.csv", "sw2/expr_sweep.png"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
@@ -51,6 +53,7 @@ func TestExprAndRules(t *testing.T) {
 }
 
 func TestExprAndRulesBadInput(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	clash := filepath.Join(dir, "clash.toml")
@@ -72,16 +75,18 @@ func TestExprAndRulesBadInput(t *testing.T) {
 		{[]string{"exact", "--rules", bad, "h.x"}, `bad.toml:4: rule h.x, vars.v: line 1, column 7: unknown name "bnous"`},
 		{[]string{"list", "--rules", filepath.Join(dir, "missing.toml")}, "cannot read rules"},
 	} {
-		code, _, errOut := runCLI(ctx, c.args...)
-		if c.want == "" {
-			if code != 0 {
-				t.Errorf("%q: exit %d: %s", c.args, code, errOut)
+		t.Run(strings.ReplaceAll(strings.Join(c.args, " "), dir+"/", ""), func(t *testing.T) {
+			code, _, errOut := runCLI(ctx, c.args...)
+			if c.want == "" {
+				if code != 0 {
+					t.Errorf("%q: exit %d: %s", c.args, code, errOut)
+				}
+				return
 			}
-			continue
-		}
-		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 1 {
-			t.Errorf("%q: exit %d, %q; want exit 2 and one line containing %q", c.args, code, errOut, c.want)
-		}
+			if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 1 {
+				t.Errorf("%q: exit %d, %q; want exit 2 and one line containing %q", c.args, code, errOut, c.want)
+			}
+		})
 	}
 }
 
@@ -91,6 +96,7 @@ func TestExprAndRulesBadInput(t *testing.T) {
 // misspelt --set name gets a suggestion; describe's example of a file's
 // rule names the file.
 func TestRuleFixes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	if code, out, errs := runCLI(ctx, "exact", "--expr", "d(s)", "--set", "s=6", "--format", "json"); code != 0 || !strings.Contains(out, `[6,0.16666666666666666]`) {
 		t.Errorf("d(s) with s=6: exit %d, %s %s", code, out, errs)
@@ -122,6 +128,7 @@ func TestRuleFixes(t *testing.T) {
 // TestDescribeExpr: describe takes a one-liner and shows its model at the
 // settings given; --all refuses it.
 func TestDescribeExpr(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	code, out, errs := runCLI(ctx, "describe", "--expr", "d20 + bonus >= tn", "--set", "bonus=5", "--set", "tn=15")
 	if code != 0 || !strings.Contains(out, "success  = total >= 15") || !strings.Contains(out, "total  6..25") {

@@ -39,27 +39,37 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	plan.MemoryBytes = mem
 	if *shard != "" {
-		return planShard(ctx, fs, plan, file, *shard, *out, *quiet, stderr)
+		job := shardJob{fs: fs, spec: *shard, out: *out, quiet: *quiet, stderr: stderr}
+		return job.planShard(ctx, plan, file)
 	}
 	plan.Source = pointSource(ctx)
-	return writePlan(ctx, plan, "oddsmith run", *out, *quiet, stdout, stderr)
+	return bundle{title: "oddsmith run", dir: *out, quiet: *quiet, stdout: stdout, stderr: stderr}.write(ctx, plan)
 }
 
-// writePlan runs a plan into the bundle dir with a progress bar (unless
+// bundle is where a plan's report bundle goes and how its progress shows:
+// what 'oddsmith run' and 'oddsmith atlas' share.
+type bundle struct {
+	title          string // of the progress bar
+	dir            string // -o
+	quiet          bool
+	stdout, stderr io.Writer
+}
+
+// write runs a plan into the bundle directory with a progress bar (unless
 // quiet) and lists the files written.
-func writePlan(ctx context.Context, plan *study.Plan, title, dir string, quiet bool, stdout, stderr io.Writer) error {
-	bar := newProgress(stderr, quiet, title, "", int64(plan.Points()))
+func (b bundle) write(ctx context.Context, plan *study.Plan) error {
+	bar := newProgress(b.stderr, b.quiet, b.title, "", int64(plan.Points()))
 	var prog study.Progress
 	if bar != nil {
 		prog = bar
 	}
-	files, err := study.RunPlan(ctx, plan, dir, prog)
+	files, err := study.RunPlan(ctx, plan, b.dir, prog)
 	bar.Finish(err == nil)
 	if err != nil {
 		return err
 	}
 	for _, f := range files {
-		fmt.Fprintln(stdout, f)
+		fmt.Fprintln(b.stdout, f)
 	}
 	return nil
 }

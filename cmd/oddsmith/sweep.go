@@ -75,7 +75,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if *shard != "" {
-		return sweepShard(ctx, fs, sw, *shard, *out, *quiet, stderr)
+		job := shardJob{fs: fs, spec: *shard, out: *out, quiet: *quiet, stderr: stderr}
+		return job.sweepShard(ctx, sw)
 	}
 	bar := newProgress(stderr, *quiet, "sweep "+m.ID, "points", int64(sw.Points()))
 	pts, err := sw.Run(ctx, func() { bar.Add(1) })
