@@ -18,7 +18,6 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 	"github.com/oddsmith/oddsmith/sim"
-	"github.com/oddsmith/oddsmith/systems"
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
@@ -89,13 +88,11 @@ func TestToySystem(t *testing.T) {
 	mechtest.CheckSystem(t, mechtest.System{Name: "toy", Mechanics: toyMechanics(), Extra: extraConfigs})
 }
 
-// A registry holds the toy mechanic beside the built-in ones; both engines
-// compute it.
+// A registry holds the toy system's mechanics; both engines compute them.
+// (systems.Default is the registry of the built-in systems; a new system is
+// added to it in systems/systems.go.)
 func Example_computeBothEngines() {
-	reg, err := systems.Default.Overlay(toyMechanics())
-	if err != nil {
-		panic(err)
-	}
+	reg := mechanics.NewRegistry(toyMechanics()...)
 	m, c, err := reg.Configure("toy.coins", []string{"n=3", "k=2"})
 	if err != nil {
 		panic(err)
