@@ -57,9 +57,9 @@ func SummarizeAt(b *Budget, spec *mechanics.Spec, lo int, codes []int, p []float
 	}
 	defer func() {
 		if x := recover(); x != nil {
-			err = fmt.Errorf("the model's outputs failed: %v", x)
-			if expr.IsOverflow(x) {
-				err = expr.ErrOverflow
+			// A fault of the model is an error; anything else panics again.
+			if err = mechanics.Recovered(x); !expr.IsOverflow(err) {
+				err = fmt.Errorf("the model's outputs failed: %w", err)
 			}
 		}
 		if err != nil && expr.IsOverflow(err) {

@@ -572,7 +572,7 @@ func luSolve(b *engine.Budget, a *mat.Dense, rhs *mat.VecDense) (x *mat.VecDense
 	select {
 	case r := <-done:
 		if r.panic != nil {
-			panic(r.panic) // where computePart turns it into an error
+			panic(r.panic) // on the calling goroutine: gonum's panics are bugs
 		}
 		return r.x, r.ok, nil
 	case <-b.Done():

@@ -47,8 +47,9 @@ func Compute(spec *mechanics.Spec, res *engine.Result) error {
 }
 
 // ComputeContext fills res with the exact figures of a declared model and
-// of its Also parts. A panic in the model's own functions (a field set out
-// of its declared range, say) comes back as an error; a model that would
+// of its Also parts. A fault of the model's own functions (a
+// mechanics.Fault: a field set out of its declared range, say) comes back
+// as an error, and any other panic, a bug, goes on; a model that would
 // not fit opt's memory budget as a *MemoryError (bad input); a cancelled
 // ctx as ctx.Err(). The budget applies to each part.
 func ComputeContext(ctx context.Context, spec *mechanics.Spec, res *engine.Result, opt Options) error {
@@ -83,7 +84,8 @@ func ComputeContext(ctx context.Context, spec *mechanics.Spec, res *engine.Resul
 func computePart(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) (err error) {
 	defer func() {
 		if x := recover(); x != nil {
-			err = fmt.Errorf("the model failed: %v", x)
+			// A fault of the model is an error; anything else panics again.
+			err = fmt.Errorf("the model failed: %w", mechanics.Recovered(x))
 		}
 	}()
 	if err := b.Alive(); err != nil {

@@ -693,7 +693,7 @@ func (g *burstDice) sample(r *Source) int {
 			}
 			if j == g.depth {
 				if g.unlimited {
-					panic(fmt.Sprintf("sim: a die burst %d times in a row; the simulation stops rather than cut it short", g.depth))
+					mechanics.Raise("sim: a die burst %d times in a row; the simulation stops rather than cut it short", g.depth)
 				}
 				break
 			}
@@ -720,7 +720,7 @@ func (e *explodeSampler) sample(r *Source) int {
 		}
 		if j == e.depth {
 			if e.unlimited {
-				panic(fmt.Sprintf("sim: a die burst %d times in a row; the simulation stops rather than cut it short", e.depth))
+				mechanics.Raise("sim: a die burst %d times in a row; the simulation stops rather than cut it short", e.depth)
 			}
 			return sum
 		}

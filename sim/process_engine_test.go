@@ -80,8 +80,9 @@ func keyedKernel() *mechanics.Process {
 // timeDependentMove shares one kernel at every step (constant key) but its
 // Move depends on t from some states: the block engine runs the t-free
 // states and hands the trial over where the chain meets the others. With
-// start ≥ 4 the start state itself is not t-free. Move panics where the
-// chain cannot be, which the t-freeness check must survive.
+// start ≥ 4 the start state itself is not t-free. Move raises a fault of
+// the model where the chain cannot be, which the t-freeness check must
+// survive.
 func timeDependentMove(start int) *mechanics.Process {
 	p := &mechanics.Process{Horizon: 60, TimeUnit: "use", KernelKey: func(int) int { return 7 }, Start: start}
 	for s := 0; s < 12; s++ {
@@ -98,7 +99,7 @@ func timeDependentMove(start int) *mechanics.Process {
 			return s
 		}
 		if t == 1 && s != start {
-			panic("the chain is at its start at the first use")
+			mechanics.Raise("the chain is at its start at the first use")
 		}
 		up := 1
 		if s >= 4 && t%4 == 0 { // from level 4 on, every fourth use goes two up
@@ -115,8 +116,8 @@ func timeDependentMove(start int) *mechanics.Process {
 // blockWalk is a homogeneous walk driven by a coin (blocks of several steps
 // per lookup), with a state that can never be left (it reaches the horizon
 // stuck) and a horizon that is not a multiple of the block size, so trials
-// also take single steps near the end. Move panics on a state the walk can
-// never reach, which the class merging must survive.
+// also take single steps near the end. Move raises a fault of the model on
+// a state the walk can never reach, which the class merging must survive.
 func blockWalk() *mechanics.Process {
 	p := &mechanics.Process{Horizon: 97, Homogeneous: true, TimeUnit: "flip", Start: 5}
 	for s := 0; s <= 12; s++ {
@@ -126,7 +127,7 @@ func blockWalk() *mechanics.Process {
 	p.Move = func(_, s, x int) int {
 		switch s {
 		case 12:
-			panic("state 12 is unreachable")
+			mechanics.Raise("state 12 is unreachable")
 		case 8:
 			return 8 // stuck
 		}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math/bits"
 	"slices"
+
+	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // The jump engine runs a homogeneous chain whose kernel is a table of R
@@ -30,9 +32,10 @@ import (
 // Rows are built at the first chunk for every state the chain can be in at
 // a block's start (those reachable from the start in multiples of k steps),
 // with rows of H mod k steps for the last, shorter block. When they would
-// take more than jumpBytes, when Move fails or panics on one of them, or
-// when the rows say that the block engine takes fewer lookups per trial
-// than this one takes draws times jumpCost, the block engine runs instead.
+// take more than jumpBytes, when Move fails on one of them (a fault of the
+// model: a trial may never meet it), or when the rows say that the block
+// engine takes fewer lookups per trial than this one takes draws times
+// jumpCost, the block engine runs instead.
 // So whether this engine runs depends on the model and the worker's budget
 // only, never on what a worker has met.
 //
@@ -166,9 +169,12 @@ func newJumpChain(w *processWorker, b *blockChain) (j *jumpChain) {
 	}
 	bd := newJumpBuilder(w, b, min(jumpBytes, w.budget), R, kc)
 	defer func() {
-		if recover() != nil {
-			// Move panicked on a state a trial may never reach: the block
-			// engine runs, and meets the panic if a trial does.
+		if x := recover(); x != nil {
+			if !mechanics.IsFault(x) {
+				panic(x) // a bug, not the model's
+			}
+			// Move failed on a state a trial may never reach: the block
+			// engine runs, and meets the fault if a trial does.
 			b.rows1 = unsetRows(len(b.rows1))
 			j = nil
 		}
@@ -270,7 +276,7 @@ func newJumpBuilder(w *processWorker, b *blockChain, budget int, R uint64, kc []
 		move: func(_, u, c int) int {
 			v, err := b.step1(w, u, c)
 			if err != nil {
-				panic(err)
+				panic(mechanics.Fault{Err: err})
 			}
 			if v >= 0 {
 				return int(v) >> b.sh1
@@ -310,7 +316,7 @@ func (bd *jumpBuilder) rows(steps int) *jumpRows {
 }
 
 // build computes the row of transient state s in rs; false when the rows
-// outgrow the budget (Move failing panics).
+// outgrow the budget (Move failing panics with a mechanics.Fault).
 func (bd *jumpBuilder) build(rs *jumpRows, s int) bool {
 	S, P := bd.w.S, len(bd.R)
 	suf := make([]uint64, rs.steps+1) // suf[i]: the sequences of steps i to the block's end
@@ -763,7 +769,7 @@ func (j *jumpChain) last(src *Source, t, s int) int {
 // the product of the tables' sizes). Step i of a block uses Move at step
 // i+1; the rows hold only where Move from each state the rows meet gives
 // the same at every step i+1+m·P of the horizon, checked for every class,
-// else (or when Move panics, a table is not a table, or N does not fit)
+// else (or when Move fails, a table is not a table, or N does not fit)
 // the per-step loop runs. The last, shorter block holds the first H mod P
 // steps of a period.
 
@@ -771,7 +777,9 @@ func (j *jumpChain) last(src *Source, t, s int) int {
 // repeat with its kernels' period (S × classes × blocks).
 const periodicMoves = 1 << 18
 
-// errNotPeriodic is the panic of a step that Move does not repeat.
+// errNotPeriodic is the panic by which the builder of a periodic chain's
+// rows gives up where Move does not repeat a step (newPeriodicJump
+// recovers it).
 var errNotPeriodic = errors.New("jump: Move differs between the steps of one position in the period")
 
 // newPeriodicJump sets the jump engine up for a time-dependent chain, or
@@ -823,7 +831,7 @@ func newPeriodicJump(w *processWorker, kf *kernelForm) (j *jumpChain) {
 				}
 				code, err := w.code(i+1, next)
 				if err != nil {
-					panic(err)
+					panic(mechanics.Fault{Err: err})
 				}
 				row[x] = int32(next)
 				if code < 0 {
@@ -845,8 +853,11 @@ func newPeriodicJump(w *processWorker, kf *kernelForm) (j *jumpChain) {
 		return true
 	}
 	defer func() {
-		if recover() != nil {
-			j = nil // the per-step loop runs, and meets the panic if a trial does
+		if x := recover(); x != nil {
+			if x != any(errNotPeriodic) && !mechanics.IsFault(x) {
+				panic(x) // a bug, not the model's
+			}
+			j = nil // the per-step loop runs, and meets a fault if a trial does
 		}
 	}()
 	if jumpBuilt != nil {

@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"slices"
+
+	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // compiledKernel is one kernel: its classes (distinct values) and how to
@@ -384,8 +386,8 @@ func (kf *kernelForm) resolve(w *processWorker, h *kernelHot, t, s, x int) (int3
 
 // keyRow fills the row of state s in the rows of key kr: Move at step t,
 // where the chain is, if Move gives the same at every step with this key,
-// else codeEscape (a panic in Move at a step where the chain may never be
-// counts as a difference).
+// else codeEscape (a fault of the model in Move at a step where the chain
+// may never be counts as a difference).
 func (kf *kernelForm) keyRow(w *processWorker, kr *keyRows, t, s int) error {
 	codes, err := kf.moveRow(w, kr.k, t, s)
 	if err != nil {
@@ -405,7 +407,10 @@ func (kf *kernelForm) keyRow(w *processWorker, kr *keyRows, t, s int) error {
 // what it gives at step t.
 func (kf *kernelForm) sameAt(w *processWorker, kr *keyRows, t, s int) (same bool) {
 	defer func() {
-		if recover() != nil {
+		if x := recover(); x != nil {
+			if !mechanics.IsFault(x) {
+				panic(x) // a bug, not the model's
+			}
 			same = false
 		}
 	}()

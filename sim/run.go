@@ -153,19 +153,31 @@ func OutcomesChunks(ctx context.Context, spec *mechanics.Spec, opt Options, firs
 
 	var next, done atomic.Int64
 	var firstErr error
-	var errOnce sync.Once
+	var bug any // the first panic that is not a fault of the model
+	var errOnce, bugOnce sync.Once
 	stop := make(chan struct{})
 	ws := make([]worker, workers)
 	fail := func(err error) {
 		errOnce.Do(func() { firstErr = err })
 		next.Store(nChunks)
 	}
+	crash := func(x any) {
+		bugOnce.Do(func() { bug = x })
+		next.Store(nChunks)
+	}
 	var wg sync.WaitGroup
 	for i := range ws {
 		wg.Go(func() {
+			// A fault of the model ends the run with an error; any other
+			// panic is a bug, carried to the calling goroutine (a panic
+			// cannot be recovered across goroutines) and raised there.
 			defer func() {
 				if x := recover(); x != nil {
-					fail(fmt.Errorf("the model failed: %v", x))
+					if !mechanics.IsFault(x) {
+						crash(x)
+						return
+					}
+					fail(fmt.Errorf("the model failed: %w", mechanics.Recovered(x)))
 				}
 			}()
 			// Each worker compiles its own samplers (they own scratch
@@ -197,6 +209,9 @@ func OutcomesChunks(ctx context.Context, spec *mechanics.Spec, opt Options, firs
 	wg.Wait()
 	close(stop)
 	<-progressDone
+	if bug != nil {
+		panic(bug)
+	}
 	if firstErr != nil {
 		return Hist{}, firstErr
 	}
