@@ -73,9 +73,9 @@ const (
 )
 
 // procBudget bounds, in bytes, what one worker precomputes for a process:
-// kernel rows, and the step rows' headers in dense mode. Tests lower it to
-// exercise the fallbacks.
-var procBudget = 64 << 20
+// kernel rows, and the step rows' headers in dense mode. Tests lower it
+// (tuning.tables) to exercise the fallbacks.
+const procBudget = 64 << 20
 
 // radixBuf holds indices in [0, radix) drawn several per word.
 type radixBuf struct {

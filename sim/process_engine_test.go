@@ -413,9 +413,11 @@ func withKernelKey(p *mechanics.Process, key func(int) int) *mechanics.Process {
 	return p
 }
 
-func crossCheck(t *testing.T, name string, p *mechanics.Process, seed uint64, n int64) {
+// crossCheck simulates p, its workers tuned by tune, and checks the counts
+// against the exact engine.
+func crossCheck(t *testing.T, name string, p *mechanics.Process, seed uint64, n int64, tune tuning) {
 	t.Helper()
-	h, err := Outcomes(context.Background(), mechanics.ProcessSpec(p), Options{Trials: n, Seed: seed})
+	h, err := Outcomes(context.Background(), mechanics.ProcessSpec(p), Options{Trials: n, Seed: seed, tune: tune})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -426,7 +428,7 @@ func crossCheck(t *testing.T, name string, p *mechanics.Process, seed uint64, n 
 
 func TestProcessEnginesVsExact(t *testing.T) {
 	for name, p := range engineCases() {
-		crossCheck(t, name, p, 17, trials(200_000, 600_000))
+		crossCheck(t, name, p, 17, trials(200_000, 600_000), tuning{})
 	}
 }
 
@@ -434,18 +436,16 @@ func TestProcessEnginesVsExact(t *testing.T) {
 // small for any precomputed table: Move every step, contexts without rows,
 // the direct-mapped cache of Step-form rows.
 func TestProcessFallbacksVsExact(t *testing.T) {
-	defer func(b int) { procBudget = b }(procBudget)
-	procBudget = 64
 	for name, p := range engineCases() {
-		crossCheck(t, name+" (no budget)", p, 18, trials(100_000, 200_000))
+		crossCheck(t, name+" (no budget)", p, 18, trials(100_000, 200_000), noTables)
 	}
 }
 
 // TestProcessEngineUsed pins which loop runs each test process, so the
 // tests above cover them all.
 func TestProcessEngineUsed(t *testing.T) {
-	engine := func(p *mechanics.Process) string {
-		w := ranWorker(t, p, 100)
+	engine := func(p *mechanics.Process, tune tuning) string {
+		w := ranWorker(t, p, 100, tune)
 		switch kf := &w.kern; {
 		case p.Kernel == nil && w.step.cache != nil:
 			return "step cache"
@@ -480,32 +480,27 @@ func TestProcessEngineUsed(t *testing.T) {
 		"homogeneous weighted":    "jumps, two lanes",
 		"homogeneous step":        "step rows",
 	} {
-		if got := engine(engineCases()[name]); got != want {
+		if got := engine(engineCases()[name], tuning{}); got != want {
 			t.Errorf("%s runs on %q, want %q", name, got, want)
 		}
 	}
-	w := ranWorker(t, coinRuns(), 10)
+	w := ranWorker(t, coinRuns(), 10, tuning{})
 	if b := w.kern.blk; b == nil || b.C != 3 || b.kb < 3 {
 		t.Errorf("coin runs: want the 20 kernel classes merged to 3 and blocks of ≥ 3 steps, got %+v", b)
 	}
-	defer func(on bool) { jumpEngine = on }(jumpEngine)
-	jumpEngine = false
 	for _, name := range []string{"homogeneous blocks", "homogeneous long blocks", "homogeneous pair", "homogeneous weighted"} {
-		if got := engine(engineCases()[name]); got != "blocks" {
+		if got := engine(engineCases()[name], tuning{noJump: true}); got != "blocks" {
 			t.Errorf("%s without the jump engine runs on %q, want blocks", name, got)
 		}
 	}
-	if got := engine(keyedKernel()); got != "per-step contexts" {
+	if got := engine(keyedKernel(), tuning{noJump: true}); got != "per-step contexts" {
 		t.Errorf("keyed kernel without the jump engine runs on %q, want per-step contexts", got)
 	}
-	jumpEngine = true
-	defer func(b int) { procBudget = b }(procBudget)
-	procBudget = 64
 	for name, want := range map[string]string{
 		"inhomogeneous step": "step cache",
 		"homogeneous blocks": "moves",
 	} {
-		if got := engine(engineCases()[name]); got != want {
+		if got := engine(engineCases()[name], noTables); got != want {
 			t.Errorf("%s without budget runs on %q, want %q", name, got, want)
 		}
 	}
@@ -516,25 +511,19 @@ func TestProcessEngineUsed(t *testing.T) {
 // the counts, on the per-step loop (whether the jump engine runs depends
 // on the budget, as for homogeneous chains).
 func TestProcessBudgetKeepsResults(t *testing.T) {
-	defer func(on bool) { jumpEngine = on }(jumpEngine)
-	jumpEngine = false
 	for _, p := range []*mechanics.Process{keyedKernel(), timeDependentMove(5)} {
 		spec := &mechanics.Spec{Process: p}
-		a, err := Outcomes(context.Background(), spec, Options{Trials: 3*ChunkSize + 5, Seed: 4})
+		a, err := Outcomes(context.Background(), spec, Options{Trials: 3*ChunkSize + 5, Seed: 4, tune: tuning{noJump: true}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		func() {
-			defer func(b int) { procBudget = b }(procBudget)
-			procBudget = 64
-			b, err := Outcomes(context.Background(), spec, Options{Trials: 3*ChunkSize + 5, Seed: 4})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(a, b) {
-				t.Error("a smaller budget changed the counts")
-			}
-		}()
+		b, err := Outcomes(context.Background(), spec, Options{Trials: 3*ChunkSize + 5, Seed: 4, tune: tuning{noJump: true, tables: 64}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Error("a smaller budget changed the counts")
+		}
 	}
 }
 

@@ -44,9 +44,6 @@ import (
 // chain whose kernels repeat with a period runs here too, a period a draw
 // (see newPeriodicJump below).
 
-// jumpEngine is false where tests run the block engine instead.
-var jumpEngine = true
-
 // jumpBytes bounds the rows of the jump engine.
 const jumpBytes = 1 << 20
 
@@ -135,7 +132,7 @@ type jumpResult struct {
 func newJumpChain(w *processWorker, b *blockChain) (j *jumpChain) {
 	k := b.k
 	p := w.p
-	if !jumpEngine || b.timed || p.Absorbing[p.Start] || w.S >= 1<<jeStBits {
+	if w.env.tune.noJump || b.timed || p.Absorbing[p.Start] || w.S >= 1<<jeStBits {
 		return nil
 	}
 	// A table, or a pair of tables (d20 + 2d10! against Guard twice a
@@ -235,7 +232,12 @@ func (bd *jumpBuilder) chain(steps, kb int, perLookup float64) *jumpChain {
 	}
 	var mispredicts, slow float64
 	j.drawsPer, j.lookupsPer, mispredicts, slow = bd.cost(full, kb, p.Start, H)
-	j.lanes = jumpLanesMode > 0 || jumpLanesMode == 0 && mispredicts >= jumpLanesMispredicts && slow <= jumpLanesSlow
+	switch w.env.tune.lanes {
+	case lanesByCost:
+		j.lanes = mispredicts >= jumpLanesMispredicts && slow <= jumpLanesSlow
+	case lanesAlways:
+		j.lanes = true
+	}
 	full.rows = nil
 	if rem != nil {
 		rem.rows = nil
@@ -610,10 +612,6 @@ func (j *jumpChain) trial(src *Source, e uint64, t int) int {
 	return (H+1)*S + s
 }
 
-// jumpLanesMode is 0 where cost decides whether runLanes runs; tests set
-// it to 1 (always) or −1 (never).
-var jumpLanesMode = 0
-
 // runLanes runs a chain whose one-trial loop is estimated to mispredict
 // its exit at least jumpLanesMispredicts times a trial, and whose trials
 // leave the lanes by a branch at most jumpLanesSlow of the time (see
@@ -785,9 +783,29 @@ var errNotPeriodic = errors.New("jump: Move differs between the steps of one pos
 // newPeriodicJump sets the jump engine up for a time-dependent chain, or
 // returns nil. The kernels are compiled (kf.kernel) for the first period.
 func newPeriodicJump(w *processWorker, kf *kernelForm) (j *jumpChain) {
+	bd := newPeriodicBuilder(w, kf)
+	if bd == nil {
+		return nil
+	}
+	defer func() {
+		if x := recover(); x != nil {
+			if x != any(errNotPeriodic) && !mechanics.IsFault(x) {
+				panic(x) // a bug, not the model's
+			}
+			j = nil // the per-step loop runs, and meets a fault if a trial does
+		}
+	}()
+	return bd.chain(len(bd.R), 1, 1)
+}
+
+// newPeriodicBuilder is the builder of the rows of a time-dependent chain
+// whose kernel keys repeat with a period, blocks of one period (its moves
+// check that Move repeats with it), or nil where the keys do not repeat or
+// the kernels do not fit the engine.
+func newPeriodicBuilder(w *processWorker, kf *kernelForm) *jumpBuilder {
 	p := w.p
 	H, S := p.Horizon, w.S
-	if !jumpEngine || p.Absorbing[p.Start] || S >= 1<<jeStBits {
+	if w.env.tune.noJump || p.Absorbing[p.Start] || S >= 1<<jeStBits {
 		return nil
 	}
 	P := keyPeriod(kf.keyOf[1 : H+1])
@@ -852,22 +870,8 @@ func newPeriodicJump(w *processWorker, kf *kernelForm) (j *jumpChain) {
 		}
 		return true
 	}
-	defer func() {
-		if x := recover(); x != nil {
-			if x != any(errNotPeriodic) && !mechanics.IsFault(x) {
-				panic(x) // a bug, not the model's
-			}
-			j = nil // the per-step loop runs, and meets a fault if a trial does
-		}
-	}()
-	if jumpBuilt != nil {
-		jumpBuilt(bd)
-	}
-	return bd.chain(P, 1, 1)
+	return bd
 }
-
-// jumpBuilt, where tests set it, is given the builder of a periodic chain.
-var jumpBuilt func(*jumpBuilder)
 
 // keyPeriod is the smallest P such that keys[t] = keys[t−P] for every t ≥ P.
 func keyPeriod(keys []int32) int {

@@ -42,6 +42,8 @@ type Options struct {
 	// 0 (or less) means engine.DefaultMemory. A run that would not fit fails
 	// with a *engine.MemoryError (bad input). See memory.go.
 	MemoryBytes int64
+	// tune is what tests change of how process workers run.
+	tune tuning
 }
 
 // Hist counts outcomes over [Lo, Lo+len(Counts)).
@@ -134,7 +136,7 @@ func OutcomesChunks(ctx context.Context, spec *mechanics.Spec, opt Options, firs
 	if opt.Trials < 1 {
 		return Hist{}, mechanics.Invalid("trials must be at least 1, got %d", opt.Trials)
 	}
-	env := newWorkerEnv(ctx, opt.MemoryBytes)
+	env := newWorkerEnv(ctx, opt.MemoryBytes, opt.tune)
 	newWorker, err := workerFactoryWith(spec, env)
 	if err != nil {
 		return Hist{}, err
