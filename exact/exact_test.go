@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"sort"
@@ -109,24 +110,27 @@ func floatMatchesRat(t *testing.T, name string, got engine.Dist, want RatDist) {
 // TestPoolOracle: the multiset DP equals enumeration of every roll, exactly.
 func TestPoolOracle(t *testing.T) {
 	for dn, d := range oracleDice {
-		for n := 0; n <= 4; n++ {
-			evs := map[string]mechanics.Evaluator{"sum": mechanics.SumEval{}, "maxdup": maxDupEval{n}}
-			for en, ev := range evs {
-				if en == "maxdup" && n == 0 {
-					continue
+		t.Run(dn, func(t *testing.T) {
+			t.Parallel()
+			for n := 0; n <= 4; n++ {
+				evs := map[string]mechanics.Evaluator{"sum": mechanics.SumEval{}, "maxdup": maxDupEval{n}}
+				for en, ev := range evs {
+					if en == "maxdup" && n == 0 {
+						continue
+					}
+					want := bruteDist(d, n, func(f []int) int { return foldEval(d, ev, f) })
+					node := mechanics.Pool{Die: d, N: n, Eval: ev}
+					got, err := EvalRat(node)
+					if err != nil {
+						t.Fatal(err)
+					}
+					name := fmt.Sprintf("Pool(%d, %s)", n, en)
+					ratEqual(t, name, got, want)
+					fd, _, _ := Eval(node)
+					floatMatchesRat(t, name, fd, want)
 				}
-				want := bruteDist(d, n, func(f []int) int { return foldEval(d, ev, f) })
-				node := mechanics.Pool{Die: d, N: n, Eval: ev}
-				got, err := EvalRat(node)
-				if err != nil {
-					t.Fatal(err)
-				}
-				name := "Pool(" + dn + "," + en + ")"
-				ratEqual(t, name, got, want)
-				fd, _, _ := Eval(node)
-				floatMatchesRat(t, name, fd, want)
 			}
-		}
+		})
 	}
 }
 
@@ -134,31 +138,35 @@ func TestPoolOracle(t *testing.T) {
 // sorting every roll.
 func TestKeepOracle(t *testing.T) {
 	for dn, d := range oracleDice {
-		for n := 0; n <= 4; n++ {
-			for k := 0; k <= n; k++ {
-				for _, hi := range []bool{true, false} {
-					want := bruteDist(d, n, func(f []int) int {
-						s := append([]int(nil), f...)
-						sort.Ints(s)
-						if hi {
-							s = s[len(s)-k:]
-						} else {
-							s = s[:k]
-						}
-						t := 0
-						for _, x := range s {
-							t += x
-						}
-						return t
-					})
-					node := mechanics.Keep{Die: d, N: n, K: k, Highest: hi}
-					got, _ := EvalRat(node)
-					ratEqual(t, "Keep("+dn+")", got, want)
-					fd, _, _ := Eval(node)
-					floatMatchesRat(t, "Keep("+dn+")", fd, want)
+		t.Run(dn, func(t *testing.T) {
+			t.Parallel()
+			for n := 0; n <= 4; n++ {
+				for k := 0; k <= n; k++ {
+					for _, hi := range []bool{true, false} {
+						want := bruteDist(d, n, func(f []int) int {
+							s := append([]int(nil), f...)
+							sort.Ints(s)
+							if hi {
+								s = s[len(s)-k:]
+							} else {
+								s = s[:k]
+							}
+							t := 0
+							for _, x := range s {
+								t += x
+							}
+							return t
+						})
+						node := mechanics.Keep{Die: d, N: n, K: k, Highest: hi}
+						name := fmt.Sprintf("Keep(%d, %d, highest %v)", n, k, hi)
+						got, _ := EvalRat(node)
+						ratEqual(t, name, got, want)
+						fd, _, _ := Eval(node)
+						floatMatchesRat(t, name, fd, want)
+					}
 				}
 			}
-		}
+		})
 	}
 }
 
@@ -166,23 +174,26 @@ func TestKeepOracle(t *testing.T) {
 // over every node kind.
 func TestEveryNodeFloatVsRational(t *testing.T) {
 	for name, n := range fixtures.NodeZoo() {
-		want, err := EvalRat(n)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		got, tr, err := Eval(n)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		for _, v := range want.Values() {
-			w, _ := want.Prob(v).Float64()
-			if math.Abs(got.Prob(v)-w) > 1e-12 {
-				t.Errorf("%s: P(%d) = %v; want %v", name, v, got.Prob(v), w)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			want, err := EvalRat(n)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if math.Abs(got.Total()-1) > 1e-12 {
-			t.Errorf("%s: total %v (truncated %v)", name, got.Total(), tr)
-		}
+			got, tr, err := Eval(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range want.Values() {
+				w, _ := want.Prob(v).Float64()
+				if math.Abs(got.Prob(v)-w) > 1e-12 {
+					t.Errorf("P(%d) = %v; want %v", v, got.Prob(v), w)
+				}
+			}
+			if math.Abs(got.Total()-1) > 1e-12 {
+				t.Errorf("total %v (truncated %v)", got.Total(), tr)
+			}
+		})
 	}
 }
 

@@ -554,6 +554,14 @@ func luSolve(b *engine.Budget, a *mat.Dense, rhs *mat.VecDense) (x *mat.VecDense
 		x, ok = solve()
 		return x, ok, nil
 	}
+	return interruptibly(b, solve)
+}
+
+// interruptibly runs solve in a goroutine of its own and returns what it
+// returns, or the error of b's context as soon as that is done, leaving
+// solve to finish in the background. A panic in solve (a bug) is raised
+// again on the calling goroutine.
+func interruptibly(b *engine.Budget, solve func() (*mat.VecDense, bool)) (*mat.VecDense, bool, error) {
 	type result struct {
 		x     *mat.VecDense
 		ok    bool

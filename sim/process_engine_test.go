@@ -428,7 +428,10 @@ func crossCheck(t *testing.T, name string, p *mechanics.Process, seed uint64, n 
 
 func TestProcessEnginesVsExact(t *testing.T) {
 	for name, p := range engineCases() {
-		crossCheck(t, name, p, 17, trials(200_000, 600_000), tuning{})
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			crossCheck(t, name, p, 17, trials(200_000, 600_000), tuning{})
+		})
 	}
 }
 
@@ -437,7 +440,10 @@ func TestProcessEnginesVsExact(t *testing.T) {
 // the direct-mapped cache of Step-form rows.
 func TestProcessFallbacksVsExact(t *testing.T) {
 	for name, p := range engineCases() {
-		crossCheck(t, name+" (no budget)", p, 18, trials(100_000, 200_000), noTables)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			crossCheck(t, name+" (no budget)", p, 18, trials(100_000, 200_000), noTables)
+		})
 	}
 }
 
@@ -531,22 +537,25 @@ func TestProcessBudgetKeepsResults(t *testing.T) {
 // counts for any number of workers.
 func TestProcessWorkerCountInvariance(t *testing.T) {
 	for name, p := range engineCases() {
-		spec := &mechanics.Spec{Process: p}
-		var first Hist
-		for _, w := range []int{1, 2, 3} {
-			h, err := Outcomes(context.Background(), spec, Options{Trials: 3*ChunkSize + 321, Seed: 5, Workers: w})
-			if err != nil {
-				t.Fatal(err)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			spec := &mechanics.Spec{Process: p}
+			var first Hist
+			for _, w := range []int{1, 2, 3} {
+				h, err := Outcomes(context.Background(), spec, Options{Trials: 3*ChunkSize + 321, Seed: 5, Workers: w})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if h.Total() != 3*ChunkSize+321 {
+					t.Fatalf("%d trials counted", h.Total())
+				}
+				if w == 1 {
+					first = h
+				} else if !reflect.DeepEqual(h, first) {
+					t.Errorf("%d workers gave different counts than 1", w)
+				}
 			}
-			if h.Total() != 3*ChunkSize+321 {
-				t.Fatalf("%s: %d trials counted", name, h.Total())
-			}
-			if w == 1 {
-				first = h
-			} else if !reflect.DeepEqual(h, first) {
-				t.Errorf("%s: %d workers gave different counts than 1", name, w)
-			}
-		}
+		})
 	}
 }
 

@@ -15,12 +15,11 @@ import (
 // engine, and the periodic ones on the per-step loop, which the jump engine
 // took over for them.
 func TestProcessBlocksVsExact(t *testing.T) {
-	noJump := tuning{noJump: true}
-	for _, name := range []string{"homogeneous blocks", "homogeneous long blocks", "homogeneous pair", "homogeneous weighted", "homogeneous settled"} {
-		crossCheck(t, name+" (blocks)", engineCases()[name], 19, trials(200_000, 600_000), noJump)
-	}
-	for _, name := range []string{"keyed kernel", "periodic walk"} {
-		crossCheck(t, name+" (per step)", engineCases()[name], 19, trials(200_000, 600_000), noJump)
+	for _, name := range []string{"homogeneous blocks", "homogeneous long blocks", "homogeneous pair", "homogeneous weighted", "homogeneous settled", "keyed kernel", "periodic walk"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			crossCheck(t, name+" without the jump engine", engineCases()[name], 19, trials(200_000, 600_000), tuning{noJump: true})
+		})
 	}
 }
 
@@ -291,7 +290,10 @@ func lanesCases() map[string]*mechanics.Process {
 func TestJumpLanesVsExact(t *testing.T) {
 	for mode, tune := range map[string]tuning{"lanes": {lanes: lanesAlways}, "no lanes": {lanes: lanesNever}} {
 		for name, p := range lanesCases() {
-			crossCheck(t, fmt.Sprintf("%s (%s)", name, mode), p, 23, trials(200_000, 600_000), tune)
+			t.Run(name+", "+mode, func(t *testing.T) {
+				t.Parallel()
+				crossCheck(t, name+", "+mode, p, 23, trials(200_000, 600_000), tune)
+			})
 		}
 	}
 }

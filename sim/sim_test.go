@@ -34,15 +34,18 @@ func requireAgreement(t *testing.T, name string, h Hist, d engine.Dist) {
 // TestEveryNodeSimVsExact runs both engines on every node kind.
 func TestEveryNodeSimVsExact(t *testing.T) {
 	for name, n := range fixtures.NodeZoo() {
-		d, _, err := exact.Eval(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := Outcomes(context.Background(), &mechanics.Spec{Outcome: n}, Options{Trials: trials(200_000, 1_000_000), Seed: 11})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		requireAgreement(t, name, h, d)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			d, _, err := exact.Eval(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := Outcomes(context.Background(), &mechanics.Spec{Outcome: n}, Options{Trials: trials(200_000, 1_000_000), Seed: 11})
+			if err != nil {
+				t.Fatal(err)
+			}
+			requireAgreement(t, name, h, d)
+		})
 	}
 }
 
