@@ -244,9 +244,6 @@ func processResult(p *mechanics.Process, code func(int) int, mass []float64) *Pr
 	return pr
 }
 
-// StatsOf summarises a distribution: mean, SD, support and percentiles.
-func StatsOf(d Dist) Stats { return statsOf(d, 1) }
-
 // statsOf summarises a distribution over the lattice (Lo+i)/den, given
 // that the variable is defined (the probabilities are normalised).
 func statsOf(d Dist, den int) Stats {
@@ -260,7 +257,7 @@ func statsOf(d Dist, den int) Stats {
 	k := float64(max(den, 1))
 	v := func(x int) float64 { return float64(x) / k }
 	return Stats{
-		Mean: d.Mean() / k, SD: d.StdDev() / k, Min: v(d.Min()), Max: v(d.Max()),
+		Mean: d.Mean() / k, SD: d.stdDev() / k, Min: v(d.Min()), Max: v(d.Max()),
 		P5: v(d.Quantile(0.05)), P25: v(d.Quantile(0.25)), P50: v(d.Quantile(0.5)),
 		P75: v(d.Quantile(0.75)), P95: v(d.Quantile(0.95)),
 	}

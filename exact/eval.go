@@ -12,8 +12,8 @@ import (
 // algorithm by the node's shape. truncated is the probability mass that
 // depth-limited explosions could not follow.
 //
-// Eval runs within DefaultMemory: a node whose distribution would not fit
-// comes back as a *MemoryError (bad input).
+// Eval runs within engine.DefaultMemory: a node whose distribution would not fit
+// comes back as a *engine.MemoryError (bad input).
 func Eval(n mechanics.Node) (d engine.Dist, truncated float64, err error) {
 	return evalChecked(engine.DefaultBudget(), n)
 }
@@ -100,7 +100,7 @@ func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) 
 			return engine.Dist{}, 0, err
 		}
 		if n.K == -1 {
-			return Negate(d), tr, nil
+			return negate(d), tr, nil
 		}
 		k := n.K
 		m, err := mapDist(b, d, func(x int) int { return k * x }, fmt.Sprintf("a value times %d", k))

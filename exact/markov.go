@@ -16,7 +16,7 @@ type Chain struct {
 	Outcome engine.Dist
 	// Unbounded is set for homogeneous chains whose fundamental matrix
 	// exists: absorption probabilities B = N·R and mean time N·1 from the
-	// start state, for an unlimited horizon (K6).
+	// start state, for an unlimited horizon (the absorbing Markov chain).
 	Unbounded         bool
 	MeanTimeUnbounded float64
 	AbsorbedUnbounded []float64
@@ -31,10 +31,11 @@ type Chain struct {
 	mass  []float64
 }
 
-// SolveProcess propagates the state distribution step by step (K7; for a
+// SolveProcess propagates the state distribution step by step (a forward
+// DP over the steps, which a time-inhomogeneous chain needs; for a
 // homogeneous chain this is repeated multiplication by the transition
-// matrix) and, for homogeneous chains, solves the absorbing Markov chain with
-// gonum/mat. It runs within DefaultMemory.
+// matrix) and, for homogeneous chains, solves the absorbing Markov chain
+// with gonum/mat. It runs within engine.DefaultMemory.
 func SolveProcess(p *mechanics.Process) (*Chain, error) {
 	ch, err := solveProcess(engine.DefaultBudget(), p)
 	if err != nil {

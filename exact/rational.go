@@ -35,17 +35,6 @@ func (r RatDist) Prob(v int) *big.Rat {
 	return new(big.Rat)
 }
 
-// Float converts to a float64 Dist.
-func (r RatDist) Float() engine.Dist {
-	m := map[int]float64{}
-	for v, p := range r {
-		f, _ := p.Float64()
-		m[v] = f
-	}
-	d, _ := fromMap(engine.DefaultBudget(), m, "the outcome")
-	return d
-}
-
 func (r RatDist) add(v int, p *big.Rat) {
 	if q, ok := r[v]; ok {
 		q.Add(q, p)
@@ -236,7 +225,7 @@ func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
 	}
 }
 
-// ratPool is the multiset DP of PoolDist with rational weights.
+// ratPool is the multiset DP of poolDist with rational weights.
 func ratPool(b *engine.Budget, die mechanics.Die, n int, ev mechanics.Evaluator) (RatDist, error) {
 	tot := die.TotalWeight()
 	wts := map[int]int64{}
@@ -358,9 +347,9 @@ func KeepEvaluator(n, k int, highest bool) mechanics.Evaluator {
 	}
 }
 
-// Combinations estimates how many equally weighted dice outcomes a node
+// combinations estimates how many equally weighted dice outcomes a node
 // spans (the work of exact rational arithmetic and of brute enumeration).
-func Combinations(n mechanics.Node) float64 {
+func combinations(n mechanics.Node) float64 {
 	switch n := n.(type) {
 	case mechanics.Die:
 		return float64(len(n.Faces))
@@ -373,27 +362,27 @@ func Combinations(n mechanics.Node) float64 {
 	case mechanics.Min:
 		return prodCombos(n.Terms)
 	case mechanics.Repeat:
-		return math.Pow(Combinations(n.X), float64(n.N))
+		return math.Pow(combinations(n.X), float64(n.N))
 	case mechanics.Scale:
-		return Combinations(n.X)
+		return combinations(n.X)
 	case mechanics.Clamp:
-		return Combinations(n.X)
+		return combinations(n.X)
 	case mechanics.Map:
-		return Combinations(n.X)
+		return combinations(n.X)
 	case mechanics.Compare:
-		return Combinations(n.X)
+		return combinations(n.X)
 	case mechanics.Combine:
-		return Combinations(n.X) * Combinations(n.Y)
+		return combinations(n.X) * combinations(n.Y)
 	case mechanics.Keep:
 		return math.Pow(float64(len(n.Die.Faces)), float64(n.N))
 	case mechanics.Pool:
 		return math.Pow(float64(len(n.Die.Faces)), float64(n.N))
 	case mechanics.Cond:
-		return Combinations(n.If) * (Combinations(n.Then) + Combinations(n.Else))
+		return combinations(n.If) * (combinations(n.Then) + combinations(n.Else))
 	case mechanics.Mixture:
 		s := 0.0
 		for _, c := range n.Of {
-			s += Combinations(c)
+			s += combinations(c)
 		}
 		return s
 	case mechanics.Explode:
@@ -405,13 +394,13 @@ func Combinations(n mechanics.Node) float64 {
 func prodCombos(ns []mechanics.Node) float64 {
 	p := 1.0
 	for _, c := range ns {
-		p *= Combinations(c)
+		p *= combinations(c)
 	}
 	return p
 }
 
-// RationalLimit bounds Combinations for which exact.Run adds rationals.
-const RationalLimit = 1e6
+// rationalLimit bounds Combinations for which exact.Run adds rationals.
+const rationalLimit = 1e6
 
 // ratEntryBytes is about what one value of a RatDist costs: its map entry
 // and a big.Rat of a few words.
@@ -424,8 +413,8 @@ func addRationals(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) er
 	if spec.Outcome == nil {
 		return nil
 	}
-	combos := Combinations(spec.Outcome)
-	if combos > RationalLimit {
+	combos := combinations(spec.Outcome)
+	if combos > rationalLimit {
 		return nil
 	}
 	// Every intermediate table has at most as many values as the

@@ -12,15 +12,15 @@ import (
 )
 
 // Run builds a mechanic's model and computes it exactly, within
-// DefaultMemory and without a deadline.
+// engine.DefaultMemory and without a deadline.
 func Run(m *mechanics.Mechanic, c mechanics.Config) (*engine.Result, error) {
 	return RunContext(context.Background(), m, c, Options{})
 }
 
 // RunContext builds a mechanic's model and computes it exactly. A model
-// that would not fit opt's memory budget is refused with a *MemoryError
-// (wrapped as bad input, so a command exits with status 2) before anything
-// that large is allocated; a cancelled or expired ctx stops the computation
+// that would not fit opt's memory budget is refused with a
+// *engine.MemoryError (wrapped as bad input, so a command exits with
+// status 2) before anything that large is allocated; a cancelled or expired ctx stops the computation
 // within a fraction of a second and returns ctx.Err().
 func RunContext(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Options) (*engine.Result, error) {
 	if m.MCOnly {
@@ -41,7 +41,7 @@ func RunContext(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, 
 }
 
 // Compute fills res with the exact figures of a declared model and of its
-// Also parts, within DefaultMemory and without a deadline.
+// Also parts, within engine.DefaultMemory and without a deadline.
 func Compute(spec *mechanics.Spec, res *engine.Result) error {
 	return ComputeContext(context.Background(), spec, res, Options{})
 }
@@ -49,9 +49,9 @@ func Compute(spec *mechanics.Spec, res *engine.Result) error {
 // ComputeContext fills res with the exact figures of a declared model and
 // of its Also parts. A fault of the model's own functions (a
 // mechanics.Fault: a field set out of its declared range, say) comes back
-// as an error, and any other panic, a bug, goes on; a model that would
-// not fit opt's memory budget as a *MemoryError (bad input); a cancelled
-// ctx as ctx.Err(). The budget applies to each part.
+// as an error, and any other panic, a bug, goes on; a model that would not
+// fit opt's memory budget comes back as a *engine.MemoryError (bad input);
+// a cancelled ctx as ctx.Err(). The budget applies to each part.
 func ComputeContext(ctx context.Context, spec *mechanics.Spec, res *engine.Result, opt Options) error {
 	for _, part := range spec.Parts() {
 		if part.NoExact != "" {

@@ -13,7 +13,7 @@ import (
 // sampler draws one value of a compiled node. Samplers are built per worker
 // (they own scratch buffers) and never allocate while sampling.
 type sampler interface {
-	sample(r *Source) int
+	sample(r *source) int
 }
 
 // tableMax bounds the lookup tables the compiler builds. A node whose whole
@@ -36,7 +36,7 @@ type table struct {
 	vals []int
 }
 
-func (t *table) sample(r *Source) int { return t.vals[r.Index(uint64(len(t.vals)))] }
+func (t *table) sample(r *source) int { return t.vals[r.Index(uint64(len(t.vals)))] }
 
 func asTable(s sampler) (*table, bool) {
 	t, ok := s.(*table)
@@ -266,7 +266,7 @@ type pairTable struct {
 	joint []int
 }
 
-func (p *pairTable) sample(r *Source) int {
+func (p *pairTable) sample(r *source) int {
 	return p.joint[p.x.sample(r)*p.ny+p.y.sample(r)]
 }
 
@@ -392,7 +392,7 @@ func (p *poolSampler) fold() int {
 	return p.ev.Final(s)
 }
 
-func (p *poolSampler) sample(r *Source) int {
+func (p *poolSampler) sample(r *source) int {
 	clear(p.counts)
 	for left := p.n; left > 0; {
 		p.batch.fill(r, p.buf)
@@ -432,7 +432,7 @@ type uniformRange struct {
 	n  uint64
 }
 
-func (u *uniformRange) sample(r *Source) int { return u.lo + int(r.Index(u.n)) }
+func (u *uniformRange) sample(r *source) int { return u.lo + int(r.Index(u.n)) }
 
 func uniformDie(d mechanics.Die) (*uniformRange, bool) {
 	if d.Weights != nil {
@@ -487,7 +487,7 @@ func (w *weighted) index() {
 	}
 }
 
-func (w *weighted) sample(r *Source) int { return w.faces[w.at(r.Index(w.total))] }
+func (w *weighted) sample(r *source) int { return w.faces[w.at(r.Index(w.total))] }
 
 // at is the index of the face that U = u draws.
 func (w *weighted) at(u uint64) int {
@@ -573,7 +573,7 @@ type mapSampler struct {
 	f func(int) int
 }
 
-func (m *mapSampler) sample(r *Source) int { return m.f(m.x.sample(r)) }
+func (m *mapSampler) sample(r *source) int { return m.f(m.x.sample(r)) }
 
 // cachedMap is a Map over a sampler without a table (an unbounded sum, a
 // bursting die): f's values are kept for a window of mapCache inputs
@@ -596,7 +596,7 @@ const (
 	unknown  = math.MinInt
 )
 
-func (m *cachedMap) sample(r *Source) int {
+func (m *cachedMap) sample(r *source) int {
 	v := m.x.sample(r)
 	i := uint(v - m.lo)
 	if i < uint(len(m.cache)) {
@@ -625,11 +625,11 @@ type pairSampler struct {
 	f    func(a, b int) int
 }
 
-func (p *pairSampler) sample(r *Source) int { return p.f(p.x.sample(r), p.y.sample(r)) }
+func (p *pairSampler) sample(r *source) int { return p.f(p.x.sample(r), p.y.sample(r)) }
 
 type condSampler struct{ c, a, b sampler }
 
-func (c *condSampler) sample(r *Source) int {
+func (c *condSampler) sample(r *source) int {
 	if c.c.sample(r) != 0 {
 		return c.a.sample(r)
 	}
@@ -641,7 +641,7 @@ type mixSampler struct {
 	of   []sampler
 }
 
-func (m *mixSampler) sample(r *Source) int { return m.of[m.pick.sample(r)].sample(r) }
+func (m *mixSampler) sample(r *source) int { return m.of[m.pick.sample(r)].sample(r) }
 
 // burstDice rolls k copies of one bursting die and sums them. Die faces
 // are drawn several per 64-bit word into a buffer that lives within one
@@ -674,7 +674,7 @@ func newBurstDice(e mechanics.Explode, k int) *burstDice {
 	return g
 }
 
-func (g *burstDice) sample(r *Source) int {
+func (g *burstDice) sample(r *source) int {
 	if g.epoch != r.epoch {
 		g.epoch, g.pos = r.epoch, len(g.buf)
 	}
@@ -710,7 +710,7 @@ type explodeSampler struct {
 	unlimited  bool
 }
 
-func (e *explodeSampler) sample(r *Source) int {
+func (e *explodeSampler) sample(r *source) int {
 	sum := 0
 	for j := 0; ; j++ {
 		v := e.die.sample(r)
@@ -836,7 +836,7 @@ func newFirstRolls(base *table, e mechanics.Explode, k int) sampler {
 	return f
 }
 
-func (f *firstRolls) sample(r *Source) int {
+func (f *firstRolls) sample(r *source) int {
 	v, bursts := 0, 0
 	for i, p := range f.parts {
 		j := p.sample(r)
@@ -866,7 +866,7 @@ func newBatchedTable(t *table) *batchedTable {
 	return bt
 }
 
-func (t *batchedTable) sample(r *Source) int {
+func (t *batchedTable) sample(r *source) int {
 	if t.epoch != r.epoch {
 		t.epoch, t.pos = r.epoch, len(t.buf)
 	}
@@ -887,7 +887,7 @@ type sumSampler struct {
 	groups []*burstDice
 }
 
-func (s *sumSampler) sample(r *Source) int {
+func (s *sumSampler) sample(r *source) int {
 	v := 0
 	switch {
 	case s.table != nil:
@@ -906,7 +906,7 @@ type repeatSampler struct {
 	n int
 }
 
-func (p *repeatSampler) sample(r *Source) int {
+func (p *repeatSampler) sample(r *source) int {
 	s := 0
 	for i := 0; i < p.n; i++ {
 		s += p.x.sample(r)

@@ -19,7 +19,7 @@ import (
 //     never on the number of workers, so the loop a worker picks (and so the
 //     draws) are the same for any worker count — and what it takes is
 //     reserved from the run's pool too. When the pool runs dry there the run
-//     fails with a MemoryError rather than fall back: a run either gives
+//     fails with an engine.MemoryError rather than fall back: a run either gives
 //     the counts any other run with the same seed gives, or an error.
 //
 // A refusal is a *engine.MemoryError wrapped as bad input.

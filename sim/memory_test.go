@@ -76,9 +76,9 @@ func TestSummaryBudget(t *testing.T) {
 	rec := mechanics.NewRecord(mechanics.Int("v", 1, 6, "a die"))
 	spec := &mechanics.Spec{Record: rec, Outcome: mechanics.D(6),
 		Vars: []mechanics.Var{{Name: "wide", Expr: expr.Mul(expr.F("v"), expr.K(1<<16))}}}
-	err := Simulate(context.Background(), spec, Options{Trials: 10_000, Seed: 1, MemoryBytes: 4 << 20}, &engine.Result{})
+	err := simulate(context.Background(), spec, Options{Trials: 10_000, Seed: 1, MemoryBytes: 4 << 20}, &engine.Result{})
 	wantSimMemoryError(t, err, "variable wide", "(the memory budget is 4 MiB)")
-	if err := Simulate(context.Background(), spec, Options{Trials: 10_000, Seed: 1}, &engine.Result{}); err != nil {
+	if err := simulate(context.Background(), spec, Options{Trials: 10_000, Seed: 1}, &engine.Result{}); err != nil {
 		t.Errorf("within the default budget: %v", err)
 	}
 }

@@ -366,7 +366,7 @@ func (b *blockChain) draws(w *processWorker) {
 }
 
 // run runs n trials; draws must have been called.
-func (b *blockChain) run(w *processWorker, kf *kernelForm, src *Source, n int) error {
+func (b *blockChain) run(w *processWorker, kf *kernelForm, src *source, n int) error {
 	p := w.p
 	S, H, kb, shB, nk := w.S, p.Horizon, b.kb, b.shB, b.nk
 	rows, cb := b.rowsB, b.bb
@@ -432,7 +432,7 @@ func (b *blockChain) run(w *processWorker, kf *kernelForm, src *Source, n int) e
 }
 
 // tail steps one at a time from state s at step t to the horizon.
-func (b *blockChain) tail(w *processWorker, kf *kernelForm, src *Source, t, s int) (int, error) {
+func (b *blockChain) tail(w *processWorker, kf *kernelForm, src *source, t, s int) (int, error) {
 	S, H := w.S, w.p.Horizon
 	for ; t <= H; t++ {
 		v, err := b.step1(w, s, int(b.ref[b.k.cb.next(src)]))

@@ -564,7 +564,7 @@ func TestProcessWorkerCountInvariance(t *testing.T) {
 func TestProcessNoAllocsPerTrial(t *testing.T) {
 	for name, p := range engineCases() {
 		w := newProcessWorker(p)
-		var src Source
+		var src source
 		for c := uint64(0); c < 3; c++ {
 			src.Seed(1, c)
 			if err := w.run(&src, 20000); err != nil {

@@ -21,7 +21,7 @@ import (
 // result is "absorbed in state a at the block's step i" or "in transient
 // state s' after the k steps". Rᵏ fits 64 bits, so nothing is rounded: the
 // chain moves exactly as k single steps would, with one random word (rarely
-// more, see Source.Index) for k steps instead of one buffered class a step.
+// more, see source.Index) for k steps instead of one buffered class a step.
 //
 // The result is found through a guide: U's top bits index a table of the
 // row; where all of that bucket's U have one result the entry is the result
@@ -51,7 +51,7 @@ const jumpBytes = 1 << 20
 // pair kernel's buffer costs, in block lookups (see newJumpChain).
 const pairDrawCost = 0.5
 
-// jumpReject bounds the share of random words Source.Index rejects for
+// jumpReject bounds the share of random words source.Index rejects for
 // the bound Rᵏ: k is the largest step count whose Rᵏ fits 64 bits with at
 // most 1/jumpReject of words rejected.
 const jumpReject = 32
@@ -509,7 +509,7 @@ func (bd *jumpBuilder) cost(full *jumpRows, kb, start, H int) (draws, lookups, m
 	return draws, lookups, mispredicts, slow
 }
 
-func (j *jumpChain) run(w *processWorker, src *Source, n int) error {
+func (j *jumpChain) run(w *processWorker, src *source, n int) error {
 	if j.lanes && n >= jumpLanesMin && j.start&jeOne == 0 {
 		return j.runLanes(w, src, n)
 	}
@@ -572,7 +572,7 @@ func (j *jumpChain) run(w *processWorker, src *Source, n int) error {
 
 // trial runs a trial on from entry e at step t (a block's start) and
 // returns its outcome.
-func (j *jumpChain) trial(src *Source, e uint64, t int) int {
+func (j *jumpChain) trial(src *source, e uint64, t int) int {
 	S, H := j.S, j.H
 	guide, cum, res, N, k := j.guide, j.cum, j.res, j.N, j.k
 	thresh := -N % N
@@ -638,7 +638,7 @@ const jumpOuts = 256
 // trial, selected without a branch. Rare cases branch: a rejected word,
 // an impure bucket, a state with a single result, a lane past the last
 // whole block. The last trials of the batch run one by one.
-func (j *jumpChain) runLanes(w *processWorker, src *Source, n int) error {
+func (j *jumpChain) runLanes(w *processWorker, src *source, n int) error {
 	S := j.S
 	guide, cum, res, N, k, start := j.guide, j.cum, j.res, j.N, j.k, j.start
 	thresh := -N % N
@@ -735,7 +735,7 @@ func (j *jumpChain) runLanes(w *processWorker, src *Source, n int) error {
 }
 
 // last draws the last, shorter block from state s at step t.
-func (j *jumpChain) last(src *Source, t, s int) int {
+func (j *jumpChain) last(src *source, t, s int) int {
 	rs := j.rem
 	S, H := len(j.remEntry), t+j.remSteps-1
 	e := j.remEntry[s]

@@ -71,7 +71,7 @@ func TestJumpRowsCountEverySequence(t *testing.T) {
 func TestJumpGuideFindsTheBound(t *testing.T) {
 	for name, p := range map[string]*mechanics.Process{"blocks": blockWalk(), "coin runs": coinRuns()} {
 		w := newProcessWorker(p)
-		var src Source
+		var src source
 		src.Seed(1, 0)
 		if err := w.run(&src, 10); err != nil {
 			t.Fatal(err)
@@ -148,7 +148,7 @@ func TestJumpLanesReplay(t *testing.T) {
 	lanes := testEnv(tuning{lanes: lanesAlways})
 	for name, p := range lanesCases() {
 		w := newProcessWorkerWith(p, lanes)
-		var src Source
+		var src source
 		src.Seed(1, 0)
 		if err := w.run(&src, 1); err != nil {
 			t.Fatal(err)
@@ -397,7 +397,7 @@ func TestKernelCountsMatchTheKernel(t *testing.T) {
 // (by offset) and a wide one (by sorting), the distinct values ascending
 // and each entry's rank among them.
 func TestClassesWithoutSorting(t *testing.T) {
-	var src Source
+	var src source
 	src.Seed(3, 0)
 	for _, width := range []uint64{1, 5, 300, 1 << 40} {
 		vals := make([]int, 200)
@@ -464,7 +464,7 @@ func handRow(p *mechanics.Process, S, s int, tables [][]int, at func(i int) int)
 func ranWorker(t *testing.T, p *mechanics.Process, n int, tune tuning) *processWorker {
 	t.Helper()
 	w := newProcessWorkerWith(p, testEnv(tune))
-	var src Source
+	var src source
 	src.Seed(1, 0)
 	if err := w.run(&src, n); err != nil {
 		t.Fatal(err)

@@ -196,7 +196,7 @@ func classes(vals []int) ([]int, []uint16) {
 }
 
 // draw is one value of kernel k (slow paths).
-func (k *compiledKernel) draw(src *Source) int {
+func (k *compiledKernel) draw(src *source) int {
 	if k.cb != nil {
 		return k.vals[k.cb.next(src)]
 	}
@@ -216,7 +216,7 @@ func (kf *kernelForm) moveRow(w *processWorker, k *compiledKernel, t, s int) ([]
 	return kf.scratch, nil
 }
 
-func (kf *kernelForm) run(w *processWorker, src *Source, n int) error {
+func (kf *kernelForm) run(w *processWorker, src *source, n int) error {
 	if !kf.ready {
 		if err := kf.prepare(w); err != nil {
 			return err
@@ -294,7 +294,7 @@ func (kf *kernelForm) prepare(w *processWorker) error {
 
 // runMoves is the loop of a homogeneous chain without rows (over budget,
 // or a kernel that is not a table): Move is called every step.
-func (kf *kernelForm) runMoves(w *processWorker, src *Source, n int) error {
+func (kf *kernelForm) runMoves(w *processWorker, src *source, n int) error {
 	p := w.p
 	S, H, k := w.S, p.Horizon, kf.moves
 	for ; n > 0; n-- {
@@ -432,7 +432,7 @@ func (kf *kernelForm) sameAt(w *processWorker, kr *keyRows, t, s int) (same bool
 // and one load once the state's row is known. Every step draws its class
 // before looking anything up, so rows, budget and sharing never change
 // what is drawn.
-func (kf *kernelForm) runTimed(w *processWorker, src *Source, t, s int) (int, error) {
+func (kf *kernelForm) runTimed(w *processWorker, src *source, t, s int) (int, error) {
 	S, H := w.S, w.p.Horizon
 	hot := kf.hot
 	for ; t <= H; t++ {
@@ -475,7 +475,7 @@ func (kf *kernelForm) runTimed(w *processWorker, src *Source, t, s int) (int, er
 
 // runTimedTrials runs whole trials as runTimed does, holding the class
 // buffer of the current kernel in locals while consecutive steps share it.
-func (kf *kernelForm) runTimedTrials(w *processWorker, src *Source, n int) error {
+func (kf *kernelForm) runTimedTrials(w *processWorker, src *source, n int) error {
 	p := w.p
 	S, H := w.S, p.Horizon
 	hot := kf.hot

@@ -1,14 +1,3 @@
-// Package sim runs any oddsmith model by parallel Monte Carlo sampling.
-//
-// Trials are cut into fixed-size chunks; chunk c draws from its own PCG
-// stream derived from (seed, c), and per-worker histograms are merged by
-// integer addition, so a result depends on the seed and the trial count but
-// never on the number of workers. Hot loops use a concrete PCG, draw several
-// dice per 64-bit word without bias, and do not allocate.
-//
-// A run stays within Options.MemoryBytes (engine.DefaultMemory when unset;
-// see memory.go) and stops within milliseconds of a cancellation, between
-// chunks and, for processes, between batches of trials within a chunk.
 package sim
 
 import (
@@ -104,35 +93,25 @@ func (h Hist) Total() int64 {
 	return t
 }
 
-// Dist converts counts to observed frequencies.
-func (h Hist) Dist() engine.Dist {
-	t := float64(h.Total())
-	p := make([]float64, len(h.Counts))
-	for i, c := range h.Counts {
-		p[i] = float64(c) / t
-	}
-	return engine.Dist{Lo: h.Lo, P: p}
-}
-
 // worker runs chunks of trials into its own histogram.
 type worker interface {
-	run(src *Source, n int) error
+	run(src *source, n int) error
 	hist() Hist
 }
 
 // Outcomes samples a spec's outcome Trials times.
 func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, error) {
-	return OutcomesChunks(ctx, spec, opt, 0, Chunks(opt.Trials))
+	return outcomesChunks(ctx, spec, opt, 0, Chunks(opt.Trials))
 }
 
 // Chunks is the number of chunks of a run of the given trials.
 func Chunks(trials int64) int64 { return (trials + ChunkSize - 1) / ChunkSize }
 
-// OutcomesChunks samples only chunks [first, last) of a run of opt.Trials
+// outcomesChunks samples only chunks [first, last) of a run of opt.Trials
 // trials: the counts of a shard. The counts of disjoint ranges covering
 // [0, Chunks(opt.Trials)), merged with Hist.Merge, equal Outcomes' exactly.
 // OnProgress then counts the trials of the range.
-func OutcomesChunks(ctx context.Context, spec *mechanics.Spec, opt Options, first, last int64) (Hist, error) {
+func outcomesChunks(ctx context.Context, spec *mechanics.Spec, opt Options, first, last int64) (Hist, error) {
 	if opt.Trials < 1 {
 		return Hist{}, mechanics.Invalid("trials must be at least 1, got %d", opt.Trials)
 	}
@@ -190,7 +169,7 @@ func OutcomesChunks(ctx context.Context, spec *mechanics.Spec, opt Options, firs
 				return
 			}
 			ws[i] = w
-			var src Source
+			var src source
 			for {
 				c := first + next.Add(1) - 1
 				if c >= last || ctx.Err() != nil {
@@ -347,7 +326,7 @@ func newTableWorker(t *table, env *workerEnv) (*tableWorker, error) {
 	return w, nil
 }
 
-func (w *tableWorker) run(src *Source, n int) error {
+func (w *tableWorker) run(src *source, n int) error {
 	counts, slot, buf := w.counts, w.slot, w.buf[:w.b.k]
 	for ; n >= len(buf); n -= len(buf) {
 		w.b.fill(src, buf)
@@ -380,7 +359,7 @@ type nodeWorker struct {
 	cap int64
 }
 
-func (w *nodeWorker) run(src *Source, n int) error {
+func (w *nodeWorker) run(src *source, n int) error {
 	for i := 0; i < n; i++ {
 		if i%ctxEvery == ctxEvery-1 {
 			if err := w.env.ctx.Err(); err != nil {
@@ -439,7 +418,7 @@ func Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Opt
 		return nil, err
 	}
 	res := engine.NewResult(m, c, engine.Sim)
-	if err := Simulate(ctx, spec, opt, res); err != nil {
+	if err := simulate(ctx, spec, opt, res); err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || (mechanics.IsInput(err) && !engine.IsMemory(err)) {
 			return nil, err
 		}
@@ -448,11 +427,11 @@ func Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Opt
 	return res, nil
 }
 
-// Simulate fills res with the simulated figures of a declared model.
+// simulate fills res with the simulated figures of a declared model.
 //
 // Each Also part of the model is simulated on its own, with the same trial
 // count and a seed derived from the seed and the part's index (PartSeed).
-func Simulate(ctx context.Context, spec *mechanics.Spec, opt Options, res *engine.Result) error {
+func simulate(ctx context.Context, spec *mechanics.Spec, opt Options, res *engine.Result) error {
 	res.Seed, res.Trials = opt.Seed, opt.Trials
 	res.Workers = opt.Workers
 	if res.Workers <= 0 {
@@ -505,20 +484,20 @@ func summarize(ctx context.Context, spec *mechanics.Spec, h Hist, res *engine.Re
 	}
 	n := h.Total()
 	for i := range res.Events {
-		res.Events[i].CI = Wilson(res.Events[i].Count, n)
+		res.Events[i].CI = wilson(res.Events[i].Count, n)
 	}
 	for i := range res.Bands {
 		br := &res.Bands[i]
 		br.CI = make([][2]float64, len(br.Counts))
 		for j, k := range br.Counts {
-			br.CI[j] = Wilson(k, n)
+			br.CI[j] = wilson(k, n)
 		}
 	}
 	return nil
 }
 
-// Wilson returns the Wilson score 95% interval for k successes in n trials.
-func Wilson(k, n int64) [2]float64 {
+// wilson returns the Wilson score 95% interval for k successes in n trials.
+func wilson(k, n int64) [2]float64 {
 	if n == 0 {
 		return [2]float64{0, 1}
 	}
@@ -536,7 +515,7 @@ func Wilson(k, n int64) [2]float64 {
 // benchmarks and for callers that schedule chunks themselves (shards).
 type Sampler struct {
 	w   worker
-	src Source
+	src source
 }
 
 // NewSampler compiles a spec for one goroutine.
