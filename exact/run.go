@@ -118,7 +118,7 @@ func computePart(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) (er
 	if tot := d.Total(); math.Abs(tot+res.Truncated-1) > 1e-9 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("probabilities sum to %.12g", tot))
 	}
-	if err := engine.SummarizeAt(b, spec, d.Lo, codes, d.P, nil, res); err != nil {
+	if err := engine.SummarizeAt(b, spec, engine.Masses{Lo: d.Lo, Codes: codes, P: d.P}, res); err != nil {
 		return err
 	}
 	if err := addRationals(b, spec, res); err != nil {

@@ -80,25 +80,7 @@ func compile(n mechanics.Node) (sampler, error) {
 	case mechanics.Sum:
 		return compileSum(n.Terms)
 	case mechanics.Repeat:
-		if n.N == 0 {
-			return &table{vals: []int{0}}, nil
-		}
-		x, err := compile(n.X)
-		if err != nil {
-			return nil, err
-		}
-		if t, ok := asTable(x); ok {
-			acc := t
-			for i := 1; i < n.N; i++ {
-				if acc, ok = product(acc, t, func(a, b int) int { return a + b }); !ok {
-					break
-				}
-			}
-			if acc != nil {
-				return acc, nil
-			}
-		}
-		return &repeatSampler{x: x, n: n.N}, nil
+		return compileRepeat(n)
 	case mechanics.Max:
 		return compileFold(n.Terms, func(x, y int) int { return max(x, y) })
 	case mechanics.Min:
@@ -107,96 +89,144 @@ func compile(n mechanics.Node) (sampler, error) {
 		k := n.K
 		return compileCheapMap(n.X, func(x int) int { return k * x })
 	case mechanics.Clamp:
-		lo, hi := n.Lo, n.Hi
-		f := func(x int) int { return min(max(x, lo), hi) }
-		if w, ok := saturating(n.X, f, hi); ok {
-			return w, nil
-		}
-		return compileCheapMap(n.X, f)
+		return compileClamp(n)
+	case mechanics.Compare:
+		return compileCompare(n)
 	case mechanics.Map:
 		return compileMap(n.X, n.F)
-	case mechanics.Compare:
-		op, t := n.Op, n.T
-		f := func(x int) int {
-			if op.Holds(x, t) {
-				return 1
-			}
-			return 0
-		}
-		// Every comparison is settled above its threshold.
-		if t < math.MaxInt {
-			if w, ok := saturating(n.X, f, t+1); ok {
-				return w, nil
-			}
-		}
-		return compileCheapMap(n.X, f)
 	case mechanics.Combine:
-		x, err := compile(n.X)
+		s, err := compileAll(n.X, n.Y)
 		if err != nil {
 			return nil, err
 		}
-		y, err := compile(n.Y)
-		if err != nil {
-			return nil, err
-		}
-		return fuse(x, y, n.F), nil
+		return fuse(s[0], s[1], n.F), nil
 	case mechanics.Keep:
 		return compilePool(n.Die, n.N, keepEval{n: n.N, k: n.K, highest: n.Highest})
 	case mechanics.Pool:
 		return compilePool(n.Die, n.N, n.Eval)
 	case mechanics.Cond:
-		c, err := compile(n.If)
+		s, err := compileAll(n.If, n.Then, n.Else)
 		if err != nil {
 			return nil, err
 		}
-		a, err := compile(n.Then)
-		if err != nil {
-			return nil, err
-		}
-		b, err := compile(n.Else)
-		if err != nil {
-			return nil, err
-		}
-		return &condSampler{c, a, b}, nil
+		return &condSampler{s[0], s[1], s[2]}, nil
 	case mechanics.Mixture:
-		var pick mechanics.Die
-		branches := make([]sampler, len(n.Of))
-		for i, b := range n.Of {
-			s, err := compile(b)
-			if err != nil {
-				return nil, err
-			}
-			branches[i] = s
-			if n.Weights[i] > 0 {
-				pick.Faces = append(pick.Faces, i)
-				pick.Weights = append(pick.Weights, n.Weights[i])
-			}
-		}
-		p, err := compile(pick)
-		if err != nil {
-			return nil, err
-		}
-		return &mixSampler{pick: p, of: branches}, nil
+		return compileMixture(n)
 	case mechanics.Explode:
-		if n.Limit == 0 && n.TopProbability() >= 1 {
-			return nil, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
-		}
-		if n.Die.TotalWeight() > tableMax {
-			d, err := compile(n.Die)
-			if err != nil {
-				return nil, err
-			}
-			top := n.Trigger()
-			depth := n.Limit
-			if depth == 0 {
-				depth = mechanics.MaxBursts
-			}
-			return &explodeSampler{die: d, top: top, depth: depth, unlimited: n.Limit == 0}, nil
-		}
-		return newBurstDice(n, 1), nil
+		return compileExplode(n)
 	default:
 		return nil, fmt.Errorf("sim: unsupported node %T", n)
 	}
+}
+
+// compileAll compiles nodes in order.
+func compileAll(ns ...mechanics.Node) ([]sampler, error) {
+	out := make([]sampler, len(ns))
+	for i, n := range ns {
+		s, err := compile(n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// compileRepeat is the sum of n.N copies of n.X: a table while the sums
+// fit one, else n.N draws a trial.
+func compileRepeat(n mechanics.Repeat) (sampler, error) {
+	if n.N == 0 {
+		return &table{vals: []int{0}}, nil
+	}
+	x, err := compile(n.X)
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := asTable(x); ok {
+		acc := t
+		for i := 1; i < n.N; i++ {
+			if acc, ok = product(acc, t, func(a, b int) int { return a + b }); !ok {
+				break
+			}
+		}
+		if acc != nil {
+			return acc, nil
+		}
+	}
+	return &repeatSampler{x: x, n: n.N}, nil
+}
+
+// compileClamp clamps a node's values. A clamp of a sum of bursting dice,
+// whose values no longer change above the clamp, is a weighted table where
+// it can be (see saturating).
+func compileClamp(n mechanics.Clamp) (sampler, error) {
+	lo, hi := n.Lo, n.Hi
+	f := func(x int) int { return min(max(x, lo), hi) }
+	if w, ok := saturating(n.X, f, hi); ok {
+		return w, nil
+	}
+	return compileCheapMap(n.X, f)
+}
+
+// compileCompare is 1 where a node's value holds the comparison, else 0;
+// like a clamp, a weighted table where it can be, for every comparison is
+// settled above its threshold.
+func compileCompare(n mechanics.Compare) (sampler, error) {
+	op, t := n.Op, n.T
+	f := func(x int) int {
+		if op.Holds(x, t) {
+			return 1
+		}
+		return 0
+	}
+	if t < math.MaxInt {
+		if w, ok := saturating(n.X, f, t+1); ok {
+			return w, nil
+		}
+	}
+	return compileCheapMap(n.X, f)
+}
+
+// compileMixture draws which node to sample by the weights.
+func compileMixture(n mechanics.Mixture) (sampler, error) {
+	var pick mechanics.Die
+	branches := make([]sampler, len(n.Of))
+	for i, b := range n.Of {
+		s, err := compile(b)
+		if err != nil {
+			return nil, err
+		}
+		branches[i] = s
+		if n.Weights[i] > 0 {
+			pick.Faces = append(pick.Faces, i)
+			pick.Weights = append(pick.Weights, n.Weights[i])
+		}
+	}
+	p, err := compile(pick)
+	if err != nil {
+		return nil, err
+	}
+	return &mixSampler{pick: p, of: branches}, nil
+}
+
+// compileExplode rolls a bursting die: from its table several faces a
+// word, or, for heavy weights, one face at a time.
+func compileExplode(n mechanics.Explode) (sampler, error) {
+	if n.Limit == 0 && n.TopProbability() >= 1 {
+		return nil, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
+	}
+	if n.Die.TotalWeight() <= tableMax {
+		return newBurstDice(n, 1), nil
+	}
+	d, err := compile(n.Die)
+	if err != nil {
+		return nil, err
+	}
+	depth := n.Limit
+	if depth == 0 {
+		depth = mechanics.MaxBursts
+	}
+	return &explodeSampler{die: d, top: n.Trigger(), depth: depth, unlimited: n.Limit == 0}, nil
 }
 
 // dieFaces lists a die's faces, each repeated by its weight.

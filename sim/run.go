@@ -101,17 +101,17 @@ type worker interface {
 
 // Outcomes samples a spec's outcome Trials times.
 func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, error) {
-	return outcomesChunks(ctx, spec, opt, 0, Chunks(opt.Trials))
+	return outcomesChunks(ctx, spec, opt, chunkRange{0, Chunks(opt.Trials)})
 }
 
 // Chunks is the number of chunks of a run of the given trials.
 func Chunks(trials int64) int64 { return (trials + ChunkSize - 1) / ChunkSize }
 
-// outcomesChunks samples only chunks [first, last) of a run of opt.Trials
+// outcomesChunks samples only the chunks of r of a run of opt.Trials
 // trials: the counts of a shard. The counts of disjoint ranges covering
 // [0, Chunks(opt.Trials)), merged with Hist.Merge, equal Outcomes' exactly.
 // OnProgress then counts the trials of the range.
-func outcomesChunks(ctx context.Context, spec *mechanics.Spec, opt Options, first, last int64) (Hist, error) {
+func outcomesChunks(ctx context.Context, spec *mechanics.Spec, opt Options, r chunkRange) (Hist, error) {
 	if opt.Trials < 1 {
 		return Hist{}, mechanics.Invalid("trials must be at least 1, got %d", opt.Trials)
 	}
@@ -120,86 +120,117 @@ func outcomesChunks(ctx context.Context, spec *mechanics.Spec, opt Options, firs
 	if err != nil {
 		return Hist{}, err
 	}
+	r = chunkRange{max(r.first, 0), min(r.last, Chunks(opt.Trials))}
+	if r.first >= r.last {
+		return Hist{}, nil
+	}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	first, last = max(first, 0), min(last, Chunks(opt.Trials))
-	if first >= last {
-		return Hist{}, nil
+	cw := &chunkWorkers{ctx: ctx, opt: opt, r: r, newWorker: newWorker, ws: make([]worker, min(int64(workers), r.last-r.first))}
+	if err := cw.run(); err != nil {
+		return Hist{}, err
 	}
-	nChunks := last - first
-	workers = int(min(int64(workers), nChunks))
-	rangeTrials := min(last*ChunkSize, opt.Trials) - first*ChunkSize
+	return merged(env, cw.ws)
+}
 
-	var next, done atomic.Int64
-	var firstErr error
-	var bug any // the first panic that is not a fault of the model
-	var errOnce, bugOnce sync.Once
+// chunkRange is chunks [first, last) of a run.
+type chunkRange struct{ first, last int64 }
+
+// chunkWorkers run the chunks of a range in parallel, each worker taking
+// the next chunk not taken and counting into its own histogram.
+type chunkWorkers struct {
+	ctx       context.Context
+	opt       Options
+	r         chunkRange
+	newWorker func() (worker, error)
+	ws        []worker
+	// next counts the chunks taken, done the trials run.
+	next, done atomic.Int64
+	// err is the first error, bug the first panic that is not a fault of
+	// the model.
+	err              error
+	bug              any
+	errOnce, bugOnce sync.Once
+}
+
+// run runs the range and reports the first error; a bug met by a worker is
+// raised again here, on the calling goroutine (a panic cannot be
+// recovered across goroutines).
+func (cw *chunkWorkers) run() error {
 	stop := make(chan struct{})
-	ws := make([]worker, workers)
-	fail := func(err error) {
-		errOnce.Do(func() { firstErr = err })
-		next.Store(nChunks)
-	}
-	crash := func(x any) {
-		bugOnce.Do(func() { bug = x })
-		next.Store(nChunks)
-	}
 	var wg sync.WaitGroup
-	for i := range ws {
-		wg.Go(func() {
-			// A fault of the model ends the run with an error; any other
-			// panic is a bug, carried to the calling goroutine (a panic
-			// cannot be recovered across goroutines) and raised there.
-			defer func() {
-				if x := recover(); x != nil {
-					if !mechanics.IsFault(x) {
-						crash(x)
-						return
-					}
-					fail(fmt.Errorf("the model failed: %w", mechanics.Recovered(x)))
-				}
-			}()
-			// Each worker compiles its own samplers (they own scratch
-			// buffers), in parallel.
-			w, err := newWorker()
-			if err != nil {
-				fail(err)
-				return
-			}
-			ws[i] = w
-			var src source
-			for {
-				c := first + next.Add(1) - 1
-				if c >= last || ctx.Err() != nil {
-					return
-				}
-				n := min(ChunkSize, opt.Trials-c*ChunkSize)
-				src.Seed(opt.Seed, uint64(c))
-				if err := w.run(&src, int(n)); err != nil {
-					fail(err)
-					return
-				}
-				done.Add(n)
-			}
-		})
+	for i := range cw.ws {
+		wg.Go(func() { cw.work(i) })
 	}
 	progressDone := make(chan struct{})
-	go progress(Options{Trials: rangeTrials, OnProgress: opt.OnProgress}, &done, stop, progressDone)
+	rangeTrials := min(cw.r.last*ChunkSize, cw.opt.Trials) - cw.r.first*ChunkSize
+	go progress(Options{Trials: rangeTrials, OnProgress: cw.opt.OnProgress}, &cw.done, stop, progressDone)
 	wg.Wait()
 	close(stop)
 	<-progressDone
-	if bug != nil {
-		panic(bug)
+	if cw.bug != nil {
+		panic(cw.bug)
 	}
-	if firstErr != nil {
-		return Hist{}, firstErr
+	if cw.err != nil {
+		return cw.err
 	}
-	if err := ctx.Err(); err != nil {
-		return Hist{}, err
+	return cw.ctx.Err()
+}
+
+// work is worker i: it compiles its own samplers (they own scratch
+// buffers), in parallel with the others, then runs chunks until none is
+// left, the context is done or a worker fails. A fault of the model ends
+// the run with an error; any other panic is a bug, carried to run.
+func (cw *chunkWorkers) work(i int) {
+	defer func() {
+		if x := recover(); x != nil {
+			if !mechanics.IsFault(x) {
+				cw.crash(x)
+				return
+			}
+			cw.fail(fmt.Errorf("the model failed: %w", mechanics.Recovered(x)))
+		}
+	}()
+	w, err := cw.newWorker()
+	if err != nil {
+		cw.fail(err)
+		return
 	}
-	// The merged histogram spans what all the workers' spans do.
+	cw.ws[i] = w
+	var src source
+	for {
+		c := cw.r.first + cw.next.Add(1) - 1
+		if c >= cw.r.last || cw.ctx.Err() != nil {
+			return
+		}
+		n := min(ChunkSize, cw.opt.Trials-c*ChunkSize)
+		src.Seed(cw.opt.Seed, uint64(c))
+		if err := w.run(&src, int(n)); err != nil {
+			cw.fail(err)
+			return
+		}
+		cw.done.Add(n)
+	}
+}
+
+// fail ends the run with err, unless it has failed already.
+func (cw *chunkWorkers) fail(err error) {
+	cw.errOnce.Do(func() { cw.err = err })
+	cw.next.Store(cw.r.last - cw.r.first)
+}
+
+// crash ends the run with the panic x, a bug, unless one came first.
+func (cw *chunkWorkers) crash(x any) {
+	cw.bugOnce.Do(func() { cw.bug = x })
+	cw.next.Store(cw.r.last - cw.r.first)
+}
+
+// merged adds the workers' histograms (nil for a worker that never
+// started) into one, whose counters are reserved from the run's budget
+// first: it spans what all the workers' spans do.
+func merged(env *workerEnv, ws []worker) (Hist, error) {
 	lo, hi := math.MaxInt, math.MinInt
 	for _, w := range ws {
 		if w != nil {

@@ -18,7 +18,7 @@ func SimulateChunks(ctx context.Context, spec *mechanics.Spec, opt Options, firs
 	for i, part := range parts {
 		po := opt
 		po.Seed = PartSeed(opt.Seed, i)
-		h, err := outcomesChunks(ctx, part, po, first, last)
+		h, err := outcomesChunks(ctx, part, po, chunkRange{first, last})
 		if err != nil {
 			return nil, err
 		}
