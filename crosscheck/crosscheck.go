@@ -1,7 +1,3 @@
-// Package crosscheck tests the two engines against each other: it computes
-// a declared model exactly (package exact) and by simulation (package sim)
-// and reports where they disagree. Every mechanic's tests use it, and so
-// does anything that shows a designer whether the engines agree.
 package crosscheck
 
 import (

@@ -106,7 +106,7 @@ func AddBytes(a, b int64) int64 {
 	return math.MaxInt64
 }
 
-// span is the number of integers in [lo, hi] (hi ≥ lo), saturating at
+// Span is the number of integers in [lo, hi] (hi ≥ lo), saturating at
 // MaxInt64; it does not overflow for any lo and hi.
 func Span(lo, hi int) int64 {
 	d := uint64(hi) - uint64(lo) // exact modulo 2⁶⁴, and hi−lo < 2⁶⁴
@@ -116,11 +116,10 @@ func Span(lo, hi int) int64 {
 	return int64(d) + 1
 }
 
-// Sizes used in estimates: a float64, a Dist header, and one entry of a
-// Go map from int to float64 (key, value, tophash and load factor slack).
+// Sizes used in estimates: a float64, and one entry of a Go map from int to
+// float64 (key, value, tophash and load factor slack).
 const (
 	FloatBytes    = 8
-	DistBytes     = 32
 	MapEntryBytes = 48
 )
 
@@ -134,11 +133,12 @@ const tickUnits = 1 << 16
 // so, the model is refused as too long rather than left to run for hours.
 const MaxWork = 3e10
 
+// TooLong is the refusal of an exact computation that would take too long.
 func TooLong() error {
 	return mechanics.Invalid("the exact computation would take minutes or more (over %.0g operations): simulate it (oddsmith sim) or make the model smaller (fewer dice, fewer sides, a shorter horizon)", float64(MaxWork))
 }
 
-// plan refuses, before starting, work estimated beyond MaxWork.
+// Plan refuses, before starting, work estimated beyond MaxWork.
 func (b *Budget) Plan(ops float64) error {
 	if ops > MaxWork {
 		return TooLong()
@@ -146,9 +146,8 @@ func (b *Budget) Plan(ops float64) error {
 	return nil
 }
 
-// budget carries a computation's context and memory budget through the
-// engine. A nil *Budget checks nothing (the plain exported helpers such as
-// Convolve use it).
+// Budget carries a computation's context and memory budget through an
+// engine, and counts its work. A nil *Budget checks nothing.
 type Budget struct {
 	ctx   context.Context
 	limit int64
@@ -165,6 +164,8 @@ type Budget struct {
 	SuggestSim bool
 }
 
+// NewBudget is the budget of a computation under ctx (nil: none) within
+// memoryBytes (0 or less: DefaultMemory).
 func NewBudget(ctx context.Context, memoryBytes int64) *Budget {
 	if ctx == nil {
 		ctx = context.Background()
@@ -176,7 +177,7 @@ func NewBudget(ctx context.Context, memoryBytes int64) *Budget {
 // context (Eval, SolveProcess): no deadline, DefaultMemory.
 func DefaultBudget() *Budget { return NewBudget(context.Background(), 0) }
 
-// need refuses an allocation of the given bytes that does not fit what is
+// Need refuses an allocation of the given bytes that does not fit what is
 // left of the budget; what is a format naming it.
 func (b *Budget) Need(bytes int64, advice, what string, a ...any) error {
 	if b == nil || bytes <= b.limit-b.held {
@@ -186,17 +187,18 @@ func (b *Budget) Need(bytes int64, advice, what string, a ...any) error {
 		Advice: advice, SuggestSim: b.SuggestSim})
 }
 
-// fits reports whether bytes fit what is left of the budget.
+// Fits reports whether bytes fit what is left of the budget.
 func (b *Budget) Fits(bytes int64) bool { return b == nil || bytes <= b.limit-b.held }
 
-// hold adds bytes the computation keeps to the running total.
+// Hold adds bytes the computation keeps to the running total.
 func (b *Budget) Hold(bytes int64) {
 	if b != nil {
 		b.held = AddBytes(b.held, bytes)
 	}
 }
 
-// tick counts work and looks at the context every tickUnits of it.
+// Tick counts work and looks at the context every tickUnits of it; past
+// MaxWork in all it refuses the computation as too long.
 func (b *Budget) Tick(units int) error {
 	if b == nil {
 		return nil
@@ -225,7 +227,7 @@ func (b *Budget) Alive() error {
 	return b.ctx.Err()
 }
 
-// stopped reports whether err is a cancellation, a deadline or a memory
+// Stopped reports whether err is a cancellation, a deadline or a memory
 // refusal: errors that are passed on as they are, without the location
 // wrapping model errors get.
 func Stopped(err error) bool {

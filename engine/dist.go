@@ -3,12 +3,11 @@ package engine
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 )
 
 // Dist is a probability distribution over the integers [Lo, Lo+len(P)).
 // A Dist is treated as immutable once built. Probabilities are float64; see
-// RatDist for exact rationals on small cases.
+// exact.RatDist for exact rationals on small cases.
 type Dist struct {
 	Lo int
 	P  []float64
@@ -122,8 +121,8 @@ func (d Dist) Variance() float64 {
 	return s / t
 }
 
-// StdDev is the standard deviation.
-func (d Dist) StdDev() float64 { return math.Sqrt(d.Variance()) }
+// stdDev is the standard deviation.
+func (d Dist) stdDev() float64 { return math.Sqrt(d.Variance()) }
 
 // Min is the smallest value with positive probability.
 func (d Dist) Min() int {
@@ -143,18 +142,6 @@ func (d Dist) Max() int {
 		}
 	}
 	return d.Hi()
-}
-
-// Sample draws one value by inverting the CDF.
-func (d Dist) Sample(r *rand.Rand) int {
-	u := r.Float64() * d.Total()
-	for i, p := range d.P {
-		u -= p
-		if u < 0 {
-			return d.Lo + i
-		}
-	}
-	return d.Max()
 }
 
 // Trim drops zero-probability values from both ends.

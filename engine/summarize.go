@@ -13,7 +13,7 @@ import (
 // Summarize turns the distribution of a spec's outcome into the variables,
 // events and bands the spec declares.
 func Summarize(spec *mechanics.Spec, outcome Dist, res *Result) error {
-	return SummarizeAt(DefaultBudget(), spec, outcome.Lo, nil, outcome.P, nil, res)
+	return SummarizeAt(DefaultBudget(), spec, Masses{Lo: outcome.Lo, P: outcome.P}, res)
 }
 
 // SummarizeCounts does the same for simulated counts of the outcome over
@@ -37,19 +37,39 @@ func SummarizeCounts(ctx context.Context, spec *mechanics.Spec, lo int, counts [
 		p[i] = float64(c) / float64(n)
 	}
 	b.Hold(MulBytes(int64(len(counts)), 2*FloatBytes)) // the counts and p
-	return SummarizeAt(b, spec, lo, nil, p, counts, res)
+	return SummarizeAt(b, spec, Masses{Lo: lo, P: p, Counts: counts}, res)
 }
 
-// SummarizeAt summarises outcome masses within a budget: p[i] (and, for
-// simulated counts, counts[i]) is the mass of outcome code codes[i], or of
-// lo+i when codes is nil (dense).
-func SummarizeAt(b *Budget, spec *mechanics.Spec, lo int, codes []int, p []float64, counts []int64, res *Result) (err error) {
-	code := func(i int) int {
-		if codes != nil {
-			return codes[i]
-		}
-		return lo + i
+// Masses are the masses of a model's outcome codes: P[i] (and, for
+// simulated counts, Counts[i]) is the mass of outcome code Codes[i], or of
+// Lo+i when Codes is nil (dense).
+type Masses struct {
+	Lo     int
+	Codes  []int
+	P      []float64
+	Counts []int64
+}
+
+// code is the outcome code of mass i.
+func (m Masses) code(i int) int {
+	if m.Codes != nil {
+		return m.Codes[i]
 	}
+	return m.Lo + i
+}
+
+// count is the simulated count of mass i (0 for an exact mass).
+func (m Masses) count(i int) int64 {
+	if m.Counts != nil {
+		return m.Counts[i]
+	}
+	return 0
+}
+
+// SummarizeAt summarises outcome masses within a budget into the
+// variables, events and bands the spec declares. A fault of the model in
+// an output is an error; any other panic goes on.
+func SummarizeAt(b *Budget, spec *mechanics.Spec, m Masses, res *Result) (err error) {
 	// The simulator reports the same variables: no use suggesting it.
 	if b != nil {
 		defer func(e bool) { b.SuggestSim = e }(b.SuggestSim)
@@ -57,9 +77,9 @@ func SummarizeAt(b *Budget, spec *mechanics.Spec, lo int, codes []int, p []float
 	}
 	defer func() {
 		if x := recover(); x != nil {
-			err = fmt.Errorf("the model's outputs failed: %v", x)
-			if expr.IsOverflow(x) {
-				err = expr.ErrOverflow
+			// A fault of the model is an error; anything else panics again.
+			if err = mechanics.Recovered(x); !expr.IsOverflow(err) {
+				err = fmt.Errorf("the model's outputs failed: %w", err)
 			}
 		}
 		if err != nil && expr.IsOverflow(err) {
@@ -72,131 +92,189 @@ func SummarizeAt(b *Budget, spec *mechanics.Spec, lo int, codes []int, p []float
 	if err != nil {
 		return err
 	}
-	nv, ne, nb := len(spec.Vars), len(spec.Events), len(spec.Bands)
-	vars, events, bands, defined := make([]expr.Rat, nv), make([]bool, ne), make([]int, nb), make([]bool, nv)
-	undefP, undefN := make([]float64, nv), make([]int64, nv)
-	evP, evN := make([]float64, ne), make([]int64, ne)
-	bP, bN := make([][]float64, nb), make([][]int64, nb)
-	for k, b := range spec.Bands {
-		bP[k], bN[k] = make([]float64, len(b.Labels)), make([]int64, len(b.Labels))
-	}
-	den := make([]int64, nv)
-	vmin, vmax, seen := make([]expr.Rat, nv), make([]expr.Rat, nv), make([]bool, nv)
-	for k := range den {
-		den[k] = 1
-	}
+	t := newTally(spec, outs)
 	// The first pass finds each variable's range and lattice, the second
-	// (below) computes the outcomes' values again to fill their
+	// (varDists) computes the outcomes' values again to fill their
 	// distributions: keeping them would take tens of bytes per outcome.
-	for i, q := range p {
+	if err := t.scan(b, m); err != nil {
+		return err
+	}
+	vrs, err := t.varDists(b, m)
+	if err != nil {
+		return err
+	}
+	res.Vars = append(res.Vars, vrs...)
+	for k, e := range spec.Events {
+		res.Events = append(res.Events, EventResult{Name: e.Name, Doc: e.Doc, P: math.Min(t.evP[k], 1), Count: t.evN[k]})
+	}
+	for k, bd := range spec.Bands {
+		br := BandResult{Name: bd.Name, Doc: bd.Doc, Labels: bd.Labels, P: t.bP[k]}
+		if m.Counts != nil {
+			br.Counts = t.bN[k]
+		}
+		res.Bands = append(res.Bands, br)
+	}
+	if pr := spec.Process; pr != nil {
+		res.Process = processResult(pr, m.code, m.P)
+	}
+	return nil
+}
+
+// tally gathers a spec's outputs over the outcomes: the mass (and count)
+// of each event and band, and each variable's undefined mass, range and
+// lattice.
+type tally struct {
+	spec *mechanics.Spec
+	outs *mechanics.Outputs
+	// One outcome's outputs, as outs.Eval gives them.
+	vars    []expr.Rat
+	events  []bool
+	bands   []int
+	defined []bool
+	// By variable: the mass (count) where it is undefined, its lattice
+	// 1/den, its least and greatest value, and whether it has any.
+	undefP     []float64
+	undefN     []int64
+	den        []int64
+	vmin, vmax []expr.Rat
+	seen       []bool
+	// By event, by band and label: mass and count.
+	evP []float64
+	evN []int64
+	bP  [][]float64
+	bN  [][]int64
+}
+
+func newTally(spec *mechanics.Spec, outs *mechanics.Outputs) *tally {
+	nv, ne, nb := len(spec.Vars), len(spec.Events), len(spec.Bands)
+	t := &tally{spec: spec, outs: outs,
+		vars: make([]expr.Rat, nv), events: make([]bool, ne), bands: make([]int, nb), defined: make([]bool, nv),
+		undefP: make([]float64, nv), undefN: make([]int64, nv),
+		evP: make([]float64, ne), evN: make([]int64, ne),
+		bP: make([][]float64, nb), bN: make([][]int64, nb),
+		den: make([]int64, nv), vmin: make([]expr.Rat, nv), vmax: make([]expr.Rat, nv), seen: make([]bool, nv)}
+	for k, b := range spec.Bands {
+		t.bP[k], t.bN[k] = make([]float64, len(b.Labels)), make([]int64, len(b.Labels))
+	}
+	for k := range t.den {
+		t.den[k] = 1
+	}
+	return t
+}
+
+// scan is the first pass over the outcomes with mass: events, bands, and
+// each variable's undefined mass, range and lattice.
+func (t *tally) scan(b *Budget, m Masses) error {
+	nv, ne, nb := len(t.vars), len(t.events), len(t.bands)
+	for i, q := range m.P {
 		if q == 0 {
 			continue
 		}
 		if err := b.Tick(16 * (nv + ne + nb + 1)); err != nil {
 			return err
 		}
-		var c int64
-		if counts != nil {
-			c = counts[i]
-		}
-		if err := outs.Eval(code(i), vars, events, bands, defined); err != nil {
+		c := m.count(i)
+		if err := t.outs.Eval(m.code(i), t.vars, t.events, t.bands, t.defined); err != nil {
 			return err
 		}
-		for k, v := range vars {
-			if !defined[k] {
-				undefP[k] += q
-				undefN[k] += c
+		for k, v := range t.vars {
+			if !t.defined[k] {
+				t.undefP[k] += q
+				t.undefN[k] += c
 				continue
 			}
-			den[k] = expr.Lcm(den[k], v.D)
-			if !seen[k] || v.Cmp(vmin[k]) < 0 {
-				vmin[k] = v
+			t.den[k] = expr.Lcm(t.den[k], v.D)
+			if !t.seen[k] || v.Cmp(t.vmin[k]) < 0 {
+				t.vmin[k] = v
 			}
-			if !seen[k] || v.Cmp(vmax[k]) > 0 {
-				vmax[k] = v
+			if !t.seen[k] || v.Cmp(t.vmax[k]) > 0 {
+				t.vmax[k] = v
 			}
-			seen[k] = true
+			t.seen[k] = true
 		}
-		for k, e := range events {
+		for k, e := range t.events {
 			if e {
-				evP[k] += q
-				evN[k] += c
+				t.evP[k] += q
+				t.evN[k] += c
 			}
 		}
-		for k, b := range bands {
-			bP[k][b] += q
-			bN[k][b] += c
+		for k, bd := range t.bands {
+			t.bP[k][bd] += q
+			t.bN[k][bd] += c
 		}
 	}
-	vrs := make([]VarResult, nv)
-	scale := make([]expr.Rat, nv)
-	for k, v := range spec.Vars {
-		vr := VarResult{Name: v.Name, Doc: v.Doc, Unit: v.Unit, Den: int(den[k]),
-			Undefined: math.Min(undefP[k], 1), UndefinedCount: undefN[k], UndefinedLabel: v.Otherwise}
+	return nil
+}
+
+// varDists makes each variable's distribution over the range and lattice
+// scan found (with counts when counted), fills it in a second pass over
+// the outcomes, and summarises it.
+func (t *tally) varDists(b *Budget, m Masses) ([]VarResult, error) {
+	counted := m.Counts != nil
+	vrs := make([]VarResult, len(t.vars))
+	scale := make([]expr.Rat, len(t.vars))
+	for k, v := range t.spec.Vars {
+		vr := VarResult{Name: v.Name, Doc: v.Doc, Unit: v.Unit, Den: int(t.den[k]),
+			Undefined: math.Min(t.undefP[k], 1), UndefinedCount: t.undefN[k], UndefinedLabel: v.Otherwise}
 		if vr.UndefinedLabel == "" && v.When != nil {
 			vr.UndefinedLabel = "not defined"
 		}
-		if seen[k] {
-			d := expr.Int(den[k])
-			ulo, uhi := vmin[k].Mul(d).N, vmax[k].Mul(d).N
+		if t.seen[k] {
+			d := expr.Int(t.den[k])
+			ulo, uhi := t.vmin[k].Mul(d).N, t.vmax[k].Mul(d).N
 			n := Span(int(ulo), int(uhi))
 			per := int64(FloatBytes)
-			if counts != nil {
+			if counted {
 				per += 8
 			}
 			if err := b.Need(MulBytes(n, per), AdviceValues, "the distribution of variable %s, which takes %d values from %s to %s%s,",
-				v.Name, n, vmin[k], vmax[k], steps(den[k])); err != nil {
-				return err
+				v.Name, n, t.vmin[k], t.vmax[k], steps(t.den[k])); err != nil {
+				return nil, err
 			}
 			b.Hold(MulBytes(n, per))
 			vr.Lo, vr.P = int(ulo), make([]float64, uhi-ulo+1)
-			if counts != nil {
+			if counted {
 				vr.Counts = make([]int64, len(vr.P))
 			}
 			scale[k] = d
 		}
 		vrs[k] = vr
 	}
-	if slices.Contains(seen, true) {
-		for i, q := range p {
-			if q == 0 {
-				continue
-			}
-			if err := b.Tick(16 * (nv + 1)); err != nil {
-				return err
-			}
-			if err := outs.Eval(code(i), vars, events, bands, defined); err != nil {
-				return err
-			}
-			for k, v := range vars {
-				if !seen[k] || !defined[k] {
-					continue
-				}
-				vr := &vrs[k]
-				j := int(v.Mul(scale[k]).N) - vr.Lo
-				vr.P[j] += q
-				if counts != nil {
-					vr.Counts[j] += counts[i]
-				}
-			}
+	if slices.Contains(t.seen, true) {
+		if err := t.fill(b, m, vrs, scale); err != nil {
+			return nil, err
 		}
 	}
 	for k := range vrs {
 		vrs[k].Stats = statsOf(Dist{Lo: vrs[k].Lo, P: vrs[k].P}, vrs[k].Den)
 	}
-	res.Vars = append(res.Vars, vrs...)
-	for k, e := range spec.Events {
-		res.Events = append(res.Events, EventResult{Name: e.Name, Doc: e.Doc, P: math.Min(evP[k], 1), Count: evN[k]})
-	}
-	for k, b := range spec.Bands {
-		br := BandResult{Name: b.Name, Doc: b.Doc, Labels: b.Labels, P: bP[k]}
-		if counts != nil {
-			br.Counts = bN[k]
+	return vrs, nil
+}
+
+// fill is the second pass: each outcome's mass (and count) to its
+// variables' values, on their lattices (values times scale).
+func (t *tally) fill(b *Budget, m Masses, vrs []VarResult, scale []expr.Rat) error {
+	for i, q := range m.P {
+		if q == 0 {
+			continue
 		}
-		res.Bands = append(res.Bands, br)
-	}
-	if pr := spec.Process; pr != nil {
-		res.Process = processResult(pr, code, p)
+		if err := b.Tick(16 * (len(t.vars) + 1)); err != nil {
+			return err
+		}
+		if err := t.outs.Eval(m.code(i), t.vars, t.events, t.bands, t.defined); err != nil {
+			return err
+		}
+		for k, v := range t.vars {
+			if !t.seen[k] || !t.defined[k] {
+				continue
+			}
+			vr := &vrs[k]
+			j := int(v.Mul(scale[k]).N) - vr.Lo
+			vr.P[j] += q
+			if m.Counts != nil {
+				vr.Counts[j] += m.Counts[i]
+			}
+		}
 	}
 	return nil
 }
@@ -244,9 +322,6 @@ func processResult(p *mechanics.Process, code func(int) int, mass []float64) *Pr
 	return pr
 }
 
-// StatsOf summarises a distribution: mean, SD, support and percentiles.
-func StatsOf(d Dist) Stats { return statsOf(d, 1) }
-
 // statsOf summarises a distribution over the lattice (Lo+i)/den, given
 // that the variable is defined (the probabilities are normalised).
 func statsOf(d Dist, den int) Stats {
@@ -260,7 +335,7 @@ func statsOf(d Dist, den int) Stats {
 	k := float64(max(den, 1))
 	v := func(x int) float64 { return float64(x) / k }
 	return Stats{
-		Mean: d.Mean() / k, SD: d.StdDev() / k, Min: v(d.Min()), Max: v(d.Max()),
+		Mean: d.Mean() / k, SD: d.stdDev() / k, Min: v(d.Min()), Max: v(d.Max()),
 		P5: v(d.Quantile(0.05)), P25: v(d.Quantile(0.25)), P50: v(d.Quantile(0.5)),
 		P75: v(d.Quantile(0.75)), P95: v(d.Quantile(0.95)),
 	}

@@ -7,17 +7,12 @@ import (
 	"github.com/oddsmith/oddsmith/engine"
 )
 
-// Convolve returns the distribution of X + Y for independent X ~ a, Y ~ b by
-// direct convolution (K1), O(len(a)·len(b)). Direct summation keeps every
-// probability non-negative; FFT convolution does not (it produced thousands
-// of negative probabilities on 1000d6 in our measurements).
-func Convolve(a, b engine.Dist) engine.Dist {
-	d, _ := convolve(nil, a, b)
-	return d
-}
-
-// convolve is Convolve within a budget: it refuses a result that does not
-// fit and looks at the context every few rows.
+// convolve returns the distribution of X + Y for independent X ~ a, Y ~ b
+// by direct convolution, O(len(a)·len(b)), within a budget: it refuses a
+// result that does not fit and looks at the context every few rows.
+// Direct summation keeps every probability non-negative; FFT convolution
+// does not (it produced thousands of negative probabilities on 1000d6 in
+// our measurements).
 func convolve(bg *engine.Budget, a, b engine.Dist) (engine.Dist, error) {
 	if len(a.P) == 0 || len(b.P) == 0 {
 		return engine.Dist{}, nil
@@ -76,18 +71,10 @@ func square(bg *engine.Budget, a engine.Dist) (engine.Dist, error) {
 	return engine.Dist{Lo: 2 * a.Lo, P: out}, nil
 }
 
-// SumN returns the distribution of the sum of n independent copies of X by
+// sumN returns the distribution of the sum of n independent copies of X by
 // repeated squaring (n even: square the n/2-fold sum; n odd: add one copy),
 // so 1000d6 costs about four small self-convolutions of its final size.
-// SumN(a, 0) is the point mass at 0. It panics if n < 0.
-func SumN(a engine.Dist, n int) engine.Dist {
-	if n < 0 {
-		panic("exact: SumN with negative count")
-	}
-	d, _ := sumN(nil, a, n)
-	return d
-}
-
+// sumN(b, a, 0) is the point mass at 0.
 func sumN(bg *engine.Budget, a engine.Dist, n int) (engine.Dist, error) {
 	if n < 0 {
 		return engine.Dist{}, fmt.Errorf("a sum of %d copies: the count must not be negative", n)
@@ -209,29 +196,25 @@ func sumNSquaring(bg *engine.Budget, a engine.Dist, n int) (engine.Dist, error) 
 	return flushTiny(d), nil
 }
 
-// Tiny is the probability below which SumN flushes values to zero. The far
+// tiny is the probability below which sumN flushes values to zero. The far
 // tails of large sums (6⁻⁵⁰⁰ for the lowest value of 500d6) would otherwise
 // multiply into subnormal floats, which are meaningless here and tens of
 // times slower on x86; with every value ≥ 1e-150 no product is subnormal.
-// The mass flushed is below Tiny times the support size (< 1e-145).
-const Tiny = 1e-150
+// The mass flushed is below tiny times the support size (< 1e-145).
+const tiny = 1e-150
 
-// flushTiny zeroes probabilities below Tiny and trims zero ends.
+// flushTiny zeroes probabilities below tiny and trims zero ends.
 func flushTiny(d engine.Dist) engine.Dist {
 	for i, p := range d.P {
-		if p < Tiny {
+		if p < tiny {
 			d.P[i] = 0
 		}
 	}
 	return d.Trim()
 }
 
-// Difference returns the distribution of X − Y for independent X ~ a, Y ~ b
-// (K5: the correlation of the two PMFs).
-func Difference(a, b engine.Dist) engine.Dist { return Convolve(a, Negate(b)) }
-
-// Negate returns the distribution of −X.
-func Negate(a engine.Dist) engine.Dist {
+// negate returns the distribution of −X.
+func negate(a engine.Dist) engine.Dist {
 	p := make([]float64, len(a.P))
 	for i, q := range a.P {
 		p[len(p)-1-i] = q

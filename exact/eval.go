@@ -12,8 +12,8 @@ import (
 // algorithm by the node's shape. truncated is the probability mass that
 // depth-limited explosions could not follow.
 //
-// Eval runs within DefaultMemory: a node whose distribution would not fit
-// comes back as a *MemoryError (bad input).
+// Eval runs within engine.DefaultMemory: a node whose distribution would not fit
+// comes back as a *engine.MemoryError (bad input).
 func Eval(n mechanics.Node) (d engine.Dist, truncated float64, err error) {
 	return evalChecked(engine.DefaultBudget(), n)
 }
@@ -52,6 +52,7 @@ func evalAll(b *engine.Budget, ns []mechanics.Node) ([]engine.Dist, float64, err
 	return out, tr, nil
 }
 
+// evalNode picks the technique by the node's shape.
 func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) {
 	if err := b.Alive(); err != nil {
 		return engine.Dist{}, 0, err
@@ -63,30 +64,7 @@ func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) 
 	case mechanics.Const:
 		return engine.Point(n.V), 0, nil
 	case mechanics.Sum:
-		ds, tr, err := evalAll(b, n.Terms)
-		if err != nil {
-			return engine.Dist{}, 0, err
-		}
-		acc := engine.Point(0)
-		for i := 0; i < len(ds); {
-			// A run of equal wide uniform terms (8d77728 listed die by
-			// die) is one k-fold sum of moving windows.
-			j := i + 1
-			for wide := wideUniform(ds[i]); wide && j < len(ds) && ds[j].Lo == ds[i].Lo && slices.Equal(ds[j].P, ds[i].P); {
-				j++
-			}
-			d := ds[i]
-			if j-i > 1 {
-				if d, err = sumN(b, d, j-i); err != nil {
-					return engine.Dist{}, 0, err
-				}
-			}
-			if acc, err = convolve(b, acc, d); err != nil {
-				return engine.Dist{}, 0, err
-			}
-			i = j
-		}
-		return acc, tr, nil
+		return evalSum(b, n.Terms)
 	case mechanics.Repeat:
 		d, tr, err := evalNode(b, n.X)
 		if err != nil {
@@ -94,51 +72,8 @@ func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) 
 		}
 		d, err = sumN(b, d, n.N)
 		return d, tr * float64(n.N), err
-	case mechanics.Scale:
-		d, tr, err := evalNode(b, n.X)
-		if err != nil {
-			return engine.Dist{}, 0, err
-		}
-		if n.K == -1 {
-			return Negate(d), tr, nil
-		}
-		k := n.K
-		m, err := mapDist(b, d, func(x int) int { return k * x }, fmt.Sprintf("a value times %d", k))
-		return m, tr, err
-	case mechanics.Clamp:
-		d, tr, err := evalNode(b, n.X)
-		if err != nil {
-			return engine.Dist{}, 0, err
-		}
-		lo, hi := n.Lo, n.Hi
-		m, err := mapDist(b, d, func(x int) int { return min(max(x, lo), hi) }, "a clamped value")
-		return m, tr, err
-	case mechanics.Map:
-		d, tr, err := evalNode(b, n.X)
-		if err != nil {
-			return engine.Dist{}, 0, err
-		}
-		m, err := mapDist(b, d, n.F, "map "+n.Name)
-		if err != nil {
-			if engine.Stopped(err) {
-				return engine.Dist{}, 0, err
-			}
-			return engine.Dist{}, 0, fmt.Errorf("map %s: %w", n.Name, err)
-		}
-		return m, tr, nil
-	case mechanics.Compare:
-		d, tr, err := evalNode(b, n.X)
-		if err != nil {
-			return engine.Dist{}, 0, err
-		}
-		op, t := n.Op, n.T
-		m, err := mapDist(b, d, func(x int) int {
-			if op.Holds(x, t) {
-				return 1
-			}
-			return 0
-		}, "a comparison")
-		return m, tr, err
+	case mechanics.Scale, mechanics.Clamp, mechanics.Map, mechanics.Compare:
+		return evalMapped(b, n)
 	case mechanics.Combine:
 		ds, tr, err := evalAll(b, []mechanics.Node{n.X, n.Y})
 		if err != nil {
@@ -147,19 +82,9 @@ func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) 
 		d, err := combine(b, ds[0], ds[1], n.F, n.Name)
 		return d, tr, err
 	case mechanics.Max:
-		ds, tr, err := evalAll(b, n.Terms)
-		if err != nil {
-			return engine.Dist{}, 0, err
-		}
-		d, err := orderStat(b, ds, true)
-		return d, tr, err
+		return evalOrder(b, n.Terms, true)
 	case mechanics.Min:
-		ds, tr, err := evalAll(b, n.Terms)
-		if err != nil {
-			return engine.Dist{}, 0, err
-		}
-		d, err := orderStat(b, ds, false)
-		return d, tr, err
+		return evalOrder(b, n.Terms, false)
 	case mechanics.Keep:
 		d, err := keep(b, dieTable(n.Die), n.N, n.K, n.Highest)
 		return d, lost(n.Die, d), err
@@ -175,20 +100,7 @@ func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) 
 		d, err := mix(b, []float64{1 - pz, pz}, ds[1:])
 		return d, tr, err
 	case mechanics.Mixture:
-		ds, tr, err := evalAll(b, n.Of)
-		if err != nil {
-			return engine.Dist{}, 0, err
-		}
-		var tot int64
-		for _, w := range n.Weights {
-			tot += w
-		}
-		ws := make([]float64, len(ds))
-		for i, w := range n.Weights {
-			ws[i] = float64(w) / float64(tot)
-		}
-		d, err := mix(b, ws, ds)
-		return d, tr, err
+		return evalMixture(b, n)
 	case mechanics.Explode:
 		if n.Limit == 0 && n.TopProbability() >= 1 {
 			return engine.Dist{}, 0, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
@@ -197,6 +109,103 @@ func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) 
 	default:
 		return engine.Dist{}, 0, fmt.Errorf("exact: unsupported node %T", n)
 	}
+}
+
+// evalSum is the sum of independent terms by convolution, a run of equal
+// wide uniform terms (8d77728 listed die by die) as one k-fold sum of
+// moving windows.
+func evalSum(b *engine.Budget, terms []mechanics.Node) (engine.Dist, float64, error) {
+	ds, tr, err := evalAll(b, terms)
+	if err != nil {
+		return engine.Dist{}, 0, err
+	}
+	acc := engine.Point(0)
+	for i := 0; i < len(ds); {
+		j := i + 1
+		for wide := wideUniform(ds[i]); wide && j < len(ds) && ds[j].Lo == ds[i].Lo && slices.Equal(ds[j].P, ds[i].P); {
+			j++
+		}
+		d := ds[i]
+		if j-i > 1 {
+			if d, err = sumN(b, d, j-i); err != nil {
+				return engine.Dist{}, 0, err
+			}
+		}
+		if acc, err = convolve(b, acc, d); err != nil {
+			return engine.Dist{}, 0, err
+		}
+		i = j
+	}
+	return acc, tr, nil
+}
+
+// evalMapped is a node whose values are a function of another node's:
+// Scale, Clamp, Map or Compare.
+func evalMapped(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) {
+	var x mechanics.Node
+	var f func(int) int
+	var what string
+	switch n := n.(type) {
+	case mechanics.Scale:
+		x, what = n.X, fmt.Sprintf("a value times %d", n.K)
+		k := n.K
+		f = func(v int) int { return k * v }
+	case mechanics.Clamp:
+		x, what = n.X, "a clamped value"
+		lo, hi := n.Lo, n.Hi
+		f = func(v int) int { return min(max(v, lo), hi) }
+	case mechanics.Map:
+		x, f, what = n.X, n.F, "map "+n.Name
+	case mechanics.Compare:
+		x, what = n.X, "a comparison"
+		op, t := n.Op, n.T
+		f = func(v int) int {
+			if op.Holds(v, t) {
+				return 1
+			}
+			return 0
+		}
+	}
+	d, tr, err := evalNode(b, x)
+	if err != nil {
+		return engine.Dist{}, 0, err
+	}
+	if s, ok := n.(mechanics.Scale); ok && s.K == -1 {
+		return negate(d), tr, nil
+	}
+	m, err := mapDist(b, d, f, what)
+	if mp, ok := n.(mechanics.Map); ok && err != nil && !engine.Stopped(err) {
+		return engine.Dist{}, 0, fmt.Errorf("map %s: %w", mp.Name, err)
+	}
+	return m, tr, err
+}
+
+// evalOrder is the largest (isMax) or the smallest of independent terms.
+func evalOrder(b *engine.Budget, terms []mechanics.Node, isMax bool) (engine.Dist, float64, error) {
+	ds, tr, err := evalAll(b, terms)
+	if err != nil {
+		return engine.Dist{}, 0, err
+	}
+	d, err := orderStat(b, ds, isMax)
+	return d, tr, err
+}
+
+// evalMixture is one of the mixture's nodes, drawn by weight.
+func evalMixture(b *engine.Budget, n mechanics.Mixture) (engine.Dist, float64, error) {
+	ds, tr, err := evalAll(b, n.Of)
+	if err != nil {
+		return engine.Dist{}, 0, err
+	}
+	var tot int64
+	for _, w := range n.Weights {
+		tot += w
+	}
+	ws := make([]float64, len(ds))
+	for i, w := range n.Weights {
+		ws[i] = float64(w) / float64(tot)
+	}
+	d, err := mix(b, ws, ds)
+	return d, tr, err
 }
 
 // combine is the joint of two independent variables through f (Combine).

@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"sort"
@@ -109,24 +110,27 @@ func floatMatchesRat(t *testing.T, name string, got engine.Dist, want RatDist) {
 // TestPoolOracle: the multiset DP equals enumeration of every roll, exactly.
 func TestPoolOracle(t *testing.T) {
 	for dn, d := range oracleDice {
-		for n := 0; n <= 4; n++ {
-			evs := map[string]mechanics.Evaluator{"sum": mechanics.SumEval{}, "maxdup": maxDupEval{n}}
-			for en, ev := range evs {
-				if en == "maxdup" && n == 0 {
-					continue
+		t.Run(dn, func(t *testing.T) {
+			t.Parallel()
+			for n := 0; n <= 4; n++ {
+				evs := map[string]mechanics.Evaluator{"sum": mechanics.SumEval{}, "maxdup": maxDupEval{n}}
+				for en, ev := range evs {
+					if en == "maxdup" && n == 0 {
+						continue
+					}
+					want := bruteDist(d, n, func(f []int) int { return foldEval(d, ev, f) })
+					node := mechanics.Pool{Die: d, N: n, Eval: ev}
+					got, err := EvalRat(node)
+					if err != nil {
+						t.Fatal(err)
+					}
+					name := fmt.Sprintf("Pool(%d, %s)", n, en)
+					ratEqual(t, name, got, want)
+					fd, _, _ := Eval(node)
+					floatMatchesRat(t, name, fd, want)
 				}
-				want := bruteDist(d, n, func(f []int) int { return foldEval(d, ev, f) })
-				node := mechanics.Pool{Die: d, N: n, Eval: ev}
-				got, err := EvalRat(node)
-				if err != nil {
-					t.Fatal(err)
-				}
-				name := "Pool(" + dn + "," + en + ")"
-				ratEqual(t, name, got, want)
-				fd, _, _ := Eval(node)
-				floatMatchesRat(t, name, fd, want)
 			}
-		}
+		})
 	}
 }
 
@@ -134,31 +138,35 @@ func TestPoolOracle(t *testing.T) {
 // sorting every roll.
 func TestKeepOracle(t *testing.T) {
 	for dn, d := range oracleDice {
-		for n := 0; n <= 4; n++ {
-			for k := 0; k <= n; k++ {
-				for _, hi := range []bool{true, false} {
-					want := bruteDist(d, n, func(f []int) int {
-						s := append([]int(nil), f...)
-						sort.Ints(s)
-						if hi {
-							s = s[len(s)-k:]
-						} else {
-							s = s[:k]
-						}
-						t := 0
-						for _, x := range s {
-							t += x
-						}
-						return t
-					})
-					node := mechanics.Keep{Die: d, N: n, K: k, Highest: hi}
-					got, _ := EvalRat(node)
-					ratEqual(t, "Keep("+dn+")", got, want)
-					fd, _, _ := Eval(node)
-					floatMatchesRat(t, "Keep("+dn+")", fd, want)
+		t.Run(dn, func(t *testing.T) {
+			t.Parallel()
+			for n := 0; n <= 4; n++ {
+				for k := 0; k <= n; k++ {
+					for _, hi := range []bool{true, false} {
+						want := bruteDist(d, n, func(f []int) int {
+							s := append([]int(nil), f...)
+							sort.Ints(s)
+							if hi {
+								s = s[len(s)-k:]
+							} else {
+								s = s[:k]
+							}
+							t := 0
+							for _, x := range s {
+								t += x
+							}
+							return t
+						})
+						node := mechanics.Keep{Die: d, N: n, K: k, Highest: hi}
+						name := fmt.Sprintf("Keep(%d, %d, highest %v)", n, k, hi)
+						got, _ := EvalRat(node)
+						ratEqual(t, name, got, want)
+						fd, _, _ := Eval(node)
+						floatMatchesRat(t, name, fd, want)
+					}
 				}
 			}
-		}
+		})
 	}
 }
 
@@ -166,24 +174,44 @@ func TestKeepOracle(t *testing.T) {
 // over every node kind.
 func TestEveryNodeFloatVsRational(t *testing.T) {
 	for name, n := range fixtures.NodeZoo() {
-		want, err := EvalRat(n)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		got, tr, err := Eval(n)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		for _, v := range want.Values() {
-			w, _ := want.Prob(v).Float64()
-			if math.Abs(got.Prob(v)-w) > 1e-12 {
-				t.Errorf("%s: P(%d) = %v; want %v", name, v, got.Prob(v), w)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			want, err := EvalRat(n)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if math.Abs(got.Total()-1) > 1e-12 {
-			t.Errorf("%s: total %v (truncated %v)", name, got.Total(), tr)
-		}
+			got, tr, err := Eval(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range want.Values() {
+				w, _ := want.Prob(v).Float64()
+				if math.Abs(got.Prob(v)-w) > 1e-12 {
+					t.Errorf("P(%d) = %v; want %v", v, got.Prob(v), w)
+				}
+			}
+			if math.Abs(got.Total()-1) > 1e-12 {
+				t.Errorf("total %v (truncated %v)", got.Total(), tr)
+			}
+		})
 	}
+}
+
+// convolved, summed and bursting are convolve, sumN and explode (bursting
+// on the highest face) without a budget.
+func convolved(a, b engine.Dist) engine.Dist {
+	d, _ := convolve(nil, a, b)
+	return d
+}
+
+func summed(a engine.Dist, n int) engine.Dist {
+	d, _ := sumN(nil, a, n)
+	return d
+}
+
+func bursting(ft faceTable, depth int, limited bool) (engine.Dist, float64) {
+	d, tr, _ := explode(nil, ft, depth, limited, ft.faces[len(ft.faces)-1])
+	return d, tr
 }
 
 func TestExplodeTruncation(t *testing.T) {
@@ -191,9 +219,9 @@ func TestExplodeTruncation(t *testing.T) {
 	for _, depth := range []int{0, 1, 5, 20} {
 		// Unlimited bursting followed to depth: the mass of going on is
 		// dropped and reported.
-		d, tr := Explode(d10, depth, false)
+		d, tr := bursting(d10, depth, false)
 		if want := math.Pow(0.1, float64(depth+1)); math.Abs(tr-want) > 1e-15 || math.Abs(d.Total()+tr-1) > 1e-12 {
-			t.Errorf("Explode(d10, %d) truncated = %v (total %v); want %v", depth, tr, d.Total(), want)
+			t.Errorf("d10! to depth %d: truncated = %v (total %v); want %v", depth, tr, d.Total(), want)
 		}
 		// P(X = 10·j + r) = 10^−(j+1) for r = 1…9; no multiple of 10.
 		for j := 0; j <= depth; j++ {
@@ -205,13 +233,13 @@ func TestExplodeTruncation(t *testing.T) {
 			}
 		}
 		// A rule's limit keeps the last roll as it is: nothing is lost.
-		l, tr := Explode(d10, depth, true)
+		l, tr := bursting(d10, depth, true)
 		if tr != 0 || math.Abs(l.Total()-1) > 1e-12 || l.Prob(10*(depth+1)) == 0 {
-			t.Errorf("limited Explode(d10, %d): truncated %v, total %v", depth, tr, l.Total())
+			t.Errorf("d10! limited to %d: truncated %v, total %v", depth, tr, l.Total())
 		}
 	}
 	// Unlimited bursting d10 has mean 5.5/(1−0.1) = 6.111…
-	d, _ := Explode(d10, 40, false)
+	d, _ := bursting(d10, 40, false)
 	if math.Abs(d.Mean()-5.5/0.9) > 1e-9 {
 		t.Errorf("bursting d10 mean %v; want %v", d.Mean(), 5.5/0.9)
 	}
@@ -229,15 +257,15 @@ func TestSumNLarge(t *testing.T) {
 	d6 := engine.Uniform(1, 6)
 	want := d6
 	for i := 2; i <= 37; i++ {
-		want = Convolve(want, d6)
+		want = convolved(want, d6)
 	}
-	got := SumN(d6, 37)
+	got := summed(d6, 37)
 	for v := 37; v <= 222; v++ {
 		if math.Abs(got.Prob(v)-want.Prob(v)) > 1e-15+1e-12*want.Prob(v) {
-			t.Fatalf("SumN(d6,37).Prob(%d) = %v; want %v", v, got.Prob(v), want.Prob(v))
+			t.Fatalf("37d6: P(%d) = %v; want %v", v, got.Prob(v), want.Prob(v))
 		}
 	}
-	big := SumN(d6, 1000)
+	big := summed(d6, 1000)
 	for i, p := range big.P {
 		if p < 0 {
 			t.Fatalf("1000d6: negative probability at %d", big.Lo+i)

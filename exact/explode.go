@@ -6,18 +6,12 @@ import (
 	"github.com/oddsmith/oddsmith/engine"
 )
 
-// Explode returns the distribution of a bursting die (K3): roll, and while
-// the roll shows the highest face roll again and add, following depth extra
+// explode returns the distribution of a bursting die: roll, and while the
+// roll shows a face ≥ trigger roll again and add, following depth extra
 // rolls. With limited (a rule's limit) the last roll counts as it is and
 // nothing is lost; otherwise the bursts go on without limit and the mass of
 // going on past depth is dropped: truncated is that probability,
-// P(top)^(depth+1), and the distribution sums to 1 − truncated.
-func Explode(ft faceTable, depth int, limited bool) (d engine.Dist, truncated float64) {
-	d, truncated, _ = explode(engine.DefaultBudget(), ft, depth, limited, ft.faces[len(ft.faces)-1])
-	return d, truncated
-}
-
-// explode is Explode for a die that bursts on any face ≥ trigger.
+// P(burst)^(depth+1), and the distribution sums to 1 − truncated.
 func explode(b *engine.Budget, ft faceTable, depth int, limited bool, trigger int) (d engine.Dist, truncated float64, err error) {
 	if trigger < ft.faces[len(ft.faces)-1] {
 		return explodeFrom(b, ft, depth, limited, trigger)

@@ -16,7 +16,7 @@ type Chain struct {
 	Outcome engine.Dist
 	// Unbounded is set for homogeneous chains whose fundamental matrix
 	// exists: absorption probabilities B = N·R and mean time N·1 from the
-	// start state, for an unlimited horizon (K6).
+	// start state, for an unlimited horizon (the absorbing Markov chain).
 	Unbounded         bool
 	MeanTimeUnbounded float64
 	AbsorbedUnbounded []float64
@@ -31,10 +31,11 @@ type Chain struct {
 	mass  []float64
 }
 
-// SolveProcess propagates the state distribution step by step (K7; for a
+// SolveProcess propagates the state distribution step by step (a forward
+// DP over the steps, which a time-inhomogeneous chain needs; for a
 // homogeneous chain this is repeated multiplication by the transition
-// matrix) and, for homogeneous chains, solves the absorbing Markov chain with
-// gonum/mat. It runs within DefaultMemory.
+// matrix) and, for homogeneous chains, solves the absorbing Markov chain
+// with gonum/mat. It runs within engine.DefaultMemory.
 func SolveProcess(p *mechanics.Process) (*Chain, error) {
 	ch, err := solveProcess(engine.DefaultBudget(), p)
 	if err != nil {
@@ -67,184 +68,31 @@ func solveProcess(b *engine.Budget, p *mechanics.Process) (*Chain, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	S, H := len(p.States), p.Horizon
+	S := len(p.States)
 	stateBytes := engine.MulBytes(int64(S), processStateBytes)
 	if err := b.Need(stateBytes, engine.AdviceProcess, "the process's %d states", S); err != nil {
 		return nil, err
 	}
 	b.Hold(stateBytes)
-	var trunc float64
-	eval := func(n mechanics.Node) (engine.Dist, error) {
-		d, tr, err := evalChecked(b, n)
-		trunc += tr
-		return d, err
-	}
-	// Kernel form: one increment distribution per step (per kernel key),
-	// mapped per state.
-	kernels := map[int]engine.Dist{}
-	step := func(t, s int) (engine.Dist, error) {
-		var d engine.Dist
-		var err error
-		if p.Kernel != nil {
-			key := p.KernelKeyOf(t)
-			kernel, ok := kernels[key]
-			if !ok {
-				if kernel, err = eval(p.Kernel(t)); err != nil {
-					if engine.Stopped(err) {
-						return engine.Dist{}, err
-					}
-					return engine.Dist{}, fmt.Errorf("step %d: %w", t, err)
-				}
-				b.Hold(engine.MulBytes(int64(len(kernel.P)), engine.FloatBytes))
-				kernels[key] = kernel
-			}
-			d, err = mapDist(b, kernel, func(x int) int { return p.Move(t, s, x) }, fmt.Sprintf("the step from state %q", p.States[s]))
-		} else {
-			d, err = eval(p.Step(t, s))
-		}
-		if err != nil {
-			if engine.Stopped(err) {
-				return engine.Dist{}, err
-			}
-			return engine.Dist{}, fmt.Errorf("step from state %q: %w", p.States[s], err)
-		}
-		if d.Min() < 0 || d.Max() >= S {
-			return engine.Dist{}, fmt.Errorf("step from state %q leads outside the %d states", p.States[s], S)
-		}
-		return d, nil
-	}
-	// A homogeneous chain's steps are kept as their nonzero entries only
-	// (computed at the first step that needs them): a step that leads to a
-	// few states far apart (a counter that ends in an absorbing block) is
-	// then three multiply-adds, not a thousand over the zeros between
-	// them, and takes a few bytes, not a dense row.
-	var sparse []stepTo
-	stepOf := func(s int) (*stepTo, error) {
-		sp := &sparse[s]
-		if sp.to != nil {
-			return sp, nil
-		}
-		d, err := step(1, s)
-		if err != nil {
-			return nil, err
-		}
-		if err := b.Tick(len(d.P)); err != nil {
-			return nil, err
-		}
-		to, ps := []int32{}, []float64{}
-		for i, q := range d.P {
-			if q != 0 {
-				to, ps = append(to, int32(d.Lo+i)), append(ps, q)
-			}
-		}
-		// The steps live as long as the computation.
-		b.Hold(engine.MulBytes(int64(len(to)), 12))
-		*sp = stepTo{to: to, p: ps}
-		return sp, nil
-	}
+	pr := &propagation{b: b, p: p, S: S, kernels: map[int]engine.Dist{}}
 	if p.Homogeneous {
-		sparse = make([]stepTo, S)
+		pr.sparse = make([]stepTo, S)
 	}
-
-	// The outcome Outcome(t, s) = t·S + s kept sparsely: the codes with
-	// mass, in increasing order (steps come in order of t, states in
-	// order within a step), and their masses. Only absorbing states take
-	// mass before the horizon, and transient ones at its end, so a dense
-	// (step × state) table would be mostly zeros.
-	var codes []int
-	var mass []float64
-	add := func(code int, m float64) error {
-		if n := len(codes); n > 0 && codes[n-1] == code {
-			mass[n-1] += m
-			return nil
-		}
-		if len(codes) == cap(codes) {
-			// Grown by a quarter (doubling would leave up to half of the
-			// lists unused); the old lists and the new ones are both live
-			// while they grow.
-			n := int64(max(1024, cap(codes)+cap(codes)/4))
-			if !b.Fits(engine.MulBytes(n+int64(len(codes)), 2*engine.FloatBytes)) {
-				return b.Need(engine.MulBytes(n+int64(len(codes)), 2*engine.FloatBytes), engine.AdviceProcess,
-					"the process's outcome table (%d outcomes with mass by step %d of %d, over %d states)", len(codes), code/S, H, S)
-			}
-			b.Hold(engine.MulBytes(n-int64(cap(codes)), 2*engine.FloatBytes))
-			codes, mass = append(make([]int, 0, n), codes...), append(make([]float64, 0, n), mass...)
-		}
-		codes, mass = append(codes, code), append(mass, m)
-		return nil
+	if err := pr.run(); err != nil {
+		return nil, err
 	}
-	v := make([]float64, S)
-	v[p.Start] = 1
-	if p.Absorbing[p.Start] {
-		if err := add(p.Outcome(0, p.Start), 1); err != nil {
-			return nil, err
-		}
-		v[p.Start] = 0
-	}
-	nv := make([]float64, S)
-	for t := 1; t <= H; t++ {
-		if err := b.Tick(S); err != nil {
-			return nil, err
-		}
-		clear(nv)
-		live := false
-		for s, m := range v {
-			if m == 0 {
-				continue
-			}
-			live = true
-			if sparse != nil {
-				sp, err := stepOf(s)
-				if err != nil {
-					return nil, err
-				}
-				for i, to := range sp.to {
-					nv[to] += m * sp.p[i]
-				}
-				continue
-			}
-			d, err := step(t, s)
-			if err != nil {
-				return nil, err
-			}
-			if err := b.Tick(len(d.P)); err != nil {
-				return nil, err
-			}
-			for i, q := range d.P {
-				nv[d.Lo+i] += m * q
-			}
-		}
-		if !live {
-			break
-		}
-		for s, m := range nv {
-			if p.Absorbing[s] && m != 0 {
-				if err := add(p.Outcome(t, s), m); err != nil {
-					return nil, err
-				}
-				nv[s] = 0
-			}
-		}
-		v, nv = nv, v
-	}
-	for s, m := range v {
-		if m > 0 {
-			if err := add(p.Outcome(H+1, s), m); err != nil {
-				return nil, err
-			}
-		}
-	}
+	trunc := pr.trunc
 	if trunc > 0 {
 		// A step that drops a bursting tail drops it from every state and
 		// at every step that takes it: the mass lost is what the outcome
 		// misses of 1, not the steps' own truncation counted once.
 		sum := 0.0
-		for _, q := range mass {
+		for _, q := range pr.mass {
 			sum += q
 		}
 		trunc = max(0, 1-sum)
 	}
-	ch := &Chain{codes: codes, mass: mass, Truncated: trunc}
+	ch := &Chain{codes: pr.codes, mass: pr.mass, Truncated: trunc}
 	if p.Homogeneous && !p.Absorbing[p.Start] {
 		absIdx := make([]int, S)
 		for i := range absIdx {
@@ -253,11 +101,207 @@ func solveProcess(b *engine.Budget, p *mechanics.Process) (*Chain, error) {
 		for k, s := range p.AbsorbingStates() {
 			absIdx[s] = k
 		}
-		if err := ch.solveUnbounded(b, p, stepOf, absIdx); err != nil {
+		if err := ch.solveUnbounded(b, p, pr.stepOf, absIdx); err != nil {
 			return nil, err
 		}
 	}
 	return ch, nil
+}
+
+// propagation follows the state distribution of a process step by step,
+// computing each step's distribution as it is needed, and keeps the
+// outcome Outcome(t, s) = t·S + s sparsely: the codes with mass, in
+// increasing order (steps come in order of t, states in order within a
+// step), and their masses. Only absorbing states take mass before the
+// horizon, and transient ones at its end, so a dense (step × state) table
+// would be mostly zeros.
+type propagation struct {
+	b *engine.Budget
+	p *mechanics.Process
+	S int
+	// trunc adds up the mass the steps' bursting dice leave out.
+	trunc float64
+	// kernels are the increment distributions of a Kernel-form process,
+	// by kernel key.
+	kernels map[int]engine.Dist
+	// sparse holds a homogeneous chain's steps by state (nil for other
+	// chains).
+	sparse []stepTo
+	codes  []int
+	mass   []float64
+}
+
+// eval is the distribution of a node, its truncation counted.
+func (pr *propagation) eval(n mechanics.Node) (engine.Dist, error) {
+	d, tr, err := evalChecked(pr.b, n)
+	pr.trunc += tr
+	return d, err
+}
+
+// step is the distribution of the next state from state s at step t: the
+// step's kernel (one increment distribution per kernel key) mapped by
+// Move, or the node Step gives.
+func (pr *propagation) step(t, s int) (engine.Dist, error) {
+	p := pr.p
+	var d engine.Dist
+	var err error
+	if p.Kernel != nil {
+		key := p.KernelKeyOf(t)
+		kernel, ok := pr.kernels[key]
+		if !ok {
+			if kernel, err = pr.eval(p.Kernel(t)); err != nil {
+				if engine.Stopped(err) {
+					return engine.Dist{}, err
+				}
+				return engine.Dist{}, fmt.Errorf("step %d: %w", t, err)
+			}
+			pr.b.Hold(engine.MulBytes(int64(len(kernel.P)), engine.FloatBytes))
+			pr.kernels[key] = kernel
+		}
+		d, err = mapDist(pr.b, kernel, func(x int) int { return p.Move(t, s, x) }, fmt.Sprintf("the step from state %q", p.States[s]))
+	} else {
+		d, err = pr.eval(p.Step(t, s))
+	}
+	if err != nil {
+		if engine.Stopped(err) {
+			return engine.Dist{}, err
+		}
+		return engine.Dist{}, fmt.Errorf("step from state %q: %w", p.States[s], err)
+	}
+	if d.Min() < 0 || d.Max() >= pr.S {
+		return engine.Dist{}, fmt.Errorf("step from state %q leads outside the %d states", p.States[s], pr.S)
+	}
+	return d, nil
+}
+
+// stepOf is the step of a homogeneous chain from state s as its nonzero
+// entries only (computed at the first step that needs it): a step that
+// leads to a few states far apart (a counter that ends in an absorbing
+// block) is then three multiply-adds, not a thousand over the zeros
+// between them, and takes a few bytes, not a dense row.
+func (pr *propagation) stepOf(s int) (*stepTo, error) {
+	sp := &pr.sparse[s]
+	if sp.to != nil {
+		return sp, nil
+	}
+	d, err := pr.step(1, s)
+	if err != nil {
+		return nil, err
+	}
+	if err := pr.b.Tick(len(d.P)); err != nil {
+		return nil, err
+	}
+	to, ps := []int32{}, []float64{}
+	for i, q := range d.P {
+		if q != 0 {
+			to, ps = append(to, int32(d.Lo+i)), append(ps, q)
+		}
+	}
+	// The steps live as long as the computation.
+	pr.b.Hold(engine.MulBytes(int64(len(to)), 12))
+	*sp = stepTo{to: to, p: ps}
+	return sp, nil
+}
+
+// add adds mass m to outcome code, after every code added so far.
+func (pr *propagation) add(code int, m float64) error {
+	codes, mass := pr.codes, pr.mass
+	if n := len(codes); n > 0 && codes[n-1] == code {
+		mass[n-1] += m
+		return nil
+	}
+	if len(codes) == cap(codes) {
+		// Grown by a quarter (doubling would leave up to half of the
+		// lists unused); the old lists and the new ones are both live
+		// while they grow.
+		n := int64(max(1024, cap(codes)+cap(codes)/4))
+		if !pr.b.Fits(engine.MulBytes(n+int64(len(codes)), 2*engine.FloatBytes)) {
+			return pr.b.Need(engine.MulBytes(n+int64(len(codes)), 2*engine.FloatBytes), engine.AdviceProcess,
+				"the process's outcome table (%d outcomes with mass by step %d of %d, over %d states)", len(codes), code/pr.S, pr.p.Horizon, pr.S)
+		}
+		pr.b.Hold(engine.MulBytes(n-int64(cap(codes)), 2*engine.FloatBytes))
+		codes, mass = append(make([]int, 0, n), codes...), append(make([]float64, 0, n), mass...)
+	}
+	pr.codes, pr.mass = append(codes, code), append(mass, m)
+	return nil
+}
+
+// run propagates the start state's mass to the horizon, adding each
+// step's absorbed mass, and at the end what is still transient, to the
+// outcome.
+func (pr *propagation) run() error {
+	p, S, H := pr.p, pr.S, pr.p.Horizon
+	v := make([]float64, S)
+	v[p.Start] = 1
+	if p.Absorbing[p.Start] {
+		if err := pr.add(p.Outcome(0, p.Start), 1); err != nil {
+			return err
+		}
+		v[p.Start] = 0
+	}
+	nv := make([]float64, S)
+	for t := 1; t <= H; t++ {
+		if err := pr.b.Tick(S); err != nil {
+			return err
+		}
+		clear(nv)
+		live, err := pr.advance(t, v, nv)
+		if err != nil {
+			return err
+		}
+		if !live {
+			break
+		}
+		for s, m := range nv {
+			if p.Absorbing[s] && m != 0 {
+				if err := pr.add(p.Outcome(t, s), m); err != nil {
+					return err
+				}
+				nv[s] = 0
+			}
+		}
+		v, nv = nv, v
+	}
+	for s, m := range v {
+		if m > 0 {
+			if err := pr.add(p.Outcome(H+1, s), m); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// advance adds to nv where step t takes the mass v; live reports whether
+// v had any.
+func (pr *propagation) advance(t int, v, nv []float64) (live bool, err error) {
+	for s, m := range v {
+		if m == 0 {
+			continue
+		}
+		live = true
+		if pr.sparse != nil {
+			sp, err := pr.stepOf(s)
+			if err != nil {
+				return false, err
+			}
+			for i, to := range sp.to {
+				nv[to] += m * sp.p[i]
+			}
+			continue
+		}
+		d, err := pr.step(t, s)
+		if err != nil {
+			return false, err
+		}
+		if err := pr.b.Tick(len(d.P)); err != nil {
+			return false, err
+		}
+		for i, q := range d.P {
+			nv[d.Lo+i] += m * q
+		}
+	}
+	return live, nil
 }
 
 // stepTo is one step of a homogeneous chain as its nonzero entries: the
@@ -296,36 +340,16 @@ const cycleMax = 256
 // component, whose block is checked against the budget first. When it does
 // not fit, the unlimited-horizon figures are skipped with a warning: they
 // are an extra beside the propagated distribution.
-func (ch *Chain) solveUnbounded(b *engine.Budget, p *mechanics.Process, get func(s int) (*stepTo, error), absIdx []int) error {
-	S := len(p.States)
-	// Transient states reachable from the start, by index in trans.
-	tIdx := make([]int32, S)
-	for i := range tIdx {
-		tIdx[i] = -1
+func (ch *Chain) solveUnbounded(b *engine.Budget, p *mechanics.Process, step func(s int) (*stepTo, error), abs []int) error {
+	ts := &transients{b: b, step: step, abs: abs}
+	if err := ts.reach(p.Start); err != nil {
+		return err
 	}
-	trans := []int{p.Start}
-	tIdx[p.Start] = 0
-	for head := 0; head < len(trans); head++ {
-		d, err := get(trans[head])
-		if err != nil {
-			return err
-		}
-		if err := b.Tick(len(d.to) + 1); err != nil {
-			return err
-		}
-		for i, to := range d.to {
-			ns, q := int(to), d.p[i]
-			if q > 0 && absIdx[ns] < 0 && tIdx[ns] < 0 {
-				tIdx[ns] = int32(len(trans))
-				trans = append(trans, ns)
-			}
-		}
-	}
-	comps, err := components(b, trans, tIdx, absIdx, get)
+	comps, err := ts.components()
 	if err != nil {
 		return err
 	}
-	T, A := len(trans), len(p.AbsorbingStates())
+	T, A := len(ts.states), len(p.AbsorbingStates())
 	largest := 0
 	for _, c := range comps {
 		largest = max(largest, len(c))
@@ -337,10 +361,10 @@ func (ch *Chain) solveUnbounded(b *engine.Budget, p *mechanics.Process, get func
 			largest, engine.FormatBytes(engine.MulBytes(engine.MulBytes(k, k), 2*engine.FloatBytes)), engine.FormatBytes(b.Limit())))
 		return nil
 	}
-	comp := make([]int32, T)
+	ts.comp = make([]int32, T)
 	for c, ms := range comps {
 		for _, v := range ms {
-			comp[v] = int32(c)
+			ts.comp[v] = int32(c)
 		}
 	}
 	x := make([]float64, T) // inflow, then expected visits
@@ -353,7 +377,7 @@ func (ch *Chain) solveUnbounded(b *engine.Budget, p *mechanics.Process, get func
 		if err := b.Tick(len(ms) * len(ms)); err != nil {
 			return err
 		}
-		ok, err := solveComponent(b, ms, trans, tIdx, comp, int32(c), x, get)
+		ok, err := ts.solveComponent(int32(c), ms, x)
 		if err != nil {
 			return err
 		}
@@ -361,15 +385,15 @@ func (ch *Chain) solveUnbounded(b *engine.Budget, p *mechanics.Process, get func
 			return nil // some transient states never absorb: no finite mean
 		}
 		for _, v := range ms {
-			d, err := get(trans[v])
+			d, err := step(ts.states[v])
 			if err != nil {
 				return err
 			}
 			for i, to := range d.to {
 				ns, q := int(to), d.p[i]
-				if k := absIdx[ns]; k >= 0 {
+				if k := abs[ns]; k >= 0 {
 					absorbed[k] += x[v] * q
-				} else if w := tIdx[ns]; comp[w] != int32(c) {
+				} else if w := ts.indexOf[ns]; ts.comp[w] != int32(c) {
 					x[w] += x[v] * q
 				}
 			}
@@ -385,11 +409,55 @@ func (ch *Chain) solveUnbounded(b *engine.Budget, p *mechanics.Process, get func
 	return nil
 }
 
+// transients are the transient states a homogeneous chain reaches from its
+// start, over which its unlimited-horizon figures are solved.
+type transients struct {
+	b    *engine.Budget
+	step func(s int) (*stepTo, error)
+	// abs is, by state, its index among the absorbing states, or −1.
+	abs []int
+	// states are the transient states reached, in the order a
+	// breadth-first search finds them (the start first); indexOf is, by
+	// state, its index in states, or −1.
+	states  []int
+	indexOf []int32
+	// comp is, by index in states, the state's strongly connected
+	// component (set once components are known).
+	comp []int32
+}
+
+// reach finds the transient states reachable from start.
+func (ts *transients) reach(start int) error {
+	ts.indexOf = make([]int32, len(ts.abs))
+	for i := range ts.indexOf {
+		ts.indexOf[i] = -1
+	}
+	ts.states = []int{start}
+	ts.indexOf[start] = 0
+	for head := 0; head < len(ts.states); head++ {
+		d, err := ts.step(ts.states[head])
+		if err != nil {
+			return err
+		}
+		if err := ts.b.Tick(len(d.to) + 1); err != nil {
+			return err
+		}
+		for i, to := range d.to {
+			ns, q := int(to), d.p[i]
+			if q > 0 && ts.abs[ns] < 0 && ts.indexOf[ns] < 0 {
+				ts.indexOf[ns] = int32(len(ts.states))
+				ts.states = append(ts.states, ns)
+			}
+		}
+	}
+	return nil
+}
+
 // components returns the strongly connected components of the transient
-// states (indices into trans), each component after every component it
+// states (indices into states), each component after every component it
 // leads to (Tarjan's algorithm, without recursion).
-func components(b *engine.Budget, trans []int, tIdx []int32, absIdx []int, get func(s int) (*stepTo, error)) ([][]int32, error) {
-	T := len(trans)
+func (ts *transients) components() ([][]int32, error) {
+	T := len(ts.states)
 	index, low := make([]int32, T), make([]int32, T)
 	for i := range index {
 		index[i] = -1
@@ -405,7 +473,7 @@ func components(b *engine.Budget, trans []int, tIdx []int32, absIdx []int, get f
 	next := int32(0)
 	var calls []frame
 	visit := func(v int32) error {
-		d, err := get(trans[v])
+		d, err := ts.step(ts.states[v])
 		if err != nil {
 			return err
 		}
@@ -421,7 +489,7 @@ func components(b *engine.Budget, trans []int, tIdx []int32, absIdx []int, get f
 	}
 	for len(calls) > 0 {
 		f := &calls[len(calls)-1]
-		if err := b.Tick(1); err != nil {
+		if err := ts.b.Tick(1); err != nil {
 			return nil, err
 		}
 		descended := false
@@ -429,10 +497,10 @@ func components(b *engine.Budget, trans []int, tIdx []int32, absIdx []int, get f
 			j := f.i
 			f.i++
 			ns := int(f.d.to[j])
-			if absIdx[ns] >= 0 {
+			if ts.abs[ns] >= 0 {
 				continue
 			}
-			w := tIdx[ns]
+			w := ts.indexOf[ns]
 			if index[w] < 0 {
 				if err := visit(w); err != nil {
 					return nil, err
@@ -474,17 +542,17 @@ func components(b *engine.Budget, trans []int, tIdx []int32, absIdx []int, get f
 // singular: some states of it (nearly) never leave it.
 const condMax = 1e14
 
-// solveComponent turns the inflow x of the states of one component into
+// solveComponent turns the inflow x of the states ms of component c into
 // their expected visits: x_c ← x_c·(I − Q_cc)⁻¹. It reports false when the
 // component (nearly) never lets go of the chain.
-func solveComponent(b *engine.Budget, ms []int32, trans []int, tIdx, comp []int32, c int32, x []float64, get func(s int) (*stepTo, error)) (bool, error) {
+func (ts *transients) solveComponent(c int32, ms []int32, x []float64) (bool, error) {
 	if len(ms) == 1 {
 		v := ms[0]
-		d, err := get(trans[v])
+		d, err := ts.step(ts.states[v])
 		if err != nil {
 			return false, err
 		}
-		stay := d.prob(trans[v])
+		stay := d.prob(ts.states[v])
 		if leave := 1 - stay; leave <= 0 || 1/leave > condMax {
 			return false, nil
 		}
@@ -503,22 +571,22 @@ func solveComponent(b *engine.Budget, ms []int32, trans []int, tIdx, comp []int3
 	for i, v := range ms {
 		a.Set(i, i, 1)
 		rhs.SetVec(i, x[v])
-		d, err := get(trans[v])
+		d, err := ts.step(ts.states[v])
 		if err != nil {
 			return false, err
 		}
-		if err := b.Tick(len(d.to)); err != nil {
+		if err := ts.b.Tick(len(d.to)); err != nil {
 			return false, err
 		}
 		for j, to := range d.to {
 			q := d.p[j]
-			if w := tIdx[to]; w >= 0 && comp[w] == c {
+			if w := ts.indexOf[to]; w >= 0 && ts.comp[w] == c {
 				jj := pos[w]
 				a.Set(jj, i, a.At(jj, i)-q)
 			}
 		}
 	}
-	sol, ok, err := luSolve(b, a, rhs)
+	sol, ok, err := luSolve(ts.b, a, rhs)
 	if err != nil || !ok {
 		return false, err
 	}
@@ -554,6 +622,14 @@ func luSolve(b *engine.Budget, a *mat.Dense, rhs *mat.VecDense) (x *mat.VecDense
 		x, ok = solve()
 		return x, ok, nil
 	}
+	return interruptibly(b, solve)
+}
+
+// interruptibly runs solve in a goroutine of its own and returns what it
+// returns, or the error of b's context as soon as that is done, leaving
+// solve to finish in the background. A panic in solve (a bug) is raised
+// again on the calling goroutine.
+func interruptibly(b *engine.Budget, solve func() (*mat.VecDense, bool)) (*mat.VecDense, bool, error) {
 	type result struct {
 		x     *mat.VecDense
 		ok    bool
@@ -572,7 +648,7 @@ func luSolve(b *engine.Budget, a *mat.Dense, rhs *mat.VecDense) (x *mat.VecDense
 	select {
 	case r := <-done:
 		if r.panic != nil {
-			panic(r.panic) // where computePart turns it into an error
+			panic(r.panic) // on the calling goroutine: gonum's panics are bugs
 		}
 		return r.x, r.ok, nil
 	case <-b.Done():

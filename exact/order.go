@@ -8,20 +8,9 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
-// MaxOf returns the distribution of the largest of independent variables:
-// P(max ≤ x) = Π P(Xᵢ ≤ x) (K4).
-func MaxOf(ds ...engine.Dist) engine.Dist {
-	d, _ := orderStat(nil, ds, true)
-	return d
-}
-
-// MinOf returns the distribution of the smallest of independent variables:
-// P(min > x) = Π P(Xᵢ > x).
-func MinOf(ds ...engine.Dist) engine.Dist {
-	d, _ := orderStat(nil, ds, false)
-	return d
-}
-
+// orderStat returns the distribution of the largest (isMax) or the smallest
+// of independent variables, an order statistic, by products of their CDFs:
+// P(max ≤ x) = Π P(Xᵢ ≤ x), P(min > x) = Π P(Xᵢ > x).
 func orderStat(b *engine.Budget, ds []engine.Dist, isMax bool) (engine.Dist, error) {
 	lo, hi := math.MaxInt, math.MinInt
 	for _, d := range ds {
@@ -151,15 +140,10 @@ func binomRow(row []float64, r int, q float64) {
 	}
 }
 
-// Keep returns the distribution of the sum of the k highest (or lowest) of n
-// rolls of a die. Faces are popped in ascending order with conditional
+// keep returns the distribution of the sum of the k highest (or lowest) of
+// n rolls of a die. Faces are popped in ascending order with conditional
 // binomial weights over the state (dice placed, kept sum): O(F·n²·S) for F
 // faces and S possible kept sums.
-func Keep(ft faceTable, n, k int, highest bool) engine.Dist {
-	d, _ := keep(nil, ft, n, k, highest)
-	return d
-}
-
 func keep(b *engine.Budget, ft faceTable, n, k int, highest bool) (engine.Dist, error) {
 	if k == 0 || n == 0 {
 		return engine.Point(0), nil

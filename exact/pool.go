@@ -5,21 +5,16 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
-// PoolDist runs an evaluator over n rolls of a die as a dynamic program over
-// faces (K2, the multiset DP): faces are taken in ascending order, and the c
-// dice that show face f among the r not yet placed have the conditional
-// binomial weight C(r,c)·q^c·(1−q)^(r−c), q = P(f | face ≥ f). The DP state is
-// (evaluator state, dice left), with evaluator states interned per face, so
-// the cost is O(F·S·n²) for F faces and S live states.
-func PoolDist(ft faceTable, n int, ev mechanics.Evaluator) engine.Dist {
-	d, _ := poolDist(engine.DefaultBudget(), ft, n, ev)
-	return d
-}
-
 // poolStateBytes is what one interned evaluator state costs besides its w
 // masses: the state, its index entry and slack.
 const poolStateBytes = 64
 
+// poolDist runs an evaluator over n rolls of a die as a dynamic program
+// over faces, the multiset DP: faces are taken in ascending order, and the
+// c dice that show face f among the r not yet placed have the conditional
+// binomial weight C(r,c)·q^c·(1−q)^(r−c), q = P(f | face ≥ f). The DP state
+// is (evaluator state, dice left), with evaluator states interned per
+// face, so the cost is O(F·S·n²) for F faces and S live states.
 func poolDist(b *engine.Budget, ft faceTable, n int, ev mechanics.Evaluator) (engine.Dist, error) {
 	qs := ft.conditionals()
 	w := n + 1

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 
 	"github.com/oddsmith/oddsmith/engine"
@@ -33,17 +34,6 @@ func (r RatDist) Prob(v int) *big.Rat {
 		return p
 	}
 	return new(big.Rat)
-}
-
-// Float converts to a float64 Dist.
-func (r RatDist) Float() engine.Dist {
-	m := map[int]float64{}
-	for v, p := range r {
-		f, _ := p.Float64()
-		m[v] = f
-	}
-	d, _ := fromMap(engine.DefaultBudget(), m, "the outcome")
-	return d
 }
 
 func (r RatDist) add(v int, p *big.Rat) {
@@ -132,6 +122,8 @@ func evalRatAll(b *engine.Budget, ns []mechanics.Node) ([]RatDist, error) {
 	return out, nil
 }
 
+// evalRat is evalNode with rational probabilities: every technique by
+// direct enumeration of the values' combinations.
 func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
 	if err := b.Alive(); err != nil {
 		return nil, err
@@ -146,60 +138,33 @@ func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
 		if err != nil {
 			return nil, err
 		}
-		acc := RatDist{0: big.NewRat(1, 1)}
-		for _, d := range ds {
-			if acc, err = ratCombine(b, acc, d, func(a, b int) int { return a + b }); err != nil {
-				return nil, err
-			}
-		}
-		return acc, nil
+		return ratSum(b, ds)
 	case mechanics.Repeat:
 		d, err := evalRat(b, n.X)
 		if err != nil {
 			return nil, err
 		}
-		acc := RatDist{0: big.NewRat(1, 1)}
-		for i := 0; i < n.N; i++ {
-			if acc, err = ratCombine(b, acc, d, func(a, b int) int { return a + b }); err != nil {
-				return nil, err
-			}
-		}
-		return acc, nil
-	case mechanics.Scale:
-		d, err := evalRat(b, n.X)
-		return ratMap(d, func(x int) int { return n.K * x }), err
-	case mechanics.Clamp:
-		d, err := evalRat(b, n.X)
-		return ratMap(d, func(x int) int { return min(max(x, n.Lo), n.Hi) }), err
-	case mechanics.Map:
-		d, err := evalRat(b, n.X)
-		return ratMap(d, n.F), err
-	case mechanics.Compare:
-		d, err := evalRat(b, n.X)
-		return ratMap(d, func(x int) int {
-			if n.Op.Holds(x, n.T) {
-				return 1
-			}
-			return 0
-		}), err
+		return ratSum(b, slices.Repeat([]RatDist{d}, n.N))
+	case mechanics.Scale, mechanics.Clamp, mechanics.Map, mechanics.Compare:
+		return ratMapped(b, n)
 	case mechanics.Combine:
 		ds, err := evalRatAll(b, []mechanics.Node{n.X, n.Y})
 		if err != nil {
 			return nil, err
 		}
 		return ratCombine(b, ds[0], ds[1], n.F)
-	case mechanics.Max, mechanics.Min:
-		terms, isMax := []mechanics.Node(nil), false
-		if m, ok := n.(mechanics.Max); ok {
-			terms, isMax = m.Terms, true
-		} else {
-			terms = n.(mechanics.Min).Terms
-		}
-		ds, err := evalRatAll(b, terms)
+	case mechanics.Max:
+		ds, err := evalRatAll(b, n.Terms)
 		if err != nil {
 			return nil, err
 		}
-		return ratOrder(b, ds, isMax)
+		return ratOrder(b, ds, true)
+	case mechanics.Min:
+		ds, err := evalRatAll(b, n.Terms)
+		if err != nil {
+			return nil, err
+		}
+		return ratOrder(b, ds, false)
 	case mechanics.Keep:
 		return ratPool(b, n.Die, n.N, KeepEvaluator(n.N, n.K, n.Highest))
 	case mechanics.Pool:
@@ -213,19 +178,7 @@ func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
 		pnz := new(big.Rat).Sub(big.NewRat(1, 1), pz)
 		return ratMix([]*big.Rat{pnz, pz}, ds[1:]), nil
 	case mechanics.Mixture:
-		ds, err := evalRatAll(b, n.Of)
-		if err != nil {
-			return nil, err
-		}
-		var tot int64
-		for _, w := range n.Weights {
-			tot += w
-		}
-		ws := make([]*big.Rat, len(ds))
-		for i, w := range n.Weights {
-			ws[i] = big.NewRat(w, tot)
-		}
-		return ratMix(ws, ds), nil
+		return ratMixture(b, n)
 	case mechanics.Explode:
 		if n.Limit == 0 && n.TopProbability() >= 1 {
 			return nil, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
@@ -236,7 +189,60 @@ func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
 	}
 }
 
-// ratPool is the multiset DP of PoolDist with rational weights.
+// ratSum is the sum of independent variables.
+func ratSum(b *engine.Budget, ds []RatDist) (RatDist, error) {
+	acc := RatDist{0: big.NewRat(1, 1)}
+	for _, d := range ds {
+		var err error
+		if acc, err = ratCombine(b, acc, d, func(a, b int) int { return a + b }); err != nil {
+			return nil, err
+		}
+	}
+	return acc, nil
+}
+
+// ratMapped is a node whose values are a function of another node's:
+// Scale, Clamp, Map or Compare.
+func ratMapped(b *engine.Budget, n mechanics.Node) (RatDist, error) {
+	var x mechanics.Node
+	var f func(int) int
+	switch n := n.(type) {
+	case mechanics.Scale:
+		x, f = n.X, func(v int) int { return n.K * v }
+	case mechanics.Clamp:
+		x, f = n.X, func(v int) int { return min(max(v, n.Lo), n.Hi) }
+	case mechanics.Map:
+		x, f = n.X, n.F
+	case mechanics.Compare:
+		x, f = n.X, func(v int) int {
+			if n.Op.Holds(v, n.T) {
+				return 1
+			}
+			return 0
+		}
+	}
+	d, err := evalRat(b, x)
+	return ratMap(d, f), err
+}
+
+// ratMixture is one of the mixture's nodes, drawn by weight.
+func ratMixture(b *engine.Budget, n mechanics.Mixture) (RatDist, error) {
+	ds, err := evalRatAll(b, n.Of)
+	if err != nil {
+		return nil, err
+	}
+	var tot int64
+	for _, w := range n.Weights {
+		tot += w
+	}
+	ws := make([]*big.Rat, len(ds))
+	for i, w := range n.Weights {
+		ws[i] = big.NewRat(w, tot)
+	}
+	return ratMix(ws, ds), nil
+}
+
+// ratPool is the multiset DP of poolDist with rational weights.
 func ratPool(b *engine.Budget, die mechanics.Die, n int, ev mechanics.Evaluator) (RatDist, error) {
 	tot := die.TotalWeight()
 	wts := map[int]int64{}
@@ -358,9 +364,9 @@ func KeepEvaluator(n, k int, highest bool) mechanics.Evaluator {
 	}
 }
 
-// Combinations estimates how many equally weighted dice outcomes a node
+// combinations estimates how many equally weighted dice outcomes a node
 // spans (the work of exact rational arithmetic and of brute enumeration).
-func Combinations(n mechanics.Node) float64 {
+func combinations(n mechanics.Node) float64 {
 	switch n := n.(type) {
 	case mechanics.Die:
 		return float64(len(n.Faces))
@@ -373,27 +379,27 @@ func Combinations(n mechanics.Node) float64 {
 	case mechanics.Min:
 		return prodCombos(n.Terms)
 	case mechanics.Repeat:
-		return math.Pow(Combinations(n.X), float64(n.N))
+		return math.Pow(combinations(n.X), float64(n.N))
 	case mechanics.Scale:
-		return Combinations(n.X)
+		return combinations(n.X)
 	case mechanics.Clamp:
-		return Combinations(n.X)
+		return combinations(n.X)
 	case mechanics.Map:
-		return Combinations(n.X)
+		return combinations(n.X)
 	case mechanics.Compare:
-		return Combinations(n.X)
+		return combinations(n.X)
 	case mechanics.Combine:
-		return Combinations(n.X) * Combinations(n.Y)
+		return combinations(n.X) * combinations(n.Y)
 	case mechanics.Keep:
 		return math.Pow(float64(len(n.Die.Faces)), float64(n.N))
 	case mechanics.Pool:
 		return math.Pow(float64(len(n.Die.Faces)), float64(n.N))
 	case mechanics.Cond:
-		return Combinations(n.If) * (Combinations(n.Then) + Combinations(n.Else))
+		return combinations(n.If) * (combinations(n.Then) + combinations(n.Else))
 	case mechanics.Mixture:
 		s := 0.0
 		for _, c := range n.Of {
-			s += Combinations(c)
+			s += combinations(c)
 		}
 		return s
 	case mechanics.Explode:
@@ -405,13 +411,13 @@ func Combinations(n mechanics.Node) float64 {
 func prodCombos(ns []mechanics.Node) float64 {
 	p := 1.0
 	for _, c := range ns {
-		p *= Combinations(c)
+		p *= combinations(c)
 	}
 	return p
 }
 
-// RationalLimit bounds Combinations for which exact.Run adds rationals.
-const RationalLimit = 1e6
+// rationalLimit bounds Combinations for which exact.Run adds rationals.
+const rationalLimit = 1e6
 
 // ratEntryBytes is about what one value of a RatDist costs: its map entry
 // and a big.Rat of a few words.
@@ -424,8 +430,8 @@ func addRationals(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) er
 	if spec.Outcome == nil {
 		return nil
 	}
-	combos := Combinations(spec.Outcome)
-	if combos > RationalLimit {
+	combos := combinations(spec.Outcome)
+	if combos > rationalLimit {
 		return nil
 	}
 	// Every intermediate table has at most as many values as the

@@ -12,15 +12,15 @@ import (
 )
 
 // Run builds a mechanic's model and computes it exactly, within
-// DefaultMemory and without a deadline.
+// engine.DefaultMemory and without a deadline.
 func Run(m *mechanics.Mechanic, c mechanics.Config) (*engine.Result, error) {
 	return RunContext(context.Background(), m, c, Options{})
 }
 
 // RunContext builds a mechanic's model and computes it exactly. A model
-// that would not fit opt's memory budget is refused with a *MemoryError
-// (wrapped as bad input, so a command exits with status 2) before anything
-// that large is allocated; a cancelled or expired ctx stops the computation
+// that would not fit opt's memory budget is refused with a
+// *engine.MemoryError (wrapped as bad input, so a command exits with
+// status 2) before anything that large is allocated; a cancelled or expired ctx stops the computation
 // within a fraction of a second and returns ctx.Err().
 func RunContext(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Options) (*engine.Result, error) {
 	if m.MCOnly {
@@ -41,16 +41,17 @@ func RunContext(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, 
 }
 
 // Compute fills res with the exact figures of a declared model and of its
-// Also parts, within DefaultMemory and without a deadline.
+// Also parts, within engine.DefaultMemory and without a deadline.
 func Compute(spec *mechanics.Spec, res *engine.Result) error {
 	return ComputeContext(context.Background(), spec, res, Options{})
 }
 
 // ComputeContext fills res with the exact figures of a declared model and
-// of its Also parts. A panic in the model's own functions (a field set out
-// of its declared range, say) comes back as an error; a model that would
-// not fit opt's memory budget as a *MemoryError (bad input); a cancelled
-// ctx as ctx.Err(). The budget applies to each part.
+// of its Also parts. A fault of the model's own functions (a
+// mechanics.Fault: a field set out of its declared range, say) comes back
+// as an error, and any other panic, a bug, goes on; a model that would not
+// fit opt's memory budget comes back as a *engine.MemoryError (bad input);
+// a cancelled ctx as ctx.Err(). The budget applies to each part.
 func ComputeContext(ctx context.Context, spec *mechanics.Spec, res *engine.Result, opt Options) error {
 	for _, part := range spec.Parts() {
 		if part.NoExact != "" {
@@ -83,7 +84,8 @@ func ComputeContext(ctx context.Context, spec *mechanics.Spec, res *engine.Resul
 func computePart(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) (err error) {
 	defer func() {
 		if x := recover(); x != nil {
-			err = fmt.Errorf("the model failed: %v", x)
+			// A fault of the model is an error; anything else panics again.
+			err = fmt.Errorf("the model failed: %w", mechanics.Recovered(x))
 		}
 	}()
 	if err := b.Alive(); err != nil {
@@ -116,7 +118,7 @@ func computePart(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) (er
 	if tot := d.Total(); math.Abs(tot+res.Truncated-1) > 1e-9 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("probabilities sum to %.12g", tot))
 	}
-	if err := engine.SummarizeAt(b, spec, d.Lo, codes, d.P, nil, res); err != nil {
+	if err := engine.SummarizeAt(b, spec, engine.Masses{Lo: d.Lo, Codes: codes, P: d.P}, res); err != nil {
 		return err
 	}
 	if err := addRationals(b, spec, res); err != nil {

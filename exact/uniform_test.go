@@ -22,7 +22,7 @@ func TestSumUniformAgainstConvolution(t *testing.T) {
 		}
 		want := engine.Point(0)
 		for range c.n {
-			want = flushTiny(Convolve(want, die))
+			want = flushTiny(convolved(want, die))
 		}
 		if got.Lo != want.Lo || len(got.P) != len(want.P) {
 			t.Fatalf("%dd%d from %d: support [%d, +%d], want [%d, +%d]", c.n, c.w, c.lo, got.Lo, len(got.P), want.Lo, len(want.P))

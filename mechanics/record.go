@@ -225,18 +225,20 @@ func (s Slot) Bool(code int) bool { return s.Get(code) != 0 }
 
 // Set returns the code with the field replaced by v (the stored integer:
 // the value, the enum index, 0/1, or units of 1/Den). It panics if v is out
-// of the declared range: a model that produces an undeclared value is wrong,
-// and the engines report the panic as a model error.
+// of the declared range, with a Fault: a model that produces an undeclared
+// value is wrong, and the engines report the fault as a model error (or,
+// where they tabulate a step over states the chain may never reach, leave
+// that table out).
 func (s Slot) Set(code, v int) int {
 	if uint(v-s.lo) >= uint(s.radix) {
-		panic(outsideField{s.f, v})
+		panic(Fault{outsideField{s.f, v}})
 	}
 	return code + (v-s.Get(code))*s.stride
 }
 
-// outsideField is what Set panics with: a model stored a value outside a
-// field's declared range (an error value, so that Set stays small enough to
-// inline).
+// outsideField is the error of the Fault Set panics with: a model stored a
+// value outside a field's declared range (an error value, so that Set stays
+// small enough to inline).
 type outsideField struct {
 	f *Field
 	v int
@@ -255,15 +257,15 @@ func (s Slot) SetBool(code int, b bool) int {
 	return s.Set(code, v)
 }
 
-// SetRat sets a Scaled field to an exact rational; it panics if v is not on
-// the field's lattice.
+// SetRat sets a Scaled field to an exact rational; it panics with a Fault
+// if v is not on the field's lattice or out of its range.
 func (s Slot) SetRat(code int, v expr.Rat) int {
 	u := v.Mul(expr.Int(int64(s.f.Den)))
 	if !u.IsInt() {
-		panic(fmt.Sprintf("mechanics: field %s = %s is not a multiple of 1/%d", s.f.Name, v, s.f.Den))
+		Raise("mechanics: field %s = %s is not a multiple of 1/%d", s.f.Name, v, s.f.Den)
 	}
 	if u.N < math.MinInt32 || u.N > math.MaxInt32 {
-		panic(fmt.Sprintf("mechanics: field %s = %s is outside its declared range", s.f.Name, v))
+		Raise("mechanics: field %s = %s is outside its declared range", s.f.Name, v)
 	}
 	return s.Set(code, int(u.N))
 }

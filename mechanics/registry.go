@@ -255,14 +255,18 @@ func IsInput(err error) bool {
 // Model builds the declared model of a configuration, then seals the
 // configuration so that nothing reads it on a per-trial path. Errors from
 // the builder are bad input; a declaration that does not hold together
-// (outputs that name no field, a record that does not fit) is a model error.
+// (outputs that name no field, a record that does not fit) and a Fault the
+// builder raises are model errors; any other panic in the builder is a bug
+// and goes on.
 func (m *Mechanic) Model(c Config) (spec *Spec, err error) {
 	c.built = new(atomic.Bool)
 	defer func() {
 		c.built.Store(true)
 		if x := recover(); x != nil {
-			spec, err = nil, fmt.Errorf("%s: building the model failed: %v", m.ID, x)
-			if expr.IsOverflow(x) {
+			// A fault of the model is an error; anything else panics again.
+			fault := Recovered(x)
+			spec, err = nil, fmt.Errorf("%s: building the model failed: %w", m.ID, fault)
+			if expr.IsOverflow(fault) {
 				err = Invalid("%s: the values given need fractions too large for exact arithmetic (over 64 bits); give the real parameters fewer decimals", m.ID)
 			}
 		}

@@ -24,7 +24,7 @@ func TestCachedMapIsTheMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var a, b Source
+	var a, b source
 	a.Seed(7, 1)
 	b.Seed(7, 1)
 	for i := range 200_000 {
@@ -52,4 +52,4 @@ func TestCachedMapIsTheMap(t *testing.T) {
 
 type constSampler int
 
-func (c constSampler) sample(*Source) int { return int(c) }
+func (c constSampler) sample(*source) int { return int(c) }

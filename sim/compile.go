@@ -13,7 +13,7 @@ import (
 // sampler draws one value of a compiled node. Samplers are built per worker
 // (they own scratch buffers) and never allocate while sampling.
 type sampler interface {
-	sample(r *Source) int
+	sample(r *source) int
 }
 
 // tableMax bounds the lookup tables the compiler builds. A node whose whole
@@ -36,7 +36,7 @@ type table struct {
 	vals []int
 }
 
-func (t *table) sample(r *Source) int { return t.vals[r.Index(uint64(len(t.vals)))] }
+func (t *table) sample(r *source) int { return t.vals[r.Index(uint64(len(t.vals)))] }
 
 func asTable(s sampler) (*table, bool) {
 	t, ok := s.(*table)
@@ -80,25 +80,7 @@ func compile(n mechanics.Node) (sampler, error) {
 	case mechanics.Sum:
 		return compileSum(n.Terms)
 	case mechanics.Repeat:
-		if n.N == 0 {
-			return &table{vals: []int{0}}, nil
-		}
-		x, err := compile(n.X)
-		if err != nil {
-			return nil, err
-		}
-		if t, ok := asTable(x); ok {
-			acc := t
-			for i := 1; i < n.N; i++ {
-				if acc, ok = product(acc, t, func(a, b int) int { return a + b }); !ok {
-					break
-				}
-			}
-			if acc != nil {
-				return acc, nil
-			}
-		}
-		return &repeatSampler{x: x, n: n.N}, nil
+		return compileRepeat(n)
 	case mechanics.Max:
 		return compileFold(n.Terms, func(x, y int) int { return max(x, y) })
 	case mechanics.Min:
@@ -107,96 +89,144 @@ func compile(n mechanics.Node) (sampler, error) {
 		k := n.K
 		return compileCheapMap(n.X, func(x int) int { return k * x })
 	case mechanics.Clamp:
-		lo, hi := n.Lo, n.Hi
-		f := func(x int) int { return min(max(x, lo), hi) }
-		if w, ok := saturating(n.X, f, hi); ok {
-			return w, nil
-		}
-		return compileCheapMap(n.X, f)
+		return compileClamp(n)
+	case mechanics.Compare:
+		return compileCompare(n)
 	case mechanics.Map:
 		return compileMap(n.X, n.F)
-	case mechanics.Compare:
-		op, t := n.Op, n.T
-		f := func(x int) int {
-			if op.Holds(x, t) {
-				return 1
-			}
-			return 0
-		}
-		// Every comparison is settled above its threshold.
-		if t < math.MaxInt {
-			if w, ok := saturating(n.X, f, t+1); ok {
-				return w, nil
-			}
-		}
-		return compileCheapMap(n.X, f)
 	case mechanics.Combine:
-		x, err := compile(n.X)
+		s, err := compileAll(n.X, n.Y)
 		if err != nil {
 			return nil, err
 		}
-		y, err := compile(n.Y)
-		if err != nil {
-			return nil, err
-		}
-		return fuse(x, y, n.F), nil
+		return fuse(s[0], s[1], n.F), nil
 	case mechanics.Keep:
 		return compilePool(n.Die, n.N, keepEval{n: n.N, k: n.K, highest: n.Highest})
 	case mechanics.Pool:
 		return compilePool(n.Die, n.N, n.Eval)
 	case mechanics.Cond:
-		c, err := compile(n.If)
+		s, err := compileAll(n.If, n.Then, n.Else)
 		if err != nil {
 			return nil, err
 		}
-		a, err := compile(n.Then)
-		if err != nil {
-			return nil, err
-		}
-		b, err := compile(n.Else)
-		if err != nil {
-			return nil, err
-		}
-		return &condSampler{c, a, b}, nil
+		return &condSampler{s[0], s[1], s[2]}, nil
 	case mechanics.Mixture:
-		var pick mechanics.Die
-		branches := make([]sampler, len(n.Of))
-		for i, b := range n.Of {
-			s, err := compile(b)
-			if err != nil {
-				return nil, err
-			}
-			branches[i] = s
-			if n.Weights[i] > 0 {
-				pick.Faces = append(pick.Faces, i)
-				pick.Weights = append(pick.Weights, n.Weights[i])
-			}
-		}
-		p, err := compile(pick)
-		if err != nil {
-			return nil, err
-		}
-		return &mixSampler{pick: p, of: branches}, nil
+		return compileMixture(n)
 	case mechanics.Explode:
-		if n.Limit == 0 && n.TopProbability() >= 1 {
-			return nil, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
-		}
-		if n.Die.TotalWeight() > tableMax {
-			d, err := compile(n.Die)
-			if err != nil {
-				return nil, err
-			}
-			top := n.Trigger()
-			depth := n.Limit
-			if depth == 0 {
-				depth = mechanics.MaxBursts
-			}
-			return &explodeSampler{die: d, top: top, depth: depth, unlimited: n.Limit == 0}, nil
-		}
-		return newBurstDice(n, 1), nil
+		return compileExplode(n)
 	default:
 		return nil, fmt.Errorf("sim: unsupported node %T", n)
 	}
+}
+
+// compileAll compiles nodes in order.
+func compileAll(ns ...mechanics.Node) ([]sampler, error) {
+	out := make([]sampler, len(ns))
+	for i, n := range ns {
+		s, err := compile(n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// compileRepeat is the sum of n.N copies of n.X: a table while the sums
+// fit one, else n.N draws a trial.
+func compileRepeat(n mechanics.Repeat) (sampler, error) {
+	if n.N == 0 {
+		return &table{vals: []int{0}}, nil
+	}
+	x, err := compile(n.X)
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := asTable(x); ok {
+		acc := t
+		for i := 1; i < n.N; i++ {
+			if acc, ok = product(acc, t, func(a, b int) int { return a + b }); !ok {
+				break
+			}
+		}
+		if acc != nil {
+			return acc, nil
+		}
+	}
+	return &repeatSampler{x: x, n: n.N}, nil
+}
+
+// compileClamp clamps a node's values. A clamp of a sum of bursting dice,
+// whose values no longer change above the clamp, is a weighted table where
+// it can be (see saturating).
+func compileClamp(n mechanics.Clamp) (sampler, error) {
+	lo, hi := n.Lo, n.Hi
+	f := func(x int) int { return min(max(x, lo), hi) }
+	if w, ok := saturating(n.X, f, hi); ok {
+		return w, nil
+	}
+	return compileCheapMap(n.X, f)
+}
+
+// compileCompare is 1 where a node's value holds the comparison, else 0;
+// like a clamp, a weighted table where it can be, for every comparison is
+// settled above its threshold.
+func compileCompare(n mechanics.Compare) (sampler, error) {
+	op, t := n.Op, n.T
+	f := func(x int) int {
+		if op.Holds(x, t) {
+			return 1
+		}
+		return 0
+	}
+	if t < math.MaxInt {
+		if w, ok := saturating(n.X, f, t+1); ok {
+			return w, nil
+		}
+	}
+	return compileCheapMap(n.X, f)
+}
+
+// compileMixture draws which node to sample by the weights.
+func compileMixture(n mechanics.Mixture) (sampler, error) {
+	var pick mechanics.Die
+	branches := make([]sampler, len(n.Of))
+	for i, b := range n.Of {
+		s, err := compile(b)
+		if err != nil {
+			return nil, err
+		}
+		branches[i] = s
+		if n.Weights[i] > 0 {
+			pick.Faces = append(pick.Faces, i)
+			pick.Weights = append(pick.Weights, n.Weights[i])
+		}
+	}
+	p, err := compile(pick)
+	if err != nil {
+		return nil, err
+	}
+	return &mixSampler{pick: p, of: branches}, nil
+}
+
+// compileExplode rolls a bursting die: from its table several faces a
+// word, or, for heavy weights, one face at a time.
+func compileExplode(n mechanics.Explode) (sampler, error) {
+	if n.Limit == 0 && n.TopProbability() >= 1 {
+		return nil, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
+	}
+	if n.Die.TotalWeight() <= tableMax {
+		return newBurstDice(n, 1), nil
+	}
+	d, err := compile(n.Die)
+	if err != nil {
+		return nil, err
+	}
+	depth := n.Limit
+	if depth == 0 {
+		depth = mechanics.MaxBursts
+	}
+	return &explodeSampler{die: d, top: n.Trigger(), depth: depth, unlimited: n.Limit == 0}, nil
 }
 
 // dieFaces lists a die's faces, each repeated by its weight.
@@ -266,7 +296,7 @@ type pairTable struct {
 	joint []int
 }
 
-func (p *pairTable) sample(r *Source) int {
+func (p *pairTable) sample(r *source) int {
 	return p.joint[p.x.sample(r)*p.ny+p.y.sample(r)]
 }
 
@@ -392,7 +422,7 @@ func (p *poolSampler) fold() int {
 	return p.ev.Final(s)
 }
 
-func (p *poolSampler) sample(r *Source) int {
+func (p *poolSampler) sample(r *source) int {
 	clear(p.counts)
 	for left := p.n; left > 0; {
 		p.batch.fill(r, p.buf)
@@ -432,7 +462,7 @@ type uniformRange struct {
 	n  uint64
 }
 
-func (u *uniformRange) sample(r *Source) int { return u.lo + int(r.Index(u.n)) }
+func (u *uniformRange) sample(r *source) int { return u.lo + int(r.Index(u.n)) }
 
 func uniformDie(d mechanics.Die) (*uniformRange, bool) {
 	if d.Weights != nil {
@@ -487,7 +517,7 @@ func (w *weighted) index() {
 	}
 }
 
-func (w *weighted) sample(r *Source) int { return w.faces[w.at(r.Index(w.total))] }
+func (w *weighted) sample(r *source) int { return w.faces[w.at(r.Index(w.total))] }
 
 // at is the index of the face that U = u draws.
 func (w *weighted) at(u uint64) int {
@@ -573,7 +603,7 @@ type mapSampler struct {
 	f func(int) int
 }
 
-func (m *mapSampler) sample(r *Source) int { return m.f(m.x.sample(r)) }
+func (m *mapSampler) sample(r *source) int { return m.f(m.x.sample(r)) }
 
 // cachedMap is a Map over a sampler without a table (an unbounded sum, a
 // bursting die): f's values are kept for a window of mapCache inputs
@@ -596,7 +626,7 @@ const (
 	unknown  = math.MinInt
 )
 
-func (m *cachedMap) sample(r *Source) int {
+func (m *cachedMap) sample(r *source) int {
 	v := m.x.sample(r)
 	i := uint(v - m.lo)
 	if i < uint(len(m.cache)) {
@@ -625,11 +655,11 @@ type pairSampler struct {
 	f    func(a, b int) int
 }
 
-func (p *pairSampler) sample(r *Source) int { return p.f(p.x.sample(r), p.y.sample(r)) }
+func (p *pairSampler) sample(r *source) int { return p.f(p.x.sample(r), p.y.sample(r)) }
 
 type condSampler struct{ c, a, b sampler }
 
-func (c *condSampler) sample(r *Source) int {
+func (c *condSampler) sample(r *source) int {
 	if c.c.sample(r) != 0 {
 		return c.a.sample(r)
 	}
@@ -641,7 +671,7 @@ type mixSampler struct {
 	of   []sampler
 }
 
-func (m *mixSampler) sample(r *Source) int { return m.of[m.pick.sample(r)].sample(r) }
+func (m *mixSampler) sample(r *source) int { return m.of[m.pick.sample(r)].sample(r) }
 
 // burstDice rolls k copies of one bursting die and sums them. Die faces
 // are drawn several per 64-bit word into a buffer that lives within one
@@ -674,7 +704,7 @@ func newBurstDice(e mechanics.Explode, k int) *burstDice {
 	return g
 }
 
-func (g *burstDice) sample(r *Source) int {
+func (g *burstDice) sample(r *source) int {
 	if g.epoch != r.epoch {
 		g.epoch, g.pos = r.epoch, len(g.buf)
 	}
@@ -693,7 +723,7 @@ func (g *burstDice) sample(r *Source) int {
 			}
 			if j == g.depth {
 				if g.unlimited {
-					panic(fmt.Sprintf("sim: a die burst %d times in a row; the simulation stops rather than cut it short", g.depth))
+					mechanics.Raise("sim: a die burst %d times in a row; the simulation stops rather than cut it short", g.depth)
 				}
 				break
 			}
@@ -710,7 +740,7 @@ type explodeSampler struct {
 	unlimited  bool
 }
 
-func (e *explodeSampler) sample(r *Source) int {
+func (e *explodeSampler) sample(r *source) int {
 	sum := 0
 	for j := 0; ; j++ {
 		v := e.die.sample(r)
@@ -720,7 +750,7 @@ func (e *explodeSampler) sample(r *Source) int {
 		}
 		if j == e.depth {
 			if e.unlimited {
-				panic(fmt.Sprintf("sim: a die burst %d times in a row; the simulation stops rather than cut it short", e.depth))
+				mechanics.Raise("sim: a die burst %d times in a row; the simulation stops rather than cut it short", e.depth)
 			}
 			return sum
 		}
@@ -836,7 +866,7 @@ func newFirstRolls(base *table, e mechanics.Explode, k int) sampler {
 	return f
 }
 
-func (f *firstRolls) sample(r *Source) int {
+func (f *firstRolls) sample(r *source) int {
 	v, bursts := 0, 0
 	for i, p := range f.parts {
 		j := p.sample(r)
@@ -866,7 +896,7 @@ func newBatchedTable(t *table) *batchedTable {
 	return bt
 }
 
-func (t *batchedTable) sample(r *Source) int {
+func (t *batchedTable) sample(r *source) int {
 	if t.epoch != r.epoch {
 		t.epoch, t.pos = r.epoch, len(t.buf)
 	}
@@ -887,7 +917,7 @@ type sumSampler struct {
 	groups []*burstDice
 }
 
-func (s *sumSampler) sample(r *Source) int {
+func (s *sumSampler) sample(r *source) int {
 	v := 0
 	switch {
 	case s.table != nil:
@@ -906,7 +936,7 @@ type repeatSampler struct {
 	n int
 }
 
-func (p *repeatSampler) sample(r *Source) int {
+func (p *repeatSampler) sample(r *source) int {
 	s := 0
 	for i := 0; i < p.n; i++ {
 		s += p.x.sample(r)

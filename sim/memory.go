@@ -19,7 +19,7 @@ import (
 //     never on the number of workers, so the loop a worker picks (and so the
 //     draws) are the same for any worker count — and what it takes is
 //     reserved from the run's pool too. When the pool runs dry there the run
-//     fails with a MemoryError rather than fall back: a run either gives
+//     fails with an engine.MemoryError rather than fall back: a run either gives
 //     the counts any other run with the same seed gives, or an error.
 //
 // A refusal is a *engine.MemoryError wrapped as bad input.
@@ -66,19 +66,47 @@ type workerEnv struct {
 	pool *memPool
 	// tables is the most one worker may precompute for a process, in bytes.
 	tables int
+	tune   tuning
 }
 
-func newWorkerEnv(ctx context.Context, memory int64) *workerEnv {
+// tuning is what tests change of how a process worker runs, to reach
+// each of its loops; the zero value is what every run uses.
+type tuning struct {
+	// tables, when positive, replaces procBudget as the most one worker
+	// may precompute for a process (a tiny one leaves every table out).
+	tables int
+	// noJump leaves the jump engine out: the block engine or the per-step
+	// loop runs instead.
+	noJump bool
+	// lanes decides whether the jump engine runs two trials at a time.
+	lanes lanesMode
+}
+
+// lanesMode says whether the jump engine runs two trials at a time
+// (runLanes).
+type lanesMode int8
+
+const (
+	lanesByCost lanesMode = iota // where its cost estimate says so
+	lanesAlways
+	lanesNever
+)
+
+func newWorkerEnv(ctx context.Context, memory int64, tune tuning) *workerEnv {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	pool := newMemPool(memory)
-	return &workerEnv{ctx: ctx, pool: pool, tables: int(min(int64(procBudget), pool.limit/tableShare))}
+	tables := procBudget
+	if tune.tables > 0 {
+		tables = tune.tables
+	}
+	return &workerEnv{ctx: ctx, pool: pool, tables: int(min(int64(tables), pool.limit/tableShare)), tune: tune}
 }
 
 // defaultEnv is the environment of a worker made outside a run (tests,
 // Sampler): no deadline, the default budget.
-func defaultEnv() *workerEnv { return newWorkerEnv(context.Background(), 0) }
+func defaultEnv() *workerEnv { return newWorkerEnv(context.Background(), 0, tuning{}) }
 
 // adviceCodes is the advice when outcome counts do not fit.
 const adviceCodes = "make the model's outcome codes span a narrower range or use fewer workers"

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -76,9 +76,9 @@ func TestSummaryBudget(t *testing.T) {
 	rec := mechanics.NewRecord(mechanics.Int("v", 1, 6, "a die"))
 	spec := &mechanics.Spec{Record: rec, Outcome: mechanics.D(6),
 		Vars: []mechanics.Var{{Name: "wide", Expr: expr.Mul(expr.F("v"), expr.K(1<<16))}}}
-	err := Simulate(context.Background(), spec, Options{Trials: 10_000, Seed: 1, MemoryBytes: 4 << 20}, &engine.Result{})
+	err := simulate(context.Background(), spec, Options{Trials: 10_000, Seed: 1, MemoryBytes: 4 << 20}, &engine.Result{})
 	wantSimMemoryError(t, err, "variable wide", "(the memory budget is 4 MiB)")
-	if err := Simulate(context.Background(), spec, Options{Trials: 10_000, Seed: 1}, &engine.Result{}); err != nil {
+	if err := simulate(context.Background(), spec, Options{Trials: 10_000, Seed: 1}, &engine.Result{}); err != nil {
 		t.Errorf("within the default budget: %v", err)
 	}
 }
@@ -130,8 +130,33 @@ func TestBudgetKeepsProcessCounts(t *testing.T) {
 	}
 }
 
-// A chunk of a slow process takes far longer than a second; a cancellation
-// must not wait for it.
+// cancelAtLook is a context cancelled at its n-th look (a call of Err), so
+// that a run is cancelled at a point its own work sets, not a clock; looks
+// counts the looks.
+type cancelAtLook struct {
+	context.Context
+	cancel context.CancelFunc
+	n      int64
+	looks  atomic.Int64
+}
+
+func cancelAt(n int64) *cancelAtLook {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &cancelAtLook{Context: ctx, cancel: cancel, n: n}
+}
+
+func (c *cancelAtLook) Err() error {
+	if c.looks.Add(1) == c.n {
+		c.cancel()
+	}
+	return c.Context.Err()
+}
+
+// A chunk of a slow process takes seconds; a cancellation must not wait
+// for it: the worker looks at the context between batches of trials (and,
+// building a time-dependent chain's steps, at each), so the cancellation,
+// at the 4th look, falls inside the first chunk, and the run must stop at
+// that look.
 func TestCancelInsideAChunk(t *testing.T) {
 	slow := map[string]*mechanics.Process{
 		"kernel": exitWalk(50, 1<<20, 20_000),
@@ -146,23 +171,17 @@ func TestCancelInsideAChunk(t *testing.T) {
 				}}
 			}},
 	}
+	const at = 4
 	for name, p := range slow {
 		t.Run(name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() {
-				_, err := Outcomes(ctx, &mechanics.Spec{Process: p}, Options{Trials: ChunkSize, Seed: 1, Workers: 1})
-				done <- err
-			}()
-			time.Sleep(100 * time.Millisecond)
-			cancel()
-			select {
-			case err := <-done:
-				if !errors.Is(err, context.Canceled) {
-					t.Errorf("error %v; want context.Canceled", err)
-				}
-			case <-time.After(time.Second):
-				t.Fatal("still running a second after the cancellation")
+			t.Parallel()
+			ctx := cancelAt(at)
+			_, err := Outcomes(ctx, &mechanics.Spec{Process: p}, Options{Trials: ChunkSize, Seed: 1, Workers: 1})
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("error %v; want context.Canceled", err)
+			}
+			if n := ctx.looks.Load(); n != at {
+				t.Errorf("looked at the context %d times; want the look that saw it cancelled, the %dth, to be the last", n, at)
 			}
 		})
 	}

@@ -314,7 +314,7 @@ func (m *multisetPool) rankOf(counts []int) int {
 	return r
 }
 
-func (m *multisetPool) sample(r *Source) int {
+func (m *multisetPool) sample(r *source) int {
 	if m.epoch != r.epoch {
 		m.epoch = r.epoch
 		m.pos = len(m.out)
@@ -330,7 +330,7 @@ func (m *multisetPool) sample(r *Source) int {
 
 // roll fills the block of values: the groups' rolls first (as packed
 // counts), then the counts of every trial, then their values.
-func (m *multisetPool) roll(r *Source) {
+func (m *multisetPool) roll(r *source) {
 	for j, k4 := 0, 4*m.full.k; j < len(m.fullDraw); j += k4 {
 		m.full.fillCounts(r, m.fullCounts, m.fullDraw[j:j+k4])
 	}
@@ -427,4 +427,4 @@ func (m *multisetPool) evaluate(acc []uint64, out []int) {
 
 // fillCounts is batch.fillWide writing cnt[index] for each index drawn:
 // four words' indices at once, len(out) = 4·b.k.
-func (b *batch) fillCounts(s *Source, cnt []uint64, out []uint64) { fillLookup(b, s, cnt, out) }
+func (b *batch) fillCounts(s *source, cnt []uint64, out []uint64) { fillLookup(b, s, cnt, out) }

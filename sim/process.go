@@ -73,9 +73,9 @@ const (
 )
 
 // procBudget bounds, in bytes, what one worker precomputes for a process:
-// kernel rows, and the step rows' headers in dense mode. Tests lower it to
-// exercise the fallbacks.
-var procBudget = 64 << 20
+// kernel rows, and the step rows' headers in dense mode. Tests lower it
+// (tuning.tables) to exercise the fallbacks.
+const procBudget = 64 << 20
 
 // radixBuf holds indices in [0, radix) drawn several per word.
 type radixBuf struct {
@@ -91,13 +91,13 @@ func newRadixBuf(radix uint64) *radixBuf {
 	return r
 }
 
-func (r *radixBuf) refill(src *Source) {
+func (r *radixBuf) refill(src *source) {
 	fillIndices(&r.b, src, r.buf)
 	r.pos = 0
 }
 
 // fillIndices fills out (4·b.k long) with indices; radix 1 draws nothing.
-func fillIndices(b *batch, src *Source, out []uint64) {
+func fillIndices(b *batch, src *source, out []uint64) {
 	if b.radix == 1 {
 		clear(out)
 		return
@@ -178,7 +178,7 @@ func newPairBuf(nx, ny int, clsX, clsY, cls []uint16, classesY int) *classBuf {
 	return c
 }
 
-func (c *classBuf) refill(src *Source) {
+func (c *classBuf) refill(src *source) {
 	switch {
 	case c.in != nil:
 		in := c.in
@@ -210,7 +210,7 @@ func (c *classBuf) refill(src *Source) {
 }
 
 // next returns the next class (slow paths; the loops inline it).
-func (c *classBuf) next(src *Source) int {
+func (c *classBuf) next(src *source) int {
 	if c.pos >= len(c.buf) {
 		c.refill(src)
 	}
@@ -298,7 +298,7 @@ func (w *processWorker) reserve(n int64, what string) {
 	}
 }
 
-func (w *processWorker) run(src *Source, n int) error {
+func (w *processWorker) run(src *source, n int) error {
 	if err := w.runChunk(src, n); err != nil {
 		return err
 	}
@@ -308,7 +308,7 @@ func (w *processWorker) run(src *Source, n int) error {
 // stop looks at the context.
 func (w *processWorker) stop() error { return w.env.ctx.Err() }
 
-func (w *processWorker) runChunk(src *Source, n int) error {
+func (w *processWorker) runChunk(src *source, n int) error {
 	if w.err != nil {
 		return w.err
 	}

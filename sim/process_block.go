@@ -3,6 +3,8 @@ package sim
 import (
 	"math/bits"
 	"slices"
+
+	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // The block engine runs a Kernel-form chain whose step does not depend on
@@ -135,7 +137,8 @@ func newBlockChain(w *processWorker, k *compiledKernel, timed bool) *blockChain 
 
 // refine merges the classes of kernel k that Move(1, s, ·) sends to the same
 // state from every transient state s. It merges nothing when that would
-// take more than refineMax calls, or when Move panics on some state.
+// take more than refineMax calls, or when Move raises a fault of the model
+// (mechanics.Fault) on some state, which the chain may never reach.
 func refine(w *processWorker, k *compiledKernel) (ref []uint16, reps []int) {
 	p, C := w.p, len(k.vals)
 	ref = make([]uint16, C)
@@ -147,7 +150,10 @@ func refine(w *processWorker, k *compiledKernel) (ref []uint16, reps []int) {
 		return ref, reps
 	}
 	defer func() {
-		if recover() != nil {
+		if x := recover(); x != nil {
+			if !mechanics.IsFault(x) {
+				panic(x) // a bug, not the model's
+			}
 			for x := range ref {
 				ref[x] = uint16(x)
 			}
@@ -227,8 +233,9 @@ func unsetRows(n int) []int32 {
 }
 
 // tfree reports whether Move from transient state s gives the same next
-// state at every step number (always, in a homogeneous chain). A panic in
-// Move at a step the chain may never reach counts as "not t-free".
+// state at every step number (always, in a homogeneous chain). A fault of
+// the model in Move at a step the chain may never reach counts as "not
+// t-free".
 func (b *blockChain) tfree(w *processWorker, s int) (ok bool) {
 	if !b.timed {
 		return true
@@ -238,7 +245,10 @@ func (b *blockChain) tfree(w *processWorker, s int) (ok bool) {
 	}
 	b.free[s] = 2
 	defer func() {
-		if recover() != nil {
+		if x := recover(); x != nil {
+			if !mechanics.IsFault(x) {
+				panic(x) // a bug, not the model's
+			}
 			ok = false
 		}
 	}()
@@ -356,7 +366,7 @@ func (b *blockChain) draws(w *processWorker) {
 }
 
 // run runs n trials; draws must have been called.
-func (b *blockChain) run(w *processWorker, kf *kernelForm, src *Source, n int) error {
+func (b *blockChain) run(w *processWorker, kf *kernelForm, src *source, n int) error {
 	p := w.p
 	S, H, kb, shB, nk := w.S, p.Horizon, b.kb, b.shB, b.nk
 	rows, cb := b.rowsB, b.bb
@@ -422,7 +432,7 @@ func (b *blockChain) run(w *processWorker, kf *kernelForm, src *Source, n int) e
 }
 
 // tail steps one at a time from state s at step t to the horizon.
-func (b *blockChain) tail(w *processWorker, kf *kernelForm, src *Source, t, s int) (int, error) {
+func (b *blockChain) tail(w *processWorker, kf *kernelForm, src *source, t, s int) (int, error) {
 	S, H := w.S, w.p.Horizon
 	for ; t <= H; t++ {
 		v, err := b.step1(w, s, int(b.ref[b.k.cb.next(src)]))

@@ -80,8 +80,9 @@ func keyedKernel() *mechanics.Process {
 // timeDependentMove shares one kernel at every step (constant key) but its
 // Move depends on t from some states: the block engine runs the t-free
 // states and hands the trial over where the chain meets the others. With
-// start ≥ 4 the start state itself is not t-free. Move panics where the
-// chain cannot be, which the t-freeness check must survive.
+// start ≥ 4 the start state itself is not t-free. Move raises a fault of
+// the model where the chain cannot be, which the t-freeness check must
+// survive.
 func timeDependentMove(start int) *mechanics.Process {
 	p := &mechanics.Process{Horizon: 60, TimeUnit: "use", KernelKey: func(int) int { return 7 }, Start: start}
 	for s := 0; s < 12; s++ {
@@ -98,7 +99,7 @@ func timeDependentMove(start int) *mechanics.Process {
 			return s
 		}
 		if t == 1 && s != start {
-			panic("the chain is at its start at the first use")
+			mechanics.Raise("the chain is at its start at the first use")
 		}
 		up := 1
 		if s >= 4 && t%4 == 0 { // from level 4 on, every fourth use goes two up
@@ -115,8 +116,8 @@ func timeDependentMove(start int) *mechanics.Process {
 // blockWalk is a homogeneous walk driven by a coin (blocks of several steps
 // per lookup), with a state that can never be left (it reaches the horizon
 // stuck) and a horizon that is not a multiple of the block size, so trials
-// also take single steps near the end. Move panics on a state the walk can
-// never reach, which the class merging must survive.
+// also take single steps near the end. Move raises a fault of the model on
+// a state the walk can never reach, which the class merging must survive.
 func blockWalk() *mechanics.Process {
 	p := &mechanics.Process{Horizon: 97, Homogeneous: true, TimeUnit: "flip", Start: 5}
 	for s := 0; s <= 12; s++ {
@@ -126,7 +127,7 @@ func blockWalk() *mechanics.Process {
 	p.Move = func(_, s, x int) int {
 		switch s {
 		case 12:
-			panic("state 12 is unreachable")
+			mechanics.Raise("state 12 is unreachable")
 		case 8:
 			return 8 // stuck
 		}
@@ -412,9 +413,11 @@ func withKernelKey(p *mechanics.Process, key func(int) int) *mechanics.Process {
 	return p
 }
 
-func crossCheck(t *testing.T, name string, p *mechanics.Process, seed uint64, n int64) {
+// crossCheck simulates p, its workers tuned by tune, and checks the counts
+// against the exact engine.
+func crossCheck(t *testing.T, name string, p *mechanics.Process, seed uint64, n int64, tune tuning) {
 	t.Helper()
-	h, err := Outcomes(context.Background(), mechanics.ProcessSpec(p), Options{Trials: n, Seed: seed})
+	h, err := Outcomes(context.Background(), mechanics.ProcessSpec(p), Options{Trials: n, Seed: seed, tune: tune})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -425,7 +428,10 @@ func crossCheck(t *testing.T, name string, p *mechanics.Process, seed uint64, n 
 
 func TestProcessEnginesVsExact(t *testing.T) {
 	for name, p := range engineCases() {
-		crossCheck(t, name, p, 17, trials(200_000, 600_000))
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			crossCheck(t, name, p, 17, trials(200_000, 600_000), tuning{})
+		})
 	}
 }
 
@@ -433,18 +439,19 @@ func TestProcessEnginesVsExact(t *testing.T) {
 // small for any precomputed table: Move every step, contexts without rows,
 // the direct-mapped cache of Step-form rows.
 func TestProcessFallbacksVsExact(t *testing.T) {
-	defer func(b int) { procBudget = b }(procBudget)
-	procBudget = 64
 	for name, p := range engineCases() {
-		crossCheck(t, name+" (no budget)", p, 18, trials(100_000, 200_000))
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			crossCheck(t, name+" (no budget)", p, 18, trials(100_000, 200_000), noTables)
+		})
 	}
 }
 
 // TestProcessEngineUsed pins which loop runs each test process, so the
 // tests above cover them all.
 func TestProcessEngineUsed(t *testing.T) {
-	engine := func(p *mechanics.Process) string {
-		w := ranWorker(t, p, 100)
+	engine := func(p *mechanics.Process, tune tuning) string {
+		w := ranWorker(t, p, 100, tune)
 		switch kf := &w.kern; {
 		case p.Kernel == nil && w.step.cache != nil:
 			return "step cache"
@@ -479,32 +486,27 @@ func TestProcessEngineUsed(t *testing.T) {
 		"homogeneous weighted":    "jumps, two lanes",
 		"homogeneous step":        "step rows",
 	} {
-		if got := engine(engineCases()[name]); got != want {
+		if got := engine(engineCases()[name], tuning{}); got != want {
 			t.Errorf("%s runs on %q, want %q", name, got, want)
 		}
 	}
-	w := ranWorker(t, coinRuns(), 10)
+	w := ranWorker(t, coinRuns(), 10, tuning{})
 	if b := w.kern.blk; b == nil || b.C != 3 || b.kb < 3 {
 		t.Errorf("coin runs: want the 20 kernel classes merged to 3 and blocks of ≥ 3 steps, got %+v", b)
 	}
-	defer func(on bool) { jumpEngine = on }(jumpEngine)
-	jumpEngine = false
 	for _, name := range []string{"homogeneous blocks", "homogeneous long blocks", "homogeneous pair", "homogeneous weighted"} {
-		if got := engine(engineCases()[name]); got != "blocks" {
+		if got := engine(engineCases()[name], tuning{noJump: true}); got != "blocks" {
 			t.Errorf("%s without the jump engine runs on %q, want blocks", name, got)
 		}
 	}
-	if got := engine(keyedKernel()); got != "per-step contexts" {
+	if got := engine(keyedKernel(), tuning{noJump: true}); got != "per-step contexts" {
 		t.Errorf("keyed kernel without the jump engine runs on %q, want per-step contexts", got)
 	}
-	jumpEngine = true
-	defer func(b int) { procBudget = b }(procBudget)
-	procBudget = 64
 	for name, want := range map[string]string{
 		"inhomogeneous step": "step cache",
 		"homogeneous blocks": "moves",
 	} {
-		if got := engine(engineCases()[name]); got != want {
+		if got := engine(engineCases()[name], noTables); got != want {
 			t.Errorf("%s without budget runs on %q, want %q", name, got, want)
 		}
 	}
@@ -515,25 +517,19 @@ func TestProcessEngineUsed(t *testing.T) {
 // the counts, on the per-step loop (whether the jump engine runs depends
 // on the budget, as for homogeneous chains).
 func TestProcessBudgetKeepsResults(t *testing.T) {
-	defer func(on bool) { jumpEngine = on }(jumpEngine)
-	jumpEngine = false
 	for _, p := range []*mechanics.Process{keyedKernel(), timeDependentMove(5)} {
 		spec := &mechanics.Spec{Process: p}
-		a, err := Outcomes(context.Background(), spec, Options{Trials: 3*ChunkSize + 5, Seed: 4})
+		a, err := Outcomes(context.Background(), spec, Options{Trials: 3*ChunkSize + 5, Seed: 4, tune: tuning{noJump: true}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		func() {
-			defer func(b int) { procBudget = b }(procBudget)
-			procBudget = 64
-			b, err := Outcomes(context.Background(), spec, Options{Trials: 3*ChunkSize + 5, Seed: 4})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(a, b) {
-				t.Error("a smaller budget changed the counts")
-			}
-		}()
+		b, err := Outcomes(context.Background(), spec, Options{Trials: 3*ChunkSize + 5, Seed: 4, tune: tuning{noJump: true, tables: 64}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Error("a smaller budget changed the counts")
+		}
 	}
 }
 
@@ -541,22 +537,25 @@ func TestProcessBudgetKeepsResults(t *testing.T) {
 // counts for any number of workers.
 func TestProcessWorkerCountInvariance(t *testing.T) {
 	for name, p := range engineCases() {
-		spec := &mechanics.Spec{Process: p}
-		var first Hist
-		for _, w := range []int{1, 2, 3} {
-			h, err := Outcomes(context.Background(), spec, Options{Trials: 3*ChunkSize + 321, Seed: 5, Workers: w})
-			if err != nil {
-				t.Fatal(err)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			spec := &mechanics.Spec{Process: p}
+			var first Hist
+			for _, w := range []int{1, 2, 3} {
+				h, err := Outcomes(context.Background(), spec, Options{Trials: 3*ChunkSize + 321, Seed: 5, Workers: w})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if h.Total() != 3*ChunkSize+321 {
+					t.Fatalf("%d trials counted", h.Total())
+				}
+				if w == 1 {
+					first = h
+				} else if !reflect.DeepEqual(h, first) {
+					t.Errorf("%d workers gave different counts than 1", w)
+				}
 			}
-			if h.Total() != 3*ChunkSize+321 {
-				t.Fatalf("%s: %d trials counted", name, h.Total())
-			}
-			if w == 1 {
-				first = h
-			} else if !reflect.DeepEqual(h, first) {
-				t.Errorf("%s: %d workers gave different counts than 1", name, w)
-			}
-		}
+		})
 	}
 }
 
@@ -565,7 +564,7 @@ func TestProcessWorkerCountInvariance(t *testing.T) {
 func TestProcessNoAllocsPerTrial(t *testing.T) {
 	for name, p := range engineCases() {
 		w := newProcessWorker(p)
-		var src Source
+		var src source
 		for c := uint64(0); c < 3; c++ {
 			src.Seed(1, c)
 			if err := w.run(&src, 20000); err != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math/bits"
 	"slices"
+
+	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // The jump engine runs a homogeneous chain whose kernel is a table of R
@@ -19,7 +21,7 @@ import (
 // result is "absorbed in state a at the block's step i" or "in transient
 // state s' after the k steps". Rᵏ fits 64 bits, so nothing is rounded: the
 // chain moves exactly as k single steps would, with one random word (rarely
-// more, see Source.Index) for k steps instead of one buffered class a step.
+// more, see source.Index) for k steps instead of one buffered class a step.
 //
 // The result is found through a guide: U's top bits index a table of the
 // row; where all of that bucket's U have one result the entry is the result
@@ -30,9 +32,10 @@ import (
 // Rows are built at the first chunk for every state the chain can be in at
 // a block's start (those reachable from the start in multiples of k steps),
 // with rows of H mod k steps for the last, shorter block. When they would
-// take more than jumpBytes, when Move fails or panics on one of them, or
-// when the rows say that the block engine takes fewer lookups per trial
-// than this one takes draws times jumpCost, the block engine runs instead.
+// take more than jumpBytes, when Move fails on one of them (a fault of the
+// model: a trial may never meet it), or when the rows say that the block
+// engine takes fewer lookups per trial than this one takes draws times
+// jumpCost, the block engine runs instead.
 // So whether this engine runs depends on the model and the worker's budget
 // only, never on what a worker has met.
 //
@@ -41,9 +44,6 @@ import (
 // chain whose kernels repeat with a period runs here too, a period a draw
 // (see newPeriodicJump below).
 
-// jumpEngine is false where tests run the block engine instead.
-var jumpEngine = true
-
 // jumpBytes bounds the rows of the jump engine.
 const jumpBytes = 1 << 20
 
@@ -51,7 +51,7 @@ const jumpBytes = 1 << 20
 // pair kernel's buffer costs, in block lookups (see newJumpChain).
 const pairDrawCost = 0.5
 
-// jumpReject bounds the share of random words Source.Index rejects for
+// jumpReject bounds the share of random words source.Index rejects for
 // the bound Rᵏ: k is the largest step count whose Rᵏ fits 64 bits with at
 // most 1/jumpReject of words rejected.
 const jumpReject = 32
@@ -132,7 +132,7 @@ type jumpResult struct {
 func newJumpChain(w *processWorker, b *blockChain) (j *jumpChain) {
 	k := b.k
 	p := w.p
-	if !jumpEngine || b.timed || p.Absorbing[p.Start] || w.S >= 1<<jeStBits {
+	if w.env.tune.noJump || b.timed || p.Absorbing[p.Start] || w.S >= 1<<jeStBits {
 		return nil
 	}
 	// A table, or a pair of tables (d20 + 2d10! against Guard twice a
@@ -166,9 +166,12 @@ func newJumpChain(w *processWorker, b *blockChain) (j *jumpChain) {
 	}
 	bd := newJumpBuilder(w, b, min(jumpBytes, w.budget), R, kc)
 	defer func() {
-		if recover() != nil {
-			// Move panicked on a state a trial may never reach: the block
-			// engine runs, and meets the panic if a trial does.
+		if x := recover(); x != nil {
+			if !mechanics.IsFault(x) {
+				panic(x) // a bug, not the model's
+			}
+			// Move failed on a state a trial may never reach: the block
+			// engine runs, and meets the fault if a trial does.
 			b.rows1 = unsetRows(len(b.rows1))
 			j = nil
 		}
@@ -229,7 +232,12 @@ func (bd *jumpBuilder) chain(steps, kb int, perLookup float64) *jumpChain {
 	}
 	var mispredicts, slow float64
 	j.drawsPer, j.lookupsPer, mispredicts, slow = bd.cost(full, kb, p.Start, H)
-	j.lanes = jumpLanesMode > 0 || jumpLanesMode == 0 && mispredicts >= jumpLanesMispredicts && slow <= jumpLanesSlow
+	switch w.env.tune.lanes {
+	case lanesByCost:
+		j.lanes = mispredicts >= jumpLanesMispredicts && slow <= jumpLanesSlow
+	case lanesAlways:
+		j.lanes = true
+	}
 	full.rows = nil
 	if rem != nil {
 		rem.rows = nil
@@ -270,7 +278,7 @@ func newJumpBuilder(w *processWorker, b *blockChain, budget int, R uint64, kc []
 		move: func(_, u, c int) int {
 			v, err := b.step1(w, u, c)
 			if err != nil {
-				panic(err)
+				panic(mechanics.Fault{Err: err})
 			}
 			if v >= 0 {
 				return int(v) >> b.sh1
@@ -310,7 +318,7 @@ func (bd *jumpBuilder) rows(steps int) *jumpRows {
 }
 
 // build computes the row of transient state s in rs; false when the rows
-// outgrow the budget (Move failing panics).
+// outgrow the budget (Move failing panics with a mechanics.Fault).
 func (bd *jumpBuilder) build(rs *jumpRows, s int) bool {
 	S, P := bd.w.S, len(bd.R)
 	suf := make([]uint64, rs.steps+1) // suf[i]: the sequences of steps i to the block's end
@@ -501,7 +509,7 @@ func (bd *jumpBuilder) cost(full *jumpRows, kb, start, H int) (draws, lookups, m
 	return draws, lookups, mispredicts, slow
 }
 
-func (j *jumpChain) run(w *processWorker, src *Source, n int) error {
+func (j *jumpChain) run(w *processWorker, src *source, n int) error {
 	if j.lanes && n >= jumpLanesMin && j.start&jeOne == 0 {
 		return j.runLanes(w, src, n)
 	}
@@ -564,7 +572,7 @@ func (j *jumpChain) run(w *processWorker, src *Source, n int) error {
 
 // trial runs a trial on from entry e at step t (a block's start) and
 // returns its outcome.
-func (j *jumpChain) trial(src *Source, e uint64, t int) int {
+func (j *jumpChain) trial(src *source, e uint64, t int) int {
 	S, H := j.S, j.H
 	guide, cum, res, N, k := j.guide, j.cum, j.res, j.N, j.k
 	thresh := -N % N
@@ -604,10 +612,6 @@ func (j *jumpChain) trial(src *Source, e uint64, t int) int {
 	return (H+1)*S + s
 }
 
-// jumpLanesMode is 0 where cost decides whether runLanes runs; tests set
-// it to 1 (always) or −1 (never).
-var jumpLanesMode = 0
-
 // runLanes runs a chain whose one-trial loop is estimated to mispredict
 // its exit at least jumpLanesMispredicts times a trial, and whose trials
 // leave the lanes by a branch at most jumpLanesSlow of the time (see
@@ -634,7 +638,7 @@ const jumpOuts = 256
 // trial, selected without a branch. Rare cases branch: a rejected word,
 // an impure bucket, a state with a single result, a lane past the last
 // whole block. The last trials of the batch run one by one.
-func (j *jumpChain) runLanes(w *processWorker, src *Source, n int) error {
+func (j *jumpChain) runLanes(w *processWorker, src *source, n int) error {
 	S := j.S
 	guide, cum, res, N, k, start := j.guide, j.cum, j.res, j.N, j.k, j.start
 	thresh := -N % N
@@ -731,7 +735,7 @@ func (j *jumpChain) runLanes(w *processWorker, src *Source, n int) error {
 }
 
 // last draws the last, shorter block from state s at step t.
-func (j *jumpChain) last(src *Source, t, s int) int {
+func (j *jumpChain) last(src *source, t, s int) int {
 	rs := j.rem
 	S, H := len(j.remEntry), t+j.remSteps-1
 	e := j.remEntry[s]
@@ -763,7 +767,7 @@ func (j *jumpChain) last(src *Source, t, s int) int {
 // the product of the tables' sizes). Step i of a block uses Move at step
 // i+1; the rows hold only where Move from each state the rows meet gives
 // the same at every step i+1+m·P of the horizon, checked for every class,
-// else (or when Move panics, a table is not a table, or N does not fit)
+// else (or when Move fails, a table is not a table, or N does not fit)
 // the per-step loop runs. The last, shorter block holds the first H mod P
 // steps of a period.
 
@@ -771,15 +775,37 @@ func (j *jumpChain) last(src *Source, t, s int) int {
 // repeat with its kernels' period (S × classes × blocks).
 const periodicMoves = 1 << 18
 
-// errNotPeriodic is the panic of a step that Move does not repeat.
+// errNotPeriodic is the panic by which the builder of a periodic chain's
+// rows gives up where Move does not repeat a step (newPeriodicJump
+// recovers it).
 var errNotPeriodic = errors.New("jump: Move differs between the steps of one position in the period")
 
 // newPeriodicJump sets the jump engine up for a time-dependent chain, or
 // returns nil. The kernels are compiled (kf.kernel) for the first period.
 func newPeriodicJump(w *processWorker, kf *kernelForm) (j *jumpChain) {
+	bd := newPeriodicBuilder(w, kf)
+	if bd == nil {
+		return nil
+	}
+	defer func() {
+		if x := recover(); x != nil {
+			if x != any(errNotPeriodic) && !mechanics.IsFault(x) {
+				panic(x) // a bug, not the model's
+			}
+			j = nil // the per-step loop runs, and meets a fault if a trial does
+		}
+	}()
+	return bd.chain(len(bd.R), 1, 1)
+}
+
+// newPeriodicBuilder is the builder of the rows of a time-dependent chain
+// whose kernel keys repeat with a period, blocks of one period (its moves
+// check that Move repeats with it), or nil where the keys do not repeat or
+// the kernels do not fit the engine.
+func newPeriodicBuilder(w *processWorker, kf *kernelForm) *jumpBuilder {
 	p := w.p
 	H, S := p.Horizon, w.S
-	if !jumpEngine || p.Absorbing[p.Start] || S >= 1<<jeStBits {
+	if w.env.tune.noJump || p.Absorbing[p.Start] || S >= 1<<jeStBits {
 		return nil
 	}
 	P := keyPeriod(kf.keyOf[1 : H+1])
@@ -823,7 +849,7 @@ func newPeriodicJump(w *processWorker, kf *kernelForm) (j *jumpChain) {
 				}
 				code, err := w.code(i+1, next)
 				if err != nil {
-					panic(err)
+					panic(mechanics.Fault{Err: err})
 				}
 				row[x] = int32(next)
 				if code < 0 {
@@ -844,19 +870,8 @@ func newPeriodicJump(w *processWorker, kf *kernelForm) (j *jumpChain) {
 		}
 		return true
 	}
-	defer func() {
-		if recover() != nil {
-			j = nil // the per-step loop runs, and meets the panic if a trial does
-		}
-	}()
-	if jumpBuilt != nil {
-		jumpBuilt(bd)
-	}
-	return bd.chain(P, 1, 1)
+	return bd
 }
-
-// jumpBuilt, where tests set it, is given the builder of a periodic chain.
-var jumpBuilt func(*jumpBuilder)
 
 // keyPeriod is the smallest P such that keys[t] = keys[t−P] for every t ≥ P.
 func keyPeriod(keys []int32) int {

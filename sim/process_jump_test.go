@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -14,13 +15,11 @@ import (
 // engine, and the periodic ones on the per-step loop, which the jump engine
 // took over for them.
 func TestProcessBlocksVsExact(t *testing.T) {
-	defer func(on bool) { jumpEngine = on }(jumpEngine)
-	jumpEngine = false
-	for _, name := range []string{"homogeneous blocks", "homogeneous long blocks", "homogeneous pair", "homogeneous weighted", "homogeneous settled"} {
-		crossCheck(t, name+" (blocks)", engineCases()[name], 19, trials(200_000, 600_000))
-	}
-	for _, name := range []string{"keyed kernel", "periodic walk"} {
-		crossCheck(t, name+" (per step)", engineCases()[name], 19, trials(200_000, 600_000))
+	for _, name := range []string{"homogeneous blocks", "homogeneous long blocks", "homogeneous pair", "homogeneous weighted", "homogeneous settled", "keyed kernel", "periodic walk"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			crossCheck(t, name+" without the jump engine", engineCases()[name], 19, trials(200_000, 600_000), tuning{noJump: true})
+		})
 	}
 }
 
@@ -29,7 +28,7 @@ func TestProcessBlocksVsExact(t *testing.T) {
 // by walking every sequence through Move.
 func TestJumpRowsCountEverySequence(t *testing.T) {
 	for name, p := range map[string]*mechanics.Process{"blocks": blockWalk(), "coin runs": coinRuns()} {
-		w := ranWorker(t, p, 10)
+		w := ranWorker(t, p, 10, tuning{})
 		j := w.kern.jmp
 		if j == nil {
 			t.Fatalf("%s: no jump engine", name)
@@ -72,7 +71,7 @@ func TestJumpRowsCountEverySequence(t *testing.T) {
 func TestJumpGuideFindsTheBound(t *testing.T) {
 	for name, p := range map[string]*mechanics.Process{"blocks": blockWalk(), "coin runs": coinRuns()} {
 		w := newProcessWorker(p)
-		var src Source
+		var src source
 		src.Seed(1, 0)
 		if err := w.run(&src, 10); err != nil {
 			t.Fatal(err)
@@ -146,11 +145,10 @@ func TestJumpGuideFindsTheBound(t *testing.T) {
 // one by one — with each block's result found by walking the row's
 // results (no guide) and the rows counted again by the builder.
 func TestJumpLanesReplay(t *testing.T) {
-	defer func(m int) { jumpLanesMode = m }(jumpLanesMode)
-	jumpLanesMode = 1
+	lanes := testEnv(tuning{lanes: lanesAlways})
 	for name, p := range lanesCases() {
-		w := newProcessWorker(p)
-		var src Source
+		w := newProcessWorkerWith(p, lanes)
+		var src source
 		src.Seed(1, 0)
 		if err := w.run(&src, 1); err != nil {
 			t.Fatal(err)
@@ -257,7 +255,7 @@ func TestJumpLanesReplay(t *testing.T) {
 		}
 		for _, n := range []int{16, 17, 21, 1000, 2*max(1, ctxSteps/(H+1)) + 7} {
 			for seed := range uint64(3) {
-				w := newProcessWorker(p)
+				w := newProcessWorkerWith(p, lanes)
 				src.Seed(seed, 7)
 				if err := w.run(&src, n); err != nil {
 					t.Fatal(err)
@@ -290,11 +288,12 @@ func lanesCases() map[string]*mechanics.Process {
 // TestJumpLanesVsExact runs the jump engine's test chains with and without
 // lanes, whatever its cost estimate chooses.
 func TestJumpLanesVsExact(t *testing.T) {
-	defer func(m int) { jumpLanesMode = m }(jumpLanesMode)
-	for _, mode := range []int{1, -1} {
-		jumpLanesMode = mode
+	for mode, tune := range map[string]tuning{"lanes": {lanes: lanesAlways}, "no lanes": {lanes: lanesNever}} {
 		for name, p := range lanesCases() {
-			crossCheck(t, fmt.Sprintf("%s (lanes mode %d)", name, mode), p, 23, trials(200_000, 600_000))
+			t.Run(name+", "+mode, func(t *testing.T) {
+				t.Parallel()
+				crossCheck(t, name+", "+mode, p, 23, trials(200_000, 600_000), tune)
+			})
 		}
 	}
 }
@@ -305,7 +304,7 @@ func TestJumpLanesVsExact(t *testing.T) {
 // here by walking every sequence through Move at the block's steps.
 func TestPeriodicRowsCountEverySequence(t *testing.T) {
 	p := periodicWalk(false)
-	w := ranWorker(t, p, 10)
+	w := ranWorker(t, p, 10, tuning{})
 	j := w.kern.jmp
 	if j == nil || j.k != 3 || j.remSteps != 2 {
 		t.Fatalf("want the jump engine in blocks of 3 steps and a last block of 2, got %+v", j)
@@ -351,12 +350,11 @@ func TestPeriodicRowsCountEverySequence(t *testing.T) {
 	}
 }
 
-// periodicBuilder is the builder newPeriodicJump uses for w's chain.
+// periodicBuilder is a builder of the rows newPeriodicJump builds for w's
+// chain, with room for any rows.
 func periodicBuilder(t *testing.T, w *processWorker) *jumpBuilder {
-	var bd *jumpBuilder
-	jumpBuilt = func(b *jumpBuilder) { bd = b }
-	defer func() { jumpBuilt = nil }()
-	if newPeriodicJump(w, &w.kern) == nil || bd == nil {
+	bd := newPeriodicBuilder(w, &w.kern)
+	if bd == nil || newPeriodicJump(w, &w.kern) == nil {
 		t.Fatal("no periodic jump engine")
 	}
 	bd.budget = 1 << 30
@@ -368,7 +366,7 @@ func periodicBuilder(t *testing.T, w *processWorker) *jumpBuilder {
 // probabilities of the class's value.
 func TestKernelCountsMatchTheKernel(t *testing.T) {
 	p := keyedKernel()
-	w := ranWorker(t, p, 10)
+	w := ranWorker(t, p, 10, tuning{})
 	for _, step := range []int{1, 3} {
 		k, err := w.kern.kernel(w, step)
 		if err != nil {
@@ -399,7 +397,7 @@ func TestKernelCountsMatchTheKernel(t *testing.T) {
 // (by offset) and a wide one (by sorting), the distinct values ascending
 // and each entry's rank among them.
 func TestClassesWithoutSorting(t *testing.T) {
-	var src Source
+	var src source
 	src.Seed(3, 0)
 	for _, width := range []uint64{1, 5, 300, 1 << 40} {
 		vals := make([]int, 200)
@@ -461,15 +459,21 @@ func handRow(p *mechanics.Process, S, s int, tables [][]int, at func(i int) int)
 	}
 }
 
-// ranWorker is a worker for p that has run n trials of chunk 0 with seed 1
-// (its engines built).
-func ranWorker(t *testing.T, p *mechanics.Process, n int) *processWorker {
+// ranWorker is a worker for p, tuned by tune, that has run n trials of
+// chunk 0 with seed 1 (its engines built).
+func ranWorker(t *testing.T, p *mechanics.Process, n int, tune tuning) *processWorker {
 	t.Helper()
-	w := newProcessWorker(p)
-	var src Source
+	w := newProcessWorkerWith(p, testEnv(tune))
+	var src source
 	src.Seed(1, 0)
 	if err := w.run(&src, n); err != nil {
 		t.Fatal(err)
 	}
 	return w
 }
+
+// testEnv is the environment of a worker made outside a run, tuned.
+func testEnv(tune tuning) *workerEnv { return newWorkerEnv(context.Background(), 0, tune) }
+
+// noTables tunes workers with a budget too small for any table.
+var noTables = tuning{tables: 64}

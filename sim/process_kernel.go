@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"slices"
+
+	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // compiledKernel is one kernel: its classes (distinct values) and how to
@@ -194,7 +196,7 @@ func classes(vals []int) ([]int, []uint16) {
 }
 
 // draw is one value of kernel k (slow paths).
-func (k *compiledKernel) draw(src *Source) int {
+func (k *compiledKernel) draw(src *source) int {
 	if k.cb != nil {
 		return k.vals[k.cb.next(src)]
 	}
@@ -214,7 +216,7 @@ func (kf *kernelForm) moveRow(w *processWorker, k *compiledKernel, t, s int) ([]
 	return kf.scratch, nil
 }
 
-func (kf *kernelForm) run(w *processWorker, src *Source, n int) error {
+func (kf *kernelForm) run(w *processWorker, src *source, n int) error {
 	if !kf.ready {
 		if err := kf.prepare(w); err != nil {
 			return err
@@ -292,7 +294,7 @@ func (kf *kernelForm) prepare(w *processWorker) error {
 
 // runMoves is the loop of a homogeneous chain without rows (over budget,
 // or a kernel that is not a table): Move is called every step.
-func (kf *kernelForm) runMoves(w *processWorker, src *Source, n int) error {
+func (kf *kernelForm) runMoves(w *processWorker, src *source, n int) error {
 	p := w.p
 	S, H, k := w.S, p.Horizon, kf.moves
 	for ; n > 0; n-- {
@@ -384,8 +386,8 @@ func (kf *kernelForm) resolve(w *processWorker, h *kernelHot, t, s, x int) (int3
 
 // keyRow fills the row of state s in the rows of key kr: Move at step t,
 // where the chain is, if Move gives the same at every step with this key,
-// else codeEscape (a panic in Move at a step where the chain may never be
-// counts as a difference).
+// else codeEscape (a fault of the model in Move at a step where the chain
+// may never be counts as a difference).
 func (kf *kernelForm) keyRow(w *processWorker, kr *keyRows, t, s int) error {
 	codes, err := kf.moveRow(w, kr.k, t, s)
 	if err != nil {
@@ -405,7 +407,10 @@ func (kf *kernelForm) keyRow(w *processWorker, kr *keyRows, t, s int) error {
 // what it gives at step t.
 func (kf *kernelForm) sameAt(w *processWorker, kr *keyRows, t, s int) (same bool) {
 	defer func() {
-		if recover() != nil {
+		if x := recover(); x != nil {
+			if !mechanics.IsFault(x) {
+				panic(x) // a bug, not the model's
+			}
 			same = false
 		}
 	}()
@@ -427,7 +432,7 @@ func (kf *kernelForm) sameAt(w *processWorker, kr *keyRows, t, s int) (same bool
 // and one load once the state's row is known. Every step draws its class
 // before looking anything up, so rows, budget and sharing never change
 // what is drawn.
-func (kf *kernelForm) runTimed(w *processWorker, src *Source, t, s int) (int, error) {
+func (kf *kernelForm) runTimed(w *processWorker, src *source, t, s int) (int, error) {
 	S, H := w.S, w.p.Horizon
 	hot := kf.hot
 	for ; t <= H; t++ {
@@ -470,7 +475,7 @@ func (kf *kernelForm) runTimed(w *processWorker, src *Source, t, s int) (int, er
 
 // runTimedTrials runs whole trials as runTimed does, holding the class
 // buffer of the current kernel in locals while consecutive steps share it.
-func (kf *kernelForm) runTimedTrials(w *processWorker, src *Source, n int) error {
+func (kf *kernelForm) runTimedTrials(w *processWorker, src *source, n int) error {
 	p := w.p
 	S, H := w.S, p.Horizon
 	hot := kf.hot

@@ -161,7 +161,7 @@ func (sf *stepForm) stayUntil(w *processWorker, t, s int) (int, error) {
 	return u, nil
 }
 
-func (sf *stepForm) run(w *processWorker, src *Source, n int) error {
+func (sf *stepForm) run(w *processWorker, src *source, n int) error {
 	p := w.p
 	S, H := w.S, p.Horizon
 	hom, dense := p.Homogeneous, sf.rows != nil

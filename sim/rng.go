@@ -5,9 +5,9 @@ import (
 	"math/rand/v2"
 )
 
-// Source is the simulator's random source: a concrete PCG (no interface in
+// source is the simulator's random source: a concrete PCG (no interface in
 // the hot path) with unbiased ranged draws.
-type Source struct {
+type source struct {
 	_   [64]byte // keep each worker's generator on its own cache line
 	pcg rand.PCG
 	// epoch changes at every Seed, so that samplers that buffer draws can
@@ -27,7 +27,7 @@ func splitmix64(x uint64) uint64 {
 
 // Seed points the source at the stream of chunk c of a run with the given
 // seed. Streams depend only on (seed, c), so any worker may run any chunk.
-func (s *Source) Seed(seed, chunk uint64) {
+func (s *source) Seed(seed, chunk uint64) {
 	a := splitmix64(seed ^ splitmix64(2*chunk+1))
 	b := splitmix64(a ^ splitmix64(2*chunk+2) ^ 0x6a09e667f3bcc909)
 	s.pcg.Seed(a, b)
@@ -35,11 +35,11 @@ func (s *Source) Seed(seed, chunk uint64) {
 }
 
 // Uint64 returns 64 random bits.
-func (s *Source) Uint64() uint64 { return s.pcg.Uint64() }
+func (s *source) Uint64() uint64 { return s.pcg.Uint64() }
 
 // Index returns a uniform integer in [0, n) by Lemire's nearly divisionless
 // method (multiply, reject a sliver of the low product). n must be ≥ 1.
-func (s *Source) Index(n uint64) uint64 {
+func (s *source) Index(n uint64) uint64 {
 	hi, lo := bits.Mul64(s.pcg.Uint64(), n)
 	if lo < n {
 		thresh := -n % n
@@ -77,7 +77,7 @@ func newBatch(radix uint64) batch {
 }
 
 // fill writes b.k indices into out (len(out) ≥ b.k).
-func (b *batch) fill(s *Source, out []uint64) {
+func (b *batch) fill(s *source, out []uint64) {
 	out = out[:b.k]
 	for {
 		x := s.pcg.Uint64()
@@ -98,7 +98,7 @@ func (b *batch) fill(s *Source, out []uint64) {
 // chain is a series of dependent multiplications). A segment whose word is
 // rejected is redrawn on its own, so each segment is an unbiased batch of
 // its own word, independent of the others.
-func (b *batch) fillWide(s *Source, out []uint64) {
+func (b *batch) fillWide(s *source, out []uint64) {
 	k, r := b.k, b.radix
 	out = out[:4*k]
 	o0, o1, o2, o3 := out[:k], out[k:2*k], out[2*k:3*k], out[3*k:]
@@ -151,7 +151,7 @@ func newLeanBatch(radix uint64) batch {
 
 // fillClasses is fillWide writing cls[index] (the index itself when cls is
 // nil) into out, len(out) ≥ 4·b.k, as 16-bit numbers.
-func (b *batch) fillClasses(s *Source, cls []uint16, out []uint16) {
+func (b *batch) fillClasses(s *source, cls []uint16, out []uint16) {
 	k, r := b.k, b.radix
 	out = out[:4*k]
 	if r == 1 {
@@ -188,7 +188,7 @@ func (b *batch) fillClasses(s *Source, cls []uint16, out []uint16) {
 // fillLookup is fillWide writing tab[index] for each index drawn into out,
 // len(out) ≥ 4·b.k: four words' indices at once, a word whose last low
 // part falls below the threshold redrawn whole.
-func fillLookup[T uint16 | uint64](b *batch, s *Source, tab []T, out []T) {
+func fillLookup[T uint16 | uint64](b *batch, s *source, tab []T, out []T) {
 	k, r := b.k, b.radix
 	out = out[:4*k]
 	tab = tab[:r]
@@ -217,7 +217,7 @@ func fillLookup[T uint16 | uint64](b *batch, s *Source, tab []T, out []T) {
 
 // fillClassesOne redraws one segment of fillClasses' indices from fresh
 // words.
-func (b *batch) fillClassesOne(s *Source, out []uint16) {
+func (b *batch) fillClassesOne(s *source, out []uint16) {
 	for {
 		x := s.pcg.Uint64()
 		var hi uint64
@@ -260,7 +260,7 @@ func newPairBatch(rx, ry uint64) pairBatch {
 
 // fillClasses writes into out (a multiple of 4·m long) the class
 // cls[clsX[x]·ny + clsY[y]] of each pair drawn, four words at a time.
-func (b *pairBatch) fillClasses(s *Source, clsX, clsY, cls []uint16, ny int, out []uint16) {
+func (b *pairBatch) fillClasses(s *source, clsX, clsY, cls []uint16, ny int, out []uint16) {
 	m, rx, ry := b.m, b.rx, b.ry
 	for len(out) >= 4*m {
 		o0, o1, o2, o3 := out[:m], out[m:2*m], out[2*m:3*m], out[3*m:4*m]

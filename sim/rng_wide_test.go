@@ -20,7 +20,7 @@ func uniformMod(radix, m uint64) engine.Dist {
 // redrawn after a rejected word is too (46656⁴ rejects 23% of words).
 func TestWideFillUniform(t *testing.T) {
 	for _, b := range []batch{newLeanBatch(6), newLeanBatch(20), newLeanBatch(36), newBatch(36), newBatch(46656)} {
-		var src Source
+		var src source
 		src.Seed(7, 0)
 		k := b.k
 		buf := make([]uint64, 4*k)
@@ -75,7 +75,7 @@ func TestLeanBatch(t *testing.T) {
 func TestPairBatchUniform(t *testing.T) {
 	for _, r := range [][2]uint64{{6, 7}, {7776, 7776}, {46656, 46656}, {36, 1}} {
 		pb := newPairBatch(r[0], r[1])
-		var src Source
+		var src source
 		src.Seed(8, 0)
 		mod := func(n uint64) []uint16 {
 			c := make([]uint16, n)

@@ -1,14 +1,3 @@
-// Package sim runs any oddsmith model by parallel Monte Carlo sampling.
-//
-// Trials are cut into fixed-size chunks; chunk c draws from its own PCG
-// stream derived from (seed, c), and per-worker histograms are merged by
-// integer addition, so a result depends on the seed and the trial count but
-// never on the number of workers. Hot loops use a concrete PCG, draw several
-// dice per 64-bit word without bias, and do not allocate.
-//
-// A run stays within Options.MemoryBytes (engine.DefaultMemory when unset;
-// see memory.go) and stops within milliseconds of a cancellation, between
-// chunks and, for processes, between batches of trials within a chunk.
 package sim
 
 import (
@@ -42,6 +31,8 @@ type Options struct {
 	// 0 (or less) means engine.DefaultMemory. A run that would not fit fails
 	// with a *engine.MemoryError (bad input). See memory.go.
 	MemoryBytes int64
+	// tune is what tests change of how process workers run.
+	tune tuning
 }
 
 // Hist counts outcomes over [Lo, Lo+len(Counts)).
@@ -102,108 +93,144 @@ func (h Hist) Total() int64 {
 	return t
 }
 
-// Dist converts counts to observed frequencies.
-func (h Hist) Dist() engine.Dist {
-	t := float64(h.Total())
-	p := make([]float64, len(h.Counts))
-	for i, c := range h.Counts {
-		p[i] = float64(c) / t
-	}
-	return engine.Dist{Lo: h.Lo, P: p}
-}
-
 // worker runs chunks of trials into its own histogram.
 type worker interface {
-	run(src *Source, n int) error
+	run(src *source, n int) error
 	hist() Hist
 }
 
 // Outcomes samples a spec's outcome Trials times.
 func Outcomes(ctx context.Context, spec *mechanics.Spec, opt Options) (Hist, error) {
-	return OutcomesChunks(ctx, spec, opt, 0, Chunks(opt.Trials))
+	return outcomesChunks(ctx, spec, opt, chunkRange{0, Chunks(opt.Trials)})
 }
 
 // Chunks is the number of chunks of a run of the given trials.
 func Chunks(trials int64) int64 { return (trials + ChunkSize - 1) / ChunkSize }
 
-// OutcomesChunks samples only chunks [first, last) of a run of opt.Trials
+// outcomesChunks samples only the chunks of r of a run of opt.Trials
 // trials: the counts of a shard. The counts of disjoint ranges covering
 // [0, Chunks(opt.Trials)), merged with Hist.Merge, equal Outcomes' exactly.
 // OnProgress then counts the trials of the range.
-func OutcomesChunks(ctx context.Context, spec *mechanics.Spec, opt Options, first, last int64) (Hist, error) {
+func outcomesChunks(ctx context.Context, spec *mechanics.Spec, opt Options, r chunkRange) (Hist, error) {
 	if opt.Trials < 1 {
 		return Hist{}, mechanics.Invalid("trials must be at least 1, got %d", opt.Trials)
 	}
-	env := newWorkerEnv(ctx, opt.MemoryBytes)
+	env := newWorkerEnv(ctx, opt.MemoryBytes, opt.tune)
 	newWorker, err := workerFactoryWith(spec, env)
 	if err != nil {
 		return Hist{}, err
+	}
+	r = chunkRange{max(r.first, 0), min(r.last, Chunks(opt.Trials))}
+	if r.first >= r.last {
+		return Hist{}, nil
 	}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	first, last = max(first, 0), min(last, Chunks(opt.Trials))
-	if first >= last {
-		return Hist{}, nil
+	cw := &chunkWorkers{ctx: ctx, opt: opt, r: r, newWorker: newWorker, ws: make([]worker, min(int64(workers), r.last-r.first))}
+	if err := cw.run(); err != nil {
+		return Hist{}, err
 	}
-	nChunks := last - first
-	workers = int(min(int64(workers), nChunks))
-	rangeTrials := min(last*ChunkSize, opt.Trials) - first*ChunkSize
+	return merged(env, cw.ws)
+}
 
-	var next, done atomic.Int64
-	var firstErr error
-	var errOnce sync.Once
+// chunkRange is chunks [first, last) of a run.
+type chunkRange struct{ first, last int64 }
+
+// chunkWorkers run the chunks of a range in parallel, each worker taking
+// the next chunk not taken and counting into its own histogram.
+type chunkWorkers struct {
+	ctx       context.Context
+	opt       Options
+	r         chunkRange
+	newWorker func() (worker, error)
+	ws        []worker
+	// next counts the chunks taken, done the trials run.
+	next, done atomic.Int64
+	// err is the first error, bug the first panic that is not a fault of
+	// the model.
+	err              error
+	bug              any
+	errOnce, bugOnce sync.Once
+}
+
+// run runs the range and reports the first error; a bug met by a worker is
+// raised again here, on the calling goroutine (a panic cannot be
+// recovered across goroutines).
+func (cw *chunkWorkers) run() error {
 	stop := make(chan struct{})
-	ws := make([]worker, workers)
-	fail := func(err error) {
-		errOnce.Do(func() { firstErr = err })
-		next.Store(nChunks)
-	}
 	var wg sync.WaitGroup
-	for i := range ws {
-		wg.Go(func() {
-			defer func() {
-				if x := recover(); x != nil {
-					fail(fmt.Errorf("the model failed: %v", x))
-				}
-			}()
-			// Each worker compiles its own samplers (they own scratch
-			// buffers), in parallel.
-			w, err := newWorker()
-			if err != nil {
-				fail(err)
-				return
-			}
-			ws[i] = w
-			var src Source
-			for {
-				c := first + next.Add(1) - 1
-				if c >= last || ctx.Err() != nil {
-					return
-				}
-				n := min(ChunkSize, opt.Trials-c*ChunkSize)
-				src.Seed(opt.Seed, uint64(c))
-				if err := w.run(&src, int(n)); err != nil {
-					fail(err)
-					return
-				}
-				done.Add(n)
-			}
-		})
+	for i := range cw.ws {
+		wg.Go(func() { cw.work(i) })
 	}
 	progressDone := make(chan struct{})
-	go progress(Options{Trials: rangeTrials, OnProgress: opt.OnProgress}, &done, stop, progressDone)
+	rangeTrials := min(cw.r.last*ChunkSize, cw.opt.Trials) - cw.r.first*ChunkSize
+	go progress(Options{Trials: rangeTrials, OnProgress: cw.opt.OnProgress}, &cw.done, stop, progressDone)
 	wg.Wait()
 	close(stop)
 	<-progressDone
-	if firstErr != nil {
-		return Hist{}, firstErr
+	if cw.bug != nil {
+		panic(cw.bug)
 	}
-	if err := ctx.Err(); err != nil {
-		return Hist{}, err
+	if cw.err != nil {
+		return cw.err
 	}
-	// The merged histogram spans what all the workers' spans do.
+	return cw.ctx.Err()
+}
+
+// work is worker i: it compiles its own samplers (they own scratch
+// buffers), in parallel with the others, then runs chunks until none is
+// left, the context is done or a worker fails. A fault of the model ends
+// the run with an error; any other panic is a bug, carried to run.
+func (cw *chunkWorkers) work(i int) {
+	defer func() {
+		if x := recover(); x != nil {
+			if !mechanics.IsFault(x) {
+				cw.crash(x)
+				return
+			}
+			cw.fail(fmt.Errorf("the model failed: %w", mechanics.Recovered(x)))
+		}
+	}()
+	w, err := cw.newWorker()
+	if err != nil {
+		cw.fail(err)
+		return
+	}
+	cw.ws[i] = w
+	var src source
+	for {
+		c := cw.r.first + cw.next.Add(1) - 1
+		if c >= cw.r.last || cw.ctx.Err() != nil {
+			return
+		}
+		n := min(ChunkSize, cw.opt.Trials-c*ChunkSize)
+		src.Seed(cw.opt.Seed, uint64(c))
+		if err := w.run(&src, int(n)); err != nil {
+			cw.fail(err)
+			return
+		}
+		cw.done.Add(n)
+	}
+}
+
+// fail ends the run with err, unless it has failed already.
+func (cw *chunkWorkers) fail(err error) {
+	cw.errOnce.Do(func() { cw.err = err })
+	cw.next.Store(cw.r.last - cw.r.first)
+}
+
+// crash ends the run with the panic x, a bug, unless one came first.
+func (cw *chunkWorkers) crash(x any) {
+	cw.bugOnce.Do(func() { cw.bug = x })
+	cw.next.Store(cw.r.last - cw.r.first)
+}
+
+// merged adds the workers' histograms (nil for a worker that never
+// started) into one, whose counters are reserved from the run's budget
+// first: it spans what all the workers' spans do.
+func merged(env *workerEnv, ws []worker) (Hist, error) {
 	lo, hi := math.MaxInt, math.MinInt
 	for _, w := range ws {
 		if w != nil {
@@ -330,7 +357,7 @@ func newTableWorker(t *table, env *workerEnv) (*tableWorker, error) {
 	return w, nil
 }
 
-func (w *tableWorker) run(src *Source, n int) error {
+func (w *tableWorker) run(src *source, n int) error {
 	counts, slot, buf := w.counts, w.slot, w.buf[:w.b.k]
 	for ; n >= len(buf); n -= len(buf) {
 		w.b.fill(src, buf)
@@ -363,7 +390,7 @@ type nodeWorker struct {
 	cap int64
 }
 
-func (w *nodeWorker) run(src *Source, n int) error {
+func (w *nodeWorker) run(src *source, n int) error {
 	for i := 0; i < n; i++ {
 		if i%ctxEvery == ctxEvery-1 {
 			if err := w.env.ctx.Err(); err != nil {
@@ -422,7 +449,7 @@ func Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Opt
 		return nil, err
 	}
 	res := engine.NewResult(m, c, engine.Sim)
-	if err := Simulate(ctx, spec, opt, res); err != nil {
+	if err := simulate(ctx, spec, opt, res); err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || (mechanics.IsInput(err) && !engine.IsMemory(err)) {
 			return nil, err
 		}
@@ -431,11 +458,11 @@ func Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Config, opt Opt
 	return res, nil
 }
 
-// Simulate fills res with the simulated figures of a declared model.
+// simulate fills res with the simulated figures of a declared model.
 //
 // Each Also part of the model is simulated on its own, with the same trial
 // count and a seed derived from the seed and the part's index (PartSeed).
-func Simulate(ctx context.Context, spec *mechanics.Spec, opt Options, res *engine.Result) error {
+func simulate(ctx context.Context, spec *mechanics.Spec, opt Options, res *engine.Result) error {
 	res.Seed, res.Trials = opt.Seed, opt.Trials
 	res.Workers = opt.Workers
 	if res.Workers <= 0 {
@@ -488,20 +515,20 @@ func summarize(ctx context.Context, spec *mechanics.Spec, h Hist, res *engine.Re
 	}
 	n := h.Total()
 	for i := range res.Events {
-		res.Events[i].CI = Wilson(res.Events[i].Count, n)
+		res.Events[i].CI = wilson(res.Events[i].Count, n)
 	}
 	for i := range res.Bands {
 		br := &res.Bands[i]
 		br.CI = make([][2]float64, len(br.Counts))
 		for j, k := range br.Counts {
-			br.CI[j] = Wilson(k, n)
+			br.CI[j] = wilson(k, n)
 		}
 	}
 	return nil
 }
 
-// Wilson returns the Wilson score 95% interval for k successes in n trials.
-func Wilson(k, n int64) [2]float64 {
+// wilson returns the Wilson score 95% interval for k successes in n trials.
+func wilson(k, n int64) [2]float64 {
 	if n == 0 {
 		return [2]float64{0, 1}
 	}
@@ -519,7 +546,7 @@ func Wilson(k, n int64) [2]float64 {
 // benchmarks and for callers that schedule chunks themselves (shards).
 type Sampler struct {
 	w   worker
-	src Source
+	src source
 }
 
 // NewSampler compiles a spec for one goroutine.

@@ -116,7 +116,7 @@ func saturating(x mechanics.Node, f func(int) int, sat int) (sampler, bool) {
 		var d truncated
 		var ok bool
 		if p.e != nil {
-			d, ok = burstTruncated(*p.e, cut)
+			d, _, ok = burstTruncated(*p.e, cut)
 		} else {
 			d, ok = finiteTruncated(p.vals, p.weights, cut)
 		}
@@ -190,8 +190,9 @@ func finiteTruncated(vals []int, ws []uint64, cut int) (truncated, bool) {
 // face) and cut: each chain of maxima is followed while the die's value
 // can still end below the cut, level by level (a level is one more roll,
 // so its counts are out of W^level); the levels are brought to the
-// deepest one's denominator at the end.
-func burstTruncated(e mechanics.Explode, cut int) (truncated, bool) {
+// deepest one's denominator at the end. steps counts the faces tried, at
+// most saturateMaxBurstWork.
+func burstTruncated(e mechanics.Explode, cut int) (d truncated, steps int, ok bool) {
 	faces, top := e.Die.Faces, e.Trigger()
 	lo := slices.Min(faces)
 	// The faces' own weights: a die with a Missing weight is rolled
@@ -210,15 +211,15 @@ func burstTruncated(e mechanics.Explode, cut int) (truncated, bool) {
 	// bounded, so that a large die bursting on a low face (d65536!>=70
 	// capped at 1400) is declined at once instead of being followed for
 	// seconds to a denominator that cannot fit.
-	denom, work := uint64(1), 0
+	denom := uint64(1)
 	for j := 0; len(going) > 0; j++ {
-		var ok bool
 		if denom, ok = mulCheck(denom, W); !ok {
-			return truncated{}, false
+			return truncated{}, steps, false
 		}
-		if work += len(going) * len(faces); work > saturateMaxBurstWork {
-			return truncated{}, false
+		if steps+len(going)*len(faces) > saturateMaxBurstWork {
+			return truncated{}, steps, false
 		}
+		steps += len(going) * len(faces)
 		settled := make([]uint64, cut)
 		next := map[int]uint64{}
 		for p, n := range going {
@@ -241,7 +242,7 @@ func burstTruncated(e mechanics.Explode, cut int) (truncated, bool) {
 		levels = append(levels, settled)
 		going = next
 	}
-	d := truncated{c: make([]uint64, cut), total: denom}
+	d = truncated{c: make([]uint64, cut), total: denom}
 	scale := uint64(1)
 	for j := len(levels) - 1; j >= 0; j-- {
 		for v, n := range levels[j] {
@@ -249,7 +250,7 @@ func burstTruncated(e mechanics.Explode, cut int) (truncated, bool) {
 		}
 		scale *= W
 	}
-	return d, true
+	return d, steps, true
 }
 
 // convTruncated is the sum of two independent truncated variables, cut

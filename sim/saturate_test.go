@@ -204,7 +204,7 @@ func TestSaturatingCompile(t *testing.T) {
 		if _, ok := asTable(s); !ok && !c.weighted {
 			t.Fatalf("%T compiled to %T, not a table", c.n, s)
 		}
-		var src Source
+		var src source
 		src.Seed(7, 0)
 		const draws = 200000
 		seen := map[int]int{}

@@ -8,17 +8,17 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
-// SimulateChunks runs chunks [first, last) of every part of a model (see
-// Simulate): one histogram per part, each part with its own seed
-// (PartSeed). It is the work of one shard; FromCounts turns the merged
-// counts of all the shards into the result Simulate gives.
+// SimulateChunks runs chunks [first, last) of every part of a model: one
+// histogram per part, each part with its own seed (PartSeed), as Run draws
+// them. It is the work of one shard; FromCounts turns the merged counts of
+// all the shards into the result Run gives.
 func SimulateChunks(ctx context.Context, spec *mechanics.Spec, opt Options, first, last int64) ([]Hist, error) {
 	parts := spec.Parts()
 	hs := make([]Hist, len(parts))
 	for i, part := range parts {
 		po := opt
 		po.Seed = PartSeed(opt.Seed, i)
-		h, err := OutcomesChunks(ctx, part, po, first, last)
+		h, err := outcomesChunks(ctx, part, po, chunkRange{first, last})
 		if err != nil {
 			return nil, err
 		}
@@ -28,7 +28,7 @@ func SimulateChunks(ctx context.Context, spec *mechanics.Spec, opt Options, firs
 }
 
 // FromCounts fills res from the counts of every part of a model over all
-// of a run's chunks, exactly as Simulate does from the counts it draws:
+// of a run's chunks, exactly as Run does from the counts it draws:
 // merged shard counts give the bytes of a single run.
 func FromCounts(ctx context.Context, spec *mechanics.Spec, opt Options, hists []Hist, res *engine.Result) error {
 	parts := spec.Parts()

@@ -34,15 +34,18 @@ func requireAgreement(t *testing.T, name string, h Hist, d engine.Dist) {
 // TestEveryNodeSimVsExact runs both engines on every node kind.
 func TestEveryNodeSimVsExact(t *testing.T) {
 	for name, n := range fixtures.NodeZoo() {
-		d, _, err := exact.Eval(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := Outcomes(context.Background(), &mechanics.Spec{Outcome: n}, Options{Trials: trials(200_000, 1_000_000), Seed: 11})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		requireAgreement(t, name, h, d)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			d, _, err := exact.Eval(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := Outcomes(context.Background(), &mechanics.Spec{Outcome: n}, Options{Trials: trials(200_000, 1_000_000), Seed: 11})
+			if err != nil {
+				t.Fatal(err)
+			}
+			requireAgreement(t, name, h, d)
+		})
 	}
 }
 
@@ -180,7 +183,7 @@ func TestSeedsDiffer(t *testing.T) {
 func TestBatchUniform(t *testing.T) {
 	for _, radix := range []uint64{2, 6, 7, 7776, 65536} {
 		b := newBatch(radix)
-		var src Source
+		var src source
 		src.Seed(4, 0)
 		buf := make([]uint64, b.k)
 		n := int(trials(60_000, 300_000))
@@ -217,14 +220,14 @@ func TestBatchUniform(t *testing.T) {
 	}
 }
 
-func TestWilson(t *testing.T) {
+func TestWilsonInterval(t *testing.T) {
 	// Reference: Wilson score interval, 81 of 263 (Newcombe 1998 style check).
-	ci := Wilson(81, 263)
+	ci := wilson(81, 263)
 	if math.Abs(ci[0]-0.2553) > 5e-4 || math.Abs(ci[1]-0.3662) > 5e-4 {
-		t.Errorf("Wilson(81, 263) = %v", ci)
+		t.Errorf("wilson(81, 263) = %v", ci)
 	}
-	if ci := Wilson(0, 100); ci[0] != 0 || math.Abs(ci[1]-0.0370) > 5e-4 {
-		t.Errorf("Wilson(0, 100) = %v", ci)
+	if ci := wilson(0, 100); ci[0] != 0 || math.Abs(ci[1]-0.0370) > 5e-4 {
+		t.Errorf("wilson(0, 100) = %v", ci)
 	}
 }
 
@@ -277,7 +280,7 @@ func TestAllocsPerTrial(t *testing.T) {
 	} {
 		f, _ := workerFactory(&mechanics.Spec{Outcome: n})
 		w, _ := f()
-		var src Source
+		var src source
 		src.Seed(1, 0)
 		w.run(&src, 1000) // warm the histogram
 		if a := testing.AllocsPerRun(20, func() { w.run(&src, 1000) }); a != 0 {

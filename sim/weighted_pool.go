@@ -34,7 +34,7 @@ func newWeightedPool(die mechanics.Die, n int, ev mechanics.Evaluator) *weighted
 	return &weightedPool{die: w, faces: faces, n: n, ev: ev, counts: make([]int, len(faces))}
 }
 
-func (p *weightedPool) sample(r *Source) int {
+func (p *weightedPool) sample(r *source) int {
 	clear(p.counts)
 	for range p.n {
 		p.counts[p.die.sample(r)]++

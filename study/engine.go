@@ -2,7 +2,6 @@ package study
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
@@ -68,12 +67,15 @@ func (e Engine) Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Conf
 	type outcome struct {
 		r   *engine.Result
 		err error
+		bug any // a panic: the engines return the model's faults as errors
 	}
 	done := make(chan outcome, 1)
 	go func() {
+		// A panic cannot be recovered across goroutines: it is carried to
+		// the caller's and raised there, to reach the command's handler.
 		defer func() {
 			if x := recover(); x != nil {
-				done <- outcome{nil, fmt.Errorf("%s: the computation failed: %v", m.ID, x)}
+				done <- outcome{bug: x}
 			}
 		}()
 		var o outcome
@@ -87,6 +89,9 @@ func (e Engine) Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Conf
 	}()
 	select {
 	case o := <-done:
+		if o.bug != nil {
+			panic(o.bug)
+		}
 		return o.r, o.err
 	case <-ctx.Done():
 		return nil, ctx.Err()

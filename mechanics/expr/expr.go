@@ -367,7 +367,9 @@ func Compile(e Expr, resolve func(name string) (int, bool)) (Program, error) {
 	return Program{f}, nil
 }
 
-// Eval computes the value for one outcome's field values.
+// Eval computes the value for one outcome's field values. It returns the
+// failures of the expression itself (Fail, a lookup without a case, a
+// division by zero, an overflow) as errors; any other panic goes on.
 func (p Program) Eval(vals []Rat) (r Rat, err error) {
 	defer func() {
 		if x := recover(); x != nil {
@@ -379,11 +381,7 @@ func (p Program) Eval(vals []Rat) (r Rat, err error) {
 				err = ErrOverflow
 				return
 			}
-			if s, ok := x.(string); ok && strings.HasPrefix(s, "expr:") {
-				err = errors.New(s)
-				return
-			}
-			panic(x)
+			panic(x) // a bug, or a fault of a Call's function for its caller
 		}
 	}()
 	return p.f(vals), nil
