@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/lang/rules"
@@ -507,8 +506,7 @@ func RunPlan(ctx context.Context, p *Plan, dir string, progress Progress) ([]str
 	// parallel too); each writes its own section of the index, which is
 	// assembled in plan order, so the bundle does not depend on timing.
 	sections := make([]bytes.Buffer, len(p.Analyses)+len(p.Overlays)+len(p.Charts))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
+	g, gctx := newGroup(ctx, runtime.GOMAXPROCS(0))
 	for i := range p.Analyses {
 		a := &p.Analyses[i]
 		g.Go(func() error {

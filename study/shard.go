@@ -13,8 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
@@ -444,8 +442,7 @@ func (p *Plan) ShardPoints() ([]Point, error) {
 // exact point its result.
 func RunPoints(ctx context.Context, pts []Point, done func()) ([]ShardPoint, error) {
 	out := make([]ShardPoint, len(pts))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
+	g, gctx := newGroup(ctx, runtime.GOMAXPROCS(0))
 	for i, p := range pts {
 		g.Go(func() error {
 			sp, err := runPoint(gctx, p)

@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,7 +25,8 @@ type engineBug string
 //     need (where a fault selects a slower loop and the run goes on);
 //   - test.build: the builder.
 func breakingRegistry(x any) *mechanics.Registry {
-	node := &mechanics.Mechanic{ID: "test.node", Summary: "a roll whose 6 breaks the model",
+	swept := []mechanics.Param{mechanics.IntParam("n", 1, 1, 4, "a parameter to sweep (the model ignores it)")}
+	node := &mechanics.Mechanic{ID: "test.node", Summary: "a roll whose 6 breaks the model", Params: swept,
 		Build: func(mechanics.Config) (*mechanics.Spec, error) {
 			rec := mechanics.NewRecord(mechanics.Int("roll", 1, 6, "the roll"))
 			roll := rec.Slot("roll")
@@ -52,7 +56,7 @@ func breakingRegistry(x any) *mechanics.Registry {
 			}
 			return mechanics.ProcessSpec(p), nil
 		}}
-	build := &mechanics.Mechanic{ID: "test.build", Summary: "a model that breaks while it is built",
+	build := &mechanics.Mechanic{ID: "test.build", Summary: "a model that breaks while it is built", Params: swept,
 		Build: func(mechanics.Config) (*mechanics.Spec, error) { panic(x) }}
 	return mechanics.NewRegistry(node, move, build)
 }
@@ -83,10 +87,30 @@ func TestEngineBugIsAnInternalError(t *testing.T) {
 		{"exact, move bug", bug, []string{"exact", "test.move"}, 0, ""},
 		{"exact, build bug", bug, []string{"exact", "test.build"}, exitFailure, "internal error (please report it): broken on purpose"},
 		{"sim, build fault", fault, append([]string{"sim", "test.build"}, sim...), exitFailure, "test.build: building the model failed: no rule for this"},
+		// A plan's analyses and a shard's points run side by side in
+		// goroutines of their own (study's group carries a panic to the
+		// command's goroutine).
+		{"plan, node bug", bug, []string{"run", "PLAN"}, exitFailure, "internal error (please report it): broken on purpose"},
+		{"sim sweep shard, build bug", bug, append([]string{"sweep", "test.build", "--engine", "sim", "--vary", "n=1..4", "--shard", "1/2", "-o", "SHARD"}, sim...), exitFailure, "internal error (please report it): broken on purpose"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
+			dir := t.TempDir()
+			for i, a := range c.args {
+				switch a {
+				case "PLAN":
+					plan := filepath.Join(dir, "plan.toml")
+					src := "[[analysis]]\nname = \"a\"\nmechanic = \"test.node\"\nvary = { n = \"1..4\" }\nmetric = \"mean:roll\"\n"
+					if err := os.WriteFile(plan, []byte(src), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					c.args = append(slices.Clone(c.args[:i]), plan, "-o", filepath.Join(dir, "out"))
+				case "SHARD":
+					c.args = slices.Clone(c.args)
+					c.args[i] = filepath.Join(dir, "points.shard")
+				}
+			}
 			code, _, stderr := runCLI(c.ctx, c.args...)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, c.code, stderr)
