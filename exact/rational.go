@@ -468,13 +468,14 @@ func addRationals(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) er
 		vals = append(vals, append([]expr.Rat(nil), vars...))
 		defs = append(defs, append([]bool(nil), defined...))
 	}
+	num, den := overCommonDenominator(rd, codes)
 	for k := range spec.Vars {
 		vr := &res.Vars[k]
-		sum := make([]*big.Rat, len(vr.P))
+		sum := make([]*big.Int, len(vr.P))
 		if err := b.Tick(64 * len(codes)); err != nil {
 			return err
 		}
-		for i, code := range codes {
+		for i := range codes {
 			if !defs[i][k] {
 				continue
 			}
@@ -484,18 +485,47 @@ func addRationals(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) er
 				return nil
 			}
 			if sum[j] == nil {
-				sum[j] = new(big.Rat)
+				sum[j] = new(big.Int)
 			}
-			sum[j].Add(sum[j], rd.Prob(code))
+			sum[j].Add(sum[j], num[i])
 		}
 		vr.Exact = make([]string, len(vr.P))
 		for j, q := range sum {
 			if q == nil {
 				vr.Exact[j] = "0"
 			} else {
-				vr.Exact[j] = q.RatString()
+				vr.Exact[j] = new(big.Rat).SetFrac(q, den).RatString()
 			}
 		}
 	}
 	return nil
+}
+
+// overCommonDenominator writes the probabilities of codes as num[i]/den
+// over their least common denominator. The probabilities of a model's
+// outcomes share few denominators (products of dice sizes), so a
+// variable's mass at a value is then a sum of integers, reduced once,
+// instead of a sum of fractions reduced at every step; the fractions are
+// the same.
+func overCommonDenominator(rd RatDist, codes []int) (num []*big.Int, den *big.Int) {
+	den = big.NewInt(1)
+	var last *big.Int // the last denominator folded in (most repeat)
+	for _, code := range codes {
+		d := rd.Prob(code).Denom()
+		if last != nil && d.Cmp(last) == 0 {
+			continue
+		}
+		last = d
+		if new(big.Int).Rem(den, d).Sign() != 0 {
+			g := new(big.Int).GCD(nil, nil, den, d)
+			den.Mul(den.Quo(den, g), d)
+		}
+	}
+	num = make([]*big.Int, len(codes))
+	for i, code := range codes {
+		p := rd.Prob(code)
+		num[i] = new(big.Int).Quo(den, p.Denom())
+		num[i].Mul(num[i], p.Num())
+	}
+	return num, den
 }
