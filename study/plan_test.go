@@ -26,6 +26,16 @@ func TestExamplePlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if testing.Short() {
+		// The bundle's plumbing, not the simulator's precision, is tested
+		// here: fewer simulated trials (the exact analyses are unchanged).
+		p.Trials = 20_000
+		for i := range p.Analyses {
+			if a := &p.Analyses[i]; a.Trials > p.Trials {
+				a.Trials = p.Trials
+			}
+		}
+	}
 	dir := filepath.Join(t.TempDir(), "bundle")
 	files, err := RunPlan(context.Background(), p, dir, nil)
 	if err != nil {
