@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"regexp"
@@ -352,7 +353,7 @@ func (rd *ruleReader) rule() (*Rule, error) {
 
 // header checks the rule's keys and reads its id, summary and doc.
 func (rd *ruleReader) header() (*Rule, error) {
-	for k := range rd.t {
+	for _, k := range slices.Sorted(maps.Keys(rd.t)) {
 		if !slices.Contains(ruleKeys, k) {
 			msg := fmt.Sprintf("rule %d: unknown key %q", rd.i+1, k)
 			if s := suggest.Closest(k, ruleKeys); s != "" {
@@ -462,7 +463,7 @@ func (rd *ruleReader) def(k, name string, line int, v any) (Def, []string, error
 	case string:
 		d.Src = v
 	case map[string]any:
-		for kk := range v {
+		for _, kk := range slices.Sorted(maps.Keys(v)) {
 			if kk != "expr" && kk != "doc" && !(k == "bands" && kk == "labels") {
 				return Def{}, nil, rd.fail(line, "rule %s: %s.%s: unknown key %q (want expr, doc%s)", rd.id, k, name, kk,
 					map[bool]string{true: ", labels", false: ""}[k == "bands"])
@@ -528,7 +529,7 @@ func paramOf(name string, v any) (mechanics.Param, error) {
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		for k := range v {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			if !slices.Contains([]string{"default", "min", "max", "doc", "real"}, k) {
 				return p, fmt.Errorf("unknown key %q (want default, min, max, doc, real)", k)
 			}

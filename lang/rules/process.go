@@ -79,7 +79,7 @@ func (rd *ruleReader) process() (*ProcessDef, error) {
 		return nil, err
 	}
 	line, id := rd.key("process", "state"), rd.id
-	for k := range t {
+	for _, k := range slices.Sorted(maps.Keys(t)) {
 		if !slices.Contains([]string{"state", "until", "horizon", "unit"}, k) {
 			return nil, rd.fail(line, "rule %s: [rule.process]: unknown key %q (want state, until, horizon, unit)", id, k)
 		}
@@ -155,7 +155,7 @@ func (rd *ruleReader) stateVar(line int, name string, v any) (StateVar, error) {
 		}
 		sv.set(k, int(x))
 	}
-	for k := range bounds {
+	for _, k := range slices.Sorted(maps.Keys(bounds)) {
 		if k != "start" && k != "min" && k != "max" {
 			return StateVar{}, rd.fail(line, "rule %s: state variable %s: unknown key %q (want start, min, max)", id, name, k)
 		}

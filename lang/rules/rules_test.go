@@ -328,6 +328,10 @@ func TestRuleFileErrors(t *testing.T) {
 		{"[[rule]]\nid = \"h.a\"\n[rule.let]\nn = \"d20 +\"\n[rule.vars]\nv = \"n\"\n", "x.toml:4: rule h.a, let.n: line 1, column"},
 		{"[[rule]]\nid = \"h.a\"\n[rule.params]\nbonus = 2\n[rule.vars]\nv = \"d20 + bnous\"\n", "did you mean \"bonus\""},
 		{"[[rule]]\nid = \"h.a\"\ncolour = 3\n", "unknown key \"colour\""},
+		// Several unknown keys: the first by name, every time (not map order).
+		{"[[rule]]\nid = \"h.a\"\nzeta = 1\ncolour = 3\nmu = 2\n", "unknown key \"colour\""},
+		{"[[rule]]\nid = \"h.a\"\n[rule.params]\nk = { zz = 1, aa = 2, default = 1 }\n", "unknown key \"aa\""},
+		{"[[rule]]\nid = \"h.a\"\n[rule.vars]\nv = { zz = 1, expr = \"d6\", bb = 2 }\n", "unknown key \"bb\""},
 		{"[[rule]]\nid = \"h.a\"\n[rule.params]\nk = { default = 50, min = 0, max = 10 }\n[rule.vars]\nv = \"d6\"\n", "default 50 is outside"},
 		{"[[rule]]\nid = \"h.a\"\n[rule.let]\nd6 = \"d20\"\n", "not a name"},
 		{"[[rule]]\nid = \"h.a\"\n[rule.vars]\nv = \"d6\"\n[[rule]]\nid = \"h.a\"\n[rule.vars]\nv = \"d6\"\n", "defined twice"},
