@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/internal/fixtures"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"gonum.org/v1/gonum/mat"
 )
@@ -229,28 +229,6 @@ func TestTooLongRefusedUpFront(t *testing.T) {
 	}
 }
 
-// cancelAtLook is a context cancelled at its n-th look (a call of Err), so
-// that a computation is cancelled at a point its own work sets, not a
-// clock; looks counts the looks.
-type cancelAtLook struct {
-	context.Context
-	cancel context.CancelFunc
-	n      int64
-	looks  atomic.Int64
-}
-
-func cancelAt(n int64) *cancelAtLook {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &cancelAtLook{Context: ctx, cancel: cancel, n: n}
-}
-
-func (c *cancelAtLook) Err() error {
-	if c.looks.Add(1) == c.n {
-		c.cancel()
-	}
-	return c.Context.Err()
-}
-
 // A cancelled computation returns ctx.Err() at its next look at the
 // context, wherever it is: the long loops look about every 2¹⁶ units of
 // work, so the cancellation, at the 8th look, falls inside them, and the
@@ -269,12 +247,12 @@ func TestCancelStopsLongComputations(t *testing.T) {
 	for name, spec := range long {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ctx := cancelAt(at)
+			ctx := fixtures.CancelAt(at)
 			err := ComputeContext(ctx, spec, &engine.Result{}, Options{MemoryBytes: 4 << 30})
 			if !errors.Is(err, context.Canceled) {
 				t.Errorf("error %v; want context.Canceled", err)
 			}
-			if n := ctx.looks.Load(); n != at {
+			if n := ctx.Looks(); n != at {
 				t.Errorf("looked at the context %d times; want the look that saw it cancelled, the %dth, to be the last", n, at)
 			}
 		})

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/internal/fixtures"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
@@ -130,28 +130,6 @@ func TestBudgetKeepsProcessCounts(t *testing.T) {
 	}
 }
 
-// cancelAtLook is a context cancelled at its n-th look (a call of Err), so
-// that a run is cancelled at a point its own work sets, not a clock; looks
-// counts the looks.
-type cancelAtLook struct {
-	context.Context
-	cancel context.CancelFunc
-	n      int64
-	looks  atomic.Int64
-}
-
-func cancelAt(n int64) *cancelAtLook {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &cancelAtLook{Context: ctx, cancel: cancel, n: n}
-}
-
-func (c *cancelAtLook) Err() error {
-	if c.looks.Add(1) == c.n {
-		c.cancel()
-	}
-	return c.Context.Err()
-}
-
 // A chunk of a slow process takes seconds; a cancellation must not wait
 // for it: the worker looks at the context between batches of trials (and,
 // building a time-dependent chain's steps, at each), so the cancellation,
@@ -175,12 +153,12 @@ func TestCancelInsideAChunk(t *testing.T) {
 	for name, p := range slow {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ctx := cancelAt(at)
+			ctx := fixtures.CancelAt(at)
 			_, err := Outcomes(ctx, &mechanics.Spec{Process: p}, Options{Trials: ChunkSize, Seed: 1, Workers: 1})
 			if !errors.Is(err, context.Canceled) {
 				t.Errorf("error %v; want context.Canceled", err)
 			}
-			if n := ctx.looks.Load(); n != at {
+			if n := ctx.Looks(); n != at {
 				t.Errorf("looked at the context %d times; want the look that saw it cancelled, the %dth, to be the last", n, at)
 			}
 		})
