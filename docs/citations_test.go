@@ -12,7 +12,7 @@ import (
 // TestCitationsResolve: every citation of the mechanics reference
 // (docs/mechanics.md#anchor) in the repository's code, docs and examples
 // names an anchor the reference has, and nothing cites a file a clone does
-// not have (the spec's "mechanics.md §x.y" sections).
+// not have (the numbered sections of the spec the systems were written from).
 func TestCitationsResolve(t *testing.T) {
 	ref, err := os.ReadFile("mechanics.md")
 	if err != nil {
