@@ -3,6 +3,7 @@ package mechtest
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -90,4 +91,37 @@ func Eval(t testing.TB, e expr.Expr, fields map[string]expr.Rat) expr.Rat {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// MustExact is Exact for a test: an error fails the test.
+func MustExact(t testing.TB, reg *mechanics.Registry, id string, settings ...string) *engine.Result {
+	t.Helper()
+	r, err := Exact(reg, id, settings...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// MustModel looks a mechanic up in reg, applies settings to its defaults
+// and builds its declared model; an error fails the test.
+func MustModel(t testing.TB, reg *mechanics.Registry, id string, settings ...string) *mechanics.Spec {
+	t.Helper()
+	m, c, err := reg.Configure(id, settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := m.Model(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
+}
+
+// Near fails the test unless got is within tol of want.
+func Near(t testing.TB, what string, got, want, tol float64) {
+	t.Helper()
+	if math.Abs(got-want) > tol {
+		t.Errorf("%s = %.10g; want %.10g (±%g)", what, got, want, tol)
+	}
 }

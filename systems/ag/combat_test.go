@@ -3,21 +3,23 @@ package ag
 import (
 	"fmt"
 	"testing"
+
+	"github.com/oddsmith/oddsmith/internal/mechtest"
 )
 
 func TestAttackDamageGolden(t *testing.T) {
 	t.Parallel()
 	// The golden values of the system: 3 dice + 2 vs 2 dice + 2, DV 3.
-	r := runExact(t, "ag.attack_damage", "skill=3", "attribute=2", "defence_skill=2", "defence_attribute=2", "dv=3")
+	r := mechtest.MustExact(t, registry, "ag.attack_damage", "skill=3", "attribute=2", "defence_skill=2", "defence_attribute=2", "dv=3")
 	d := r.Var("damage")
 	for i, want := range []float64{.4509, .2149, .1587, .1019, .0498, .0195, .0044} {
-		near(t, "P(D = 3i)", d.P[3*i-d.Lo], want, 5e-5)
+		mechtest.Near(t, "P(D = 3i)", d.P[3*i-d.Lo], want, 5e-5)
 	}
 	// The attack alone is the opposed golden.
-	near(t, "P(hit)", runExact(t, "ag.attack", "skill=3", "defence_skill=2").Event("hit").P, 0.5491, 5e-5)
+	mechtest.Near(t, "P(hit)", mechtest.MustExact(t, registry, "ag.attack", "skill=3", "defence_skill=2").Event("hit").P, 0.5491, 5e-5)
 	// Bigger guns incapacitate sooner.
-	a := runExact(t, "ag.attack_damage", "report=until_incapacitated", "dv=2").Process.MeanTimeUnbounded
-	b := runExact(t, "ag.attack_damage", "report=until_incapacitated", "dv=6").Process.MeanTimeUnbounded
+	a := mechtest.MustExact(t, registry, "ag.attack_damage", "report=until_incapacitated", "dv=2").Process.MeanTimeUnbounded
+	b := mechtest.MustExact(t, registry, "ag.attack_damage", "report=until_incapacitated", "dv=6").Process.MeanTimeUnbounded
 	if !(b < a) {
 		t.Errorf("mean attacks to incapacitate: DV 6 %v, DV 2 %v", b, a)
 	}
@@ -28,7 +30,7 @@ func TestAttackDamageGolden(t *testing.T) {
 // with greater_than; 10 is critical or deep).
 func TestAttackDamageHeadShot(t *testing.T) {
 	t.Parallel()
-	body := runExact(t, "ag.attack_damage", "dv=5").Var("damage")
+	body := mechtest.MustExact(t, registry, "ag.attack_damage", "dv=5").Var("damage")
 	for _, strict := range []bool{false, true} {
 		t.Run(fmt.Sprintf("strict=%v", strict), func(t *testing.T) {
 			want := make([]float64, 4)
@@ -45,9 +47,9 @@ func TestAttackDamageHeadShot(t *testing.T) {
 			if strict {
 				sets = append(sets, "opt.threshold_compare=greater_than")
 			}
-			got := band(t, runExact(t, "ag.attack_damage", sets...), "category")
+			got := band(t, mechtest.MustExact(t, registry, "ag.attack_damage", sets...), "category")
 			for k := range want {
-				near(t, fmt.Sprintf("P(%s)", got.Labels[k]), got.P[k], want[k], 1e-12)
+				mechtest.Near(t, fmt.Sprintf("P(%s)", got.Labels[k]), got.P[k], want[k], 1e-12)
 			}
 		})
 	}

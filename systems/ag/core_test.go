@@ -7,6 +7,7 @@ import (
 
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
 )
@@ -41,7 +42,7 @@ func TestPoolGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			near(t, "mean R", r.Mean(), g.mean, 5e-5)
+			mechtest.Near(t, "mean R", r.Mean(), g.mean, 5e-5)
 			var fum, crit float64
 			for i, p := range d.P {
 				if rollFumble(d.Lo + i) {
@@ -51,13 +52,13 @@ func TestPoolGolden(t *testing.T) {
 					crit += p
 				}
 			}
-			near(t, "P(fumble)", fum, g.fumble, 5e-6)
-			near(t, "P(crit)", crit, g.crit, 5e-5)
+			mechtest.Near(t, "P(fumble)", fum, g.fumble, 5e-6)
+			mechtest.Near(t, "P(crit)", crit, g.crit, 5e-5)
 			for v, p := range g.pmf {
-				near(t, "P(R=v)", r.Prob(v), p, 5e-5)
+				mechtest.Near(t, "P(R=v)", r.Prob(v), p, 5e-5)
 			}
 			if g.n == 6 {
-				near(t, "P(R=1), n=6", r.Prob(1), math.Pow(6, -6), 1e-15)
+				mechtest.Near(t, "P(R=1), n=6", r.Prob(1), math.Pow(6, -6), 1e-15)
 			}
 			// Closed forms: P(F) = 6⁻ⁿ, P(crit) = 1 − 6!/((6−n)!·6ⁿ) − 6⁻ⁿ for 2 ≤ n ≤ 6.
 			if g.n >= 2 {
@@ -65,7 +66,7 @@ func TestPoolGolden(t *testing.T) {
 				for i := 0; i < g.n; i++ {
 					perm *= float64(6-i) / 6
 				}
-				near(t, "closed-form P(crit)", crit, 1-perm-math.Pow(6, -float64(g.n)), 1e-12)
+				mechtest.Near(t, "closed-form P(crit)", crit, 1-perm-math.Pow(6, -float64(g.n)), 1e-12)
 			}
 		})
 	}
@@ -81,7 +82,7 @@ func TestPoolGolden(t *testing.T) {
 				crit += p
 			}
 		}
-		near(t, "P(crit), n ≥ 7", crit, 1-math.Pow(6, -float64(n)), 1e-12)
+		mechtest.Near(t, "P(crit), n ≥ 7", crit, 1-math.Pow(6, -float64(n)), 1e-12)
 	}
 }
 
@@ -188,44 +189,44 @@ func bruteAG(n int, o CoreOptions) map[int]int64 {
 func TestSkillTestGolden(t *testing.T) {
 	t.Parallel()
 	// The golden values of the system: skill 2 + attribute 2 vs TN 5.
-	r := runExact(t, "ag.skill_test", "skill=2", "attribute=2", "tn=5")
+	r := mechtest.MustExact(t, registry, "ag.skill_test", "skill=2", "attribute=2", "tn=5")
 	want := map[int]float64{-2: 1, -1: 2, 0: 5, 1: 7, 2: 9, 3: 11, 4: 1}
 	mos := r.Var("mos")
 	for v, n := range want {
-		near(t, "P(MoS=v)", mos.P[v-mos.Lo], n/36, 1e-12)
+		mechtest.Near(t, "P(MoS=v)", mos.P[v-mos.Lo], n/36, 1e-12)
 	}
-	near(t, "P(success)", r.Event("success").P, 28.0/36, 1e-12)
-	near(t, "P(tie)", r.Event("tie").P, 5.0/36, 1e-12)
-	near(t, "E[MoS]", mos.Stats.Mean, 1.6111, 5e-5)
-	near(t, "sd MoS", mos.Stats.SD, 1.400, 5e-4)
-	near(t, "P(crit)", r.Event("crit").P, 5.0/36, 1e-12)
-	near(t, "P(fumble)", r.Event("fumble").P, 1.0/36, 1e-12)
+	mechtest.Near(t, "P(success)", r.Event("success").P, 28.0/36, 1e-12)
+	mechtest.Near(t, "P(tie)", r.Event("tie").P, 5.0/36, 1e-12)
+	mechtest.Near(t, "E[MoS]", mos.Stats.Mean, 1.6111, 5e-5)
+	mechtest.Near(t, "sd MoS", mos.Stats.SD, 1.400, 5e-4)
+	mechtest.Near(t, "P(crit)", r.Event("crit").P, 5.0/36, 1e-12)
+	mechtest.Near(t, "P(fumble)", r.Event("fumble").P, 1.0/36, 1e-12)
 	// Tie readings move P(success) by P(tie).
-	near(t, "P(success), cost_accepted", runExact(t, "ag.skill_test", "opt.tie=cost_accepted").Event("success").P, 33.0/36, 1e-12)
-	near(t, "P(success), success", runExact(t, "ag.skill_test", "ag.core.opt.tie=success").Event("success").P, 33.0/36, 1e-12)
-	near(t, "P(success), failure", runExact(t, "ag.skill_test", "opt.tie=failure").Event("success").P, 28.0/36, 1e-12)
+	mechtest.Near(t, "P(success), cost_accepted", mechtest.MustExact(t, registry, "ag.skill_test", "opt.tie=cost_accepted").Event("success").P, 33.0/36, 1e-12)
+	mechtest.Near(t, "P(success), success", mechtest.MustExact(t, registry, "ag.skill_test", "ag.core.opt.tie=success").Event("success").P, 33.0/36, 1e-12)
+	mechtest.Near(t, "P(success), failure", mechtest.MustExact(t, registry, "ag.skill_test", "opt.tie=failure").Event("success").P, 28.0/36, 1e-12)
 	// The clamp at 0: skill 1, no attribute, modifier −4 vs TN 1: T = 0 for
 	// R ≤ 4 (not negative), a tie on 5, a success only on 6.
-	cl := runExact(t, "ag.skill_test", "skill=1", "attribute=0", "modifier=-4", "tn=1")
-	near(t, "clamped success", cl.Event("success").P, 1.0/6, 1e-12)
-	near(t, "clamped tie", cl.Event("tie").P, 1.0/6, 1e-12)
+	cl := mechtest.MustExact(t, registry, "ag.skill_test", "skill=1", "attribute=0", "modifier=-4", "tn=1")
+	mechtest.Near(t, "clamped success", cl.Event("success").P, 1.0/6, 1e-12)
+	mechtest.Near(t, "clamped tie", cl.Event("tie").P, 1.0/6, 1e-12)
 	tot := cl.Var("total")
-	near(t, "P(T=0)", tot.P[0-tot.Lo], 4.0/6, 1e-12)
+	mechtest.Near(t, "P(T=0)", tot.P[0-tot.Lo], 4.0/6, 1e-12)
 	// Attribute test is the two-dice pool.
-	a := runExact(t, "ag.attribute_test", "attribute=2", "tn=5")
-	near(t, "attribute test P(success)", a.Event("success").P, 28.0/36, 1e-12)
+	a := mechtest.MustExact(t, registry, "ag.attribute_test", "attribute=2", "tn=5")
+	mechtest.Near(t, "attribute test P(success)", a.Event("success").P, 28.0/36, 1e-12)
 }
 
 func TestOpposedGolden(t *testing.T) {
 	t.Parallel()
 	// The golden values of the system: 3 dice + 2 vs 2 dice + 2.
-	r := runExact(t, "ag.opposed", "skill=3", "attribute=2", "opp_skill=2", "opp_attribute=2")
-	near(t, "P(actor MoS ≥ 1)", r.Event("success").P, 0.5491, 5e-5)
-	near(t, "P(tie)", r.Event("tie").P, 0.2236, 5e-5)
-	near(t, "P(win)+P(tie)+P(lose)", r.Event("success").P+r.Event("tie").P+r.Event("opponent_wins").P, 1, 1e-12)
+	r := mechtest.MustExact(t, registry, "ag.opposed", "skill=3", "attribute=2", "opp_skill=2", "opp_attribute=2")
+	mechtest.Near(t, "P(actor MoS ≥ 1)", r.Event("success").P, 0.5491, 5e-5)
+	mechtest.Near(t, "P(tie)", r.Event("tie").P, 0.2236, 5e-5)
+	mechtest.Near(t, "P(win)+P(tie)+P(lose)", r.Event("success").P+r.Event("tie").P+r.Event("opponent_wins").P, 1, 1e-12)
 	// Symmetric sides tie as often as either wins... and each wins equally.
-	s := runExact(t, "ag.opposed", "skill=3", "opp_skill=3")
-	near(t, "symmetric", s.Event("success").P, s.Event("opponent_wins").P, 1e-12)
+	s := mechtest.MustExact(t, registry, "ag.opposed", "skill=3", "opp_skill=3")
+	mechtest.Near(t, "symmetric", s.Event("success").P, s.Event("opponent_wins").P, 1e-12)
 }
 
 // TestCrossCheckCatchesWrongRule: simulate the default crit rule against
@@ -260,7 +261,7 @@ func TestBadConfig(t *testing.T) {
 // floats and the golden values.
 func TestExactRationals(t *testing.T) {
 	t.Parallel()
-	r := runExact(t, "ag.skill_test", "skill=2", "attribute=2", "tn=5")
+	r := mechtest.MustExact(t, registry, "ag.skill_test", "skill=2", "attribute=2", "tn=5")
 	mos := r.Var("mos")
 	want := map[int]string{-2: "1/36", -1: "1/18", 0: "5/36", 1: "7/36", 2: "1/4", 3: "11/36", 4: "1/36"}
 	for v, w := range want {
@@ -268,7 +269,7 @@ func TestExactRationals(t *testing.T) {
 			t.Errorf("exact P(MoS=%d) = %s; want %s", v, got, w)
 		}
 	}
-	if big := runExact(t, "ag.skill_test", "skill=30"); big.Var("mos").Exact != nil {
+	if big := mechtest.MustExact(t, registry, "ag.skill_test", "skill=30"); big.Var("mos").Exact != nil {
 		t.Error("rationals computed for a 30-die pool (too costly)")
 	}
 }

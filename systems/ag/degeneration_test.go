@@ -5,24 +5,26 @@ import (
 	"math"
 	"strconv"
 	"testing"
+
+	"github.com/oddsmith/oddsmith/internal/mechtest"
 )
 
 func TestWoundDegeneration(t *testing.T) {
 	t.Parallel()
 	// Body 6 and one flesh wound: the TN 1 test fails only on a fumble; tests at 24 h and 48 h.
-	r := runExact(t, "ag.wound_degeneration", "flesh=1", "deep=0", "body=6", "hours=48")
-	near(t, "P(worse)", r.Event("got_worse").P, 1-math.Pow(35.0/36, 2), 1e-12)
+	r := mechtest.MustExact(t, registry, "ag.wound_degeneration", "flesh=1", "deep=0", "body=6", "hours=48")
+	mechtest.Near(t, "P(worse)", r.Event("got_worse").P, 1-math.Pow(35.0/36, 2), 1e-12)
 	// Penalty feedback accelerates bleeding out.
-	on := runExact(t, "ag.wound_degeneration", "body=2", "hours=24").Event("bled_out").P
-	off := runExact(t, "ag.wound_degeneration", "body=2", "hours=24", "opt.penalties=off").Event("bled_out").P
+	on := mechtest.MustExact(t, registry, "ag.wound_degeneration", "body=2", "hours=24").Event("bled_out").P
+	off := mechtest.MustExact(t, registry, "ag.wound_degeneration", "body=2", "hours=24", "opt.penalties=off").Event("bled_out").P
 	if !(on > off) {
 		t.Errorf("bleed-out within 24 h: %v with penalties, %v without", on, off)
 	}
 	// The memoryless clock has the same mean test rate: one flesh wound, Body 6
 	// (only fumbles matter), 48 h: P(no fumble) ≈ exp(−2/36) for Poisson
 	// clocks; per-minute steps are within 1e-4 of it.
-	ex := runExact(t, "ag.wound_degeneration", "flesh=1", "deep=0", "body=6", "hours=48", "opt.clock=exponential")
-	near(t, "P(worse), exponential clock", ex.Event("got_worse").P, 1-math.Exp(-2.0/36), 1e-4)
+	ex := mechtest.MustExact(t, registry, "ag.wound_degeneration", "flesh=1", "deep=0", "body=6", "hours=48", "opt.clock=exponential")
+	mechtest.Near(t, "P(worse), exponential clock", ex.Event("got_worse").P, 1-math.Exp(-2.0/36), 1e-4)
 	m := lookup(t, "ag.wound_degeneration")
 	c, err := m.Configure([]string{"flesh=2", "deep=2"})
 	if err != nil {
@@ -140,7 +142,7 @@ func TestWoundDegenerationBrute(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("F%d D%d body %d B%d %dh %v", tc.f0, tc.d0, tc.body, tc.B, tc.hours, tc.sets), func(t *testing.T) {
 			sets := append([]string{"flesh=" + strconv.Itoa(tc.f0), "deep=" + strconv.Itoa(tc.d0), "body=" + strconv.Itoa(tc.body), "boxes=" + strconv.Itoa(tc.B), "hours=" + strconv.Itoa(tc.hours)}, tc.sets...)
-			r := runExact(t, "ag.wound_degeneration", sets...)
+			r := mechtest.MustExact(t, registry, "ag.wound_degeneration", sets...)
 			c, err := lookup(t, "ag.wound_degeneration").Configure(sets)
 			if err != nil {
 				t.Fatal(err)
@@ -178,7 +180,7 @@ func TestWoundDegenerationBrute(t *testing.T) {
 				deep[k[3]] += p
 			}
 			what := fmt.Sprint(sets)
-			near(t, what+" P(bled out)", r.Event("bled_out").P, bled, 1e-12)
+			mechtest.Near(t, what+" P(bled out)", r.Event("bled_out").P, bled, 1e-12)
 			for name, want := range map[string]map[int]float64{"hours_to_bleed_out": hours, "flesh_at_end": flesh, "deep_at_end": deep} {
 				v := r.Var(name)
 				got := map[int]float64{}
@@ -205,7 +207,7 @@ func TestWoundDegenerationBrute(t *testing.T) {
 						want += p
 					}
 				}
-				near(t, what+" S(t)", surv[k], want, 1e-12)
+				mechtest.Near(t, what+" S(t)", surv[k], want, 1e-12)
 			}
 			if r.Process.Undecided != 0 {
 				t.Errorf("%v: not absorbed within the horizon %d: %v", sets, r.Process.Horizon, r.Process.Undecided)

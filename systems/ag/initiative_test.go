@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/oddsmith/oddsmith/exact"
+	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
@@ -13,16 +14,16 @@ func TestInitiativeOrder(t *testing.T) {
 	// Identical combatants: each is first with probability 1/k.
 	for _, k := range []int{3, 4} {
 		t.Run(fmt.Sprintf("combatants=%d", k), func(t *testing.T) {
-			r := runExact(t, "ag.initiative", fmt.Sprintf("combatants=%d", k))
+			r := mechtest.MustExact(t, registry, "ag.initiative", fmt.Sprintf("combatants=%d", k))
 			for _, e := range r.Events[:k] {
-				near(t, e.Name, e.P, 1/float64(k), 1e-12)
+				mechtest.Near(t, e.Name, e.P, 1/float64(k), 1e-12)
 			}
 		})
 	}
 	// With two combatants the full ordering agrees with the pairwise margin.
-	two := runExact(t, "ag.initiative", "skill=3")
-	three := runExact(t, "ag.initiative", "skill=3", "combatants=3", "third_skill=0", "third_attribute=0", "third_modifier=-20")
-	near(t, "A first", three.Event("a_first").P, two.Event("a_first").P, 1e-12)
+	two := mechtest.MustExact(t, registry, "ag.initiative", "skill=3")
+	three := mechtest.MustExact(t, registry, "ag.initiative", "skill=3", "combatants=3", "third_skill=0", "third_attribute=0", "third_modifier=-20")
+	mechtest.Near(t, "A first", three.Event("a_first").P, two.Event("a_first").P, 1e-12)
 }
 
 // initiativeBrute is the initiative order computed by hand: every
@@ -121,19 +122,19 @@ func TestInitiativeOrderBruteForce(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := bruteInitiative(t, c)
-			r := runExact(t, "ag.initiative", sets...)
+			r := mechtest.MustExact(t, registry, "ag.initiative", sets...)
 			for i := range want.first {
 				name := combatantNames[i] + "_first"
-				near(t, name, r.Event(name).P, want.first[i], 1e-12)
+				mechtest.Near(t, name, r.Event(name).P, want.first[i], 1e-12)
 			}
-			near(t, "tie_for_first", r.Event("tie_for_first").P, want.tieFirst, 1e-12)
+			mechtest.Near(t, "tie_for_first", r.Event("tie_for_first").P, want.tieFirst, 1e-12)
 			ap := r.Var("a_position")
 			for place := 1; place < len(want.pos); place++ {
 				got := 0.0
 				if i := place - ap.Lo; i >= 0 && i < len(ap.P) {
 					got = ap.P[i]
 				}
-				near(t, fmt.Sprintf("P(a_position = %d)", place), got, want.pos[place], 1e-12)
+				mechtest.Near(t, fmt.Sprintf("P(a_position = %d)", place), got, want.pos[place], 1e-12)
 			}
 		})
 	}

@@ -11,14 +11,6 @@ import (
 	"github.com/oddsmith/oddsmith/engine"
 )
 
-// near fails the test when got is farther than tol from want.
-func near(t *testing.T, what string, got, want, tol float64) {
-	t.Helper()
-	if math.Abs(got-want) > tol {
-		t.Errorf("%s = %.6f; want %.6f (±%g)", what, got, want, tol)
-	}
-}
-
 // band is the band of r named name (the test fails without one).
 func band(t *testing.T, r *engine.Result, name string) *engine.BandResult {
 	t.Helper()

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
 )
@@ -12,25 +13,25 @@ import (
 func TestAccumulatedGolden(t *testing.T) {
 	t.Parallel()
 	// The golden values of the system: skill 2 + attr 2 vs TN 5, Q = 6, floor at 0.
-	r := runExact(t, "ag.accumulated", "skill=2", "attribute=2", "tn=5", "q=6")
-	near(t, "E[tests]", r.Process.MeanTimeUnbounded, 4.0758, 5e-5)
+	r := mechtest.MustExact(t, registry, "ag.accumulated", "skill=2", "attribute=2", "tn=5", "q=6")
+	mechtest.Near(t, "E[tests]", r.Process.MeanTimeUnbounded, 4.0758, 5e-5)
 	for i, want := range []float64{0.125, 0.4376, 0.6863, 0.8365} {
-		near(t, "P(done by t)", 1-r.Process.Survival[i+2], want, 5e-5)
+		mechtest.Near(t, "P(done by t)", 1-r.Process.Survival[i+2], want, 5e-5)
 	}
 	// Dispel is accumulated damage with Q = 6: it ends, sooner with more skill.
-	lo := runExact(t, "ag.magic.dispel", "skill=1").Process.MeanTimeUnbounded
-	hi := runExact(t, "ag.magic.dispel", "skill=5").Process.MeanTimeUnbounded
+	lo := mechtest.MustExact(t, registry, "ag.magic.dispel", "skill=1").Process.MeanTimeUnbounded
+	hi := mechtest.MustExact(t, registry, "ag.magic.dispel", "skill=5").Process.MeanTimeUnbounded
 	if !(hi < lo) {
 		t.Errorf("dispel: mean attempts %v at skill 5, %v at skill 1", hi, lo)
 	}
 	// Hurrying: a k = 2 character takes more tests than k = 0, and at
 	// k = 4 (−4 to the roll) skill 2 never finishes: no time at all.
-	k0 := runExact(t, "ag.acting_fast", "k=0").Var("time").Stats.Mean
-	k2 := runExact(t, "ag.acting_fast", "k=2").Var("time").Stats.Mean
+	k0 := mechtest.MustExact(t, registry, "ag.acting_fast", "k=0").Var("time").Stats.Mean
+	k2 := mechtest.MustExact(t, registry, "ag.acting_fast", "k=2").Var("time").Stats.Mean
 	if !(k2 > k0) {
 		t.Errorf("acting fast: %v tests at k=2, %v at k=0", k2, k0)
 	}
-	k4 := runExact(t, "ag.acting_fast", "k=4").Var("time")
+	k4 := mechtest.MustExact(t, registry, "ag.acting_fast", "k=4").Var("time")
 	if k4.Undefined != 1 || len(k4.P) != 0 || k4.UndefinedLabel != "not absorbed within 100 tests" {
 		t.Errorf("acting fast k=4: time %+v; want all of it not absorbed", k4)
 	}
@@ -39,10 +40,10 @@ func TestAccumulatedGolden(t *testing.T) {
 func TestChaseSanity(t *testing.T) {
 	t.Parallel()
 	// Equal runners from the middle: symmetric chances of capture and escape.
-	r := runExact(t, "ag.chase", "gap=15", "escape_gap=30", "rounds=200")
-	near(t, "P(caught)-P(escaped)", r.Event("absorbed:caught").P-r.Event("absorbed:escaped").P, 0, 1e-3)
+	r := mechtest.MustExact(t, registry, "ag.chase", "gap=15", "escape_gap=30", "rounds=200")
+	mechtest.Near(t, "P(caught)-P(escaped)", r.Event("absorbed:caught").P-r.Event("absorbed:escaped").P, 0, 1e-3)
 	// A much faster pursuer almost always catches.
-	f := runExact(t, "ag.chase", "pursuer_speed=30")
+	f := mechtest.MustExact(t, registry, "ag.chase", "pursuer_speed=30")
 	if p := f.Event("absorbed:caught").P; p < 0.99 {
 		t.Errorf("faster pursuer catches with %v", p)
 	}
@@ -53,16 +54,16 @@ func TestChaseSanity(t *testing.T) {
 // a time of horizon+1 mixed into the mean).
 func TestTimeWithinTheHorizon(t *testing.T) {
 	t.Parallel()
-	r := runExact(t, "ag.accumulated", "skill=2", "attribute=2", "tn=5", "q=6", "horizon=12")
+	r := mechtest.MustExact(t, registry, "ag.accumulated", "skill=2", "attribute=2", "tn=5", "q=6", "horizon=12")
 	v := r.Var("time")
 	sum, mean := 0.0, 0.0
 	for i, p := range v.P {
 		sum += p
 		mean += p * v.Value(i)
 	}
-	near(t, "P(not absorbed)", v.Undefined, r.Process.Undecided, 1e-15)
-	near(t, "P(time defined)", sum, 1-v.Undefined, 1e-12)
-	near(t, "mean time given absorbed", v.Stats.Mean, mean/sum, 1e-12)
+	mechtest.Near(t, "P(not absorbed)", v.Undefined, r.Process.Undecided, 1e-15)
+	mechtest.Near(t, "P(time defined)", sum, 1-v.Undefined, 1e-12)
+	mechtest.Near(t, "mean time given absorbed", v.Stats.Mean, mean/sum, 1e-12)
 	if v.Lo+len(v.P)-1 != 12 || v.UndefinedLabel != "not absorbed within 12 tests" {
 		t.Errorf("time runs to %d, undefined %q", v.Lo+len(v.P)-1, v.UndefinedLabel)
 	}
@@ -88,22 +89,22 @@ func TestTimeWithinTheHorizon(t *testing.T) {
 // (315 s; 7 tests take 367.5 s).
 func TestActingFast(t *testing.T) {
 	t.Parallel()
-	af := runExact(t, "ag.acting_fast", "k=3", "base_minutes=7", "deadline_minutes=6", "q=3", "skill=3")
-	acc := runExact(t, "ag.accumulated", "modifier=-3", "q=3", "skill=3")
+	af := mechtest.MustExact(t, registry, "ag.acting_fast", "k=3", "base_minutes=7", "deadline_minutes=6", "q=3", "skill=3")
+	acc := mechtest.MustExact(t, registry, "ag.accumulated", "modifier=-3", "q=3", "skill=3")
 	at, ct := af.Var("time"), acc.Var("time")
 	if at.Lo != ct.Lo || len(at.P) != len(ct.P) {
 		t.Fatalf("time support [%d, +%d); want [%d, +%d)", at.Lo, len(at.P), ct.Lo, len(ct.P))
 	}
 	el := af.Var("elapsed_s")
 	for i, p := range ct.P {
-		near(t, "P(time)", at.P[i], p, 1e-12)
+		mechtest.Near(t, "P(time)", at.P[i], p, 1e-12)
 		if p == 0 {
 			continue
 		}
 		s := int(math.Round(52.5 * float64(ct.Lo+i)))
-		near(t, fmt.Sprintf("P(elapsed_s = %d)", s), el.P[s-el.Lo], p, 1e-12)
+		mechtest.Near(t, fmt.Sprintf("P(elapsed_s = %d)", s), el.P[s-el.Lo], p, 1e-12)
 	}
-	near(t, "P(done by the deadline)", af.Event("done_by_deadline").P, 1-acc.Process.Survival[6], 1e-12)
+	mechtest.Near(t, "P(done by the deadline)", af.Event("done_by_deadline").P, 1-acc.Process.Survival[6], 1e-12)
 }
 
 // TestChaseObstacle: without an obstacle inside the round limit the chase
@@ -111,19 +112,19 @@ func TestActingFast(t *testing.T) {
 // unlimited-horizon mean matches a long horizon.
 func TestChaseObstacle(t *testing.T) {
 	t.Parallel()
-	plain := runExact(t, "ag.chase")
-	none := runExact(t, "ag.chase_obstacle", "obstacle_every=11")
+	plain := mechtest.MustExact(t, registry, "ag.chase")
+	none := mechtest.MustExact(t, registry, "ag.chase_obstacle", "obstacle_every=11")
 	for _, e := range plain.Events {
-		near(t, "chase without obstacles: "+e.Name, none.Event(e.Name).P, e.P, 1e-12)
+		mechtest.Near(t, "chase without obstacles: "+e.Name, none.Event(e.Name).P, e.P, 1e-12)
 	}
-	long := runExact(t, "ag.chase_obstacle", "obstacle_every=1", "rounds=200")
+	long := mechtest.MustExact(t, registry, "ag.chase_obstacle", "obstacle_every=1", "rounds=200")
 	if !long.Process.Unbounded {
 		t.Fatal("an obstacle every round: no unlimited-horizon solution")
 	}
-	near(t, "P(undecided after 200 rounds)", long.Event("not_absorbed").P, 0, 1e-9)
-	near(t, "mean rounds", long.Var("time").Stats.Mean, long.Process.MeanTimeUnbounded, 1e-6)
+	mechtest.Near(t, "P(undecided after 200 rounds)", long.Event("not_absorbed").P, 0, 1e-9)
+	mechtest.Near(t, "mean rounds", long.Var("time").Stats.Mean, long.Process.MeanTimeUnbounded, 1e-6)
 	for i, s := range long.Process.AbsorbingStates {
-		near(t, "P(absorbed:"+s+")", long.Event("absorbed:"+s).P, long.Process.AbsorbedUnbounded[i], 1e-9)
+		mechtest.Near(t, "P(absorbed:"+s+")", long.Event("absorbed:"+s).P, long.Process.AbsorbedUnbounded[i], 1e-9)
 	}
 }
 

@@ -3,6 +3,8 @@ package ag
 import (
 	"fmt"
 	"testing"
+
+	"github.com/oddsmith/oddsmith/internal/mechtest"
 )
 
 // TestJumpGap: P(clear a gap g) = P(MoS ≥ ⌈g / 0.75 m⌉) (see
@@ -36,15 +38,15 @@ func TestJumpGap(t *testing.T) {
 		{[]string{"gap_cm=0", "opt.tie=failure"}, 0},
 	} {
 		t.Run(fmt.Sprint(tc.sets), func(t *testing.T) {
-			got := runExact(t, "ag.jump", append(base, tc.sets...)...).Event("clears_gap").P
-			near(t, "P(clears_gap)", got, atLeast(tc.need), 1e-12)
+			got := mechtest.MustExact(t, registry, "ag.jump", append(base, tc.sets...)...).Event("clears_gap").P
+			mechtest.Near(t, "P(clears_gap)", got, atLeast(tc.need), 1e-12)
 		})
 	}
 	// With opt.tie=cost_accepted a raw MoS 0 is taken as MoS 1: it jumps
 	// 75 cm and clears a 75 cm gap.
-	got := runExact(t, "ag.jump", append(base, "gap_cm=75", "opt.tie=cost_accepted")...).Event("clears_gap").P
-	near(t, "P(clears 75 cm), cost_accepted", got, atLeast(0), 1e-12)
-	if p := runExact(t, "ag.jump", append(base, "gap_cm=0")...).Var("distance_cm"); p.P[0-p.Lo] != 1-atLeast(1) {
+	got := mechtest.MustExact(t, registry, "ag.jump", append(base, "gap_cm=75", "opt.tie=cost_accepted")...).Event("clears_gap").P
+	mechtest.Near(t, "P(clears 75 cm), cost_accepted", got, atLeast(0), 1e-12)
+	if p := mechtest.MustExact(t, registry, "ag.jump", append(base, "gap_cm=0")...).Var("distance_cm"); p.P[0-p.Lo] != 1-atLeast(1) {
 		t.Errorf("P(distance 0) = %v; want P(MoS ≤ 0) = %v", p.P[0-p.Lo], 1-atLeast(1))
 	}
 }

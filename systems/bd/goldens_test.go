@@ -11,22 +11,6 @@ import (
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
-func near(t *testing.T, what string, got, want, tol float64) {
-	t.Helper()
-	if math.Abs(got-want) > tol {
-		t.Errorf("%s = %.6f; want %.6f (±%g)", what, got, want, tol)
-	}
-}
-
-func runExact(t testing.TB, id string, sets ...string) *engine.Result {
-	t.Helper()
-	r, err := mechtest.Exact(registry, id, sets...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
 func event(t testing.TB, r *engine.Result, name string) float64 {
 	t.Helper()
 	e := r.Event(name)
@@ -60,55 +44,55 @@ func TestAttackGoldens(t *testing.T) {
 			if g == 8 && k < 3 {
 				tol = 5e-4 // printed to three digits
 			}
-			r := runExact(t, "bd.attack", "k="+itoa(k), "guard="+itoa(g))
-			near(t, "P(hit) k="+itoa(k)+" G="+itoa(g), event(t, r, "hit"), want, tol)
+			r := mechtest.MustExact(t, registry, "bd.attack", "k="+itoa(k), "guard="+itoa(g))
+			mechtest.Near(t, "P(hit) k="+itoa(k)+" G="+itoa(g), event(t, r, "hit"), want, tol)
 		}
 	}
 	// The same Guard 8 from behind an unaware target with Guard 15.
-	near(t, "behind unaware", event(t, runExact(t, "bd.attack", "k=2", "behind_unaware=1"), "hit"), .972, 5e-4)
+	mechtest.Near(t, "behind unaware", event(t, mechtest.MustExact(t, registry, "bd.attack", "k=2", "behind_unaware=1"), "hit"), .972, 5e-4)
 	// bd.core.check at VS 16 is the same roll as the attack vs Guard 15.
-	near(t, "check at VS 16", event(t, runExact(t, "bd.core.check", "k=2", "vs=16"), "success"), .7915, 5e-5)
+	mechtest.Near(t, "check at VS 16", event(t, mechtest.MustExact(t, registry, "bd.core.check", "k=2", "vs=16"), "success"), .7915, 5e-5)
 }
 
 // The golden of bd.defense: attacker 2d10!, defender 2d10!, Guard 15.
 func TestDefenseGolden(t *testing.T) {
 	t.Parallel()
-	r := runExact(t, "bd.defense", "k=2", "k_d=2", "guard=15")
-	near(t, "P(hit) without reaction", event(t, r, "hit_no_reaction"), .7915, 5e-5)
-	near(t, "P(hit) with reaction", event(t, r, "hit"), .4926, 5e-5)
-	near(t, "P(tie)", event(t, r, "tie"), .034, 5e-4)
+	r := mechtest.MustExact(t, registry, "bd.defense", "k=2", "k_d=2", "guard=15")
+	mechtest.Near(t, "P(hit) without reaction", event(t, r, "hit_no_reaction"), .7915, 5e-5)
+	mechtest.Near(t, "P(hit) with reaction", event(t, r, "hit"), .4926, 5e-5)
+	mechtest.Near(t, "P(tie)", event(t, r, "tie"), .034, 5e-4)
 	// ΔP(hit) and the per-reaction figures.
 	d := event(t, r, "hit_no_reaction") - event(t, r, "hit")
-	near(t, "reaction_saves = ΔP(hit)", event(t, r, "reaction_saves"), d, 1e-12)
+	mechtest.Near(t, "reaction_saves = ΔP(hit)", event(t, r, "reaction_saves"), d, 1e-12)
 	beaten := event(t, r, "hit_no_reaction")
-	near(t, "P(defence | beat Guard)", variable(t, r, "defence_given_beaten").Stats.Mean, d/beaten, 1e-9)
-	near(t, "value per reaction (react after the roll)", variable(t, r, "value_per_reaction").Stats.Mean, d/beaten, 1e-9)
+	mechtest.Near(t, "P(defence | beat Guard)", variable(t, r, "defence_given_beaten").Stats.Mean, d/beaten, 1e-9)
+	mechtest.Near(t, "value per reaction (react after the roll)", variable(t, r, "value_per_reaction").Stats.Mean, d/beaten, 1e-9)
 	// Committing before the roll: the same P(hit), a reaction on every attack.
-	n := runExact(t, "bd.defense", "opt.decide_after_roll=no")
-	near(t, "P(hit) committing first", event(t, n, "hit"), event(t, r, "hit"), 1e-12)
-	near(t, "reactions committing first", event(t, n, "reacted"), 1, 1e-12)
-	near(t, "value per reaction committing first", variable(t, n, "value_per_reaction").Stats.Mean, d, 1e-9)
+	n := mechtest.MustExact(t, registry, "bd.defense", "opt.decide_after_roll=no")
+	mechtest.Near(t, "P(hit) committing first", event(t, n, "hit"), event(t, r, "hit"), 1e-12)
+	mechtest.Near(t, "reactions committing first", event(t, n, "reacted"), 1, 1e-12)
+	mechtest.Near(t, "value per reaction committing first", variable(t, n, "value_per_reaction").Stats.Mean, d, 1e-9)
 	// Equal dice: the attacker's edge is the tie.
-	near(t, "symmetry", event(t, r, "reaction_saves")+event(t, r, "hit"), beaten, 1e-12)
+	mechtest.Near(t, "symmetry", event(t, r, "reaction_saves")+event(t, r, "hit"), beaten, 1e-12)
 }
 
 // The golden of bd.damage: P(crit) = 1 − (1 − 1/S)^k_b, d10: .10, .19, .271.
 func TestDamageCritGolden(t *testing.T) {
 	t.Parallel()
 	for kb, want := range map[int]float64{0: 0, 1: .10, 2: .19, 3: .271} {
-		near(t, "P(crit) k_b="+itoa(kb), event(t, runExact(t, "bd.damage", "k_b="+itoa(kb)), "crit"), want, 1e-9)
+		mechtest.Near(t, "P(crit) k_b="+itoa(kb), event(t, mechtest.MustExact(t, registry, "bd.damage", "k_b="+itoa(kb)), "crit"), want, 1e-9)
 	}
 	for _, s := range []int{4, 6, 8, 12, 20} {
 		want := 1 - math.Pow(1-1/float64(s), 2)
-		near(t, "P(crit) 2d"+itoa(s)+"!", event(t, runExact(t, "bd.damage", "k_b=2", "rank="+itoa(s)), "crit"), want, 1e-9)
+		mechtest.Near(t, "P(crit) 2d"+itoa(s)+"!", event(t, mechtest.MustExact(t, registry, "bd.damage", "k_b=2", "rank="+itoa(s)), "crit"), want, 1e-9)
 	}
 	// Weapon dice that burst never make a critical hit; E[D] = E[d8!] + E[d10!].
-	r := runExact(t, "bd.damage", "opt.weapon_dice_burst=yes")
-	near(t, "crit with bursting weapon dice", event(t, r, "crit"), .1, 1e-9)
-	near(t, "E[d8! + d10!]", variable(t, r, "damage").Stats.Mean, burstMean(8)+burstMean(10), 1e-9)
+	r := mechtest.MustExact(t, registry, "bd.damage", "opt.weapon_dice_burst=yes")
+	mechtest.Near(t, "crit with bursting weapon dice", event(t, r, "crit"), .1, 1e-9)
+	mechtest.Near(t, "E[d8! + d10!]", variable(t, r, "damage").Stats.Mean, burstMean(8)+burstMean(10), 1e-9)
 	// Untrained unarmed: one feeble die + the bonus dice.
-	near(t, "E[d4 + d10!]", variable(t, runExact(t, "bd.damage", "unarmed=1"), "damage").Stats.Mean, 2.5+burstMean(10), 1e-9)
-	near(t, "E[d6 + d10!]", variable(t, runExact(t, "bd.damage", "unarmed=1", "opt.feeble_die=d6"), "damage").Stats.Mean, 3.5+burstMean(10), 1e-9)
+	mechtest.Near(t, "E[d4 + d10!]", variable(t, mechtest.MustExact(t, registry, "bd.damage", "unarmed=1"), "damage").Stats.Mean, 2.5+burstMean(10), 1e-9)
+	mechtest.Near(t, "E[d6 + d10!]", variable(t, mechtest.MustExact(t, registry, "bd.damage", "unarmed=1", "opt.feeble_die=d6"), "damage").Stats.Mean, 3.5+burstMean(10), 1e-9)
 }
 
 // burstMean is E[dS!] = S(S+1)/(2(S−1)).
@@ -122,7 +106,7 @@ func TestBurstClosedForm(t *testing.T) {
 	for _, s := range ladder {
 		t.Run("d"+itoa(s)+"!", func(t *testing.T) {
 			t.Parallel()
-			r := runExact(t, "bd.core.burst", "rank="+itoa(s))
+			r := mechtest.MustExact(t, registry, "bd.core.burst", "rank="+itoa(s))
 			v := variable(t, r, "value")
 			S := float64(s)
 			for i, p := range v.P {
@@ -146,13 +130,13 @@ func TestBurstClosedForm(t *testing.T) {
 					}
 				}
 			}
-			near(t, "E[d"+itoa(s)+"!]", v.Stats.Mean, burstMean(s), 1e-9)
-			near(t, "P(burst) d"+itoa(s), event(t, r, "burst"), 1/S, 1e-12)
-			near(t, "E[J] d"+itoa(s), variable(t, r, "bursts").Stats.Mean, 1/(S-1), 1e-9)
-			near(t, "E[R] d"+itoa(s), variable(t, r, "last_roll").Stats.Mean, S/2, 1e-9)
+			mechtest.Near(t, "E[d"+itoa(s)+"!]", v.Stats.Mean, burstMean(s), 1e-9)
+			mechtest.Near(t, "P(burst) d"+itoa(s), event(t, r, "burst"), 1/S, 1e-12)
+			mechtest.Near(t, "E[J] d"+itoa(s), variable(t, r, "bursts").Stats.Mean, 1/(S-1), 1e-9)
+			mechtest.Near(t, "E[R] d"+itoa(s), variable(t, r, "last_roll").Stats.Mean, S/2, 1e-9)
 		})
 	}
-	near(t, "E[d10!]", burstMean(10), 6.1111, 1e-4)
+	mechtest.Near(t, "E[d10!]", burstMean(10), 6.1111, 1e-4)
 }
 
 // enumerate lists every roll sequence of a dS that may burst at most limit
@@ -224,7 +208,7 @@ func TestBurstRationals(t *testing.T) {
 	// The unlimited die of the model (bd.core.burst's outcome): every value
 	// exactly S^−(j+1), and the missing mass exactly S^−(depth+1).
 	for _, s := range []int{4, 10, 20} {
-		spec := model(t, "bd.core.burst", "rank="+itoa(s))
+		spec := mechtest.MustModel(t, registry, "bd.core.burst", "rank="+itoa(s))
 		rd, err := exact.EvalRat(spec.Outcome)
 		if err != nil {
 			t.Fatal(err)
@@ -253,7 +237,7 @@ func TestBurstRationals(t *testing.T) {
 // P(d20 + 2d6! > 15) exactly, and the float engine within its truncation.
 func TestAttackRational(t *testing.T) {
 	t.Parallel()
-	spec := model(t, "bd.attack", "k=2", "rank=6")
+	spec := mechtest.MustModel(t, registry, "bd.attack", "k=2", "rank=6")
 	rd, err := exact.EvalRat(spec.Outcome)
 	if err != nil {
 		t.Fatal(err)
@@ -294,7 +278,7 @@ func TestAttackRational(t *testing.T) {
 		t.Errorf("P(d20 + 2d6! > 15): rationals %s, closed form %s (differ by %g)", got.FloatString(15), want.FloatString(15), diff)
 	}
 	f, _ := got.Float64()
-	near(t, "float engine vs rationals", event(t, runExact(t, "bd.attack", "k=2", "rank=6"), "hit"), f, 1e-14)
+	mechtest.Near(t, "float engine vs rationals", event(t, mechtest.MustExact(t, registry, "bd.attack", "k=2", "rank=6"), "hit"), f, 1e-14)
 }
 
 // Truncated mass is reported, within one tolerance per bursting die.
@@ -320,29 +304,12 @@ func TestTruncationReported(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.id, func(t *testing.T) {
 			t.Parallel()
-			r := runExact(t, c.id, c.sets...)
+			r := mechtest.MustExact(t, registry, c.id, c.sets...)
 			if r.Truncated <= 0 || r.Truncated > float64(c.dice)*mechanics.DefaultTolerance {
 				t.Errorf("%s %v: truncated mass %g; want in (0, %d·1e-12]", c.id, c.sets, r.Truncated, c.dice)
 			}
 		})
 	}
-}
-
-func model(t testing.TB, id string, sets ...string) *mechanics.Spec {
-	t.Helper()
-	m, err := registry.Lookup(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := m.Configure(sets)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := m.Model(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return spec
 }
 
 func itoa(n int) string { return mechanics.FormatNum(float64(n)) }
@@ -353,8 +320,8 @@ func itoa(n int) string { return mechanics.FormatNum(float64(n)) }
 func TestBurstCountMatchesDice(t *testing.T) {
 	t.Parallel()
 	for _, sets := range [][]string{{"k=2"}, {"k=3", "rank=4"}, {"k=1", "charges=4", "opt.above_d20=extra_die"}, {"k=0"}} {
-		direct := variable(t, runExact(t, "bd.core.check", sets...), "total")
-		r := runExact(t, "bd.check", sets...)
+		direct := variable(t, mechtest.MustExact(t, registry, "bd.core.check", sets...), "total")
+		r := mechtest.MustExact(t, registry, "bd.check", sets...)
 		counted := variable(t, r, "total")
 		if direct.Lo != counted.Lo || len(direct.P) != len(counted.P) {
 			t.Fatalf("%v: totals on %d+%d and %d+%d values", sets, direct.Lo, len(direct.P), counted.Lo, len(counted.P))
@@ -365,14 +332,14 @@ func TestBurstCountMatchesDice(t *testing.T) {
 			}
 		}
 	}
-	r := runExact(t, "bd.check", "k=3", "rank=6")
+	r := mechtest.MustExact(t, registry, "bd.check", "k=3", "rank=6")
 	bursts := variable(t, r, "bursts")
 	for j, p := range bursts.P {
 		want := float64(binom(3, bursts.Lo+j)) * math.Pow(1.0/6, float64(bursts.Lo+j)) * math.Pow(5.0/6, float64(3-bursts.Lo-j))
-		near(t, "P(bursts = "+itoa(bursts.Lo+j)+")", p, want, 1e-12)
+		mechtest.Near(t, "P(bursts = "+itoa(bursts.Lo+j)+")", p, want, 1e-12)
 	}
 	// Damage: 2d8! weapon dice and 3d10! bonus dice, against their sum.
-	dmg := variable(t, runExact(t, "bd.damage", "dv=2", "opt.weapon_dice_burst=yes", "k_b=3"), "damage")
+	dmg := variable(t, mechtest.MustExact(t, registry, "bd.damage", "dv=2", "opt.weapon_dice_burst=yes", "k_b=3"), "damage")
 	d, _, err := exact.Eval(damageRoll{w: weapon{n: 2, sides: 8, bursts: true}, b: bonusDice{n: 3, sides: 10}}.node())
 	if err != nil {
 		t.Fatal(err)

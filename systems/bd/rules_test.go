@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/internal/mechtest"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/sim"
 )
@@ -66,11 +67,11 @@ func TestLadder(t *testing.T) {
 		t.Errorf("rank=7: %v; want bad input", err)
 	}
 	// The options reach the model: a wounded d10 roll with a charge.
-	near(t, "wounded with a charge", event(t, runExact(t, "bd.core.check", "wounded=1", "charges=1", "vs=16"), "success"), .7915, 5e-5)
-	near(t, "extra d20s", event(t, runExact(t, "bd.core.check", "k=1", "charges=3", "vs=30", "opt.above_d20=extra_die"), "success"),
-		event(t, runExact(t, "bd.core.check", "k=2", "rank=20", "vs=30"), "success"), 1e-12)
-	gt := event(t, runExact(t, "bd.core.check", "vs=20", "opt.vs_compare=greater_than"), "success")
-	near(t, "greater_than is at_least one higher", gt, event(t, runExact(t, "bd.core.check", "vs=21"), "success"), 1e-12)
+	mechtest.Near(t, "wounded with a charge", event(t, mechtest.MustExact(t, registry, "bd.core.check", "wounded=1", "charges=1", "vs=16"), "success"), .7915, 5e-5)
+	mechtest.Near(t, "extra d20s", event(t, mechtest.MustExact(t, registry, "bd.core.check", "k=1", "charges=3", "vs=30", "opt.above_d20=extra_die"), "success"),
+		event(t, mechtest.MustExact(t, registry, "bd.core.check", "k=2", "rank=20", "vs=30"), "success"), 1e-12)
+	gt := event(t, mechtest.MustExact(t, registry, "bd.core.check", "vs=20", "opt.vs_compare=greater_than"), "success")
+	mechtest.Near(t, "greater_than is at_least one higher", gt, event(t, mechtest.MustExact(t, registry, "bd.core.check", "vs=21"), "success"), 1e-12)
 }
 
 // Guard: size, cover, behind-unaware (bd.attack).
@@ -103,9 +104,9 @@ func TestGuard(t *testing.T) {
 		})
 	}
 	// Prone is one challenge, off-hand two.
-	near(t, "prone", event(t, runExact(t, "bd.attack", "prone=1"), "hit"), event(t, runExact(t, "bd.attack", "rank=8"), "hit"), 1e-12)
-	near(t, "off-hand", event(t, runExact(t, "bd.attack", "off_hand=1"), "hit"), event(t, runExact(t, "bd.attack", "rank=6"), "hit"), 1e-12)
-	near(t, "size", event(t, runExact(t, "bd.attack", "size_a=large", "size_t=small"), "hit"), event(t, runExact(t, "bd.attack", "guard=25"), "hit"), 1e-12)
+	mechtest.Near(t, "prone", event(t, mechtest.MustExact(t, registry, "bd.attack", "prone=1"), "hit"), event(t, mechtest.MustExact(t, registry, "bd.attack", "rank=8"), "hit"), 1e-12)
+	mechtest.Near(t, "off-hand", event(t, mechtest.MustExact(t, registry, "bd.attack", "off_hand=1"), "hit"), event(t, mechtest.MustExact(t, registry, "bd.attack", "rank=6"), "hit"), 1e-12)
+	mechtest.Near(t, "size", event(t, mechtest.MustExact(t, registry, "bd.attack", "size_a=large", "size_t=small"), "hit"), event(t, mechtest.MustExact(t, registry, "bd.attack", "guard=25"), "hit"), 1e-12)
 }
 
 // Armour: the rank subtracted, the quality rules (bd.armor).
@@ -135,7 +136,7 @@ func TestArmor(t *testing.T) {
 		}
 	}
 	// d8 + d10! against AR 3: D_after = max(0, D − 3).
-	r := runExact(t, "bd.armor")
+	r := mechtest.MustExact(t, registry, "bd.armor")
 	d := variable(t, r, "damage")
 	after, got := 0.0, 0.0
 	for i, p := range d.P {
@@ -145,11 +146,11 @@ func TestArmor(t *testing.T) {
 			got += p
 		}
 	}
-	near(t, "E[D_after]", variable(t, r, "damage_after").Stats.Mean, after, 1e-9)
-	near(t, "P(gets through)", event(t, r, "gets_through"), got, 1e-12)
-	near(t, "minimum one", event(t, runExact(t, "bd.armor", "ar=50", "opt.minimum=one"), "gets_through"), 1, 1e-12)
-	near(t, "immune", event(t, runExact(t, "bd.armor", "durability_quality=10"), "gets_through"), 0, 0)
-	near(t, "highest AR counts", variable(t, runExact(t, "bd.armor", "ar=1", "ar_second=3"), "damage_after").Stats.Mean, after, 1e-9)
+	mechtest.Near(t, "E[D_after]", variable(t, r, "damage_after").Stats.Mean, after, 1e-9)
+	mechtest.Near(t, "P(gets through)", event(t, r, "gets_through"), got, 1e-12)
+	mechtest.Near(t, "minimum one", event(t, mechtest.MustExact(t, registry, "bd.armor", "ar=50", "opt.minimum=one"), "gets_through"), 1, 1e-12)
+	mechtest.Near(t, "immune", event(t, mechtest.MustExact(t, registry, "bd.armor", "durability_quality=10"), "gets_through"), 0, 0)
+	mechtest.Near(t, "highest AR counts", variable(t, mechtest.MustExact(t, registry, "bd.armor", "ar=1", "ar_second=3"), "damage_after").Stats.Mean, after, 1e-9)
 }
 
 // The damage track against sums it must equal.
@@ -158,38 +159,38 @@ func TestTrack(t *testing.T) {
 	// Every attack hits for d4 (Guard 0, no reaction, no bonus dice):
 	// one Durability, three Health. carries: the first hit shocks on a 4.
 	base := []string{"durability=1", "health=3", "guard=0", "react=0", "dv=1", "quality=4", "k_b=0", "rounds=50"}
-	c := runExact(t, "bd.track", base...)
-	near(t, "P(1 hit to shock), carries", variable(t, c, "hits_to_shock").P[0], .25, 1e-12)
-	near(t, "P(1 attack to shock), carries", variable(t, c, "attacks_to_shock").P[0], .25, 1e-12)
-	near(t, "hits to wounded", variable(t, c, "hits_to_wounded").Stats.Mean, 1, 1e-12)
-	l := runExact(t, "bd.track", append(base, "opt.overflow=lost")...)
+	c := mechtest.MustExact(t, registry, "bd.track", base...)
+	mechtest.Near(t, "P(1 hit to shock), carries", variable(t, c, "hits_to_shock").P[0], .25, 1e-12)
+	mechtest.Near(t, "P(1 attack to shock), carries", variable(t, c, "attacks_to_shock").P[0], .25, 1e-12)
+	mechtest.Near(t, "hits to wounded", variable(t, c, "hits_to_wounded").Stats.Mean, 1, 1e-12)
+	l := mechtest.MustExact(t, registry, "bd.track", append(base, "opt.overflow=lost")...)
 	if v := variable(t, l, "hits_to_shock"); v.Lo != 2 {
 		t.Errorf("overflow lost: shock can come with hit %d", v.Lo)
 	}
 	// lost: the first hit only wounds; then d4s until they reach 3:
 	// N(3) = 1 + N(2)/4 + N(1)/4 with N(2) = 1 + N(1)/4, N(1) = 1.
-	near(t, "lost: hits to shock", variable(t, l, "hits_to_shock").Stats.Mean, 1+(1+1.25/4+1.0/4), 1e-12)
+	mechtest.Near(t, "lost: hits to shock", variable(t, l, "hits_to_shock").Stats.Mean, 1+(1+1.25/4+1.0/4), 1e-12)
 
 	// The reaction switches when wounded: U = H = 1 and no overflow, each
 	// hit does damage, so E[attacks to shock] = 1/P(hit fresh) + 1/P(hit
 	// wounded).
-	fresh := event(t, runExact(t, "bd.defense"), "hit")
-	wounded := event(t, runExact(t, "bd.defense", "wounded_d=1"), "hit")
+	fresh := event(t, mechtest.MustExact(t, registry, "bd.defense"), "hit")
+	wounded := event(t, mechtest.MustExact(t, registry, "bd.defense", "wounded_d=1"), "hit")
 	if wounded <= fresh {
 		t.Fatalf("a wounded defender is hit less often: %v ≤ %v", wounded, fresh)
 	}
-	r := runExact(t, "bd.track", "durability=1", "health=1", "rounds=100", "opt.overflow=lost")
-	near(t, "E[attacks to wounded]", variable(t, r, "attacks_to_wounded").Stats.Mean, 1/fresh, 1e-9)
-	near(t, "E[attacks to shock]", r.Process.MeanTimeUnbounded, 1/fresh+1/wounded, 1e-9)
-	near(t, "E[rounds to shock] over rounds", variable(t, r, "death_round").Stats.Mean-variable(t, r, "rounds_to_shock").Stats.Mean, 10, 1e-9)
+	r := mechtest.MustExact(t, registry, "bd.track", "durability=1", "health=1", "rounds=100", "opt.overflow=lost")
+	mechtest.Near(t, "E[attacks to wounded]", variable(t, r, "attacks_to_wounded").Stats.Mean, 1/fresh, 1e-9)
+	mechtest.Near(t, "E[attacks to shock]", r.Process.MeanTimeUnbounded, 1/fresh+1/wounded, 1e-9)
+	mechtest.Near(t, "E[rounds to shock] over rounds", variable(t, r, "death_round").Stats.Mean-variable(t, r, "rounds_to_shock").Stats.Mean, 10, 1e-9)
 
 	// Without reactions the attacks are a thinning of the hits (Wald):
 	// E[attacks] = E[hits]/P(hit).
-	h := event(t, runExact(t, "bd.attack"), "hit")
-	w := runExact(t, "bd.track", "react=0", "rounds=100")
-	near(t, "Wald", w.Process.MeanTimeUnbounded, variable(t, w, "hits_to_shock").Stats.Mean/h, 1e-6)
+	h := event(t, mechtest.MustExact(t, registry, "bd.attack"), "hit")
+	w := mechtest.MustExact(t, registry, "bd.track", "react=0", "rounds=100")
+	mechtest.Near(t, "Wald", w.Process.MeanTimeUnbounded, variable(t, w, "hits_to_shock").Stats.Mean/h, 1e-6)
 	// Durability 60 × Health 40 runs exactly (timed in BenchmarkTrackExact).
-	big := runExact(t, "bd.track", "durability=60", "health=40", "rounds=100")
+	big := mechtest.MustExact(t, registry, "bd.track", "durability=60", "health=40", "rounds=100")
 	if p := event(t, big, "shock"); p < .99 {
 		t.Errorf("60 × 40: P(shock within 100 rounds) = %v", p)
 	}
@@ -212,48 +213,48 @@ func TestVigor(t *testing.T) {
 	for _, c := range cases {
 		t.Run(join(c.sets), func(t *testing.T) {
 			t.Parallel()
-			r := runExact(t, "bd.vigor", append(append([]string(nil), base...), c.sets...)...)
+			r := mechtest.MustExact(t, registry, "bd.vigor", append(append([]string(nil), base...), c.sets...)...)
 			u := variable(t, r, "rounds_to_unanswered")
-			near(t, "rounds to unanswered "+join(c.sets), u.Stats.Mean, c.unanswered, 1e-12)
-			near(t, "P(unanswered)", event(t, r, "unanswered"), 1, 1e-12)
+			mechtest.Near(t, "rounds to unanswered "+join(c.sets), u.Stats.Mean, c.unanswered, 1e-12)
+			mechtest.Near(t, "P(unanswered)", event(t, r, "unanswered"), 1, 1e-12)
 			wv := variable(t, r, "rounds_to_winded")
 			if c.windedRounds == 0 {
-				near(t, "never winded "+join(c.sets), wv.Undefined, 1, 1e-9)
+				mechtest.Near(t, "never winded "+join(c.sets), wv.Undefined, 1, 1e-9)
 			} else {
-				near(t, "rounds to winded "+join(c.sets), wv.Stats.Mean, c.windedRounds, 1e-12)
+				mechtest.Near(t, "rounds to winded "+join(c.sets), wv.Stats.Mean, c.windedRounds, 1e-12)
 			}
 		})
 	}
 	// Committing before the roll: reactions on attacks that miss too.
-	r := runExact(t, "bd.vigor", "guard=200", "attacks=1", "stamina=0", "vigor=20", "opt.decide_after_roll=no")
-	near(t, "nothing beats Guard 200", event(t, r, "unanswered"), 0, 1e-9)
-	near(t, "winded by reacting to misses", variable(t, r, "rounds_to_winded").Stats.Mean, 4, 1e-12)
+	r := mechtest.MustExact(t, registry, "bd.vigor", "guard=200", "attacks=1", "stamina=0", "vigor=20", "opt.decide_after_roll=no")
+	mechtest.Near(t, "nothing beats Guard 200", event(t, r, "unanswered"), 0, 1e-9)
+	mechtest.Near(t, "winded by reacting to misses", variable(t, r, "rounds_to_winded").Stats.Mean, 4, 1e-12)
 	// Recovery 2 a round for two reactions of 5: sustained only with luck.
-	s := runExact(t, "bd.vigor", "stamina=50", "attacks=2")
-	near(t, "recovery 10 sustains two reactions a round", event(t, s, "unanswered"), 0, 0)
+	s := mechtest.MustExact(t, registry, "bd.vigor", "stamina=50", "attacks=2")
+	mechtest.Near(t, "recovery 10 sustains two reactions a round", event(t, s, "unanswered"), 0, 0)
 	// One attack a round with P(beat) = p and no recovery, 5 Vigor: the
 	// first threat is answered, the second is not: NegBin(2, p).
-	p := event(t, runExact(t, "bd.attack"), "hit")
-	g := runExact(t, "bd.vigor", "vigor=5", "stamina=0", "attacks=1", "rounds=200")
-	near(t, "E[rounds to unanswered]", g.Process.MeanTimeUnbounded, 2/p, 1e-9)
+	p := event(t, mechtest.MustExact(t, registry, "bd.attack"), "hit")
+	g := mechtest.MustExact(t, registry, "bd.vigor", "vigor=5", "stamina=0", "attacks=1", "rounds=200")
+	mechtest.Near(t, "E[rounds to unanswered]", g.Process.MeanTimeUnbounded, 2/p, 1e-9)
 }
 
 // Shock: P(stabilised) = 1 − (1 − p)^(attempts·Stamina); aid: 0 or d10.
 func TestShockAndAid(t *testing.T) {
 	t.Parallel()
-	p := event(t, runExact(t, "bd.core.check"), "success")
+	p := event(t, mechtest.MustExact(t, registry, "bd.core.check"), "success")
 	for _, c := range []struct{ attempts, stamina int }{{1, 10}, {2, 3}, {0, 5}, {4, 1}} {
 		t.Run(fmt.Sprintf("%d attempts, Stamina %d", c.attempts, c.stamina), func(t *testing.T) {
 			t.Parallel()
-			r := runExact(t, "bd.shock_and_aid", "attempts="+itoa(c.attempts), "stamina="+itoa(c.stamina))
+			r := mechtest.MustExact(t, registry, "bd.shock_and_aid", "attempts="+itoa(c.attempts), "stamina="+itoa(c.stamina))
 			want := 1 - math.Pow(1-p, float64(c.attempts*c.stamina))
-			near(t, "P(stabilised)", event(t, r, "stabilised"), want, 1e-12)
-			near(t, "P(dead)", event(t, r, "dead"), 1-want, 1e-12)
+			mechtest.Near(t, "P(stabilised)", event(t, r, "stabilised"), want, 1e-12)
+			mechtest.Near(t, "P(dead)", event(t, r, "dead"), 1-want, 1e-12)
 		})
 	}
-	r := runExact(t, "bd.shock_and_aid")
-	near(t, "P(aid)", event(t, r, "aid_succeeds"), p, 1e-12)
-	near(t, "E[restored]", variable(t, r, "durability_restored").Stats.Mean, 5.5*p, 1e-12)
+	r := mechtest.MustExact(t, registry, "bd.shock_and_aid")
+	mechtest.Near(t, "P(aid)", event(t, r, "aid_succeeds"), p, 1e-12)
+	mechtest.Near(t, "E[restored]", variable(t, r, "durability_restored").Stats.Mean, 5.5*p, 1e-12)
 }
 
 // bd.skirmish is simulated only; with Vigor to spare it is bd.track.
@@ -278,10 +279,10 @@ func TestSkirmishAgreesWithTrack(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr := runExact(t, "bd.track", sets[1:]...)
+			tr := mechtest.MustExact(t, registry, "bd.track", sets[1:]...)
 			want := variable(t, tr, "attacks_to_shock").Stats
 			got := variable(t, r, "attacks_to_shock").Stats.Mean
-			near(t, "skirmish "+join(sets)+" mean attacks to shock", got, want.Mean, 5*want.SD/math.Sqrt(float64(n)))
+			mechtest.Near(t, "skirmish "+join(sets)+" mean attacks to shock", got, want.Mean, 5*want.SD/math.Sqrt(float64(n)))
 		})
 	}
 	// Short of Vigor, the creature goes down sooner.
@@ -290,7 +291,7 @@ func TestSkirmishAgreesWithTrack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, full := variable(t, r, "attacks_to_shock").Stats.Mean, variable(t, runExact(t, "bd.track"), "attacks_to_shock").Stats.Mean; got >= full-0.5 {
+	if got, full := variable(t, r, "attacks_to_shock").Stats.Mean, variable(t, mechtest.MustExact(t, registry, "bd.track"), "attacks_to_shock").Stats.Mean; got >= full-0.5 {
 		t.Errorf("5 Vigor and no recovery: %v attacks to shock, about as many as with unlimited reactions (%v)", got, full)
 	}
 }
@@ -309,13 +310,13 @@ func join(ss []string) string {
 // BenchmarkCoreCheckExact: d20 + 5 d20! (bd.core.check k=5 rank=20).
 func BenchmarkCoreCheckExact(b *testing.B) {
 	for b.Loop() {
-		runExact(b, "bd.core.check", "k=5", "rank=20")
+		mechtest.MustExact(b, registry, "bd.core.check", "k=5", "rank=20")
 	}
 }
 
 // BenchmarkTrackExact: bd.track at Durability 60 × Health 40.
 func BenchmarkTrackExact(b *testing.B) {
 	for b.Loop() {
-		runExact(b, "bd.track", "durability=60", "health=40")
+		mechtest.MustExact(b, registry, "bd.track", "durability=60", "health=40")
 	}
 }

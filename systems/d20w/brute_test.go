@@ -87,7 +87,7 @@ func TestOpposedBruteForce(t *testing.T) {
 						return ok
 					})
 					r := run(t, "d20w.core.opposed", "pairing="+p, "opt.naturals="+nat, set("mod_a", a), set("mod_o", o))
-					near(t, fmt.Sprintf("%s %s %+d vs %+d: P(success) %s", p, nat, a, o, win), r.Event("success").P, win.f())
+					mechtest.Near(t, fmt.Sprintf("%s %s %+d vs %+d: P(success) %s", p, nat, a, o, win), r.Event("success").P, win.f(), 1e-12)
 					// The margin's law, exactly: P(margin = m) as a fraction.
 					m := r.Var("margin")
 					for i, got := range m.Exact {
@@ -156,10 +156,10 @@ func TestAttackBruteForce(t *testing.T) {
 								return c
 							})
 							r := run(t, "d20w.attack", sets...)
-							near(t, fmt.Sprint(sets, " P(hit) ", hit), r.Event("hit").P, hit.f())
-							near(t, fmt.Sprint(sets, " P(crit) ", crit), r.Event("crit").P, crit.f())
+							mechtest.Near(t, fmt.Sprint(sets, " P(hit) ", hit), r.Event("hit").P, hit.f(), 1e-12)
+							mechtest.Near(t, fmt.Sprint(sets, " P(crit) ", crit), r.Event("crit").P, crit.f(), 1e-12)
 							if hit.n > 0 {
-								near(t, fmt.Sprint(sets, " P(crit | hit)"), r.Var("crit_if_hit").Stats.Mean, float64(crit.n)/float64(hit.n))
+								mechtest.Near(t, fmt.Sprint(sets, " P(crit | hit)"), r.Var("crit_if_hit").Stats.Mean, float64(crit.n)/float64(hit.n), 1e-12)
 							}
 						}
 					}
@@ -194,9 +194,9 @@ func TestFlatfootedBruteForce(t *testing.T) {
 				}
 				r := run(t, "d20w.flatfooted", "pairing="+p, set("dex", dex), "opt.npc_saves="+npcSaves)
 				what := fmt.Sprintf("%s dex %d %s", p, dex, npcSaves)
-				near(t, what+" P(hit)", r.Event("hit").P, float64(hits)/float64(cases))
-				near(t, what+" P(hit_normal)", r.Event("hit_normal").P, float64(hitsNormal)/float64(cases))
-				near(t, what+" P(wound_damage)", r.Event("wound_damage").P, float64(wounds)/float64(cases))
+				mechtest.Near(t, what+" P(hit)", r.Event("hit").P, float64(hits)/float64(cases), 1e-12)
+				mechtest.Near(t, what+" P(hit_normal)", r.Event("hit_normal").P, float64(hitsNormal)/float64(cases), 1e-12)
+				mechtest.Near(t, what+" P(wound_damage)", r.Event("wound_damage").P, float64(wounds)/float64(cases), 1e-12)
 			}
 		}
 	}
@@ -237,8 +237,8 @@ func TestCMBruteForce(t *testing.T) {
 							set("cma", cma0), set("cmd", cmd0), set("bonus", m), set("attacker_size", as), set("defender_size", ds),
 							set("attacker_str", str), set("attacker_dex", dex), "defender_str=1", "defender_dex=3"}
 						r := run(t, "d20w.cm", sets...)
-						near(t, fmt.Sprint(sets, " P(success) ", win), r.Event("success").P, win.f())
-						near(t, fmt.Sprint(sets, " P(aoo)"), r.Event("defender_aoo").P, 1-win.f())
+						mechtest.Near(t, fmt.Sprint(sets, " P(success) ", win), r.Event("success").P, win.f(), 1e-12)
+						mechtest.Near(t, fmt.Sprint(sets, " P(aoo)"), r.Event("defender_aoo").P, 1-win.f(), 1e-12)
 					}
 				}
 			}
@@ -247,7 +247,7 @@ func TestCMBruteForce(t *testing.T) {
 	// opt.bab_is_bcb=no reads the defender's BAB instead of its BCB.
 	a := run(t, "d20w.cm", "defender_bcb=5", "defender_bab=1", "opt.bab_is_bcb=no")
 	b := run(t, "d20w.cm", "cmd=7")
-	near(t, "BAB instead of BCB", a.Event("success").P, b.Event("success").P)
+	mechtest.Near(t, "BAB instead of BCB", a.Event("success").P, b.Event("success").P, 1e-12)
 	// Degrees ⌊M / W⌋ of a success.
 	d := run(t, "d20w.cm", "cma=10", "cmd=0", "margin_width=3") // M = N + 10 − 10 = N: success on 1..20 except the natural 1
 	deg := d.Var("degree")
@@ -258,7 +258,7 @@ func TestCMBruteForce(t *testing.T) {
 				want++
 			}
 		}
-		near(t, fmt.Sprintf("P(degree %d)", deg.Lo+k), deg.P[k], float64(want)/20)
+		mechtest.Near(t, fmt.Sprintf("P(degree %d)", deg.Lo+k), deg.P[k], float64(want)/20, 1e-12)
 	}
 }
 
@@ -302,7 +302,7 @@ func TestInitiativeBruteForce(t *testing.T) {
 			if probs[l] != nil {
 				want, _ = probs[l].Float64()
 			}
-			near(t, fmt.Sprintf("%v P(%s)", mods, l), b.P[i], want)
+			mechtest.Near(t, fmt.Sprintf("%v P(%s)", mods, l), b.P[i], want, 1e-12)
 		}
 	}
 	// Two combatants: P(A before B) = P(N_A + a > N_B + b) + P(tie)·([a > b] + ½[a = b]).
@@ -322,8 +322,8 @@ func TestInitiativeBruteForce(t *testing.T) {
 		case a == b:
 			tieShare = 0.5
 		}
-		near(t, fmt.Sprintf("P(A %+d before B %+d)", a, b), run(t, "d20w.initiative", set("mod_a", a), set("mod_b", b)).Event("a_before_b").P,
-			(float64(gt)+float64(tie)*tieShare)/400)
+		mechtest.Near(t, fmt.Sprintf("P(A %+d before B %+d)", a, b), run(t, "d20w.initiative", set("mod_a", a), set("mod_b", b)).Event("a_before_b").P,
+			(float64(gt)+float64(tie)*tieShare)/400, 1e-12)
 	}
 }
 
@@ -400,17 +400,17 @@ func TestCritChoiceRecursion(t *testing.T) {
 					if h.Lo+k < len(want) {
 						w = want[h.Lo+k]
 					}
-					near(t, fmt.Sprintf("B=%d P(hits = %d)", b, h.Lo+k), p, w)
+					mechtest.Near(t, fmt.Sprintf("B=%d P(hits = %d)", b, h.Lo+k), p, w, 1e-12)
 				}
-				near(t, fmt.Sprintf("B=%d P(crippled)", b), r.Event("crippled").P, crip)
+				mechtest.Near(t, fmt.Sprintf("B=%d P(crippled)", b), r.Event("crippled").P, crip, 1e-12)
 			}
 		})
 	}
 	// cripple_first: P(crippled) = P(crit)·P(N + s < 15); manoeuvre_first: P(crit)·P(manoeuvre).
-	near(t, "cripple_first", run(t, "d20w.crit_choice", "opt.policy=cripple_first", "threat=4").Event("crippled").P, 4.0/20*12/20)
-	near(t, "manoeuvre_first", run(t, "d20w.crit_choice", "opt.policy=manoeuvre_first", "threat=4").Event("manoeuvre_success").P, 4.0/20*9/20)
+	mechtest.Near(t, "cripple_first", run(t, "d20w.crit_choice", "opt.policy=cripple_first", "threat=4").Event("crippled").P, 4.0/20*12/20, 1e-12)
+	mechtest.Near(t, "manoeuvre_first", run(t, "d20w.crit_choice", "opt.policy=manoeuvre_first", "threat=4").Event("manoeuvre_success").P, 4.0/20*9/20, 1e-12)
 	// A ranged weapon buys no opportunity attack.
-	near(t, "ranged", run(t, "d20w.crit_choice", "weapon=ranged", "budget=3").Var("opportunity_attacks").Stats.Max, 0)
+	mechtest.Near(t, "ranged", run(t, "d20w.crit_choice", "weapon=ranged", "budget=3").Var("opportunity_attacks").Stats.Max, 0, 1e-12)
 }
 
 // d20w.crippling: injuries ~ Binomial(r, P(crit)·P(save fails)), on the track.
@@ -435,7 +435,7 @@ func TestCripplingBinomial(t *testing.T) {
 			}
 			lb := band(t, res, "level")
 			for i := range levels {
-				near(t, "P(level "+lb.Labels[i]+")", lb.P[i], levels[i])
+				mechtest.Near(t, "P(level "+lb.Labels[i]+")", lb.P[i], levels[i], 1e-12)
 			}
 		})
 	}
@@ -487,11 +487,11 @@ func TestStanceBruteForce(t *testing.T) {
 			r := run(t, "d20w.stance", "stance="+st, "pairing="+p, set("s", s), set("bcb", 4), set("attack", a), set("defence", d), set("damage_die", die),
 				set("damage_bonus", bonus), set("enemy_attack", ea), set("enemy_defence", ed), set("enemy_damage_die", edie), set("enemy_damage_bonus", eb))
 			what := st + " " + p
-			near(t, what+" P(hit)", r.Event("hit").P, float64(hit)/float64(cases))
-			near(t, what+" P(hit_taken)", r.Event("hit_taken").P, float64(taken)/float64(cases))
+			mechtest.Near(t, what+" P(hit)", r.Event("hit").P, float64(hit)/float64(cases), 1e-12)
+			mechtest.Near(t, what+" P(hit_taken)", r.Event("hit_taken").P, float64(taken)/float64(cases), 1e-12)
 			for k := 0; k <= 4; k++ {
 				want := float64(net[k]) / float64(cases)
-				near(t, fmt.Sprintf("%s E[net at s = %d]", what, k), r.Var(fmt.Sprintf("net_s%d", k)).Stats.Mean, want)
+				mechtest.Near(t, fmt.Sprintf("%s E[net at s = %d]", what, k), r.Var(fmt.Sprintf("net_s%d", k)).Stats.Mean, want, 1e-12)
 			}
 		}
 	}

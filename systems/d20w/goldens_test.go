@@ -19,13 +19,6 @@ func run(t *testing.T, id string, sets ...string) *engine.Result {
 	return r
 }
 
-func near(t *testing.T, what string, got, want float64) {
-	t.Helper()
-	if math.Abs(got-want) > 1e-12 {
-		t.Errorf("%s = %.15g; want %.15g", what, got, want)
-	}
-}
-
 func set(name string, v int) string { return fmt.Sprintf("%s=%d", name, v) }
 
 // The golden values of the d20w mechanics (run as the commands of the brief:
@@ -34,30 +27,30 @@ func TestGoldens(t *testing.T) {
 	t.Parallel()
 	// d20w.core.opposed: +5 vs +3, match or beat: 247/400.
 	op := run(t, "d20w.core.opposed", "mod_a=5", "mod_o=3")
-	near(t, "opposed +5 vs +3", op.Event("success").P, 247.0/400)
+	mechtest.Near(t, "opposed +5 vs +3", op.Event("success").P, 247.0/400, 1e-12)
 	if got := op.Var("margin").Exact[0]; got != "1/400" {
 		t.Errorf("P(margin = −17) = %s; want 1/400", got)
 	}
 	// d20w.attack: PC +5 vs NPC Defence +3: 13/20; NPC +5 vs PC +3: 12/20, and with w = 2 a crit 2/20.
-	near(t, "attack pc_npc", run(t, "d20w.attack", "attack=5", "defence=3", "pairing=pc_npc").Event("hit").P, 0.65)
-	near(t, "attack npc_pc", run(t, "d20w.attack", "attack=5", "defence=3", "pairing=npc_pc").Event("hit").P, 0.60)
-	near(t, "attack npc_pc crit w=2", run(t, "d20w.attack", "attack=5", "defence=3", "pairing=npc_pc", "threat=2").Event("crit").P, 0.10)
+	mechtest.Near(t, "attack pc_npc", run(t, "d20w.attack", "attack=5", "defence=3", "pairing=pc_npc").Event("hit").P, 0.65, 1e-12)
+	mechtest.Near(t, "attack npc_pc", run(t, "d20w.attack", "attack=5", "defence=3", "pairing=npc_pc").Event("hit").P, 0.60, 1e-12)
+	mechtest.Near(t, "attack npc_pc crit w=2", run(t, "d20w.attack", "attack=5", "defence=3", "pairing=npc_pc", "threat=2").Event("crit").P, 0.10, 1e-12)
 	// d20w.cm: PC CMA +4 vs NPC CMD +6 (target 16): N ∈ {12..20}: 9/20.
-	near(t, "cm pc_npc", run(t, "d20w.cm", "cma=4", "cmd=6", "pairing=pc_npc").Event("success").P, 0.45)
+	mechtest.Near(t, "cm pc_npc", run(t, "d20w.cm", "cma=4", "cmd=6", "pairing=pc_npc").Event("success").P, 0.45, 1e-12)
 	// d20w.core.opposed, take 10: PC→NPC P = clamp((11 + a − b)/20, 0, 1); NPC→PC P(resist) = clamp((10 + d − b)/20, 0, 1).
 	clamp := func(x float64) float64 { return math.Min(1, math.Max(0, x)) }
 	for _, a := range []int{-12, -3, 0, 4, 9, 25} {
 		for _, b := range []int{-5, 0, 3, 11} {
-			near(t, fmt.Sprintf("PC %+d vs NPC %+d", a, b), run(t, "d20w.core.opposed", "pairing=pc_npc", set("mod_a", a), set("mod_o", b)).Event("success").P,
-				clamp(float64(11+a-b)/20))
-			near(t, fmt.Sprintf("NPC %+d vs PC %+d: resist", b, a), run(t, "d20w.core.opposed", "pairing=npc_pc", set("mod_a", b), set("mod_o", a)).Event("resisted").P,
-				clamp(float64(10+a-b)/20))
+			mechtest.Near(t, fmt.Sprintf("PC %+d vs NPC %+d", a, b), run(t, "d20w.core.opposed", "pairing=pc_npc", set("mod_a", a), set("mod_o", b)).Event("success").P,
+				clamp(float64(11+a-b)/20), 1e-12)
+			mechtest.Near(t, fmt.Sprintf("NPC %+d vs PC %+d: resist", b, a), run(t, "d20w.core.opposed", "pairing=npc_pc", set("mod_a", b), set("mod_o", a)).Event("resisted").P,
+				clamp(float64(10+a-b)/20), 1e-12)
 		}
 	}
 	// NPC vs NPC is certain and flagged.
 	nn := run(t, "d20w.core.opposed", "pairing=npc_npc", "mod_a=2", "mod_o=3")
-	near(t, "npc vs npc", nn.Event("success").P, 0)
-	near(t, "npc vs npc deterministic", nn.Event("deterministic").P, 1)
+	mechtest.Near(t, "npc vs npc", nn.Event("success").P, 0, 1e-12)
+	mechtest.Near(t, "npc vs npc deterministic", nn.Event("deterministic").P, 1, 1e-12)
 }
 
 // The examples of the modifier track on the page, and the values of the
@@ -109,12 +102,12 @@ func TestModtrackTable(t *testing.T) {
 			}
 		}
 		// The check it modifies: N + mod + value ≥ DC, mod 0, DC 15.
-		near(t, fmt.Sprint(c.sets, " success"), r.Event("success").P, math.Min(1, math.Max(0, float64(6+c.value)/20)))
+		mechtest.Near(t, fmt.Sprint(c.sets, " success"), r.Event("success").P, math.Min(1, math.Max(0, float64(6+c.value)/20)), 1e-12)
 	}
 	// An Easy task is not rolled unless conditions are Extreme.
-	near(t, "easy", run(t, "d20w.modtrack", "task=easy", "mod=-10").Event("success").P, 1)
-	near(t, "easy, Extreme penalty", run(t, "d20w.modtrack", "task=easy", "minor_bonuses=0", "extreme_penalties=1", "mod=8").Event("success").P, 6.0/20)
-	near(t, "easy, Extreme bonus", run(t, "d20w.modtrack", "task=easy", "minor_bonuses=0", "extreme_bonuses=1", "mod=-8").Event("success").P, 6.0/20)
+	mechtest.Near(t, "easy", run(t, "d20w.modtrack", "task=easy", "mod=-10").Event("success").P, 1, 1e-12)
+	mechtest.Near(t, "easy, Extreme penalty", run(t, "d20w.modtrack", "task=easy", "minor_bonuses=0", "extreme_penalties=1", "mod=8").Event("success").P, 6.0/20, 1e-12)
+	mechtest.Near(t, "easy, Extreme bonus", run(t, "d20w.modtrack", "task=easy", "minor_bonuses=0", "extreme_bonuses=1", "mod=-8").Event("success").P, 6.0/20, 1e-12)
 	// A repeat without a counted source of its size is refused as bad input.
 	m, _ := registry.Lookup("d20w.modtrack")
 	cfg, err := m.Configure([]string{"minor_bonuses=3", "repeated_major_bonuses=1"})

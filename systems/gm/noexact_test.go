@@ -22,15 +22,7 @@ func TestTooLongForExactStillSimulates(t *testing.T) {
 	if !errors.As(err, &in) || !strings.Contains(err.Error(), "oddsmith sim") {
 		t.Fatalf("exact = %v; want a refusal advising the simulator", err)
 	}
-	m, _ := registry.Lookup("gm.ailment.chronic")
-	c, err := m.Configure(sets)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := m.Model(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := mechtest.MustModel(t, registry, "gm.ailment.chronic", sets...)
 	s, err := sim.NewSampler(spec)
 	if err != nil {
 		t.Fatal(err)

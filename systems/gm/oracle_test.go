@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/oddsmith/oddsmith/internal/mechtest"
 )
 
 // Oracles: the rules applied by enumeration, with exact rationals, written
@@ -94,17 +96,17 @@ func TestContestClosedForm(t *testing.T) {
 			t.Parallel()
 			pa, pb := f64(pr(sc[0], false)), f64(pr(sc[1], false))
 			a, b := pa*(1-pb), pb*(1-pa)
-			r := runExact(t, "gm.contest", "a_score="+strconv.Itoa(sc[0]), "b_score="+strconv.Itoa(sc[1]), "rounds=2000")
-			near(t, "P(A wins)", r.Event("a_wins").P, a/(a+b), 1e-12)
-			near(t, "P(B wins)", r.Event("b_wins").P, b/(a+b), 1e-12)
-			near(t, "E[rounds]", r.Var("rounds").Stats.Mean, 1/(a+b), 1e-9)
+			r := mechtest.MustExact(t, registry, "gm.contest", "a_score="+strconv.Itoa(sc[0]), "b_score="+strconv.Itoa(sc[1]), "rounds=2000")
+			mechtest.Near(t, "P(A wins)", r.Event("a_wins").P, a/(a+b), 1e-12)
+			mechtest.Near(t, "P(B wins)", r.Event("b_wins").P, b/(a+b), 1e-12)
+			mechtest.Near(t, "E[rounds]", r.Var("rounds").Stats.Mean, 1/(a+b), 1e-9)
 		})
 	}
 	// Both always succeed: it never resolves, and says so.
-	r := runExact(t, "gm.contest", "a_score=20", "b_score=25", "rounds=7")
-	near(t, "never_resolves", r.Event("never_resolves").P, 1, 0)
-	near(t, "unresolved", r.Event("unresolved").P, 1, 0)
-	near(t, "undefined rounds", r.Var("rounds").Undefined, 1, 0)
+	r := mechtest.MustExact(t, registry, "gm.contest", "a_score=20", "b_score=25", "rounds=7")
+	mechtest.Near(t, "never_resolves", r.Event("never_resolves").P, 1, 0)
+	mechtest.Near(t, "unresolved", r.Event("unresolved").P, 1, 0)
+	mechtest.Near(t, "undefined rounds", r.Var("rounds").Undefined, 1, 0)
 	// A chase: Movement 7 faster gives the pursuer +2; −10 gives the quarry +3.
 	for _, c := range []struct {
 		diff    string
@@ -115,8 +117,8 @@ func TestContestClosedForm(t *testing.T) {
 			t.Parallel()
 			pa, pb := f64(pr(c.pursuer, false)), f64(pr(c.quarry, false))
 			a, b := pa*(1-pb), pb*(1-pa)
-			r := runExact(t, "gm.chase", "movement_difference="+c.diff, "rounds=2000")
-			near(t, "P(caught)", r.Event("caught").P, a/(a+b), 1e-12)
+			r := mechtest.MustExact(t, registry, "gm.chase", "movement_difference="+c.diff, "rounds=2000")
+			mechtest.Near(t, "P(caught)", r.Event("caught").P, a/(a+b), 1e-12)
 		})
 	}
 }
@@ -209,11 +211,11 @@ func TestChronicOracle(t *testing.T) {
 		what := "chronic" + joinSets(c.sets)
 		t.Run(what, func(t *testing.T) {
 			t.Parallel()
-			r := runExact(t, "gm.ailment.chronic", c.sets...)
+			r := mechtest.MustExact(t, registry, "gm.ailment.chronic", c.sets...)
 			n, total, still := chronicOracle(c)
 			samePMF(t, what, r.Var("effects"), n.floats(), 1e-12)
 			samePMF(t, what, r.Var("total_effect"), total.floats(), 1e-12)
-			near(t, what+": P(still ill)", r.Event("still_ill").P, f64(still), 1e-12)
+			mechtest.Near(t, what+": P(still ill)", r.Event("still_ill").P, f64(still), 1e-12)
 			samePMF(t, what, r.Var("effects_if_contracted"), n.from(1).floats(), 1e-12)
 		})
 	}
@@ -301,20 +303,20 @@ func TestInescapableOracle(t *testing.T) {
 		t.Run(what, func(t *testing.T) {
 			t.Parallel()
 			n, total := inescapableOracle(c)
-			r := runExact(t, "gm.ailment.inescapable", c.sets...)
+			r := mechtest.MustExact(t, registry, "gm.ailment.inescapable", c.sets...)
 			samePMF(t, what, r.Var("effects"), n.floats(), 1e-12)
 			samePMF(t, what, r.Var("total_effect"), total.floats(), 1e-12)
-			near(t, what+": P(affected)", r.Event("affected").P, 1-f64(n[0]), 1e-12)
+			mechtest.Near(t, what+": P(affected)", r.Event("affected").P, 1-f64(n[0]), 1e-12)
 		})
 	}
 	t.Run("sleep gas closed form", func(t *testing.T) {
 		t.Parallel()
 		// N ~ Binomial(5, ½); each effect 2d10 minutes.
-		r := runExact(t, "gm.ailment.inescapable")
+		r := mechtest.MustExact(t, registry, "gm.ailment.inescapable")
 		for k, want := range []float64{1, 5, 10, 10, 5, 1} {
-			near(t, "sleep gas P(N = k)", pmf(r.Var("effects"))[float64(k)], want/32, 1e-12)
+			mechtest.Near(t, "sleep gas P(N = k)", pmf(r.Var("effects"))[float64(k)], want/32, 1e-12)
 		}
-		near(t, "sleep gas E[minutes]", r.Var("total_effect").Stats.Mean, 2.5*11, 1e-9)
+		mechtest.Near(t, "sleep gas E[minutes]", r.Var("total_effect").Stats.Mean, 2.5*11, 1e-9)
 	})
 }
 
@@ -428,13 +430,13 @@ func TestChronicInescapableOracle(t *testing.T) {
 		t.Run(what, func(t *testing.T) {
 			t.Parallel()
 			o := chronicInescapableOracle(c)
-			r := runExact(t, "gm.ailment.chronic_inescapable", c.sets...)
+			r := mechtest.MustExact(t, registry, "gm.ailment.chronic_inescapable", c.sets...)
 			samePMF(t, what, r.Var("effects"), o.n.floats(), 1e-12)
 			samePMF(t, what, r.Var("total_effect"), o.total.floats(), 1e-12)
 			samePMF(t, what, r.Var("effects_in_area"), o.inArea.floats(), 1e-12)
 			samePMF(t, what, r.Var("time_ill_after_leaving"), o.after.floats(), 1e-12)
-			near(t, what+": P(affected)", r.Event("affected").P, 1-f64(o.resisting), 1e-12)
-			near(t, what+": P(still ill)", r.Event("still_ill").P, f64(o.still), 1e-12)
+			mechtest.Near(t, what+": P(affected)", r.Event("affected").P, 1-f64(o.resisting), 1e-12)
+			mechtest.Near(t, what+": P(still ill)", r.Event("still_ill").P, f64(o.still), 1e-12)
 		})
 	}
 }
@@ -444,14 +446,14 @@ func TestSimpleAilmentOracle(t *testing.T) {
 	t.Parallel()
 	// Shadow spider (s = 1, d6), willing (−4), R = 13, 2 injuries with the
 	// penalty: the roll at 13 − 1 − 4 − 2 = 6 resists with P = 6/20.
-	r := runExact(t, "gm.ailment.simple", "preset=shadow_spider", "willing=1", "R=13", "opt.injury_penalty=on", "injuries=2")
-	near(t, "P(affected)", r.Event("affected").P, 0.7, 1e-15)
+	r := mechtest.MustExact(t, registry, "gm.ailment.simple", "preset=shadow_spider", "willing=1", "R=13", "opt.injury_penalty=on", "injuries=2")
+	mechtest.Near(t, "P(affected)", r.Event("affected").P, 0.7, 1e-15)
 	want := map[float64]float64{0: 0.3}
 	for v := 1; v <= 6; v++ {
 		want[float64(v)] = 0.7 / 6
 	}
 	samePMF(t, "simple", r.Var("effect"), want, 1e-15)
-	near(t, "E[effect | affected]", r.Var("effect_if_affected").Stats.Mean, 3.5, 1e-12)
+	mechtest.Near(t, "E[effect | affected]", r.Var("effect_if_affected").Stats.Mean, 3.5, 1e-12)
 }
 
 // TestFallOracle compares gm.fall with the falling table applied to every
@@ -502,7 +504,7 @@ func TestFallOracle(t *testing.T) {
 					inj.put(i, p)
 				}
 			}
-			r := runExact(t, "gm.fall", c.sets...)
+			r := mechtest.MustExact(t, registry, "gm.fall", c.sets...)
 			samePMF(t, "fall"+joinSets(c.sets), r.Var("damage"), dmg.floats(), 1e-12)
 			samePMF(t, "fall"+joinSets(c.sets), r.Var("injuries"), inj.floats(), 1e-12)
 		})
@@ -547,14 +549,14 @@ func TestJumpOracle(t *testing.T) {
 					reach += 1.0 / 20
 				}
 			}
-			r := runExact(t, "gm.jump", c.sets...)
+			r := mechtest.MustExact(t, registry, "gm.jump", c.sets...)
 			samePMF(t, "jump"+joinSets(c.sets), r.Var("height"), height.floats(), 1e-15)
-			near(t, "P(reach)"+joinSets(c.sets), r.Event("reaches_target").P, reach, 1e-12)
-			near(t, "E[distance]"+joinSets(c.sets), r.Var("distance").Stats.Mean, r.Var("height").Stats.Mean*c.factor, 1e-12)
+			mechtest.Near(t, "P(reach)"+joinSets(c.sets), r.Event("reaches_target").P, reach, 1e-12)
+			mechtest.Near(t, "E[distance]"+joinSets(c.sets), r.Var("distance").Stats.Mean, r.Var("height").Stats.Mean*c.factor, 1e-12)
 		})
 	}
 	// The cliff: the doubling penalty stops a human around 4–5 feet.
-	near(t, "max height, agility 10", runExact(t, "gm.jump").Var("height").Stats.Max, 6, 0)
+	mechtest.Near(t, "max height, agility 10", mechtest.MustExact(t, registry, "gm.jump").Var("height").Stats.Max, 6, 0)
 }
 
 // series is the Poisson-binomial (or, with feedback, the chain) of K
@@ -597,9 +599,9 @@ func TestHealthSeriesOracles(t *testing.T) {
 				}
 				return t
 			})
-			r := runExact(t, "gm.forced_march", c.sets...)
+			r := mechtest.MustExact(t, registry, "gm.forced_march", c.sets...)
 			samePMF(t, "forced march"+joinSets(c.sets), r.Var("injuries"), want.floats(), 1e-12)
-			near(t, "injuries per distance"+joinSets(c.sets), r.Var("injuries_per_distance").Stats.Mean,
+			mechtest.Near(t, "injuries per distance"+joinSets(c.sets), r.Var("injuries_per_distance").Stats.Mean,
 				r.Var("injuries").Stats.Mean/float64(c.K*(12-c.r)), 1e-12)
 		})
 	}
@@ -622,7 +624,7 @@ func TestHealthSeriesOracles(t *testing.T) {
 				}
 				return t
 			})
-			samePMF(t, "daily push"+joinSets(c.sets), runExact(t, "gm.daily_push", c.sets...).Var("injuries"), want.floats(), 1e-12)
+			samePMF(t, "daily push"+joinSets(c.sets), mechtest.MustExact(t, registry, "gm.daily_push", c.sets...).Var("injuries"), want.floats(), 1e-12)
 		})
 	}
 }
@@ -673,13 +675,13 @@ func TestSuffocationOracle(t *testing.T) {
 					inj.put(n, m)
 				}
 			}
-			r := runExact(t, "gm.suffocation", c.sets...)
+			r := mechtest.MustExact(t, registry, "gm.suffocation", c.sets...)
 			what := "suffocation" + joinSets(c.sets)
 			samePMF(t, what, r.Var("injuries"), inj.floats(), 1e-12)
 			// rounds_to_k_injuries is defined where the k-th injury came.
 			got := pmf(r.Var("rounds_to_k_injuries"))
 			for x, p := range roundK {
-				near(t, what+": P(k-th injury at round "+strconv.Itoa(x)+")", got[float64(x)], f64(p), 1e-12)
+				mechtest.Near(t, what+": P(k-th injury at round "+strconv.Itoa(x)+")", got[float64(x)], f64(p), 1e-12)
 			}
 		})
 	}
@@ -696,16 +698,16 @@ func TestReactionsClosedForms(t *testing.T) {
 		for _, c := range []struct {
 			ev, k int
 		}{{10, 3}, {6, 12}, {17, 1}} {
-			r := runExact(t, "gm.concentration", "evasion="+strconv.Itoa(c.ev), "hits="+strconv.Itoa(c.k))
-			near(t, "concentration survives", r.Event("survives").P, math.Pow(float64(c.ev)/20, float64(c.k)), 1e-12)
+			r := mechtest.MustExact(t, registry, "gm.concentration", "evasion="+strconv.Itoa(c.ev), "hits="+strconv.Itoa(c.k))
+			mechtest.Near(t, "concentration survives", r.Event("survives").P, math.Pow(float64(c.ev)/20, float64(c.k)), 1e-12)
 		}
 	})
 	t.Run("semiconscious", func(t *testing.T) {
 		t.Parallel()
 		// Semi-consciousness: E[delay] = 2.5·(1 − p).
 		for _, w := range []int{0, 7, 12, 20} {
-			r := runExact(t, "gm.semiconscious", "willpower="+strconv.Itoa(w))
-			near(t, "E[delay]", r.Var("delay").Stats.Mean, 2.5*(1-float64(w)/20), 1e-12)
+			r := mechtest.MustExact(t, registry, "gm.semiconscious", "willpower="+strconv.Itoa(w))
+			mechtest.Near(t, "E[delay]", r.Var("delay").Stats.Mean, 2.5*(1-float64(w)/20), 1e-12)
 		}
 	})
 	t.Run("disbelieve", func(t *testing.T) {
@@ -736,12 +738,12 @@ func TestReactionsClosedForms(t *testing.T) {
 					}
 				}
 			}
-			r := runExact(t, "gm.disbelieve", c.sets...)
-			near(t, "disbelieves"+joinSets(c.sets), r.Event("disbelieves").P, dis, 1e-12)
-			near(t, "other disbelieves"+joinSets(c.sets), r.Event("other_disbelieves").P, oth, 1e-12)
+			r := mechtest.MustExact(t, registry, "gm.disbelieve", c.sets...)
+			mechtest.Near(t, "disbelieves"+joinSets(c.sets), r.Event("disbelieves").P, dis, 1e-12)
+			mechtest.Near(t, "other disbelieves"+joinSets(c.sets), r.Event("other_disbelieves").P, oth, 1e-12)
 		}
-		dmg := runExact(t, "gm.disbelieve", "phantasmal_damage=23", "perception=20")
-		near(t, "phantasmal damage kept: a tenth, rounded up", dmg.Var("damage_remaining").Stats.Mean, 3, 0)
+		dmg := mechtest.MustExact(t, registry, "gm.disbelieve", "phantasmal_damage=23", "perception=20")
+		mechtest.Near(t, "phantasmal damage kept: a tenth, rounded up", dmg.Var("damage_remaining").Stats.Mean, 3, 0)
 	})
 	t.Run("item_reaction", func(t *testing.T) {
 		t.Parallel()
@@ -750,14 +752,14 @@ func TestReactionsClosedForms(t *testing.T) {
 			th   string
 			want int
 		}{{"0.2", 0}, {"0.25", 1}, {"0.5", 2}, {"1", 3}, {"2", 4}, {"3.9", 4}, {"4", 5}} {
-			r := runExact(t, "gm.item_reaction", "material=glass", "attack=fire", "thickness="+c.th)
-			near(t, "glass "+c.th+"″ P(damaged)", r.Event("damaged").P, 1-math.Min(float64(4+8+c.want)/20, 1), 1e-15)
+			r := mechtest.MustExact(t, registry, "gm.item_reaction", "material=glass", "attack=fire", "thickness="+c.th)
+			mechtest.Near(t, "glass "+c.th+"″ P(damaged)", r.Event("damaged").P, 1-math.Min(float64(4+8+c.want)/20, 1), 1e-15)
 		}
-		r := runExact(t, "gm.item_reaction", "material=paper", "attack=fire", "thickness=0.5", "modifier=-3")
-		near(t, "paper vs fire", r.Event("damaged").P, 1-float64(4-2+1-3)/20, 1e-15)
-		r = runExact(t, "gm.item_reaction", "opt.table=user", "user_bonus=3", "user_base_thickness=0.3", "thickness=2.5")
-		near(t, "user table: 3 doublings past 0.3″", r.Event("damaged").P, 1-float64(4+3+4)/20, 1e-15)
-		near(t, "destroyed needs damage ≥ weight", runExact(t, "gm.item_reaction", "damage=4", "weight=4.5").Event("destroyed").P, 0, 0)
+		r := mechtest.MustExact(t, registry, "gm.item_reaction", "material=paper", "attack=fire", "thickness=0.5", "modifier=-3")
+		mechtest.Near(t, "paper vs fire", r.Event("damaged").P, 1-float64(4-2+1-3)/20, 1e-15)
+		r = mechtest.MustExact(t, registry, "gm.item_reaction", "opt.table=user", "user_bonus=3", "user_base_thickness=0.3", "thickness=2.5")
+		mechtest.Near(t, "user table: 3 doublings past 0.3″", r.Event("damaged").P, 1-float64(4+3+4)/20, 1e-15)
+		mechtest.Near(t, "destroyed needs damage ≥ weight", mechtest.MustExact(t, registry, "gm.item_reaction", "damage=4", "weight=4.5").Event("destroyed").P, 0, 0)
 	})
 	t.Run("tracking", func(t *testing.T) {
 		t.Parallel()
@@ -774,11 +776,11 @@ func TestReactionsClosedForms(t *testing.T) {
 				}
 				want += f64(pr(c.P-c.days+gb-m, false)) / 20
 			}
-			r := runExact(t, "gm.tracking", "perception="+strconv.Itoa(c.P), "days="+strconv.Itoa(c.days), "group="+strconv.Itoa(c.g),
+			r := mechtest.MustExact(t, registry, "gm.tracking", "perception="+strconv.Itoa(c.P), "days="+strconv.Itoa(c.days), "group="+strconv.Itoa(c.g),
 				"covers=1", "quarry_perception="+strconv.Itoa(c.qp))
-			near(t, "P(track)", r.Event("tracked").P, want, 1e-12)
+			mechtest.Near(t, "P(track)", r.Event("tracked").P, want, 1e-12)
 		}
-		near(t, "P(track), no cover, 4 days, group 9", runExact(t, "gm.tracking", "days=4", "group=9").Event("tracked").P, (10-4+3)/20.0, 1e-15)
+		mechtest.Near(t, "P(track), no cover, 4 days, group 9", mechtest.MustExact(t, registry, "gm.tracking", "days=4", "group=9").Event("tracked").P, (10-4+3)/20.0, 1e-15)
 	})
 }
 

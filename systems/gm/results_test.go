@@ -5,27 +5,7 @@ import (
 	"testing"
 
 	"github.com/oddsmith/oddsmith/engine"
-	"github.com/oddsmith/oddsmith/internal/mechtest"
 )
-
-// near fails the test unless got is within tol of want.
-func near(t *testing.T, what string, got, want, tol float64) {
-	t.Helper()
-	if math.Abs(got-want) > tol {
-		t.Errorf("%s = %.10g; want %.10g (±%g)", what, got, want, tol)
-	}
-}
-
-// runExact computes a gm mechanic exactly at the settings, failing the
-// test on an error.
-func runExact(t *testing.T, id string, sets ...string) *engine.Result {
-	t.Helper()
-	r, err := mechtest.Exact(registry, id, sets...)
-	if err != nil {
-		t.Fatalf("%s %v: %v", id, sets, err)
-	}
-	return r
-}
 
 // pmf is a variable's distribution by value (its defined part).
 func pmf(v *engine.VarResult) map[float64]float64 {

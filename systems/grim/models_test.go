@@ -117,14 +117,14 @@ func TestFallInterpolationIsExact(t *testing.T) {
 	} {
 		t.Run(c.distance+" m", func(t *testing.T) {
 			t.Parallel()
-			res := runExact(t, "grim.fall", "distance="+c.distance, "surface="+c.surface, "agl=2", "opt.row=interpolate_dice", "condition=200")
+			res := mechtest.MustExact(t, registry, "grim.fall", "distance="+c.distance, "surface="+c.surface, "agl=2", "opt.row=interpolate_dice", "condition=200")
 			rows := map[int]*big.Rat{c.lower: new(big.Rat).Sub(big.NewRat(1, 1), c.w), c.lower + 1: c.w}
 			pmf, broken := fallDamageByEnumeration(2, rows)
 			if c.distance == "7" && broken.Cmp(big.NewRat(17, 30)) != 0 {
 				t.Fatalf("enumeration gives P(broken) = %s, not 17/30", broken.RatString())
 			}
 			bf, _ := broken.Float64()
-			near(t, "P(broken) at "+c.distance+" m", res.Event("broken").P, bf, 1e-12)
+			mechtest.Near(t, "P(broken) at "+c.distance+" m", res.Event("broken").P, bf, 1e-12)
 			// The exact engine gives rationals where it can afford them (not
 			// for 4d20 and 5d20); compare them exactly, else the floats.
 			v := res.Var("damage")
@@ -143,7 +143,7 @@ func TestFallInterpolationIsExact(t *testing.T) {
 					continue
 				}
 				wf, _ := want.Float64()
-				near(t, c.distance+" m: P(damage = "+itoa(v.Lo+i)+")", p, wf, 1e-12)
+				mechtest.Near(t, c.distance+" m: P(damage = "+itoa(v.Lo+i)+")", p, wf, 1e-12)
 			}
 			if c.distance == "7" && v.Exact == nil {
 				t.Errorf("7 m: no exact rationals for the damage")
@@ -161,15 +161,15 @@ func TestFallInterpolationIsExact(t *testing.T) {
 // nearest_row rounds up to the first row.
 func TestFallDistancesAreExact(t *testing.T) {
 	t.Parallel()
-	short := runExact(t, "grim.fall", "distance=4.4999999999")
-	near(t, "P(damage = 0) just short of 4.5 m", short.Var("damage").P[0-short.Var("damage").Lo], 1, 1e-12)
-	near(t, "P(broken) just short of 4.5 m", short.Event("broken").P, 0, 0)
-	at := runExact(t, "grim.fall", "distance=4.5")
-	near(t, "E[damage] at 4.5 m, AGL +3 vs 10 (N ≥ 7 breaks: 14/20)", at.Var("damage").Stats.Mean, 6.0/20*3.5+14.0/20*(0+1+1+2+2+3)/6, 1e-12)
-	mid := runExact(t, "grim.fall", "distance=2.25", "opt.row=nearest_row")
-	near(t, "2.25 m rounds up to the first row", mid.Var("damage").Stats.Mean, at.Var("damage").Stats.Mean, 1e-12)
-	below := runExact(t, "grim.fall", "distance=2.2499999999", "opt.row=nearest_row")
-	near(t, "just below 2.25 m: no damage", below.Var("damage").Stats.Mean, 0, 0)
+	short := mechtest.MustExact(t, registry, "grim.fall", "distance=4.4999999999")
+	mechtest.Near(t, "P(damage = 0) just short of 4.5 m", short.Var("damage").P[0-short.Var("damage").Lo], 1, 1e-12)
+	mechtest.Near(t, "P(broken) just short of 4.5 m", short.Event("broken").P, 0, 0)
+	at := mechtest.MustExact(t, registry, "grim.fall", "distance=4.5")
+	mechtest.Near(t, "E[damage] at 4.5 m, AGL +3 vs 10 (N ≥ 7 breaks: 14/20)", at.Var("damage").Stats.Mean, 6.0/20*3.5+14.0/20*(0+1+1+2+2+3)/6, 1e-12)
+	mid := mechtest.MustExact(t, registry, "grim.fall", "distance=2.25", "opt.row=nearest_row")
+	mechtest.Near(t, "2.25 m rounds up to the first row", mid.Var("damage").Stats.Mean, at.Var("damage").Stats.Mean, 1e-12)
+	below := mechtest.MustExact(t, registry, "grim.fall", "distance=2.2499999999", "opt.row=nearest_row")
+	mechtest.Near(t, "just below 2.25 m: no damage", below.Var("damage").Stats.Mean, 0, 0)
 }
 
 // repairsPMF is the exact distribution of the repairs of a durable item
@@ -212,7 +212,7 @@ func TestInstabilityRepairsAreNotCapped(t *testing.T) {
 		t.Run(itoa(c.N)+"-sided die, "+itoa(c.H)+" uses", func(t *testing.T) {
 			t.Parallel()
 			die := map[int]string{4: "d4", 6: "d6", 20: "d20"}[c.N]
-			res := runExact(t, "grim.instability", "die="+die, "uses="+itoa(c.H))
+			res := mechtest.MustExact(t, registry, "grim.instability", "die="+die, "uses="+itoa(c.H))
 			want := repairsPMF(c.N, c.H)
 			v := res.Var("repairs")
 			for r, w := range want {
@@ -221,7 +221,7 @@ func TestInstabilityRepairsAreNotCapped(t *testing.T) {
 				if i := r - v.Lo; i >= 0 && i < len(v.P) {
 					got = v.P[i]
 				}
-				near(t, die+" "+itoa(c.H)+" uses: P(repairs = "+itoa(r)+")", got, wf, 1e-12)
+				mechtest.Near(t, die+" "+itoa(c.H)+" uses: P(repairs = "+itoa(r)+")", got, wf, 1e-12)
 			}
 			if c.N == 4 {
 				p3, _ := want[3].Float64()
@@ -232,21 +232,21 @@ func TestInstabilityRepairsAreNotCapped(t *testing.T) {
 				p4, _ := four.Float64()
 				// The brief quoted .0647 and .0580; the closed form gives
 				// .064651 and .057938, which sum to the lumped .122589.
-				near(t, "closed form P(repairs = 3), d4, 12 uses", p3, 0.0647, 5e-5)
-				near(t, "closed form P(repairs ≥ 4), d4, 12 uses", p4, 0.0579, 5e-5)
-				near(t, "the old lumped P(repairs = 3)", p3+p4, 0.122589111328125, 1e-15)
+				mechtest.Near(t, "closed form P(repairs = 3), d4, 12 uses", p3, 0.0647, 5e-5)
+				mechtest.Near(t, "closed form P(repairs ≥ 4), d4, 12 uses", p4, 0.0579, 5e-5)
+				mechtest.Near(t, "the old lumped P(repairs = 3)", p3+p4, 0.122589111328125, 1e-15)
 			}
 			// The lifetime is Geometric(1/N) cut at the horizon, and the mean
 			// successful uses is Σ_{i ≤ H} P(use i happens and works).
 			N := float64(c.N)
 			surv, meanOK := 1.0, 0.0
 			for i := 1; i <= c.H; i++ {
-				near(t, "P(time = "+itoa(i)+")", res.Var("time").P[i-res.Var("time").Lo], surv/N, 1e-12)
+				mechtest.Near(t, "P(time = "+itoa(i)+")", res.Var("time").P[i-res.Var("time").Lo], surv/N, 1e-12)
 				meanOK += surv * (N - 3) / N
 				surv *= 1 - 1/N
 			}
-			near(t, "P(still going)", res.Event("destroyed").P, 1-surv, 1e-12)
-			near(t, "E[successful uses]", res.Var("successful_uses").Stats.Mean, meanOK, 1e-9)
+			mechtest.Near(t, "P(still going)", res.Event("destroyed").P, 1-surv, 1e-12)
+			mechtest.Near(t, "E[successful uses]", res.Var("successful_uses").Stats.Mean, meanOK, 1e-9)
 		})
 	}
 }
@@ -363,13 +363,13 @@ func TestInstabilitySuccessfulUsesDistribution(t *testing.T) {
 			for k, p := range alive {
 				final[k] += p
 			}
-			v := runExact(t, "grim.instability", "die="+die, "uses="+itoa(c.H)).Var("successful_uses")
+			v := mechtest.MustExact(t, registry, "grim.instability", "die="+die, "uses="+itoa(c.H)).Var("successful_uses")
 			for k, want := range final {
 				got := 0.0
 				if i := k - v.Lo; i >= 0 && i < len(v.P) {
 					got = v.P[i]
 				}
-				near(t, die+": P(successful uses = "+itoa(k)+")", got, want, 1e-12)
+				mechtest.Near(t, die+": P(successful uses = "+itoa(k)+")", got, want, 1e-12)
 			}
 		})
 	}
