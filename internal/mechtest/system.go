@@ -154,15 +154,16 @@ func checkDeclarations(t *testing.T, name string, ms []*mechanics.Mechanic) {
 		if m.MCOnly && m.MCReason == "" {
 			t.Errorf("%s is simulated only without a reason", m.ID)
 		}
-		for _, p := range m.Params {
-			if p.Doc == "" {
-				t.Errorf("%s: parameter %s has no doc", m.ID, p.Name)
+		undocumented := func(kind, name, doc string) {
+			if doc == "" {
+				t.Errorf("%s: %s %s has no doc", m.ID, kind, name)
 			}
 		}
+		for _, p := range m.Params {
+			undocumented("parameter", p.Name, p.Doc)
+		}
 		for _, o := range m.Options {
-			if o.Doc == "" {
-				t.Errorf("%s: option %s has no doc", m.ID, o.Name)
-			}
+			undocumented("option", o.Name, o.Doc)
 		}
 		spec, err := m.Model(m.DefaultConfig())
 		if err != nil {
@@ -171,19 +172,13 @@ func checkDeclarations(t *testing.T, name string, ms []*mechanics.Mechanic) {
 		}
 		for _, part := range spec.Parts() {
 			for _, v := range part.Vars {
-				if v.Doc == "" {
-					t.Errorf("%s: variable %s has no doc", m.ID, v.Name)
-				}
+				undocumented("variable", v.Name, v.Doc)
 			}
 			for _, e := range part.Events {
-				if e.Doc == "" {
-					t.Errorf("%s: event %s has no doc", m.ID, e.Name)
-				}
+				undocumented("event", e.Name, e.Doc)
 			}
 			for _, b := range part.Bands {
-				if b.Doc == "" {
-					t.Errorf("%s: band %s has no doc", m.ID, b.Name)
-				}
+				undocumented("band", b.Name, b.Doc)
 			}
 		}
 	}
