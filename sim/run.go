@@ -528,18 +528,7 @@ func summarize(ctx context.Context, spec *mechanics.Spec, h Hist, res *engine.Re
 }
 
 // wilson returns the Wilson score 95% interval for k successes in n trials.
-func wilson(k, n int64) [2]float64 {
-	if n == 0 {
-		return [2]float64{0, 1}
-	}
-	const z = 1.959963984540054
-	p := float64(k) / float64(n)
-	nf := float64(n)
-	den := 1 + z*z/nf
-	center := (p + z*z/(2*nf)) / den
-	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
-	return [2]float64{math.Max(0, center-half), math.Min(1, center+half)}
-}
+func wilson(k, n int64) [2]float64 { return engine.Wilson(k, n) }
 
 // Sampler runs trials of one spec on the calling goroutine without
 // allocating per trial; Outcomes uses one per worker. It is exported for
