@@ -75,23 +75,90 @@ func ParseRange(s string) ([]float64, error) {
 	return out, nil
 }
 
-// Axis is one varied parameter of a grid.
+// Axis is one varied parameter or option of a grid.
 type Axis struct {
 	Name   string
 	Values []float64
+	// Labels are the values of an axis of words (an option, a named
+	// choice): its Values are then the positions 0, 1, … of the labels.
+	Labels []string
 }
 
-// ParseAxis parses "name=a..b[:step]".
+// Categorical reports an axis of words rather than numbers.
+func (a Axis) Categorical() bool { return a.Labels != nil }
+
+// Text is the value at a grid coordinate as the axis's setting takes it:
+// the label of a categorical axis, the number otherwise.
+func (a Axis) Text(x float64) string {
+	if a.Labels != nil {
+		if i := int(x); float64(i) == x && i >= 0 && i < len(a.Labels) {
+			return a.Labels[i]
+		}
+	}
+	return mechanics.FormatNum(x)
+}
+
+// ParseAxis parses "name=a..b[:step]" or a list "name=v1,v2,…" of numbers
+// or of words (the values of an option or a named choice).
 func ParseAxis(s string) (Axis, error) {
 	name, rng, ok := strings.Cut(s, "=")
-	if !ok || strings.TrimSpace(name) == "" {
-		return Axis{}, mechanics.Invalid("--vary %q is not name=a..b[:step]", s)
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return Axis{}, mechanics.Invalid("--vary %q is not name=a..b[:step] or name=v1,v2,…", s)
 	}
-	vals, err := ParseRange(rng)
-	if err != nil {
-		return Axis{}, err
+	if strings.Contains(rng, "..") {
+		vals, err := ParseRange(rng)
+		if err != nil {
+			return Axis{}, err
+		}
+		return Axis{Name: name, Values: vals}, nil
 	}
-	return Axis{Name: strings.TrimSpace(name), Values: vals}, nil
+	return parseList(name, rng)
+}
+
+// parseList parses the values of a listed axis: all numbers, or else all
+// words. A value listed twice is refused, as is an empty one.
+func parseList(name, list string) (Axis, error) {
+	items := strings.Split(list, ",")
+	if len(items) > MaxAxisPoints {
+		return Axis{}, mechanics.Invalid("--vary %s lists more than %d values", name, MaxAxisPoints)
+	}
+	a := Axis{Name: name}
+	seen := map[string]bool{}
+	numeric := true
+	for i, it := range items {
+		it = strings.TrimSpace(it)
+		if it == "" {
+			return Axis{}, mechanics.Invalid("--vary %s=%s: value %d is empty (list values as %s=a,b,c or give a range a..b)", name, list, i+1, name)
+		}
+		if seen[it] {
+			return Axis{}, mechanics.Invalid("--vary %s=%s lists %q twice", name, list, it)
+		}
+		seen[it] = true
+		items[i] = it
+		if v, err := strconv.ParseFloat(it, 64); err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			numeric = false
+		}
+	}
+	for i, it := range items {
+		if numeric {
+			v, _ := strconv.ParseFloat(it, 64)
+			a.Values = append(a.Values, v)
+			continue
+		}
+		a.Labels = append(a.Labels, it)
+		a.Values = append(a.Values, float64(i))
+	}
+	if numeric {
+		for i := range a.Values {
+			for j := range i {
+				if a.Values[i] == a.Values[j] {
+					return Axis{}, mechanics.Invalid("--vary %s=%s lists %s twice", name, list, mechanics.FormatNum(a.Values[i]))
+				}
+			}
+		}
+	}
+	return a, nil
 }
 
 // Grid lists the points of one or two axes (x varies fastest). It refuses
@@ -129,7 +196,7 @@ func Configs(m *mechanics.Mechanic, base mechanics.Config, axes []Axis, grid [][
 	for i, pt := range grid {
 		c := base.Clone()
 		for j, a := range axes {
-			if err := m.Set(c, a.Name+"="+mechanics.FormatNum(pt[j])); err != nil {
+			if err := m.Set(c, a.Name+"="+a.Text(pt[j])); err != nil {
 				return nil, err
 			}
 		}
@@ -158,7 +225,7 @@ func values(axes []Axis) [][]float64 {
 func describePoint(axes []Axis, pt []float64) string {
 	var parts []string
 	for i, a := range axes {
-		parts = append(parts, fmt.Sprintf("%s=%s", a.Name, mechanics.FormatNum(pt[i])))
+		parts = append(parts, fmt.Sprintf("%s=%s", a.Name, a.Text(pt[i])))
 	}
 	return strings.Join(parts, " ")
 }
