@@ -117,22 +117,27 @@ func TestArmor(t *testing.T) {
 		ar      int
 		cover   coverKind
 		dt      damageType
+		ig      ignoredArmor
 		want    armour
 	}{
-		{2, 2, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}},
-		{3, 0, 2, 3, coverNone, physical, armour{}},                      // heroic ignores feeble armour
-		{3, 1, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}}, // two steps: not ignored
-		{2, 0, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}}, // ordinary weapons ignore nothing
-		{5, 2, 2, 3, coverFull, physical, armour{}},                      // legendary ignores ordinary, cover too
-		{0, 3, 2, 3, coverPartial, physical, armour{effective: 8, worn: 3, unharmed: true}},
-		{2, 2, 2, 3, coverPartial, energy, armour{effective: 5}},
-		{3, 2, 4, 3, coverNone, physical, armour{effective: 3, worn: 3, immune: true}}, // epic Durability
-		{4, 2, 4, 3, coverNone, physical, armour{effective: 3, worn: 3}},
-		{1, 2, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}}, // below heroic: no immunity rule
+		{2, 2, 2, 3, coverNone, physical, ignoresWorn, armour{effective: 3, worn: 3}},
+		{3, 0, 2, 3, coverNone, physical, ignoresWorn, armour{}},                      // heroic ignores feeble armour
+		{3, 1, 2, 3, coverNone, physical, ignoresWorn, armour{effective: 3, worn: 3}}, // two steps: not ignored
+		{2, 0, 2, 3, coverNone, physical, ignoresWorn, armour{effective: 3, worn: 3}}, // ordinary weapons ignore nothing
+		{5, 2, 2, 3, coverFull, physical, ignoresWorn, armour{effective: 10}},         // legendary ignores ordinary armour, not the cover
+		{5, 2, 2, 3, coverFull, energy, ignoresWorn, armour{effective: 10}},           // energy: the cover still stops some
+		{5, 2, 2, 3, coverFull, physical, ignoresWornAndCover, armour{}},              // the earlier reading: cover too
+		{5, 2, 2, 3, coverFull, energy, ignoresWornAndCover, armour{}},
+		{5, 3, 2, 3, coverFull, physical, ignoresWornAndCover, armour{effective: 13, worn: 3}}, // two steps: nothing ignored
+		{0, 3, 2, 3, coverPartial, physical, ignoresWorn, armour{effective: 8, worn: 3, unharmed: true}},
+		{2, 2, 2, 3, coverPartial, energy, ignoresWorn, armour{effective: 5}},
+		{3, 2, 4, 3, coverNone, physical, ignoresWorn, armour{effective: 3, worn: 3, immune: true}}, // epic Durability
+		{4, 2, 4, 3, coverNone, physical, ignoresWorn, armour{effective: 3, worn: 3}},
+		{1, 2, 2, 3, coverNone, physical, ignoresWorn, armour{effective: 3, worn: 3}}, // below heroic: no immunity rule
 	}
 	for _, c := range cases {
-		if got := armourOf(c.w, c.a, c.d, c.ar, c.cover, c.dt); got != c.want {
-			t.Errorf("weapon %d armour %d durability %d AR %d %v %v: %+v; want %+v", c.w, c.a, c.d, c.ar, c.cover, c.dt, got, c.want)
+		if got := armourOf(c.w, c.a, c.d, c.ar, c.cover, c.dt, c.ig); got != c.want {
+			t.Errorf("weapon %d armour %d durability %d AR %d %v %v %v: %+v; want %+v", c.w, c.a, c.d, c.ar, c.cover, c.dt, c.ig, got, c.want)
 		}
 	}
 	// d8 + d10! against AR 3: D_after = max(0, D − 3).
@@ -150,6 +155,19 @@ func TestArmor(t *testing.T) {
 	mechtest.Near(t, "P(gets through)", event(t, r, "gets_through"), got, 1e-12)
 	mechtest.Near(t, "minimum one", event(t, mechtest.MustExact(t, registry, "bd.armor", "ar=50", "opt.minimum=one"), "gets_through"), 1, 1e-12)
 	mechtest.Near(t, "immune", event(t, mechtest.MustExact(t, registry, "bd.armor", "durability_quality=10"), "gets_through"), 0, 0)
+	// A legendary weapon against ordinary armour behind full cover: the worn
+	// armour is ignored, the cover's 10 still stops damage (by default), as
+	// if the armour were not there.
+	legend := mechtest.MustExact(t, registry, "bd.armor", "quality=20", "armor_quality=8", "cover=full")
+	mechtest.Near(t, "worn armour ignored, cover counts", variable(t, legend, "damage_after").Stats.Mean,
+		variable(t, mechtest.MustExact(t, registry, "bd.armor", "quality=20", "ar=0", "cover=full"), "damage_after").Stats.Mean, 1e-9)
+	if p := event(t, legend, "gets_through"); p > .99 {
+		t.Errorf("full cover against a legendary weapon stops nothing: P(gets through) = %v", p)
+	}
+	mechtest.Near(t, "worn_and_cover: nothing subtracted, energy damage too",
+		variable(t, mechtest.MustExact(t, registry, "bd.armor", "quality=20", "armor_quality=8", "cover=full", "damage_type=energy",
+			"opt.ignored_armor=worn_and_cover"), "damage_after").Stats.Mean,
+		variable(t, legend, "damage").Stats.Mean, 1e-9)
 	mechtest.Near(t, "highest AR counts", variable(t, mechtest.MustExact(t, registry, "bd.armor", "ar=1", "ar_second=3"), "damage_after").Stats.Mean, after, 1e-9)
 }
 

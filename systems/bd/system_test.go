@@ -37,6 +37,7 @@ var extraConfigs = map[string][][]string{
 	"bd.damage": {{"k_b=3"}, {"opt.weapon_dice_burst=yes", "dv=2", "quality=6"}, {"unarmed=1"}, {"unarmed=1", "opt.feeble_die=d6"},
 		{"opt.above_d20=extra_die", "charges=3"}, {"opt.wounded_cancellable=no", "wounded=1", "off_hand=1"}},
 	"bd.armor": {{"cover=partial", "opt.minimum=one", "ar=8"}, {"cover=full", "damage_type=energy"}, {"cover=light", "quality=20", "armor_quality=8"},
+		{"cover=full", "quality=20", "armor_quality=8", "damage_type=energy"}, {"cover=partial", "quality=12", "armor_quality=4", "opt.ignored_armor=worn_and_cover"},
 		{"durability_quality=12", "quality=10"}, {"opt.weapon_dice_burst=yes"}, {"opt.above_d20=extra_die", "charges=2", "rank=20"},
 		{"opt.wounded_cancellable=no", "wounded=1"}},
 	"bd.track": {{"opt.overflow=lost"}, {"opt.weapon_dice_burst=yes", "react=0", "ar=2"}, {"durability=8", "health=5", "attacks=3", "rounds=5"}},
