@@ -39,8 +39,9 @@ var (
 		"cap: steps up past d20 do nothing; extra_die: each step past d20 adds one more bursting d20 to a roll that has bonus dice",
 		aboveCap, aboveExtraDie)
 	optWoundedCancellable = mechanics.SwitchOf("bd.core", "wounded_cancellable",
-		"yes: the wound step counts like a challenge, so a charge cancels it; no: the wound steps the dice down after charges and "+
-			"challenges have cancelled and been capped at d20 (a wounded roll is at most d12, with no extra dice)",
+		"yes: the wound step counts like a challenge, so a charge cancels it; no: the wound takes one step off the top of what "+
+			"charges and challenges built, after the steps past d20 that do nothing are dropped: with above_d20=cap a wounded "+
+			"roll is at most d12; with extra_die it loses one extra d20 (or one rung below d20), as under yes",
 		yes, no)
 )
 
@@ -69,18 +70,21 @@ type bonusDice struct{ n, sides int }
 // bonus is the bonus dice of a roll with k dice of base rung base:
 // index = clamp(base + charges − challenges − wounded, d4, d20), per the
 // options. The step applies to all k dice; extra d20s (extra_die) come only
-// to a roll that has bonus dice.
+// to a roll that has bonus dice. A wound that charges cannot cancel
+// (wounded_cancellable=no) takes one step off the top of what was built:
+// under cap the steps past d20 are dropped first (they do nothing), under
+// extra_die each of them is an extra d20 and the wound takes one.
 func (l ladderRules) bonus(k, base int, s steps) bonusDice {
 	p := base + s.charges - s.challenges
+	extraDice := l.above == aboveExtraDie && k > 0
 	if s.wounded {
-		if l.cancellable == yes {
-			p--
-		} else {
-			p = min(p, top) - 1
+		if l.cancellable == no && !extraDice {
+			p = min(p, top)
 		}
+		p--
 	}
 	extra := 0
-	if l.above == aboveExtraDie && k > 0 {
+	if extraDice {
 		extra = max(0, p-top)
 	}
 	return bonusDice{n: k + extra, sides: ladder[min(max(p, 0), top)]}
@@ -258,7 +262,8 @@ func coreCheck() *mechanics.Mechanic {
 		Summary: "action roll: d20 + k bursting bonus dice against a victory sum VS",
 		Doc: "T = N20 + Σ_{i=1..k} X_i with X_i bursting bonus dice of the stepped rank; success ⇔ T ≥ VS (bd.core.opt.vs_compare; " +
 			"against Guard see bd.attack: T > Guard). No natural-roll rules, and no VS is out of reach. Rank index = " +
-			"clamp(rank + charges − challenges − wounded, d4, d20) for all bonus dice of the roll.",
+			"clamp(rank + charges − challenges − wounded, d4, d20) for all bonus dice of the roll (bd.core.opt.above_d20 and " +
+			"bd.core.opt.wounded_cancellable say what steps past d20 do and whether a charge cancels the wound).",
 		Params:  params(pK, pRank, pVS, pCharges, pChallenges, pWounded),
 		Options: mechanics.Options(optVsCompare, optAboveD20, optWoundedCancellable),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {

@@ -38,7 +38,14 @@ func TestLadder(t *testing.T) {
 		{ladderRules{above: aboveExtraDie}, 2, 10, steps{charges: 4}, want{4, 20}}, // two steps past d20: two more d20
 		{ladderRules{above: aboveExtraDie}, 0, 10, steps{charges: 4}, want{0, 20}}, // no bonus dice, none added
 		{ladderRules{above: aboveExtraDie}, 1, 10, steps{charges: 4, wounded: true}, want{2, 20}},
-		{ladderRules{above: aboveExtraDie, cancellable: no}, 1, 10, steps{charges: 4, wounded: true}, want{1, 12}},
+		// Not cancellable with extra d20s: the wound takes one step off the
+		// top of what was built, so one extra d20 goes.
+		{ladderRules{above: aboveExtraDie, cancellable: no}, 1, 10, steps{charges: 4, wounded: true}, want{2, 20}},
+		{ladderRules{above: aboveExtraDie, cancellable: no}, 2, 20, steps{charges: 3, wounded: true}, want{4, 20}},
+		{ladderRules{above: aboveExtraDie, cancellable: no}, 2, 10, steps{charges: 2, wounded: true}, want{2, 12}}, // d20 → d12
+		{ladderRules{above: aboveExtraDie, cancellable: no}, 2, 10, steps{charges: 1, challenges: 3, wounded: true}, want{2, 4}},
+		{ladderRules{above: aboveExtraDie, cancellable: no}, 0, 10, steps{charges: 4, wounded: true}, want{0, 12}}, // no dice: capped
+		{ladderRules{cancellable: no}, 2, 20, steps{charges: 3, wounded: true}, want{2, 12}},                       // cap: at most d12
 		{ladderRules{}, 1, 20, steps{}, want{1, 20}},
 		{ladderRules{}, 1, 4, steps{charges: 1}, want{1, 6}},
 	}
@@ -70,6 +77,12 @@ func TestLadder(t *testing.T) {
 	mechtest.Near(t, "wounded with a charge", event(t, mechtest.MustExact(t, registry, "bd.core.check", "wounded=1", "charges=1", "vs=16"), "success"), .7915, 5e-5)
 	mechtest.Near(t, "extra d20s", event(t, mechtest.MustExact(t, registry, "bd.core.check", "k=1", "charges=3", "vs=30", "opt.above_d20=extra_die"), "success"),
 		event(t, mechtest.MustExact(t, registry, "bd.core.check", "k=2", "rank=20", "vs=30"), "success"), 1e-12)
+	// The case end to end: two d20s and three charges past d20, a
+	// wound charges cannot cancel: one extra d20 goes, four d20s are left.
+	woundedTop := mechtest.MustExact(t, registry, "bd.check", "k=2", "rank=20", "charges=3", "wounded=1", "vs=40",
+		"opt.above_d20=extra_die", "opt.wounded_cancellable=no")
+	mechtest.Near(t, "a wound takes one extra d20", event(t, woundedTop, "success"),
+		event(t, mechtest.MustExact(t, registry, "bd.check", "k=4", "rank=20", "vs=40"), "success"), 1e-12)
 	gt := event(t, mechtest.MustExact(t, registry, "bd.core.check", "vs=20", "opt.vs_compare=greater_than"), "success")
 	mechtest.Near(t, "greater_than is at_least one higher", gt, event(t, mechtest.MustExact(t, registry, "bd.core.check", "vs=21"), "success"), 1e-12)
 }
