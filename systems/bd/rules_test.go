@@ -256,6 +256,21 @@ func TestVigor(t *testing.T) {
 			}
 		})
 	}
+	// At 0 Vigor the creature is winded: with no Vigor at all it is winded
+	// from the start (round 0) and stays so, whatever the attacks do.
+	for _, guard := range []string{"guard=15", "guard=200"} {
+		z := mechtest.MustExact(t, registry, "bd.vigor", "vigor=0", guard)
+		mechtest.Near(t, "P(winded) at 0 Vigor, "+guard, event(t, z, "winded"), 1, 1e-12)
+		mechtest.Near(t, "rounds to winded at 0 Vigor, "+guard, variable(t, z, "rounds_to_winded").Stats.Mean, 0, 0)
+	}
+	mechtest.Near(t, "winded at the end at 0 Vigor", event(t, mechtest.MustExact(t, registry, "bd.vigor", "vigor=0", "guard=200"), "winded_at_end"), 1, 1e-9)
+	// The economy keeps it so (bd.skirmish starts from the same state).
+	if _, w := (economy{vmax: 0, recovery: 2}).recover(0, false); !w {
+		t.Error("a creature with 0 Vigor after recovery is not winded")
+	}
+	if _, w := (economy{vmax: 20, recovery: 2}).recover(3, true); w {
+		t.Error("a winded creature back to 5 Vigor is still winded")
+	}
 	// Committing before the roll: reactions on attacks that miss too.
 	r := mechtest.MustExact(t, registry, "bd.vigor", "guard=200", "attacks=1", "stamina=0", "vigor=20", "opt.decide_after_roll=no")
 	mechtest.Near(t, "nothing beats Guard 200", event(t, r, "unanswered"), 0, 1e-9)
