@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/internal/mechtest"
@@ -301,6 +302,18 @@ func TestShockAndAid(t *testing.T) {
 	r := mechtest.MustExact(t, registry, "bd.shock_and_aid")
 	mechtest.Near(t, "P(aid)", event(t, r, "aid_succeeds"), p, 1e-12)
 	mechtest.Near(t, "E[restored]", variable(t, r, "durability_restored").Stats.Mean, 5.5*p, 1e-12)
+	// Both checks, stabilising and emergency aid, are against vs, and the
+	// describe text says so rather than a fixed VS 20.
+	p25 := event(t, mechtest.MustExact(t, registry, "bd.core.check", "vs=25"), "success")
+	r25 := mechtest.MustExact(t, registry, "bd.shock_and_aid", "vs=25", "stamina=1")
+	mechtest.Near(t, "P(stabilised) at vs=25", event(t, r25, "stabilised"), p25, 1e-12)
+	mechtest.Near(t, "P(aid) at vs=25", event(t, r25, "aid_succeeds"), p25, 1e-12)
+	m, _ := registry.Lookup("bd.shock_and_aid")
+	for _, text := range []string{m.Summary, m.Doc} {
+		if strings.Contains(text, "VS 20") || !strings.Contains(text, "vs") {
+			t.Errorf("bd.shock_and_aid says the checks are at a fixed VS 20, or does not name vs: %q", text)
+		}
+	}
 }
 
 // bd.skirmish is simulated only; with Vigor to spare it is bd.track.

@@ -494,13 +494,13 @@ func (ch vigorChain) spec(e economy) *mechanics.Spec {
 func shockAndAid() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "bd.shock_and_aid",
-		Summary: "shock: a helper's Medicine checks at VS 20 to stabilise before Stamina rounds run out; emergency aid restores 1d10 Durability",
+		Summary: "shock: a helper's Medicine checks against VS (vs, 20 by the rules) to stabilise before Stamina rounds run out; emergency aid restores 1d10 Durability on such a check",
 		Doc: "A creature in shock dies after as many rounds as its Stamina score (any damage kills it at once); a helper's " +
-			"successful Medicine or Medical Science check at VS 20 stabilises it (it stays unconscious until back to 1 Health). " +
-			"With `attempts` checks a round, P(stabilised before death) = 1 − (1 − p)^(attempts·Stamina). Emergency aid (2 actions) " +
-			"gives back 1d10 Durability on a Medicine (treatment) check at VS 20: a mixture of 0 and d10, reported beside the " +
-			"chain.",
-		Params: params(pK, pRank, pVS,
+			"successful Medicine or Medical Science check (d20 + its bonus dice) against VS stabilises it (it stays unconscious " +
+			"until back to 1 Health). With `attempts` checks a round, P(stabilised before death) = 1 − (1 − p)^(attempts·Stamina). " +
+			"Emergency aid (2 actions) gives back 1d10 Durability on a Medicine (treatment) check against the same VS: a mixture " +
+			"of 0 and d10, reported beside the chain. Both checks use the parameter vs; the rules set both at 20, its default.",
+		Params: params(pK, pRank, ip("vs", 20, 0, 500, "victory sum VS of both Medicine checks, stabilising and emergency aid (the rules: 20)"),
 			ip("stamina", 10, 1, 100, "the patient's Stamina score: rounds before death in shock"),
 			ip("attempts", 1, 0, 4, "the helper's stabilising checks per round"),
 			pCharges, pChallenges, pWounded),
@@ -555,7 +555,7 @@ func shockAndAid() *mechanics.Mechanic {
 			spec.Event("stabilised", fmt.Sprintf("a check %s %d succeeds within %d rounds", successDoc(cmp), vs, stamina), p.In(stable)).
 				Event("dead", "no check succeeds before the Stamina rounds run out", p.In(dead))
 
-			aid := mechanics.NewRecord(mechanics.Flag("aid_succeeds", "the emergency aid's Medicine (treatment) check succeeds"),
+			aid := mechanics.NewRecord(mechanics.Flag("aid_succeeds", fmt.Sprintf("the emergency aid's Medicine (treatment) check succeeds: %s %d", successDoc(cmp), vs)),
 				mechanics.Int("durability_restored", 0, 10, "Durability given back: 1d10 on a success, else 0"))
 			sOK, sBack := aid.Slot("aid_succeeds"), aid.Slot("durability_restored")
 			aStart := aid.Start()
