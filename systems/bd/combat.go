@@ -218,8 +218,12 @@ func (d damageRoll) node() mechanics.Node {
 
 // record is the damage record: bonus dice that burst, then D.
 func (d damageRoll) record() *mechanics.Record {
+	hi, doc := d.w.max()+d.b.max(), "D = "+d.String()
+	if d.b.n > 0 || (d.w.bursts && d.w.n > 0) {
+		doc += burstRange(hi)
+	}
 	return mechanics.NewRecord(mechanics.Int("bursts", 0, d.b.n, "damage bonus dice that burst (any burst is a critical hit)"),
-		mechanics.Int("damage", d.w.n, d.w.max()+d.b.max(), "D = "+d.String()))
+		mechanics.Int("damage", d.w.n, hi, doc))
 }
 
 func (d damageRoll) outcome(rec *mechanics.Record) mechanics.Node {
@@ -383,7 +387,7 @@ func armor() *mechanics.Mechanic {
 				taken = expr.Min(D, num(a.worn))
 			}
 			spec := &mechanics.Spec{Record: rec, Outcome: d.outcome(rec)}
-			spec.Var("damage_after", fmt.Sprintf("damage after armour: D − AR_eff (AR_eff = %d)%s", a.effective, immuneNote(a.immune)), after).
+			spec.Var("damage_after", fmt.Sprintf("damage after armour: max(%d, D − AR_eff) (AR_eff = %d)%s", floor, a.effective, immuneNote(a.immune)), after).
 				Report("damage").
 				Var("armour_damage", "damage the worn armour takes: what its rank stops (0 from weapons three steps below it, from energy damage and when the weapon ignores it)", taken).
 				Event("gets_through", "D_after > 0", expr.Gt(after, num(0))).

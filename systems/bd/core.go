@@ -128,7 +128,19 @@ func actionRoll(b bonusDice) mechanics.Node {
 // totalField declares a field holding an action roll's total (from 1: the
 // bonus dice are added to the action die one by one).
 func totalField(name, doc string, b bonusDice) mechanics.Field {
-	return mechanics.Int(name, 1, 20+b.max(), doc)
+	hi := 20 + b.max()
+	if b.n > 0 {
+		doc += burstRange(hi)
+	}
+	return mechanics.Int(name, 1, hi, doc)
+}
+
+// burstRange explains the declared top hi of a field holding a bursting
+// total: it is not a value the roll reaches, only room for the longest run
+// of maxima the simulator follows.
+func burstRange(hi int) string {
+	return fmt.Sprintf(" (declared up to %d only to hold the longest run the simulator follows, %d maxima in a row on a die; "+
+		"the total has no upper bound)", hi, mechanics.MaxBursts)
 }
 
 // withBursts is the record rec (fields "bursts" and total, total last, its
@@ -243,7 +255,7 @@ func coreBurst() *mechanics.Mechanic {
 			}
 			b := ladderOf(c).bonus(1, base, stepsOf(c))
 			S := b.sides
-			rec := mechanics.NewRecord(mechanics.Int("value", 1, burstMax(S), fmt.Sprintf("X, the total of one d%d!", S)))
+			rec := mechanics.NewRecord(mechanics.Int("value", 1, burstMax(S), fmt.Sprintf("X, the total of one d%d!", S)+burstRange(burstMax(S))))
 			x := field("value")
 			j := expr.Floor(expr.Div(x, num(S)))
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Encode(rec, rec.Slot("value"), b.die())}
@@ -261,7 +273,8 @@ func coreCheck() *mechanics.Mechanic {
 		ID:      "bd.core.check",
 		Summary: "action roll: d20 + k bursting bonus dice against a victory sum VS",
 		Doc: "T = N20 + Σ_{i=1..k} X_i with X_i bursting bonus dice of the stepped rank; success ⇔ T ≥ VS (bd.core.opt.vs_compare; " +
-			"against Guard see bd.attack: T > Guard). No natural-roll rules, and no VS is out of reach. Rank index = " +
+			"against Guard see bd.attack: T > Guard). No natural-roll rules; with at least one bonus die no VS is out of reach " +
+			"(with k = 0, T is the d20 alone, at most 20). Rank index = " +
 			"clamp(rank + charges − challenges − wounded, d4, d20) for all bonus dice of the roll (bd.core.opt.above_d20 and " +
 			"bd.core.opt.wounded_cancellable say what steps past d20 do and whether a charge cancels the wound).",
 		Params:  params(pK, pRank, pVS, pCharges, pChallenges, pWounded),
@@ -300,8 +313,8 @@ func check() *mechanics.Mechanic {
 		Summary: "skill, resistance and initiative rolls: d20 + bonus dice vs VS, with visibility and overwatch",
 		Doc: "Skill and resistance checks are d20 plus the relevant bonus dice against a VS; reduced, low and zero visibility raise " +
 			"the VS of driving, navigation and ranged attacks by 5, 10 and 15. Initiative is the same roll; an overwatching " +
-			"combatant gets one more bonus die on the first turn (overwatch=1). No VS is ever out of reach: the bursting tail " +
-			"has no end. Also reported: how many bonus dice burst.",
+			"combatant gets one more bonus die on the first turn (overwatch=1). With at least one bonus die no VS is ever out of " +
+			"reach: the bursting tail has no end (with none, T is the d20 alone, at most 20). Also reported: how many bonus dice burst.",
 		Params: params(pK, pRank, pVS, ip("overwatch", 0, 0, 1, "1: overwatch, +1 bonus die (initiative on the first turn, attack from the expected vector)"),
 			pCharges, pChallenges, pWounded),
 		Options: mechanics.Options(optVisibility, optVsCompare, optAboveD20, optWoundedCancellable),

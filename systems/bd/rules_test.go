@@ -379,3 +379,34 @@ func BenchmarkTrackExact(b *testing.B) {
 		mechtest.MustExact(b, registry, "bd.track", "durability=60", "health=40")
 	}
 }
+
+// What describe says holds at the defaults: a record field whose top is
+// only room for the simulator's longest burst run says so, and "no VS is
+// out of reach" is qualified by the bonus dice it needs (with none, T ≤ 20).
+func TestDescribeClaims(t *testing.T) {
+	t.Parallel()
+	for _, m := range Mechanics() {
+		if m.MCOnly {
+			continue
+		}
+		c, err := m.Configure(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := m.Model(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range spec.Record.Fields {
+			if f.Kind == mechanics.IntField && f.Hi >= 1000 && !strings.Contains(f.Doc, "simulator follows") {
+				t.Errorf("%s: field %s runs to %d without saying why: %q", m.ID, f.Name, f.Hi, f.Doc)
+			}
+		}
+		if strings.Contains(strings.ToLower(m.Doc), "no vs is") && !strings.Contains(m.Doc, "at most 20") {
+			t.Errorf("%s says no VS is out of reach without the k = 0 case: %q", m.ID, m.Doc)
+		}
+	}
+	for _, id := range []string{"bd.core.check", "bd.check"} {
+		mechtest.Near(t, id+": k=0 never reaches VS 21", event(t, mechtest.MustExact(t, registry, id, "k=0", "vs=21"), "success"), 0, 0)
+	}
+}
