@@ -288,7 +288,8 @@ func damage() *mechanics.Mechanic {
 			}
 			rec := d.record()
 			spec := &mechanics.Spec{Record: rec, Outcome: d.outcome(rec)}
-			spec.Report("damage", "bursts").
+			spec.Var("damage", "D = "+d.String(), field("damage")).
+				Report("bursts").
 				Event("crit", "a critical hit: at least one damage bonus die burst", expr.Ge(field("bursts"), num(1)))
 			return spec, nil
 		},
@@ -388,7 +389,7 @@ func armor() *mechanics.Mechanic {
 			}
 			spec := &mechanics.Spec{Record: rec, Outcome: d.outcome(rec)}
 			spec.Var("damage_after", fmt.Sprintf("damage after armour: max(%d, D − AR_eff) (AR_eff = %d)%s", floor, a.effective, immuneNote(a.immune)), after).
-				Report("damage").
+				Var("damage", "D = "+d.String(), D).
 				Var("armour_damage", "damage the worn armour takes: what its rank stops (0 from weapons three steps below it, from energy damage and when the weapon ignores it)", taken).
 				Event("gets_through", "D_after > 0", expr.Gt(after, num(0))).
 				Event("crit", "a critical hit: at least one damage bonus die burst", expr.Ge(field("bursts"), num(1)))
