@@ -218,8 +218,12 @@ func (d damageRoll) node() mechanics.Node {
 
 // record is the damage record: bonus dice that burst, then D.
 func (d damageRoll) record() *mechanics.Record {
+	hi, doc := d.w.max()+d.b.max(), "D = "+d.String()
+	if d.b.n > 0 || (d.w.bursts && d.w.n > 0) {
+		doc += burstRange(hi)
+	}
 	return mechanics.NewRecord(mechanics.Int("bursts", 0, d.b.n, "damage bonus dice that burst (any burst is a critical hit)"),
-		mechanics.Int("damage", d.w.n, d.w.max()+d.b.max(), "D = "+d.String()))
+		mechanics.Int("damage", d.w.n, hi, doc))
 }
 
 func (d damageRoll) outcome(rec *mechanics.Record) mechanics.Node {
@@ -284,7 +288,8 @@ func damage() *mechanics.Mechanic {
 			}
 			rec := d.record()
 			spec := &mechanics.Spec{Record: rec, Outcome: d.outcome(rec)}
-			spec.Report("damage", "bursts").
+			spec.Var("damage", "D = "+d.String(), field("damage")).
+				Report("bursts").
 				Event("crit", "a critical hit: at least one damage bonus die burst", expr.Ge(field("bursts"), num(1)))
 			return spec, nil
 		},
@@ -296,6 +301,12 @@ var (
 		coverNone, coverLight, coverPartial, coverFull)
 	optDamageType = mechanics.ChoiceOf("bd.armor", "damage_type", "physical (normal armour applies) or energy (fire, lightning…: worn armour does not)", physical, energy)
 	optMinimum    = mechanics.SwitchOf("bd.armor", "minimum", "zero: armour can stop a hit entirely (no minimum is stated); one: a hit does at least 1", minZero, minOne)
+	optIgnored    = mechanics.SwitchOf("bd.armor", "ignored_armor",
+		"what a heroic or better weapon three or more steps above the armour's quality ignores. worn: the worn armour only, "+
+			"the cover's rank still counts (the rules say such a weapon \"ignores that armor\": the armour whose quality it "+
+			"outranks; cover has no quality); worn_and_cover: the cover's rank too, so nothing is subtracted, whatever the "+
+			"damage type (an earlier reading)",
+		ignoresWorn, ignoresWornAndCover)
 )
 
 // armour is the reading of the armour rules for one weapon
@@ -314,17 +325,18 @@ type armour struct {
 }
 
 // armourOf applies the quality rules: a weapon of heroic quality or better
-// ignores armour three or more steps below it (AR_eff = 0); armour is
-// unharmed by weapons three or more steps below it; a creature with heroic
-// or better Durability is immune to weapons of lower quality. Worn armour
-// counts its highest rank and stops physical damage only; cover adds its
-// rank.
-func armourOf(weaponRung, armourRung, durabilityRung, ar int, cover coverKind, dt damageType) armour {
+// ignores armour three or more steps below it (the worn armour, and with
+// ignoresWornAndCover the cover's rank too); armour is unharmed by weapons
+// three or more steps below it; a creature with heroic or better
+// Durability is immune to weapons of lower quality. Worn armour counts its
+// highest rank and stops physical damage only; cover adds its rank.
+func armourOf(weaponRung, armourRung, durabilityRung, ar int, cover coverKind, dt damageType, ig ignoredArmor) armour {
 	a := armour{immune: durabilityRung >= heroic && weaponRung < durabilityRung, unharmed: weaponRung <= armourRung-3}
-	if weaponRung >= heroic && armourRung <= weaponRung-3 {
-		return a // ignored
+	ignored := weaponRung >= heroic && armourRung <= weaponRung-3
+	if ignored && ig == ignoresWornAndCover {
+		return a // AR_eff = 0
 	}
-	if dt == physical {
+	if dt == physical && !ignored {
 		a.worn = ar
 	}
 	a.effective = a.worn + cover.armorRank()
@@ -336,15 +348,16 @@ func armor() *mechanics.Mechanic {
 		ID:      "bd.armor",
 		Summary: "armour rank subtracted from damage, with the quality rules (superior weapons ignore armour, superior Durability is immune)",
 		Doc: "D_after = max(0, D − AR_eff) with AR_eff = the highest worn armour rank (physical damage only) + the cover's rank; " +
-			"AR_eff = 0 when the weapon is heroic or better and the armour three or more steps below it; armour takes the damage " +
-			"it stops unless the weapon is three or more steps below it; a creature with heroic, epic or legendary Durability " +
-			"takes nothing from weapons below that quality. D is the bd.damage roll.",
+			"a weapon of heroic quality or better ignores armour three or more steps below it: the worn armour's rank drops out " +
+			"and the cover's still counts (bd.armor.opt.ignored_armor); armour takes the damage it stops unless the weapon is " +
+			"three or more steps below it; a creature with heroic, epic or legendary Durability takes nothing from weapons " +
+			"below that quality. D is the bd.damage roll.",
 		Params: append(append([]mechanics.Param(nil), damageParams...),
 			ip("ar", 3, 0, 100, "armour rank of the worn armour"),
 			ip("ar_second", 0, 0, 100, "a second armour rank (natural armour, a shield…): only the highest counts"),
 			ip("armor_quality", 8, 4, 20, "the armour's quality rank as a die: 8 ordinary, 10 heroic, 12 epic, 20 legendary"),
 			ip("durability_quality", 8, 4, 20, "the creature's Durability quality as a die: 10 heroic, 12 epic, 20 legendary (below 10: no immunity)")),
-		Options: mechanics.Options(optArmorCover, optDamageType, optMinimum, optWeaponDiceBurst, optAboveD20, optWoundedCancellable),
+		Options: mechanics.Options(optArmorCover, optDamageType, optMinimum, optIgnored, optWeaponDiceBurst, optAboveD20, optWoundedCancellable),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			d, err := damageOf(c, false, 0)
 			if err != nil {
@@ -359,7 +372,7 @@ func armor() *mechanics.Mechanic {
 			if err != nil {
 				return nil, err
 			}
-			a := armourOf(wq, aq, dq, max(c.Int("ar"), c.Int("ar_second")), optArmorCover.Of(c), optDamageType.Of(c))
+			a := armourOf(wq, aq, dq, max(c.Int("ar"), c.Int("ar_second")), optArmorCover.Of(c), optDamageType.Of(c), optIgnored.Of(c))
 			floor := 0
 			if optMinimum.Of(c) == minOne {
 				floor = 1
@@ -375,9 +388,9 @@ func armor() *mechanics.Mechanic {
 				taken = expr.Min(D, num(a.worn))
 			}
 			spec := &mechanics.Spec{Record: rec, Outcome: d.outcome(rec)}
-			spec.Var("damage_after", fmt.Sprintf("damage after armour: D − AR_eff (AR_eff = %d)%s", a.effective, immuneNote(a.immune)), after).
-				Report("damage").
-				Var("armour_damage", "damage the worn armour takes: what its rank stops (0 from weapons three steps below it)", taken).
+			spec.Var("damage_after", fmt.Sprintf("damage after armour: max(%d, D − AR_eff) (AR_eff = %d)%s", floor, a.effective, immuneNote(a.immune)), after).
+				Var("damage", "D = "+d.String(), D).
+				Var("armour_damage", "damage the worn armour takes: what its rank stops (0 from weapons three steps below it, from energy damage and when the weapon ignores it)", taken).
 				Event("gets_through", "D_after > 0", expr.Gt(after, num(0))).
 				Event("crit", "a critical hit: at least one damage bonus die burst", expr.Ge(field("bursts"), num(1)))
 			return spec, nil

@@ -39,8 +39,9 @@ var (
 		"cap: steps up past d20 do nothing; extra_die: each step past d20 adds one more bursting d20 to a roll that has bonus dice",
 		aboveCap, aboveExtraDie)
 	optWoundedCancellable = mechanics.SwitchOf("bd.core", "wounded_cancellable",
-		"yes: the wound step counts like a challenge, so a charge cancels it; no: the wound steps the dice down after charges and "+
-			"challenges have cancelled and been capped at d20 (a wounded roll is at most d12, with no extra dice)",
+		"yes: the wound step counts like a challenge, so a charge cancels it; no: the wound takes one step off the top of what "+
+			"charges and challenges built, after the steps past d20 that do nothing are dropped: with above_d20=cap a wounded "+
+			"roll is at most d12; with extra_die it loses one extra d20 (or one rung below d20), as under yes",
 		yes, no)
 )
 
@@ -69,18 +70,21 @@ type bonusDice struct{ n, sides int }
 // bonus is the bonus dice of a roll with k dice of base rung base:
 // index = clamp(base + charges − challenges − wounded, d4, d20), per the
 // options. The step applies to all k dice; extra d20s (extra_die) come only
-// to a roll that has bonus dice.
+// to a roll that has bonus dice. A wound that charges cannot cancel
+// (wounded_cancellable=no) takes one step off the top of what was built:
+// under cap the steps past d20 are dropped first (they do nothing), under
+// extra_die each of them is an extra d20 and the wound takes one.
 func (l ladderRules) bonus(k, base int, s steps) bonusDice {
 	p := base + s.charges - s.challenges
+	extraDice := l.above == aboveExtraDie && k > 0
 	if s.wounded {
-		if l.cancellable == yes {
-			p--
-		} else {
-			p = min(p, top) - 1
+		if l.cancellable == no && !extraDice {
+			p = min(p, top)
 		}
+		p--
 	}
 	extra := 0
-	if l.above == aboveExtraDie && k > 0 {
+	if extraDice {
 		extra = max(0, p-top)
 	}
 	return bonusDice{n: k + extra, sides: ladder[min(max(p, 0), top)]}
@@ -124,7 +128,19 @@ func actionRoll(b bonusDice) mechanics.Node {
 // totalField declares a field holding an action roll's total (from 1: the
 // bonus dice are added to the action die one by one).
 func totalField(name, doc string, b bonusDice) mechanics.Field {
-	return mechanics.Int(name, 1, 20+b.max(), doc)
+	hi := 20 + b.max()
+	if b.n > 0 {
+		doc += burstRange(hi)
+	}
+	return mechanics.Int(name, 1, hi, doc)
+}
+
+// burstRange explains the declared top hi of a field holding a bursting
+// total: it is not a value the roll reaches, only room for the longest run
+// of maxima the simulator follows.
+func burstRange(hi int) string {
+	return fmt.Sprintf(" (declared up to %d only to hold the longest run the simulator follows, %d maxima in a row on a die; "+
+		"the total has no upper bound)", hi, mechanics.MaxBursts)
 }
 
 // withBursts is the record rec (fields "bursts" and total, total last, its
@@ -239,7 +255,7 @@ func coreBurst() *mechanics.Mechanic {
 			}
 			b := ladderOf(c).bonus(1, base, stepsOf(c))
 			S := b.sides
-			rec := mechanics.NewRecord(mechanics.Int("value", 1, burstMax(S), fmt.Sprintf("X, the total of one d%d!", S)))
+			rec := mechanics.NewRecord(mechanics.Int("value", 1, burstMax(S), fmt.Sprintf("X, the total of one d%d!", S)+burstRange(burstMax(S))))
 			x := field("value")
 			j := expr.Floor(expr.Div(x, num(S)))
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Encode(rec, rec.Slot("value"), b.die())}
@@ -257,8 +273,10 @@ func coreCheck() *mechanics.Mechanic {
 		ID:      "bd.core.check",
 		Summary: "action roll: d20 + k bursting bonus dice against a victory sum VS",
 		Doc: "T = N20 + Σ_{i=1..k} X_i with X_i bursting bonus dice of the stepped rank; success ⇔ T ≥ VS (bd.core.opt.vs_compare; " +
-			"against Guard see bd.attack: T > Guard). No natural-roll rules, and no VS is out of reach. Rank index = " +
-			"clamp(rank + charges − challenges − wounded, d4, d20) for all bonus dice of the roll.",
+			"against Guard see bd.attack: T > Guard). No natural-roll rules; with at least one bonus die no VS is out of reach " +
+			"(with k = 0, T is the d20 alone, at most 20). Rank index = " +
+			"clamp(rank + charges − challenges − wounded, d4, d20) for all bonus dice of the roll (bd.core.opt.above_d20 and " +
+			"bd.core.opt.wounded_cancellable say what steps past d20 do and whether a charge cancels the wound).",
 		Params:  params(pK, pRank, pVS, pCharges, pChallenges, pWounded),
 		Options: mechanics.Options(optVsCompare, optAboveD20, optWoundedCancellable),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -295,8 +313,8 @@ func check() *mechanics.Mechanic {
 		Summary: "skill, resistance and initiative rolls: d20 + bonus dice vs VS, with visibility and overwatch",
 		Doc: "Skill and resistance checks are d20 plus the relevant bonus dice against a VS; reduced, low and zero visibility raise " +
 			"the VS of driving, navigation and ranged attacks by 5, 10 and 15. Initiative is the same roll; an overwatching " +
-			"combatant gets one more bonus die on the first turn (overwatch=1). No VS is ever out of reach: the bursting tail " +
-			"has no end. Also reported: how many bonus dice burst.",
+			"combatant gets one more bonus die on the first turn (overwatch=1). With at least one bonus die no VS is ever out of " +
+			"reach: the bursting tail has no end (with none, T is the d20 alone, at most 20). Also reported: how many bonus dice burst.",
 		Params: params(pK, pRank, pVS, ip("overwatch", 0, 0, 1, "1: overwatch, +1 bonus die (initiative on the first turn, attack from the expected vector)"),
 			pCharges, pChallenges, pWounded),
 		Options: mechanics.Options(optVisibility, optVsCompare, optAboveD20, optWoundedCancellable),

@@ -1,6 +1,6 @@
 package bd
 
-//go:generate go tool stringer -type=vsCompare,aboveD20,yesNo,feebleDie,visibility,size,coverKind,minimum,overflowRule,spendBelowCost,damageType -linecomment -output=enums_string.go
+//go:generate go tool stringer -type=vsCompare,aboveD20,yesNo,feebleDie,visibility,size,coverKind,minimum,overflowRule,spendBelowCost,damageType,ignoredArmor -linecomment -output=enums_string.go
 
 // The option values of the bd mechanics: the name after // is the value
 // as the option spells it (in --set and the docs); the declaration of an option lists its
@@ -133,4 +133,14 @@ type damageType int
 const (
 	physical damageType = iota // physical
 	energy                     // energy
+)
+
+// ignoredArmor is bd.armor.opt.ignored_armor: what a weapon three or more
+// steps above the armour (heroic or better) ignores.
+type ignoredArmor int
+
+// Values of bd.armor.opt.ignored_armor.
+const (
+	ignoresWorn         ignoredArmor = iota // worn
+	ignoresWornAndCover                     // worn_and_cover
 )

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/internal/mechtest"
@@ -38,7 +39,14 @@ func TestLadder(t *testing.T) {
 		{ladderRules{above: aboveExtraDie}, 2, 10, steps{charges: 4}, want{4, 20}}, // two steps past d20: two more d20
 		{ladderRules{above: aboveExtraDie}, 0, 10, steps{charges: 4}, want{0, 20}}, // no bonus dice, none added
 		{ladderRules{above: aboveExtraDie}, 1, 10, steps{charges: 4, wounded: true}, want{2, 20}},
-		{ladderRules{above: aboveExtraDie, cancellable: no}, 1, 10, steps{charges: 4, wounded: true}, want{1, 12}},
+		// Not cancellable with extra d20s: the wound takes one step off the
+		// top of what was built, so one extra d20 goes.
+		{ladderRules{above: aboveExtraDie, cancellable: no}, 1, 10, steps{charges: 4, wounded: true}, want{2, 20}},
+		{ladderRules{above: aboveExtraDie, cancellable: no}, 2, 20, steps{charges: 3, wounded: true}, want{4, 20}},
+		{ladderRules{above: aboveExtraDie, cancellable: no}, 2, 10, steps{charges: 2, wounded: true}, want{2, 12}}, // d20 → d12
+		{ladderRules{above: aboveExtraDie, cancellable: no}, 2, 10, steps{charges: 1, challenges: 3, wounded: true}, want{2, 4}},
+		{ladderRules{above: aboveExtraDie, cancellable: no}, 0, 10, steps{charges: 4, wounded: true}, want{0, 12}}, // no dice: capped
+		{ladderRules{cancellable: no}, 2, 20, steps{charges: 3, wounded: true}, want{2, 12}},                       // cap: at most d12
 		{ladderRules{}, 1, 20, steps{}, want{1, 20}},
 		{ladderRules{}, 1, 4, steps{charges: 1}, want{1, 6}},
 	}
@@ -70,6 +78,12 @@ func TestLadder(t *testing.T) {
 	mechtest.Near(t, "wounded with a charge", event(t, mechtest.MustExact(t, registry, "bd.core.check", "wounded=1", "charges=1", "vs=16"), "success"), .7915, 5e-5)
 	mechtest.Near(t, "extra d20s", event(t, mechtest.MustExact(t, registry, "bd.core.check", "k=1", "charges=3", "vs=30", "opt.above_d20=extra_die"), "success"),
 		event(t, mechtest.MustExact(t, registry, "bd.core.check", "k=2", "rank=20", "vs=30"), "success"), 1e-12)
+	// The issue's case end to end: two d20s and three charges past d20, a
+	// wound charges cannot cancel: one extra d20 goes, four d20s are left.
+	woundedTop := mechtest.MustExact(t, registry, "bd.check", "k=2", "rank=20", "charges=3", "wounded=1", "vs=40",
+		"opt.above_d20=extra_die", "opt.wounded_cancellable=no")
+	mechtest.Near(t, "a wound takes one extra d20", event(t, woundedTop, "success"),
+		event(t, mechtest.MustExact(t, registry, "bd.check", "k=4", "rank=20", "vs=40"), "success"), 1e-12)
 	gt := event(t, mechtest.MustExact(t, registry, "bd.core.check", "vs=20", "opt.vs_compare=greater_than"), "success")
 	mechtest.Near(t, "greater_than is at_least one higher", gt, event(t, mechtest.MustExact(t, registry, "bd.core.check", "vs=21"), "success"), 1e-12)
 }
@@ -117,22 +131,27 @@ func TestArmor(t *testing.T) {
 		ar      int
 		cover   coverKind
 		dt      damageType
+		ig      ignoredArmor
 		want    armour
 	}{
-		{2, 2, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}},
-		{3, 0, 2, 3, coverNone, physical, armour{}},                      // heroic ignores feeble armour
-		{3, 1, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}}, // two steps: not ignored
-		{2, 0, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}}, // ordinary weapons ignore nothing
-		{5, 2, 2, 3, coverFull, physical, armour{}},                      // legendary ignores ordinary, cover too
-		{0, 3, 2, 3, coverPartial, physical, armour{effective: 8, worn: 3, unharmed: true}},
-		{2, 2, 2, 3, coverPartial, energy, armour{effective: 5}},
-		{3, 2, 4, 3, coverNone, physical, armour{effective: 3, worn: 3, immune: true}}, // epic Durability
-		{4, 2, 4, 3, coverNone, physical, armour{effective: 3, worn: 3}},
-		{1, 2, 2, 3, coverNone, physical, armour{effective: 3, worn: 3}}, // below heroic: no immunity rule
+		{2, 2, 2, 3, coverNone, physical, ignoresWorn, armour{effective: 3, worn: 3}},
+		{3, 0, 2, 3, coverNone, physical, ignoresWorn, armour{}},                      // heroic ignores feeble armour
+		{3, 1, 2, 3, coverNone, physical, ignoresWorn, armour{effective: 3, worn: 3}}, // two steps: not ignored
+		{2, 0, 2, 3, coverNone, physical, ignoresWorn, armour{effective: 3, worn: 3}}, // ordinary weapons ignore nothing
+		{5, 2, 2, 3, coverFull, physical, ignoresWorn, armour{effective: 10}},         // legendary ignores ordinary armour, not the cover
+		{5, 2, 2, 3, coverFull, energy, ignoresWorn, armour{effective: 10}},           // energy: the cover still stops some
+		{5, 2, 2, 3, coverFull, physical, ignoresWornAndCover, armour{}},              // the earlier reading: cover too
+		{5, 2, 2, 3, coverFull, energy, ignoresWornAndCover, armour{}},
+		{5, 3, 2, 3, coverFull, physical, ignoresWornAndCover, armour{effective: 13, worn: 3}}, // two steps: nothing ignored
+		{0, 3, 2, 3, coverPartial, physical, ignoresWorn, armour{effective: 8, worn: 3, unharmed: true}},
+		{2, 2, 2, 3, coverPartial, energy, ignoresWorn, armour{effective: 5}},
+		{3, 2, 4, 3, coverNone, physical, ignoresWorn, armour{effective: 3, worn: 3, immune: true}}, // epic Durability
+		{4, 2, 4, 3, coverNone, physical, ignoresWorn, armour{effective: 3, worn: 3}},
+		{1, 2, 2, 3, coverNone, physical, ignoresWorn, armour{effective: 3, worn: 3}}, // below heroic: no immunity rule
 	}
 	for _, c := range cases {
-		if got := armourOf(c.w, c.a, c.d, c.ar, c.cover, c.dt); got != c.want {
-			t.Errorf("weapon %d armour %d durability %d AR %d %v %v: %+v; want %+v", c.w, c.a, c.d, c.ar, c.cover, c.dt, got, c.want)
+		if got := armourOf(c.w, c.a, c.d, c.ar, c.cover, c.dt, c.ig); got != c.want {
+			t.Errorf("weapon %d armour %d durability %d AR %d %v %v %v: %+v; want %+v", c.w, c.a, c.d, c.ar, c.cover, c.dt, c.ig, got, c.want)
 		}
 	}
 	// d8 + d10! against AR 3: D_after = max(0, D − 3).
@@ -150,6 +169,19 @@ func TestArmor(t *testing.T) {
 	mechtest.Near(t, "P(gets through)", event(t, r, "gets_through"), got, 1e-12)
 	mechtest.Near(t, "minimum one", event(t, mechtest.MustExact(t, registry, "bd.armor", "ar=50", "opt.minimum=one"), "gets_through"), 1, 1e-12)
 	mechtest.Near(t, "immune", event(t, mechtest.MustExact(t, registry, "bd.armor", "durability_quality=10"), "gets_through"), 0, 0)
+	// A legendary weapon against ordinary armour behind full cover: the worn
+	// armour is ignored, the cover's 10 still stops damage (by default), as
+	// if the armour were not there.
+	legend := mechtest.MustExact(t, registry, "bd.armor", "quality=20", "armor_quality=8", "cover=full")
+	mechtest.Near(t, "worn armour ignored, cover counts", variable(t, legend, "damage_after").Stats.Mean,
+		variable(t, mechtest.MustExact(t, registry, "bd.armor", "quality=20", "ar=0", "cover=full"), "damage_after").Stats.Mean, 1e-9)
+	if p := event(t, legend, "gets_through"); p > .99 {
+		t.Errorf("full cover against a legendary weapon stops nothing: P(gets through) = %v", p)
+	}
+	mechtest.Near(t, "worn_and_cover: nothing subtracted, energy damage too",
+		variable(t, mechtest.MustExact(t, registry, "bd.armor", "quality=20", "armor_quality=8", "cover=full", "damage_type=energy",
+			"opt.ignored_armor=worn_and_cover"), "damage_after").Stats.Mean,
+		variable(t, legend, "damage").Stats.Mean, 1e-9)
 	mechtest.Near(t, "highest AR counts", variable(t, mechtest.MustExact(t, registry, "bd.armor", "ar=1", "ar_second=3"), "damage_after").Stats.Mean, after, 1e-9)
 }
 
@@ -225,6 +257,21 @@ func TestVigor(t *testing.T) {
 			}
 		})
 	}
+	// At 0 Vigor the creature is winded: with no Vigor at all it is winded
+	// from the start (round 0) and stays so, whatever the attacks do.
+	for _, guard := range []string{"guard=15", "guard=200"} {
+		z := mechtest.MustExact(t, registry, "bd.vigor", "vigor=0", guard)
+		mechtest.Near(t, "P(winded) at 0 Vigor, "+guard, event(t, z, "winded"), 1, 1e-12)
+		mechtest.Near(t, "rounds to winded at 0 Vigor, "+guard, variable(t, z, "rounds_to_winded").Stats.Mean, 0, 0)
+	}
+	mechtest.Near(t, "winded at the end at 0 Vigor", event(t, mechtest.MustExact(t, registry, "bd.vigor", "vigor=0", "guard=200"), "winded_at_end"), 1, 1e-9)
+	// The economy keeps it so (bd.skirmish starts from the same state).
+	if _, w := (economy{vmax: 0, recovery: 2}).recover(0, false); !w {
+		t.Error("a creature with 0 Vigor after recovery is not winded")
+	}
+	if _, w := (economy{vmax: 20, recovery: 2}).recover(3, true); w {
+		t.Error("a winded creature back to 5 Vigor is still winded")
+	}
 	// Committing before the roll: reactions on attacks that miss too.
 	r := mechtest.MustExact(t, registry, "bd.vigor", "guard=200", "attacks=1", "stamina=0", "vigor=20", "opt.decide_after_roll=no")
 	mechtest.Near(t, "nothing beats Guard 200", event(t, r, "unanswered"), 0, 1e-9)
@@ -255,6 +302,18 @@ func TestShockAndAid(t *testing.T) {
 	r := mechtest.MustExact(t, registry, "bd.shock_and_aid")
 	mechtest.Near(t, "P(aid)", event(t, r, "aid_succeeds"), p, 1e-12)
 	mechtest.Near(t, "E[restored]", variable(t, r, "durability_restored").Stats.Mean, 5.5*p, 1e-12)
+	// Both checks, stabilising and emergency aid, are against vs, and the
+	// describe text says so rather than a fixed VS 20.
+	p25 := event(t, mechtest.MustExact(t, registry, "bd.core.check", "vs=25"), "success")
+	r25 := mechtest.MustExact(t, registry, "bd.shock_and_aid", "vs=25", "stamina=1")
+	mechtest.Near(t, "P(stabilised) at vs=25", event(t, r25, "stabilised"), p25, 1e-12)
+	mechtest.Near(t, "P(aid) at vs=25", event(t, r25, "aid_succeeds"), p25, 1e-12)
+	m, _ := registry.Lookup("bd.shock_and_aid")
+	for _, text := range []string{m.Summary, m.Doc} {
+		if strings.Contains(text, "VS 20") || !strings.Contains(text, "vs") {
+			t.Errorf("bd.shock_and_aid says the checks are at a fixed VS 20, or does not name vs: %q", text)
+		}
+	}
 }
 
 // bd.skirmish is simulated only; with Vigor to spare it is bd.track.
@@ -318,5 +377,36 @@ func BenchmarkCoreCheckExact(b *testing.B) {
 func BenchmarkTrackExact(b *testing.B) {
 	for b.Loop() {
 		mechtest.MustExact(b, registry, "bd.track", "durability=60", "health=40")
+	}
+}
+
+// What describe says holds at the defaults: a record field whose top is
+// only room for the simulator's longest burst run says so, and "no VS is
+// out of reach" is qualified by the bonus dice it needs (with none, T ≤ 20).
+func TestDescribeClaims(t *testing.T) {
+	t.Parallel()
+	for _, m := range Mechanics() {
+		if m.MCOnly {
+			continue
+		}
+		c, err := m.Configure(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := m.Model(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range spec.Record.Fields {
+			if f.Kind == mechanics.IntField && f.Hi >= 1000 && !strings.Contains(f.Doc, "simulator follows") {
+				t.Errorf("%s: field %s runs to %d without saying why: %q", m.ID, f.Name, f.Hi, f.Doc)
+			}
+		}
+		if strings.Contains(strings.ToLower(m.Doc), "no vs is") && !strings.Contains(m.Doc, "at most 20") {
+			t.Errorf("%s says no VS is out of reach without the k = 0 case: %q", m.ID, m.Doc)
+		}
+	}
+	for _, id := range []string{"bd.core.check", "bd.check"} {
+		mechtest.Near(t, id+": k=0 never reaches VS 21", event(t, mechtest.MustExact(t, registry, id, "k=0", "vs=21"), "success"), 0, 0)
 	}
 }

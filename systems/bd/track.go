@@ -347,11 +347,16 @@ func (e economy) pay(v int, winded bool) (int, bool, bool) {
 	return v, true, v == 0
 }
 
+// startWinded says whether the creature starts winded: at 0 Vigor it is
+// (a maximum of 0 leaves it no Vigor to begin with).
+func (e economy) startWinded() bool { return e.vmax == 0 }
+
 // recover is the end of a round: Vigor back, capped, and a winded
-// creature acts again from windedUntil.
+// creature acts again from windedUntil. At 0 Vigor a creature is winded,
+// however it came to have none.
 func (e economy) recover(v int, winded bool) (int, bool) {
 	v = min(e.vmax, v+e.recovery)
-	return v, winded && v < windedUntil
+	return v, (winded || v == 0) && v < windedUntil
 }
 
 func vigor() *mechanics.Mechanic {
@@ -364,7 +369,7 @@ func vigor() *mechanics.Mechanic {
 			"attacks beats Guard with P(T_a > G) (bd.attack), so the demand is Binomial(a, P(T_a > G)); the defender reacts to " +
 			"those (or, committing before the roll, to every attack) while it has the Vigor. Reported: the round of the first " +
 			"attack that beat Guard and went unanswered for lack of Vigor (its CDF is P(some attack went unanswered by round r)) " +
-			"and, beside it, the round the creature is first winded.",
+			"and, beside it, the round the creature is first winded (round 0 with a maximum of 0 Vigor: at 0 it is winded).",
 		Params: params(
 			ip("vigor", 20, 0, 100, "maximum (and starting) Vigor"),
 			ip("stamina", 10, 0, 100, "Stamina score: 1 Vigor back per 5 a round"),
@@ -385,7 +390,7 @@ func vigor() *mechanics.Mechanic {
 			spec := main.spec(e)
 			winded := newVigorChain(e, round, state, c.Int("rounds"), true)
 			windedPart := &mechanics.Spec{Process: winded.p, Record: winded.p.Record()}
-			windedPart.Vars = []mechanics.Var{winded.p.TimeVar("rounds_to_winded", "the round the creature is first winded (0 Vigor)", field("time"))}
+			windedPart.Vars = []mechanics.Var{winded.p.TimeVar("rounds_to_winded", "the round the creature is first winded (0 Vigor; round 0 when it starts with none)", field("time"))}
 			windedPart.Event("winded", "winded within the rounds", winded.p.In(winded.end))
 			spec.Also = []*mechanics.Spec{windedPart}
 			return spec, nil
@@ -435,7 +440,10 @@ func newVigorChain(e economy, round attackRound, state *mechanics.Record, rounds
 	ch.end = p.Add(true, map[bool]string{false: "unanswered", true: "winded"}[untilWinded])
 	ch.base = p.AddRecord(false, state)
 	sV, sW, end, base := ch.vigor, ch.winded, ch.end, ch.base
-	p.Start = base + sV.Set(state.Start(), e.vmax)
+	p.Start = base + sW.SetBool(sV.Set(state.Start(), e.vmax), e.startWinded())
+	if untilWinded && e.startWinded() {
+		p.Start = end // winded from the start: round 0
+	}
 	p.Kernel = func(int) mechanics.Node { return round.node }
 	p.Move = func(_, s, x int) int {
 		code := s - base
@@ -486,13 +494,13 @@ func (ch vigorChain) spec(e economy) *mechanics.Spec {
 func shockAndAid() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "bd.shock_and_aid",
-		Summary: "shock: a helper's Medicine checks at VS 20 to stabilise before Stamina rounds run out; emergency aid restores 1d10 Durability",
+		Summary: "shock: a helper's Medicine checks against VS (vs, 20 by the rules) to stabilise before Stamina rounds run out; emergency aid restores 1d10 Durability on such a check",
 		Doc: "A creature in shock dies after as many rounds as its Stamina score (any damage kills it at once); a helper's " +
-			"successful Medicine or Medical Science check at VS 20 stabilises it (it stays unconscious until back to 1 Health). " +
-			"With `attempts` checks a round, P(stabilised before death) = 1 − (1 − p)^(attempts·Stamina). Emergency aid (2 actions) " +
-			"gives back 1d10 Durability on a Medicine (treatment) check at VS 20: a mixture of 0 and d10, reported beside the " +
-			"chain.",
-		Params: params(pK, pRank, pVS,
+			"successful Medicine or Medical Science check (d20 + its bonus dice) against VS stabilises it (it stays unconscious " +
+			"until back to 1 Health). With `attempts` checks a round, P(stabilised before death) = 1 − (1 − p)^(attempts·Stamina). " +
+			"Emergency aid (2 actions) gives back 1d10 Durability on a Medicine (treatment) check against the same VS: a mixture " +
+			"of 0 and d10, reported beside the chain. Both checks use the parameter vs; the rules set both at 20, its default.",
+		Params: params(pK, pRank, ip("vs", 20, 0, 500, "victory sum VS of both Medicine checks, stabilising and emergency aid (the rules: 20)"),
 			ip("stamina", 10, 1, 100, "the patient's Stamina score: rounds before death in shock"),
 			ip("attempts", 1, 0, 4, "the helper's stabilising checks per round"),
 			pCharges, pChallenges, pWounded),
@@ -547,7 +555,7 @@ func shockAndAid() *mechanics.Mechanic {
 			spec.Event("stabilised", fmt.Sprintf("a check %s %d succeeds within %d rounds", successDoc(cmp), vs, stamina), p.In(stable)).
 				Event("dead", "no check succeeds before the Stamina rounds run out", p.In(dead))
 
-			aid := mechanics.NewRecord(mechanics.Flag("aid_succeeds", "the emergency aid's Medicine (treatment) check succeeds"),
+			aid := mechanics.NewRecord(mechanics.Flag("aid_succeeds", fmt.Sprintf("the emergency aid's Medicine (treatment) check succeeds: %s %d", successDoc(cmp), vs)),
 				mechanics.Int("durability_restored", 0, 10, "Durability given back: 1d10 on a success, else 0"))
 			sOK, sBack := aid.Slot("aid_succeeds"), aid.Slot("durability_restored")
 			aStart := aid.Start()
