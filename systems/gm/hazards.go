@@ -129,19 +129,25 @@ func jump() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "gm.jump",
 		Summary: "jumping up or leaping across: agility + 8 with strength as a major contributor; each foot past the first a doubling penalty",
-		Doc: "T = agility + strength bonus (a major contributor) + 8 + modifier + running movement; pen(h) = 0 for h ≤ 1 and 2^(h−2) " +
+		Doc: "T = agility + strength bonus (a major contributor) + 8 + modifier (+ running movement when leaping across: the rules " +
+			"give it to a moving character's leap only, so running > 0 with kind=up is refused); pen(h) = 0 for h ≤ 1 and 2^(h−2) " +
 			"after (2 ft −1, 3 ft −2, 4 ft −4, …). The roll N reaches H = max{h ≥ 1 : N ≤ T − pen(h)} (0 if even 1 ft fails): a " +
 			"failure still gets the height the roll allowed. Leaping across is the same in yards. The distance is H × the size " +
-			"factor. With the naturals switch a 1 always reaches the target and a 20 never does, while the height stays the roll's.",
+			"factor. reaches_target is the roll at the penalty of the height the target needs, ⌈target / size factor⌉; a target " +
+			"of 0 needs no height, so every roll reaches it, a natural 20 too. With the naturals switch a 1 always reaches a target " +
+			"above 0 and a 20 never does, while the height stays the roll's.",
 		Params: []mechanics.Param{
 			score("agility", 10, "agility score"),
 			ip("strength_bonus", 0, -10, 10, "strength's bonus, a major contributor (added in full)"),
 			pModifier,
-			ip("running", 0, 0, 100, "current running movement, added to the roll of a moving jumper (the seed says so for leaping across)"),
+			ip("running", 0, 0, 100, "current running movement, added to the roll when leaping across (kind=across; refused with kind=up)"),
 			ip("target", 4, 0, 500, "a distance to reach, in feet (up) or yards (across) after the size factor"),
 		},
 		Options: mechanics.Options(optJumpKind, optSize, optNaturals),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			if run := c.Int("running"); run != 0 && optJumpKind.Of(c) == jumpUp {
+				return nil, fmt.Errorf("running=%d needs kind=across: the rules add running movement to the roll when leaping across, not when jumping up", run)
+			}
 			T := c.Int("agility") + c.Int("strength_bonus") + 8 + c.Int("modifier") + c.Int("running")
 			nat, factor := optNaturals.Of(c), sizeFactor(optSize.Of(c))
 			unit := "ft"

@@ -1,0 +1,71 @@
+package gm
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/oddsmith/oddsmith/internal/mechtest"
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// docOf is a mechanic's describe text: its summary, doc, parameters' and
+// options' docs.
+func docOf(t *testing.T, id string) string {
+	t.Helper()
+	m, err := registry.Lookup(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := []string{m.Summary, m.Doc}
+	for _, p := range m.Params {
+		parts = append(parts, p.Doc)
+	}
+	for _, o := range m.Options {
+		parts = append(parts, o.Doc)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// TestJumpRunningOnlyAcross: the rules add running movement to the roll of
+// a leap across, not of a jump up; running > 0 with kind=up is bad input,
+// refused in one line that names the problem.
+func TestJumpRunningOnlyAcross(t *testing.T) {
+	t.Parallel()
+	m, c, err := registry.Configure("gm.jump", []string{"running=6"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Model(c)
+	if err == nil || !mechanics.IsInput(err) {
+		t.Fatalf("gm.jump running=6 kind=up: err = %v; want bad input", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, "running=6") || !strings.Contains(msg, "kind=across") {
+		t.Errorf("gm.jump running=6 kind=up: %q; want one line naming running=6 and kind=across", msg)
+	}
+	// running=0 jumps up as before; across, running adds to T (10 + 8 + 6).
+	mechtest.MustExact(t, registry, "gm.jump", "running=0")
+	r := mechtest.MustExact(t, registry, "gm.jump", "kind=across", "running=6", "target=6")
+	mechtest.Near(t, "across, running 6: P(reach 6 yd) at T − 16 = 8", r.Event("reaches_target").P, 8.0/20, 1e-15)
+}
+
+// TestJumpTargetZero: a target of 0 needs no height, so every roll reaches
+// it, a natural 20 too, with the naturals switch or without; describe says
+// so instead of "a 20 never does".
+func TestJumpTargetZero(t *testing.T) {
+	t.Parallel()
+	for _, sets := range [][]string{
+		{"target=0"},
+		{"target=0", "opt.naturals=1_succeeds_20_fails"},
+		{"target=0", "opt.naturals=1_succeeds_20_fails", "agility=0", "modifier=-40"},
+	} {
+		r := mechtest.MustExact(t, registry, "gm.jump", sets...)
+		mechtest.Near(t, "P(reach)"+joinSets(sets), r.Event("reaches_target").P, 1, 0)
+	}
+	// Above 0 the switch makes a 20 fail, however high the target.
+	r := mechtest.MustExact(t, registry, "gm.jump", "target=1", "opt.naturals=1_succeeds_20_fails", "agility=40")
+	mechtest.Near(t, "P(reach 1 ft), naturals, agility 40", r.Event("reaches_target").P, 19.0/20, 1e-15)
+	doc := docOf(t, "gm.jump")
+	if !strings.Contains(doc, "a target of 0 needs no height, so every roll reaches it, a natural 20 too") {
+		t.Errorf("gm.jump describe does not say that every roll, a natural 20 too, reaches a target of 0:\n%s", doc)
+	}
+}
