@@ -32,7 +32,8 @@ func fallDice(h expr.Rat) int {
 }
 
 // secondsAloft is the time of a fall of h feet: 1 s per die up to 450 ft,
-// then 50 yards (150 ft) a second.
+// then 50 yards (150 ft) a second, exactly: 7 + (h − 450)/150, a fraction
+// between multiples of 150 ft (525 ft → 7.5 s), not rounded.
 func secondsAloft(h expr.Rat) expr.Rat {
 	if h.Cmp(expr.Int(450)) <= 0 {
 		return expr.Int(int64(fallDice(h)))
@@ -53,11 +54,14 @@ var (
 func fall() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "gm.fall",
-		Summary: "falling: d6 per band of height (0–9 ft d6 … 320 ft and more 7d6); evasion negates under 10 ft and halves under 20 ft",
-		Doc: "n d6 by height: 0–9 ft 1, 10–19 ft 2, 20–39 ft 3, 40–79 ft 4, 80–159 ft 5, 160–319 ft 6, 320 ft and more 7 (no increase " +
-			"past 7d6). Under 10 ft a successful evasion roll negates the damage; from 10 to 19 ft it halves it (floor); beyond, it does " +
+		Summary: "falling: d6 per band of height (under 10 ft d6 … 320 ft and more 7d6); evasion negates under 10 ft and halves under 20 ft",
+		Doc: "n d6 by height h: under 10 ft 1, 10 ft to under 20 ft 2, 20–40 ft 3, 40–80 ft 4, 80–160 ft 5, 160–320 ft 6 (each band " +
+			"from its lower edge up to but not including the next), 320 ft and more 7 (no increase past 7d6). Under 10 ft a " +
+			"successful evasion roll negates the damage; from 10 ft to under 20 ft it halves it (floor by default); beyond, it does " +
 			"nothing. One point per die is an injury (the rest comes off survival) unless the evasion roll succeeded on such a short " +
-			"fall. Time aloft: 1 s per die up to 450 ft, then +1 s per 150 ft (not random). For metres, 1 ft = 0.3048 m.",
+			"fall. Time aloft (not random): 1 s per die up to 450 ft, so 1 s under 10 ft … 7 s from 320 ft to 450 ft; past 450 ft " +
+			"the fall goes on at 150 ft a second, exactly 7 + (h − 450)/150 s, a fraction between multiples of 150 ft (525 ft → " +
+			"7.5 s, 600 ft → 8 s), not rounded. For metres, 1 ft = 0.3048 m.",
 		Params: []mechanics.Param{
 			{Name: "height", Default: 30, Min: 0, Max: 2000, Real: true, Doc: "height fallen in feet (sweep 0–600)"},
 			score("evasion", 10, "evasion reaction score"), pModifier,
@@ -93,7 +97,7 @@ func fall() *mechanics.Mechanic {
 			spec.Var("damage", "damage D: the dice, negated or halved by a successful evasion on a short fall", dmg).
 				Var("injuries", "injury points: one per die unless evasion succeeded on a short fall", inj).
 				Var("survival_loss", "the rest of the damage, off survival points: D − injuries", expr.Sub(field("damage"), field("injuries"))).
-				Var("seconds_aloft", "time aloft in seconds: 1 per die up to 450 ft, then 1 per 150 ft (not random)", expr.Lit{V: secondsAloft(h)}).
+				Var("seconds_aloft", "time aloft in seconds (not random): 1 per die up to 450 ft, then 7 + (h − 450)/150, not rounded", expr.Lit{V: secondsAloft(h)}).
 				Event("evaded", "the evasion roll succeeded on a fall short enough for it to count", evaded).
 				Event("damage_reaches_survival", "D ≥ the survival points", expr.Ge(field("damage"), num(c.Int("survival"))))
 			return spec, nil

@@ -69,3 +69,27 @@ func TestJumpTargetZero(t *testing.T) {
 		t.Errorf("gm.jump describe does not say that every roll, a natural 20 too, reaches a target of 0:\n%s", doc)
 	}
 }
+
+// TestFallSecondsAloft: the time aloft at the edges of the falling table's
+// bands (1 s per die up to 450 ft) and past 450 ft, where it is exactly
+// 7 + (h − 450)/150 s, a fraction, not rounded; describe says so.
+func TestFallSecondsAloft(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		h    string
+		want float64
+	}{
+		{"0", 1}, {"9.99", 1}, {"10", 2}, {"19.99", 2}, {"20", 3}, {"39.99", 3}, {"40", 4}, {"79.99", 4}, {"80", 5},
+		{"159.99", 5}, {"160", 6}, {"319.99", 6}, {"320", 7}, {"450", 7},
+		{"450.15", 7.001}, {"451.5", 7.01}, {"525", 7.5}, {"599.99", 7 + 149.99/150}, {"600", 8}, {"750", 9}, {"2000", 7 + 1550.0/150},
+	} {
+		r := mechtest.MustExact(t, registry, "gm.fall", "height="+c.h)
+		v := r.Var("seconds_aloft")
+		mechtest.Near(t, "seconds aloft at "+c.h+" ft", v.Stats.Mean, c.want, 1e-12)
+		mechtest.Near(t, "seconds aloft at "+c.h+" ft is not random", v.Stats.SD, 0, 0)
+	}
+	doc := docOf(t, "gm.fall")
+	if strings.Contains(doc, "+1 s per 150 ft") || !strings.Contains(doc, "7 + (h − 450)/150") || !strings.Contains(doc, "not rounded") {
+		t.Errorf("gm.fall describe does not say that the time past 450 ft is 7 + (h − 450)/150 s, not rounded:\n%s", doc)
+	}
+}
