@@ -188,10 +188,14 @@ func suffocation() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "gm.suffocation",
 		Summary: "suffocation: a buffer of rounds, then a health roll each minute at one more point of penalty; each failure one injury",
-		Doc: "Buffer B = endurance rounds when prepared (a deep breath), else max(0, d4 + endurance as a minor contributor). When it " +
-			"runs out a health roll (failure: one injury), then one every minute (6 rounds) at a cumulative penalty of 1: roll j " +
-			"(j = 0, 1, …) comes after B + 6j rounds without air, at −j, if that is within the time without air. At rest both " +
-			"times double. Injuries by then are a Poisson-binomial count; with injury_penalty=on each injury also penalises the " +
+		Doc: "Buffer B = endurance rounds when prepared (a deep breath), else max(0, d4 + endurance as a minor contributor, half " +
+			"its bonus toward zero). When it runs out a health roll (failure: one injury), then one every minute (6 rounds) at a " +
+			"cumulative penalty of 1: roll j (j = 0, 1, …) comes after B + 6j rounds without air, at −j. At rest the buffer and " +
+			"the minute between rolls double (2B + 12j); the minutes without air do not. A roll is made only if it comes strictly " +
+			"before the end of the time without air (its round < 6 × minutes): one due exactly at the end is not made, the air being " +
+			"back (prepared, endurance=12, minutes=2: the buffer ends at round 12 of 12, so no roll). Injuries by then are a " +
+			"Poisson-binomial " +
+			"count; with injury_penalty=on each injury also penalises the " +
 			"later rolls, a chain on the injury count (a forward DP), exact (the state is the count). A second part follows the " +
 			"same rolls to the k-th injury.",
 		Params: []mechanics.Param{

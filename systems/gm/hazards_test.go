@@ -93,3 +93,33 @@ func TestFallSecondsAloft(t *testing.T) {
 		t.Errorf("gm.fall describe does not say that the time past 450 ft is 7 + (h − 450)/150 s, not rounded:\n%s", doc)
 	}
 }
+
+// TestSuffocationLastRound: a health roll is made only strictly before the
+// end of the time without air; one due exactly at the end (round 6 ×
+// minutes) is not made, at rest too. describe states the boundary.
+func TestSuffocationLastRound(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		sets  []string
+		rolls float64
+	}{
+		{[]string{"prepared=1", "endurance=12", "minutes=2"}, 0},              // round 12 of 12
+		{[]string{"prepared=1", "endurance=11", "minutes=2"}, 1},              // round 11
+		{[]string{"prepared=1", "endurance=6", "minutes=2"}, 1},               // rounds 6 and 12 of 12
+		{[]string{"prepared=1", "endurance=5", "minutes=2"}, 2},               // rounds 5 and 11
+		{[]string{"prepared=1", "endurance=6", "minutes=2", "at_rest=1"}, 0},  // round 12 of 12
+		{[]string{"prepared=1", "endurance=5", "minutes=2", "at_rest=1"}, 1},  // round 10, then 22
+		{[]string{"prepared=1", "endurance=0", "minutes=0"}, 0},               // no time without air
+		{[]string{"prepared=1", "endurance=0", "minutes=1"}, 1},               // round 0, then 6 of 6
+		{[]string{"prepared=1", "endurance=0", "minutes=1", "at_rest=1"}, 1},  // round 0, then 12
+		{[]string{"prepared=1", "endurance=18", "minutes=4", "at_rest=1"}, 0}, // round 36 of 24
+	} {
+		r := mechtest.MustExact(t, registry, "gm.suffocation", c.sets...)
+		mechtest.Near(t, "health rolls"+joinSets(c.sets), r.Var("health_rolls").Stats.Mean, c.rolls, 0)
+		mechtest.Near(t, "health rolls"+joinSets(c.sets)+" (not random)", r.Var("health_rolls").Stats.SD, 0, 0)
+	}
+	doc := docOf(t, "gm.suffocation")
+	if !strings.Contains(doc, "strictly before the end of the time without air") || !strings.Contains(doc, "one due exactly at the end is not made") {
+		t.Errorf("gm.suffocation describe does not state that a roll due exactly at the end is not made:\n%s", doc)
+	}
+}
