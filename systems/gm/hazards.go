@@ -59,7 +59,7 @@ func fall() *mechanics.Mechanic {
 			"from its lower edge up to but not including the next), 320 ft and more 7 (no increase past 7d6). Under 10 ft a " +
 			"successful evasion roll negates the damage; from 10 ft to under 20 ft it halves it (floor by default); beyond, it does " +
 			"nothing. One point per die is an injury (the rest comes off survival) unless the evasion roll succeeded on such a short " +
-			"fall. Time aloft (not random): 1 s per die up to 450 ft, so 1 s under 10 ft … 7 s from 320 ft to 450 ft; past 450 ft " +
+			"fall (then none, or ⌊n/2⌋ when halved with injuries_when_halved=half_the_dice). Time aloft (not random): 1 s per die up to 450 ft, so 1 s under 10 ft … 7 s from 320 ft to 450 ft; past 450 ft " +
 			"the fall goes on at 150 ft a second, exactly 7 + (h − 450)/150 s, a fraction between multiples of 150 ft (525 ft → " +
 			"7.5 s, 600 ft → 8 s), not rounded. For metres, 1 ft = 0.3048 m.",
 		Params: []mechanics.Param{

@@ -245,9 +245,9 @@ func tracking() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "gm.tracking",
 		Summary: "tracking: a perception roll at −1 per day since the trail was made, + the tracked group's size bonus, − the quarry's cover margin",
-		Doc: "The tracker rolls perception − days + ⌊log₂ g⌋ (g: the tracked group's size, the group-effort chart). A quarry that " +
-			"covers its tracks makes its own perception roll; succeeding by M penalises the trackers by M (and halves its " +
-			"movement): P(track) = Σ_m P(M = m)·p(P − days + g − m) + P(cover fails)·p(P − days + g).",
+		Doc: "The tracker rolls P − days + G, with P the perception + modifier and G = ⌊log₂ g⌋ (g: the tracked group's size, the " +
+			"group-effort chart). A quarry that covers its tracks makes its own perception roll; succeeding by M penalises the " +
+			"trackers by M (and halves its movement): P(track) = Σ_m P(M = m)·p(P − days + G − m) + P(cover fails)·p(P − days + G).",
 		Params: []mechanics.Param{
 			score("perception", 10, "the tracker's perception score"), pModifier,
 			ip("days", 0, 0, 365, "days since the trail was made (−1 each)"),
