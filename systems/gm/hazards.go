@@ -17,7 +17,7 @@ func hazardsMechanics() []*mechanics.Mechanic {
 }
 
 // fallBands are the lowest heights (feet) of the falling table's bands:
-// band i deals i+1 d6 (0–9 ft d6 … 320 ft and more 7d6).
+// band i deals i+1 d6 (under 10 ft d6 … 320 ft and more 7d6).
 var fallBands = []int64{0, 10, 20, 40, 80, 160, 320}
 
 // fallDice is the number of d6 a fall of h feet deals.
