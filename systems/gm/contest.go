@@ -61,7 +61,8 @@ func contestMechanic(cs contestSides) *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      cs.id,
 		Summary: cs.summary,
-		Doc: cs.doc + "Per round a = p_A(1 − p_B), b = p_B(1 − p_A): rounds ~ Geometric(a + b), P(A wins) = a/(a + b). If a + b = 0 the " +
+		Doc: cs.doc + "Per round a = p_A(1 − p_B), b = p_B(1 − p_A): rounds ~ Geometric(a + b), P(A wins) = a/(a + b) over an " +
+			"unlimited horizon, a/(a + b)·(1 − (1 − a − b)^rounds) within the rounds followed (the event). If a + b = 0 the " +
 			"contest never resolves; it is then reported as unresolved at the horizon (never_resolves = 1). An absorbing Markov chain.",
 		Params:  params,
 		Options: mechanics.Options(optNaturals),

@@ -154,8 +154,9 @@ func coreMechanics() []*mechanics.Mechanic {
 		{
 			ID:      "gm.core.roll",
 			Summary: "roll under: d20 ≤ score + bonuses succeeds; the margin is how much it succeeded or failed by",
-			Doc: "N ~ d20; S′ = score + modifier + major + ⌊minor/2⌋ (toward zero) + ⌊log₂ group⌋ − the movement penalty − injuries " +
-				"(with injury_penalty=on); success ⇔ N ≤ S′, so P = clamp(S′/20, 0, 1); margin M = S′ − N (≥ 0: succeeded by M). " +
+			Doc: "N ~ d20; S′ = score + modifier + major + half of minor rounded toward zero (−3 → −1, 3 → 1) + ⌊log₂ group⌋ − the " +
+				"movement penalty − injuries (with injury_penalty=on); success ⇔ N ≤ S′, so P = clamp(S′/20, 0, 1) (with the naturals " +
+				"switch clamp(S′/20, 1/20, 19/20)); margin M = S′ − N (≥ 0: succeeded by M). " +
 				"Groups acting together roll with their median score. Opponents attacking a mover get dash +4, walk +2, jog +4, run +8, " +
 				"sprint +16 (not a roll of the mover).",
 			Params: []mechanics.Param{

@@ -1,6 +1,6 @@
 package gm
 
-//go:generate go tool stringer -type=naturals,injuryPenalty,movement,terrain,preset,tau,effectKind,fadeIndex,willingPenalty,throwoffReaction,incapacitation,growth,exitThrowoff,evasionLimit,injuriesWhenHalved,size,jumpKind,escalation,route,willpowerPenalty,material,attackForm,table -linecomment -output=enums_string.go
+//go:generate go tool stringer -type=naturals,injuryPenalty,movement,terrain,preset,tau,effectKind,fadeIndex,willingPenalty,throwoffReaction,incapacitation,growth,exitThrowoff,evasionLimit,injuriesWhenHalved,size,jumpKind,escalation,route,willpowerPenalty,material,attackForm,table,blankCell -linecomment -output=enums_string.go
 
 // The option values of the gm mechanics: the name after // is the value as
 // it is set on the command line (opt.naturals=1_succeeds_20_fails, or the
@@ -255,4 +255,14 @@ type table int
 const (
 	tableLeftToRight table = iota // left_to_right
 	tableUser                     // user
+)
+
+// blankCell is gm.item_reaction.opt.blank: what a blank cell of the
+// material table means.
+type blankCell int
+
+// Values of gm.item_reaction.opt.blank.
+const (
+	blankNoRoll blankCell = iota // no_roll
+	blankZero                    // zero
 )

@@ -17,7 +17,7 @@ func hazardsMechanics() []*mechanics.Mechanic {
 }
 
 // fallBands are the lowest heights (feet) of the falling table's bands:
-// band i deals i+1 d6 (0–9 ft d6 … 320 ft and more 7d6).
+// band i deals i+1 d6 (under 10 ft d6 … 320 ft and more 7d6).
 var fallBands = []int64{0, 10, 20, 40, 80, 160, 320}
 
 // fallDice is the number of d6 a fall of h feet deals.
@@ -32,7 +32,8 @@ func fallDice(h expr.Rat) int {
 }
 
 // secondsAloft is the time of a fall of h feet: 1 s per die up to 450 ft,
-// then 50 yards (150 ft) a second.
+// then 50 yards (150 ft) a second, exactly: 7 + (h − 450)/150, a fraction
+// between multiples of 150 ft (525 ft → 7.5 s), not rounded.
 func secondsAloft(h expr.Rat) expr.Rat {
 	if h.Cmp(expr.Int(450)) <= 0 {
 		return expr.Int(int64(fallDice(h)))
@@ -53,11 +54,14 @@ var (
 func fall() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "gm.fall",
-		Summary: "falling: d6 per band of height (0–9 ft d6 … 320 ft and more 7d6); evasion negates under 10 ft and halves under 20 ft",
-		Doc: "n d6 by height: 0–9 ft 1, 10–19 ft 2, 20–39 ft 3, 40–79 ft 4, 80–159 ft 5, 160–319 ft 6, 320 ft and more 7 (no increase " +
-			"past 7d6). Under 10 ft a successful evasion roll negates the damage; from 10 to 19 ft it halves it (floor); beyond, it does " +
+		Summary: "falling: d6 per band of height (under 10 ft d6 … 320 ft and more 7d6); evasion negates under 10 ft and halves under 20 ft",
+		Doc: "n d6 by height h: under 10 ft 1, 10 ft to under 20 ft 2, 20–40 ft 3, 40–80 ft 4, 80–160 ft 5, 160–320 ft 6 (each band " +
+			"from its lower edge up to but not including the next), 320 ft and more 7 (no increase past 7d6). Under 10 ft a " +
+			"successful evasion roll negates the damage; from 10 ft to under 20 ft it halves it (floor by default); beyond, it does " +
 			"nothing. One point per die is an injury (the rest comes off survival) unless the evasion roll succeeded on such a short " +
-			"fall. Time aloft: 1 s per die up to 450 ft, then +1 s per 150 ft (not random). For metres, 1 ft = 0.3048 m.",
+			"fall (then none, or ⌊n/2⌋ when halved with injuries_when_halved=half_the_dice). Time aloft (not random): 1 s per die up to 450 ft, so 1 s under 10 ft … 7 s from 320 ft to 450 ft; past 450 ft " +
+			"the fall goes on at 150 ft a second, exactly 7 + (h − 450)/150 s, a fraction between multiples of 150 ft (525 ft → " +
+			"7.5 s, 600 ft → 8 s), not rounded. For metres, 1 ft = 0.3048 m.",
 		Params: []mechanics.Param{
 			{Name: "height", Default: 30, Min: 0, Max: 2000, Real: true, Doc: "height fallen in feet (sweep 0–600)"},
 			score("evasion", 10, "evasion reaction score"), pModifier,
@@ -93,7 +97,7 @@ func fall() *mechanics.Mechanic {
 			spec.Var("damage", "damage D: the dice, negated or halved by a successful evasion on a short fall", dmg).
 				Var("injuries", "injury points: one per die unless evasion succeeded on a short fall", inj).
 				Var("survival_loss", "the rest of the damage, off survival points: D − injuries", expr.Sub(field("damage"), field("injuries"))).
-				Var("seconds_aloft", "time aloft in seconds: 1 per die up to 450 ft, then 1 per 150 ft (not random)", expr.Lit{V: secondsAloft(h)}).
+				Var("seconds_aloft", "time aloft in seconds (not random): 1 per die up to 450 ft, then 7 + (h − 450)/150, not rounded", expr.Lit{V: secondsAloft(h)}).
 				Event("evaded", "the evasion roll succeeded on a fall short enough for it to count", evaded).
 				Event("damage_reaches_survival", "D ≥ the survival points", expr.Ge(field("damage"), num(c.Int("survival"))))
 			return spec, nil
@@ -129,19 +133,25 @@ func jump() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "gm.jump",
 		Summary: "jumping up or leaping across: agility + 8 with strength as a major contributor; each foot past the first a doubling penalty",
-		Doc: "T = agility + strength bonus (a major contributor) + 8 + modifier + running movement; pen(h) = 0 for h ≤ 1 and 2^(h−2) " +
+		Doc: "T = agility + strength bonus (a major contributor) + 8 + modifier (+ running movement when leaping across: the rules " +
+			"give it to a moving character's leap only, so running > 0 with kind=up is refused); pen(h) = 0 for h ≤ 1 and 2^(h−2) " +
 			"after (2 ft −1, 3 ft −2, 4 ft −4, …). The roll N reaches H = max{h ≥ 1 : N ≤ T − pen(h)} (0 if even 1 ft fails): a " +
 			"failure still gets the height the roll allowed. Leaping across is the same in yards. The distance is H × the size " +
-			"factor. With the naturals switch a 1 always reaches the target and a 20 never does, while the height stays the roll's.",
+			"factor. reaches_target is the roll at the penalty of the height the target needs, ⌈target / size factor⌉; a target " +
+			"of 0 needs no height, so every roll reaches it, a natural 20 too. With the naturals switch a 1 always reaches a target " +
+			"above 0 and a 20 never does, while the height stays the roll's.",
 		Params: []mechanics.Param{
 			score("agility", 10, "agility score"),
 			ip("strength_bonus", 0, -10, 10, "strength's bonus, a major contributor (added in full)"),
 			pModifier,
-			ip("running", 0, 0, 100, "current running movement, added to the roll of a moving jumper (the seed says so for leaping across)"),
+			ip("running", 0, 0, 100, "current running movement, added to the roll when leaping across (kind=across; refused with kind=up)"),
 			ip("target", 4, 0, 500, "a distance to reach, in feet (up) or yards (across) after the size factor"),
 		},
 		Options: mechanics.Options(optJumpKind, optSize, optNaturals),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
+			if run := c.Int("running"); run != 0 && optJumpKind.Of(c) == jumpUp {
+				return nil, fmt.Errorf("running=%d needs kind=across: the rules add running movement to the roll when leaping across, not when jumping up", run)
+			}
 			T := c.Int("agility") + c.Int("strength_bonus") + 8 + c.Int("modifier") + c.Int("running")
 			nat, factor := optNaturals.Of(c), sizeFactor(optSize.Of(c))
 			unit := "ft"
@@ -178,10 +188,14 @@ func suffocation() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "gm.suffocation",
 		Summary: "suffocation: a buffer of rounds, then a health roll each minute at one more point of penalty; each failure one injury",
-		Doc: "Buffer B = endurance rounds when prepared (a deep breath), else max(0, d4 + endurance as a minor contributor). When it " +
-			"runs out a health roll (failure: one injury), then one every minute (6 rounds) at a cumulative penalty of 1: roll j " +
-			"(j = 0, 1, …) comes after B + 6j rounds without air, at −j, if that is within the time without air. At rest both " +
-			"times double. Injuries by then are a Poisson-binomial count; with injury_penalty=on each injury also penalises the " +
+		Doc: "Buffer B = endurance rounds when prepared (a deep breath), else max(0, d4 + endurance as a minor contributor, half " +
+			"its bonus toward zero). When it runs out a health roll (failure: one injury), then one every minute (6 rounds) at a " +
+			"cumulative penalty of 1: roll j (j = 0, 1, …) comes after B + 6j rounds without air, at −j. At rest the buffer and " +
+			"the minute between rolls double (2B + 12j); the minutes without air do not. A roll is made only if it comes strictly " +
+			"before the end of the time without air (its round < 6 × minutes): one due exactly at the end is not made, the air being " +
+			"back (prepared, endurance=12, minutes=2: the buffer ends at round 12 of 12, so no roll). Injuries by then are a " +
+			"Poisson-binomial " +
+			"count; with injury_penalty=on each injury also penalises the " +
 			"later rolls, a chain on the injury count (a forward DP), exact (the state is the count). A second part follows the " +
 			"same rolls to the k-th injury.",
 		Params: []mechanics.Param{

@@ -138,20 +138,25 @@ func disbelieve() *mechanics.Mechanic {
 }
 
 // materialRow is one row of the seed's item table as read left to right:
-// the bonus against fire, bludgeoning and acid (a blank cell +0) and the
-// base thickness in inches.
+// the bonus against fire, bludgeoning and acid, of which only the first
+// printed cells are filled (the rest are blank: opt.blank says what they
+// mean), and the base thickness in inches.
 type materialRow struct {
-	bonus [3]int
-	base  expr.Rat
+	bonus   [3]int
+	printed int
+	base    expr.Rat
 }
 
+// blank reports whether the row's cell for an attack form is blank.
+func (r materialRow) blank(a attackForm) bool { return int(a) >= r.printed }
+
 var materialTable = map[material]materialRow{
-	materialGlass: {[3]int{8, 16, 0}, expr.Frac(1, 4)},
-	materialIce:   {[3]int{8, 0, 0}, expr.Frac(1, 2)},
-	materialMetal: {[3]int{6, 5, 0}, expr.Frac(1, 4)},
-	materialPaper: {[3]int{-2, 6, 8}, expr.Frac(1, 2)},
-	materialStone: {[3]int{8, 10, 0}, expr.Int(1)},
-	materialWood:  {[3]int{3, 5, 0}, expr.Int(1)},
+	materialGlass: {[3]int{8, 16, 0}, 2, expr.Frac(1, 4)},
+	materialIce:   {[3]int{8, 0, 0}, 1, expr.Frac(1, 2)},
+	materialMetal: {[3]int{6, 5, 0}, 2, expr.Frac(1, 4)},
+	materialPaper: {[3]int{-2, 6, 8}, 3, expr.Frac(1, 2)},
+	materialStone: {[3]int{8, 10, 0}, 2, expr.Int(1)},
+	materialWood:  {[3]int{3, 5, 0}, 2, expr.Int(1)},
 }
 
 // thicknessBonus is +1 at the base thickness and +1 per doubling beyond it
@@ -169,9 +174,16 @@ var (
 	optAttack   = mechanics.ChoiceOf("gm.item_reaction", "attack", "the attack form", attackFire, attackBludgeon, attackAcid)
 	optTable    = mechanics.SwitchOf("gm.item_reaction", "table",
 		"left_to_right: the seed's table read left to right as printed (glass fire +8 bludgeon +16, ice fire +8, metal fire +6 "+
-			"bludgeon +5, paper fire −2 bludgeon +6 acid +8, stone fire +8 bludgeon +10, wood fire +3 bludgeon +5; blank cells +0; "+
+			"bludgeon +5, paper fire −2 bludgeon +6 acid +8, stone fire +8 bludgeon +10, wood fire +3 bludgeon +5, every other cell "+
+			"blank (see opt.blank); "+
 			"base thickness glass ¼″, ice ½″, metal ¼″, paper ½″, stone 1″, wood 1″); user: user_bonus and user_base_thickness",
 		tableLeftToRight, tableUser)
+	optBlank = mechanics.SwitchOf("gm.item_reaction", "blank",
+		"what a blank cell of the table means (with table=left_to_right: glass, metal, stone and wood against acid, ice against "+
+			"bludgeoning and acid): no_roll: the table gives no bonus because that attack form does not damage that material, so "+
+			"no reaction is rolled and the item is never damaged (the rule asks for a roll only when \"the attack might damage the "+
+			"item\"); zero: a reaction at a bonus of +0, as if the cell read +0",
+		blankNoRoll, blankZero)
 )
 
 func itemReaction() *mechanics.Mechanic {
@@ -181,7 +193,8 @@ func itemReaction() *mechanics.Mechanic {
 		Doc: "Items not carried, or carried by someone unconscious or injured by the attack, react to an attack that might damage " +
 			"them: success ⇔ N ≤ 4 + material/attack bonus + thickness bonus (+1 at the material's base thickness, +1 per doubling " +
 			"beyond). A failure damages the item; its survival points are its weight in pounds. The seed's table lost its column " +
-			"alignment: see the table switch.",
+			"alignment: see the table switch. A blank cell (no bonus printed for that material and attack form) means by default " +
+			"that the attack does not damage the material: no reaction is rolled and damaged = 0 (opt.blank=zero rolls it at +0).",
 		Params: []mechanics.Param{
 			{Name: "thickness", Default: 1, Min: 0, Max: 1000, Real: true, Doc: "the item's thickness in inches"},
 			pModifier,
@@ -190,24 +203,38 @@ func itemReaction() *mechanics.Mechanic {
 			ip("damage", 10, 0, 10000, "damage the attack deals to the item"),
 			{Name: "weight", Default: 5, Min: 0, Max: 10000, Real: true, Doc: "the item's weight in pounds: its survival points"},
 		},
-		Options: mechanics.Options(optMaterial, optAttack, optTable, optNaturals),
+		Options: mechanics.Options(optMaterial, optAttack, optTable, optBlank, optNaturals),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
-			row := materialTable[optMaterial.Of(c)]
-			bonus, base := row.bonus[optAttack.Of(c)], row.base
+			row, attack := materialTable[optMaterial.Of(c)], optAttack.Of(c)
+			bonus, base := row.bonus[attack], row.base
+			rolled := true
 			if optTable.Of(c) == tableUser {
 				bonus, base = c.Int("user_bonus"), c.Rat("user_base_thickness")
+			} else if row.blank(attack) && optBlank.Of(c) == blankNoRoll {
+				rolled = false
 			}
 			th := thicknessBonus(c.Rat("thickness"), base)
 			r := roll("natural", 4+bonus+th+c.Int("modifier"), optNaturals.Of(c))
 			rec := naturalRecord("natural")
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Encode(rec, rec.Slot("natural"), d20)}
 			damaged := expr.Not(r.Success())
+			margin := mechanics.Var{Name: "margin", Doc: fmt.Sprintf("the reaction's margin: 4 + %d (material) + %d (thickness) + modifier − N", bonus, th),
+				Expr: r.Margin()}
+			if !rolled {
+				// No reaction: nothing is rolled, the item is never damaged
+				// and the margin is undefined.
+				spec.Outcome = kit.Roll(rec)
+				damaged = num(0)
+				margin.Doc = fmt.Sprintf("the reaction's margin: none here, as the table's cell for %s against %s is blank (opt.blank=no_roll)",
+					optMaterial.Of(c), attack)
+				margin.When, margin.Otherwise = num(0), "no reaction rolled: a blank cell"
+			}
 			var destroyed expr.Expr = num(0)
 			if expr.Int(int64(c.Int("damage"))).Cmp(c.Rat("weight")) >= 0 {
 				destroyed = damaged
 			}
-			spec.Var("margin", fmt.Sprintf("the reaction's margin: 4 + %d (material) + %d (thickness) + modifier − N", bonus, th), r.Margin()).
-				Event("damaged", "the reaction fails: the item takes the damage", damaged).
+			spec.Vars = append(spec.Vars, margin)
+			spec.Event("damaged", "the reaction fails: the item takes the damage", damaged).
 				Event("destroyed", "damaged by at least its weight in pounds of damage", destroyed)
 			return spec, nil
 		},
@@ -218,9 +245,9 @@ func tracking() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "gm.tracking",
 		Summary: "tracking: a perception roll at −1 per day since the trail was made, + the tracked group's size bonus, − the quarry's cover margin",
-		Doc: "The tracker rolls perception − days + ⌊log₂ g⌋ (g: the tracked group's size, the group-effort chart). A quarry that " +
-			"covers its tracks makes its own perception roll; succeeding by M penalises the trackers by M (and halves its " +
-			"movement): P(track) = Σ_m P(M = m)·p(P − days + g − m) + P(cover fails)·p(P − days + g).",
+		Doc: "The tracker rolls P − days + G, with P the perception + modifier and G = ⌊log₂ g⌋ (g: the tracked group's size, the " +
+			"group-effort chart). A quarry that covers its tracks makes its own perception roll; succeeding by M penalises the " +
+			"trackers by M (and halves its movement): P(track) = Σ_m P(M = m)·p(P − days + G − m) + P(cover fails)·p(P − days + G).",
 		Params: []mechanics.Param{
 			score("perception", 10, "the tracker's perception score"), pModifier,
 			ip("days", 0, 0, 365, "days since the trail was made (−1 each)"),

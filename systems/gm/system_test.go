@@ -85,6 +85,7 @@ var extraConfigs = withEveryPreset(map[string][][]string{
 	},
 	"gm.item_reaction": {
 		{"material=ice", "attack=bludgeon"},
+		{"material=glass", "attack=acid", "opt.blank=zero"},
 		{"material=metal", "attack=acid", "thickness=0.5"},
 		{"material=paper", "attack=acid", "thickness=0.25"},
 		{"material=stone", "attack=bludgeon", "thickness=4"},
