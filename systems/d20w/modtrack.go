@@ -226,11 +226,12 @@ func modtrack() *mechanics.Mechanic {
 		Summary: "the Minor / Major / Extreme modifier track: stacks of bonuses and penalties to one net value, and the check it modifies",
 		Doc: "Circumstances are a bonus or a penalty of size Minor, Major or Extreme. Points Minor 1, Major 2, Extreme 4; modifiers from " +
 			"one source do not stack (only its largest counts); net p = Σ bonus points − Σ penalty points, so opposite modifiers cancel; " +
-			"level of |p|: 0 none, 1 Minor, 2–3 Major, ≥ 4 Extreme (capped), and the value of that level with the sign of p. The " +
+			"level of |p|: 0 none, 1 Minor, 2–3 Major, ≥ 4 Extreme, and the value of that level with the sign of p (by default " +
+			"3 points keep the Major value, opt.major_plus_minor, and the value stops at Extreme, opt.cap). The " +
 			"check is then N + mod + value ≥ DC (match or beat); an Easy task (task=easy) is not rolled (it succeeds) unless conditions " +
 			"are Extreme: by default a net Extreme penalty, p ≤ −4 (opt.easy_rolls). " +
 			"The lookup table from net points to value is the doc of net_value; sweep minor_bonuses and minor_penalties for the " +
-			"P(success) surface (it saturates at Extreme).",
+			"P(success) surface (it saturates at Extreme unless opt.cap=open).",
 		Params:  modtrackParams(),
 		Options: mechanics.Options(append(append([]mechanics.Declared{optTask, optEasyRolls}, trackOpts...), optSameSource, optNaturals)...),
 		Build:   modtrackSpec,
@@ -318,7 +319,11 @@ func modtrackSpec(c mechanics.Config) (*mechanics.Spec, error) {
 		withoutDoc = "the same Easy task without the track: no conditions, so it is not rolled and succeeds"
 	}
 	spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec, "natural")}
-	spec.Var("margin", "T − DC with T = N + mod + net_value: ≥ 0 succeeds (match or beat)", expr.Sub(total, num(dc))).
+	marginDoc := "T − DC with T = N + mod + net_value: ≥ 0 succeeds (match or beat), unless a natural decides"
+	if optTask.Of(c) == taskEasy {
+		marginDoc += "; it decides only when the Easy task is rolled"
+	}
+	spec.Var("margin", marginDoc, expr.Sub(total, num(dc))).
 		Var("total", "T = N + mod + net_value", total).
 		Var("net_value", "the value of the net points, read off the track (points → value): "+t.describe(span), expr.Table(pts, int64(-span), values...)).
 		Band("level", "the net level of the stack: the step of |p| with the sign of p", signedLevelLabels, signedLevel).
