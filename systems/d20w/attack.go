@@ -16,7 +16,7 @@ var (
 			"10 + A and must strictly beat it), pc_pc (both roll), npc_npc (per opt.npc_vs_npc)",
 		pcVsNPC, npcVsPC, pcVsPC, npcVsNPC)
 	optHeroic = mechanics.ChoiceOf("d20w.attack", "heroic",
-		"whether the defender has heroic class levels: yes adds defender_bcb to its Defence bonus", heroicNo, heroicYes)
+		"whether the defender has heroic class levels: yes adds defender_bcb to its Defence bonus (so defence leaves the BCB out)", heroicNo, heroicYes)
 	optCritNeedsHit = mechanics.SwitchOf("d20w.attack", "crit_needs_hit",
 		"yes: a natural in the threat range crits only if the total also hits; auto_hit: a natural in the range always hits and crits",
 		critNeedsHitYes, critAutoHit)
@@ -160,17 +160,30 @@ func (r attackRule) category(crits bool) mechanics.Node {
 	return mechanics.Const{V: f(0, 0)}
 }
 
-// pairingDoc explains the hit inequality of a pairing in words.
+// doc explains the hit of the attack in words: the inequality of its
+// pairing, and the naturals and threats that decide beside it.
 func (r attackRule) doc() string {
+	var s string
 	switch {
 	case r.deterministic():
 		return "no die is rolled: 10 + A ≥ 10 + D decides"
 	case !r.actor.rolls():
-		return "the PC rolls Defence: hit ⇔ 10 + A ≥ N_d + D (the PC must strictly beat the NPC to avoid the hit)"
+		s = "the PC rolls Defence: hit ⇔ 10 + A ≥ N_d + D (the PC must strictly beat the NPC to avoid the hit)"
 	case !r.target.rolls():
-		return "hit ⇔ N_a + A ≥ 10 + D (match or beat)"
+		s = "hit ⇔ N_a + A ≥ 10 + D (match or beat)"
+	default:
+		s = "hit ⇔ N_a + A ≥ N_d + D (match or beat)"
 	}
-	return "hit ⇔ N_a + A ≥ N_d + D (match or beat)"
+	switch {
+	case r.useActor():
+		s += "; the attacker's natural 20 always hits and its 1 always misses (opt.naturals=all_rolls)"
+	case r.useTarget():
+		s += "; the PC's natural 20 on Defence always avoids the hit and its 1 is always hit (opt.naturals=all_rolls)"
+	}
+	if r.autoHit {
+		s += "; a natural in the threat range always hits (opt.crit_needs_hit=auto_hit)"
+	}
+	return s
 }
 
 // saveRule is a saving throw of the target against a DC: success ⇔
@@ -237,20 +250,29 @@ func (s saveRule) field() []mechanics.Field {
 func attackParams() []mechanics.Param {
 	return []mechanics.Param{
 		ip("attack", 5, -20, 40, "attack bonus A: BCB + STR or DEX modifier + other modifiers"),
-		ip("defence", 3, -20, 40, "Defence bonus D: DEX modifier + armour + shield + other modifiers (BCB only for heroic classes)"),
+		ip("defence", 3, -20, 40, "Defence bonus D: DEX modifier + armour + shield + other modifiers, + BCB for a defender with heroic class levels"),
 		ip("threat", 1, 1, 10, "threat width w: 1 crits on a natural 20 only, 2 on 19–20, …; for a PC defender, naturals ≤ w on Defence"),
 	}
 }
 
 func attack() *mechanics.Mechanic {
 	params := append(attackParams(), ip("defender_bcb", 2, 0, 30, "the defender's Base Combat Bonus, added to its Defence when heroic=yes"))
+	// heroic=yes adds defender_bcb: D must leave the BCB out, or a heroic
+	// defender's BCB counts twice.
+	params[1].Doc = "the Defence bonus without any BCB: DEX modifier + armour + shield + other modifiers (a heroic defender's BCB " +
+		"is added by heroic=yes from defender_bcb, never here)"
 	return &mechanics.Mechanic{
 		ID:      "d20w.attack",
 		Summary: "attack vs Defence, match or beat; threat ranges and criticals from the defence roll",
-		Doc: "Attack = d20 + A, Defence = d20 + D; an NPC takes 10 instead of rolling. The attacker hits on a match or a beat " +
+		Doc: "Attack = d20 + A, Defence = d20 + D, with A = attack and D = defence, + defender_bcb for a heroic defender " +
+			"(heroic=yes); an NPC takes 10 instead of rolling. The attacker hits on a match or a beat " +
 			"(T_a ≥ T_d): PC→NPC N_a + A ≥ 10 + D; NPC→PC 10 + A ≥ N_d + D (the PC must strictly beat the NPC); PC→PC N_a + A ≥ N_d + D. " +
 			"A critical hit: the attacker's natural ≥ 21 − w, or a PC defender's natural ≤ w when an NPC attacks (and, with " +
-			"opt.pvp_crit_source=either, when a PC does); by default it needs the hit as well.",
+			"opt.pvp_crit_source=either, when a PC does); by default it needs the hit as well. Naturals decide the hit only with " +
+			"opt.naturals=all_rolls, and then on one die: PC→NPC the attacker's natural 20 always hits and its 1 always misses; " +
+			"NPC→PC (the NPC takes 10) the PC's Defence natural 20 always avoids the hit and its 1 is always hit; PC→PC (and " +
+			"NPC→NPC with opt.npc_vs_npc=both_roll) only the attacker's natural 20 and 1 decide, the defender's natural counts " +
+			"only as a threat (opt.pvp_crit_source=either); NPC→NPC taking 10 rolls no die.",
 		Params:  params,
 		Options: mechanics.Options(append([]mechanics.Declared{optHeroic}, attackOpts...)...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -287,7 +309,8 @@ func flatfooted() *mechanics.Mechanic {
 		ID:      "d20w.flatfooted",
 		Summary: "attacking a flat-footed target: no DEX bonus to Defence, damage to Wound Points unless a Reflex save (DC 15)",
 		Doc: "Before its first turn a creature is flat-footed: it loses its DEX bonus to Defence (D + min(DEX, 0) instead of D + DEX) " +
-			"and damage goes to Wound Points instead of Vitality unless it makes a Reflex save, N + Ref ≥ 15 (match or beat). The " +
+			"and damage goes to Wound Points instead of Vitality unless it makes a Reflex save, N + Ref ≥ save_dc (15 on the page; match or beat; 10 + Ref for a target that " +
+			"takes 10 with opt.npc_saves=take_10). The " +
 			"attack is d20w.attack without the DEX bonus; the same dice also give the hit against the target when not flat-footed.",
 		Params:  params,
 		Options: mechanics.Options(append(attackOpts, optNPCSaves)...),

@@ -18,7 +18,10 @@ var (
 	optBabIsBcb = mechanics.SwitchOf("d20w.cm", "bab_is_bcb",
 		"yes: the 'Base attack bonus' of the page's CMD formula is the defender's BCB; no: it is a separate number, defender_bab", babIsBcbYes, babIsBcbNo)
 	optDefenderNaturals = mechanics.SwitchOf("d20w.cm", "defender_naturals",
-		"mirror: when the PC defends against an NPC, its natural 20 always resists and its natural 1 always fails to resist; none: its roll has no natural rule",
+		"mirror: when an NPC acts against a PC (the NPC takes 10, the PC rolls d20 + CMD), the PC's natural 20 always resists, and its "+
+			"natural 1 always fails to resist except against escaping bonds (manoeuvre=escape_bonds, the mirror of that manoeuvre's "+
+			"missing automatic success: there a natural 1 resists when the totals say so); none: the PC's roll has no natural rule. "+
+			"With opt.naturals=none neither applies; when the actor rolls, only its own naturals decide",
 		defenderMirror, defenderNone)
 )
 
@@ -109,7 +112,7 @@ func cm() *mechanics.Mechanic {
 			fmt.Fprintf(&how, "CMA %s (%s, %s, %s size %s) + m %s against CMD %s (%s, STR, DEX, %s size %s)", signed(cma), "BCB", cmaWhich, sizeNames[as+4],
 				signed(sizeMod(as)), signed(m), signed(cmd), babWhich, sizeNames[ds+4], signed(sizeMod(ds)))
 			spec.Var("margin", "M = total − target: "+how.String()+"; ≥ 0 succeeds unless a natural decides", ct.margin())
-			spec.Vars = append(spec.Vars, mechanics.Var{Name: "degree", Doc: fmt.Sprintf("degree of success ⌊M / %d⌋ (0 when a natural 20 succeeds with M < 0), given success", w),
+			spec.Vars = append(spec.Vars, mechanics.Var{Name: "degree", Doc: fmt.Sprintf("degree of success ⌊M / %d⌋ (0 when a natural decides a success with M < 0), given success", w),
 				Expr: expr.Max(num(0), expr.Floor(expr.Div(margin, num(w)))), When: win, Otherwise: "the manoeuvre fails"})
 			spec.Event("success", "the manoeuvre succeeds: the attacker's total matches or beats the target, or a natural decides", win).
 				Event("defender_aoo", "the defender wins and may take an attack of opportunity: 1 − P(success)", expr.Not(win)).

@@ -20,7 +20,9 @@ const (
 
 var optNaturals = mechanics.SwitchOf("d20w.core", "naturals",
 	"manoeuvres_only: natural 20/1 decide only combat manoeuvres (the page gives the rule there alone), so a check has none; "+
-		"all_rolls: a natural 20 always succeeds and a natural 1 always fails; none: no natural rule anywhere",
+		"all_rolls: checks, saves, attacks and opposed rolls get the rule too, a natural 20 always succeeds and a natural 1 always "+
+		"fails, read off the acting side's die when it rolls, else off the opposing PC's die mirrored (its 20 always resists, its "+
+		"1 never does); manoeuvres are as under manoeuvres_only; none: no natural rule anywhere",
 	naturalsManoeuvresOnly, naturalsAllRolls, naturalsNone)
 
 // checkRecord is the outcome of one check: the natural d20.
@@ -52,8 +54,9 @@ func coreMechanics() []*mechanics.Mechanic {
 			ID:      "d20w.core.check",
 			Summary: "unopposed check: d20 + modifiers, match or beat the DC",
 			Doc: "N ~ d20, T = N + mod (ability modifier + skill ranks or combat bonus + situational terms); success ⇔ T ≥ DC, " +
-				"so P = clamp((21 − DC + mod)/20, 0, 1). Easy tasks are not rolled (success is certain) unless conditions are " +
-				"Extreme.",
+				"so P = clamp((21 − DC + mod)/20, 0, 1) without natural rules (the default); with opt.naturals=all_rolls a natural " +
+				"20 succeeds and a 1 fails, so P = clamp((21 − DC + mod)/20, 1/20, 19/20). This check is always rolled: the Easy " +
+				"task that is not rolled unless conditions are Extreme is d20w.modtrack with task=easy.",
 			Params: []mechanics.Param{
 				mechanics.IntParam("mod", 0, -20, 40, "total modifier: ability modifier + skill ranks or combat bonus + other modifiers"),
 				mechanics.IntParam("dc", 15, -20, 60, "Difficulty Class"),

@@ -45,12 +45,16 @@ func critChoice() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "d20w.crit_choice",
 		Summary: "what a critical hit buys: the opportunity-attack chain with its budget, a crippling injury or a manoeuvre",
-		Doc: "An attack action: one attack (d20w.attack); on a critical hit the attacker picks one of an immediate opportunity attack " +
-			"with the same bonuses (melee only, one of the B left this round; its hit adds damage and it may crit again), a combat " +
-			"manoeuvre of choice resolved as d20w.cm (CMA vs CMD, match or beat), or a crippling injury: the target saves N + s ≥ 15 " +
-			"(match or beat) or takes a Minor penalty. E[hits] follows h(B) = P(hit) + P(crit)·[B > 0]·h(B − 1); the number of hits " +
-			"per action has the same recursion on distributions, and P(crippled) = P(crit)·P(N + s < 15) when the crit buys the " +
-			"injury.",
+		Doc: "An attack action: one attack (d20w.attack); on a critical hit the attacker picks one " +
+			"of an immediate opportunity attack with the same bonuses (melee only, one of the B left this round; its hit adds damage " +
+			"and it may crit again), a combat manoeuvre of choice, or a crippling injury: the target saves N + s ≥ save_dc (match or " +
+			"beat; 10 + s for a target that takes 10 with opt.npc_saves=take_10) or takes a Minor penalty. The manoeuvre is a " +
+			"standard one resolved as d20w.cm in the attack's pairing (CMA vs CMD, match or beat, an NPC taking 10, d20w.cm's " +
+			"natural rules and opt.defender_naturals), except between two NPCs: with opt.npc_vs_npc=both_roll both roll it, as " +
+			"d20w.cm's pc_pc does, where d20w.cm's npc_npc rolls nothing (with deterministic NPCs nobody crits, so no manoeuvre " +
+			"is bought). With oa_first, a melee weapon and opt.oa_can_crit=yes (the defaults), E[hits] follows " +
+			"h(B) = P(hit) + P(crit)·[B > 0]·h(B − 1), with h(0) = P(hit); the number of hits per action has the same recursion on " +
+			"distributions. With cripple_first, P(crippled) = P(crit)·P(the save fails).",
 		Params: critChoiceParams(),
 		Options: mechanics.Options(append([]mechanics.Declared{optPolicy, optOACanCrit, optWeapon},
 			append(append([]mechanics.Declared{}, attackOpts...), optNPCSaves, optDefenderNaturals)...)...),
@@ -169,7 +173,7 @@ func crippling() *mechanics.Mechanic {
 		ID:      "d20w.crippling",
 		Summary: "crippling penalties stacking through the Minor / Major / Extreme track over r attacks",
 		Doc: "Every attack crits as d20w.attack does, every critical buys a crippling injury to the same stat, and the target saves " +
-			"N + s ≥ 15 (match or beat) or takes a Minor penalty. After k failed saves the penalty has k points on the track of " +
+			"N + s ≥ save_dc (match or beat; 10 + s for a target that takes 10 with opt.npc_saves=take_10) or takes a Minor penalty. After k failed saves the penalty has k points on the track of " +
 			"d20w.modtrack (1 Minor, 2–3 Major, ≥ 4 Extreme) and its value; k ~ Binomial(r, P(crit)·P(save fails)).",
 		Params:  ps,
 		Options: mechanics.Options(append(append(append([]mechanics.Declared{}, attackOpts...), optNPCSaves), trackOpts...)...),

@@ -1,6 +1,6 @@
 package d20w
 
-//go:generate go tool stringer -type=pairing,npcSaves,critNeedsHit,pvpCritSource,npcPair,heroic,oaCanCrit,critPolicy,weapon,trackValues,trackCap,majorPlusMinor,sameSource,babIsBcb,defenderNaturals,manoeuvre,stanceKind,stanceMax,task -linecomment -output=enums_string.go
+//go:generate go tool stringer -type=pairing,npcSaves,critNeedsHit,pvpCritSource,npcPair,heroic,oaCanCrit,critPolicy,weapon,trackValues,trackCap,majorPlusMinor,sameSource,babIsBcb,defenderNaturals,manoeuvre,stanceKind,stanceMax,task,easyRolls -linecomment -output=enums_string.go
 
 // The typed options and choices of the d20w mechanics beyond
 // d20w.core.check. The name after // is the value as it is set and as
@@ -229,4 +229,14 @@ type task int
 const (
 	taskRolled task = iota // rolled
 	taskEasy               // easy
+)
+
+// easyRolls is d20w.modtrack.opt.easy_rolls: which Extreme conditions make
+// an Easy task rolled.
+type easyRolls int
+
+// Values of d20w.modtrack.opt.easy_rolls.
+const (
+	easyRollsExtremePenalty easyRolls = iota // extreme_penalty
+	easyRollsAnyExtreme                      // any_extreme
 )

@@ -104,10 +104,9 @@ func TestModtrackTable(t *testing.T) {
 		// The check it modifies: N + mod + value ≥ DC, mod 0, DC 15.
 		mechtest.Near(t, fmt.Sprint(c.sets, " success"), r.Event("success").P, math.Min(1, math.Max(0, float64(6+c.value)/20)), 1e-12)
 	}
-	// An Easy task is not rolled unless conditions are Extreme.
+	// An Easy task is not rolled unless conditions are Extreme (TestModtrackEasy).
 	mechtest.Near(t, "easy", run(t, "d20w.modtrack", "task=easy", "mod=-10").Event("success").P, 1, 1e-12)
 	mechtest.Near(t, "easy, Extreme penalty", run(t, "d20w.modtrack", "task=easy", "minor_bonuses=0", "extreme_penalties=1", "mod=8").Event("success").P, 6.0/20, 1e-12)
-	mechtest.Near(t, "easy, Extreme bonus", run(t, "d20w.modtrack", "task=easy", "minor_bonuses=0", "extreme_bonuses=1", "mod=-8").Event("success").P, 6.0/20, 1e-12)
 	// A repeat without a counted source of its size is refused as bad input.
 	m, _ := registry.Lookup("d20w.modtrack")
 	cfg, err := m.Configure([]string{"minor_bonuses=3", "repeated_major_bonuses=1"})
@@ -117,6 +116,65 @@ func TestModtrackTable(t *testing.T) {
 	if _, err := m.Model(cfg); err == nil || !mechanics.IsInput(err) {
 		t.Errorf("a repeated Major bonus without a Major source: %v; want bad input", err)
 	}
+}
+
+// An Easy task (task=easy) is not rolled, so it succeeds, unless conditions
+// are Extreme: by default a net Extreme penalty (opt.easy_rolls=
+// extreme_penalty), so bonuses never lower its success; any_extreme keeps
+// the reading in which a net Extreme bonus rolls it too. Without the track
+// nothing is Extreme, so success_without_track is the unrolled success.
+func TestModtrackEasy(t *testing.T) {
+	t.Parallel()
+	// The example: three Minor bonuses leave the task unrolled,
+	// a fourth (a net Extreme bonus) must not make it fail 30% of the time.
+	for _, b := range []int{3, 4, 5} {
+		r := run(t, "d20w.modtrack", "task=easy", set("minor_bonuses", b), "dc=15")
+		mechtest.Near(t, fmt.Sprintf("easy, %d Minor bonuses", b), r.Event("success").P, 1, 1e-12)
+		mechtest.Near(t, fmt.Sprintf("easy, %d Minor bonuses, without the track", b), r.Event("success_without_track").P, 1, 1e-12)
+	}
+	mechtest.Near(t, "easy, 4 Minor bonuses, any_extreme", run(t, "d20w.modtrack", "task=easy", "minor_bonuses=4", "dc=15", "opt.easy_rolls=any_extreme").Event("success").P, 0.7, 1e-12)
+	mechtest.Near(t, "easy, Extreme bonus, any_extreme", run(t, "d20w.modtrack", "task=easy", "minor_bonuses=0", "extreme_bonuses=1", "mod=-8", "opt.easy_rolls=any_extreme").Event("success").P, 6.0/20, 1e-12)
+	// The rule applied to every net stack of a grid, from the text: p net
+	// points, the doubling values ±2/±4/±8 (capped), N + mod + v ≥ DC when
+	// rolled; without the track the Easy task is never rolled.
+	value := func(p int) int {
+		v := []int{0, 2, 4, 4, 8}[min(abs(p), 4)]
+		if p < 0 {
+			return -v
+		}
+		return v
+	}
+	for _, rule := range []string{"extreme_penalty", "any_extreme"} {
+		for bon := 0; bon <= 6; bon++ {
+			for _, pen := range []int{0, 2, 3, 4, 6} {
+				for _, mod := range []int{-6, 0, 7} {
+					p := bon - pen
+					rolled := p <= -4 || (rule == "any_extreme" && p >= 4)
+					want := 1.0
+					if rolled {
+						want = float64(count(20, func(i int) bool { return i+1+mod+value(p) >= 15 }).n) / 20
+					}
+					r := run(t, "d20w.modtrack", "task=easy", "opt.easy_rolls="+rule, set("minor_bonuses", bon), set("minor_penalties", pen), set("mod", mod))
+					what := fmt.Sprintf("%s: %d bonuses, %d penalties, mod %d", rule, bon, pen, mod)
+					mechtest.Near(t, what+": success", r.Event("success").P, want, 1e-12)
+					mechtest.Near(t, what+": success without the track", r.Event("success_without_track").P, 1, 1e-12)
+				}
+			}
+		}
+	}
+	// Under the default reading a further bonus never lowers the success.
+	for _, mod := range []int{-10, 0, 5} {
+		prev := 0.0
+		for bon := 0; bon <= 10; bon++ {
+			p := run(t, "d20w.modtrack", "task=easy", set("minor_bonuses", bon), "minor_penalties=5", set("mod", mod)).Event("success").P
+			if p < prev-1e-12 {
+				t.Errorf("mod %d: %d Minor bonuses against 5 penalties: P(success) %v < %v with one fewer", mod, bon, p, prev)
+			}
+			prev = p
+		}
+	}
+	// A rolled task keeps the roll without the track: N + mod ≥ DC.
+	mechtest.Near(t, "rolled, without the track", run(t, "d20w.modtrack", "minor_bonuses=4", "mod=2").Event("success_without_track").P, 8.0/20, 1e-12)
 }
 
 func band(t *testing.T, r *engine.Result, name string) *engine.BandResult {

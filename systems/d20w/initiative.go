@@ -395,7 +395,7 @@ func initiativeParams(maxK, defK int) []mechanics.Param {
 	ps := []mechanics.Param{ip("combatants", float64(defK), 2, float64(maxK), fmt.Sprintf("combatants k (2–%d)", maxK))}
 	defs := []float64{2, 2, 1, 3, 0, 4, 2, 1, 5, 3, 0, 2}
 	for i := 0; i < maxK; i++ {
-		ps = append(ps, ip("mod_"+combatant(i), defs[i], -10, 40, fmt.Sprintf("combatant %s's initiative modifier BCB + DEX (used with k ≥ %d)", combatant(i), i+1)))
+		ps = append(ps, ip("mod_"+combatant(i), defs[i], -10, 40, fmt.Sprintf("combatant %s's initiative modifier BCB + DEX (used with k ≥ %d)", combatant(i), max(i+1, 2))))
 	}
 	return ps
 }

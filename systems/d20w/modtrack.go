@@ -24,8 +24,14 @@ var (
 		"the value of 3 net points (a Major and a Minor): major (it stays Major) or interpolate (3 × the Minor value)",
 		threePointsMajor, threePointsInterpolate)
 	optTask = mechanics.ChoiceOf("d20w.modtrack", "task",
-		"rolled: the check is rolled; easy: an Easy task is not rolled, it succeeds, unless conditions are Extreme (we read this as "+
-			"a net Extreme step of the track, bonus or penalty: then it is rolled as usual)", taskRolled, taskEasy)
+		"rolled: the check is rolled; easy: an Easy task is not rolled, it succeeds, unless conditions are Extreme (which net "+
+			"steps count as Extreme conditions is opt.easy_rolls): then it is rolled as usual", taskRolled, taskEasy)
+	optEasyRolls = mechanics.SwitchOf("d20w.modtrack", "easy_rolls",
+		"which net stack makes an Easy task (task=easy) rolled: extreme_penalty (a net Extreme penalty, p ≤ −4: we read the "+
+			"page's 'don't roll except under Extreme conditions' as adverse conditions, so bonuses never make an Easy task harder) "+
+			"or any_extreme (a net Extreme step either way, |p| ≥ 4: an Extreme bonus rolls the task too, so it can fail although "+
+			"fewer bonuses would leave it certain); with task=rolled it changes nothing",
+		easyRollsExtremePenalty, easyRollsAnyExtreme)
 	optSameSource = mechanics.SwitchOf("d20w.modtrack", "same_source",
 		"keep_largest: modifiers from one source do not combine, only the largest counts (the page: 'usually not combined'); "+
 			"stack: the GM lets them combine, so the repeated modifiers count too",
@@ -220,12 +226,14 @@ func modtrack() *mechanics.Mechanic {
 		Summary: "the Minor / Major / Extreme modifier track: stacks of bonuses and penalties to one net value, and the check it modifies",
 		Doc: "Circumstances are a bonus or a penalty of size Minor, Major or Extreme. Points Minor 1, Major 2, Extreme 4; modifiers from " +
 			"one source do not stack (only its largest counts); net p = Σ bonus points − Σ penalty points, so opposite modifiers cancel; " +
-			"level of |p|: 0 none, 1 Minor, 2–3 Major, ≥ 4 Extreme (capped), and the value of that level with the sign of p. The " +
-			"check is then N + mod + value ≥ DC (match or beat); an Easy task is not rolled (it succeeds) unless conditions are Extreme. " +
+			"level of |p|: 0 none, 1 Minor, 2–3 Major, ≥ 4 Extreme, and the value of that level with the sign of p (by default " +
+			"3 points keep the Major value, opt.major_plus_minor, and the value stops at Extreme, opt.cap). The " +
+			"check is then N + mod + value ≥ DC (match or beat); an Easy task (task=easy) is not rolled (it succeeds) unless conditions " +
+			"are Extreme: by default a net Extreme penalty, p ≤ −4 (opt.easy_rolls). " +
 			"The lookup table from net points to value is the doc of net_value; sweep minor_bonuses and minor_penalties for the " +
-			"P(success) surface (it saturates at Extreme).",
+			"P(success) surface (it saturates at Extreme unless opt.cap=open).",
 		Params:  modtrackParams(),
-		Options: mechanics.Options(append(append([]mechanics.Declared{optTask}, trackOpts...), optSameSource, optNaturals)...),
+		Options: mechanics.Options(append(append([]mechanics.Declared{optTask, optEasyRolls}, trackOpts...), optSameSource, optNaturals)...),
 		Build:   modtrackSpec,
 	}
 }
@@ -292,17 +300,35 @@ func modtrackSpec(c mechanics.Config) (*mechanics.Spec, error) {
 	if ch.AutoFail > 0 {
 		success = expr.Or(expr.Eq(n, num(20)), expr.And(expr.Ne(n, num(1)), success))
 	}
+	successDoc := "T ≥ DC (match or beat) with the track's value, or per the naturals option"
+	without, withoutDoc := ch.Success(), "the same roll without the track: N + mod ≥ DC"
 	if optTask.Of(c) == taskEasy {
-		// Not rolled, hence a success, unless the stack is Extreme.
-		success = expr.Or(expr.Lt(expr.Abs(pts), num(extremePoints)), success)
+		// Not rolled, hence a success, unless the stack is Extreme in
+		// the way opt.easy_rolls says.
+		rolls, when := expr.Le(pts, num(-extremePoints)), "a net Extreme penalty (p ≤ −4)"
+		if optEasyRolls.Of(c) == easyRollsAnyExtreme {
+			rolls, when = expr.Ge(expr.Abs(pts), num(extremePoints)), "a net Extreme step (|p| ≥ 4)"
+		}
+		success = expr.Or(expr.Not(rolls), success)
+		successDoc = "the Easy task succeeds unrolled unless the stack is " + when + "; then T ≥ DC (match or beat) with the " +
+			"track's value, or per the naturals option"
+		// Without the track nothing is Extreme: the Easy task is not
+		// rolled and succeeds, so the comparison credits the track only
+		// with what it changes.
+		without = expr.Lit{V: expr.Bool(true)}
+		withoutDoc = "the same Easy task without the track: no conditions, so it is not rolled and succeeds"
 	}
 	spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec, "natural")}
-	spec.Var("margin", "T − DC with T = N + mod + net_value: ≥ 0 succeeds (match or beat)", expr.Sub(total, num(dc))).
+	marginDoc := "T − DC with T = N + mod + net_value: ≥ 0 succeeds (match or beat), unless a natural decides"
+	if optTask.Of(c) == taskEasy {
+		marginDoc += "; it decides only when the Easy task is rolled"
+	}
+	spec.Var("margin", marginDoc, expr.Sub(total, num(dc))).
 		Var("total", "T = N + mod + net_value", total).
 		Var("net_value", "the value of the net points, read off the track (points → value): "+t.describe(span), expr.Table(pts, int64(-span), values...)).
 		Band("level", "the net level of the stack: the step of |p| with the sign of p", signedLevelLabels, signedLevel).
-		Event("success", "T ≥ DC (match or beat) with the track's value, or per the naturals option; an Easy task below Extreme succeeds unrolled", success).
-		Event("success_without_track", "the same roll without the track: N + mod ≥ DC", ch.Success())
+		Event("success", successDoc, success).
+		Event("success_without_track", withoutDoc, without)
 	spec.Report("net_points", "dropped")
 	return spec, nil
 }

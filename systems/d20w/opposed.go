@@ -32,7 +32,8 @@ func opposed() *mechanics.Mechanic {
 			"k = mod_a − mod_o, P = P(N_a − N_o ≥ −k) where N_a − N_o is triangular, (20 − |j|)/400 on −19..19. An NPC never rolls: " +
 			"its total is 10 + its modifier. PC→NPC: P = clamp((11 + a − o)/20, 0, 1); NPC→PC: the PC resists only by strictly " +
 			"beating, P(resist) = clamp((10 + o − a)/20, 0, 1); NPC→NPC is certain and flagged deterministic. " +
-			"With opt.naturals=all_rolls the acting side's natural 20 succeeds and its 1 fails; when the acting side takes 10, the " +
+			"These formulas hold without natural rules (the default). With opt.naturals=all_rolls the acting side's natural 20 " +
+			"succeeds and its 1 fails (the opposing side's natural then decides nothing); when the acting side takes 10, the " +
 			"opposing PC's natural 20 always resists and its 1 always fails to.",
 		Params: []mechanics.Param{
 			ip("mod_a", 0, -20, 40, "the acting side's total modifier"),

@@ -54,7 +54,8 @@ var extraConfigs = map[string][][]string{
 		{"opt.values=custom", "minor_value=1", "major_value=3", "extreme_value=6", "extreme_penalties=1", "minor_penalties=2"},
 		{"opt.cap=open", "extreme_bonuses=2"}, {"opt.major_plus_minor=interpolate", "major_bonuses=1", "minor_bonuses=1"},
 		{"opt.same_source=stack", "repeated_minor_bonuses=2"}, {"opt.naturals=all_rolls", "mod=20"}, {"opt.naturals=none"},
-		{"task=easy"}, {"task=easy", "minor_bonuses=0", "extreme_penalties=1", "mod=8"},
+		{"task=easy"}, {"task=easy", "minor_bonuses=0", "extreme_penalties=1", "mod=8"}, {"task=easy", "minor_bonuses=4"},
+		{"task=easy", "opt.easy_rolls=any_extreme", "minor_bonuses=4", "mod=-3"}, {"task=easy", "opt.easy_rolls=any_extreme", "minor_penalties=6"},
 	},
 	"d20w.initiative": {
 		{"combatants=3"}, {"combatants=4"}, {"combatants=4", "mod_a=0", "mod_b=0", "mod_c=0", "mod_d=0"},
