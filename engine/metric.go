@@ -349,5 +349,14 @@ func Wilson(k, n int64) [2]float64 {
 	den := 1 + z*z/nf
 	center := (p + z*z/(2*nf)) / den
 	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
-	return [2]float64{math.Max(0, center-half), math.Min(1, center+half)}
+	ci := [2]float64{math.Max(0, center-half), math.Min(1, center+half)}
+	// The interval reaches 0 when nothing was seen and 1 when everything
+	// was, exactly: not 1 − 1e−16 because center + half rounded.
+	if k == 0 {
+		ci[0] = 0
+	}
+	if k == n {
+		ci[1] = 1
+	}
+	return ci
 }

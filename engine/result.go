@@ -52,7 +52,11 @@ type VarResult struct {
 	Undefined      float64
 	UndefinedCount int64 // simulator only
 	UndefinedLabel string
-	Stats          Stats
+	// Missing is the mass the exact engine left out of the variable's
+	// part of the model (Result.Truncated is the most over the parts):
+	// Tails counts it, like Undefined, above every value.
+	Missing float64
+	Stats   Stats
 }
 
 // Value is the variable's i-th support point (Lo+i)/Den.

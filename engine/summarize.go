@@ -99,23 +99,36 @@ func SummarizeAt(b *Budget, spec *mechanics.Spec, m Masses, res *Result) (err er
 	if err := t.scan(b, m); err != nil {
 		return err
 	}
-	vrs, err := t.varDists(b, m)
+	vrs, err := t.varDists(b, m, res.Truncated)
 	if err != nil {
 		return err
 	}
 	res.Vars = append(res.Vars, vrs...)
+	// Every probability is summed from its smaller side (see Prob), the
+	// mass the engine left out (res.Truncated, already set for this
+	// part) counted on neither; a simulation's is its count over the
+	// trials, rounded once.
+	miss := res.Truncated
 	for k, e := range spec.Events {
-		res.Events = append(res.Events, EventResult{Name: e.Name, Doc: e.Doc, P: math.Min(t.evP[k], 1), Count: t.evN[k]})
+		p := Prob(t.evP[k], t.evOut[k]+miss)
+		if m.Counts != nil {
+			p = t.freq(t.evN[k])
+		}
+		res.Events = append(res.Events, EventResult{Name: e.Name, Doc: e.Doc, P: p, Count: t.evN[k]})
 	}
 	for k, bd := range spec.Bands {
+		Probs(t.bP[k], miss)
 		br := BandResult{Name: bd.Name, Doc: bd.Doc, Labels: bd.Labels, P: t.bP[k]}
 		if m.Counts != nil {
 			br.Counts = t.bN[k]
+			for j, c := range br.Counts {
+				br.P[j] = t.freq(c)
+			}
 		}
 		res.Bands = append(res.Bands, br)
 	}
 	if pr := spec.Process; pr != nil {
-		res.Process = processResult(pr, m.code, m.P)
+		res.Process = processResult(pr, m.code, m.P, miss)
 	}
 	return nil
 }
@@ -138,19 +151,28 @@ type tally struct {
 	den        []int64
 	vmin, vmax []expr.Rat
 	seen       []bool
-	// By event, by band and label: mass and count.
-	evP []float64
-	evN []int64
-	bP  [][]float64
-	bN  [][]int64
+	// By variable, the mass where it is defined.
+	defP []float64
+	// By event, by band and label: mass and count; by event, the mass
+	// where it is false.
+	evP   []float64
+	evN   []int64
+	evOut []float64
+	bP    [][]float64
+	bN    [][]int64
+	// trials counts a simulation's trials.
+	trials int64
 }
+
+// freq is a simulated count c as a frequency over all the trials.
+func (t *tally) freq(c int64) float64 { return float64(c) / float64(t.trials) }
 
 func newTally(spec *mechanics.Spec, outs *mechanics.Outputs) *tally {
 	nv, ne, nb := len(spec.Vars), len(spec.Events), len(spec.Bands)
 	t := &tally{spec: spec, outs: outs,
 		vars: make([]expr.Rat, nv), events: make([]bool, ne), bands: make([]int, nb), defined: make([]bool, nv),
-		undefP: make([]float64, nv), undefN: make([]int64, nv),
-		evP: make([]float64, ne), evN: make([]int64, ne),
+		undefP: make([]float64, nv), undefN: make([]int64, nv), defP: make([]float64, nv),
+		evP: make([]float64, ne), evN: make([]int64, ne), evOut: make([]float64, ne),
 		bP: make([][]float64, nb), bN: make([][]int64, nb),
 		den: make([]int64, nv), vmin: make([]expr.Rat, nv), vmax: make([]expr.Rat, nv), seen: make([]bool, nv)}
 	for k, b := range spec.Bands {
@@ -174,6 +196,7 @@ func (t *tally) scan(b *Budget, m Masses) error {
 			return err
 		}
 		c := m.count(i)
+		t.trials += c
 		if err := t.outs.Eval(m.code(i), t.vars, t.events, t.bands, t.defined); err != nil {
 			return err
 		}
@@ -183,6 +206,7 @@ func (t *tally) scan(b *Budget, m Masses) error {
 				t.undefN[k] += c
 				continue
 			}
+			t.defP[k] += q
 			t.den[k] = expr.Lcm(t.den[k], v.D)
 			if !t.seen[k] || v.Cmp(t.vmin[k]) < 0 {
 				t.vmin[k] = v
@@ -196,6 +220,8 @@ func (t *tally) scan(b *Budget, m Masses) error {
 			if e {
 				t.evP[k] += q
 				t.evN[k] += c
+			} else {
+				t.evOut[k] += q
 			}
 		}
 		for k, bd := range t.bands {
@@ -208,14 +234,14 @@ func (t *tally) scan(b *Budget, m Masses) error {
 
 // varDists makes each variable's distribution over the range and lattice
 // scan found (with counts when counted), fills it in a second pass over
-// the outcomes, and summarises it.
-func (t *tally) varDists(b *Budget, m Masses) ([]VarResult, error) {
+// the outcomes, and summarises it; miss is the mass the engine left out.
+func (t *tally) varDists(b *Budget, m Masses, miss float64) ([]VarResult, error) {
 	counted := m.Counts != nil
 	vrs := make([]VarResult, len(t.vars))
 	scale := make([]expr.Rat, len(t.vars))
 	for k, v := range t.spec.Vars {
-		vr := VarResult{Name: v.Name, Doc: v.Doc, Unit: v.Unit, Den: int(t.den[k]),
-			Undefined: math.Min(t.undefP[k], 1), UndefinedCount: t.undefN[k], UndefinedLabel: v.Otherwise}
+		vr := VarResult{Name: v.Name, Doc: v.Doc, Unit: v.Unit, Den: int(t.den[k]), Missing: miss,
+			Undefined: Prob(t.undefP[k], t.defP[k]+miss), UndefinedCount: t.undefN[k], UndefinedLabel: v.Otherwise}
 		if vr.UndefinedLabel == "" && v.When != nil {
 			vr.UndefinedLabel = "not defined"
 		}
@@ -247,6 +273,16 @@ func (t *tally) varDists(b *Budget, m Masses) ([]VarResult, error) {
 	}
 	for k := range vrs {
 		vrs[k].Stats = statsOf(Dist{Lo: vrs[k].Lo, P: vrs[k].P}, vrs[k].Den)
+		// After the statistics, which weigh the masses as they are: a
+		// value more likely than all the others has 1 less them; a
+		// simulation's values have their counts over the trials.
+		Probs(vrs[k].P, t.undefP[k]+miss)
+		if counted {
+			for j, c := range vrs[k].Counts {
+				vrs[k].P[j] = t.freq(c)
+			}
+			vrs[k].Undefined = t.freq(vrs[k].UndefinedCount)
+		}
 	}
 	return vrs, nil
 }
@@ -288,8 +324,9 @@ func steps(den int64) string {
 }
 
 // processResult reads the process figures off the outcome masses p, the
-// mass p[i] at outcome code(i).
-func processResult(p *mechanics.Process, code func(int) int, mass []float64) *ProcessResult {
+// mass p[i] at outcome code(i); miss is the mass the engine left out.
+// Each probability is summed from its smaller side (Prob).
+func processResult(p *mechanics.Process, code func(int) int, mass []float64, miss float64) *ProcessResult {
 	abs := p.AbsorbingStates()
 	pr := &ProcessResult{
 		TimeUnit: p.TimeUnit, Horizon: p.Horizon,
@@ -314,10 +351,21 @@ func processResult(p *mechanics.Process, code func(int) int, mass []float64) *Pr
 		}
 		byTime[min(t, p.Horizon+1)] += q
 	}
-	s := 0.0
-	for t := p.Horizon; t >= 0; t-- {
+	// The absorbing states and "not absorbed" share out the mass.
+	states := append(pr.Absorbed[:len(pr.Absorbed):len(pr.Absorbed)], pr.Undecided)
+	Probs(states, miss)
+	pr.Absorbed, pr.Undecided = states[:len(abs)], states[len(abs)]
+	// S(t) = P(T > t): the times after t (with "not absorbed") against
+	// those up to t.
+	after := make([]float64, p.Horizon+1)
+	for t, s := p.Horizon, 0.0; t >= 0; t-- {
 		s += byTime[t+1]
-		pr.Survival[t] = math.Min(s, 1)
+		after[t] = s
+	}
+	upTo := 0.0
+	for t := range pr.Survival {
+		upTo += byTime[t]
+		pr.Survival[t] = Prob(after[t], upTo+miss)
 	}
 	return pr
 }

@@ -128,6 +128,12 @@ func computePart(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) (er
 		res.Process.Unbounded = true
 		res.Process.MeanTimeUnbounded = ch.MeanTimeUnbounded
 		res.Process.AbsorbedUnbounded = ch.AbsorbedUnbounded
+		if ch.Truncated == 0 {
+			// Absorption is certain (the fundamental matrix exists): the
+			// probabilities share out 1, each summed from its smaller
+			// side so that a certain state has exactly 1.
+			engine.Probs(res.Process.AbsorbedUnbounded, 0)
+		}
 	}
 	return nil
 }

@@ -18,7 +18,7 @@ func Finding(r *engine.Result) string {
 		if i == 3 {
 			break
 		}
-		parts = append(parts, fmt.Sprintf("P(%s) = %.4f", e.Name, e.P))
+		parts = append(parts, fmt.Sprintf("P(%s) %s", e.Name, isProb4(e.P)))
 	}
 	if len(r.Vars) > 0 {
 		v := r.Vars[0]
@@ -30,7 +30,7 @@ func Finding(r *engine.Result) string {
 		case len(v.P) == 0:
 			parts = append(parts, fmt.Sprintf("%s: none (%s)", name, v.UndefinedLabel))
 		case v.Undefined > 0:
-			parts = append(parts, fmt.Sprintf("%s: mean %.3f, median %s, 5–95%% %s…%s (%s: %.4f)", name, v.Stats.Mean, value(v.Stats.P50), value(v.Stats.P5), value(v.Stats.P95), v.UndefinedLabel, v.Undefined))
+			parts = append(parts, fmt.Sprintf("%s: mean %.3f, median %s, 5–95%% %s…%s (%s: %s)", name, v.Stats.Mean, value(v.Stats.P50), value(v.Stats.P5), value(v.Stats.P95), v.UndefinedLabel, prob4(v.Undefined)))
 		default:
 			parts = append(parts, fmt.Sprintf("%s: mean %.3f, median %s, 5–95%% %s…%s", name, v.Stats.Mean, value(v.Stats.P50), value(v.Stats.P5), value(v.Stats.P95)))
 		}

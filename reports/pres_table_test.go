@@ -38,7 +38,7 @@ func TestTableNoTrailingSpaces(t *testing.T) {
 			if !strings.Contains(head, "P(≤ x)") || !strings.Contains(head, "P(≥ x)") {
 				t.Errorf("distribution header %q", head)
 			}
-			if c := col(lines[1], "0.2500  0.2500  1.0000"); c != col(head, "P(= x)") {
+			if c := col(lines[1], "0.2500  0.2500  1"); c != col(head, "P(= x)") {
 				t.Errorf("columns not aligned:\n%s", strings.Join(lines, "\n"))
 			}
 		})

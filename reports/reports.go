@@ -46,6 +46,35 @@ func fixed4(x float64) string {
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 
+// prob4 prints a probability in a text table: to four decimals, except
+// that only an exact 0 or 1 prints as "0" or "1" (an impossible event, a
+// certain one) and a probability that four decimals would round to either
+// prints as "<0.0001" or ">0.9999", never as if it were impossible or
+// certain. The engines sum each probability from its smaller side
+// (engine.Prob), so their exact zeros and ones are exact.
+func prob4(p float64) string {
+	switch {
+	case p == 0:
+		return "0"
+	case p == 1:
+		return "1"
+	case p > 0 && p < 0.00005:
+		return "<0.0001"
+	case p >= 0.99995 && p < 1:
+		return ">0.9999"
+	}
+	return strconv.FormatFloat(p, 'f', 4, 64)
+}
+
+// isProb4 is prob4 after "P", as in "with P = 0.3631" or "with P < 0.0001".
+func isProb4(p float64) string {
+	s := prob4(p)
+	if s[0] == '<' || s[0] == '>' {
+		return s[:1] + " " + s[1:]
+	}
+	return "= " + s
+}
+
 // oneLine keeps a metadata value on its line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
@@ -133,12 +162,22 @@ func writeTable(w io.Writer, r *engine.Result) error {
 	for _, b := range r.Bands {
 		fmt.Fprintln(tw)
 		tableProbs(tw, b.Name, sim)
+		var states *stateList
+		if isStateBand(r, &b) {
+			states = bandList(b.P)
+		}
 		for i, l := range b.Labels {
 			var ci [2]float64
 			if sim {
 				ci = b.CI[i]
 			}
+			if states != nil && states.omit(b.P[i]) {
+				continue
+			}
 			tableProb(tw, l, b.P[i], ci, sim)
+		}
+		if states != nil {
+			states.note(tw)
 		}
 	}
 	if r.Process != nil {
@@ -164,36 +203,129 @@ func tableProbs(tw io.Writer, what string, sim bool) {
 // tableProb is a line of a block of probabilities (tableProbs).
 func tableProb(tw io.Writer, name string, p float64, ci [2]float64, sim bool) {
 	if sim {
-		fmt.Fprintf(tw, "%s\t%.4f\t[%.4f, %.4f]\t\n", name, p, ci[0], ci[1])
+		fmt.Fprintf(tw, "%s\t%s\t[%s, %s]\t\n", name, prob4(p), prob4(ci[0]), prob4(ci[1]))
 	} else {
-		fmt.Fprintf(tw, "%s\t%.4f\t\n", name, p)
+		fmt.Fprintf(tw, "%s\t%s\t\n", name, prob4(p))
 	}
 }
 
+// isStateBand tells the band of a process's final state (the band
+// "final_state" of mechanics.ProcessSpec, a label per state of the
+// chain), which the table lists as it lists the process's states.
+func isStateBand(r *engine.Result, b *engine.BandResult) bool {
+	return r.Process != nil && b.Name == "final_state"
+}
+
+// maxStates is the number of states past which a text table shortens a
+// list of a process's states.
+const maxStates = 12
+
+// stateList decides which states of a process a text table lists, and
+// counts the others for a closing note (the CSV and JSON list every
+// state). A state with probability 0 is never listed: a chain has many. A
+// list with more than maxStates states of some mass is shortened further:
+// it leaves out the states below least, and lists at most most states.
+type stateList struct {
+	long        bool
+	least       float64
+	most        int
+	shown, zero int
+	// rest counts the states of some mass left out, restP their mass.
+	rest  int
+	restP float64
+}
+
+// absorbedList is the list of a process's absorbing states, of
+// probabilities ps: shortened to the first maxStates states of
+// probability 0.001 or more (an event-driven chain has an absorbing state
+// per time).
+func absorbedList(ps []float64) *stateList {
+	return &stateList{long: longList(ps), least: 0.001, most: maxStates}
+}
+
+// bandList is the list of the final states of a process (its band
+// final_state), of probabilities ps: shortened only by the states too
+// unlikely to show a digit (<0.0001), for the band is the distribution of
+// where the process stands at the horizon, read as a whole.
+func bandList(ps []float64) *stateList {
+	return &stateList{long: longList(ps), least: 0.00005, most: len(ps)}
+}
+
+// longList tells whether more than maxStates of ps have mass.
+func longList(ps []float64) bool {
+	n := 0
+	for _, p := range ps {
+		if p != 0 {
+			n++
+		}
+	}
+	return n > maxStates
+}
+
+// omit tells whether a state of probability p is left out, counting it.
+func (l *stateList) omit(p float64) bool {
+	switch {
+	case p == 0:
+		l.zero++
+	case l.long && (p < l.least || l.shown >= l.most):
+		l.rest++
+		l.restP += p
+	default:
+		l.shown++
+		return false
+	}
+	return true
+}
+
+// note writes the line that says how many states were left out and their
+// probability, if any were: a row "(20 more states)" whose P cell, "0
+// each; see --format csv", is the last of its line so that it widens no
+// column.
+func (l *stateList) note(tw io.Writer) {
+	n := l.zero + l.rest
+	var p string
+	switch {
+	case n == 0:
+		return
+	case l.rest == 0 && n == 1:
+		p = "0"
+	case l.rest == 0:
+		p = "0 each"
+	case l.zero == 0:
+		p = prob4(l.restP) + " in all"
+	default:
+		p = fmt.Sprintf("%s in all, %d of them 0", prob4(l.restP), l.zero)
+	}
+	states := "states"
+	if n == 1 {
+		states = "state"
+	}
+	fmt.Fprintf(tw, "(%d more %s)\t%s; see --format csv\n", n, states, p)
+}
+
 // tableProcess writes a process's absorption within its horizon and,
-// when it is known, with no horizon at all.
+// when it is known, with no horizon at all: the states with mass (see
+// stateList), then a note of those left out.
 func tableProcess(tw io.Writer, p *engine.ProcessResult) {
 	fmt.Fprintln(tw)
 	fmt.Fprintf(tw, "absorbed within %d %ss\tP\t\n", p.Horizon, unit(p.TimeUnit))
-	shown := 0
+	l := absorbedList(p.Absorbed)
 	for i, s := range p.AbsorbingStates {
-		// Event-driven chains have an absorbing state per time; list
-		// the first few that matter (the CSV has them all).
-		if len(p.AbsorbingStates) > 12 && (p.Absorbed[i] < 0.001 || shown >= 12) {
-			continue
+		if !l.omit(p.Absorbed[i]) {
+			fmt.Fprintf(tw, "%s\t%s\t\n", s, prob4(p.Absorbed[i]))
 		}
-		shown++
-		fmt.Fprintf(tw, "%s\t%.4f\t\n", s, p.Absorbed[i])
 	}
-	if shown < len(p.AbsorbingStates) {
-		fmt.Fprintf(tw, "(%d more states; see --format csv)\t\t\n", len(p.AbsorbingStates)-shown)
-	}
-	fmt.Fprintf(tw, "(not absorbed)\t%.4f\t\n", p.Undecided)
+	l.note(tw)
+	fmt.Fprintf(tw, "(not absorbed)\t%s\t\n", prob4(p.Undecided))
 	if p.Unbounded {
 		fmt.Fprintf(tw, "mean time, unlimited horizon\t%.4f\t\n", p.MeanTimeUnbounded)
+		l := absorbedList(p.AbsorbedUnbounded)
 		for i, s := range p.AbsorbingStates {
-			fmt.Fprintf(tw, "P(%s), unlimited horizon\t%.4f\t\n", s, p.AbsorbedUnbounded[i])
+			if !l.omit(p.AbsorbedUnbounded[i]) {
+				fmt.Fprintf(tw, "P(%s), unlimited horizon\t%s\t\n", s, prob4(p.AbsorbedUnbounded[i]))
+			}
 		}
+		l.note(tw)
 	}
 }
 
@@ -211,7 +343,7 @@ func tableStats(tw io.Writer, vars []engine.VarResult) {
 			fmt.Fprintf(tw, "%s\t%s\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name, fixed4(s.Mean), s.SD, value(s.Min), value(s.P5), value(s.P25), value(s.P50), value(s.P75), value(s.P95), value(s.Max))
 		}
 		if v.Undefined > 0 {
-			notes = append(notes, fmt.Sprintf("%s: %s with P = %.4f; its statistics are over the rest", v.Name, v.UndefinedLabel, v.Undefined))
+			notes = append(notes, fmt.Sprintf("%s: %s with P %s; its statistics are over the rest", v.Name, v.UndefinedLabel, isProb4(v.Undefined)))
 		}
 	}
 	for _, n := range notes {
@@ -224,17 +356,13 @@ func tableStats(tw io.Writer, vars []engine.VarResult) {
 func tableDist(tw io.Writer, v *engine.VarResult) {
 	fmt.Fprintln(tw)
 	fmt.Fprintf(tw, "x = %s\tP(= x)\tP(≤ x)\tP(≥ x)\t\n", v.Name)
-	cdf := 0.0
-	for i, p := range v.P {
-		if p == 0 {
-			continue
+	for i, t := range v.Tails() {
+		if p := v.P[i]; p != 0 {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", VarValue(v, i), prob4(p), prob4(t.Le), prob4(t.Ge))
 		}
-		ge := 1 - cdf
-		cdf += p
-		fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%.4f\t\n", VarValue(v, i), p, math.Min(cdf, 1), math.Max(ge, 0))
 	}
 	if v.Undefined > 0 {
-		fmt.Fprintf(tw, "(%s)\t%.4f\t\t\t\n", v.UndefinedLabel, v.Undefined)
+		fmt.Fprintf(tw, "(%s)\t%s\t\t\t\n", v.UndefinedLabel, prob4(v.Undefined))
 	}
 }
 
@@ -283,7 +411,7 @@ var csvColumns = [][2]string{
 	{"x", "pmf: the value x; undefined: why there is no value; band: the label; stat: the statistic (mean sd min p5 p25 p50 p75 p95 max); survival: the time t; process: the absorbing state"},
 	{"probability", "pmf: P(X = x); event: P(event); band: P(label); stat: the statistic's value (not a probability); survival: S(t) = P(T > t); process: P(absorbed in the state) or the mean time"},
 	{"cdf", "pmf rows: P(X ≤ x)"},
-	{"ccdf", "pmf rows: P(X > x) (so P(X ≥ x) = ccdf + probability)"},
+	{"ccdf", "pmf rows: P(X > x) (so P(X ≥ x) = ccdf + probability), summed from the top: exactly 0 at the largest value unless X is undefined with some probability or the exact engine left mass out (truncated_mass), which count as above every value"},
 	{"count", "simulations: trials with this value or event"},
 	{"ci_lo", "simulations: lower end of the Wilson 95% interval of probability (events and bands)"},
 	{"ci_hi", "simulations: upper end of the Wilson 95% interval of probability (events and bands)"},
@@ -378,12 +506,11 @@ func (cw csvRows) value(kind, name, x string, p float64) {
 // pmf writes a variable's distribution, one row per value it takes, and
 // the mass where it has no value.
 func (cw csvRows) pmf(v *engine.VarResult) {
-	cdf := 0.0
-	for i, p := range v.P {
+	for i, t := range v.Tails() {
+		p := v.P[i]
 		if p == 0 {
 			continue
 		}
-		cdf += p
 		count := ""
 		if v.Counts != nil {
 			count = strconv.FormatInt(v.Counts[i], 10)
@@ -392,7 +519,7 @@ func (cw csvRows) pmf(v *engine.VarResult) {
 		if v.Exact != nil {
 			ex = v.Exact[i]
 		}
-		cw.Write([]string{"pmf", v.Name, num(v.Value(i)), num(p), num(math.Min(cdf, 1)), num(math.Max(1-cdf, 0)), count, "", "", ex})
+		cw.Write([]string{"pmf", v.Name, num(v.Value(i)), num(p), num(t.Le), num(t.Gt), count, "", "", ex})
 	}
 	if v.Undefined > 0 {
 		count := ""

@@ -229,6 +229,13 @@ func TestWilsonInterval(t *testing.T) {
 	if ci := wilson(0, 100); ci[0] != 0 || math.Abs(ci[1]-0.0370) > 5e-4 {
 		t.Errorf("wilson(0, 100) = %v", ci)
 	}
+	// Everything seen: the interval reaches 1 exactly, however many the
+	// trials (center + half rounds to 1 − 1.1e−16 at 10⁸).
+	for _, n := range []int64{100, 99_999_999} {
+		if ci := wilson(n, n); ci[1] != 1 {
+			t.Errorf("wilson(%d, %d) = %v, want an upper end of exactly 1", n, n, ci)
+		}
+	}
 }
 
 func TestProcessSimVsExact(t *testing.T) {
