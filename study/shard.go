@@ -429,6 +429,13 @@ func (p *Plan) ShardPoints() ([]Point, error) {
 		}
 		pts = append(pts, cps...)
 	}
+	for i := range p.Compares {
+		cps, err := p.comparePoints(&p.Compares[i])
+		if err != nil {
+			return nil, fmt.Errorf("compare %s: %w", p.Compares[i].Name, err)
+		}
+		pts = append(pts, cps...)
+	}
 	// Plan.Points counts every computation, independently of this list: a
 	// table the list missed would be missing from the shards.
 	if n := p.Points(); n != len(pts) {
