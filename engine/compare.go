@@ -508,6 +508,9 @@ type ValuePoint struct {
 	X              float64
 	A, B, Delta    Estimate
 	FA, FB, FDelta Estimate
+	// OnA and OnB say whether x is on each side's lattice: a variable on
+	// whole numbers has no value 1.5 to speak of (its mass there is 0).
+	OnA, OnB bool
 }
 
 // Values lists a shared variable's values on both sides, in increasing
@@ -521,7 +524,7 @@ func (d *DistCompare) Values(c *Comparison) []ValuePoint {
 	var out []ValuePoint
 	var ca, cb int64 // cumulative counts
 	walkIndex(a, b, func(x float64, ia, ib int, fa, fb float64) {
-		vp := ValuePoint{X: x}
+		vp := ValuePoint{X: x, OnA: onLattice(x, a.Den), OnB: onLattice(x, b.Den)}
 		var ka, kb int64
 		pa, pb := 0.0, 0.0
 		if ia >= 0 {
@@ -544,6 +547,12 @@ func (d *DistCompare) Values(c *Comparison) []ValuePoint {
 		out = append(out, vp)
 	})
 	return out
+}
+
+// onLattice reports whether x is a multiple of 1/den.
+func onLattice(x float64, den int) bool {
+	u := x * float64(max(den, 1))
+	return math.Abs(u-math.Round(u)) < 1e-9*math.Max(1, math.Abs(u))
 }
 
 // mass is a probability of a result with its Wilson interval (from its

@@ -239,6 +239,9 @@ func (p *ComparePlot) variableOverlay(w io.Writer, d *engine.DistCompare) error 
 		var xy plotter.XYs
 		var lo, hi []float64
 		for _, v := range vps {
+			if !p.CDF && ((side == 0 && !v.OnA) || (side == 1 && !v.OnB)) {
+				continue // not a value of this side's variable
+			}
 			e := v.A
 			if side == 1 {
 				e = v.B
@@ -273,7 +276,7 @@ func (p *ComparePlot) variableOverlay(w io.Writer, d *engine.DistCompare) error 
 			thumbs = append(thumbs, sc)
 		}
 		if sim {
-			pl.Add(&whiskers{xs: xsOf(vps), lo: lo, hi: hi, color: col, offset: (float64(side) - 0.5) * 0.12 * step(vps)})
+			pl.Add(&whiskers{xs: xsOfXY(xy), lo: lo, hi: hi, color: col, offset: (float64(side) - 0.5) * 0.12 * step(vps)})
 		}
 		lname := la
 		if side == 1 {
@@ -311,10 +314,10 @@ func (p *ComparePlot) variableOverlay(w io.Writer, d *engine.DistCompare) error 
 	return (&figure{plot: pl, legend: legend, caption: p.caption(notes...)}).write(w)
 }
 
-func xsOf(vps []engine.ValuePoint) []float64 {
-	xs := make([]float64, len(vps))
-	for i, v := range vps {
-		xs[i] = v.X
+func xsOfXY(xy plotter.XYs) []float64 {
+	xs := make([]float64, len(xy))
+	for i, q := range xy {
+		xs[i] = q.X
 	}
 	return xs
 }
@@ -448,7 +451,9 @@ func categoryTicks(pl *plot.Plot, names []string) vg.Length {
 	}
 	pl.X.Tick.Marker = ticks
 	pl.X.Tick.Length = 0
-	pl.X.Min, pl.X.Max = -0.6, float64(len(names))-0.4
+	// At least three categories' room, so that one or two bars are not slabs.
+	mid, half := float64(len(names)-1)/2, math.Max(float64(len(names)), 3)/2+0.1
+	pl.X.Min, pl.X.Max = mid-half, mid+half
 	slot := (plotW - vg.Inch) / vg.Length(max(len(names), 1))
 	if len(names) > 0 && widest > slot*0.9 {
 		pl.X.Tick.Label.Rotation = math.Pi / 6
