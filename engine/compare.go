@@ -102,9 +102,11 @@ type DistCompare struct {
 }
 
 // Crossing is a sign change of F_A − F_B: it has one sign at After (the
-// last value where it was non-zero) and the other from X on.
+// last value where it was non-zero) and the other at To; X is where the
+// CDFs meet, the first value after After (To itself, unless they are
+// equal in between: 2d6 and d12 meet at 7, P = 7/12 each, and part at 8).
 type Crossing struct {
-	X, After float64
+	After, X, To float64
 }
 
 // Sim reports whether the comparison is of simulated results (either side).
@@ -373,8 +375,12 @@ func (c *Comparison) distance(a, b *VarResult) DistCompare {
 	}
 	tvd := math.Abs(a.Undefined-b.Undefined) / 2
 	sign := 0
-	var last float64
+	var last, meet float64
+	fresh := false // the value after the last non-zero difference is still to come
 	walkLattice(a, b, func(x, pa, pb, fa, fb float64) {
+		if fresh {
+			meet, fresh = x, false
+		}
 		tvd += math.Abs(pa-pb) / 2
 		diff := fa - fb
 		if ad := math.Abs(diff); ad > d.KS {
@@ -394,9 +400,9 @@ func (c *Comparison) distance(a, b *VarResult) DistCompare {
 		}
 		if s != 0 {
 			if sign != 0 && s != sign {
-				d.Crossings = append(d.Crossings, Crossing{X: x, After: last})
+				d.Crossings = append(d.Crossings, Crossing{After: last, X: meet, To: x})
 			}
-			sign, last = s, x
+			sign, last, fresh = s, x, true
 		}
 	})
 	d.TVD, d.KS = c.snap(tvd), c.snap(d.KS)

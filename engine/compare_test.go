@@ -98,7 +98,11 @@ func bruteDistance(a, b VarResult) brute {
 		}
 		if s != 0 {
 			if sign != 0 && s != sign {
-				r.crossings = append(r.crossings, Crossing{X: xf, After: last})
+				// They meet at the first value after the last one with
+				// the old sign.
+				i := slices.IndexFunc(xs, func(g frac) bool { return float64(g.n)/float64(g.d) > last })
+				meet := float64(xs[i].n) / float64(xs[i].d)
+				r.crossings = append(r.crossings, Crossing{After: last, X: meet, To: xf})
 			}
 			sign, last = s, xf
 		}
@@ -310,5 +314,31 @@ func TestCompareSim(t *testing.T) {
 	}
 	if d := c.Dists[0]; len(d.Crossings) != 0 || d.KS < d.KSCritical {
 		t.Errorf("KS %v (critical %v), crossings %v", d.KS, d.KSCritical, d.Crossings)
+	}
+}
+
+// 2d6 and d12 have the same CDF at 7 (7/12): their CDFs meet there and
+// part at 8, the other way round.
+func TestCompareMeet(t *testing.T) {
+	a := VarResult{Name: "x", Den: 1, Lo: 2, P: make([]float64, 11)}
+	for i := 1; i <= 6; i++ {
+		for j := 1; j <= 6; j++ {
+			a.P[i+j-2] += 1.0 / 36
+		}
+	}
+	b := VarResult{Name: "x", Den: 1, Lo: 1, P: make([]float64, 12)}
+	for i := range b.P {
+		b.P[i] = 1.0 / 12
+	}
+	a.Stats, b.Stats = statsOf(Dist{Lo: 2, P: a.P}, 1), statsOf(Dist{Lo: 1, P: b.P}, 1)
+	d := Compare(exactResult(a), exactResult(b)).Dists[0]
+	if want := []Crossing{{After: 6, X: 7, To: 8}}; !slices.Equal(d.Crossings, want) {
+		t.Errorf("crossings %v; want %v", d.Crossings, want)
+	}
+	if want := bruteDistance(a, b).crossings; !slices.Equal(d.Crossings, want) {
+		t.Errorf("crossings %v; brute force %v", d.Crossings, want)
+	}
+	if d.Swingier != "B" {
+		t.Errorf("swingier %q", d.Swingier)
 	}
 }

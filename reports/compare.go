@@ -227,7 +227,7 @@ var compareColumns = [][2]string{
 	{"row", "stat (a variable's mean, sd, percentile or undefined mass), event, band (one category), pmf (one value of a variable), cdf (likewise, cumulative), distance (tvd, ks, ks_at, ks_critical95, swingier), crossing (where the CDFs cross), only_a, only_b, refused"},
 	{"output", "the variable, event or band"},
 	{"quantity", "stat: mean, sd, p5, p25, p50, p75, p95 or undefined; event, band: P; pmf: P(X=x); cdf: P(X<=x); distance: tvd, ks, ks_at, ks_critical95 or swingier; crossing: crossing; only_a, only_b, refused: the output's kind"},
-	{"x", "band: the category; pmf, cdf: the value x; crossing: the first value where F_A − F_B has the other sign; swingier: A, B or neither; undefined: why there is no value; refused: the reason"},
+	{"x", "band: the category; pmf, cdf: the value x; crossing: where the CDFs meet, the first value after the last one where F_A − F_B has its old sign (it has the other sign from there or, after values where F_A = F_B, a little later); swingier: A, B or neither; undefined: why there is no value; refused: the reason"},
 	{"a", "A's number (crossing: F_A(x); swingier: A's sd)"},
 	{"b", "B's number (crossing: F_B(x); swingier: B's sd)"},
 	{"delta", "B − A; distance rows: the distance (ks_at: the value where KS is reached)"},
@@ -397,6 +397,7 @@ type jsonCompareRow struct {
 type jsonCrossing struct {
 	X     float64 `json:"x"`
 	After float64 `json:"after"`
+	To    float64 `json:"to"`
 }
 
 type jsonDist struct {
@@ -479,7 +480,7 @@ func WriteCompareJSON(w io.Writer, c *CompareReport) error {
 			jd.Swingier = cmpOr(d.Swingier, "neither")
 			jd.Crossings = []jsonCrossing{}
 			for _, cr := range d.Crossings {
-				jd.Crossings = append(jd.Crossings, jsonCrossing{cr.X, cr.After})
+				jd.Crossings = append(jd.Crossings, jsonCrossing{cr.X, cr.After, cr.To})
 			}
 			for _, vp := range d.Values(c.Comparison) {
 				jd.PMF = append(jd.PMF, [3]float64{vp.X, vp.A.V, vp.B.V})
