@@ -304,10 +304,11 @@ func WriteCompareCSV(w io.Writer, c *CompareReport) error {
 	}
 	for i := range c.Dists {
 		d := &c.Dists[i]
-		for _, vp := range d.Values(c.Comparison) {
+		vps := d.Values(c.Comparison)
+		for _, vp := range vps {
 			row("pmf", d.Name, "P(X=x)", num(vp.X), vp.A, vp.B, vp.Delta, nonZero(vp.Delta, sim))
 		}
-		for _, vp := range d.Values(c.Comparison) {
+		for _, vp := range vps {
 			row("cdf", d.Name, "P(X<=x)", num(vp.X), vp.FA, vp.FB, vp.FDelta, nonZero(vp.FDelta, sim))
 		}
 	}

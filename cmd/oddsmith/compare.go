@@ -205,7 +205,7 @@ func compareSides(ctx context.Context, a, b *compareSide) (*study.Compare, error
 		for i, id := range a.pos {
 			m, c, err := a.fs.reg.Configure(id, *a.sets)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", "AB"[i:i+1], err)
+				return nil, onSide("AB"[i:i+1], err)
 			}
 			sides[i] = study.CompareSide{Mechanic: m, Config: c}
 		}
@@ -217,7 +217,7 @@ func compareSides(ctx context.Context, a, b *compareSide) (*study.Compare, error
 	}
 	ca, err := ma.Configure(*a.sets)
 	if err != nil {
-		return nil, fmt.Errorf("A: %w", err)
+		return nil, onSide("A", err)
 	}
 	cmp := &study.Compare{A: study.CompareSide{Mechanic: ma, Config: ca}}
 	if !b.hasMechanic() {
@@ -225,7 +225,7 @@ func compareSides(ctx context.Context, a, b *compareSide) (*study.Compare, error
 		cb := ca.Clone()
 		for _, kv := range *b.sets {
 			if err := ma.Set(cb, kv); err != nil {
-				return nil, fmt.Errorf("B: %w", err)
+				return nil, onSide("B", err)
 			}
 		}
 		cmp.B = study.CompareSide{Mechanic: ma, Config: cb}
@@ -241,7 +241,7 @@ func compareSides(ctx context.Context, a, b *compareSide) (*study.Compare, error
 	}
 	cb, err := mb.Configure(*b.sets)
 	if err != nil {
-		return nil, fmt.Errorf("B: %w", err)
+		return nil, onSide("B", err)
 	}
 	cmp.B = study.CompareSide{Mechanic: mb, Config: cb}
 	return cmp, nil
@@ -276,3 +276,6 @@ func writeCompareFiles(g *compareFlags, rep *reports.CompareReport) ([]string, e
 	}
 	return files, reports.AtomicWriteAll(files, writes)
 }
+
+// onSide says which side an error is about ("B: tn=0 out of range").
+func onSide(side string, err error) error { return fmt.Errorf("%s: %w", side, err) }
