@@ -334,7 +334,7 @@ func cmpLabel(a, b string) string {
 	if b == "" {
 		return a
 	}
-	return a + " / " + b
+	return "A: " + a + "; B: " + b
 }
 
 func unitWords(u string) string {

@@ -106,6 +106,7 @@ func WriteCompareText(w io.Writer, c *CompareReport) error {
 			fmt.Fprintln(tw, "output\tquantity\tA\tB\tΔ = B − A\t")
 		}
 		prev := ""
+		var notes []string
 		for _, r := range c.Rows {
 			name := r.Output
 			if name == prev {
@@ -117,7 +118,8 @@ func WriteCompareText(w io.Writer, c *CompareReport) error {
 			case r.Kind == "band":
 				q = r.Label
 			case r.Quantity == "undefined" && r.Label != "":
-				q = r.Label
+				q = "undefined"
+				notes = append(notes, fmt.Sprintf("%s undefined: %s", r.Output, r.Label))
 			case r.Unit != "" && r.Quantity != "undefined":
 				q += " (" + r.Unit + ")"
 			}
@@ -131,6 +133,9 @@ func WriteCompareText(w io.Writer, c *CompareReport) error {
 				fmt.Fprintf(tw, "[%s, %s]\t%s\t", deltaText(r.Delta.Lo, f), deltaText(r.Delta.Hi, f), note)
 			}
 			fmt.Fprintln(tw)
+		}
+		for _, n := range notes {
+			fmt.Fprintln(tw, n)
 		}
 		if sim {
 			fmt.Fprintf(tw, "n.s.: the 95%% interval of Δ covers 0 (%s)\n", notSignificant(c.Comparison))

@@ -146,12 +146,13 @@ func label(s, other CompareSide) string {
 	return strings.Join(parts, " ")
 }
 
-// shortOption is an option's name as --set takes it ("opt.tie").
+// shortOption is an option's name as --set takes it: "opt.tie" for
+// ag.core.opt.tie, "preset" for the named choice gm.ailment.chronic.preset.
 func shortOption(name string) string {
 	if i := strings.LastIndex(name, ".opt."); i >= 0 {
 		return name[i+1:]
 	}
-	return name
+	return name[strings.LastIndex(name, ".")+1:]
 }
 
 // PlanCompare is a [[compare]] table of a plan: two configurations, A and

@@ -36,8 +36,8 @@ A is what comes before --, B what comes after it:
 B sees A's --rules files unless it names its own. Every other flag (--engine, -n, -s, --workers, --memory, --format,
 -o, --var, --cdf, -q) applies to both sides and may stand on either side, once.
 
-With --engine sim both sides run with the same seed and trials; Δ carries a 95% interval (from the two sides' as
-independent runs) and rows whose interval covers 0 are marked not significant at the trials.
+With --engine sim both sides run with the same seed and trials; Δ carries a 95% interval (the two runs' intervals
+combined as if independent) and rows whose interval covers 0 are marked not significant at the trials.
 With -o DIR: DIR/<A>_vs_<B>.csv (the tidy CSV of --format csv), <…>.png (the shared variable's PMF on both sides, or
 its CDF with --cdf; a band's categories when no variable is shared) and <…>_diff.png (B − A value by value).
 
