@@ -319,6 +319,7 @@ func WriteCompareCSV(w io.Writer, c *CompareReport) error {
 	}
 	for i := range c.Dists {
 		d := &c.Dists[i]
+		vps := d.Values(c.Comparison)
 		other("distance", d.Name, "tvd", "", "", "", num(d.TVD))
 		if d.Kind != "variable" {
 			continue
@@ -332,8 +333,8 @@ func WriteCompareCSV(w io.Writer, c *CompareReport) error {
 		}
 		other("distance", d.Name, "swingier", cmpOr(d.Swingier, "neither"), num(d.SDA.V), num(d.SDB.V), num(d.SDB.V-d.SDA.V))
 		for _, cr := range d.Crossings {
-			fa, fb := cdfAt(d, c.Comparison, cr.X)
-			other("crossing", d.Name, "crossing", num(cr.X), num(fa), num(fb), num(fb-fa))
+			vp := valueAt(vps, cr.X)
+			other("crossing", d.Name, "crossing", num(cr.X), num(vp.FA.V), num(vp.FB.V), num(vp.FDelta.V))
 		}
 	}
 	for _, r := range c.OnlyA {
@@ -363,14 +364,14 @@ func cmpOr(s, or string) string {
 	return s
 }
 
-// cdfAt is both CDFs at x, a value of the variable on either side.
-func cdfAt(d *engine.DistCompare, c *engine.Comparison, x float64) (fa, fb float64) {
-	for _, vp := range d.Values(c) {
+// valueAt is the value point at x, one of the values listed.
+func valueAt(vps []engine.ValuePoint, x float64) engine.ValuePoint {
+	for _, vp := range vps {
 		if vp.X == x {
-			return vp.FA.V, vp.FB.V
+			return vp
 		}
 	}
-	return math.NaN(), math.NaN()
+	return engine.ValuePoint{X: x}
 }
 
 // jsonSide is one side of a comparison in JSON.

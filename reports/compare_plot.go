@@ -275,8 +275,27 @@ func (p *ComparePlot) variableOverlay(w io.Writer, d *engine.DistCompare) error 
 			pl.Add(sc)
 			thumbs = append(thumbs, sc)
 		}
-		if sim {
+		switch {
+		case sim && len(xy) <= 80:
 			pl.Add(&whiskers{xs: xsOfXY(xy), lo: lo, hi: hi, color: col, offset: (float64(side) - 0.5) * 0.12 * step(vps)})
+		case sim:
+			// Too many values for whiskers: the interval's ends as thin
+			// dotted lines, as the atlas draws a simulation's band.
+			for _, ends := range [][]float64{lo, hi} {
+				band := make(plotter.XYs, len(xy))
+				for i := range xy {
+					band[i] = plotter.XY{X: xy[i].X, Y: ends[i]}
+				}
+				bl, err := plotter.NewLine(band)
+				if err != nil {
+					return err
+				}
+				bl.Color, bl.Width, bl.Dashes = col, vg.Points(0.8), []vg.Length{vg.Points(1.5), vg.Points(2.5)}
+				if p.CDF {
+					bl.StepStyle = plotter.PostStep
+				}
+				pl.Add(bl)
+			}
 		}
 		lname := la
 		if side == 1 {
@@ -308,7 +327,11 @@ func (p *ComparePlot) variableOverlay(w io.Writer, d *engine.DistCompare) error 
 	pl.X.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick { return niceTicks(lo, hi, whole, 12) })
 	notes := []string{distNote(d), "dotted verticals: each side's mean"}
 	if sim {
-		notes = append(notes, fmt.Sprintf("whiskers: 95%% intervals (Wilson) of the simulated probabilities, n=%d per side", p.A.Trials))
+		what := "whiskers"
+		if len(vps) > 80 {
+			what = "thin dotted lines"
+		}
+		notes = append(notes, fmt.Sprintf("%s: 95%% intervals (Wilson) of the simulated probabilities, n=%d per side", what, p.A.Trials))
 	}
 	notes = append(notes, cutNote(vps, cut), undefinedNote(d, p))
 	return (&figure{plot: pl, legend: legend, caption: p.caption(notes...)}).write(w)
