@@ -391,7 +391,8 @@ func (s *Sweep) points() []Point {
 }
 
 // ShardPoints lists every computation of a plan (each analysis's points,
-// each overlay series' points, each chart's points), without repeats, in
+// each overlay series' points, each chart's points, each compare's two
+// sides), without repeats, in
 // plan order.
 func (p *Plan) ShardPoints() ([]Point, error) {
 	var pts []Point
