@@ -392,8 +392,7 @@ func (s *Sweep) points() []Point {
 
 // ShardPoints lists every computation of a plan (each analysis's points,
 // each overlay series' points, each chart's points, each compare's two
-// sides), without repeats, in
-// plan order.
+// sides), without repeats, in plan order.
 func (p *Plan) ShardPoints() ([]Point, error) {
 	var pts []Point
 	for i := range p.Analyses {
