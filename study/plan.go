@@ -31,6 +31,9 @@ type Plan struct {
 	Overlays []Overlay  `toml:"overlay"`
 	// Charts are figures of panels of any kind (see Chart).
 	Charts []Chart `toml:"chart"`
+	// Compares are [[compare]] tables: two configurations side by side
+	// (see PlanCompare).
+	Compares []PlanCompare `toml:"compare"`
 	// RuleFiles are rule files the plan uses (paths relative to the plan's
 	// directory); Rule are rules defined in the plan itself ([[rule]]
 	// tables, read by package rules).
@@ -167,8 +170,8 @@ func ParsePlan(reg *mechanics.Registry, file string, src []byte) (*Plan, error) 
 	if p.Seed < 0 {
 		return nil, &PlanError{file, keyLine(src, "seed"), fmt.Errorf("seed must be a whole number ≥ 0, got %d", p.Seed)}
 	}
-	if len(p.Analyses) == 0 && len(p.Overlays) == 0 && len(p.Charts) == 0 {
-		return nil, &PlanError{file, 0, errors.New("the plan has no [[analysis]], [[overlay]] or [[chart]]")}
+	if len(p.Analyses) == 0 && len(p.Overlays) == 0 && len(p.Charts) == 0 && len(p.Compares) == 0 {
+		return nil, &PlanError{file, 0, errors.New("the plan has no [[analysis]], [[overlay]], [[chart]] or [[compare]]")}
 	}
 	if p.Trials == 0 {
 		p.Trials = 200_000
@@ -189,6 +192,11 @@ func ParsePlan(reg *mechanics.Registry, file string, src []byte) (*Plan, error) 
 	}
 	if err := p.validateCharts(file, src, names); err != nil {
 		return nil, err
+	}
+	for i := range p.Compares {
+		if err := p.validateCompare(i, names); err != nil {
+			return nil, &PlanError{file, tableLine(src, "compare", i), fmt.Errorf("compare %d (%s): %w", i+1, p.Compares[i].Name, err)}
+		}
 	}
 	if err := checkFileNames(p); err != nil {
 		return nil, &PlanError{file, 0, err}
@@ -319,6 +327,11 @@ func checkFileNames(p *Plan) error {
 	}
 	for _, c := range p.Charts {
 		if err := claim("chart "+c.Name, c.Name+".csv", c.Name+".png"); err != nil {
+			return err
+		}
+	}
+	for _, c := range p.Compares {
+		if err := claim("compare "+c.Name, c.Name+".csv", c.Name+".png", c.Name+"_diff.png"); err != nil {
 			return err
 		}
 	}
@@ -505,7 +518,7 @@ func RunPlan(ctx context.Context, p *Plan, dir string, progress Progress) ([]str
 	// Analyses and overlays run side by side (their plots are encoded in
 	// parallel too); each writes its own section of the index, which is
 	// assembled in plan order, so the bundle does not depend on timing.
-	sections := make([]bytes.Buffer, len(p.Analyses)+len(p.Overlays)+len(p.Charts))
+	sections := make([]bytes.Buffer, len(p.Analyses)+len(p.Overlays)+len(p.Charts)+len(p.Compares))
 	g, gctx := newGroup(ctx, runtime.GOMAXPROCS(0))
 	for i := range p.Analyses {
 		a := &p.Analyses[i]
@@ -530,6 +543,15 @@ func RunPlan(ctx context.Context, p *Plan, dir string, progress Progress) ([]str
 		g.Go(func() error {
 			if err := runChart(gctx, p, c, b, &sections[len(p.Analyses)+len(p.Overlays)+i], progress); err != nil {
 				return fmt.Errorf("chart %s: %w", c.Name, err)
+			}
+			return nil
+		})
+	}
+	for i := range p.Compares {
+		c := &p.Compares[i]
+		g.Go(func() error {
+			if err := runCompare(gctx, p, c, b, &sections[len(p.Analyses)+len(p.Overlays)+len(p.Charts)+i], progress); err != nil {
+				return fmt.Errorf("compare %s: %w", c.Name, err)
 			}
 			return nil
 		})
@@ -719,5 +741,6 @@ func (p *Plan) Points() int {
 	for i := range p.Charts {
 		n += p.chartPoints(&p.Charts[i])
 	}
+	n += 2 * len(p.Compares)
 	return n
 }

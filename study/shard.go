@@ -391,8 +391,8 @@ func (s *Sweep) points() []Point {
 }
 
 // ShardPoints lists every computation of a plan (each analysis's points,
-// each overlay series' points, each chart's points), without repeats, in
-// plan order.
+// each overlay series' points, each chart's points, each compare's two
+// sides), without repeats, in plan order.
 func (p *Plan) ShardPoints() ([]Point, error) {
 	var pts []Point
 	for i := range p.Analyses {
@@ -426,6 +426,13 @@ func (p *Plan) ShardPoints() ([]Point, error) {
 		cps, err := p.chartRequests(&p.Charts[i])
 		if err != nil {
 			return nil, fmt.Errorf("chart %s: %w", p.Charts[i].Name, err)
+		}
+		pts = append(pts, cps...)
+	}
+	for i := range p.Compares {
+		cps, err := p.comparePoints(&p.Compares[i])
+		if err != nil {
+			return nil, fmt.Errorf("compare %s: %w", p.Compares[i].Name, err)
 		}
 		pts = append(pts, cps...)
 	}

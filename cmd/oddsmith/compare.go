@@ -1,0 +1,281 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/lang/rules"
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/reports"
+	"github.com/oddsmith/oddsmith/study"
+)
+
+const compareUsage = "oddsmith compare A [-- B] [--engine exact|sim] [-n TRIALS] [-s SEED] [--workers W] [--format text|csv|json] [-o DIR [--var NAME] [--cdf]]\n" +
+	"  where A and B are each: ID | --expr EXPR | --rules FILE [ID], with [--set name=value]..."
+
+const compareLong = `Runs two configurations with one engine and lines up every output they share: for each variable its mean, sd and
+percentiles, for each event P, for each band each category's mass, each with A, B and Δ = B − A; for each shared
+distribution the total variation distance (TVD), the Kolmogorov–Smirnov distance (KS), where the CDFs cross (the values
+x where F_A(x) − F_B(x) takes the other sign) and which side is swingier (the larger sd). Outputs of one side only are
+listed; an output whose name is shared but not its meaning (another unit, other band categories, another kind) is
+refused with its reason. Nothing shared at all is bad input (exit 2).
+
+A is what comes before --, B what comes after it:
+  - an id (a built-in, or a rule of a --rules file), --expr EXPR (a one-liner), or --rules FILE alone (the file's
+    one rule), with its own --set settings from the mechanic's defaults;
+  - B with no id, --expr or --rules: A's mechanic at A's settings with B's --set on top (a change of setting);
+  - without --, two ids take the same --set (a built-in against its restatement as a rule, say).
+B sees A's --rules files unless it names its own. Every other flag (--engine, -n, -s, --workers, --memory, --format,
+-o, --var, --cdf, -q) applies to both sides and may stand on either side, once.
+
+With --engine sim both sides run with the same seed and trials; Δ carries a 95% interval (the two runs' intervals
+combined as if independent) and rows whose interval covers 0 are marked not significant at the trials.
+With -o DIR: DIR/<A>_vs_<B>.csv (the tidy CSV of --format csv), <…>.png (the shared variable's PMF on both sides, or
+its CDF with --cdf; a band's categories when no variable is shared) and <…>_diff.png (B − A value by value).
+
+Examples:
+  oddsmith compare ag.skill_test --set skill=3 -- --set tn=6
+  oddsmith compare ag.skill_test my.ag.skill --rules examples/rules/ag_skill.toml --set skill=3
+  oddsmith compare ag.skill_test --set skill=3 -- --rules examples/rules/ag_skill.toml house.ag.skill_exploding_six --set skill=3 -o out
+  oddsmith compare --expr '2d6' -- --expr 'd12' --engine sim -n 100000`
+
+// compareFlags are compare's flags that apply to both sides.
+type compareFlags struct {
+	kind, format, output, draw, memory string
+	trials                             int64
+	seed                               uint64
+	workers                            int
+	cdf, quiet                         bool
+}
+
+// register adds the shared flags to a side's flag set, with the values
+// they hold now as defaults (so that B's flag set does not reset what A's
+// set).
+func (g *compareFlags) register(fs *flagSet) {
+	fs.StringVar(&g.kind, "engine", g.kind, "`engine` for both sides: exact or sim")
+	fs.Int64VarP(&g.trials, "trials", "n", g.trials, "simulated `trials` per side (--engine sim)")
+	fs.Uint64VarP(&g.seed, "seed", "s", g.seed, "random `seed`, the same for both sides (--engine sim)")
+	fs.IntVar(&g.workers, "workers", g.workers, "parallel `workers` (--engine sim)")
+	fs.StringVarP(&g.format, "format", "f", g.format, "output `format`: text, csv or json")
+	fs.StringVarP(&g.output, "output", "o", g.output, "also write the CSV, the overlay PNG and the difference PNG to `DIR` (created if missing)")
+	fs.StringVar(&g.draw, "var", g.draw, "the shared variable (or band) the PNGs draw, by `NAME` (default: the first shared variable)")
+	fs.BoolVar(&g.cdf, "cdf", g.cdf, "draw CDFs P(X ≤ x) instead of PMFs")
+	fs.BoolVarP(&g.quiet, "quiet", "q", g.quiet, "do not list the files written on stderr")
+	fs.StringVar(&g.memory, "memory", g.memory, "memory budget of one computation, e.g. `SIZE` = 512MiB, 4GiB")
+}
+
+var compareGlobal = []string{"engine", "trials", "seed", "workers", "format", "output", "var", "cdf", "quiet", "memory"}
+
+// compareSide is what a side's part of the command line says.
+type compareSide struct {
+	fs   *flagSet
+	pos  []string
+	sets *[]string
+	expr *string
+}
+
+func newCompareSide(ctx context.Context, g *compareFlags, stdout io.Writer) *compareSide {
+	fs := newFlags(findCommand("compare"), stdout)
+	s := &compareSide{fs: fs}
+	s.sets = fs.StringArray("set", nil, "a setting of this side: `name=value` (repeatable; B's without a mechanic go on top of A's)")
+	s.expr = exprFlag(fs)
+	g.register(fs)
+	return s
+}
+
+// hasMechanic reports whether the side names its mechanic (an id, an
+// expression or rule files).
+func (s *compareSide) hasMechanic() bool {
+	return len(s.pos) > 0 || *s.expr != "" || len(*s.fs.ruleFiles) > 0
+}
+
+// mechanic resolves the side's mechanic in reg (the built-ins with the
+// rule files the side sees); ruleIDs are the rules its own files define.
+func (s *compareSide) mechanic(ctx context.Context, name string, reg *mechanics.Registry) (*mechanics.Mechanic, error) {
+	switch {
+	case len(s.pos) > 1:
+		return nil, badInput("%s: expected one mechanic id, got %d (%s)", name, len(s.pos), strings.Join(s.pos, " "))
+	case *s.expr != "" && len(s.pos) > 0:
+		return nil, badInput("%s: give a mechanic id or --expr, not both (got %q)", name, s.pos[0])
+	case *s.expr != "":
+		r, err := rules.FromExpr(*s.expr)
+		if err != nil {
+			return nil, err
+		}
+		return r.Mechanic(), nil
+	case len(s.pos) == 1:
+		return reg.Lookup(s.pos[0])
+	case len(*s.fs.ruleFiles) > 0:
+		var ids []string
+		for _, m := range s.fs.reg.All() {
+			if _, err := builtins(ctx).Lookup(m.ID); err != nil {
+				ids = append(ids, m.ID)
+			}
+		}
+		if len(ids) != 1 {
+			return nil, badInput("%s: the rule files define %d mechanics (%s): name one", name, len(ids), strings.Join(ids, ", "))
+		}
+		return reg.Lookup(ids[0])
+	}
+	return nil, badInput("%s: missing mechanic: give an id, --expr or --rules FILE (run 'oddsmith list')", name)
+}
+
+func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	g := &compareFlags{kind: "exact", format: "text", memory: "1GiB", trials: 1_000_000, seed: 1, workers: runtime.GOMAXPROCS(0)}
+	a := newCompareSide(ctx, g, stdout)
+	if err := parse(ctx, a.fs, args); err != nil {
+		return err
+	}
+	var b *compareSide
+	a.pos = a.fs.Args()
+	if dash := a.fs.ArgsLenAtDash(); dash >= 0 {
+		a.pos = a.fs.Args()[:dash]
+		b = newCompareSide(ctx, g, stdout)
+		if err := parse(ctx, b.fs, a.fs.Args()[dash:]); err != nil {
+			return err
+		}
+		b.pos = b.fs.Args()
+		for _, name := range compareGlobal {
+			if a.fs.Changed(name) && b.fs.Changed(name) {
+				return badInput("--%s is given on both sides: it applies to both, give it once", name)
+			}
+		}
+	}
+	mem, err := parseMemory(g.memory)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(append([]string{"table"}, reports.CompareFormats...), g.format) {
+		return badInput("unknown format %q (want %s)", g.format, strings.Join(reports.CompareFormats, ", "))
+	}
+	if g.trials < 1 || g.trials > study.MaxTrials {
+		return badInput("--trials must be between 1 and %d, got %d", study.MaxTrials, g.trials)
+	}
+	if g.workers < 1 {
+		return badInput("--workers must be at least 1, got %d", g.workers)
+	}
+	c, err := compareSides(ctx, a, b)
+	if err != nil {
+		return err
+	}
+	c.Engine = study.Engine{Kind: engine.Kind(g.kind), Trials: g.trials, Seed: g.seed, Workers: g.workers, MemoryBytes: mem}
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if err := c.CheckDraw(g.draw); err != nil {
+		return err
+	}
+	rep, err := c.Run(ctx)
+	if err != nil {
+		return err
+	}
+	var text bytes.Buffer
+	if err := reports.WriteCompare(&text, rep, g.format); err != nil {
+		return err
+	}
+	if g.output != "" {
+		files, err := writeCompareFiles(g, rep)
+		if err != nil {
+			return err
+		}
+		if !g.quiet {
+			fmt.Fprintf(stderr, "compare: wrote %s\n", strings.Join(files, ", "))
+		}
+	}
+	_, err = stdout.Write(text.Bytes())
+	return err
+}
+
+// compareSides resolves both sides' mechanics and settings.
+func compareSides(ctx context.Context, a, b *compareSide) (*study.Compare, error) {
+	if b == nil {
+		// Without --: two ids, one set of settings.
+		if *a.expr != "" || len(a.pos) != 2 {
+			return nil, badInput("compare needs two configurations: A -- B, or two mechanic ids (run 'oddsmith compare --help')")
+		}
+		var sides [2]study.CompareSide
+		for i, id := range a.pos {
+			m, c, err := a.fs.reg.Configure(id, *a.sets)
+			if err != nil {
+				return nil, onSide("AB"[i:i+1], err)
+			}
+			sides[i] = study.CompareSide{Mechanic: m, Config: c}
+		}
+		return &study.Compare{A: sides[0], B: sides[1]}, nil
+	}
+	ma, err := a.mechanic(ctx, "A", a.fs.reg)
+	if err != nil {
+		return nil, err
+	}
+	ca, err := ma.Configure(*a.sets)
+	if err != nil {
+		return nil, onSide("A", err)
+	}
+	cmp := &study.Compare{A: study.CompareSide{Mechanic: ma, Config: ca}}
+	if !b.hasMechanic() {
+		// A change of settings: A's mechanic at A's settings, B's on top.
+		cb := ca.Clone()
+		for _, kv := range *b.sets {
+			if err := ma.Set(cb, kv); err != nil {
+				return nil, onSide("B", err)
+			}
+		}
+		cmp.B = study.CompareSide{Mechanic: ma, Config: cb}
+		return cmp, nil
+	}
+	reg := a.fs.reg // B sees A's rule files unless it names its own
+	if len(*b.fs.ruleFiles) > 0 {
+		reg = b.fs.reg
+	}
+	mb, err := b.mechanic(ctx, "B", reg)
+	if err != nil {
+		return nil, err
+	}
+	cb, err := mb.Configure(*b.sets)
+	if err != nil {
+		return nil, onSide("B", err)
+	}
+	cmp.B = study.CompareSide{Mechanic: mb, Config: cb}
+	return cmp, nil
+}
+
+// writeCompareFiles renders the CSV and both PNGs in memory, then writes
+// them to the output directory, all or none.
+func writeCompareFiles(g *compareFlags, rep *reports.CompareReport) ([]string, error) {
+	plt := &reports.ComparePlot{CompareReport: rep, Output: g.draw, CDF: g.cdf}
+	var csvBuf, overlay, diff bytes.Buffer
+	if err := reports.WriteCompareCSV(&csvBuf, rep); err != nil {
+		return nil, err
+	}
+	if err := reports.WriteCompareOverlay(&overlay, plt); err != nil {
+		return nil, err
+	}
+	if err := reports.WriteCompareDiff(&diff, plt); err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(g.output); err == nil && !st.IsDir() {
+		return nil, badInput("%s exists and is not a directory", g.output)
+	}
+	if err := os.MkdirAll(g.output, 0o777); err != nil {
+		return nil, err
+	}
+	stem := filepath.Join(g.output, reports.CompareStem(rep.A, rep.B))
+	files := []string{stem + ".csv", stem + ".png", stem + "_diff.png"}
+	bufs := []*bytes.Buffer{&csvBuf, &overlay, &diff}
+	var writes []func(io.Writer) error
+	for _, b := range bufs {
+		writes = append(writes, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err })
+	}
+	return files, reports.AtomicWriteAll(files, writes)
+}
+
+// onSide says which side an error is about ("B: tn=0 out of range").
+func onSide(side string, err error) error { return fmt.Errorf("%s: %w", side, err) }
