@@ -52,7 +52,14 @@ func deltaText(v float64, prob bool) string {
 	if v == 0 {
 		return "0"
 	}
-	s := statText(v, prob)
+	s := statText(math.Abs(v), prob)
+	if prob && math.Abs(v) < 0.00005 {
+		// Not "+0.0000": a change too small for four decimals is not none.
+		s = "<0.0001"
+	}
+	if v < 0 {
+		s = "-" + s
+	}
 	if v > 0 {
 		s = "+" + s
 	}
@@ -124,7 +131,11 @@ func WriteCompareText(w io.Writer, c *CompareReport) error {
 				q += " (" + r.Unit + ")"
 			}
 			f := rowFixed(r)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t", name, q, statText(r.A.V, f), statText(r.B.V, f), deltaText(r.Delta.V, f))
+			a, b := statText(r.A.V, f), statText(r.B.V, f)
+			if r.Prob() {
+				a, b = prob4(r.A.V), prob4(r.B.V)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t", name, q, a, b, deltaText(r.Delta.V, f))
 			if sim {
 				note := ""
 				if !r.Significant {
@@ -147,7 +158,7 @@ func WriteCompareText(w io.Writer, c *CompareReport) error {
 		for _, d := range c.Dists {
 			ks, at, cross, swing := "—", "—", "—", "—"
 			if d.Kind == "variable" {
-				ks = fixed4(d.KS)
+				ks = prob4(d.KS)
 				if d.KSCritical > 0 {
 					ks += fmt.Sprintf(" (95%%: %s)", fixed4(d.KSCritical))
 				}
@@ -157,7 +168,7 @@ func WriteCompareText(w io.Writer, c *CompareReport) error {
 				cross = crossText(d.Crossings)
 				swing = swingText(d)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Name, fixed4(d.TVD), ks, at, cross, swing)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Name, prob4(d.TVD), ks, at, cross, swing)
 		}
 		if sim {
 			fmt.Fprintln(tw, "KS (95%: c): a KS below c is no evidence of a difference at these trials; a crossing counts only where F_A − F_B is outside its 95% interval")
