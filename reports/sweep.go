@@ -104,8 +104,8 @@ func DeltaName(metric, axis string) string { return "Δ" + metric + "/Δ" + axis
 
 // deltaNote says how the differences along axis x were taken.
 func deltaNote(x string, sim bool) string {
-	s := fmt.Sprintf("Δmetric/Δ%s = (metric at the next %s − metric here) / (the step between them): a forward difference on the grid, "+
-		"the change per +1 %s; the last %s has none", x, x, x, x)
+	s := fmt.Sprintf("Δmetric/Δ%s = (metric at the next %s − metric here) / step: the change per +1 %s, a forward difference on the grid; "+
+		"none at the last %s", x, x, x, x)
 	if sim {
 		s += "; its interval joins the ends of the two points' intervals (conservative)"
 	}
