@@ -120,12 +120,7 @@ func heatFindingAxes(met string, axes []SweepAxis, z [][]float64) string {
 			parts = append(parts, fmt.Sprintf("at %s = %s, %s %s", axes[1].Name, axes[1].Text(axes[1].Values[r]), what, s))
 		}
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, row := range z {
-		for _, v := range row {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-	}
+	lo, hi := zRange(z)
 	parts = append(parts, fmt.Sprintf("%s ranges from %s to %s over the grid", what, fixed3(lo), fixed3(hi)))
 	return "Finding: " + strings.Join(parts, "; ") + "."
 }

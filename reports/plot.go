@@ -1239,13 +1239,19 @@ func WriteHeatmap(w io.Writer, h *Heatmap) error {
 	return (&figure{plot: p, colorBar: colorBar(zLabel, lo, hi, prob), caption: caption}).write(w)
 }
 
-// zRange is the smallest and the largest value of a grid.
+// zRange is the smallest and the largest value of a grid, NaN aside (0
+// and 0 when it has none).
 func zRange(z [][]float64) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, row := range z {
 		for _, v := range row {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
+			if !math.IsNaN(v) { // a value the point does not have
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
 		}
+	}
+	if lo > hi {
+		return 0, 0
 	}
 	return lo, hi
 }
