@@ -598,9 +598,9 @@ func WriteSweepPlot(w io.Writer, s *Sweep) (string, error) {
 	if len(s.Points) == 0 || len(s.Metrics) == 0 {
 		return "", fmt.Errorf("empty sweep")
 	}
-	r0 := s.Points[0].Result
-	v := &sweepView{s: s, axes: s.Axes, metric: s.Metrics[0], what: MetricLabel(r0, s.Metrics[0]),
-		unit: MetricUnit(r0, s.Metrics[0]), xLabel: s.Axes[0].Name}
+	v := &sweepView{s: s, axes: s.Axes, metric: s.Metrics[0], xLabel: s.Axes[0].Name}
+	v.unit, v.note = sweepUnit(s)
+	v.what = MetricLabelOf(v.metric, v.unit)
 	if len(s.Axes) > 1 {
 		v.yLabel = s.Axes[1].Name
 	}
@@ -627,15 +627,15 @@ func WriteSweepDeltaPlot(w io.Writer, s *Sweep) (string, error) {
 	if len(s.Axes[k].Values) < 2 {
 		return "", fmt.Errorf("%s has one value: no step to difference", s.Delta)
 	}
-	r0 := s.Points[0].Result
 	bare := MetricLabelOf(s.Metrics[0], "")
 	what := fmt.Sprintf("change in %s per +1 %s", bare, s.Delta)
-	if u := MetricUnit(r0, s.Metrics[0]); u != "" {
+	u, mixed := sweepUnit(s)
+	if u != "" {
 		what += " (" + u + ")"
 	}
 	v := &sweepView{s: s, metric: what, what: what, delta: true,
-		note: fmt.Sprintf("each value is (%s at the next %s − here) / step, drawn at the %s the step starts from (a forward difference on the grid)",
-			bare, s.Delta, s.Delta)}
+		note: strings.TrimSpace(fmt.Sprintf("each value is (%s at the next %s − here) / step, drawn at the %s the step starts from (a forward difference on the grid)\n%s",
+			bare, s.Delta, s.Delta, mixed))}
 	for i, a := range s.Axes {
 		if i == k {
 			a.Values = a.Values[:len(a.Values)-1]
@@ -745,6 +745,22 @@ func (v *sweepView) write(w io.Writer) (string, error) {
 		h.Metric = v.metric
 	}
 	return v.heatFinding(z), WriteHeatmap(w, h)
+}
+
+// sweepUnit is the unit of a sweep's first metric when every point
+// shares it; otherwise "" and a note for the caption naming the units (an
+// option that changes the time unit of a process).
+func sweepUnit(s *Sweep) (unit, note string) {
+	var units []string
+	for _, p := range s.Points {
+		if u := MetricUnit(p.Result, s.Metrics[0]); !slices.Contains(units, u) {
+			units = append(units, u)
+		}
+	}
+	if len(units) == 1 {
+		return units[0], ""
+	}
+	return "", "each point in its own unit (" + strings.Join(units, ", ") + ")"
 }
 
 // lineFinding is the finding of one line of a sweep plot over axis a.
