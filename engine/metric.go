@@ -116,7 +116,10 @@ func parseTerm(s string) (Term, error) {
 	default:
 		return Term{}, fmt.Errorf("%q: unknown kind %q (want %s)", s, kind, MetricKinds)
 	}
-	if t.Name == "" || strings.ContainsAny(t.Name, " \t") {
+	// An event may be named in words (a process's absorbing state:
+	// "absorbed:level 4 (dying)"); no other name holds a space.
+	spaced := strings.ContainsAny(t.Name, " \t")
+	if t.Name == "" || spaced && (t.Kind != "event" || strings.TrimSpace(t.Name) != t.Name) {
 		return Term{}, fmt.Errorf("%q: missing or malformed name", s)
 	}
 	return t, nil

@@ -137,3 +137,21 @@ func TestMetricUndefinedVariable(t *testing.T) {
 		}
 	}
 }
+
+// An event named in words (a process's absorbing state) is a metric; a
+// variable with a space in its name, or a name padded with spaces, is not.
+func TestMetricEventNamedInWords(t *testing.T) {
+	r := &Result{Mechanic: "toy.chain", Engine: Exact, Events: []EventResult{{Name: "absorbed:level 4 (dying)", P: 0.25}}}
+	m, err := ParseMetric("event:absorbed:level 4 (dying)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, err := m.Eval(r); err != nil || e.V != 0.25 {
+		t.Errorf("Eval = %+v, %v; want 0.25", e, err)
+	}
+	for _, bad := range []string{"mean:time ill", "event: six", "p:time ill<=3"} {
+		if _, err := ParseMetric(bad); err == nil {
+			t.Errorf("ParseMetric(%q) accepted a malformed name", bad)
+		}
+	}
+}

@@ -42,11 +42,11 @@ func Finding(r *engine.Result) string {
 }
 
 // LineFinding reports where a probability crosses (or reaches) 50%, or
-// else the metric's range. met is the metric (event:NAME, mean:VAR), said
+// else the metric's range. met is the metric (engine.ParseMetric), said
 // in words ("P(success)"); x is the name of the varied quantity.
 func LineFinding(met, x string, xy []XY) string {
-	what := MetricLabelOf(met, "")
-	if strings.HasPrefix(met, "event:") {
+	what, prob, _ := metricWords(met, "")
+	if prob {
 		xs, ys := make([]float64, len(xy)), make([]float64, len(xy))
 		for i, p := range xy {
 			xs[i], ys[i] = p.X, p.Y
@@ -105,20 +105,63 @@ func halfway(x string, xs, ys []float64) string {
 // heatFinding says, for the middle row, where a probability reaches or
 // crosses 50% along x, and gives the extremes.
 func heatFinding(met string, names []string, axes [][]float64, z [][]float64) string {
-	what := MetricLabelOf(met, "")
+	return heatFindingAxes(met, []SweepAxis{{Name: names[0], Values: axes[0]}, {Name: names[1], Values: axes[1]}}, z)
+}
+
+// heatFindingAxes is heatFinding over axes that may be categorical: no
+// crossing is sought along an x axis of words (there is nothing between
+// two options), and the row is named by its word.
+func heatFindingAxes(met string, axes []SweepAxis, z [][]float64) string {
+	what, prob, _ := metricWords(met, "")
 	var parts []string
-	if strings.HasPrefix(met, "event:") && len(axes[1]) > 0 {
-		r := len(axes[1]) / 2
-		if s := halfway(names[0], axes[0], z[r]); s != "" {
-			parts = append(parts, fmt.Sprintf("at %s = %s, %s %s", names[1], num(axes[1][r]), what, s))
+	if prob && len(axes[1].Values) > 0 && !axes[0].Categorical() {
+		r := len(axes[1].Values) / 2
+		if s := halfway(axes[0].Name, axes[0].Values, z[r]); s != "" {
+			parts = append(parts, fmt.Sprintf("at %s = %s, %s %s", axes[1].Name, axes[1].Text(axes[1].Values[r]), what, s))
 		}
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, row := range z {
-		for _, v := range row {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-	}
+	lo, hi := zRange(z)
 	parts = append(parts, fmt.Sprintf("%s ranges from %s to %s over the grid", what, fixed3(lo), fixed3(hi)))
 	return "Finding: " + strings.Join(parts, "; ") + "."
+}
+
+// categoryFinding says where a metric over an axis of words is highest
+// and lowest (without interpolating: options have nothing between them).
+func categoryFinding(what string, a SweepAxis, xy []XY) string {
+	if len(xy) == 0 {
+		return fmt.Sprintf("Finding: no points of %s.", what)
+	}
+	lo, hi := ExtremesY(xy)
+	if lo.Y == hi.Y {
+		return fmt.Sprintf("Finding: %s is %s for every %s (%s).", what, fixed3(lo.Y), a.Name, axisText(a))
+	}
+	return fmt.Sprintf("Finding: %s is highest at %s = %s (%s) and lowest at %s = %s (%s).", what, a.Name, a.Text(hi.X), fixed3(hi.Y), a.Name, a.Text(lo.X), fixed3(lo.Y))
+}
+
+// deltaFinding says what a +1 step of x is worth in a metric (said in
+// words), from the forward differences xy (each at the value its step
+// starts from).
+func deltaFinding(x, what string, xy []XY) string {
+	if len(xy) == 0 {
+		return fmt.Sprintf("Finding: no steps of %s.", x)
+	}
+	lo, hi := ExtremesY(xy)
+	if lo.Y == hi.Y {
+		return fmt.Sprintf("Finding: each +1 %s changes %s by %s.", x, what, signed3(lo.Y))
+	}
+	return fmt.Sprintf("Finding: a +1 step of %s changes %s by between %s (from %s = %s) and %s (from %s = %s).",
+		x, what, signed3(lo.Y), x, num(lo.X), signed3(hi.Y), x, num(hi.X))
+}
+
+// signed3 prints a change with its sign and three decimals ("+0.125",
+// "-0.050", "0.000").
+func signed3(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 3, 64)
+	switch {
+	case s == "-0.000" || s == "0.000":
+		return "0.000"
+	case v > 0:
+		return "+" + s
+	}
+	return s
 }

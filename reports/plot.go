@@ -72,45 +72,112 @@ func newPlot(title, x, y string) *plot.Plot {
 // words writes an identifier in words: "success_or_cost" → "success or cost".
 func words(id string) string { return strings.ReplaceAll(id, "_", " ") }
 
-// metricWords names a metric in words: "event:success" → "P(success)",
-// "mean:damage" with unit "wounds" → "mean damage (wounds)". prob reports a
-// probability; ok is false for a string that is not a metric.
+// metricWords names a metric (engine.ParseMetric) in words:
+// "event:success" → "P(success)", "mean:damage" with unit "wounds" → "mean
+// damage (wounds)", "p:damage<=5" → "P(damage ≤ 5)", "quantile:damage:0.9"
+// → "90th percentile of damage (wounds)", a sum → its terms joined by " +
+// ". The unit is that of the variables the metric reads, said once at the
+// end. prob reports a single probability (event, band or p:); ok is false
+// for a string that is not a metric (returned as it is).
 func metricWords(metric, unit string) (label string, prob, ok bool) {
-	kind, name, ok := cutColon(metric)
-	if !ok {
+	m, err := engine.ParseMetric(metric)
+	if err != nil {
 		return metric, false, false
 	}
-	switch kind {
-	case "event":
-		return "P(" + words(name) + ")", true, true
-	case "mean":
-		label = "mean " + words(name)
-		if unit != "" {
-			label += " (" + unit + ")"
-		}
-		return label, false, true
+	var ws []string
+	valued := false
+	for _, t := range m.Terms {
+		ws = append(ws, termWords(t))
+		valued = valued || (t.Kind != "event" && t.Kind != "band" && t.Kind != "p")
 	}
-	return metric, false, false
+	label = strings.Join(ws, " + ")
+	if valued && unit != "" {
+		label += " (" + unit + ")"
+	}
+	return label, len(m.Terms) == 1 && m.Probability(), true
+}
+
+// termWords says one term of a metric in words, without a unit.
+func termWords(t engine.Term) string {
+	name := words(t.Name)
+	switch t.Kind {
+	case "event":
+		return "P(" + name + ")"
+	case "band":
+		return "P(" + name + " = " + t.Label + ")"
+	case "mean":
+		return "mean " + name
+	case "sd":
+		return "SD of " + name
+	case "p":
+		op := map[string]string{"<=": "≤", ">=": "≥"}[t.Op]
+		if op == "" {
+			op = t.Op
+		}
+		return "P(" + name + " " + op + " " + strconv.FormatFloat(t.X, 'f', -1, 64) + ")"
+	case "quantile":
+		if t.X == 0.5 {
+			return "median " + name
+		}
+		return percentile(t.X) + " percentile of " + name
+	}
+	return t.Kind + ":" + t.Name
+}
+
+// percentile names the level q of a quantile as a percentile: 0.9 →
+// "90th", 0.01 → "1st", 0.975 → "97.5th".
+func percentile(q float64) string {
+	pc := math.Round(q*100*1e9) / 1e9
+	s := strconv.FormatFloat(pc, 'f', -1, 64)
+	if pc != math.Trunc(pc) {
+		return s + "th"
+	}
+	switch n := int(pc); {
+	case n%100 >= 11 && n%100 <= 13:
+		return s + "th"
+	case n%10 == 1:
+		return s + "st"
+	case n%10 == 2:
+		return s + "nd"
+	case n%10 == 3:
+		return s + "rd"
+	}
+	return s + "th"
 }
 
 // MetricLabel names a metric of r in words for an axis or a legend:
-// "event:success" → "P(success)", "mean:damage" → "mean damage (wounds)"
-// (the unit is the variable's). Anything else is returned as it is.
+// "event:success" → "P(success)", "mean:damage" → "mean damage (wounds)",
+// "quantile:damage:0.9" → "90th percentile of damage (wounds)" (the unit is
+// the variable's). Anything else is returned as it is.
 func MetricLabel(r *engine.Result, metric string) string {
 	l, _, _ := metricWords(metric, MetricUnit(r, metric))
 	return l
 }
 
-// MetricUnit is the unit of the variable a metric "mean:VAR" of r reads
-// ("wounds"); "" for any other metric, a variable without a unit, or no
-// result.
+// MetricUnit is the unit of the values a metric of r reads: that of the
+// variable of a mean, an SD or a quantile ("wounds"), when every such term
+// of it shares one; "" for probabilities, variables without a unit, terms
+// of different units, or no result.
 func MetricUnit(r *engine.Result, metric string) string {
-	if kind, name, ok := cutColon(metric); ok && kind == "mean" && r != nil {
-		if v := r.Var(name); v != nil {
-			return v.Unit
-		}
+	m, err := engine.ParseMetric(metric)
+	if err != nil || r == nil {
+		return ""
 	}
-	return ""
+	unit, seen := "", false
+	for _, t := range m.Terms {
+		if t.Kind == "event" || t.Kind == "band" || t.Kind == "p" {
+			continue
+		}
+		u := ""
+		if v := r.Var(t.Name); v != nil {
+			u = v.Unit
+		}
+		if seen && u != unit {
+			return ""
+		}
+		unit, seen = u, true
+	}
+	return unit
 }
 
 // retitle makes a title say what is plotted. A bare identifier (a plan's
@@ -790,6 +857,9 @@ type Series struct {
 	// Marks are x positions to mark on the chart in the series' colour (a
 	// rule's band edges: where a falling table adds a die).
 	Marks []float64
+	// Err, when set, holds each point's 95% interval [lo, hi] (a
+	// simulated value), drawn as an error bar.
+	Err [][2]float64
 }
 
 // Line styles of overlay series, in order: colours (Okabe & Ito's, which
@@ -806,6 +876,10 @@ var (
 		{vg.Points(9), vg.Points(3), vg.Points(2), vg.Points(3)}, {vg.Points(4), vg.Points(2)}}
 	seriesGlyphs = []draw.GlyphDrawer{draw.RingGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{},
 		draw.CrossGlyph{}, draw.PlusGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{}}
+	// categoryGlyphs mark the points of a categorical axis, which stand
+	// alone (no line leads the eye to them): solid shapes first.
+	categoryGlyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{},
+		draw.RingGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.CrossGlyph{}}
 )
 
 // Lines is an overlay chart: several series (mechanics, option settings or
@@ -822,6 +896,12 @@ type Lines struct {
 	Metric  string
 	Caption string
 	Series  []Series
+	// XLabels, when set, make the x axis categorical: the series' X are
+	// the positions 0, 1, … of these words (option values), drawn as
+	// points with the words under them and no line between them (there
+	// is nothing between two options); several series stand side by side
+	// around each position.
+	XLabels []string
 }
 
 // WriteLines draws an overlay chart. The y axis says in words what the
@@ -840,7 +920,16 @@ func WriteLines(w io.Writer, c *Lines) error {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	xInt := true
 	for i, s := range c.Series {
-		thumbs, err := addLine(p, i, s.XY)
+		var thumbs []plot.Thumbnailer
+		var err error
+		if c.XLabels != nil {
+			thumbs, err = addPoints(p, i, len(c.Series), s)
+		} else {
+			thumbs, err = addLine(p, i, s.XY)
+			if err == nil && s.Err != nil {
+				err = addErrorBars(p, i, s.XY, s.Err, 0)
+			}
+		}
 		if err != nil {
 			return err
 		}
@@ -856,8 +945,11 @@ func WriteLines(w io.Writer, c *Lines) error {
 			marks = append(marks, markLine{x: x, style: draw.LineStyle{Color: seriesColors[i%len(seriesColors)], Width: vg.Points(0.8),
 				Dashes: []vg.Length{vg.Points(1), vg.Points(2)}}})
 		}
-		for _, pt := range s.XY {
+		for j, pt := range s.XY {
 			lo, hi = math.Min(lo, pt.Y), math.Max(hi, pt.Y)
+			if j < len(s.Err) {
+				lo, hi = math.Min(lo, s.Err[j][0]), math.Max(hi, s.Err[j][1])
+			}
 			xInt = xInt && pt.X == math.Trunc(pt.X)
 		}
 	}
@@ -873,6 +965,9 @@ func WriteLines(w io.Writer, c *Lines) error {
 		}
 	}
 	p.X.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick { return niceTicks(lo, hi, xInt, 12) })
+	if c.XLabels != nil {
+		categoryAxis(p, c.XLabels)
+	}
 	for _, m := range marks {
 		p.Add(m)
 	}
@@ -901,6 +996,87 @@ func addLine(p *plot.Plot, i int, xy []XY) ([]plot.Thumbnailer, error) {
 		p.Add(sc)
 	}
 	return []plot.Thumbnailer{l, sc}, nil
+}
+
+// addErrorBars draws the 95% intervals err ([lo, hi] per point) of the
+// i-th series at its points, shifted by dx along x.
+func addErrorBars(p *plot.Plot, i int, xy []XY, err [][2]float64, dx float64) error {
+	var eb errorPoints
+	for j, pt := range xy {
+		if j >= len(err) || math.IsNaN(pt.Y) || math.IsNaN(err[j][0]) || math.IsNaN(err[j][1]) {
+			continue
+		}
+		eb.XYs = append(eb.XYs, plotter.XY{X: pt.X + dx, Y: pt.Y})
+		eb.YErrors = append(eb.YErrors, struct{ Low, High float64 }{pt.Y - err[j][0], err[j][1] - pt.Y})
+	}
+	if len(eb.XYs) == 0 {
+		return nil
+	}
+	bars, e := plotter.NewYErrorBars(eb)
+	if e != nil {
+		return e
+	}
+	bars.Color = seriesColors[i%len(seriesColors)]
+	bars.Width = vg.Points(1)
+	bars.CapWidth = vg.Points(6)
+	p.Add(bars)
+	return nil
+}
+
+// errorPoints are points with their error bars, for plotter.NewYErrorBars.
+type errorPoints struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// addPoints draws the i-th of n series on a categorical x axis: a marker
+// at each position (shifted a little from the other series', so that
+// equal values stay visible) with its error bar, and no line. It returns
+// the legend's thumbnail.
+func addPoints(p *plot.Plot, i, n int, s Series) ([]plot.Thumbnailer, error) {
+	dx := 0.0
+	if n > 1 {
+		spread := math.Min(0.5, 0.12*float64(n-1))
+		dx = -spread/2 + spread*float64(i)/float64(n-1)
+	}
+	var pts plotter.XYs
+	for _, pt := range s.XY {
+		pts = append(pts, plotter.XY{X: pt.X + dx, Y: pt.Y})
+	}
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil, err
+	}
+	col := seriesColors[i%len(seriesColors)]
+	sc.Color = col
+	sc.Shape = categoryGlyphs[i%len(categoryGlyphs)]
+	sc.Radius = vg.Points(4.5)
+	p.Add(sc)
+	if s.Err != nil {
+		if err := addErrorBars(p, i, s.XY, s.Err, dx); err != nil {
+			return nil, err
+		}
+	}
+	return []plot.Thumbnailer{sc}, nil
+}
+
+// categoryAxis makes p's x axis categorical: one labelled position per
+// word at 0, 1, …, half a step of room at each end, the labels slanted
+// when they would not fit side by side.
+func categoryAxis(p *plot.Plot, labels []string) {
+	var ts plot.ConstantTicks
+	widest := vg.Length(0)
+	for i, l := range labels {
+		ts = append(ts, plot.Tick{Value: float64(i), Label: l})
+		widest = max(widest, p.X.Tick.Label.Width(l))
+	}
+	p.X.Tick.Marker = ts
+	p.X.Min, p.X.Max = -0.5, float64(len(labels))-0.5
+	if slot := (plotW - 1.2*vg.Inch) / vg.Length(max(len(labels), 1)); widest+vg.Points(8) > slot {
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YTop
+	}
 }
 
 // linesAxis is what the y axis of an overlay says.
@@ -1015,6 +1191,12 @@ type Heatmap struct {
 	Caption string
 	Xs, Ys  []float64
 	Z       [][]float64
+	// XLabels and YLabels, when set, are the words of a categorical axis
+	// (option values) at its positions Xs or Ys = 0, 1, ….
+	XLabels, YLabels []string
+	// Diverging colours the values on a range symmetric about 0 (a
+	// change: no change is the middle colour).
+	Diverging bool
 }
 
 // WriteHeatmap draws a heat map with the values printed in the cells (up
@@ -1029,6 +1211,10 @@ func WriteHeatmap(w io.Writer, h *Heatmap) error {
 	if !prob {
 		lo, hi = zRange(h.Z)
 	}
+	if h.Diverging {
+		m := math.Max(math.Abs(lo), math.Abs(hi))
+		lo, hi = -m, m
+	}
 	if lo == hi {
 		hi = lo + 1e-9
 	}
@@ -1041,8 +1227,8 @@ func WriteHeatmap(w io.Writer, h *Heatmap) error {
 	}
 	p := newPlot(title, h.XLabel, h.YLabel)
 	p.Add(hm)
-	p.X.Tick.Marker = valueTicks(h.Xs)
-	p.Y.Tick.Marker = valueTicks(h.Ys)
+	p.X.Tick.Marker = valueTicks(h.Xs, h.XLabels)
+	p.Y.Tick.Marker = valueTicks(h.Ys, h.YLabels)
 	if len(h.Xs)*len(h.Ys) <= 400 {
 		l, err := cellLabels(h, lo, hi, prob)
 		if err != nil {
@@ -1053,13 +1239,19 @@ func WriteHeatmap(w io.Writer, h *Heatmap) error {
 	return (&figure{plot: p, colorBar: colorBar(zLabel, lo, hi, prob), caption: caption}).write(w)
 }
 
-// zRange is the smallest and the largest value of a grid.
+// zRange is the smallest and the largest value of a grid, NaN aside (0
+// and 0 when it has none).
 func zRange(z [][]float64) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, row := range z {
 		for _, v := range row {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
+			if !math.IsNaN(v) { // a value the point does not have
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
 		}
+	}
+	if lo > hi {
+		return 0, 0
 	}
 	return lo, hi
 }
@@ -1080,7 +1272,11 @@ func cellLabels(h *Heatmap, lo, hi float64, prob bool) (*plotter.Labels, error) 
 	for r, y := range h.Ys {
 		for c, x := range h.Xs {
 			lbls.XYs = append(lbls.XYs, plotter.XY{X: x, Y: y})
-			lbls.Labels = append(lbls.Labels, cellValue(h.Z[r][c], prob))
+			l := cellValue(h.Z[r][c], prob)
+			if h.Diverging && h.Z[r][c] > 0 {
+				l = "+" + l
+			}
+			lbls.Labels = append(lbls.Labels, l)
 			col, err := cm.At(math.Min(math.Max(h.Z[r][c], lo), hi))
 			dark = append(dark, err == nil && luminance(col) < 0.45)
 		}
@@ -1128,13 +1324,18 @@ func luminance(c color.Color) float64 {
 	return (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(b)) / 0xffff
 }
 
-// valueTicks puts one labelled tick on each grid value (thinned to ~15).
-func valueTicks(vs []float64) plot.ConstantTicks {
+// valueTicks puts one labelled tick on each grid value (thinned to ~15),
+// labelled by the words of a categorical axis when there are any.
+func valueTicks(vs []float64, words []string) plot.ConstantTicks {
 	step := max(1, (len(vs)+14)/15)
 	var t plot.ConstantTicks
 	for i, v := range vs {
 		if i%step == 0 {
-			t = append(t, plot.Tick{Value: v, Label: num(v)})
+			l := num(v)
+			if i < len(words) {
+				l = words[i]
+			}
+			t = append(t, plot.Tick{Value: v, Label: l})
 		} else {
 			t = append(t, plot.Tick{Value: v})
 		}

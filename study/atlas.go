@@ -1073,7 +1073,7 @@ func (sr *seriesRun) validation() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	pe, err := reports.Metric(ex, met)
+	pe, err := metricValue(ex, met)
 	if err != nil {
 		return "", err
 	}
@@ -1083,7 +1083,7 @@ func (sr *seriesRun) validation() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		ps, err := reports.Metric(r, met)
+		ps, err := metricValue(r, met)
 		if err != nil {
 			return "", err
 		}
@@ -1132,10 +1132,10 @@ func parseMetricExpr(s string) ([]metricTerm, error) {
 		}
 		w := strings.TrimSpace(rest[:i])
 		t := metricTerm{sign: sign}
-		if err := reports.CheckMetric(w); err != nil {
+		if _, err := engine.ParseMetric(w); err != nil {
 			v, perr := strconv.ParseFloat(w, 64)
 			if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("metric %q: %q is neither event:NAME, mean:VAR nor a number", s, w)
+				return nil, fmt.Errorf("metric %q: %q is neither a metric (%s) nor a number", s, w, engine.MetricKinds)
 			}
 			t.num = v
 		} else {
@@ -1173,7 +1173,7 @@ func evalMetric(r *engine.Result, s string) (float64, error) {
 	for _, t := range ts {
 		v := t.num
 		if t.metric != "" {
-			if v, err = reports.Metric(r, t.metric); err != nil {
+			if v, err = metricValue(r, t.metric); err != nil {
 				return 0, err
 			}
 		}

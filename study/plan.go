@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -58,14 +59,83 @@ type Analysis struct {
 	Mechanic string         `toml:"mechanic"`
 	Engine   engine.Kind    `toml:"engine"`
 	Set      map[string]any `toml:"set"`
-	Vary     map[string]any `toml:"vary"`
-	Order    []string       `toml:"order"` // which varied parameter is the x axis (first) and y (second)
-	Metric   string         `toml:"metric"`
-	Trials   int64          `toml:"trials"`
-	Seed     *int64         `toml:"seed"`
+	// Vary maps each varied parameter or option to its values: a range
+	// "a..b[:step]", a list "a,b,c" (numbers, or an option's words) or
+	// an array [a, b, c].
+	Vary  map[string]any `toml:"vary"`
+	Order []string       `toml:"order"` // which varied parameter is the x axis (first) and y (second)
+	// Metric is one metric or a list of them (engine.ParseMetric): the
+	// CSV has a column for each, the plot draws the first.
+	Metric MetricList `toml:"metric"`
+	// Delta names a varied numeric parameter: the CSV then has each
+	// metric's change per +1 of it, and NAME_delta.png draws the first's.
+	Delta  string `toml:"delta"`
+	Trials int64  `toml:"trials"`
+	Seed   *int64 `toml:"seed"`
 	// Plot is how a sweep of two parameters is drawn: "heatmap" (the
 	// default) or "lines" (one line per value of the second parameter).
 	Plot string `toml:"plot"`
+}
+
+// MetricList is a plan's metric key: one metric, or a list of them.
+type MetricList []string
+
+// UnmarshalTOML reads a string or an array of strings.
+func (m *MetricList) UnmarshalTOML(v any) error {
+	switch v := v.(type) {
+	case string:
+		*m = nil
+		if v != "" {
+			*m = MetricList{v}
+		}
+		return nil
+	case []any:
+		*m = nil
+		for _, x := range v {
+			s, ok := x.(string)
+			if !ok {
+				return fmt.Errorf("metric: give a metric or a list of metrics as quoted strings, not %v", x)
+			}
+			*m = append(*m, s)
+		}
+		return nil
+	}
+	return fmt.Errorf("metric: give a metric or a list of metrics as quoted strings, not %v", v)
+}
+
+// planAxis reads a varied parameter's values from a plan: a range
+// "a..b[:step]", a list "a,b,c" or an array of numbers or words.
+func planAxis(name string, v any) (Axis, error) {
+	switch v := v.(type) {
+	case string:
+		return ParseAxis(name + "=" + v)
+	case int64, float64:
+		s, _ := settingString(name, v)
+		return ParseAxis(s)
+	case []any:
+		var items []string
+		for _, x := range v {
+			switch x := x.(type) {
+			case string:
+				if strings.Contains(x, ",") || strings.TrimSpace(x) == "" {
+					return Axis{}, fmt.Errorf("vary %s: %q is not a value", name, x)
+				}
+				items = append(items, x)
+			case int64:
+				items = append(items, strconv.FormatInt(x, 10))
+			case float64:
+				items = append(items, mechanics.FormatNum(x))
+			default:
+				return Axis{}, fmt.Errorf("vary %s: %v is neither a number nor a quoted word", name, x)
+			}
+		}
+		if len(items) == 0 {
+			return Axis{}, fmt.Errorf("vary %s: the list is empty", name)
+		}
+		a, err := parseList(name, strings.Join(items, ","))
+		return a, err
+	}
+	return Axis{}, fmt.Errorf("vary %s must be a range \"a..b[:step]\", a list \"a,b,c\" or an array [a, b, c]", name)
 }
 
 // Overlay compares several mechanics or option settings on one line chart.
@@ -316,7 +386,7 @@ func checkFileNames(p *Plan) error {
 	}
 	for _, a := range p.Analyses {
 		n := a.Name
-		if err := claim("analysis "+n, n+".csv", n+".png", n+"_pmf.png", n+"_atleast.png", n+"_tail.png", n+"_bands.png", n+"_survival.png"); err != nil {
+		if err := claim("analysis "+n, n+".csv", n+".png", n+"_pmf.png", n+"_atleast.png", n+"_tail.png", n+"_bands.png", n+"_survival.png", n+"_delta.png"); err != nil {
 			return err
 		}
 	}
@@ -449,24 +519,29 @@ func (a *Analysis) sweep(p *Plan) (*Sweep, error) {
 	if len(order) != len(a.Vary) {
 		return nil, fmt.Errorf("order lists %v but vary has %d parameters", order, len(a.Vary))
 	}
-	s := &Sweep{Mechanic: m, Base: base, Engine: a.engine(p), Metric: a.Metric}
+	s := &Sweep{Mechanic: m, Base: base, Engine: a.engine(p), Metrics: a.Metric, Delta: a.Delta}
 	for _, n := range order {
-		r, ok := a.Vary[n].(string)
+		v, ok := a.Vary[n]
 		if !ok {
-			return nil, fmt.Errorf("vary %s must be a string \"a..b[:step]\"", n)
+			return nil, fmt.Errorf("order names %s, which vary does not", n)
 		}
-		xs, err := ParseRange(r)
+		ax, err := planAxis(n, v)
 		if err != nil {
 			return nil, err
 		}
-		s.Axes = append(s.Axes, Axis{Name: n, Values: xs})
+		s.Axes = append(s.Axes, ax)
 	}
 	if len(s.Axes) == 0 {
 		if err := s.Engine.Validate(m); err != nil {
 			return nil, err
 		}
-		if err := checkModel(m, base, a.Metric); err != nil {
-			return nil, err
+		if a.Delta != "" {
+			return nil, fmt.Errorf("delta %s: the analysis varies nothing", a.Delta)
+		}
+		for _, met := range append([]string{""}, a.Metric...) {
+			if err := checkModel(m, base, met); err != nil {
+				return nil, err
+			}
 		}
 		return s, nil
 	}
@@ -600,28 +675,42 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 	if err != nil {
 		return err
 	}
-	names, axes := s.Names(), s.Values()
-	met := reports.DefaultMetric(pts[0].Result, a.Metric)
-	if err := b.Write(a.Name+".csv", func(w io.Writer) error { return reports.WriteSweepCSV(w, names, pts) }); err != nil {
+	names := s.Names()
+	rep := s.Report(pts, a.Plot)
+	if err := b.Write(a.Name+".csv", func(w io.Writer) error { return reports.WriteSweepCSV(w, rep) }); err != nil {
 		return err
 	}
 	var finding string
 	err = b.Write(a.Name+".png", func(w io.Writer) error {
 		var err error
-		finding, err = reports.WriteSweepPlot(w, &reports.SweepPlot{Mechanic: m.ID, Metric: met, Names: names, Axes: axes, Points: pts, Kind: a.Plot})
+		finding, err = reports.WriteSweepPlot(w, rep)
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	links := []string{a.Name + ".csv", a.Name + ".png"}
+	if s.Delta != "" {
+		var df string
+		if err := b.Write(a.Name+"_delta.png", func(w io.Writer) error {
+			var err error
+			df, err = reports.WriteSweepDeltaPlot(w, rep)
+			return err
+		}); err != nil {
+			return err
+		}
+		finding += "\n\n" + df
+		links = append(links, a.Name+"_delta.png")
+	}
+	// A point's setting, for the labels of a family of bars or curves.
+	at := func(pt reports.SweepPoint, sep string) string { return names[0] + sep + s.Axes[0].Text(pt.Values[0]) }
 	// One varied parameter and a categorical band: one stacked bar per point.
-	if len(axes) == 1 && len(pts[0].Result.Bands) > 0 {
+	if len(s.Axes) == 1 && len(pts[0].Result.Bands) > 0 {
 		band := pts[0].Result.Bands[0].Name
 		var labels []string
 		var rs []*engine.Result
 		for _, pt := range pts {
-			labels = append(labels, fmt.Sprintf("%s=%g", names[0], pt.Values[0]))
+			labels = append(labels, at(pt, "="))
 			rs = append(rs, pt.Result)
 		}
 		if err := b.Write(a.Name+"_bands.png", func(w io.Writer) error {
@@ -635,7 +724,7 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 		var labels []string
 		var rs []*engine.Result
 		for _, pt := range pts {
-			labels = append(labels, fmt.Sprintf("%s = %g", names[0], pt.Values[0]))
+			labels = append(labels, at(pt, " = "))
 			rs = append(rs, pt.Result)
 		}
 		if err := b.Write(a.Name+"_survival.png", func(w io.Writer) error {
@@ -678,7 +767,7 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 				met = reports.DefaultMetric(r, o.Metric)
 			}
 			unit = reports.MetricUnit(r, met)
-			y, err := reports.Metric(r, met)
+			y, err := metricValue(r, met)
 			if err != nil {
 				return err
 			}

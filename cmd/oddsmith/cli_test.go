@@ -379,7 +379,7 @@ func TestSweep(t *testing.T) {
 		{"sweep", "ag.skill_test", "--vary", "skill=a..b", "-o", bad},
 		{"sweep", "ag.skill_test", "--vary", "skill=0..2", "--metric", "event:nope", "-o", bad},
 		{"sweep", "ag.skill_test", "-o", bad},
-		{"sweep", "ag.skill_test", "--vary", "skill=0..2"},
+		{"sweep", "ag.skill_test", "--vary", "skill=0..2", "--format", "csv", "-o", bad},
 	} {
 		if code, _, errOut := runCLI(context.Background(), args...); code != 2 || !strings.HasPrefix(errOut, "oddsmith: ") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)

@@ -13,11 +13,21 @@ func commandTable() []*command {
 		{name: "sim", usage: "oddsmith sim ID [--set name=value]... [-n TRIALS] [-s SEED] [--workers W] [--format table|csv|json] [-o FILE] [--shard i/K -o SHARD]", short: "estimate the distribution by parallel Monte Carlo simulation", run: runSim,
 			long: "Simulates the mechanic with independent per-chunk random streams: the same seed and trial count give byte-identical output for any number of workers. Events carry Wilson 95% intervals.\n\nExamples:\n  oddsmith sim ag.skill_test --set skill=2 --set attribute=2 --set tn=5\n  oddsmith sim ag.opposed --set skill=3 --set opp_skill=2 -n 10000000 -s 7 --workers 2"},
 		{name: "sweep",
-			usage: "oddsmith sweep ID --vary name=a..b[:step] [--vary name2=a..b[:step]] [--set name=value]... [--metric event:NAME|mean:VAR] [--engine exact|sim] [--shard i/K] -o DIR",
-			short: "run a grid of parameter points → one CSV row per point and a line plot or heat map",
-			long: "Runs the mechanic at every point of the grid (one or two varied parameters) with the exact engine (or the simulator) and " +
-				"writes DIR/<id>_sweep.csv (one row per point: every event and every variable's mean and SD) and DIR/<id>_sweep.png: a line " +
-				"plot of the metric for one varied parameter, a heat map with the values printed for two.\n\nExamples:\n" +
+			usage: "oddsmith sweep ID --vary name=a..b[:step]|name=v1,v2,… [--vary …] [--set name=value]... [--metric METRIC]... [--delta P] [--engine exact|sim] [--format text|csv|json] [-o DIR] [--shard i/K -o SHARD]",
+			short: "run a grid of parameter or option points → a table of the metrics (or, with -o, a CSV and a line plot or heat map)",
+			long: "Runs the mechanic at every point of the grid (one or two varied parameters or options: a range a..b[:step], or a list of " +
+				"numbers or of an option's words) with the exact engine (or the simulator, whose values carry their 95% intervals) and prints " +
+				"a table of the varied settings and the metrics (--format csv: the CSV -o writes; json). --metric takes event:NAME, " +
+				"band:NAME:LABEL, mean:VAR, sd:VAR, p:VAR<=x (<, >=, >, =), quantile:VAR:q or a sum joined by +, and may be repeated " +
+				"(default: the first event, else the first variable's mean). --delta P adds each metric's change per +1 of the varied " +
+				"numeric parameter P: (metric at the next value of P − metric here) / step, a forward difference on the grid (none at the " +
+				"last value). With -o DIR it writes DIR/<id>_sweep.csv (one row per point: the metrics asked for and their changes, every " +
+				"event and every variable's mean and SD) and DIR/<id>_sweep.png: a line plot of the first metric for one varied parameter " +
+				"(points over the words of an option), a heat map with the values printed (or --plot lines) for two; with --delta also " +
+				"DIR/<id>_sweep_delta.png, the change drawn the same way.\n\nExamples:\n" +
+				"  oddsmith sweep ag.skill_test --vary modifier=-3..3 --delta modifier --metric event:success\n" +
+				"  oddsmith sweep ag.skill_test --vary opt.tie=band,success --vary tn=4,6,8 --format csv\n" +
+				"  oddsmith sweep ag.fall_damage --vary height=0..40:4 --metric mean:damage --metric quantile:damage:0.9\n" +
 				"  oddsmith sweep ag.skill_test --vary skill=0..8 --vary tn=1..14 -o out\n" +
 				"  oddsmith sweep grim.core.attack --vary attribute=-3..10 --set tn=14 --metric event:hit -o out\n" +
 				"  oddsmith sweep ag.fall_damage --vary height=0..40:3 --metric mean:damage --engine sim -n 200000 -o out",

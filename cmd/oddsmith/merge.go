@@ -264,8 +264,9 @@ func pointsShard(ctx context.Context, s *shardRun, pts []study.Point) error {
 	return s.finish(res, keys, trials)
 }
 
-// sweepShard runs one shard of 'oddsmith sweep'.
-func (j shardJob) sweepShard(ctx context.Context, sw *study.Sweep) error {
+// sweepShard runs one shard of 'oddsmith sweep'; format is its --format,
+// merge's default for the table.
+func (j shardJob) sweepShard(ctx context.Context, sw *study.Sweep, format string) error {
 	s, err := j.start(j.fs.Args(), false)
 	if err != nil {
 		return err
@@ -275,7 +276,7 @@ func (j shardJob) sweepShard(ctx context.Context, sw *study.Sweep) error {
 		return err
 	}
 	h := &s.header
-	h.Kind, h.What = "sweep", sw.Mechanic.ID
+	h.Kind, h.What, h.OutputFormat = "sweep", sw.Mechanic.ID, format
 	if sw.Engine.Kind == engine.Sim {
 		h.Seed, h.Trials = sw.Engine.Seed, sw.Engine.Trials
 	}
@@ -330,7 +331,7 @@ func fileHash(name string) (string, error) {
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags(findCommand("merge"), stdout)
 	out := fs.StringP("output", "o", "", "write the merged result to `FILE` (a simulation; stdout when absent) or DIR (a sweep or a plan)")
-	format := fs.StringP("format", "f", "", "output `format` of a simulation: table, csv or json (default: the shards' --format, else table)")
+	format := fs.StringP("format", "f", "", "output `format` of a simulation (table, csv or json) or of a sweep's table without -o (text, csv or json); default: the shards' --format")
 	quiet := fs.BoolP("quiet", "q", false, "no summary on stderr")
 	memory := memoryFlag(fs)
 	if err := parse(ctx, fs, args); err != nil {
@@ -370,13 +371,21 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return badInput("unknown format %q (want %s)", f, strings.Join(reports.Formats, ", "))
 		}
 		replay = append(replay, "--format="+f)
+	} else if h.Kind == "sweep" {
+		// A sweep prints its table (in the shards' --format) unless -o
+		// DIR asks for its CSV and plot.
+		switch {
+		case *out == "":
+			replay = append(replay, "--format="+cmp.Or(*format, h.OutputFormat, "text"))
+		case *format != "":
+			return badInput("--format shapes a sweep's table on stdout; -o %s writes its CSV and plot instead (leave out one of them)", *out)
+		}
 	} else {
-		what := map[string]string{"sweep": "sweep", "run": "plan"}[h.Kind]
 		if *format != "" {
-			return badInput("--format is for simulations; a %s writes a directory", what)
+			return badInput("--format is for simulations and sweeps; a plan writes a directory")
 		}
 		if *out == "" {
-			return badInput("merging a %s needs an output directory (-o DIR)", what)
+			return badInput("merging a plan needs an output directory (-o DIR)")
 		}
 	}
 	// The input files must be those the shards read.

@@ -19,10 +19,12 @@ import (
 func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags(findCommand("sweep"), stdout)
 	sets := fs.StringArray("set", nil, "fix a parameter or option: `name=value` (repeatable)")
-	varies := fs.StringArray("vary", nil, "vary a parameter: `name=a..b[:step]` (once or twice)")
-	metric := fs.String("metric", "", "what to plot: `event:NAME` or mean:VAR (default: the first event, else the first variable's mean)")
+	varies := fs.StringArray("vary", nil, "vary a parameter or option: `name=a..b[:step]` or a list name=v1,v2,… (numbers or an option's words; once or twice)")
+	metrics := fs.StringArray("metric", nil, "what to report: `METRIC` = event:NAME, band:NAME:LABEL, mean:VAR, sd:VAR, p:VAR<=x, quantile:VAR:q or a sum joined by + (repeatable; the plot draws the first; default: the first event, else the first variable's mean)")
+	delta := fs.String("delta", "", "also report each metric's change per +1 of the varied numeric parameter `P` (a forward difference on the grid); -o draws it in <id>_sweep_delta.png")
+	format := fs.StringP("format", "f", "text", "`format` of the table on stdout: text, csv or json (without -o)")
 	kind := fs.String("engine", "exact", "`engine`: exact or sim")
-	out := fs.StringP("output", "o", "", "output `DIR` (created if missing)")
+	out := fs.StringP("output", "o", "", "write the CSV and the PNG(s) to `DIR` (created if missing) instead of the table on stdout")
 	trials := fs.Int64P("trials", "n", 200_000, "simulated `trials` per point (--engine sim)")
 	seed := fs.Uint64P("seed", "s", 1, "random `seed` (--engine sim)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel `workers` (--engine sim)")
@@ -44,6 +46,12 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if !slices.Contains(reports.SweepPlotKinds, *plotKind) {
 		return badInput("--plot %q is not one of %s", *plotKind, strings.Join(reports.SweepPlotKinds, ", "))
 	}
+	if !slices.Contains(reports.SweepFormats, *format) && *format != "table" {
+		return badInput("unknown format %q (want %s)", *format, strings.Join(reports.SweepFormats, ", "))
+	}
+	if *out != "" && *shard == "" && fs.Changed("format") {
+		return badInput("--format shapes the table on stdout; -o %s writes a CSV and a PNG instead (leave out one of them)", *out)
+	}
 	if *trials < 1 || *trials > study.MaxTrials {
 		return badInput("--trials must be between 1 and %d, got %d", study.MaxTrials, *trials)
 	}
@@ -51,17 +59,14 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if *out == "" {
-		return badInput("sweep needs an output directory (-o DIR)")
-	}
 	if len(*varies) == 0 || len(*varies) > 2 {
-		return badInput("sweep needs one or two --vary name=a..b[:step], got %d", len(*varies))
+		return badInput("sweep needs one or two --vary name=a..b[:step] (or name=v1,v2,…), got %d", len(*varies))
 	}
 	base, err := m.Configure(*sets)
 	if err != nil {
 		return err
 	}
-	sw := &study.Sweep{Mechanic: m, Base: base, Metric: *metric,
+	sw := &study.Sweep{Mechanic: m, Base: base, Metrics: *metrics, Delta: strings.TrimSpace(*delta),
 		Engine: study.Engine{Kind: engine.Kind(*kind), Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem, Source: pointSource(ctx)}}
 	for _, v := range *varies {
 		a, err := study.ParseAxis(v)
@@ -76,7 +81,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *shard != "" {
 		job := shardJob{fs: fs, spec: *shard, out: *out, quiet: *quiet, stderr: stderr}
-		return job.sweepShard(ctx, sw)
+		return job.sweepShard(ctx, sw, *format)
 	}
 	bar := newProgress(stderr, *quiet, "sweep "+m.ID, "points", int64(sw.Points()))
 	pts, err := sw.Run(ctx, func() { bar.Add(1) })
@@ -84,12 +89,25 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	names, axes := sw.Names(), sw.Values()
-	met := reports.DefaultMetric(pts[0].Result, *metric)
-	// The plot is rendered in memory first, so a failure writes nothing.
-	var png bytes.Buffer
-	if _, err := reports.WriteSweepPlot(&png, &reports.SweepPlot{Mechanic: m.ID, Metric: met, Names: names, Axes: axes, Points: pts, Kind: *plotKind}); err != nil {
+	rep := sw.Report(pts, *plotKind)
+	if *out == "" {
+		// The table is rendered in full before any of it is written.
+		var buf bytes.Buffer
+		if err := reports.WriteSweep(&buf, rep, *format); err != nil {
+			return err
+		}
+		_, err := stdout.Write(buf.Bytes())
 		return err
+	}
+	// The plots are rendered in memory first, so a failure writes nothing.
+	var png, dpng bytes.Buffer
+	if _, err := reports.WriteSweepPlot(&png, rep); err != nil {
+		return err
+	}
+	if sw.Delta != "" {
+		if _, err := reports.WriteSweepDeltaPlot(&dpng, rep); err != nil {
+			return err
+		}
 	}
 	if st, err := os.Stat(*out); err == nil && !st.IsDir() {
 		return badInput("%s exists and is not a directory", *out)
@@ -97,14 +115,22 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := os.MkdirAll(*out, 0o777); err != nil {
 		return err
 	}
-	// Both files are written in full before either replaces anything.
+	// Every file is written in full before any replaces anything.
 	stem := filepath.Join(*out, strings.ReplaceAll(m.ID, ".", "_")+"_sweep")
-	if err := reports.AtomicWriteAll([]string{stem + ".csv", stem + ".png"}, []func(io.Writer) error{
-		func(w io.Writer) error { return reports.WriteSweepCSV(w, names, pts) },
+	files := []string{stem + ".csv", stem + ".png"}
+	writers := []func(io.Writer) error{
+		func(w io.Writer) error { return reports.WriteSweepCSV(w, rep) },
 		func(w io.Writer) error { _, err := w.Write(png.Bytes()); return err },
-	}); err != nil {
+	}
+	if sw.Delta != "" {
+		files = append(files, stem+"_delta.png")
+		writers = append(writers, func(w io.Writer) error { _, err := w.Write(dpng.Bytes()); return err })
+	}
+	if err := reports.AtomicWriteAll(files, writers); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s.csv\n%s.png\n", stem, stem)
+	for _, f := range files {
+		fmt.Fprintln(stdout, f)
+	}
 	return nil
 }
