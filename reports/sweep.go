@@ -373,17 +373,31 @@ func tableValue(v float64, metric string, signed bool) string {
 	case math.IsNaN(v):
 		return "NaN"
 	case signed:
-		if s := strconv.FormatFloat(v, 'f', 4, 64); s != "-0.0000" && s != "0.0000" {
-			if v > 0 {
-				return "+" + s
-			}
+		switch s := strconv.FormatFloat(v, 'f', 4, 64); {
+		case v == 0:
+			return "0"
+		case s == "-0.0000":
+			return "-<0.0001"
+		case s == "0.0000":
+			return "+<0.0001"
+		case v > 0:
+			return "+" + s
+		default:
 			return s
 		}
-		return "0.0000"
 	case quantileOnly(metric):
 		return num(v)
+	case probabilityOnly(metric):
+		return prob4(v)
 	}
 	return fixed4(v)
+}
+
+// probabilityOnly tells a metric that is one probability (printed as the
+// exact and sim tables print one: 0 and 1 exact, <0.0001 for a tiny one).
+func probabilityOnly(metric string) bool {
+	m, err := engine.ParseMetric(metric)
+	return err == nil && m.Probability() && len(m.Terms) == 1
 }
 
 // quantileOnly tells a metric whose terms are all quantiles (values of a
