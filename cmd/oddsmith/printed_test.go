@@ -35,7 +35,7 @@ import (
 //     such): at simTrialsCap, and under -short at shortTrialsCap, which is
 //     the cheap form every command still runs in;
 //   - a synopsis with placeholders (`oddsmith describe ID`, `-o DIR`,
-//     `[--set k=v]…`, `<id>`) is a usage line, not a command, and is not
+//     `[--set k=v]…`, `<id>`, `compare A -- B`) is a usage line, not a command, and is not
 //     run; `oddsmith CMD` alone names a command and runs as CMD --help;
 //   - the shell blocks of docs/language.md and docs/translating.md whose
 //     lines begin with "$ " are run, with the output they print, by
@@ -81,7 +81,7 @@ var (
 	// by a word.
 	commandStart = regexp.MustCompile(`(?:go run \./cmd/)?\boddsmith ([a-z]|--?[a-z])`)
 	// placeholder marks a synopsis: a usage line, not a command.
-	placeholder = regexp.MustCompile(`…|\.\.\.|\[|\]|<[a-z]|\b(ID|IDS|DIR|FILE|FILES|SHARD|PLAN|TRIALS|SIZE|EXPR|NAME|VALUE|VAR|SEED|COMMAND|ARGS)\b|\bi/K\b|\bk=v\b|name=value|\ba\.\.b\b`)
+	placeholder = regexp.MustCompile(`…|\.\.\.|\[|\]|<[a-z]|\b(ID|IDS|DIR|FILE|FILES|SHARD|PLAN|TRIALS|SIZE|EXPR|NAME|VALUE|VAR|SEED|COMMAND|ARGS)\b|\bi/K\b|\bk=v\b|name=value|\ba\.\.b\b|(?:^|\s)[A-Z](?:\s|$)`)
 	inlineCode  = regexp.MustCompile("`([^`]+)`")
 )
 
@@ -589,6 +589,7 @@ func TestPrintedCommandsReader(t *testing.T) {
 		runs []string
 	}{
 		{"oddsmith describe ID", nil},
+		{"oddsmith compare A -- B", nil},
 		{"oddsmith sim", []string{"sim --help"}},
 		{"oddsmith sim a.b -n 5000000 --shard 0/2 -o p.0.shard", []string{"sim a.b -n 2000 --shard 0/2 -o DIR/p.0.shard", "sim a.b -n 2000 --shard 1/2 -o DIR/p.1.shard"}},
 		{"oddsmith run examples/tour.toml --shard auto/2 -o t.$SLURM_ARRAY_TASK_ID.shard", []string{"run ROOT/examples/tour.toml --shard 0/2 -o DIR/t.0.shard", "run ROOT/examples/tour.toml --shard 1/2 -o DIR/t.1.shard"}},

@@ -421,7 +421,7 @@ func lightAttacks() *mechanics.Mechanic {
 	}
 }
 
-var optTogTN = mechanics.SwitchOf("grim.heavy_weapon", "tog_tn", "11: the TOG roll is vs TN 11 [not in the seed]; 10_plus_deficit", togTN11, togTN10PlusDeficit)
+var optTogTN = mechanics.SwitchOf("grim.heavy_weapon", "tog_tn", "11: the TOG roll is against 11, whatever the attack's tn [not in the seed]; 10_plus_deficit: against 10 + the deficit", togTN11, togTN10PlusDeficit)
 
 func heavyWeapon() *mechanics.Mechanic {
 	const id = "grim.heavy_weapon"
@@ -486,7 +486,7 @@ func friendlyFire() *mechanics.Mechanic {
 		ID:      id,
 		Summary: fmt.Sprintf("friendly fire: naturals ≤ f send the attack at a random nearby character, who rolls AGL vs %d − the attacker's COR", dodgeTN),
 		Doc: fmt.Sprintf("A natural 1 (or up to f = 1 + the TOG deficit of a heavy weapon, +%d in frenzy) sends the attack at a target the GM picks at "+
-			"random among k candidates (the intended target included); an ally picked rolls AGL vs TN %d, lowered by the attacker's COR if "+
+			"random among k candidates (the intended target included); an ally picked rolls AGL against %d (not the attack's tn), lowered by the attacker's COR if "+
 			"the attacker tries to avoid them; an enemy picked gets no COR help. Per turn with m attacks.", frenzyRange, dodgeTN),
 		Params: []mechanics.Param{attr("tog", "attacker's TOG", 1), ip("requirement", 1, -10, 10, "weapon's TOG requirement (heavy weapons)"),
 			ip("frenzy", 0, 0, 1, fmt.Sprintf("1: frenzy or amok (+%d to the friendly-fire range)", frenzyRange)), attr("cor", "attacker's COR", 3),
