@@ -93,13 +93,14 @@ func TestSimOnlyDescribeFollowsTheModel(t *testing.T) {
 	}
 }
 
-// knownNumberViolations are texts of other branches' systems that state a
-// parameter's number (issue 22: bd's and d20w's describe texts are being
-// rewritten there). The lead empties the list once those are merged: an
-// entry the checker no longer finds fails the test.
+// knownNumberViolations are texts of systems another branch owns that
+// state a parameter's number (issue 22: d20w's describe texts). The lead
+// empties the list once they are fixed: an entry the checker no longer
+// finds fails the test.
 var knownNumberViolations = []struct{ id, phrase, why string }{
-	{"bd.shock_and_aid", "VS 20", "both Medicine checks are against the parameter vs: the text freezes its default"},
-	{"d20w.flatfooted", "DC 15", "the Reflex save's DC is the parameter save_dc: the summary freezes its default"},
+	// The summary says "a Reflex save (DC 15)"; the DC is the parameter
+	// save_dc (its doc says so): the summary freezes its default.
+	{"d20w.flatfooted", "DC 15", "the Reflex save's DC is the parameter save_dc"},
 }
 
 // Every mechanic's summary, doc and option docs state a settable
