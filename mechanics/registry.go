@@ -58,7 +58,11 @@ type Mechanic struct {
 	Params  []Param
 	Options []Option
 	// MCOnly is set when only the simulator can compute the mechanic; the
-	// reason is given in MCReason.
+	// reason is given in MCReason, true at every setting: a number in it
+	// is formatted from the declaration (a parameter's range, a constant),
+	// never typed. What the reason comes to at one configuration (the size
+	// of the chain built there) is the model's to say, in Spec.NoExact,
+	// which describe shows beside it.
 	MCOnly   bool
 	MCReason string
 	// Build returns the declared model for a configuration. It decodes

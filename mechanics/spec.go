@@ -36,7 +36,10 @@ type Spec struct {
 	// configuration (a chain too long for it to follow in reasonable time)
 	// while the simulator runs it: a model is still built, so `sim` works
 	// where `exact` would take too long. The exact engine answers it as bad
-	// input with the advice to simulate.
+	// input with the advice to simulate. For a simulator-only mechanic
+	// (Mechanic.MCOnly) it says what MCReason comes to at this
+	// configuration: the size of the model built, from the model. describe
+	// shows it in its engines line either way.
 	NoExact string
 }
 

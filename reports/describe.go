@@ -26,11 +26,7 @@ func WriteDescription(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, 
 
 func writeDescription(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, custom bool) {
 	fmt.Fprintf(w, "%s — %s\n\n%s\n\n", m.ID, m.Summary, m.Doc)
-	if m.MCOnly {
-		fmt.Fprintf(w, "Engines: simulator only (%s)\n\n", m.MCReason)
-	} else {
-		fmt.Fprintf(w, "Engines: exact and simulator\n\n")
-	}
+	fmt.Fprintf(w, "Engines: %s\n\n", engines(m, spec, custom))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PARAMETER\tDEFAULT\tRANGE\tDESCRIPTION")
 	for _, p := range m.Params {
@@ -51,8 +47,49 @@ func writeDescription(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, 
 			fmt.Fprintf(w, "  %s (%s) = %s\n      %s\n", o.Name, short, strings.Join(o.Values, " | "), o.Doc)
 		}
 	}
-	describeModel(w, spec, custom)
+	describeModel(w, spec, custom, exactRuns(m, spec))
 	fmt.Fprintf(w, "\nExample:\n  %s\n", example(m))
+}
+
+// settingsAt names the configuration a description is of.
+func settingsAt(custom bool) string {
+	if custom {
+		return "at these settings"
+	}
+	return "at the defaults"
+}
+
+// noExact is why the exact engine refuses the model at this
+// configuration (Spec.NoExact of any part), or "".
+func noExact(spec *mechanics.Spec) string {
+	for _, part := range spec.Parts() {
+		if part.NoExact != "" {
+			return part.NoExact
+		}
+	}
+	return ""
+}
+
+// exactRuns reports whether the exact engine computes the model described.
+func exactRuns(m *mechanics.Mechanic, spec *mechanics.Spec) bool {
+	return !m.MCOnly && noExact(spec) == ""
+}
+
+// engines says which engines compute the mechanic, and why only the
+// simulator where that is so: the mechanic's reason (MCReason, true at
+// every setting) and what the model says it comes to at this configuration
+// (Spec.NoExact), so that no size in it is typed by hand.
+func engines(m *mechanics.Mechanic, spec *mechanics.Spec, custom bool) string {
+	at, why := settingsAt(custom), noExact(spec)
+	switch {
+	case m.MCOnly && why != "":
+		return fmt.Sprintf("simulator only (%s; %s: %s)", m.MCReason, at, why)
+	case m.MCOnly:
+		return fmt.Sprintf("simulator only (%s)", m.MCReason)
+	case why != "":
+		return fmt.Sprintf("simulator only %s (too large for the exact engine: %s); exact and simulator where the model is smaller", at, why)
+	}
+	return "exact and simulator"
 }
 
 // example is a command line that runs m at its defaults, every parameter
@@ -78,21 +115,21 @@ func example(m *mechanics.Mechanic) string {
 
 // describeModel lists what a model declares: its outcome record (or
 // process) and every output with the expression it is computed from.
-func describeModel(w io.Writer, spec *mechanics.Spec, custom bool) {
-	at := "at the defaults"
-	if custom {
-		at = "at these settings"
-	}
+func describeModel(w io.Writer, spec *mechanics.Spec, custom, exact bool) {
+	at := settingsAt(custom)
 	if p := spec.Process; p != nil {
-		fmt.Fprintf(w, "\nModel (%s): %s\n", at, processSummary(p))
+		fmt.Fprintf(w, "\nModel (%s): %s\n", at, processSummary(p, exact))
 	}
 	if r := spec.Record; r != nil && spec.Process == nil {
 		fmt.Fprintf(w, "\nOutcome record (%s):\n", at)
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, f := range r.Fields {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Name, fieldType(f), f.Doc)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Name, fieldType(spec, f), f.Doc)
 		}
 		tw.Flush()
+		if note := openNote(spec); note != "" {
+			fmt.Fprintf(w, "  %s\n", note)
+		}
 	}
 	fmt.Fprintf(w, "\nOutputs (%s):\n", at)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -116,7 +153,7 @@ func describeModel(w io.Writer, spec *mechanics.Spec, custom bool) {
 		}
 		if pi == 0 && spec.Process != nil {
 			// The main part's process gives these (see mechanics.Spec.Also).
-			fmt.Fprintf(tw, "  process\t%s\n", processOutputs(spec.Process)) // the last cell: it does not widen the column
+			fmt.Fprintf(tw, "  process\t%s\n", processOutputs(spec.Process, exact)) // the last cell: it does not widen the column
 		}
 	}
 	tw.Flush()
@@ -125,17 +162,25 @@ func describeModel(w io.Writer, spec *mechanics.Spec, custom bool) {
 // apart introduces the outputs of a spec's further parts.
 const apart = "computed apart, from a separate model of the same rule (exact on its own; not joint with the outputs above)"
 
-func processSummary(p *mechanics.Process) string {
+// processSummary describes a process: its states, its step and horizon,
+// and, where the exact engine computes it (exact), that a time-homogeneous
+// one is also solved for an unlimited horizon.
+func processSummary(p *mechanics.Process, exact bool) string {
 	s := fmt.Sprintf("a process over %d states (%d absorbing), one step = one %s, horizon %d steps", len(p.States), len(p.AbsorbingStates()), cmp.Or(p.TimeUnit, "step"), p.Horizon)
-	if p.Homogeneous {
+	switch {
+	case p.Homogeneous && exact:
 		s += "; time-homogeneous, so the exact engine also solves it for an unlimited horizon"
+	case p.Homogeneous:
+		s += "; time-homogeneous (the simulator follows it to the horizon only)"
 	}
 	return s
 }
 
-func processOutputs(p *mechanics.Process) string {
+// processOutputs lists what a process reports beyond its outputs; the
+// unlimited-horizon figures come from the exact engine only.
+func processOutputs(p *mechanics.Process, exact bool) string {
 	s := "survival S(t), absorption per state"
-	if p.Homogeneous {
+	if p.Homogeneous && exact {
 		s += ", unlimited-horizon mean time and absorption"
 	}
 	return s
@@ -200,7 +245,26 @@ func outputRows(spec *mechanics.Spec, main bool) []outputRow {
 	return rows
 }
 
-func fieldType(f mechanics.Field) string {
+// fieldType is a field's type; a bound that stands for no bound
+// (Spec.OpenEnds: a total of dice that burst without limit) shows as ∞,
+// with the bound declared beside it (openNote says what it is).
+func fieldType(spec *mechanics.Spec, f mechanics.Field) string {
+	if lo, hi, _ := spec.OpenEnds(f); lo || hi {
+		l, h, decl := f.Format(f.Lo), f.Format(f.Hi), "up to "+f.Format(f.Hi)
+		if lo {
+			l, decl = "-∞", "down to "+f.Format(f.Lo)
+		}
+		if hi {
+			h = "∞"
+		}
+		if lo && hi {
+			decl = f.Format(f.Lo) + ".." + f.Format(f.Hi)
+		}
+		if f.Kind == mechanics.ScaledField {
+			return fmt.Sprintf("%s..%s in steps of 1/%d %s (declared %s)", l, h, f.Den, f.Unit, decl)
+		}
+		return strings.TrimSpace(fmt.Sprintf("%s..%s %s", l, h, f.Unit)) + " (declared " + decl + ")"
+	}
 	switch f.Kind {
 	case mechanics.FlagField:
 		return "yes/no"
@@ -213,6 +277,21 @@ func fieldType(f mechanics.Field) string {
 		return fmt.Sprintf("%s..%s in steps of 1/%d %s", f.Format(f.Lo), f.Format(f.Hi), f.Den, f.Unit)
 	}
 	return fmt.Sprintf("%d..%d %s", f.Lo, f.Hi, f.Unit)
+}
+
+// openNote explains the ∞ of fieldType once under the record, from the
+// model: the declared bound is room for mechanics.MaxBursts maxima in a
+// row, where the simulator stops, and the exact engine stops at the
+// model's tolerance. "" when no field has an open end.
+func openNote(spec *mechanics.Spec) string {
+	for _, f := range spec.Record.Fields {
+		if lo, hi, tol := spec.OpenEnds(f); lo || hi {
+			return fmt.Sprintf("∞: a total of dice that burst without limit has no bound. The record declares it as far as %d maxima in a row reach, "+
+				"where the simulator stops following the bursts (a fair die never gets there); the exact engine follows them until going on "+
+				"has probability at most %g a die and reports the mass it leaves out as truncated mass.", mechanics.MaxBursts, tol)
+		}
+	}
+	return ""
 }
 
 // WriteDescriptionMarkdown documents one mechanic in Markdown, with what
@@ -278,17 +357,10 @@ func WriteReference(w io.Writer, ms []*mechanics.Mechanic) error {
 func anchor(id string) string { return strings.ReplaceAll(id, ".", "-") }
 
 func writeMarkdown(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, custom bool, h string) {
-	at := "at the defaults"
-	if custom {
-		at = "at these settings"
-	}
+	at := settingsAt(custom)
 	fmt.Fprintf(w, "%s <a id=\"%s\"></a>`%s`\n\n", h, anchor(m.ID), m.ID)
 	fmt.Fprintf(w, "**%s**\n\n%s\n\n", mdText(m.Summary), mdText(m.Doc))
-	if m.MCOnly {
-		fmt.Fprintf(w, "Engines: simulator only (%s).\n\n", mdText(m.MCReason))
-	} else {
-		fmt.Fprintf(w, "Engines: exact and simulator.\n\n")
-	}
+	fmt.Fprintf(w, "Engines: %s.\n\n", mdText(engines(m, spec, custom)))
 	if len(m.Params) > 0 {
 		fmt.Fprintf(w, "**Parameters** (`--set NAME=VALUE`)\n\n| parameter | default | range | description |\n|---|---|---|---|\n")
 		for _, p := range m.Params {
@@ -322,14 +394,17 @@ func writeMarkdown(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, cus
 		fmt.Fprintln(w)
 	}
 	if p := spec.Process; p != nil {
-		fmt.Fprintf(w, "**Model** (%s): %s.\n\n", at, mdText(processSummary(p)))
+		fmt.Fprintf(w, "**Model** (%s): %s.\n\n", at, mdText(processSummary(p, exactRuns(m, spec))))
 	}
 	if r := spec.Record; r != nil && spec.Process == nil {
 		fmt.Fprintf(w, "**Outcome record** (%s)\n\n| field | type | description |\n|---|---|---|\n", at)
 		for _, f := range r.Fields {
-			fmt.Fprintf(w, "| `%s` | %s | %s |\n", f.Name, mdCell(strings.TrimSpace(fieldType(f))), mdCell(f.Doc))
+			fmt.Fprintf(w, "| `%s` | %s | %s |\n", f.Name, mdCell(strings.TrimSpace(fieldType(spec, f))), mdCell(f.Doc))
 		}
 		fmt.Fprintln(w)
+		if note := openNote(spec); note != "" {
+			fmt.Fprintf(w, "%s\n\n", mdText(note))
+		}
 	}
 	fmt.Fprintf(w, "**Outputs** (%s)\n\n", at)
 	for pi, part := range spec.Parts() {
@@ -357,7 +432,7 @@ func writeMarkdown(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, cus
 			fmt.Fprintf(w, "| %s | %s | %s | %s |\n", o.kind, name, formula, doc)
 		}
 		if pi == 0 && spec.Process != nil {
-			fmt.Fprintf(w, "| process | %s | | |\n", processOutputs(spec.Process))
+			fmt.Fprintf(w, "| process | %s | | |\n", processOutputs(spec.Process, exactRuns(m, spec)))
 		}
 	}
 	fmt.Fprintf(w, "\nExample:\n\n```sh\n%s\n```\n", example(m))

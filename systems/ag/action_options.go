@@ -74,6 +74,9 @@ const (
 	moveSprint                   // sprint
 )
 
+// movements are the movements in order.
+var movements = []movement{moveStanding, moveWalk, moveRun, moveSprint}
+
 // bonus is the movement's defence bonus in an attack (our reading: +0
 // standing, +1 walk, +2 run, +3 sprint), or 0 when the move_bonus switch is
 // none.
@@ -103,6 +106,9 @@ const (
 	surfaceSlippery                    // slippery
 	surfaceClimbing                    // climbing
 )
+
+// jumpSurfaces are the take-off surfaces in order.
+var jumpSurfaces = []jumpSurface{surfaceStandard, surfaceRough, surfaceSlippery, surfaceClimbing}
 
 // tn is the surface's jump TN (docs/mechanics.md#ag-jump): 3, 6, 10, 14.
 func (s jumpSurface) tn() int { return [...]int{3, 6, 10, 14}[s] }

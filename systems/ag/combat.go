@@ -28,9 +28,9 @@ var attackParams = func() []mechanics.Param {
 
 var (
 	optMoveBonus = mechanics.SwitchOf("ag.attack", "move_bonus",
-		"seed_reading: a moving target defends at +1 walk, +2 run, +3 sprint; none: movement adds nothing (fold your own table into defence_modifier)",
+		"seed_reading: a moving target defends at "+moveBonuses(moveWalk)+"; none: movement adds nothing (fold your own table into defence_modifier)",
 		moveBonusSeedReading, moveBonusNone)
-	choiceMovement = mechanics.ChoiceOf("ag.attack", "target_movement", "the target's movement this round", moveStanding, moveWalk, moveRun, moveSprint)
+	choiceMovement = mechanics.ChoiceOf("ag.attack", "target_movement", "the target's movement this round", movements...)
 	optMultiple    = mechanics.SwitchOf("ag.attack", "multiple_attackers",
 		"seed_special_rule: −1/−2/−3 for the second, third, fourth-and-later attacker; modifier_table: −1 per extra attacker, no cap",
 		multipleSeedRule, multipleModifierTable)
@@ -115,9 +115,10 @@ func attack() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "ag.attack",
 		Summary: "attack vs the defender's Defense + Agility roll (deception, aiming, several attackers, fixed defence)",
-		Doc: "An attack is contested by the defender's Defense + Agility roll. Deception δ removes δ dice from both pools, aiming adds r dice " +
-			"(r ≤ skill); fold cover, lighting, range, movement (walk +1, run +2, sprint +3), full defence +3 and the like into the two " +
-			"modifiers. Objects, locations and unaware targets have a fixed defence of 1 + modifiers. Hit ⇔ MoS ≥ 1.",
+		Doc: fmt.Sprintf("An attack is contested by the defender's Defense + Agility roll. Deception δ removes δ dice from both pools, aiming adds r dice "+
+			"(r ≤ skill); the target's movement adds to its defence (target_movement: %s, by opt.move_bonus); fold cover, lighting, range, "+
+			"full defence +3 and the like into the two modifiers. Objects, locations and unaware targets have a fixed defence of 1 + modifiers. Hit ⇔ MoS ≥ 1.",
+			moveBonuses(moveWalk)),
 		Params:  attackParams,
 		Options: coreWith(optNegativePool, optMultiple, optMoveBonus, choiceMovement),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {

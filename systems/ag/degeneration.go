@@ -145,7 +145,7 @@ func woundDegeneration() *mechanics.Mechanic {
 		Summary: "untreated wounds getting worse: Body tests at TN 1 every 24 h ÷ flesh wounds and every hour ÷ deep wounds",
 		Doc: "Each untreated, unstabilised wound type is tested on its own clock: flesh wounds every 24 h divided by their number, deep " +
 			"wounds every hour divided by theirs. The test is Body vs TN 1 with the current wound penalties; failure adds a flesh wound, a " +
-			"fumble a deep wound. A full wound track (flesh 1 box, deep 2) means bleeding out. Computed exactly as an event-driven DP " +
+			"fumble a deep wound. A full wound track (a flesh wound fills one box, a deep wound two) means bleeding out. Computed exactly as an event-driven DP " +
 			"on the clocks' deterministic schedule, over (wounds, clock times) with the times kept exactly; opt.clock=exponential is " +
 			"the memoryless approximation, a chain on (F, D) stepped per minute.",
 		Params: []mechanics.Param{ip("flesh", 1, 0, 11, "initial unstabilised flesh wounds F₀"), ip("deep", 1, 0, 6, "initial unstabilised deep wounds D₀"),

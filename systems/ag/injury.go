@@ -1,6 +1,8 @@
 package ag
 
 import (
+	"fmt"
+
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 	"github.com/oddsmith/oddsmith/systems/kit"
@@ -15,17 +17,30 @@ func injuryMechanics() []*mechanics.Mechanic {
 
 // Options of ag.suffocation.
 var (
-	optSuffFirst = mechanics.SwitchOf("ag.suffocation", "first_test", "90s: 30 s after the first minute; 150s: the text's two-minute limit, then every 30 s",
+	optSuffFirst = mechanics.SwitchOf("ag.suffocation", "first_test", fmt.Sprintf("90s: %[1]d s after the first minute; 150s: the text's two-minute limit, then every %[1]d s", breathStep),
 		suffFirst90s, suffFirst150s)
 	optSuffIndex = mechanics.SwitchOf("ag.suffocation", "penalty_index", "j_minus_1: the first test is unpenalised; j: it is at −1",
 		suffJMinus1, suffJ)
 	optSuffTie = mechanics.SwitchOf("ag.suffocation", "tie", "failure: MoS 0 is a blackout", zeroMoSFails)
 )
 
+// Numbers of holding breath: the TN of the Body tests and of the Psyche
+// roll against panic, the seconds between tests, and the seconds before
+// the first one (the first minute, then a step; opt.first_test=150s: the
+// text's two-minute limit, then a step).
+const (
+	breathTN      = 2
+	panicTN       = 3
+	breathStep    = 30
+	breathFirst   = 60 + breathStep
+	breathFirst2m = 120 + breathStep
+)
+
 // breathRecord is the result of one step of holding breath: the Body test
 // passed, and (first test only) the Psyche roll against panic failed.
 var (
-	breathRecord   = mechanics.NewRecord(mechanics.Flag("passed", "the Body test vs TN 2 succeeded"), mechanics.Flag("panicked", "the Psyche roll vs TN 3 failed"))
+	breathRecord = mechanics.NewRecord(mechanics.Flag("passed", fmt.Sprintf("the Body test vs TN %d succeeded", breathTN)),
+		mechanics.Flag("panicked", fmt.Sprintf("the Psyche roll vs TN %d failed", panicTN)))
 	breathPassed   = breathRecord.Slot("passed")
 	breathPanicked = breathRecord.Slot("panicked")
 )
@@ -34,12 +49,12 @@ func suffocation() *mechanics.Mechanic {
 	const id = "ag.suffocation"
 	return &mechanics.Mechanic{
 		ID:      id,
-		Summary: "holding breath: a Body test vs TN 2 every 30 s after the first minute, −1 more each time; the first failure is the blackout",
-		Doc: "After the first minute, every 30 s the character makes a Body test vs TN 2 with an extra −1 each time; strenuous activity halves " +
-			"all times. Test j (at 60 + 30·j s by default) has modifier −(j − 1); the first failure (MoS ≤ 0) is the blackout. A " +
-			"time-inhomogeneous chain (a forward DP over the tests). Running out of air (at the first test) also forces a Psyche roll at TN 3; a failure means panic. " +
-			"What happens after the blackout is not stated.",
-		Params: []mechanics.Param{named(pAttr, "body", "Body"), pModifier, ip("psyche", 2, 0, 20, "Psyche, for the panic roll at TN 3"),
+		Summary: fmt.Sprintf("holding breath: a Body test vs TN %d every %d s after the first minute, −1 more each time; the first failure is the blackout", breathTN, breathStep),
+		Doc: fmt.Sprintf("After the first minute, every %[2]d s the character makes a Body test vs TN %[1]d with an extra −1 each time; strenuous activity halves "+
+			"all times. Test j (at %[3]d + %[2]d·j s by default) has modifier −(j − 1); the first failure (MoS ≤ 0) is the blackout. A "+
+			"time-inhomogeneous chain (a forward DP over the tests). Running out of air (at the first test) also forces a Psyche roll at TN %[4]d; a failure means panic. "+
+			"What happens after the blackout is not stated.", breathTN, breathStep, breathFirst-breathStep, panicTN),
+		Params: []mechanics.Param{named(pAttr, "body", "Body"), pModifier, ip("psyche", 2, 0, 20, fmt.Sprintf("Psyche, for the panic roll at TN %d", panicTN)),
 			ip("strenuous", 0, 0, 1, "1: strenuous activity halves all times"),
 			ip("horizon", 30, 1, 500, "tests simulated at most")},
 		Options: mechanics.Options(optCritCount, optFumbleCrit, optSuffFirst, optSuffIndex, optSuffTie),
@@ -54,9 +69,9 @@ func buildSuffocation(c mechanics.Config) (*mechanics.Spec, error) {
 	if optSuffIndex.Of(c) == suffJ {
 		shift = 0
 	}
-	first := 90
+	first := breathFirst
 	if optSuffFirst.Of(c) == suffFirst150s {
-		first = 150
+		first = breathFirst2m
 	}
 	_ = optSuffTie.Of(c) // MoS 0 fails: the test passes at MoS ≥ 1 below
 	strenuous := c.Int("strenuous") == 1
@@ -73,14 +88,14 @@ func buildSuffocation(c mechanics.Config) (*mechanics.Spec, error) {
 	p.Kernel = func(t int) mechanics.Node {
 		mod := m - (t - shift)
 		pass := mechanics.Map{X: roll, Name: "Body test", F: func(r int) int {
-			return breathPassed.SetBool(start, rollTotal(r, body, mod)-2 >= 1)
+			return breathPassed.SetBool(start, rollTotal(r, body, mod)-breathTN >= 1)
 		}}
 		if t > 1 {
 			return pass
 		}
 		// The first test is when the air runs out: the panic roll too.
 		return mechanics.Combine{X: pass, Y: roll, Name: "panic roll", F: func(x, r int) int {
-			return breathPanicked.SetBool(x, rollTotal(r, psyche, m)-3 <= 0)
+			return breathPanicked.SetBool(x, rollTotal(r, psyche, m)-panicTN <= 0)
 		}}
 	}
 	// move[s][x]: the state after a step with result x from state s.
@@ -93,13 +108,13 @@ func buildSuffocation(c mechanics.Config) (*mechanics.Spec, error) {
 	p.Move = func(_, s, x int) int { return move[s][x] }
 	spec := mechanics.ProcessSpec(p)
 	notAbsorbed := spec.Events[len(spec.Events)-1]
-	secs := expr.Add(expr.K(int64(first)), expr.Mul(expr.K(30), expr.Sub(expr.F("time"), expr.K(1))))
+	secs := expr.Add(expr.K(int64(first)), expr.Mul(expr.K(breathStep), expr.Sub(expr.F("time"), expr.K(1))))
 	if strenuous {
 		secs = expr.Floor(expr.Div(secs, expr.K(2)))
 	}
 	spec.Events = nil
 	spec.Event("blackout", "the character blacked out within the horizon", p.StateSet(func(s int) bool { return p.Absorbing[s] })).
-		Event("panic", "the Psyche roll at TN 3 failed", p.StateSet(func(s int) bool { return panicked[s] }))
+		Event("panic", fmt.Sprintf("the Psyche roll at TN %d failed", panicTN), p.StateSet(func(s int) bool { return panicked[s] }))
 	spec.Events = append(spec.Events, notAbsorbed)
 	bs := p.TimeVar("blackout_s", "seconds until the blackout (halved when strenuous)", secs)
 	bs.Unit = "s"
@@ -117,7 +132,7 @@ var (
 		diseaseTableApplies, diseaseImmune)
 	optDiseaseOnset = mechanics.SwitchOf("ag.disease", "onset_divisor", "abs_mos_min_1: onset / max(1, |MoS|)", onsetAbsMoSMin1)
 	optDiseaseFever = mechanics.SwitchOf("ag.disease", "fever_day_count",
-		"7_rolls or 6_rolls: the number of daily death rolls during the fever week (the fever lasts 7 days either way)",
+		fmt.Sprintf("7_rolls or 6_rolls: the number of daily death rolls during the fever week (the fever lasts %d days either way)", feverDays),
 		fever7Rolls, fever6Rolls)
 )
 
@@ -129,10 +144,10 @@ func disease() *mechanics.Mechanic {
 	const id = "ag.disease"
 	return &mechanics.Mechanic{
 		ID:      id,
-		Summary: "contracting a disease: a Body test vs virulence sets onset, days ill, penalties; a fumble is a week of deadly fever",
+		Summary: fmt.Sprintf("contracting a disease: a Body test vs virulence sets onset, days ill, penalties; a fumble is %d days of deadly fever", feverDays),
 		Doc: "On exposure the character makes a Body test vs the virulence. MoS ≥ 0: a mild cold for max(0, 4 − MoS) days; −4…−1: a penalty " +
 			"equal to the MoS improving by 1 a day (|MoS| days, |MoS|(|MoS|+1)/2 penalty-days); ≤ −5: incapacitated |MoS| + 6 days, then " +
-			"the −4 row; a fumble: 7 days of fever, dying on a daily d6 roll of 1 (with medical aid) or 1–2 (without), survivors then take " +
+			"the −4 row; a fumble: " + fmt.Sprint(feverDays) + " days of fever, dying on a daily d6 roll of 1 (with medical aid) or 1–2 (without), survivors then take " +
 			"the MoS −8 row. Onset = listed onset / max(1, |MoS|), a tenth on a fumble. The fumble gives a fixed lethality floor of about " +
 			"2% per exposure whatever the Body.",
 		Params: []mechanics.Param{ip("virulence", 9, 1, 30, "virulence V (the TN; sweep 1–14)"), ip("onset_days", 7, 1, 365, "listed onset O in days"),
@@ -157,9 +172,9 @@ type diseaseRules struct {
 
 func diseaseRulesOf(c mechanics.Config) diseaseRules {
 	_ = optDiseaseOnset.Of(c) // the one reading: onset / max(1, |MoS|)
-	rolls := 7
+	rolls := feverDays        // a death roll each day of the fever (7_rolls)
 	if optDiseaseFever.Of(c) == fever6Rolls {
-		rolls = 6
+		rolls = feverDays - 1
 	}
 	return diseaseRules{
 		virulence: c.Int("virulence"), body: c.Int("body"), mod: c.Int("modifier"),
@@ -296,15 +311,18 @@ var (
 // maxStabFumbles is the number of fumbles tracked by ag.stabilize.
 const maxStabFumbles = 10
 
+// stabilizeTN is the TN of the medic's Medicine + Logic roll.
+const stabilizeTN = 1
+
 func stabilize() *mechanics.Mechanic {
 	const id = "ag.stabilize"
 	return &mechanics.Mechanic{
 		ID:      id,
-		Summary: "stabilising wounds: 5-minute Medicine + Logic attempts at TN 1; bleeding out allows two",
-		Doc: "Five minutes of work and a Medicine + Logic roll at TN 1, adjusted by the patient's Body and the patient's wound and bruise " +
+		Summary: fmt.Sprintf("stabilising wounds: 5-minute Medicine + Logic attempts at TN %d; bleeding out allows two", stabilizeTN),
+		Doc: "Five minutes of work and a Medicine + Logic roll at TN " + fmt.Sprint(stabilizeTN) + ", adjusted by the patient's Body and the patient's wound and bruise " +
 			"penalties. Success stabilises one wound, failure wastes the time, a fumble wastes it and adds a flesh wound (one more wound " +
 			"to stabilise and −1 more). Bleeding out (deadline 10 minutes = two attempts) needs one success by default. Fumbles beyond " +
-			"ten are not tracked further.",
+			fmt.Sprint(maxStabFumbles) + " are not tracked further.",
 		Params: []mechanics.Param{named(pSkill, "skill", "medic's Medicine"), named(pAttr, "logic", "medic's Logic"), pModifier,
 			ip("patient_body", 2, 0, 20, "patient's Body"), ip("patient_penalty", 1, 0, 20, "patient's current wound and bruise penalty (as a positive number)"),
 			ip("wounds", 2, 1, 20, "unstabilised wounds U"), ip("bleeding_out", 0, 0, 1, "1: the patient is bleeding out (a deadline)"),
@@ -358,7 +376,7 @@ func buildStabilize(c mechanics.Config) (*mechanics.Spec, error) {
 			switch {
 			case rollFumble(r):
 				class[f][r] = attemptFumbles
-			case success(rollTotal(r, a, m0-f)-1, o.Tie):
+			case success(rollTotal(r, a, m0-f)-stabilizeTN, o.Tie):
 				class[f][r] = attemptSucceeds
 			}
 		}

@@ -1,10 +1,13 @@
 package ag
 
 import (
+	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
 // radiationMechanics are the mechanics declared in radiation.go.
@@ -18,6 +21,30 @@ var radBands = []struct{ dose, tn, penalty int }{{7, 6, 0}, {10, 8, 1}, {20, 12,
 
 // shedEvery is the body's purge period: 1 dGy every two weeks.
 const shedEvery = 14
+
+// Numbers of a day's Body test: the MoS at or below which a failure is
+// fatal, the cap on the immediate action penalty, and the treatment bonus.
+const (
+	radFatalMoS       = -10
+	radImmediateCap   = 4
+	radTreatmentBonus = 2
+)
+
+// radBandTable writes the bands as the doc gives them: the TN by total
+// ("≥7 → 6, ≥10 → 8, …") and the illness by band ("≥10 −1, …; ≥300 death").
+func radBandTable() (tns, illness string) {
+	var t, ill []string
+	for _, b := range radBands {
+		t = append(t, fmt.Sprintf("≥%d → %d", b.dose, b.tn))
+		switch {
+		case b.penalty > 0:
+			ill = append(ill, fmt.Sprintf("≥%d %s", b.dose, kit.Num(-b.penalty)))
+		case b.penalty < 0:
+			ill[len(ill)-1] += fmt.Sprintf("; ≥%d death", b.dose)
+		}
+	}
+	return strings.Join(t, ", "), strings.Join(ill, ", ")
+}
 
 // dosePath is the deterministic dose X_t (dGy) for days 0..days, exact:
 // each day adds its incoming dose (the acute dose on day 1, the daily
@@ -86,7 +113,7 @@ var (
 	optRadIllness   = mechanics.SwitchOf("ag.radiation", "illness_stack",
 		"worst_only: the worst illness counts; accumulate_penalties: penalties of failed bands add", radWorstOnly, radAccumulate)
 	optRadTreatment = mechanics.SwitchOf("ag.radiation", "treatment",
-		"bonus_on_test: +2 on every test; bonus_on_later_tests: +2 from the second test on", radBonusOnTest, radBonusOnLater)
+		fmt.Sprintf("bonus_on_test: %[1]s on every test; bonus_on_later_tests: %[1]s from the second test on", kit.Signed(radTreatmentBonus)), radBonusOnTest, radBonusOnLater)
 	optRadOnset = mechanics.SwitchOf("ag.radiation", "penalty_onset",
 		"test_result_hours: the immediate penalty starts after as many hours as the Body test total; immediate",
 		radOnsetTestHours, radOnsetImmediate)
@@ -111,7 +138,7 @@ var (
 	radDay = mechanics.NewRecord(
 		mechanics.Enum("result", "the day's Body test", "no_test", "passed", "failed", "fatal"),
 		mechanics.Int("illness", 0, 4, "the band's illness penalty (a failed test)"),
-		mechanics.Int("immediate", 0, 4, "the immediate action penalty min(−MoS, 4) (MoS ≤ −1)"),
+		mechanics.Int("immediate", 0, radImmediateCap, fmt.Sprintf("the immediate action penalty min(−MoS, %d) (MoS ≤ −1)", radImmediateCap)),
 		mechanics.Int("onset_h", 0, maxOnsetH, "hours until the immediate penalty starts"),
 	)
 	radDayResult    = radDay.Slot("result")
@@ -122,15 +149,17 @@ var (
 
 func radiation() *mechanics.Mechanic {
 	const id = "ag.radiation"
+	radTNs, radIllness := radBandTable()
 	return &mechanics.Mechanic{
 		ID:      id,
-		Summary: "radiation: a deterministic dose path with Body tests on days the dose rises (TN 6…18 by band)",
-		Doc: "Dose accumulates in dGy (incoming dose ÷ RSF: unprotected 1, vehicle 1.5, house 15, public shelter 40) and is shed at 1 dGy " +
-			"every 2 weeks (at the start of days 15, 29, …), never below a tenth of the peak. At most once a day, when the total has risen and is at least 7, the character " +
-			"makes a Body test, TN by the total: ≥7 → 6, ≥10 → 8, ≥20 → 12, ≥60 → 14, ≥80 → 16, ≥300 → 18. Failure brings the band's " +
-			"illness (≥10 −1, ≥20 −2, ≥60 −3, ≥80 −4; ≥300 death); MoS ≤ −10 or a fumble is fatal too. Tests are independent given " +
-			"the path: a time-inhomogeneous chain, computed by a forward DP over the days. A failed test (MoS ≤ −1) also brings an immediate action penalty equal to the MoS " +
-			"(capped at −4), starting after as many hours as the test total by default, easing by 1 every 12 h.",
+		Summary: fmt.Sprintf("radiation: a deterministic dose path with Body tests on days the dose rises (TN %d…%d by band)", radBands[0].tn, radBands[len(radBands)-1].tn),
+		Doc: fmt.Sprintf("Dose accumulates in dGy (incoming dose ÷ RSF: unprotected 1, vehicle 1.5, house 15, public shelter 40) and is shed at 1 dGy "+
+			"every %d days (at the start of days %d, %d, …), never below a tenth of the peak. At most once a day, when the total has risen and is at least %d, the character "+
+			"makes a Body test, TN by the total: %s. Failure brings the band's "+
+			"illness (%s); MoS ≤ %s or a fumble is fatal too. Tests are independent given "+
+			"the path: a time-inhomogeneous chain, computed by a forward DP over the days. A failed test (MoS ≤ −1) also brings an immediate action penalty equal to the MoS "+
+			"(capped at %s), starting after as many hours as the test total by default, easing by 1 every 12 h.",
+			shedEvery, 1+shedEvery, 1+2*shedEvery, radBands[0].dose, radTNs, radIllness, kit.Num(radFatalMoS), kit.Num(-radImmediateCap)),
 		Params: []mechanics.Param{
 			{Name: "acute_dose", Default: 25, Min: 0, Max: 100000, Real: true, Doc: "dose on day 1, dGy before shielding (kiloton air burst at 1 km: 10; megaton at 2/10/25 km: 600/50/10)"},
 			{Name: "daily_dose", Default: 0, Min: 0, Max: 100000, Real: true, Doc: "dose per day of exposure, dGy (fallout ≈ 30/12/3/1 per hour at 1 h/2 h/6 h/1 day)"},
@@ -199,7 +228,7 @@ func (r radRules) schedule() radSchedule {
 		s.band[t] = b
 		highest = max(highest, b)
 		if r.treated && (!r.laterOnly || tests > 0) {
-			s.bonus[t] = 2
+			s.bonus[t] = radTreatmentBonus
 		}
 		tests++
 		if pen := radBands[b].penalty; r.accumulate {
@@ -222,7 +251,7 @@ func (r radRules) dayTest(roll mechanics.Node, b, bonus int) mechanics.Node {
 		T := rollTotal(x, r.body, mod)
 		mos := T - band.tn
 		switch {
-		case rollFumble(x) || mos <= -10 || (mos <= 0 && band.penalty < 0):
+		case rollFumble(x) || mos <= radFatalMoS || (mos <= 0 && band.penalty < 0):
 			return radDayResult.Set(noTest, radFatal)
 		case mos >= 1:
 			return radDayResult.Set(noTest, radPassed)
@@ -233,7 +262,7 @@ func (r radRules) dayTest(roll mechanics.Node, b, bonus int) mechanics.Node {
 			if r.immediate {
 				onset = 0
 			}
-			code = radDayOnset.Set(radDayImmediate.Set(code, min(-mos, 4)), onset)
+			code = radDayOnset.Set(radDayImmediate.Set(code, min(-mos, radImmediateCap)), onset)
 		}
 		return code
 	}}
@@ -251,7 +280,7 @@ func newRadState(maxPen int) radState {
 	rec := mechanics.NewRecord(
 		mechanics.Int("illness", 0, maxPen, "the illness penalty (as a positive number)"),
 		mechanics.Int("onset", -1, maxOnsetH, "hours from the first failed test to its penalty (−1: none)"),
-		mechanics.Int("immediate", 0, 4, "the worst immediate action penalty (as a positive number)"),
+		mechanics.Int("immediate", 0, radImmediateCap, "the worst immediate action penalty (as a positive number)"),
 	)
 	return radState{rec, rec.Slot("illness"), rec.Slot("onset"), rec.Slot("immediate")}
 }

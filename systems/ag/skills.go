@@ -2,6 +2,7 @@ package ag
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -63,18 +64,39 @@ func takeAverage() *mechanics.Mechanic {
 	}
 }
 
+// assistCap is the largest group bonus of ag.assist (opt.beyond_32=cap_4).
+const assistCap = 4
+
 // assistBonus is b(g) of ag.assist (docs/mechanics.md#ag-assist): 0
 // alone, then +1 for 2–4, +2 for 5–8, +3 for 9–16, +4 for 17–32, capped at
-// +4 unless extend is set.
+// assistCap unless extend is set.
 func assistBonus(g int, extend bool) int {
 	if g <= 1 {
 		return 0
 	}
 	b := max(1, ceilLog2(g)-1)
 	if !extend {
-		b = min(b, 4)
+		b = min(b, assistCap)
 	}
 	return b
+}
+
+// assistTable writes assistBonus for the bonuses from..to (extended past
+// the cap): "+1 for 2–4, +2 for 5–8, …".
+func assistTable(from, to int) string {
+	var rows []string
+	for g := 2; assistBonus(g, true) <= to; g++ {
+		b := assistBonus(g, true)
+		if b < from || assistBonus(g-1, true) == b {
+			continue
+		}
+		last := g
+		for assistBonus(last+1, true) == b {
+			last++
+		}
+		rows = append(rows, fmt.Sprintf("%s for %d–%d", kit.Signed(b), g, last))
+	}
+	return strings.Join(rows, ", ")
 }
 
 // ceilLog2 is ⌈log₂ g⌉ for g ≥ 1.
@@ -89,13 +111,13 @@ func ceilLog2(g int) int {
 var (
 	optGroupCounts = mechanics.SwitchOf("ag.assist", "group_counts",
 		"includes_actor: g counts the actor (one helper → size 2 → +1); helpers_only: g counts the helpers", groupIncludesActor, groupHelpersOnly)
-	optBeyond32 = mechanics.SwitchOf("ag.assist", "beyond_32", "cap_4: at most +4; extend_log: +5 for 33–64, …", beyondCap4, beyondExtendLog)
+	optBeyond32 = mechanics.SwitchOf("ag.assist", "beyond_32", fmt.Sprintf("cap_4: at most %s; extend_log: %s, …", kit.Signed(assistCap), assistTable(assistCap+1, assistCap+1)), beyondCap4, beyondExtendLog)
 )
 
 func assist() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "ag.assist",
-		Summary: "group assistance: +1 for 2–4, +2 for 5–8, +3 for 9–16, +4 for 17–32 people",
+		Summary: "group assistance: " + assistTable(1, assistCap) + " people",
 		Doc: "Helpers with at least one rank in the skill who can coordinate give the actor a bonus by group size: " +
 			"b(g) = max(1, ⌈log₂ g⌉ − 1) for g ≥ 2. The events compare the same roll with one helper fewer and with no help, " +
 			"showing the logarithmic saturation.",
@@ -326,20 +348,23 @@ func social() *mechanics.Mechanic {
 }
 
 var (
-	optJumpMovement  = mechanics.ChoiceOf("ag.jump", "movement", "movement before the jump", moveStanding, moveWalk, moveRun, moveSprint)
-	optJumpSurface   = mechanics.ChoiceOf("ag.jump", "surface", "take-off surface: standard TN 3, rough 6, slippery 10, climbing 14", surfaceStandard, surfaceRough, surfaceSlippery, surfaceClimbing)
-	optJumpDirection = mechanics.ChoiceOf("ag.jump", "direction", "horizontal: 0.75 m per MoS; vertical: 0.25 m", jumpHorizontal, jumpVertical)
-	optJumpBonus     = mechanics.SwitchOf("ag.jump", "move_bonus",
-		"seed_reading: +1 walk, +2 run, +3 sprint (the movement's defence bonus); none: movement adds nothing", moveBonusSeedReading, moveBonusNone)
+	optJumpMovement  = mechanics.ChoiceOf("ag.jump", "movement", "movement before the jump", movements...)
+	optJumpSurface   = mechanics.ChoiceOf("ag.jump", "surface", "take-off surface, with its TN: "+surfaceTNs(), jumpSurfaces...)
+	optJumpDirection = mechanics.ChoiceOf("ag.jump", "direction", fmt.Sprintf("horizontal: %s per MoS; vertical: %s",
+		metres(jumpHorizontal.cmPerMoS()), metres(jumpVertical.cmPerMoS())), jumpHorizontal, jumpVertical)
+	optJumpBonus = mechanics.SwitchOf("ag.jump", "move_bonus",
+		fmt.Sprintf("seed_reading: %s (the movement's defence bonus); none: movement adds nothing", moveBonuses(moveWalk)), moveBonusSeedReading, moveBonusNone)
 )
 
 func jump() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "ag.jump",
-		Summary: "jumping: Athletics + Body + movement bonus vs the surface TN; 0.75 m (horizontal) per MoS",
-		Doc: "Athletics + Body plus the defensive bonus of the current movement (our reading: +0 standing, +1 walk, +2 run, +3 sprint) " +
-			"vs the surface TN (standard 3, rough 6, slippery 10, climbing 14). Horizontal distance 0.75 m per point of MoS, vertical " +
-			"0.25 m; MoS 0 gives no distance. P(clear a gap g) = P(MoS ≥ ⌈g / 0.75⌉), so a gap of 0 needs MoS ≥ 0.",
+		Summary: fmt.Sprintf("jumping: Athletics + Body + movement bonus vs the surface TN; %s (horizontal) per MoS", metres(jumpHorizontal.cmPerMoS())),
+		Doc: fmt.Sprintf("Athletics + Body plus the defensive bonus of the current movement (our reading: %s) "+
+			"vs the surface TN (%s). Horizontal distance %s per point of MoS, vertical "+
+			"%s; MoS 0 gives no distance. P(clear a gap g) = P(MoS ≥ ⌈g / %s⌉), so a gap of 0 needs MoS ≥ 0.",
+			moveBonuses(moveStanding), surfaceTNs(), metres(jumpHorizontal.cmPerMoS()), metres(jumpVertical.cmPerMoS()),
+			strings.TrimSuffix(metres(jumpHorizontal.cmPerMoS()), " m")),
 		Params: []mechanics.Param{
 			named(pSkill, "athletics", "Athletics skill"), named(pAttr, "body", "Body attribute"), pModifier,
 			ip("gap_cm", 150, 0, 5000, "the gap (or height) to clear, in centimetres"),

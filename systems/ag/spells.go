@@ -14,13 +14,15 @@ func spellMechanics() []*mechanics.Mechanic {
 	return []*mechanics.Mechanic{tnSpell(), infoLevel(), banish()}
 }
 
-var optSpell = mechanics.ChoiceOf("ag.magic.tn_spell", "spell", "the spell (sets the TN)",
-	spellEntropomancy, spellShield, spellWard, spellRemoteViewing, spellScrying, spellInvocate, spellSummon, spellBolster, spellHeal)
+// tnSpells are the fixed-TN spells, in order.
+var tnSpells = []spell{spellEntropomancy, spellShield, spellWard, spellRemoteViewing, spellScrying, spellInvocate, spellSummon, spellBolster, spellHeal}
+
+var optSpell = mechanics.ChoiceOf("ag.magic.tn_spell", "spell", "the spell (sets the TN)", tnSpells...)
 
 func tnSpell() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "ag.magic.tn_spell",
-		Summary: "fixed-TN spells (Entropomancy 5, Shield 3, Ward 4, Remote Viewing 5, Scrying 3, Invocate 5, Summon 5, Bolster 5, Heal 1)",
+		Summary: "fixed-TN spells (" + spellTNs(tnSpells, false) + ")",
 		Doc:     "A skill test of the spell's skill + attribute against the spell's fixed TN. Heal uses the target's penalties as the modifier.",
 		Params:  []mechanics.Param{named(pSkill, "skill", "the spell's skill (Astralmancy, Divination, Evocation, Restoration…)"), named(pAttr, "attribute", "Psyche or Intuition"), pModifier},
 		Options: coreWith(optSpell),
@@ -32,7 +34,7 @@ func tnSpell() *mechanics.Mechanic {
 }
 
 var (
-	optInfoSpell = mechanics.ChoiceOf("ag.magic.info_level", "spell", "remote_viewing: TN 5; scrying: TN 3", spellRemoteViewing, spellScrying)
+	optInfoSpell = mechanics.ChoiceOf("ag.magic.info_level", "spell", spellTNs([]spell{spellRemoteViewing, spellScrying}, true), spellRemoteViewing, spellScrying)
 	infoLabels   = []string{"nothing", "vague", "basic", "detailed", "secret", "unknown"}
 )
 

@@ -1,6 +1,8 @@
 package bd
 
 import (
+	"fmt"
+
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
@@ -26,17 +28,31 @@ type skirmishChain struct {
 
 var skirmishFields = [5]string{"durability", "health", "vigor", "winded", "attack"}
 
-func newSkirmishChain(t pools, vmax, a, horizon int) *skirmishChain {
+// skirmishBlocks are the records of the wounded and of the unwounded
+// states of bd.skirmish for a creature with Durability u, Health h and at
+// most vmax Vigor, attacked a times a round.
+func skirmishBlocks(u, h, vmax, a int) (wound, fresh *mechanics.Record) {
 	block := func(ulo, uhi, hlo, hhi int) *mechanics.Record {
 		return mechanics.NewRecord(
 			mechanics.Int("durability", ulo, uhi, "Durability left"),
 			mechanics.Int("health", hlo, hhi, "Health left"),
 			mechanics.Int("vigor", 0, vmax, "Vigor"),
-			mechanics.Flag("winded", "winded: no actions until Vigor is back to 5"),
+			mechanics.Flag("winded", fmt.Sprintf("winded: no actions until Vigor is back to %d", windedUntil)),
 			mechanics.Int("attack", 1, a, "the next attack of the round"))
 	}
-	ch := &skirmishChain{p: &mechanics.Process{Homogeneous: true, Horizon: horizon, TimeUnit: "attack"},
-		wound: block(0, 0, 1, t.health), fresh: block(1, t.durability, t.health, t.health)}
+	return block(0, 0, 1, h), block(1, u, h, h)
+}
+
+// skirmishStates is the number of states of bd.skirmish's chain: shock and
+// the two blocks.
+func skirmishStates(u, h, vmax, a int) int {
+	wound, fresh := skirmishBlocks(u, h, vmax, a)
+	return 1 + wound.Size() + fresh.Size()
+}
+
+func newSkirmishChain(t pools, vmax, a, horizon int) *skirmishChain {
+	ch := &skirmishChain{p: &mechanics.Process{Homogeneous: true, Horizon: horizon, TimeUnit: "attack"}}
+	ch.wound, ch.fresh = skirmishBlocks(t.durability, t.health, vmax, a)
 	ch.shock = ch.p.Add(true, "shock")
 	ch.woundB = ch.p.AddRecord(false, ch.wound)
 	ch.freshB = ch.p.AddRecord(false, ch.fresh)
@@ -73,28 +89,54 @@ func (ch *skirmishChain) at(s int) (u, h, v int, w bool, i int) {
 	return sl[0].Get(code), sl[1].Get(code), sl[2].Get(code), sl[3].Bool(code), sl[4].Get(code)
 }
 
+// The parameters of bd.skirmish that size its chain.
+var (
+	pSkDurability = ip("durability", 30, 1, 60, "Durability U")
+	pSkHealth     = ip("health", 20, 1, 40, "Health H")
+	pSkVigor      = ip("vigor", 20, 0, 60, "maximum (and starting) Vigor")
+	pSkAttacks    = ip("attacks", 2, 1, 6, "attacks on the creature per round")
+	pSkRounds     = ip("rounds", 30, 1, 100, "rounds followed at most")
+)
+
+// skirmishSize is the size of bd.skirmish's chain for the exact engine:
+// its states, the outcomes of one attack each step goes over, and the
+// steps. The engines line of describe states it from the chain built at
+// the settings (Spec.NoExact), and at the largest settings (MCReason).
+func skirmishSize(states, outcomes, steps int) string {
+	return fmt.Sprintf("%d states, each step over up to %d outcomes of one attack, for up to %d steps", states, outcomes, steps)
+}
+
+// skirmishReason is why bd.skirmish is simulated only, with its size at
+// the largest settings, from the parameters' ranges.
+func skirmishReason() string {
+	u, h, v, a, r := int(pSkDurability.Max), int(pSkHealth.Max), int(pSkVigor.Max), int(pSkAttacks.Max), int(pSkRounds.Max)
+	return fmt.Sprintf("its chain follows Durability, Health, Vigor, winded and the attack of the round together, so its states multiply; "+
+		"at the largest settings (durability %d, health %d, vigor %d, attacks %d, rounds %d): %s",
+		u, h, v, a, r, skirmishSize(skirmishStates(u, h, v, a), attackRecord(u+h).Size(), r*a))
+}
+
 func skirmish() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "bd.skirmish",
 		Summary: "a defender under attack with its damage track, its Vigor and a reaction policy together (simulated only)",
-		Doc: "bd.track and bd.vigor at once: every attack is rolled against Guard (bd.attack); the defender counter-rolls " +
-			"(bd.defense) when its policy says so and it can pay the Vigor — 5 a reaction, 3 after Defend, none while winded, " +
-			"keeping `reserve` back — and a hit deals bd.damage less the armour rank to Durability, then Health, until shock. " +
-			"Wounded, its Speed dice step down; at the end of each round it recovers 1 Vigor per 5 Stamina. Simulated only: " +
-			"its one-attack building blocks are the exact bd.attack, bd.defense and bd.damage, and " +
+		Doc: fmt.Sprintf("bd.track and bd.vigor at once: every attack is rolled against Guard (bd.attack); the defender counter-rolls "+
+			"(bd.defense) when its policy says so and it can pay the Vigor — %d a reaction, %d after Defend, none while winded, "+
+			"keeping `reserve` back — and a hit deals bd.damage less the armour rank to Durability, then Health, until shock. "+
+			"Wounded, its Speed dice step down; at the end of each round it recovers 1 Vigor per %d Stamina. Simulated only: "+
+			"its one-attack building blocks are the exact bd.attack, bd.defense and bd.damage, and "+
 			"its two halves the exact chains bd.track (unlimited Vigor) and bd.vigor (no damage track).",
-		MCOnly: true,
-		MCReason: "its state (Durability, Health, Vigor, winded, attack of the round) runs to about 10⁵ states, each with a step over " +
-			"about 10³ attack outcomes, and Vigor recovery makes the chain cyclic",
+			reactionCost, defendReactionCost, staminaPerVigor),
+		MCOnly:   true,
+		MCReason: skirmishReason(),
 		Params: append([]mechanics.Param{
-			ip("durability", 30, 1, 60, "Durability U"),
-			ip("health", 20, 1, 40, "Health H"),
-			ip("stamina", 10, 0, 100, "Stamina score: 1 Vigor back per 5 a round"),
-			ip("vigor", 20, 0, 60, "maximum (and starting) Vigor"),
-			ip("defend", 0, 0, 1, "1: the defender took the Defend action: reactions cost 3"),
+			pSkDurability,
+			pSkHealth,
+			ip("stamina", 10, 0, 100, fmt.Sprintf("Stamina score: 1 Vigor back per %d a round", staminaPerVigor)),
+			pSkVigor,
+			ip("defend", 0, 0, 1, fmt.Sprintf("1: the defender took the Defend action: reactions cost %d", defendReactionCost)),
 			ip("reserve", 0, 0, 60, "Vigor the defender keeps back: it reacts only if at least this much is left after paying"),
-			ip("attacks", 2, 1, 6, "attacks on the creature per round"),
-			ip("rounds", 30, 1, 100, "rounds followed at most")},
+			pSkAttacks,
+			pSkRounds},
 			profileParams...),
 		Options: mechanics.Options(optOverflow, optDecideAfterRoll, optSpendBelowCost, optWeaponDiceBurst),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -136,7 +178,7 @@ func skirmish() *mechanics.Mechanic {
 				})
 			}
 			time := field("time")
-			spec := &mechanics.Spec{Process: p, Record: p.Record()}
+			spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: skirmishSize(len(p.States), k.rec.Size(), p.Horizon)}
 			spec.Vars = []mechanics.Var{
 				p.TimeVar("attacks_to_shock", "attacks until the creature is in shock", time),
 				inRounds(p.TimeVar("rounds_to_shock", "the round of the shock", ceilDiv(time, a))),

@@ -92,12 +92,18 @@ type attackKernel struct {
 	node                                  mechanics.Node
 }
 
-func (p attackProfile) kernel() attackKernel {
-	k := attackKernel{rec: mechanics.NewRecord(
+// attackRecord is the record of one attack of attackKernel, its damage
+// told apart up to cap.
+func attackRecord(cap int) *mechanics.Record {
+	return mechanics.NewRecord(
 		mechanics.Flag("beats_guard", "the attack roll beats Guard"),
 		mechanics.Flag("parry_fresh", "an unwounded defender's counter-roll beats the attack roll"),
 		mechanics.Flag("parry_wounded", "a wounded defender's counter-roll beats the attack roll"),
-		mechanics.Int("damage", 0, p.cap, "the damage of the attack if it hits, after armour"))}
+		mechanics.Int("damage", 0, cap, "the damage of the attack if it hits, after armour"))
+}
+
+func (p attackProfile) kernel() attackKernel {
+	k := attackKernel{rec: attackRecord(p.cap)}
 	k.beats, k.parryFresh, k.parryWounded, k.hurt = k.rec.Slot("beats_guard"), k.rec.Slot("parry_fresh"), k.rec.Slot("parry_wounded"), k.rec.Slot("damage")
 	start, g := k.rec.Start(), p.guard
 	var rolls mechanics.Node
@@ -322,15 +328,22 @@ type economy struct {
 	reserve     int
 }
 
-// windedUntil is the Vigor a winded creature must recover to act again.
-const windedUntil = 5
+// The numbers of the reaction economy: what a reaction costs (after the
+// Defend action, less), the Stamina that gives back one Vigor a round, and
+// the Vigor a winded creature must recover to act again.
+const (
+	reactionCost       = 5
+	defendReactionCost = 3
+	staminaPerVigor    = 5
+	windedUntil        = 5
+)
 
 func economyOf(c mechanics.Config, vmax, reserve int) economy {
-	cost := 5
+	cost := reactionCost
 	if c.Int("defend") == 1 {
-		cost = 3
+		cost = defendReactionCost
 	}
-	return economy{vmax: vmax, cost: cost, recovery: c.Int("stamina") / 5, spend: optSpendBelowCost.Of(c),
+	return economy{vmax: vmax, cost: cost, recovery: c.Int("stamina") / staminaPerVigor, spend: optSpendBelowCost.Of(c),
 		decideAfter: optDecideAfterRoll.Of(c) == yes, reserve: reserve}
 }
 

@@ -2,6 +2,7 @@ package grim
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -320,22 +321,45 @@ func damage() *mechanics.Mechanic {
 	}
 }
 
+// frenzyRange is how far frenzy widens the friendly-fire range: naturals
+// up to 1 + frenzyRange.
+const frenzyRange = 5
+
+// dodgeTN is the TN of the AGL roll of a character an astray attack lands
+// on (grim.friendly_fire), before the attacker's COR help.
+const dodgeTN = 11
+
+// lightAttackCOR are the least COR for 2, 3, 4 attacks per turn with light
+// weapons (1 below the first); lightAttackMaxCOR ends the table.
+var lightAttackCOR = []int{3, 6, 9}
+
+const lightAttackMaxCOR = 10
+
 // attacksPerTurn is m(COR), the attacks per turn with light weapons
 // (docs/mechanics.md#grim-light_attacks).
 func attacksPerTurn(cor int, frenzy bool) int {
 	m := 1
-	switch {
-	case cor >= 9:
-		m = 4
-	case cor >= 6:
-		m = 3
-	case cor >= 3:
-		m = 2
+	for _, least := range lightAttackCOR {
+		if cor >= least {
+			m++
+		}
 	}
 	if frenzy {
 		m++
 	}
 	return m
+}
+
+// lightAttackTable writes the table of attacksPerTurn: "1–2 → 1, 3–5 → 2,
+// 6–8 → 3, 9–10 → 4".
+func lightAttackTable() string {
+	var rows []string
+	lo := 1
+	for i, hi := range append(append([]int(nil), lightAttackCOR...), lightAttackMaxCOR+1) {
+		rows = append(rows, fmt.Sprintf("%d–%d → %d", lo, hi-1, i+1))
+		lo = hi
+	}
+	return strings.Join(rows, ", ")
 }
 
 // sumOf is the field-wise sum of n independent copies of one, a node whose
@@ -358,17 +382,17 @@ func lightAttacks() *mechanics.Mechanic {
 	opts := damageOptionsOf(id)
 	return &mechanics.Mechanic{
 		ID:      id,
-		Summary: "light weapons: 1–4 attacks per turn by COR (1–2 → 1, 3–5 → 2, 6–8 → 3, 9–10 → 4); damage per turn",
-		Doc: "COR 1–2 → 1 attack with light weapons, 3–5 → 2, 6–8 → 3, 9–10 → 4 (≤ 0 → 1); frenzy +1; unarmed counts as light. The " +
-			"attacks are independent; per-turn damage is the m-fold convolution of the per-attack mixture (miss, hit, crit).",
-		Params:  append(append([]mechanics.Param(nil), damageParams...), ip("frenzy", 0, 0, 1, "1: frenzy, one more attack (and friendly fire up to 6)")),
+		Summary: fmt.Sprintf("light weapons: 1–%d attacks per turn by COR (%s); damage per turn", len(lightAttackCOR)+1, lightAttackTable()),
+		Doc: fmt.Sprintf("COR %s (≤ 0 → 1) attacks with light weapons; frenzy +1; unarmed counts as light. The "+
+			"attacks are independent; per-turn damage is the m-fold convolution of the per-attack mixture (miss, hit, crit).", lightAttackTable()),
+		Params:  append(append([]mechanics.Param(nil), damageParams...), ip("frenzy", 0, 0, 1, fmt.Sprintf("1: frenzy, one more attack (and friendly fire up to %d)", 1+frenzyRange))),
 		Options: mechanics.Options(opts.declared()...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			p := opts.pipeline(c)
 			frenzy := c.Int("frenzy") == 1
 			ff := 1
 			if frenzy {
-				ff = 6
+				ff += frenzyRange
 			}
 			atk := coreAttack("", c.Int("cor")+c.Int("modifier"), c.Int("tn"), ff)
 			m := attacksPerTurn(c.Int("cor"), frenzy)
@@ -397,7 +421,7 @@ func lightAttacks() *mechanics.Mechanic {
 	}
 }
 
-var optTogTN = mechanics.SwitchOf("grim.heavy_weapon", "tog_tn", "11: the TOG roll is vs TN 11 [not in the seed]; 10_plus_deficit", togTN11, togTN10PlusDeficit)
+var optTogTN = mechanics.SwitchOf("grim.heavy_weapon", "tog_tn", "11: the TOG roll is against 11, whatever the attack's tn [not in the seed]; 10_plus_deficit: against 10 + the deficit", togTN11, togTN10PlusDeficit)
 
 func heavyWeapon() *mechanics.Mechanic {
 	const id = "grim.heavy_weapon"
@@ -460,12 +484,12 @@ func friendlyFire() *mechanics.Mechanic {
 	const id = "grim.friendly_fire"
 	return &mechanics.Mechanic{
 		ID:      id,
-		Summary: "friendly fire: naturals ≤ f send the attack at a random nearby character, who rolls AGL vs 11 − the attacker's COR",
-		Doc: "A natural 1 (or up to f = 1 + the TOG deficit of a heavy weapon, +5 in frenzy) sends the attack at a target the GM picks at " +
-			"random among k candidates (the intended target included); an ally picked rolls AGL vs TN 11, lowered by the attacker's COR if " +
-			"the attacker tries to avoid them; an enemy picked gets no COR help. Per turn with m attacks.",
+		Summary: fmt.Sprintf("friendly fire: naturals ≤ f send the attack at a random nearby character, who rolls AGL vs %d − the attacker's COR", dodgeTN),
+		Doc: fmt.Sprintf("A natural 1 (or up to f = 1 + the TOG deficit of a heavy weapon, +%d in frenzy) sends the attack at a target the GM picks at "+
+			"random among k candidates (the intended target included); an ally picked rolls AGL against %d (not the attack's tn), lowered by the attacker's COR if "+
+			"the attacker tries to avoid them; an enemy picked gets no COR help. Per turn with m attacks.", frenzyRange, dodgeTN),
 		Params: []mechanics.Param{attr("tog", "attacker's TOG", 1), ip("requirement", 1, -10, 10, "weapon's TOG requirement (heavy weapons)"),
-			ip("frenzy", 0, 0, 1, "1: frenzy or amok (+5 to the friendly-fire range)"), attr("cor", "attacker's COR", 3),
+			ip("frenzy", 0, 0, 1, fmt.Sprintf("1: frenzy or amok (+%d to the friendly-fire range)", frenzyRange)), attr("cor", "attacker's COR", 3),
 			ip("tn", 12, 1, 40, "TN against the intended target"),
 			ip("candidates", 3, 1, 20, "k: characters the attack may land on, the intended target included"), ip("allies", 1, 0, 19, "a: allies among them"),
 			attr("ally_agl", "an ally's AGL", 2), attr("enemy_agl", "another enemy's AGL", 2), ip("avoid", 1, 0, 1, "1: the attacker tries to avoid allies (their TN is lowered by COR)"),
@@ -476,9 +500,9 @@ func friendlyFire() *mechanics.Mechanic {
 			if a >= k {
 				return nil, fmt.Errorf("allies=%d must be fewer than candidates=%d (the intended target is one of them)", a, k)
 			}
-			ff := 1 + max(0, c.Int("requirement")-c.Int("tog")) + 5*c.Int("frenzy")
+			ff := 1 + max(0, c.Int("requirement")-c.Int("tog")) + frenzyRange*c.Int("frenzy")
 			cor, tn, m := c.Int("cor"), c.Int("tn"), c.Int("attacks")
-			allyTN, enemyTN := 11, 11
+			allyTN, enemyTN := dodgeTN, dodgeTN
 			if c.Int("avoid") == 1 {
 				allyTN -= cor
 			}

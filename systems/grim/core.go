@@ -156,8 +156,8 @@ func coreMechanics() []*mechanics.Mechanic {
 		}, {
 			ID:      "grim.core.attack",
 			Summary: "attack roll: a natural 20 always hits and doubles damage; naturals ≤ f miss and risk friendly fire",
-			Doc: "Success ⇔ N = 20 ∨ (N > f ∧ N + A + M ≥ TN); f = 1 normally, 1 + the TOG deficit for a heavy weapon, +5 in frenzy. " +
-				"Typical attack attribute: COR.",
+			Doc: fmt.Sprintf("Success ⇔ N = 20 ∨ (N > f ∧ N + A + M ≥ TN); f = 1 normally, 1 + the TOG deficit for a heavy weapon, +%d in frenzy. "+
+				"Typical attack attribute: COR.", frenzyRange),
 			Params: []mechanics.Param{attr("attribute", "attack attribute (COR)", 3), pMod, ip("tn", 14, 1, 40, "target number"),
 				ip("ff_threshold", 1, 1, 20, "friendly-fire threshold f: naturals ≤ f miss and trigger the friendly-fire procedure")},
 			Build: func(c mechanics.Config) (*mechanics.Spec, error) {

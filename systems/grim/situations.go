@@ -1,6 +1,8 @@
 package grim
 
 import (
+	"fmt"
+
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 	"github.com/oddsmith/oddsmith/systems/kit"
@@ -228,20 +230,23 @@ func terror() *mechanics.Mechanic {
 	}
 }
 
+// shieldingBonus is what a character shielding another adds to its AGL.
+const shieldingBonus = 5
+
 func shieldingOthers() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.shielding_others",
-		Summary: "shielding another: AGL + 5 opposed by the attacker's COR; on failure the protected character evades normally",
-		Doc:     "A character shielding another rolls AGL + 5 against the attacker's COR roll; on a failure the protected character evades normally. Ties fail the shielder.",
+		Summary: fmt.Sprintf("shielding another: AGL + %d opposed by the attacker's COR; on failure the protected character evades normally", shieldingBonus),
+		Doc:     fmt.Sprintf("A character shielding another rolls AGL + %d against the attacker's COR roll; on a failure the protected character evades normally. Ties fail the shielder.", shieldingBonus),
 		Params: []mechanics.Param{attr("agl", "the shielder's AGL", 2), pMod, attr("attacker_cor", "the attacker's COR", 3),
 			attr("protected_agl", "the protected character's AGL", 1), ip("evasion_tn", 13, 1, 40, "the protected character's evasion TN")},
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			rec := naturals("natural", "attacker_natural", "protected_natural")
-			margin := opposedMargin("natural", c.Int("agl")+c.Int("modifier")+5, "attacker_natural", c.Int("attacker_cor"))
+			margin := opposedMargin("natural", c.Int("agl")+c.Int("modifier")+shieldingBonus, "attacker_natural", c.Int("attacker_cor"))
 			shielded := expr.Eq(kit.Opposed(margin, kit.TieToTarget), num(kit.Win)) // ties fail the shielder
 			evades := coreCheck("protected_natural", c.Int("protected_agl"), c.Int("evasion_tn")).Success()
 			spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
-			spec.Event("shielded", "the shielder's AGL + 5 beats the attacker's COR", shielded).
+			spec.Event("shielded", fmt.Sprintf("the shielder's AGL + %d beats the attacker's COR", shieldingBonus), shielded).
 				Event("evaded", "not shielded, and the protected character evades", expr.And(expr.Not(shielded), evades)).
 				Event("protected_hit", "not shielded, and the evasion fails", expr.And(expr.Not(shielded), expr.Not(evades)))
 			return spec, nil

@@ -29,8 +29,22 @@ var fallRows = []fallRow{
 }
 
 func (r fallRow) label() string {
-	return fmt.Sprintf("%g m: %dd%d, TN %d", r.dist.Float(), r.n, r.die, r.tn)
+	return fmt.Sprintf("%s m: %dd%d, TN %d", metres(r.dist), r.n, r.die, r.tn)
 }
+
+// short is the row as the summary gives it: "4.5 m d6".
+func (r fallRow) short() string { return metres(r.dist) + " m " + r.dice() }
+
+// dice are the row's dice: d6, 2d8.
+func (r fallRow) dice() string {
+	if r.n == 1 {
+		return fmt.Sprintf("d%d", r.die)
+	}
+	return fmt.Sprintf("%dd%d", r.n, r.die)
+}
+
+// metres writes a distance of the falling rules: 4.5, 45.
+func metres(d expr.Rat) string { return fmt.Sprintf("%g", d.Float()) }
 
 var (
 	optSurface  = mechanics.ChoiceOf("grim.fall", "surface", "hard, soft or water", surfaceHard, surfaceSoft, surfaceWater)
@@ -39,6 +53,20 @@ var (
 	optFallHalf = mechanics.SwitchOf("grim.fall", "half", "floor or ceil when halving", kit.Floor, kit.Ceil)
 	optFallArm  = mechanics.SwitchOf("grim.fall", "armour", "no: armour does not reduce falling damage", no)
 )
+
+// The Condition below which a character is dead (falling, drowning, dying).
+const deadBelow = -10
+
+// Numbers of the drowning rules: the MND roll's TN that keeps a drowning
+// character conscious, and the damage a round once unconscious underwater.
+const (
+	drowningTN     = 11
+	drowningDamage = 6
+)
+
+// reviveTN is the base of the COR roll that revives the dying: vs
+// reviveTN + |c|.
+const reviveTN = 10
 
 // Thresholds of the falling rules, exact.
 var (
@@ -106,11 +134,11 @@ func fallDice(rec *mechanics.Record, h expr.Rat, row rowRule, below below45) mec
 func fall() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.fall",
-		Summary: "falling table (4.5 m d6 … 180 m 6d20) with an AGL break-fall for half damage",
-		Doc: "Falls deal the table's dice; an AGL roll vs the row's TN breaks the fall: half damage, no knock-down. A deliberate jump from " +
-			"9 m or lower takes no damage if broken. Under 45 m a soft landing (bush, loose sand, dumpster, water) breaks the fall " +
-			"automatically; at 45 m or more only a soft surface allows a roll at all and water no longer counts as soft. No increase past " +
-			"180 m.",
+		Summary: fmt.Sprintf("falling table (%s … %s) with an AGL break-fall for half damage", fallRows[0].short(), fallRows[len(fallRows)-1].short()),
+		Doc: fmt.Sprintf("Falls deal the table's dice; an AGL roll vs the row's TN breaks the fall: half damage, no knock-down. A deliberate jump from "+
+			"%s m or lower takes no damage if broken. Under %[2]s m a soft landing (bush, loose sand, dumpster, water) breaks the fall "+
+			"automatically; at %[2]s m or more only a soft surface allows a roll at all and water no longer counts as soft. No increase past "+
+			"%[3]s m.", metres(deliberateJump), metres(softLimit), metres(fallRows[len(fallRows)-1].dist)),
 		Params: []mechanics.Param{{Name: "distance", Default: 18, Min: 0, Max: 1000, Real: true, Doc: "metres fallen (sweep 0–250)"},
 			attr("agl", "AGL", 3), pMod, ip("intentional", 0, 0, 1, "1: a deliberate jump"), ip("condition", 15, 1, 200, "Condition (sweep 5–40)")},
 		Options: mechanics.Options(optSurface, optFallRow, optBelow45, optFallHalf, optFallArm),
@@ -153,7 +181,7 @@ func fall() *mechanics.Mechanic {
 				Var("condition_after", "Condition after the fall", after).
 				Event("broken", "the fall is broken (half damage, no knock-down)", broken).
 				Event("down", "Condition ≤ 0 after the fall", expr.Le(after, num(0))).
-				Event("dead", "Condition < −10 after the fall", expr.Lt(after, num(-10)))
+				Event("dead", "Condition < "+kit.Num(deadBelow)+" after the fall", expr.Lt(after, num(deadBelow)))
 			return spec, nil
 		},
 	}
@@ -226,10 +254,10 @@ var (
 func drowning() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.drowning",
-		Summary: "drowning: breath for 2 + TOG minutes, then a MND 11 roll each round to stay conscious, 6 damage a round after",
-		Doc: "Breath lasts 2 minutes + 1 per TOG point. Then conflict rounds: a MND 11 roll each round keeps the character conscious; an " +
-			"unconscious character underwater takes 6 damage per round, plus the dying tick (−1 a turn) once Condition ≤ 0 by default; " +
-			"dead below −10. The countdown after the blackout is deterministic.",
+		Summary: fmt.Sprintf("drowning: breath for 2 + TOG minutes, then a MND roll vs TN %d each round to stay conscious, %d damage a round after", drowningTN, drowningDamage),
+		Doc: fmt.Sprintf("Breath lasts 2 minutes + 1 per TOG point. Then conflict rounds: a MND roll vs TN %d each round keeps the character conscious; an "+
+			"unconscious character underwater takes %d damage per round, plus the dying tick (−1 a turn) once Condition ≤ 0 by default; "+
+			"dead below %s. The countdown after the blackout is deterministic.", drowningTN, drowningDamage, kit.Num(deadBelow)),
 		Params: []mechanics.Param{attr("tog", "TOG (breath B = max(0, 2 + TOG) minutes)", 2), attr("mnd", "MND", 2), pMod,
 			ip("condition", 20, 1, 300, "Condition"), ip("rescue_round", 5, 0, 1000, "rescue arrives after this many rounds past the breath"),
 			ip("horizon", 60, 1, 5000, "rounds simulated at most")},
@@ -238,13 +266,13 @@ func drowning() *mechanics.Mechanic {
 			mnd, m, rescue := c.Int("mnd"), c.Int("modifier"), c.Int("rescue_round")
 			esc := optEscalation.Of(c) == escalationMinus1PerRound
 			stacks := optDyingTick.Of(c) == tickStacks
-			// Rounds from blackout to death (Condition < −10).
+			// Rounds from blackout to death (Condition < deadBelow).
 			cond, k := c.Int("condition"), 0
-			for cond >= -10 {
+			for cond >= deadBelow {
 				if cond <= 0 && stacks {
 					cond--
 				}
-				cond -= 6
+				cond -= drowningDamage
 				k++
 			}
 			p := &mechanics.Process{Horizon: c.Int("horizon"), TimeUnit: "round", Homogeneous: !esc}
@@ -254,7 +282,7 @@ func drowning() *mechanics.Mechanic {
 			// number lowers the roll (in Move), so the one kernel is shared.
 			p.Kernel = func(int) mechanics.Node { return d20 }
 			p.KernelKey = func(int) int { return 0 }
-			stay := coreCheck("", mnd+m, 11)
+			stay := coreCheck("", mnd+m, drowningTN)
 			p.Move = func(t, _, n int) int {
 				chk := stay
 				if esc {
@@ -277,8 +305,11 @@ func drowning() *mechanics.Mechanic {
 	}
 }
 
+// pKnowledgeTN is the TN of the helper's knowledge roll (grim.dying).
+var pKnowledgeTN = ip("knowledge_tn", 11, 1, 40, "TN of the knowledge roll")
+
 var (
-	optCorTN         = mechanics.SwitchOf("grim.dying", "cor_tn", "10_plus_abs_c: the COR TN is 10 + |c|", corTN10PlusAbsC)
+	optCorTN         = mechanics.SwitchOf("grim.dying", "cor_tn", fmt.Sprintf("10_plus_abs_c: the COR TN is %d + |c|", reviveTN), corTN10PlusAbsC)
 	optIntAs         = mechanics.SwitchOf("grim.dying", "int_as", "MND: INT rolls use MND", intAsMND)
 	optKnowledgeRoll = mechanics.SwitchOf("grim.dying", "knowledge_roll", "once: one knowledge roll decides whether the helper can try at all; each_attempt", knowledgeOnce, knowledgeEachAttempt)
 )
@@ -293,26 +324,26 @@ const (
 func dying() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.dying",
-		Summary: "dying: Condition −1 a turn from ≤ 0 to dead below −10; a helper's COR roll vs 10 + |c| revives",
-		Doc: "At Condition 0 or below the character is dying: −1 each turn, dead below −10. A helper needs a medkit or training (or an " +
-			"MND roll, TN 11 by default) and a COR roll vs 10 + |c| to revive; a revived character has Condition 1 and gains a burnout " +
-			"level. An absorbing Markov chain over c ∈ {0…−10}, revived and dead absorbing.",
-		Params: []mechanics.Param{ip("condition", 0, -10, 0, "starting Condition c₀"), attr("helper_cor", "helper's COR", 2),
+		Summary: fmt.Sprintf("dying: Condition −1 a turn from ≤ 0 to dead below %s; a helper's COR roll vs %d + |c| revives", kit.Num(deadBelow), reviveTN),
+		Doc: fmt.Sprintf("At Condition 0 or below the character is dying: −1 each turn, dead below %[1]s. A helper needs a medkit or training (or an "+
+			"MND roll, TN knowledge_tn, %[2]s by default) and a COR roll vs %[3]d + |c| to revive; a revived character has Condition 1 and gains a burnout "+
+			"level. An absorbing Markov chain over c ∈ {0…%[1]s}, revived and dead absorbing.", kit.Num(deadBelow), mechanics.FormatNum(pKnowledgeTN.Default), reviveTN),
+		Params: []mechanics.Param{ip("condition", 0, deadBelow, 0, "starting Condition c₀"), attr("helper_cor", "helper's COR", 2),
 			ip("medkit", 1, 0, 1, "1: the helper has a medkit or medical training (no knowledge roll)"), attr("helper_mnd", "helper's MND (knowledge roll)", 1),
-			ip("knowledge_tn", 11, 1, 40, "TN of the knowledge roll [default 11]"), ip("attempts", 1, 1, 2, "stabilisation attempts per turn")},
+			pKnowledgeTN, ip("attempts", 1, 1, 2, "stabilisation attempts per turn")},
 		Options: mechanics.Options(optCorTN, optIntAs, optKnowledgeRoll),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			medkit, each, tries := c.Int("medkit") == 1, optKnowledgeRoll.Of(c) == knowledgeEachAttempt, c.Int("attempts")
-			_, _ = optCorTN.Of(c), optIntAs.Of(c) // their only values: COR vs 10 + |c|, the knowledge roll on MND
+			_, _ = optCorTN.Of(c), optIntAs.Of(c) // their only values: COR vs reviveTN + |c|, the knowledge roll on MND
 			know := coreCheck("", c.Int("helper_mnd"), c.Int("knowledge_tn"))
-			// The COR roll vs 10 + |c| for c = 0…−10.
-			var cor [11]kit.Check
+			// The COR roll vs reviveTN + |c| for c = 0…deadBelow.
+			var cor [1 - deadBelow]kit.Check
 			for depth := range cor {
-				cor[depth] = coreCheck("", c.Int("helper_cor"), 10+depth)
+				cor[depth] = coreCheck("", c.Int("helper_cor"), reviveTN+depth)
 			}
 
 			p := &mechanics.Process{Homogeneous: true, Horizon: 20, TimeUnit: "turn"}
-			rec := mechanics.NewRecord(mechanics.Int("condition", -10, 0, "Condition c: −1 a turn, dead below −10"),
+			rec := mechanics.NewRecord(mechanics.Int("condition", deadBelow, 0, "Condition c: −1 a turn, dead below "+kit.Num(deadBelow)),
 				mechanics.Enum("knowledge", "whether the helper knows how to treat", "can treat", "cannot treat", "unknown"))
 			sCond, sKnow := rec.Slot("condition"), rec.Slot("knowledge")
 			alive := addBlock(p, false, rec)
@@ -373,7 +404,7 @@ func dying() *mechanics.Mechanic {
 				switch {
 				case success:
 					return revived
-				case cc-1 < -10:
+				case cc-1 < deadBelow:
 					return dead
 				}
 				return alive.state(sKnow.Set(sCond.Set(code, cc-1), kn))

@@ -6,7 +6,8 @@
 // counts of successes over repeated tries (Binomial, Success), time to an
 // event (TimeToEvent), and records rolled from independent parts (Roll,
 // Encode). It also reads a pool of dice as a whole (PoolStat, PoolOf,
-// JointPool), for the rule notation of package rules.
+// JointPool), for the rule notation of package rules, and writes the
+// numbers a describe text formats from the model's constants (Num, Signed).
 //
 // Every block states the system's success inequality explicitly (a Cmp
 // argument or field) instead of hiding one shared comparison: each system

@@ -118,3 +118,15 @@ func TestCheckModelBothEngines(t *testing.T) {
 		t.Errorf("time to a 5+ on d6: mean %v; want 3", mt)
 	}
 }
+
+// Num and Signed write numbers as describe texts do.
+func TestNumbersInText(t *testing.T) {
+	for _, c := range []struct {
+		n           int
+		num, signed string
+	}{{0, "0", "+0"}, {5, "5", "+5"}, {-10, "−10", "−10"}} {
+		if Num(c.n) != c.num || Signed(c.n) != c.signed {
+			t.Errorf("%d: Num %q, Signed %q; want %q, %q", c.n, Num(c.n), Signed(c.n), c.num, c.signed)
+		}
+	}
+}
