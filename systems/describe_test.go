@@ -93,15 +93,10 @@ func TestSimOnlyDescribeFollowsTheModel(t *testing.T) {
 	}
 }
 
-// knownNumberViolations are texts of systems another branch owns that
-// state a parameter's number (issue 22: d20w's describe texts). The lead
-// empties the list once they are fixed: an entry the checker no longer
-// finds fails the test.
-var knownNumberViolations = []struct{ id, phrase, why string }{
-	// The summary says "a Reflex save (DC 15)"; the DC is the parameter
-	// save_dc (its doc says so): the summary freezes its default.
-	{"d20w.flatfooted", "DC 15", "the Reflex save's DC is the parameter save_dc"},
-}
+// knownNumberViolations are texts that state a settable parameter's
+// number, each with its reason: none now. An entry the checker no longer
+// finds fails the test, so the list only shrinks.
+var knownNumberViolations = []struct{ id, phrase, why string }{}
 
 // Every mechanic's summary, doc and option docs state a settable
 // parameter's number only as its default, and say so (mechtest's checker:

@@ -307,7 +307,7 @@ func flatfooted() *mechanics.Mechanic {
 	params[1].Doc = "the defender's Defence bonus without DEX: armour + shield + other modifiers (+ BCB for heroic classes)"
 	return &mechanics.Mechanic{
 		ID:      "d20w.flatfooted",
-		Summary: "attacking a flat-footed target: no DEX bonus to Defence, damage to Wound Points unless a Reflex save (DC 15)",
+		Summary: "attacking a flat-footed target: no DEX bonus to Defence, damage to Wound Points unless a Reflex save against save_dc succeeds",
 		Doc: "Before its first turn a creature is flat-footed: it loses its DEX bonus to Defence (D + min(DEX, 0) instead of D + DEX) " +
 			"and damage goes to Wound Points instead of Vitality unless it makes a Reflex save, N + Ref ≥ save_dc (15 on the page; match or beat; 10 + Ref for a target that " +
 			"takes 10 with opt.npc_saves=take_10). The " +
