@@ -219,9 +219,6 @@ func (d damageRoll) node() mechanics.Node {
 // record is the damage record: bonus dice that burst, then D.
 func (d damageRoll) record() *mechanics.Record {
 	hi, doc := d.w.max()+d.b.max(), "D = "+d.String()
-	if d.b.n > 0 || (d.w.bursts && d.w.n > 0) {
-		doc += burstRange(hi)
-	}
 	return mechanics.NewRecord(mechanics.Int("bursts", 0, d.b.n, "damage bonus dice that burst (any burst is a critical hit)"),
 		mechanics.Int("damage", d.w.n, hi, doc))
 }

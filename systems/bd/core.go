@@ -128,19 +128,7 @@ func actionRoll(b bonusDice) mechanics.Node {
 // totalField declares a field holding an action roll's total (from 1: the
 // bonus dice are added to the action die one by one).
 func totalField(name, doc string, b bonusDice) mechanics.Field {
-	hi := 20 + b.max()
-	if b.n > 0 {
-		doc += burstRange(hi)
-	}
-	return mechanics.Int(name, 1, hi, doc)
-}
-
-// burstRange explains the declared top hi of a field holding a bursting
-// total: it is not a value the roll reaches, only room for the longest run
-// of maxima the simulator follows.
-func burstRange(hi int) string {
-	return fmt.Sprintf(" (declared up to %d only to hold the longest run the simulator follows, %d maxima in a row on a die; "+
-		"the total has no upper bound)", hi, mechanics.MaxBursts)
+	return mechanics.Int(name, 1, 20+b.max(), doc)
 }
 
 // withBursts is the record rec (fields "bursts" and total, total last, its
@@ -255,7 +243,7 @@ func coreBurst() *mechanics.Mechanic {
 			}
 			b := ladderOf(c).bonus(1, base, stepsOf(c))
 			S := b.sides
-			rec := mechanics.NewRecord(mechanics.Int("value", 1, burstMax(S), fmt.Sprintf("X, the total of one d%d!", S)+burstRange(burstMax(S))))
+			rec := mechanics.NewRecord(mechanics.Int("value", 1, burstMax(S), fmt.Sprintf("X, the total of one d%d!", S)))
 			x := field("value")
 			j := expr.Floor(expr.Div(x, num(S)))
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Encode(rec, rec.Slot("value"), b.die())}
