@@ -147,13 +147,13 @@ func cutRight(s string) (op, metric string, v float64, ok bool) {
 			return "", "", 0, false
 		}
 		op = s[j : j+1]
-		if c == '=' && j > 0 && strings.ContainsRune("<>=", rune(s[j-1])) {
+		if c == '=' && strings.ContainsRune("<>=", rune(s[j-1])) {
 			op = s[j-1 : j+1]
 		}
+		metric = strings.TrimSpace(s[:j+1-len(op)])
 		if op == "==" {
 			op = "="
 		}
-		metric = strings.TrimSpace(s[:j+1-len(op)])
 		return op, metric, v, metric != ""
 	}
 	return "", "", 0, false

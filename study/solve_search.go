@@ -322,6 +322,13 @@ func (s *Solve) bisect(ev *evaluator, res *SolveResult) error {
 	if err := s.checkMonotone(ev, res); err != nil || res.Fallback != "" {
 		return err
 	}
+	// The settings next to every answer are evaluated too, a cheap check
+	// that the metric does not turn back just beside it (2d6 = x over
+	// x = 2..200 looks monotone at the probes, but rises from x = 2 to 3).
+	var near []int64
+	if s.objective != nil {
+		near = append(near, 1, last-1)
+	}
 	for ti := range s.targets {
 		t := &s.targets[ti]
 		k := s.targetAt[ti]
@@ -337,8 +344,14 @@ func (s *Solve) bisect(ev *evaluator, res *SolveResult) error {
 			}
 		}
 		for _, pred := range preds {
-			if _, _, err := ev.transition(pred); err != nil {
+			at, ok, err := ev.transition(pred)
+			if err != nil {
 				return err
+			}
+			if ok {
+				near = append(near, at-2, at+1)
+			} else {
+				near = append(near, 1, last-1)
 			}
 		}
 		if t.Equal && slices.ContainsFunc(ev.sorted(), func(p *SolvePoint) bool { return t.Holds(p.Est[k].V) }) {
@@ -349,6 +362,13 @@ func (s *Solve) bisect(ev *evaluator, res *SolveResult) error {
 		}
 		if t.Equal && s.Engine.Kind == engine.Sim {
 			if err := s.walkIndistinct(ev, k, t.Value); err != nil {
+				return err
+			}
+		}
+	}
+	for _, i := range near {
+		if i >= 0 && i <= last {
+			if _, err := ev.eval1(i); err != nil {
 				return err
 			}
 		}
