@@ -1,13 +1,18 @@
 package study
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/internal/pngtest"
 	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/systems"
@@ -579,6 +584,99 @@ func TestParseTarget(t *testing.T) {
 		}
 		if tg.Metric.Text != c.metric || tg.String() != c.canon {
 			t.Errorf("%s: metric %q, canonical %q; want %q, %q", c.in, tg.Metric.Text, tg.String(), c.metric, c.canon)
+		}
+	}
+}
+
+func solvePlan(t *testing.T) *Plan {
+	t.Helper()
+	const file = "testdata/solve_plan.toml"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParsePlan(systems.Default, file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestSolvePlan: [[solve]] tables run in a plan, write their files and
+// say their answer in the index; their shards, merged, write the bytes of
+// a single run for K ∈ {1, 2, 3, 7}.
+func TestSolvePlan(t *testing.T) {
+	t.Parallel()
+	p := solvePlan(t)
+	dir := t.TempDir()
+	single := filepath.Join(dir, "single")
+	files, err := RunPlan(context.Background(), p, single, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index, err := os.ReadFile(filepath.Join(single, "index.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## tn_for_60 — solve `ag.skill_test` (exact)", "tn=7 gives event:success = 0.5417, the nearest to 0.6",
+		"found by bisection", "Indistinguishable from the target at 4000 trials", "height searched to within 0.5",
+		"| skill | tn meeting the targets |", "](grid_frontier.csv)", "](three.csv)"} {
+		if !bytes.Contains(index, []byte(want)) {
+			t.Errorf("index.md lacks %q:\n%s", want, index)
+		}
+	}
+	for _, f := range files {
+		if filepath.Ext(f) == ".png" {
+			pngtest.Check(t, filepath.Base(f), mustRead(t, f))
+		}
+	}
+	pts, err := p.ShardPoints()
+	if err != nil {
+		t.Fatal(err)
+	}
+	searches := 0
+	for _, pt := range pts {
+		if pt.Search != nil {
+			searches++
+		}
+	}
+	if searches != 3 {
+		t.Errorf("%d search points, want 3 (rule_million, sim_bisection, fall)", searches)
+	}
+	for _, k := range []int{1, 2, 3, 7} {
+		t.Run(fmt.Sprintf("K=%d", k), func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(dir, fmt.Sprintf("merged%d", k))
+			runSharded(t, p, k, out)
+			sameBundle(t, single, out)
+		})
+	}
+}
+
+func mustRead(t *testing.T, f string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSolvePlanErrors: a malformed [[solve]] names the file, its line and
+// the problem.
+func TestSolvePlanErrors(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ body, want string }{
+		{"name = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { tn = \"1..14\" }\ntarget = \"event:sucess=0.5\"", `plan.toml:1: solve 1 (a): ag.skill_test has no event "sucess"`},
+		{"name = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { tn = \"1..14\" }\ntarget = [\"event:success>=0.7\", \"event:success<=0.6\"]", "contradictory targets"},
+		{"name = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { tn = \"1..14\" }\ntarget = 3", "target must be a string"},
+		{"name = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { tn = 3 }\ntarget = \"event:success=0.5\"", "vary tn must be"},
+		{"name = \"a\"\nmechanic = \"ag.skill_test\"\nvary = { tn = \"1..14\" }\ntarget = \"event:success=0.5\"\nbogus = 1", "unknown key"},
+	} {
+		src := "[[solve]]\n" + c.body + "\n"
+		_, err := ParsePlan(systems.Default, "plan.toml", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v; want %q", c.body, err, c.want)
 		}
 	}
 }
