@@ -179,6 +179,24 @@ func (p *Plan) solveRequests(ps *PlanSolve) ([]Point, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.points()
+}
+
+// ShardPoints lists a validated solve's points for 'oddsmith solve
+// --shard': every setting of a grid or a short scan, or one search point.
+func (s *Solve) ShardPoints() ([]Point, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	pts, err := s.points()
+	if err != nil {
+		return nil, err
+	}
+	return unique(pts), nil
+}
+
+// points lists a validated solve's points, repeats included.
+func (s *Solve) points() ([]Point, error) {
 	if s.Searched() {
 		return []Point{{Engine: s.Engine, Mechanic: s.Mechanic, Config: s.Base, Search: s}}, nil
 	}

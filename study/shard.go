@@ -117,7 +117,7 @@ func (s Shard) Range(total int64) (first, last int64) {
 type ShardHeader struct {
 	Format  int    `json:"format"`   // ShardFormat
 	Version string `json:"oddsmith"` // mechanics.Version of the writer
-	// Kind is the command that ran: "sim", "sweep" or "run" (a command,
+	// Kind is the command that ran: "sim", "sweep", "solve" or "run" (a command,
 	// not an engine.Kind: a sweep or a plan may use both engines).
 	Kind string `json:"kind"`
 	// Args are the command's canonical arguments (without the shard, the
@@ -272,7 +272,7 @@ func (f *ShardFile) check() error {
 		return fmt.Errorf("header format %d, want %d", h.Format, ShardFormat)
 	}
 	switch {
-	case h.Kind != "sim" && h.Kind != "sweep" && h.Kind != "run":
+	case h.Kind != "sim" && h.Kind != "sweep" && h.Kind != "run" && h.Kind != "solve":
 		return fmt.Errorf("unknown kind %q", h.Kind)
 	case h.Unit != "chunks" && h.Unit != "points":
 		return fmt.Errorf("unknown unit %q", h.Unit)

@@ -260,6 +260,12 @@ func (r *SolveResult) equalAnswer(ti int, among string) []string {
 	case len(r.NearestPoints) == 1:
 		p := r.Points[r.NearestPoints[0]]
 		out = append(out, fmt.Sprintf("%s%s=%s gives %s = %s, the nearest to %s.", among, a.Name, a.Text(p.Index[0]), t.Metric.Text, s.est(p.Est[k]), fmtNum(t.Value)))
+	case len(r.NearestPoints) > 3:
+		var parts []string
+		for _, j := range r.NearestPoints[:3] {
+			parts = append(parts, r.at1(r.Points[j].Index[0], k))
+		}
+		out = append(out, fmt.Sprintf("%s%d settings evaluated are equally near to %s: %s, …", among, len(r.NearestPoints), fmtNum(t.Value), strings.Join(parts, ", ")))
 	default:
 		var parts []string
 		for _, j := range r.NearestPoints {
@@ -281,7 +287,11 @@ func (r *SolveResult) equalAnswer(ti int, among string) []string {
 		if n > 6 {
 			more = fmt.Sprintf(" and %d more", n-6)
 		}
-		out = append(out, fmt.Sprintf("%s crosses %s %d times: between %s=%s%s.", t.Metric.Text, fmtNum(t.Value), n, a.Name, strings.Join(parts, ", between "), more))
+		times := fmt.Sprintf("%d times", n)
+		if n == 2 {
+			times = "twice"
+		}
+		out = append(out, fmt.Sprintf("%s crosses %s %s: between %s=%s%s.", t.Metric.Text, fmtNum(t.Value), times, a.Name, strings.Join(parts, ", and between "+a.Name+"="), more))
 	case !exact && len(r.Points) > 0:
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, p := range r.Points {
@@ -291,8 +301,12 @@ func (r *SolveResult) equalAnswer(ti int, among string) []string {
 		if hi < t.Value {
 			where = "below"
 		}
-		out = append(out, fmt.Sprintf("%s never reaches %s over %s=%s: it stays %s it (from %s to %s at the settings evaluated); the nearest is the closest it gets.",
-			t.Metric.Text, fmtNum(t.Value), a.Name, a.RangeText(), where, fmtNum(lo), fmtNum(hi)))
+		span := fmt.Sprintf("from %s to %s at the settings evaluated", fmtNum(lo), fmtNum(hi))
+		if lo == hi {
+			span = fmt.Sprintf("%s at every setting evaluated", fmtNum(lo))
+		}
+		out = append(out, fmt.Sprintf("%s never reaches %s over %s=%s: it stays %s it (%s); the nearest is the closest it gets.",
+			t.Metric.Text, fmtNum(t.Value), a.Name, a.RangeText(), where, span))
 	}
 	return out
 }
@@ -369,7 +383,11 @@ func (r *SolveResult) method() string {
 		for _, sh := range r.Shapes {
 			switch sh.Dir {
 			case "constant":
-				other = append(other, fmt.Sprintf("%s is the same (%s) %s", sh.Metric, fmtNum(r.Points[0].Est[slices.IndexFunc(s.metrics, func(m *engine.Metric) bool { return m.Text == sh.Metric })].V), where))
+				same := fmt.Sprintf("%s is the same (%s) %s", sh.Metric, fmtNum(r.Points[0].Est[slices.IndexFunc(s.metrics, func(m *engine.Metric) bool { return m.Text == sh.Metric })].V), where)
+				if r.Mode == "bisection" {
+					same += " (it may still move between them: a narrower range looks closer)"
+				}
+				other = append(other, same)
 			case "not monotone":
 				other = append(other, fmt.Sprintf("%s is not monotone in %s", sh.Metric, a.Name))
 			default:

@@ -61,6 +61,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
 	memory := memoryFlag(fs)
 	exprSrc := exprFlag(fs)
+	shard := shardFlag(fs)
 	if err := parse(ctx, fs, args); err != nil {
 		return err
 	}
@@ -97,6 +98,10 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := s.Validate(); err != nil {
 		return err
 	}
+	if *shard != "" {
+		job := shardJob{fs: fs, spec: *shard, out: *out, quiet: *quiet, stderr: stderr}
+		return job.solveShard(ctx, s, *format)
+	}
 	var total int64
 	if !s.Searched() {
 		total = 1
@@ -127,6 +132,25 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "solve: wrote %s\n", strings.Join(files, ", "))
 	}
 	return nil
+}
+
+// solveShard runs one shard of 'oddsmith solve': a slice of a grid's
+// settings, or the whole search (one point) in the first shard.
+func (j shardJob) solveShard(ctx context.Context, s *study.Solve, format string) error {
+	sr, err := j.start(j.fs.Args(), false)
+	if err != nil {
+		return err
+	}
+	pts, err := s.ShardPoints()
+	if err != nil {
+		return err
+	}
+	h := &sr.header
+	h.Kind, h.What, h.OutputFormat = "solve", s.Mechanic.ID, format
+	if s.Engine.Kind == engine.Sim {
+		h.Seed, h.Trials = s.Engine.Seed, s.Engine.Trials
+	}
+	return pointsShard(ctx, sr, pts)
 }
 
 // writeSolveFiles writes DIR/<id>_solve.csv and, for one or two varied
