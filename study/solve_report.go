@@ -111,10 +111,10 @@ func runText(a *SolveAxis, rs []Run) string {
 		switch {
 		case r.First == r.Last:
 			parts = append(parts, a.Text(r.First))
-		case r.Len() == 2 && a.List():
-			parts = append(parts, a.Text(r.First), a.Text(r.Last))
 		case a.List():
-			parts = append(parts, a.Text(r.First)+" … "+a.Text(r.Last))
+			for i := r.First; i <= r.Last; i++ {
+				parts = append(parts, a.Text(i))
+			}
 		default:
 			parts = append(parts, a.Text(r.First)+".."+a.Text(r.Last))
 		}
@@ -678,20 +678,31 @@ type solveAxisJSON struct {
 }
 
 type solvePointJSON struct {
-	Setting     map[string]string          `json:"setting"`
-	Values      map[string]engine.Estimate `json:"values"`
-	Meets       bool                       `json:"meets_targets"`
-	Fingerprint string                     `json:"fingerprint"`
+	Setting     map[string]string       `json:"setting"`
+	Values      map[string]estimateJSON `json:"values"`
+	Meets       bool                    `json:"meets_targets"`
+	Fingerprint string                  `json:"fingerprint"`
+}
+
+// estimateJSON is a metric's value, with its 95% interval when simulated.
+type estimateJSON struct {
+	V  float64  `json:"value"`
+	Lo *float64 `json:"ci_lo,omitempty"`
+	Hi *float64 `json:"ci_hi,omitempty"`
 }
 
 func (r *SolveResult) pointJSON(p *SolvePoint) solvePointJSON {
 	s := r.Solve
-	pj := solvePointJSON{Setting: map[string]string{}, Values: map[string]engine.Estimate{}, Meets: s.meets(p), Fingerprint: p.Fingerprint}
+	pj := solvePointJSON{Setting: map[string]string{}, Values: map[string]estimateJSON{}, Meets: s.meets(p), Fingerprint: p.Fingerprint}
 	for k, i := range p.Index {
 		pj.Setting[s.axes[k].Name] = s.axes[k].Text(i)
 	}
 	for k, m := range s.metrics {
-		pj.Values[m.Text] = p.Est[k]
+		e := estimateJSON{V: p.Est[k].V}
+		if s.Engine.Kind == engine.Sim {
+			e.Lo, e.Hi = &p.Est[k].Lo, &p.Est[k].Hi
+		}
+		pj.Values[m.Text] = e
 	}
 	return pj
 }

@@ -37,6 +37,8 @@ const (
 		"every value carries its 95% interval, and the settings whose interval covers the target are 'indistinguishable from the " +
 		"target' at that many trials. -o DIR also writes DIR/<id>_solve.csv (every setting evaluated) and DIR/<id>_solve.png (the " +
 		"metric with the target and the settings that meet it marked; a heat map for two parameters).\n\n" +
+		"A plan's [[solve]] tables take the same fields (mechanic, set, vary, order, target, minimize, maximize, tolerance, engine, " +
+		"trials, seed); --shard i/K runs a slice of a grid (a search runs whole in one shard) for 'oddsmith merge'.\n\n" +
 		"Examples:\n" +
 		"  oddsmith solve ag.skill_test --set skill=3 --vary tn=1..14 --target event:success=0.6\n" +
 		"  oddsmith solve gm.fall --vary height=0..400 --target 'event:damage_reaches_survival>=0.1'\n" +
@@ -51,7 +53,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	targets := fs.StringArray("target", nil, "a goal: `METRIC=v`, METRIC>=v, METRIC<=v, METRIC>v, METRIC<v or lo<=METRIC<=hi (repeatable; quote it)")
 	minimize := fs.String("minimize", "", "among the settings that meet the targets, the one with the least `METRIC`")
 	maximize := fs.String("maximize", "", "among the settings that meet the targets, the one with the greatest `METRIC`")
-	tolerance := fs.Float64("tolerance", 0, "how closely a real parameter is searched (default: a thousandth of its range, rounded down to a power of ten)")
+	tolerance := fs.Float64("tolerance", 0, "how closely a real parameter is searched: to within `T` (default: a thousandth of its range, rounded down to a power of ten)")
 	kind := fs.String("engine", "exact", "`engine`: exact or sim")
 	format := fs.StringP("format", "f", "text", "output `format`: text, csv or json")
 	out := fs.StringP("output", "o", "", "also write the settings evaluated (CSV) and a chart (PNG) to `DIR` (created if missing)")
