@@ -278,6 +278,12 @@ func (r *SolveResult) equalAnswer(ti int, among string) []string {
 	case n == 1:
 		c := ans.Crossings[0]
 		out = append(out, fmt.Sprintf("Bracket: %s, %s.", r.at1(c[0], k), r.at1(c[1], k)))
+		if p, q := r.point(c[0]), r.point(c[1]); a.Real && !exact && p != nil && q != nil {
+			// Neighbours within the tolerance on either side of the value:
+			// a step of the rules (a band edge), not a slope.
+			out = append(out, fmt.Sprintf("No %s gives %s exactly: it jumps from %s to %s between %s=%s and %s=%s.", a.Name, fmtNum(t.Value),
+				s.est(p.Est[k]), s.est(q.Est[k]), a.Name, a.Text(c[0]), a.Name, a.Text(c[1])))
+		}
 	case n > 1:
 		var parts []string
 		for _, c := range ans.Crossings[:min(n, 6)] {

@@ -127,9 +127,8 @@ type evaluator struct {
 	progress func()
 
 	mu      sync.Mutex
-	at      map[int64]*SolvePoint // by flat index
-	checked bool
-	evals   int
+	at    map[int64]*SolvePoint // by flat index
+	evals int
 }
 
 // flat is the flat index of a grid setting (first axis fastest).
@@ -687,6 +686,21 @@ func (s *Solve) analyze1(res *SolveResult) {
 		}
 	}
 	s.common(res, cand)
+	if res.Mode == "bisection" && equal >= 0 && len(res.NearestPoints) > 1 {
+		// Ties along a plateau, at the settings the search happened to
+		// evaluate: the one next to where the metric crosses the value.
+		at := res.Points[res.NearestPoints[0]].Index[0]
+		if cr := res.Answers[equal].Crossings; len(cr) > 0 {
+			at = cr[0][1]
+		}
+		best := res.NearestPoints[0]
+		for _, j := range res.NearestPoints {
+			if abs64(res.Points[j].Index[0]-at) < abs64(res.Points[best].Index[0]-at) {
+				best = j
+			}
+		}
+		res.NearestPoints = []int{best}
+	}
 	if equal >= 0 && len(cand) > 0 {
 		exact := intersect(res.Answers[equal].Holds, res.Feasible)
 		if len(exact) > 0 {
