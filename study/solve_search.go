@@ -126,7 +126,7 @@ type evaluator struct {
 	ctx      context.Context
 	progress func()
 
-	mu      sync.Mutex
+	mu    sync.Mutex
 	at    map[int64]*SolvePoint // by flat index
 	evals int
 }
