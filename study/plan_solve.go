@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
 )
@@ -26,8 +27,10 @@ import (
 //	vary = { tn = "1..14" }
 //	target = "event:success=0.6"
 type PlanSolve struct {
-	Name      string         `toml:"name"`
-	Mechanic  string         `toml:"mechanic"`
+	Name     string `toml:"name"`
+	Mechanic string `toml:"mechanic"`
+	// Expr is a one-line rule instead of a mechanic (as --expr).
+	Expr      string         `toml:"expr"`
 	Engine    engine.Kind    `toml:"engine"`
 	Set       map[string]any `toml:"set"`
 	Vary      map[string]any `toml:"vary"`
@@ -42,9 +45,29 @@ type PlanSolve struct {
 
 // solve builds the solve a [[solve]] table describes, validated.
 func (ps *PlanSolve) solve(p *Plan) (*Solve, error) {
-	m, base, err := p.configure(ps.Mechanic, ps.Set)
-	if err != nil {
-		return nil, err
+	var m *mechanics.Mechanic
+	var base mechanics.Config
+	var err error
+	switch {
+	case ps.Expr != "" && ps.Mechanic != "":
+		return nil, fmt.Errorf("give mechanic or expr, not both")
+	case ps.Expr != "":
+		r, err := rules.FromExpr(ps.Expr)
+		if err != nil {
+			return nil, err
+		}
+		m = r.Mechanic()
+		sets, err := setStrings(ps.Set)
+		if err != nil {
+			return nil, err
+		}
+		if base, err = m.Configure(sets); err != nil {
+			return nil, err
+		}
+	default:
+		if m, base, err = p.configure(ps.Mechanic, ps.Set); err != nil {
+			return nil, err
+		}
 	}
 	order := ps.Order
 	if len(order) == 0 {
@@ -105,6 +128,24 @@ func (ps *PlanSolve) solve(p *Plan) (*Solve, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// setStrings are a table's settings as --set takes them, in name order.
+func setStrings(set map[string]any) ([]string, error) {
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		kv, err := settingString(k, set[k])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, kv)
+	}
+	return out, nil
 }
 
 // varyText is a [[solve]] table's vary entry as --vary takes it.

@@ -620,7 +620,7 @@ func TestSolvePlan(t *testing.T) {
 	}
 	for _, want := range []string{"## tn_for_60 — solve `ag.skill_test` (exact)", "tn=7 gives event:success = 0.5417, the nearest to 0.6",
 		"found by bisection", "Indistinguishable from the target at 4000 trials", "height searched to within 0.5",
-		"| skill | tn meeting the targets |", "](grid_frontier.csv)", "](three.csv)"} {
+		"| skill | tn meeting the targets |", "](grid_frontier.csv)", "](three.csv)", "## one_liner — solve `expr` (exact)", "event:success >= 0.25 holds for tn=-1000..19"} {
 		if !bytes.Contains(index, []byte(want)) {
 			t.Errorf("index.md lacks %q:\n%s", want, index)
 		}
@@ -640,8 +640,8 @@ func TestSolvePlan(t *testing.T) {
 			searches++
 		}
 	}
-	if searches != 3 {
-		t.Errorf("%d search points, want 3 (rule_million, sim_bisection, fall)", searches)
+	if searches != 4 {
+		t.Errorf("%d search points, want 4 (rule_million, sim_bisection, fall, one_liner)", searches)
 	}
 	for _, k := range []int{1, 2, 3, 7} {
 		t.Run(fmt.Sprintf("K=%d", k), func(t *testing.T) {
