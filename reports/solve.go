@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"io"
@@ -58,6 +59,8 @@ type SolvePlot struct {
 	Xs, Ys        []float64
 	Z             [][]float64
 	Meets, Chosen [][]bool
+	// MeetsLabel says what the outlined cells are.
+	MeetsLabel string
 }
 
 // Okabe–Ito colours of a solve chart.
@@ -167,7 +170,11 @@ func WriteSolvePlot(w io.Writer, sp *SolvePlot) error {
 		return err
 	}
 	line.Color, line.Width = solveLine, vg.Points(1.5)
-	p.Add(line)
+	if sp.Labels[0] != nil {
+		line.Width = 0 // words: no line between them
+	} else {
+		p.Add(line)
+	}
 	if sp.Sim {
 		var errs solveErrors
 		for _, q := range pts {
@@ -402,15 +409,12 @@ func writeSolveHeatmap(w io.Writer, sp *SolvePlot) error {
 	outline := draw.LineStyle{Color: color.Black, Width: vg.Points(2.2)}
 	if anyCell(sp.Meets) {
 		p.Add(&cellMarks{xs: sp.Xs, ys: sp.Ys, cells: sp.Meets, style: outline})
-		legend = append(legend, legendEntry{name: "outlined: settings that meet every inequality target", thumbs: []plot.Thumbnailer{boxThumb{outline}}})
+		legend = append(legend, legendEntry{name: cmp.Or(sp.MeetsLabel, "outlined: settings that meet every inequality target"), thumbs: []plot.Thumbnailer{boxThumb{outline}}})
 	}
 	if anyCell(sp.Chosen) {
 		ring := draw.LineStyle{Color: solveChosen, Width: vg.Points(2.5)}
 		p.Add(&cellMarks{xs: sp.Xs, ys: sp.Ys, cells: sp.Chosen, style: ring, inset: 0.18})
 		legend = append(legend, legendEntry{name: "the answer", thumbs: []plot.Thumbnailer{boxThumb{ring}}})
-	}
-	if len(sp.Lines) > 0 {
-		legend = append(legend, legendEntry{name: fmt.Sprintf("target %s = %s", label, num(sp.Lines[0])), thumbs: nil})
 	}
 	return (&figure{plot: p, colorBar: colorBar(label, lo, hi, prob), caption: sp.Caption, legend: legend}).write(w)
 }

@@ -330,7 +330,7 @@ func (r *SolveResult) objectiveAnswer(among string) string {
 		line = strings.ToUpper(line[:1]) + line[1:]
 	}
 	if r.Ties > 0 {
-		line += fmt.Sprintf(" (%d other %s give the same)", r.Ties, pluralOf(int64(r.Ties), "setting", "settings"))
+		line += fmt.Sprintf(" (%d other %s the same)", r.Ties, pluralOf(int64(r.Ties), "setting gives", "settings give"))
 	}
 	return line + "."
 }
@@ -908,6 +908,16 @@ func (r *SolveResult) Plot() (*reports.SolvePlot, error) {
 		sp.Z[row][p.Index[0]] = p.Est[k].V
 		sp.Meets[row][p.Index[0]] = s.meets(p) && slices.ContainsFunc(s.targets, func(t Target) bool { return !t.Equal })
 		sp.Chosen[row][p.Index[0]] = mark[j]
+	}
+	sp.MeetsLabel = "outlined: settings that meet every inequality target"
+	if eq := slices.IndexFunc(s.targets, func(t Target) bool { return t.Equal }); eq >= 0 && !slices.ContainsFunc(s.targets, func(t Target) bool { return !t.Equal }) {
+		// The frontier: along each column, the setting nearest the value.
+		for _, fr := range r.Frontier {
+			for _, y := range fr.Nearest {
+				sp.Meets[y][fr.Index[0]] = true
+			}
+		}
+		sp.MeetsLabel = fmt.Sprintf("outlined: for each %s, the %s nearest to %s", ax.Name, ay.Name, fmtNum(s.targets[eq].Value))
 	}
 	return sp, nil
 }

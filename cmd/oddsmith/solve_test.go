@@ -67,6 +67,9 @@ func TestSolveCLI(t *testing.T) {
 	}{
 		{[]string{"solve", "ag.skill_test", "--set", "skill=3", "--vary", "tn=1..14", "--target", "event:success=0.6"},
 			[]string{"tn=7 gives event:success = 0.5417, the nearest to 0.6.", "Bracket: tn=6 → 0.7963, tn=7 → 0.5417.", "monotone (decreasing) in tn over all 14 settings", "14 evaluations"}},
+		// the same rule, written in the dice language
+		{[]string{"solve", "--rules", "../../examples/rules/ag_skill.toml", "my.ag.skill", "--set", "skill=3", "--vary", "tn=1..14", "--target", "event:success=0.6"},
+			[]string{"my.ag.skill (exact)", "tn=7 gives event:success = 0.5417, the nearest to 0.6."}},
 		{[]string{"solve", "--expr", "d20 + bonus >= tn", "--set", "bonus=5", "--vary", "tn=-1000000..1000000", "--target", "event:success=0.5"},
 			[]string{"tn=16 gives event:success = 0.5 exactly.", "found by bisection in"}},
 		{[]string{"solve", "gm.fall", "--vary", "height=0..400", "--target", "event:damage_reaches_survival>=0.1"},
