@@ -101,15 +101,20 @@ const (
 
 // The shared parameters of the ailments.
 var (
-	pR = score("R", 10, "reaction score of the roll to resist: health when willing; perception when knowing could avoid it (poisoned wine); "+
-		"evasion when forced on an unwilling victim (a poisoned sword)")
-	pH       = score("H", 10, "health reaction score of the throw-off rolls")
+	pR = score("R", 10, "reaction score of the roll to resist an unwilling victim: perception when knowing could avoid it (poisoned wine); "+
+		"evasion when forced on them (a poisoned sword); a willing victim rolls on H (opt.willing_roll)")
+	// pHealth is H of the ailments without throw-offs, pH that of those
+	// with them.
+	pHealth = score("H", 10, "health reaction score: the roll of a willing victim (willing=1 with opt.willing_roll=health; unused otherwise)")
+	pH      = score("H", 10, "health reaction score: the throw-off rolls, and the roll to contract of a willing victim "+
+		"(willing=1 with opt.willing_roll=health)")
 	pS0      = ip("s0", strengthFromPreset, strengthFromPreset, 20, "strength s0: a penalty on the reaction rolls (−4…+4 typical, 0 most poisons); −99, the default, takes the preset's")
-	pWilling = ip("willing", 0, 0, 1, "1: the victim drinks, injects or accepts it: a penalty of 4 on the roll to contract (the reaction should then be health)")
-	pInj     = ip("injuries", 0, 0, 60, "injuries the victim already has (a penalty on every roll with injury_penalty=on)")
-	pDice    = ip("effect_dice", fromPreset, fromPreset, 4, "n of the effect per occurrence, n dX (0: no effect); −1, the default, takes the preset's")
-	pSides   = ip("effect_sides", 0, 0, 20, "X of the effect per occurrence, n dX (1: a fixed n); 0, the default, takes the preset's")
-	pL       = ip("L", 5, 1, 50, "action times spent in the area (the first roll at entry)")
+	pWilling = ip("willing", 0, 0, 1, "1: the victim drinks, injects or accepts it: a penalty of 4 on the roll to contract, which is then a health roll (on H; "+
+		"opt.willing_roll=reaction keeps R)")
+	pInj   = ip("injuries", 0, 0, 60, "injuries the victim already has (a penalty on every roll with injury_penalty=on)")
+	pDice  = ip("effect_dice", fromPreset, fromPreset, 4, "n of the effect per occurrence, n dX (0: no effect); −1, the default, takes the preset's")
+	pSides = ip("effect_sides", 0, 0, 20, "X of the effect per occurrence, n dX (1: a fixed n); 0, the default, takes the preset's")
+	pL     = ip("L", 5, 1, 50, "action times spent in the area (the first roll at entry)")
 )
 
 func pHorizon(doc string) mechanics.Param {
@@ -119,9 +124,10 @@ func pHorizon(doc string) mechanics.Param {
 // ailmentOptions are the choices every ailment mechanic declares, named
 // after it.
 type ailmentOptions struct {
-	preset mechanics.OptionOf[preset]
-	tau    mechanics.OptionOf[tau]
-	effect mechanics.OptionOf[effectKind]
+	preset  mechanics.OptionOf[preset]
+	tau     mechanics.OptionOf[tau]
+	effect  mechanics.OptionOf[effectKind]
+	willing mechanics.OptionOf[willingRoll]
 }
 
 func ailmentOptionsOf(id string, def preset) ailmentOptions {
@@ -138,17 +144,22 @@ func ailmentOptionsOf(id string, def preset) ailmentOptions {
 			tauPreset, tauRound, tau2Rounds, tauMinute, tau10Minutes, tau20Minutes, tau30Minutes, tauHour, tauDay),
 		effect: mechanics.ChoiceOf(id, "effect_kind", "what an occurrence is counted in (only injuries feed the injury penalty back; "+
 			"preset: the preset's)", effectPreset, effectInjuries, effectSleep, effectParalysis, effectPenalty),
+		willing: mechanics.SwitchOf(id, "willing_roll", "the reaction a willing victim (willing=1) rolls to contract it on: health "+
+			"(H), as the rules say (\"the reaction is health\" when the character accepts the ailment); reaction: R, the reaction of an "+
+			"unwilling victim, for a designer who sets R to the health score or wants another reaction", willingRollHealth, willingRollReaction),
 	}
 }
 
 func (o ailmentOptions) declared(extra ...mechanics.Declared) []mechanics.Option {
-	return mechanics.Options(append([]mechanics.Declared{o.preset, o.tau, o.effect, optNaturals, optInjuryPenalty}, extra...)...)
+	return mechanics.Options(append([]mechanics.Declared{o.preset, o.tau, o.effect, o.willing, optNaturals, optInjuryPenalty}, extra...)...)
 }
 
 // ailment is the decoded configuration shared by the ailment mechanics.
 type ailment struct {
-	s0       int
-	willing  bool
+	s0      int
+	willing bool
+	// onHealth: a willing victim rolls to contract on H (willing_roll=health).
+	onHealth bool
 	inj0     int  // injuries at the start, counted with the penalty on
 	feedback bool // the effects are injuries and the penalty is on
 	kind     effectKind
@@ -162,6 +173,7 @@ type ailment struct {
 func decodeAilment(c mechanics.Config, o ailmentOptions) ailment {
 	pd := presets[o.preset.Of(c)]
 	a := ailment{s0: pd.strength, willing: c.Int("willing") == 1, kind: pd.effect, n: pd.n, x: pd.x, tau: pd.tau, nat: optNaturals.Of(c)}
+	a.onHealth = a.willing && o.willing.Of(c) == willingRollHealth
 	if s := c.Int("s0"); s != strengthFromPreset {
 		a.s0 = s
 	}
@@ -217,6 +229,16 @@ func (a ailment) effectNode() mechanics.Node { return dice(a.n, a.x) }
 func (a ailment) effectUnit() string { return a.kind.unit() }
 
 func (a ailment) willingPenalty() int { return 4 * boolInt(a.willing) }
+
+// reaction is the reaction score of the rolls to contract: H for a
+// willing victim with willing_roll=health ("the reaction is health"),
+// else R.
+func (a ailment) reaction(R, H int) int {
+	if a.onHealth {
+		return H
+	}
+	return R
+}
 
 // stepDice is the dice of one action time: the reaction roll and the effect
 // an occurrence would bring, drawn together as one kernel. Where a roll's
@@ -324,6 +346,10 @@ func (a ailment) effectVar(name, doc string, e, when expr.Expr, otherwise string
 	return mechanics.Var{Name: name, Doc: doc, Unit: a.effectUnit(), Expr: e, When: when, Otherwise: otherwise}
 }
 
+// willingDoc is the part of an ailment's doc about a willing victim.
+const willingDoc = " A willing victim (willing=1) rolls to contract on the health reaction H, at the extra −4 (the rules: \"the " +
+	"reaction is health\"); opt.willing_roll=reaction keeps R."
+
 // feedbackDoc is the part of an ailment's doc about the injury penalty.
 const feedbackDoc = " With injury_penalty=on every roll is at a penalty of the injuries the victim has (the injuries parameter, plus the " +
 	"effects so far when they are injuries): the chain's state already holds the total effect, so the feedback chain stays exact."
@@ -342,13 +368,13 @@ func simpleAilment() *mechanics.Mechanic {
 		ID:      id,
 		Summary: "simple ailment: one reaction roll at the strength penalty; on a failure the effect happens once, after the action time",
 		Doc: "q = 1 − p(s0 + 4·willing) with p(s) = clamp((R − s)/20, 0, 1); the effect is the mixture (1 − q)·δ₀ + q·E, E = n dX of the " +
-			"preset." + feedbackDoc,
-		Params:  []mechanics.Param{pR, pS0, pWilling, pInj, pDice, pSides},
+			"preset." + willingDoc + feedbackDoc,
+		Params:  []mechanics.Param{pR, pHealth, pS0, pWilling, pInj, pDice, pSides},
 		Options: opts.declared(),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			a := decodeAilment(c, opts)
 			lo, hi := a.effectRange()
-			r := roll("natural", c.Int("R")-a.s0-a.willingPenalty()-a.inj0, a.nat)
+			r := roll("natural", a.reaction(c.Int("R"), c.Int("H"))-a.s0-a.willingPenalty()-a.inj0, a.nat)
 			rec := mechanics.NewRecord(mechanics.Int("natural", 1, 20, "the natural d20 of the reaction roll"),
 				mechanics.Int("occurrence", lo, hi, "what the effect brings if it happens (n dX)").In(a.effectUnit()))
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "occurrence", Node: a.effectNode()})}
@@ -400,13 +426,13 @@ func chronicAilment() *mechanics.Mechanic {
 			"(from the first effect to the cure): S(t) = P(time_ill > t). Absorption is certain unless the naturals switch keeps " +
 			"every throw-off at 95% or the feedback outruns the fading; what is still ill at the horizon is reported apart. For the " +
 			"family over s0, run each s0 (the CSV of time_ill holds S(t) as its ccdf) or sweep the mean: oddsmith sweep " +
-			"gm.ailment.chronic --vary s0=-4..4 --metric mean:time_ill." + feedbackDoc + " A configuration whose chain the exact engine would take more than a few seconds " +
+			"gm.ailment.chronic --vary s0=-4..4 --metric mean:time_ill." + willingDoc + feedbackDoc + " A configuration whose chain the exact engine would take more than a few seconds " +
 			"over (a large random effect over a long horizon, above all with feedback) is refused by it, with advice; the simulator runs it.",
 		Params:  []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pHorizon("action times followed at most (the contraction roll is the first)")},
 		Options: opts.declared(optFadeIndex, optWillingPenalty, optThrowoffReaction),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			a := decodeAilment(c, opts)
-			ch := chronic{a: a, R: c.Int("R"), H: c.Int("H"), horizon: c.Int("horizon"),
+			ch := chronic{a: a, R: a.reaction(c.Int("R"), c.Int("H")), H: c.Int("H"), horizon: c.Int("horizon"),
 				fade: optFadeIndex.Of(c), allRolls: optWillingPenalty.Of(c) == willingAllRolls}
 			if optThrowoffReaction.Of(c) == throwoffSame {
 				ch.H = ch.R
@@ -419,8 +445,9 @@ func chronicAilment() *mechanics.Mechanic {
 // chronic is a configuration of gm.ailment.chronic, decoded.
 type chronic struct {
 	a ailment
-	// R is the reaction of the roll to contract, H that of the
-	// throw-offs (R again with throwoff_reaction=same_as_contraction).
+	// R is the reaction of the roll to contract (H for a willing victim
+	// with willing_roll=health), H that of the throw-offs (R again with
+	// throwoff_reaction=same_as_contraction).
 	R, H     int
 	horizon  int // action times followed, the roll to contract the first
 	fade     fadeIndex
@@ -658,12 +685,12 @@ func inescapableAilment() *mechanics.Mechanic {
 			"failures in 5 rounds → 6d10 minutes). " +
 			"Homogeneous chains over L action times. The exposure–response curve E[N] vs L: oddsmith sweep gm.ailment.inescapable " +
 			"--vary L=1..20 --metric mean:effects." +
-			countDoc + feedbackDoc + " A joint chain too large for the exact engine's memory is refused by it (use the simulator).",
-		Params:  []mechanics.Param{pR, pS0, pWilling, pInj, pDice, pSides, pL},
+			willingDoc + countDoc + feedbackDoc + " A joint chain too large for the exact engine's memory is refused by it (use the simulator).",
+		Params:  []mechanics.Param{pR, pHealth, pS0, pWilling, pInj, pDice, pSides, pL},
 		Options: opts.declared(optIncapacitation),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			a := decodeAilment(c, opts)
-			L, R := c.Int("L"), c.Int("R")
+			L, R := c.Int("L"), a.reaction(c.Int("R"), c.Int("H"))
 			autoFail := optIncapacitation.Of(c) == incapAutoFail && a.kind.incapacitates()
 			lo, emax := a.effectRange()
 			target := func(total int) int { return R - a.s0 - a.willingPenalty() - a.penalty(total) }
@@ -744,7 +771,7 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 			"forward DP over the area (a time-inhomogeneous chain) then the chronic chain, on the effects in the area (the time of the cure gives those " +
 			"after). The victim counts as ill from the first effect; time_ill_after_leaving is the number of failed throw-offs. " +
 			"The exposure–response curve E[N] vs L: oddsmith sweep gm.ailment.chronic_inescapable --vary L=1..20 --metric " +
-			"mean:effects." + countDoc + feedbackDoc +
+			"mean:effects." + willingDoc + countDoc + feedbackDoc +
 			" A configuration whose chain the exact engine would take more than a few seconds over (a large random effect with " +
 			"feedback and many action times) is refused by it, with advice; the simulator runs it.",
 		Params: []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pL,
@@ -752,7 +779,7 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 		Options: opts.declared(optGrowth, optExitThrowoff),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			a := decodeAilment(c, opts)
-			ci := chronicInescapable{a: a, L: c.Int("L"), R: c.Int("R"), H: c.Int("H"), after: c.Int("horizon"),
+			ci := chronicInescapable{a: a, L: c.Int("L"), R: a.reaction(c.Int("R"), c.Int("H")), H: c.Int("H"), after: c.Int("horizon"),
 				growth: optGrowth.Of(c), exit: optExitThrowoff.Of(c)}
 			var specs []*mechanics.Spec
 			for _, k := range a.chains() {

@@ -128,11 +128,14 @@ type chronicCase struct {
 	sets              []string
 	R, H, s0          int
 	willing, allRolls bool
-	fade              fadeIndex
-	n, x              int
-	inj0              int
-	feedback, nat     bool
-	horizon           int
+	// onR: a willing victim contracts on R (willing_roll=reaction), not
+	// on H; same: the throw-offs are on the reaction of the contraction.
+	onR, same     bool
+	fade          fadeIndex
+	n, x          int
+	inj0          int
+	feedback, nat bool
+	horizon       int
 }
 
 // chronicOracle follows the ailment step by step on maps of the total
@@ -145,7 +148,14 @@ func chronicOracle(c chronicCase) (n, total dist, still *big.Rat) {
 	}
 	e := ndx(c.n, c.x)
 	n, total = dist{}, dist{}
-	pc := pr(c.R-c.s0-w-c.inj0, c.nat)
+	rc := c.R
+	if c.willing && !c.onR {
+		rc = c.H // "the reaction is health"
+	}
+	if c.same {
+		c.H = rc
+	}
+	pc := pr(rc-c.s0-w-c.inj0, c.nat)
 	n.put(0, pc)
 	total.put(0, pc)
 	ill := dist{}
@@ -193,8 +203,12 @@ func TestChronicOracle(t *testing.T) {
 		{sets: []string{"R=12", "H=12", "s0=3"}, R: 12, H: 12, s0: 3, n: 1, x: 1, horizon: 100},
 		{sets: []string{"opt.fade_index=first_throwoff_at_s0", "willing=1", "opt.willing_penalty=all_rolls", "R=14", "H=13"},
 			R: 14, H: 13, s0: 3, willing: true, allRolls: true, fade: fadeFirstAtS0, n: 1, x: 1, horizon: 100},
+		{sets: []string{"opt.fade_index=first_throwoff_at_s0", "willing=1", "opt.willing_penalty=all_rolls", "R=14", "H=13", "opt.willing_roll=reaction"},
+			R: 14, H: 13, s0: 3, willing: true, allRolls: true, onR: true, fade: fadeFirstAtS0, n: 1, x: 1, horizon: 100},
 		{sets: []string{"opt.fade_index=s0_minus_k", "willing=1", "opt.throwoff_reaction=same_as_contraction", "R=9", "H=17"},
-			R: 9, H: 9, s0: 3, willing: true, fade: fadeS0MinusK, n: 1, x: 1, horizon: 100},
+			R: 9, H: 17, s0: 3, willing: true, same: true, fade: fadeS0MinusK, n: 1, x: 1, horizon: 100},
+		{sets: []string{"opt.fade_index=s0_minus_k", "willing=1", "opt.throwoff_reaction=same_as_contraction", "R=9", "H=17", "opt.willing_roll=reaction"},
+			R: 9, H: 17, s0: 3, willing: true, same: true, onR: true, fade: fadeS0MinusK, n: 1, x: 1, horizon: 100},
 		// A random effect in injuries, with the injury penalty: a feedback chain.
 		{sets: []string{"preset=black_widow", "s0=2", "H=13", "opt.injury_penalty=on", "injuries=1", "horizon=30"},
 			R: 10, H: 13, s0: 2, n: 1, x: 2, inj0: 1, feedback: true, horizon: 30},
@@ -240,8 +254,10 @@ type inescapableCase struct {
 	sets              []string
 	R, s0, L, n, x    int
 	willing, autoFail bool
-	inj0              int
-	feedback, nat     bool
+	// H is the reaction of a willing victim's rolls (willing_roll=health).
+	H             int
+	inj0          int
+	feedback, nat bool
 }
 
 // inescapableOracle follows the L rolls in the area on maps of (count,
@@ -252,6 +268,9 @@ func inescapableOracle(c inescapableCase) (n, total dist) {
 		w = 4
 	}
 	e := ndx(c.n, c.x)
+	if c.willing && c.H > 0 {
+		c.R = c.H // "the reaction is health"
+	}
 	states := map[pair]*big.Rat{{0, 0}: q(1, 1)}
 	for range c.L {
 		next := map[pair]*big.Rat{}
@@ -293,7 +312,8 @@ func TestInescapableOracle(t *testing.T) {
 		{sets: nil, R: 10, s0: 0, L: 5, n: 2, x: 10},
 		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=6", "R=13"}, R: 13, L: 6, n: 2, x: 10, autoFail: true},
 		{sets: []string{"preset=huge_spider", "opt.injury_penalty=on", "L=7", "R=15", "injuries=1"}, R: 15, s0: 2, L: 7, n: 1, x: 3, inj0: 1, feedback: true},
-		{sets: []string{"preset=food_poisoning", "opt.injury_penalty=on", "L=9", "R=16", "willing=1"}, R: 16, s0: 3, L: 9, n: 1, x: 1, willing: true, feedback: true},
+		{sets: []string{"preset=food_poisoning", "opt.injury_penalty=on", "L=9", "R=16", "willing=1", "H=15"}, R: 16, H: 15, s0: 3, L: 9, n: 1, x: 1, willing: true, feedback: true},
+		{sets: []string{"preset=food_poisoning", "opt.injury_penalty=on", "L=9", "R=16", "willing=1", "H=15", "opt.willing_roll=reaction"}, R: 16, s0: 3, L: 9, n: 1, x: 1, willing: true, feedback: true},
 		// Auto-fail applies only to effects that incapacitate: not to injuries.
 		{sets: []string{"preset=large_spider", "opt.incapacitation=auto_fail_when_incapacitated", "L=4", "opt.naturals=1_succeeds_20_fails", "R=30"},
 			R: 30, s0: 1, L: 4, n: 1, x: 2, nat: true},
@@ -326,6 +346,7 @@ type chronicInescapableCase struct {
 	sets                       []string
 	R, H, s0, L, horizon, n, x int
 	willing, atS0, afterFirst  bool
+	onR                        bool // a willing victim rolls on R (willing_roll=reaction)
 	inj0                       int
 	feedback, nat              bool
 }
@@ -348,6 +369,10 @@ func chronicInescapableOracle(c chronicInescapableCase) chronicInescapableReadin
 		w = 4
 	}
 	e := ndx(c.n, c.x)
+	rc := c.R
+	if c.willing && !c.onR {
+		rc = c.H // "the reaction is health"
+	}
 	// In the area: P(first failure at j) and the total of the L − j
 	// effects that follow it.
 	resisting := q(1, 1)
@@ -369,7 +394,7 @@ func chronicInescapableOracle(c chronicInescapableCase) chronicInescapableReadin
 		if c.afterFirst {
 			s = c.s0
 		}
-		p := pr(c.R-s-w-c.inj0, c.nat)
+		p := pr(rc-s-w-c.inj0, c.nat)
 		for v, pe := range e {
 			put(next, st{1, 0, v}, mul(mul(resisting, sub(q(1, 1), p)), pe))
 		}
@@ -423,6 +448,8 @@ func TestChronicInescapableOracle(t *testing.T) {
 			R: 10, H: 14, s0: 1, L: 4, horizon: 40, n: 1, x: 2, inj0: 1, feedback: true},
 		{sets: []string{"preset=sleep_gas", "L=3", "opt.naturals=1_succeeds_20_fails", "horizon=12", "willing=1", "R=16"},
 			R: 16, H: 10, L: 3, horizon: 12, n: 2, x: 10, willing: true, nat: true},
+		{sets: []string{"preset=sleep_gas", "L=3", "opt.naturals=1_succeeds_20_fails", "horizon=12", "willing=1", "R=16", "opt.willing_roll=reaction"},
+			R: 16, H: 10, L: 3, horizon: 12, n: 2, x: 10, willing: true, nat: true, onR: true},
 		{sets: []string{"effect_dice=2", "opt.injury_penalty=on", "L=3", "H=18", "horizon=30"}, R: 10, H: 18, L: 3, horizon: 30, n: 2, x: 1, feedback: true},
 	}
 	for _, c := range cases {
@@ -444,9 +471,10 @@ func TestChronicInescapableOracle(t *testing.T) {
 // TestSimpleAilmentOracle: one roll, and on a failure the effect once.
 func TestSimpleAilmentOracle(t *testing.T) {
 	t.Parallel()
-	// Shadow spider (s = 1, d6), willing (−4), R = 13, 2 injuries with the
-	// penalty: the roll at 13 − 1 − 4 − 2 = 6 resists with P = 6/20.
-	r := mechtest.MustExact(t, registry, "gm.ailment.simple", "preset=shadow_spider", "willing=1", "R=13", "opt.injury_penalty=on", "injuries=2")
+	// Shadow spider (s = 1, d6), willing (−4, on the health reaction H =
+	// 13; R does not count), 2 injuries with the penalty: the roll at
+	// 13 − 1 − 4 − 2 = 6 resists with P = 6/20.
+	r := mechtest.MustExact(t, registry, "gm.ailment.simple", "preset=shadow_spider", "willing=1", "H=13", "R=3", "opt.injury_penalty=on", "injuries=2")
 	mechtest.Near(t, "P(affected)", r.Event("affected").P, 0.7, 1e-15)
 	want := map[float64]float64{0: 0.3}
 	for v := 1; v <= 6; v++ {
