@@ -140,7 +140,9 @@ func ailmentOptionsOf(id string, def preset) ailmentOptions {
 	return ailmentOptions{
 		preset: mechanics.ChoiceOf(id, "preset", "an ailment of the seed's table: it gives the strength, the action time and the effect "+
 			"wherever s0, tau, effect_kind, effect_dice or effect_sides is left at its default (−99, preset, preset, −1, 0): "+presetsDoc()+"; custom: strength 0, 1 injury", order...),
-		tau: mechanics.ChoiceOf(id, "tau", "the action time: when an effect comes, and the step of the chains (a label; preset: the preset's)",
+		tau: mechanics.ChoiceOf(id, "tau", "the action time: when an effect comes, and the step of the chains (a label, except against "+
+			"the minutes of an incapacitating effect with gm.ailment.inescapable.opt.incapacitation=auto_fail_when_incapacitated, a "+
+			"round being a sixth of a minute; preset: the preset's)",
 			tauPreset, tauRound, tau2Rounds, tauMinute, tau10Minutes, tau20Minutes, tau30Minutes, tauHour, tauDay),
 		effect: mechanics.ChoiceOf(id, "effect_kind", "what an occurrence is counted in (only injuries feed the injury penalty back; "+
 			"preset: the preset's)", effectPreset, effectInjuries, effectSleep, effectParalysis, effectPenalty),
@@ -578,9 +580,93 @@ func (ch chronic) report(spec *mechanics.Spec, illness illStates) {
 }
 
 var optIncapacitation = mechanics.SwitchOf("gm.ailment.inescapable", "incapacitation",
-	"keep_rolling: the effects do not change later rolls; auto_fail_when_incapacitated: once an effect that incapacitates "+
-		"(sleep, paralysis) has taken hold, every later roll in the area fails (the effect lasts minutes, the action time a round)",
+	"keep_rolling: the effects do not change later rolls (the rules' example: asleep in the gas, three failures in five rounds); "+
+		"auto_fail_when_incapacitated: a victim asleep or paralysed (an effect in sleep or paralysis minutes) for the whole of an "+
+		"action time fails its roll. An effect takes place when its action time ends and lasts its minutes, added to what is left "+
+		"of earlier ones (cumulative, as the rules' 6d10 minutes for three failures); so it covers the next k action times when it "+
+		"lasts at least k action times (a round is a sixth of a minute: 2d10 minutes of sleep outlast every later round, never a "+
+		"day)",
 	incapKeepRolling, incapAutoFail)
+
+// incapacity is how gm.ailment.inescapable with
+// auto_fail_when_incapacitated follows the time the victim is still out:
+// in units of a round (a sixth of a minute) for action times of rounds,
+// of a minute otherwise.
+type incapacity struct {
+	tau       int // the action time, in units
+	perMinute int // units in a minute of effect
+	// limit is the most time left kept: past it the victim is out for
+	// every action time still to come in the area, (L − 1)·τ, or the
+	// most the effects can leave, whichever is less; τ when every effect
+	// lasts an action time or more (once out, out to the end).
+	limit int
+}
+
+// units is the length of an action time in the units of incapacity.
+func (t tau) units() (tau, perMinute int) {
+	switch t {
+	case tauRound:
+		return 1, 6
+	case tau2Rounds:
+		return 2, 6
+	}
+	return [...]int{tauMinute: 1, tau10Minutes: 10, tau20Minutes: 20, tau30Minutes: 30, tauHour: 60, tauDay: 1440}[t], 1
+}
+
+// newIncapacity is the incapacity of an auto-fail chain over L action
+// times; ok is false when no effect can put the victim out for a whole
+// action time (then the rolls go on as with keep_rolling).
+func newIncapacity(a ailment, L int) (ic incapacity, ok bool) {
+	ic.tau, ic.perMinute = a.tau.units()
+	lo, hi := a.effectRange()
+	lo, hi = lo*ic.perMinute, hi*ic.perMinute
+	if hi < ic.tau || L < 2 {
+		return ic, false
+	}
+	if lo >= ic.tau {
+		// Out for an action time is out for good: each auto-failed roll
+		// brings at least an action time more.
+		ic.limit = ic.tau
+		return ic, true
+	}
+	// After j action times the time left is at most hi + (j − 1)(hi − τ),
+	// and only the last L − 1 matter.
+	ic.limit = min((L-1)*ic.tau, hi+(L-2)*(hi-ic.tau))
+	return ic, true
+}
+
+// field declares the time left at the start of an action time: 0 when
+// less than an action time (the victim rolls, and is clear of it at the
+// action time's end), k ≥ 1 for τ + k − 1 units (capped at limit).
+func (ic incapacity) field() mechanics.Field {
+	return mechanics.Int("out", 0, ic.limit-ic.tau+1, fmt.Sprintf("time still out at the start of the action time, in %s: 0 under an "+
+		"action time, k for %d + k − 1 (at most %d: out for every action time left)", ic.unitName(), ic.tau, ic.limit))
+}
+
+func (ic incapacity) unitName() string {
+	if ic.perMinute == 6 {
+		return "rounds"
+	}
+	return "minutes"
+}
+
+// out is whether a victim whose field reads v is out for the whole
+// action time (its roll fails).
+func (ic incapacity) out(v int) bool { return v > 0 }
+
+// next is the field at the start of the next action time, from v, with an
+// effect of e minutes taking place at this one's end (0: none).
+func (ic incapacity) next(v, e int) int {
+	left := 0 // what is left at this action time's end
+	if v > 0 {
+		left = v - 1 // τ + v − 1 at its start
+	}
+	left += e * ic.perMinute
+	if left < ic.tau {
+		return 0
+	}
+	return min(left, ic.limit) - ic.tau + 1
+}
 
 // keep says what a counting chain's state holds: the number of effects,
 // the total effect, or both.
@@ -616,7 +702,7 @@ type counter struct {
 // statuses), then "total" in [0, tmax] and the count field. The status
 // varies fastest and the total next, so that a step that adds to the
 // total, or ends, leads to states close by.
-func newCounter(a ailment, k keep, statuses []string, count mechanics.Field, tmax int) counter {
+func newCounter(a ailment, k keep, statuses []string, count mechanics.Field, tmax int, extra ...mechanics.Field) counter {
 	fs := []mechanics.Field{mechanics.Enum("status", "where the victim stands", statuses...)}
 	if k.total {
 		fs = append(fs, mechanics.Int("total", 0, tmax, "total effect so far"))
@@ -624,7 +710,7 @@ func newCounter(a ailment, k keep, statuses []string, count mechanics.Field, tma
 	if k.count {
 		fs = append(fs, count)
 	}
-	rec := mechanics.NewRecord(fs...)
+	rec := mechanics.NewRecord(append(fs, extra...)...)
 	c := counter{a: a, rec: rec, keep: k, status: rec.Slot("status")}
 	if k.count {
 		c.sN = rec.Slot(count.Name)
@@ -684,22 +770,36 @@ func inescapableAilment() *mechanics.Mechanic {
 			"effect: N ~ Binomial(L, 1 − p) and the total effect Σ_{i ≤ N} E_i, a compound (random-count) sum (sleep gas: 3 " +
 			"failures in 5 rounds → 6d10 minutes). " +
 			"Homogeneous chains over L action times. The exposure–response curve E[N] vs L: oddsmith sweep gm.ailment.inescapable " +
-			"--vary L=1..20 --metric mean:effects." +
+			"--vary L=1..20 --metric mean:effects. With opt.incapacitation=auto_fail_when_incapacitated the chains also hold how " +
+			"long the victim is still asleep or paralysed, against the action time (see the option): a day's rolls are not " +
+			"failed by minutes of sleep, a round's are." +
 			willingDoc + countDoc + feedbackDoc + " A joint chain too large for the exact engine's memory is refused by it (use the simulator).",
 		Params:  []mechanics.Param{pR, pHealth, pS0, pWilling, pInj, pDice, pSides, pL},
 		Options: opts.declared(optIncapacitation),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			a := decodeAilment(c, opts)
 			L, R := c.Int("L"), a.reaction(c.Int("R"), c.Int("H"))
+			var ic incapacity
 			autoFail := optIncapacitation.Of(c) == incapAutoFail && a.kind.incapacitates()
+			if autoFail {
+				ic, autoFail = newIncapacity(a, L)
+			}
 			lo, emax := a.effectRange()
 			target := func(total int) int { return R - a.s0 - a.willingPenalty() - a.penalty(total) }
 			var specs []*mechanics.Spec
 			for _, k := range a.chains() {
-				cnt := newCounter(a, k, []string{"in the area"}, mechanics.Int("effects", 0, L, "effects so far"), L*emax)
+				var extra []mechanics.Field
+				if autoFail {
+					extra = append(extra, ic.field())
+				}
+				cnt := newCounter(a, k, []string{"in the area"}, mechanics.Int("effects", 0, L, "effects so far"), L*emax, extra...)
 				rec := cnt.rec
 				if rec.Size() > maxStates {
-					return nil, tooManyStates(rec.Size(), "lower L or the effect dice")
+					return nil, tooManyStates(rec.Size(), "lower L or the effect dice (or use keep_rolling)")
+				}
+				var sOut mechanics.Slot
+				if autoFail {
+					sOut = rec.Slot("out")
 				}
 				p := &mechanics.Process{Horizon: L, TimeUnit: a.tau.unit(), Homogeneous: true}
 				area := addBlock(p, false, rec)
@@ -714,16 +814,21 @@ func inescapableAilment() *mechanics.Mechanic {
 					}
 					n := cnt.n(code)
 					total := cnt.total(code, n)
-					// Affected so far: a count, or a total (a random effect
-					// brings at least one).
-					affected := n > 0 || (k.total && total > 0)
-					if !(autoFail && affected) && d.resists(x, target(total)) {
-						return s
+					out := autoFail && ic.out(sOut.Get(code))
+					if !out && d.resists(x, target(total)) {
+						if autoFail {
+							code = sOut.Set(code, ic.next(sOut.Get(code), 0))
+						}
+						return area.state(code)
+					}
+					e := d.effect(x)
+					if autoFail {
+						code = sOut.Set(code, ic.next(sOut.Get(code), e))
 					}
 					// L effects take all L action times: no step follows
 					// them within the horizon, so the clamps only keep the
 					// homogeneous chain's reachable states declared.
-					return area.state(cnt.with(code, min(n+1, L), min(total+d.effect(x), L*emax)))
+					return area.state(cnt.with(code, min(n+1, L), min(total+e, L*emax)))
 				}
 				spec := &mechanics.Spec{Process: p, Record: p.Record()}
 				if k.count {

@@ -245,8 +245,9 @@ func joinSets(sets []string) string {
 	return b.String()
 }
 
-// pair is a (count, total) state of an oracle.
-type pair struct{ n, total int }
+// pair is a (count, total) state of an oracle, with the seconds the
+// victim is still out at the start of the next action time.
+type pair struct{ n, total, out int }
 
 // inescapableCase is one configuration of gm.ailment.inescapable for the
 // oracle.
@@ -254,6 +255,11 @@ type inescapableCase struct {
 	sets              []string
 	R, s0, L, n, x    int
 	willing, autoFail bool
+	// tau is the action time in seconds (a round is 10 s) with autoFail:
+	// a victim still out (asleep, paralysed) for the whole of an action
+	// time fails its roll; each effect, n dX minutes, takes place at the
+	// end of its action time and adds to what is left of the others.
+	tau int
 	// H is the reaction of a willing victim's rolls (willing_roll=health).
 	H             int
 	inj0          int
@@ -271,7 +277,7 @@ func inescapableOracle(c inescapableCase) (n, total dist) {
 	if c.willing && c.H > 0 {
 		c.R = c.H // "the reaction is health"
 	}
-	states := map[pair]*big.Rat{{0, 0}: q(1, 1)}
+	states := map[pair]*big.Rat{{0, 0, 0}: q(1, 1)}
 	for range c.L {
 		next := map[pair]*big.Rat{}
 		put := func(k pair, p *big.Rat) {
@@ -286,12 +292,13 @@ func inescapableOracle(c inescapableCase) (n, total dist) {
 				tgt -= st.total
 			}
 			p := pr(tgt, c.nat)
-			if c.autoFail && st.n > 0 {
+			if c.autoFail && st.out >= c.tau {
 				p = q(0, 1)
 			}
-			put(st, mul(m, p))
+			left := max(st.out-c.tau, 0)
+			put(pair{st.n, st.total, left}, mul(m, p))
 			for v, pe := range e {
-				put(pair{st.n + 1, st.total + v}, mul(mul(m, sub(q(1, 1), p)), pe))
+				put(pair{st.n + 1, st.total + v, left + 60*v}, mul(mul(m, sub(q(1, 1), p)), pe))
 			}
 		}
 		states = next
@@ -310,7 +317,20 @@ func TestInescapableOracle(t *testing.T) {
 	t.Parallel()
 	cases := []inescapableCase{
 		{sets: nil, R: 10, s0: 0, L: 5, n: 2, x: 10},
-		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=6", "R=13"}, R: 13, L: 6, n: 2, x: 10, autoFail: true},
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=6", "R=13"}, R: 13, L: 6, n: 2, x: 10, autoFail: true, tau: 10},
+		// Against the action time: 2d10 minutes outlast 2 rounds and a
+		// minute, never a day, and outlast 10 or 20 minutes or not.
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=5", "R=13", "tau=2_rounds"}, R: 13, L: 5, n: 2, x: 10, autoFail: true, tau: 20},
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=5", "R=13", "tau=minute"}, R: 13, L: 5, n: 2, x: 10, autoFail: true, tau: 60},
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=6", "R=13", "tau=10_minutes"}, R: 13, L: 6, n: 2, x: 10, autoFail: true, tau: 600},
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=6", "R=11", "s0=1", "tau=20_minutes", "effect_dice=2", "effect_sides=12"},
+			R: 11, s0: 1, L: 6, n: 2, x: 12, autoFail: true, tau: 1200},
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=5", "R=12", "tau=30_minutes", "effect_dice=2", "effect_sides=20", "effect_kind=paralysis_minutes"},
+			R: 12, L: 5, n: 2, x: 20, autoFail: true, tau: 1800},
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=6", "R=13", "tau=day"}, R: 13, L: 6, n: 2, x: 10, autoFail: true, tau: 86400},
+		// A fixed effect: 3 minutes outlast two 1-minute action times.
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=7", "R=9", "tau=minute", "effect_dice=3", "effect_sides=1"},
+			R: 9, L: 7, n: 3, x: 1, autoFail: true, tau: 60},
 		{sets: []string{"preset=huge_spider", "opt.injury_penalty=on", "L=7", "R=15", "injuries=1"}, R: 15, s0: 2, L: 7, n: 1, x: 3, inj0: 1, feedback: true},
 		{sets: []string{"preset=food_poisoning", "opt.injury_penalty=on", "L=9", "R=16", "willing=1", "H=15"}, R: 16, H: 15, s0: 3, L: 9, n: 1, x: 1, willing: true, feedback: true},
 		{sets: []string{"preset=food_poisoning", "opt.injury_penalty=on", "L=9", "R=16", "willing=1", "H=15", "opt.willing_roll=reaction"}, R: 16, s0: 3, L: 9, n: 1, x: 1, willing: true, feedback: true},

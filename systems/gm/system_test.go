@@ -116,6 +116,10 @@ var extraConfigs = withEveryPreset(map[string][][]string{
 		{"effect_kind=paralysis_minutes", "opt.incapacitation=auto_fail_when_incapacitated", "preset=giant_spider", "willing=1", "R=16"},
 		{"opt.naturals=1_succeeds_20_fails", "s0=5", "L=10"},
 		{"willing=1", "R=16", "H=9", "opt.willing_roll=reaction", "L=4"},
+		// Sleep that may or may not outlast a 10-minute action time, and
+		// paralysis that never outlasts a day.
+		{"opt.incapacitation=auto_fail_when_incapacitated", "tau=10_minutes", "L=7", "R=12"},
+		{"opt.incapacitation=auto_fail_when_incapacitated", "preset=giant_spider", "tau=day", "L=4", "s0=0"},
 	},
 	"gm.ailment.chronic_inescapable": {
 		{"opt.growth=after_first_effect", "L=8", "R=14"},
