@@ -52,7 +52,13 @@ type VarResult struct {
 	Undefined      float64
 	UndefinedCount int64 // simulator only
 	UndefinedLabel string
-	Stats          Stats
+	// Given names the condition of a conditional variable (Var.Given),
+	// "" for the others; P and Undefined are then the probabilities given
+	// it, and GivenP (GivenCount) is its probability (simulated count).
+	Given      string
+	GivenP     float64
+	GivenCount int64 // simulator only
+	Stats      Stats
 }
 
 // Value is the variable's i-th support point (Lo+i)/Den.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -131,10 +132,13 @@ type tally struct {
 	events  []bool
 	bands   []int
 	defined []bool
-	// By variable: the mass (count) where it is undefined, its lattice
-	// 1/den, its least and greatest value, and whether it has any.
+	// By variable: the mass (count) where it is undefined, the mass
+	// (count) of its condition (Var.Given), its lattice 1/den, its least
+	// and greatest value, and whether it has any.
 	undefP     []float64
 	undefN     []int64
+	givenP     []float64
+	givenN     []int64
 	den        []int64
 	vmin, vmax []expr.Rat
 	seen       []bool
@@ -149,7 +153,7 @@ func newTally(spec *mechanics.Spec, outs *mechanics.Outputs) *tally {
 	nv, ne, nb := len(spec.Vars), len(spec.Events), len(spec.Bands)
 	t := &tally{spec: spec, outs: outs,
 		vars: make([]expr.Rat, nv), events: make([]bool, ne), bands: make([]int, nb), defined: make([]bool, nv),
-		undefP: make([]float64, nv), undefN: make([]int64, nv),
+		undefP: make([]float64, nv), undefN: make([]int64, nv), givenP: make([]float64, nv), givenN: make([]int64, nv),
 		evP: make([]float64, ne), evN: make([]int64, ne),
 		bP: make([][]float64, nb), bN: make([][]int64, nb),
 		den: make([]int64, nv), vmin: make([]expr.Rat, nv), vmax: make([]expr.Rat, nv), seen: make([]bool, nv)}
@@ -178,6 +182,11 @@ func (t *tally) scan(b *Budget, m Masses) error {
 			return err
 		}
 		for k, v := range t.vars {
+			if !t.outs.InGiven(k) {
+				continue
+			}
+			t.givenP[k] += q
+			t.givenN[k] += c
 			if !t.defined[k] {
 				t.undefP[k] += q
 				t.undefN[k] += c
@@ -245,10 +254,31 @@ func (t *tally) varDists(b *Budget, m Masses) ([]VarResult, error) {
 			return nil, err
 		}
 	}
+	for k, v := range t.spec.Vars {
+		if v.Given != nil {
+			t.condition(&vrs[k], k, v)
+		}
+	}
 	for k := range vrs {
 		vrs[k].Stats = statsOf(Dist{Lo: vrs[k].Lo, P: vrs[k].P}, vrs[k].Den)
 	}
 	return vrs, nil
+}
+
+// condition makes variable k's masses those given its condition: divided
+// by the condition's mass (a condition that never holds leaves the
+// variable undefined everywhere).
+func (t *tally) condition(vr *VarResult, k int, v mechanics.Var) {
+	vr.Given, vr.GivenP, vr.GivenCount = cmp.Or(v.GivenLabel, "the condition"), math.Min(t.givenP[k], 1), t.givenN[k]
+	g := t.givenP[k]
+	if g <= 0 {
+		vr.Undefined, vr.UndefinedLabel = 1, "never "+vr.Given
+		return
+	}
+	for i := range vr.P {
+		vr.P[i] /= g
+	}
+	vr.Undefined = math.Min(t.undefP[k]/g, 1)
 }
 
 // fill is the second pass: each outcome's mass (and count) to its
@@ -265,7 +295,7 @@ func (t *tally) fill(b *Budget, m Masses, vrs []VarResult, scale []expr.Rat) err
 			return err
 		}
 		for k, v := range t.vars {
-			if !t.seen[k] || !t.defined[k] {
+			if !t.seen[k] || !t.defined[k] || !t.outs.InGiven(k) {
 				continue
 			}
 			vr := &vrs[k]

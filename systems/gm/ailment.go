@@ -352,6 +352,12 @@ func (a ailment) effectVar(name, doc string, e, when expr.Expr, otherwise string
 const willingDoc = " A willing victim (willing=1) rolls to contract on the health reaction H, at the extra −4 (the rules: \"the " +
 	"reaction is health\"); opt.willing_roll=reaction keeps R."
 
+// given makes v the conditional variable given cond (named label).
+func (a ailment) given(v mechanics.Var, cond expr.Expr, label string) mechanics.Var {
+	v.Given, v.GivenLabel = cond, label
+	return v
+}
+
 // feedbackDoc is the part of an ailment's doc about the injury penalty.
 const feedbackDoc = " With injury_penalty=on every roll is at a penalty of the injuries the victim has (the injuries parameter, plus the " +
 	"effects so far when they are injuries): the chain's state already holds the total effect, so the feedback chain stays exact."
@@ -383,7 +389,8 @@ func simpleAilment() *mechanics.Mechanic {
 			affected := expr.Not(r.Success())
 			spec.Vars = []mechanics.Var{
 				a.effectVar("effect", "the effect suffered: E on a failed roll, else 0", expr.Cond(affected, field("occurrence"), num(0)), nil, ""),
-				a.effectVar("effect_if_affected", "the effect given that the roll failed (E)", field("occurrence"), affected, "resisted"),
+				a.given(a.effectVar("effect_if_affected", "the effect given that the roll failed: E, its distribution given "+
+					"affected (P(E = x | affected), summing to 1)", field("occurrence"), nil, ""), affected, "affected"),
 			}
 			spec.Var("margin", "the reaction roll's margin: target − N", r.Margin()).
 				Event("affected", "the reaction roll fails: the effect happens once, after the action time", affected)
@@ -567,8 +574,8 @@ func (ch chronic) report(spec *mechanics.Spec, illness illStates) {
 	still := fmt.Sprintf("still ill after %d %ss", ch.horizon, p.TimeUnit)
 	spec.Vars = []mechanics.Var{
 		{Name: "effects", Doc: "N: the number of effects (0 when resisted; the cure comes at action time N + 1)", Unit: "effects", Expr: n, When: within, Otherwise: still},
-		{Name: "effects_if_contracted", Doc: "N given that the ailment was contracted (its mean is E[N | contracted])", Unit: "effects",
-			Expr: n, When: expr.And(contracted, within), Otherwise: "resisted, or " + still},
+		{Name: "effects_if_contracted", Doc: "N given that the ailment was contracted: P(N = n | contracted), summing to 1 with " +
+			"P(still ill | contracted)", Unit: "effects", Expr: n, When: within, Otherwise: still, Given: contracted, GivenLabel: "contracted"},
 		ch.a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (stacked magnitudes for temporary effects)", total, within, still),
 		{Name: "time_ill", Doc: "N·τ: action times from the first effect to the cure (0 when resisted); S(t) = P(time_ill > t)",
 			Unit: p.TimeUnit, Expr: n, When: within, Otherwise: still},
@@ -836,7 +843,8 @@ func inescapableAilment() *mechanics.Mechanic {
 					affected := expr.Ge(nTab, num(1))
 					spec.Vars = []mechanics.Var{
 						{Name: "effects", Doc: "N: failed rolls in the L action times, each one more effect", Unit: "effects", Expr: nTab},
-						{Name: "effects_if_affected", Doc: "N given at least one failure", Unit: "effects", Expr: nTab, When: affected, Otherwise: "never affected"},
+						{Name: "effects_if_affected", Doc: "N given at least one failure: P(N = n | affected), summing to 1", Unit: "effects",
+							Expr: nTab, Given: affected, GivenLabel: "affected"},
 					}
 					spec.Event("affected", "at least one roll fails", affected)
 				}
@@ -1040,10 +1048,10 @@ func (ci chronicInescapable) report(spec *mechanics.Spec, illness block, cnt cou
 		spec.Vars = []mechanics.Var{
 			{Name: "effects", Doc: "N = (L − j*) + N_chronic: every effect, in the area and after it", Unit: "effects", Expr: n, When: within, Otherwise: still},
 			{Name: "effects_in_area", Doc: "L − j*: effects while in the area (0 if never affected)", Unit: "effects", Expr: inArea},
-			{Name: "effects_if_affected", Doc: "N given that it took hold", Unit: "effects", Expr: n, When: expr.And(affected, within),
-				Otherwise: "never affected, or " + still},
-			{Name: "time_ill_after_leaving", Doc: "action times ill after leaving the area: the failed throw-offs, each one more effect",
-				Unit: p.TimeUnit, Expr: afterLeaving, When: expr.And(affected, within), Otherwise: "never affected, or " + still},
+			{Name: "effects_if_affected", Doc: "N given that it took hold: P(N = n | affected), summing to 1 with P(still ill | affected)",
+				Unit: "effects", Expr: n, When: within, Otherwise: still, Given: affected, GivenLabel: "affected"},
+			{Name: "time_ill_after_leaving", Doc: "action times ill after leaving the area: the failed throw-offs, each one more effect " +
+				"(0 if never affected, as time_ill of a resisted chronic ailment)", Unit: p.TimeUnit, Expr: afterLeaving, When: within, Otherwise: still},
 		}
 		if ci.a.constant() {
 			spec.Vars = append(spec.Vars, ci.a.effectVar("total_effect", "Σ_{i ≤ N} E_i: the effects added up (N times the fixed effect)",

@@ -86,6 +86,17 @@ func (d dist) from(lo int) dist {
 	return out
 }
 
+// given is the part of d at x ≥ lo divided by its mass given: a
+// conditional variable's distribution (its masses sum to 1 less what is
+// undefined given the condition).
+func (d dist) given(lo int, given *big.Rat) dist {
+	out := dist{}
+	for x, p := range d.from(lo) {
+		out.put(x, new(big.Rat).Quo(p, given))
+	}
+	return out
+}
+
 // TestContestClosedForm: a contest (and a chase) ends in round
 // Geometric(a + b) with A the winner with P = a/(a + b), a = p_A(1 − p_B),
 // b = p_B(1 − p_A).
@@ -230,7 +241,10 @@ func TestChronicOracle(t *testing.T) {
 			samePMF(t, what, r.Var("effects"), n.floats(), 1e-12)
 			samePMF(t, what, r.Var("total_effect"), total.floats(), 1e-12)
 			mechtest.Near(t, what+": P(still ill)", r.Event("still_ill").P, f64(still), 1e-12)
-			samePMF(t, what, r.Var("effects_if_contracted"), n.from(1).floats(), 1e-12)
+			contracted := sub(q(1, 1), n[0])
+			samePMF(t, what, r.Var("effects_if_contracted"), n.given(1, contracted).floats(), 1e-12)
+			mechtest.Near(t, what+": P(still ill | contracted)", r.Var("effects_if_contracted").Undefined, f64(still)/f64(contracted), 1e-12)
+			mechtest.Near(t, what+": P(contracted) of effects_if_contracted", r.Var("effects_if_contracted").GivenP, f64(contracted), 1e-12)
 		})
 	}
 }
@@ -347,6 +361,9 @@ func TestInescapableOracle(t *testing.T) {
 			samePMF(t, what, r.Var("effects"), n.floats(), 1e-12)
 			samePMF(t, what, r.Var("total_effect"), total.floats(), 1e-12)
 			mechtest.Near(t, what+": P(affected)", r.Event("affected").P, 1-f64(n[0]), 1e-12)
+			if n[0].Cmp(q(1, 1)) != 0 {
+				samePMF(t, what, r.Var("effects_if_affected"), n.given(1, sub(q(1, 1), n[0])).floats(), 1e-12)
+			}
 		})
 	}
 	t.Run("sleep gas closed form", func(t *testing.T) {
@@ -422,8 +439,8 @@ func chronicInescapableOracle(c chronicInescapableCase) chronicInescapableReadin
 		ill = next
 	}
 	o := chronicInescapableReading{n: dist{}, total: dist{}, inArea: dist{}, after: dist{}, resisting: resisting}
-	for _, d := range []dist{o.n, o.total, o.inArea} {
-		d.put(0, resisting) // never affected: no effect
+	for _, d := range []dist{o.n, o.total, o.inArea, o.after} {
+		d.put(0, resisting) // never affected: no effect, no time ill
 	}
 	for k := 1; k <= c.horizon; k++ {
 		s := c.s0 - k
@@ -484,6 +501,9 @@ func TestChronicInescapableOracle(t *testing.T) {
 			samePMF(t, what, r.Var("time_ill_after_leaving"), o.after.floats(), 1e-12)
 			mechtest.Near(t, what+": P(affected)", r.Event("affected").P, 1-f64(o.resisting), 1e-12)
 			mechtest.Near(t, what+": P(still ill)", r.Event("still_ill").P, f64(o.still), 1e-12)
+			affected := sub(q(1, 1), o.resisting)
+			samePMF(t, what, r.Var("effects_if_affected"), o.n.given(1, affected).floats(), 1e-12)
+			mechtest.Near(t, what+": P(still ill | affected)", r.Var("effects_if_affected").Undefined, f64(o.still)/f64(affected), 1e-12)
 		})
 	}
 }
@@ -502,6 +522,12 @@ func TestSimpleAilmentOracle(t *testing.T) {
 	}
 	samePMF(t, "simple", r.Var("effect"), want, 1e-15)
 	mechtest.Near(t, "E[effect | affected]", r.Var("effect_if_affected").Stats.Mean, 3.5, 1e-12)
+	// Given affected the effect is d6: 1/6 each, as fractions too.
+	v := r.Var("effect_if_affected")
+	samePMF(t, "simple, given affected", v, map[float64]float64{1: 1.0 / 6, 2: 1.0 / 6, 3: 1.0 / 6, 4: 1.0 / 6, 5: 1.0 / 6, 6: 1.0 / 6}, 1e-15)
+	if len(v.Exact) != 6 || v.Exact[0] != "1/6" || v.Exact[5] != "1/6" || v.Undefined != 0 || v.Given != "affected" {
+		t.Errorf("effect_if_affected: exact %v, undefined %v, given %q; want 1/6 each, 0, affected", v.Exact, v.Undefined, v.Given)
+	}
 }
 
 // TestFallOracle compares gm.fall with the falling table applied to every
