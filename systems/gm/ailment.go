@@ -206,22 +206,6 @@ func (a ailment) effectRange() (lo, hi int) {
 	return a.n, a.n * a.x
 }
 
-// reachable counts the (count, total) pairs a chain can hold with lo…hi
-// effects: count c has c·(max − min) + 1 totals, or one when the effect is
-// fixed (the chains then keep no total).
-func (a ailment) reachable(lo, hi int) int {
-	elo, ehi := a.effectRange()
-	n := 0
-	for c := max(lo, 0); c <= hi; c++ {
-		if a.constant() {
-			n++
-		} else {
-			n += c*(ehi-elo) + 1
-		}
-	}
-	return n
-}
-
 // constant reports an effect that is the same every time (then the total
 // is that many times the number of effects, and the chains need no total).
 func (a ailment) constant() bool { lo, hi := a.effectRange(); return lo == hi }
@@ -243,87 +227,180 @@ func (a ailment) reaction(R, H int) int {
 }
 
 // stepDice is the dice of one action time: the reaction roll and the effect
-// an occurrence would bring, drawn together as one kernel. Where a roll's
-// target is the same from every state (no feedback, or a roll made before
-// any effect), the kernel keeps just whether the roll resists: a coin with
-// the roll's chance, one kernel per chance. Where the feedback makes the
-// target depend on the state, it keeps the natural, which the step
-// compares with the state's target (20 times the values: the exact engine
-// maps each of them from each state).
+// an occurrence would bring, drawn together as one kernel, in one of three
+// forms (kernelForm). Where a roll's target is the same from every state
+// (no feedback, or a roll made before any effect), the kernel keeps just
+// whether the roll resists, one kernel per chance; where the feedback
+// makes the target depend on the state, it keeps the natural, which the
+// step compares with the state's target (20 times the values: the exact
+// engine maps each of them from each state). The effect varies fastest
+// in the kernel's codes, so that every form is dense.
 type stepDice struct {
-	a                    ailment
-	rec                  *mechanics.Record
-	sNat, sResists, sEff mechanics.Slot
-	byState              mechanics.Node
+	a           ailment
+	rec         *mechanics.Record
+	sRoll, sEff mechanics.Slot
+	byState     mechanics.Node
 }
+
+// kernelForm is the form of an action time's kernel.
+type kernelForm int
+
+const (
+	// effectOnFailure: the roll at a target the same from every state,
+	// the effect drawn only when it fails (a step that resists needs no
+	// effect): 1 + E values, E those of an effect.
+	effectOnFailure kernelForm = iota
+	// effectAlways: the same roll, the effect drawn either way (the
+	// victims already ill in the area of a chronic inescapable ailment
+	// take it with no roll): 2E values.
+	effectAlways
+	// byState: the natural, compared with the target of each state: 20E
+	// values.
+	byState
+)
 
 func newStepDice(a ailment) *stepDice {
 	lo, hi := a.effectRange()
 	d := &stepDice{a: a}
 	d.rec = mechanics.NewRecord(
-		mechanics.Int("natural", 0, 20, "the natural d20 of a roll whose target depends on the state (0: the kernel holds only whether it resists)"),
-		mechanics.Flag("resists", "this action time's reaction roll succeeds (where the target is the same from every state)"),
-		mechanics.Int("effect", lo, hi, "what an occurrence would bring this action time"))
-	d.sNat, d.sResists, d.sEff = d.rec.Slot("natural"), d.rec.Slot("resists"), d.rec.Slot("effect")
-	d.byState = kit.Roll(d.rec, part{Field: "natural", Node: d20}, part{Field: "effect", Node: a.effectNode()})
+		mechanics.Int("effect", lo, hi, "what an occurrence would bring this action time"),
+		mechanics.Int("roll", -1, 20, "the reaction roll: −1 fails, 0 resists (where the target is the same from every state), "+
+			"1…20 its natural (where the target depends on the state)"))
+	d.sRoll, d.sEff = d.rec.Slot("roll"), d.rec.Slot("effect")
+	d.byState = kit.Roll(d.rec, part{Field: "roll", Node: d20}, part{Field: "effect", Node: a.effectNode()})
 	return d
 }
 
-// kernel is the step's dice for a roll at target, or, when byState, at
-// the target of each state (target is then unused).
-func (d *stepDice) kernel(target int, byState bool) mechanics.Node {
-	if byState {
+// kernel is the step's dice in form f for a roll at target (unused by
+// byState).
+func (d *stepDice) kernel(target int, f kernelForm) mechanics.Node {
+	resists := coin(successes(target, d.a.nat))
+	switch f {
+	case byState:
 		return d.byState
+	case effectAlways:
+		return kit.Roll(d.rec, part{Field: "roll", Node: mechanics.Sum{Terms: []mechanics.Node{resists, mechanics.Const{V: -1}}}},
+			part{Field: "effect", Node: d.a.effectNode()})
 	}
-	return kit.Roll(d.rec, part{Field: "resists", Node: coin(successes(target, d.a.nat))}, part{Field: "effect", Node: d.a.effectNode()})
+	failed := kit.Roll(d.rec, part{Field: "roll", Node: mechanics.Const{V: -1}}, part{Field: "effect", Node: d.a.effectNode()})
+	return mechanics.Cond{If: resists, Then: mechanics.Const{V: d.sRoll.Set(d.rec.Start(), 0)}, Else: failed}
 }
 
-// key names the kernel of a roll at target (−1: the kernel by state).
-func (d *stepDice) key(target int, byState bool) int {
-	if byState {
+// key names the kernel of a roll at target in form f.
+func (d *stepDice) key(target int, f kernelForm) int {
+	if f == byState {
 		return -1
 	}
-	return successes(target, d.a.nat)
+	return 100*int(f) + successes(target, d.a.nat)
 }
 
 // resists reads the roll of kernel value x at target.
 func (d *stepDice) resists(x, target int) bool {
-	if n := d.sNat.Get(x); n > 0 {
+	n := d.sRoll.Get(x)
+	if n > 0 {
 		return roll("", target, d.a.nat).Holds(n)
 	}
-	return d.sResists.Bool(x)
+	return n == 0
 }
 
+// effect is the effect of kernel value x (meaningless where it resists in
+// the form effectOnFailure).
 func (d *stepDice) effect(x int) int { return d.sEff.Get(x) }
 
-// size is the number of values of a kernel, an upper bound.
-func (d *stepDice) size(byState bool) int {
+// size is the number of values of a kernel of form f (its codes are
+// dense).
+func (d *stepDice) size(f kernelForm) int {
 	lo, hi := d.a.effectRange()
-	if byState {
-		return 20 * (hi - lo + 1)
+	e := hi - lo + 1
+	switch f {
+	case byState:
+		return 20 * e
+	case effectAlways:
+		return 2 * e
 	}
-	return 2 * (hi - lo + 1)
+	return e + 1
 }
 
-// exactWork bounds the work of the exact engine on a chain: Σ over the
-// steps of the states that can hold mass times the kernel's values, each
-// one call of the step. Past maxWork the exact engine refuses the chain
-// (Spec.NoExact) and the simulator runs it.
-func exactWork(steps int, live func(t int) int, kernel func(t int) int) float64 {
-	w := 0.0
-	for t := 1; t <= steps; t++ {
-		w += float64(live(t)) * float64(kernel(t)+stateOverhead)
+// cost is the work of mapping a kernel of form f from one state, in
+// kernel values: a value by state also compares its natural with the
+// state's target, which about doubles its cost.
+func (d *stepDice) cost(f kernelForm) int {
+	if f == byState {
+		return 2 * d.size(f)
 	}
-	return w
+	return d.size(f)
 }
+
+// next bounds the states one step of form f leads to from a state: one
+// per effect on a failure, and one on a success (one per effect where it
+// is drawn either way).
+func (d *stepDice) next(f kernelForm) int {
+	lo, hi := d.a.effectRange()
+	if f == effectAlways {
+		return 2 * (hi - lo + 1)
+	}
+	return hi - lo + 2
+}
+
+// exactWork adds up the work of the exact engine on a time-dependent
+// chain, step by step: the states that can hold mass at the step times
+// the kernel's values (one call of the step each) and an overhead, and
+// the pass over all S states a step takes. Past maxWork the exact engine
+// refuses the chain (Spec.NoExact) and the simulator runs it.
+type exactWork struct{ w float64 }
+
+// step adds a step from live states with a kernel of k values, over S
+// states.
+func (w *exactWork) step(live, k, S int) {
+	w.w += float64(live)*float64(k+stateOverhead) + float64(S)/passPerState
+}
+
+func (w *exactWork) total() float64 { return w.w }
+
+// passPerState is how many states the pass of a step takes in the time of
+// one kernel value.
+const passPerState = 8
+
+// canFail reports a roll at target that fails with some probability,
+// canResist one that succeeds with some.
+func canFail(target int, nat naturals) bool   { return successes(target, nat) < 20 }
+func canResist(target int, nat naturals) bool { return successes(target, nat) > 0 }
 
 // stateOverhead is the cost of one state's step beside its kernel values
 // (mapping the kernel, holding the outcome), in kernel values.
 const stateOverhead = 100
 
 // maxWork is the most exactWork a chain may need: a few seconds of the
-// exact engine on a laptop.
-const maxWork = 1e8
+// exact engine (it does 20 to 100 million a second on a laptop).
+const maxWork = 2e8
+
+// homogeneousWork is the work of the exact engine on a homogeneous chain
+// of the form f over L steps, live(t) bounding the states that hold mass
+// after t steps: the step from each state a step is taken from, mapped
+// once (a kernel and an overhead), then at each step a multiply-add per
+// state and next state over the cached steps (about a kernel value each).
+func homogeneousWork(d *stepDice, f kernelForm, L int, live func(t int) int) float64 {
+	w := float64(live(L-1)) * float64(d.cost(f)+stateOverhead)
+	for t := 1; t <= L; t++ {
+		w += float64(live(t-1)) * float64(d.next(f))
+	}
+	return w
+}
+
+// checkWork has the exact engine refuse the chain of spec (Spec.NoExact)
+// when w, its work on it, is past maxWork.
+func checkWork(spec *mechanics.Spec, w float64, a ailment, advice string) {
+	if workNoted != nil {
+		workNoted(spec.Process, w)
+	}
+	if w > maxWork {
+		spec.NoExact = tooMuchWork(w, a, advice)
+	}
+}
+
+// workNoted, when set (by the tests, before any model is built), is told
+// the work of every chain checkWork checks.
+var workNoted func(p *mechanics.Process, w float64)
 
 // tooMuchWork is the reason the exact engine gives for a chain past
 // maxWork (the simulator still runs it).
@@ -357,6 +434,14 @@ func (a ailment) given(v mechanics.Var, cond expr.Expr, label string) mechanics.
 	v.Given, v.GivenLabel = cond, label
 	return v
 }
+
+// workDoc is the part of an ailment's doc about what the exact engine
+// takes.
+var workDoc = fmt.Sprintf("The exact engine's work is counted before it starts, step by step over the states that can still hold "+
+	"mass (none once no victim can be ill): every configuration without feedback or auto-fail runs exactly; one past a few "+
+	"seconds of it (feedback under the natural rule, or auto-fail against 10 minutes to an hour, with a large random effect "+
+	"and many action times) is refused by the exact engine, with advice, and the simulator runs it; a chain past %d states "+
+	"is refused outright.", maxStates)
 
 // feedbackDoc is the part of an ailment's doc about the injury penalty.
 const feedbackDoc = " With injury_penalty=on every roll is at a penalty of the injuries the victim has (the injuries parameter, plus the " +
@@ -435,8 +520,8 @@ func chronicAilment() *mechanics.Mechanic {
 			"(from the first effect to the cure): S(t) = P(time_ill > t). Absorption is certain unless the naturals switch keeps " +
 			"every throw-off at 95% or the feedback outruns the fading; what is still ill at the horizon is reported apart. For the " +
 			"family over s0, run each s0 (the CSV of time_ill holds S(t) as its ccdf) or sweep the mean: oddsmith sweep " +
-			"gm.ailment.chronic --vary s0=-4..4 --metric mean:time_ill." + willingDoc + feedbackDoc + " A configuration whose chain the exact engine would take more than a few seconds " +
-			"over (a large random effect over a long horizon, above all with feedback) is refused by it, with advice; the simulator runs it.",
+			"gm.ailment.chronic --vary s0=-4..4 --metric mean:time_ill." + willingDoc + feedbackDoc + " With feedback and no natural rule a victim whose throw-offs can no longer succeed (the " +
+			"target falls by an effect and rises by one a time) is followed as one state, still ill at the horizon. " + workDoc,
 		Params:  []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pHorizon("action times followed at most (the contraction roll is the first)")},
 		Options: opts.declared(optFadeIndex, optWillingPenalty, optThrowoffReaction),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -490,6 +575,67 @@ func (ch chronic) target(t, total int) int {
 // every state, so their kernels are shared by chance.
 func (ch chronic) byState(t int) bool { return ch.a.feedback && t > 1 }
 
+// dooms reports a chain that follows a victim beyond recovery as one
+// state, the ill one with a total of 0 (with feedback every effect brings
+// at least 1): with feedback and no natural rule a throw-off at a target
+// of 0 or less fails, and every later one too, since the strength fades
+// by one per action time while the total grows by at least one per
+// failure. Such a victim is still ill at the horizon, where the outputs
+// read no total; the chain no longer follows totals that cannot change
+// what it reports.
+func (ch chronic) dooms() bool { return ch.a.feedback && ch.a.nat == naturalsNone }
+
+// beyond reports a total beyond recovery at the throw-off of step k.
+func (ch chronic) beyond(k, total int) bool {
+	return ch.dooms() && successes(ch.throwoff(k, total), ch.a.nat) == 0
+}
+
+// work is the work of the exact engine on the chain, over S states (see
+// exactWork): step by step, the totals ill victims can hold, an interval
+// that moves up by an effect a step, from which the throw-offs that
+// cannot fail take the low end (all of it without feedback) and beyond
+// recovery the high end. Once no victim can be ill the chain is over.
+func (ch chronic) work(d *stepDice, S int) float64 {
+	a := ch.a
+	elo, ehi := a.effectRange()
+	var w exactWork
+	w.step(1, d.cost(ch.form(1)), S) // exposed
+	lo, hi := elo, ehi               // the totals of the ill after step 1
+	if !canFail(ch.contract(), a.nat) {
+		lo, hi = 1, 0
+	}
+	beyond := false
+	for t := 2; t <= ch.horizon; t++ {
+		live := max(hi-lo+1, 0) + boolInt(beyond)
+		if live == 0 {
+			break
+		}
+		w.step(live, d.cost(ch.form(t)), S)
+		for lo <= hi && !canFail(ch.throwoff(t, lo), a.nat) {
+			lo++
+			if !a.feedback {
+				lo = hi + 1
+			}
+		}
+		if lo <= hi {
+			lo, hi = lo+elo, hi+ehi
+		}
+		for hi >= lo && ch.beyond(t+1, hi) {
+			hi, beyond = hi-1, true
+		}
+	}
+	return w.total()
+}
+
+// form is the form of step t's kernel: by state where its target depends
+// on the state, else the effect only on a failure.
+func (ch chronic) form(t int) kernelForm {
+	if ch.byState(t) {
+		return byState
+	}
+	return effectOnFailure
+}
+
 // illStates is the block of a chronic chain's states past the roll to
 // contract: ill or cured (absorbing), with the total effect so far.
 type illStates struct {
@@ -532,31 +678,38 @@ func (ch chronic) spec() *mechanics.Spec {
 	p.Start = exposed
 
 	d := newStepDice(a)
-	p.Kernel = func(t int) mechanics.Node { return d.kernel(ch.target(t, 0), ch.byState(t)) }
-	p.KernelKey = func(t int) int { return d.key(ch.target(t, 0), ch.byState(t)) }
-	var noExact string
-	if w := exactWork(ch.horizon, func(t int) int {
-		return min(illness.rec.Size(), max(1, (t-1)*emax+1)) // ill after t − 1 steps: totals up to (t − 1)·emax
-	}, func(t int) int { return d.size(ch.byState(t)) }); w > maxWork {
-		noExact = tooMuchWork(w, a, "lower the horizon or the effect dice")
+	p.Kernel = func(t int) mechanics.Node { return d.kernel(ch.target(t, 0), ch.form(t)) }
+	p.KernelKey = func(t int) int { return d.key(ch.target(t, 0), ch.form(t)) }
+	work := ch.work(d, len(p.States))
+	// ill is the state after step t of a victim ill with the total:
+	// beyond recovery, or ill with it.
+	ill := func(t, total int) int {
+		if ch.beyond(t+1, total) {
+			return illness.at(statusIll, 0)
+		}
+		return illness.at(statusIll, total)
 	}
 	p.Move = func(t, s, x int) int {
 		if s == exposed {
 			if d.resists(x, ch.contract()) {
 				return resisted
 			}
-			return illness.at(statusIll, d.effect(x))
+			return ill(t, d.effect(x))
 		}
 		st, total, ok := illness.read(s)
 		if !ok || st != statusIll {
 			bug("chronic: a step from state %d", s)
 		}
+		if total == 0 && ch.dooms() {
+			return s // beyond recovery: ill to the horizon
+		}
 		if d.resists(x, ch.throwoff(t, total)) {
 			return illness.at(statusCured, total)
 		}
-		return illness.at(statusIll, total+d.effect(x))
+		return ill(t, total+d.effect(x))
 	}
-	spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: noExact}
+	spec := &mechanics.Spec{Process: p, Record: p.Record()}
+	checkWork(spec, work, a, "lower the horizon or the effect dice")
 	ch.report(spec, illness)
 	return spec
 }
@@ -706,18 +859,20 @@ type counter struct {
 }
 
 // newCounter makes the record of a chain that keeps k: a status (one of
-// statuses), then "total" in [0, tmax] and the count field. The status
-// varies fastest and the total next, so that a step that adds to the
-// total, or ends, leads to states close by.
+// statuses), the extra fields, then "total" in [0, tmax] and the count
+// field. The status varies fastest and the total soon after, so that a
+// step that adds to the total, or ends, leads to states close by.
 func newCounter(a ailment, k keep, statuses []string, count mechanics.Field, tmax int, extra ...mechanics.Field) counter {
-	fs := []mechanics.Field{mechanics.Enum("status", "where the victim stands", statuses...)}
+	// The extra fields vary next: a step that adds to the total changes
+	// them as well (the time out), and its next states stay close.
+	fs := append([]mechanics.Field{mechanics.Enum("status", "where the victim stands", statuses...)}, extra...)
 	if k.total {
 		fs = append(fs, mechanics.Int("total", 0, tmax, "total effect so far"))
 	}
 	if k.count {
 		fs = append(fs, count)
 	}
-	rec := mechanics.NewRecord(append(fs, extra...)...)
+	rec := mechanics.NewRecord(fs...)
 	c := counter{a: a, rec: rec, keep: k, status: rec.Slot("status")}
 	if k.count {
 		c.sN = rec.Slot(count.Name)
@@ -780,7 +935,7 @@ func inescapableAilment() *mechanics.Mechanic {
 			"--vary L=1..20 --metric mean:effects. With opt.incapacitation=auto_fail_when_incapacitated the chains also hold how " +
 			"long the victim is still asleep or paralysed, against the action time (see the option): a day's rolls are not " +
 			"failed by minutes of sleep, a round's are." +
-			willingDoc + countDoc + feedbackDoc + " A joint chain too large for the exact engine's memory is refused by it (use the simulator).",
+			willingDoc + countDoc + feedbackDoc + " " + workDoc,
 		Params:  []mechanics.Param{pR, pHealth, pS0, pWilling, pInj, pDice, pSides, pL},
 		Options: opts.declared(optIncapacitation),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -805,14 +960,24 @@ func inescapableAilment() *mechanics.Mechanic {
 					return nil, tooManyStates(rec.Size(), "lower L or the effect dice (or use keep_rolling)")
 				}
 				var sOut mechanics.Slot
+				outs := 1 // the values of the time out
 				if autoFail {
-					sOut = rec.Slot("out")
+					sOut, outs = rec.Slot("out"), ic.limit-ic.tau+2
 				}
 				p := &mechanics.Process{Horizon: L, TimeUnit: a.tau.unit(), Homogeneous: true}
 				area := addBlock(p, false, rec)
 				p.Start = area.state(rec.Start())
 				d := newStepDice(a)
-				kernel := d.kernel(target(0), a.feedback)
+				// A victim out for the action time takes the effect
+				// whatever the roll: it is drawn either way.
+				form := effectOnFailure
+				switch {
+				case a.feedback:
+					form = byState
+				case autoFail:
+					form = effectAlways
+				}
+				kernel := d.kernel(target(0), form)
 				p.Kernel = func(int) mechanics.Node { return kernel }
 				p.Move = func(_, s, x int) int {
 					code, ok := area.code(s)
@@ -838,6 +1003,15 @@ func inescapableAilment() *mechanics.Mechanic {
 					return area.state(cnt.with(code, min(n+1, L), min(total+e, L*emax)))
 				}
 				spec := &mechanics.Spec{Process: p, Record: p.Record()}
+				// A roll that cannot fail from the start never will (the
+				// feedback only lowers the targets once something fails).
+				live := func(t int) int {
+					if !canFail(target(0), a.nat) {
+						return 1
+					}
+					return min(rec.Size(), inescapableLive(a, k, t)*outs)
+				}
+				checkWork(spec, homogeneousWork(d, form, L, live), a, "lower L or the effect dice")
 				if k.count {
 					nTab := p.StateTable(func(s int) int { code, _ := area.code(s); return cnt.n(code) })
 					affected := expr.Ge(nTab, num(1))
@@ -863,6 +1037,26 @@ func inescapableAilment() *mechanics.Mechanic {
 	}
 }
 
+// inescapableLive bounds the (count, total) pairs of an inescapable chain
+// that keeps k after t action times: counts 0 to t, each with the totals
+// of that many effects, or their hull where the chain keeps no count.
+func inescapableLive(a ailment, k keep, t int) int {
+	elo, ehi := a.effectRange()
+	switch {
+	case t == 0:
+		return 1
+	case !k.total:
+		return t + 1
+	case !k.count:
+		return t*ehi + 1
+	}
+	n := 0
+	for c := 0; c <= t; c++ {
+		n += c*(ehi-elo) + 1
+	}
+	return n
+}
+
 var (
 	optGrowth = mechanics.SwitchOf("gm.ailment.chronic_inescapable", "growth",
 		"from_exposure_start: the strength grows by one per action time for everyone still resisting (roll j at s0 + j); "+
@@ -885,8 +1079,8 @@ func chronicInescapableAilment() *mechanics.Mechanic {
 			"after). The victim counts as ill from the first effect; time_ill_after_leaving is the number of failed throw-offs. " +
 			"The exposure–response curve E[N] vs L: oddsmith sweep gm.ailment.chronic_inescapable --vary L=1..20 --metric " +
 			"mean:effects." + willingDoc + countDoc + feedbackDoc +
-			" A configuration whose chain the exact engine would take more than a few seconds over (a large random effect with " +
-			"feedback and many action times) is refused by it, with advice; the simulator runs it.",
+			" After leaving, with feedback and no natural rule, a victim whose throw-offs can no longer succeed is followed as one " +
+			"state per count, still ill at the horizon. " + workDoc,
 		Params: []mechanics.Param{pR, pH, pS0, pWilling, pInj, pDice, pSides, pL,
 			pHorizon("action times followed after leaving the area at most")},
 		Options: opts.declared(optGrowth, optExitThrowoff),
@@ -944,29 +1138,110 @@ func (ci chronicInescapable) target(t, total int) int {
 // their targets are the same from every state even with feedback.
 func (ci chronicInescapable) byState(t int) bool { return ci.a.feedback && t > ci.L }
 
-// live bounds the states of the chain counted by cnt that can hold mass
-// when step t is taken, for exactWork.
-func (ci chronicInescapable) live(cnt counter, t int) int {
-	L, k := ci.L, cnt.keep
-	lo, emax := ci.a.effectRange()
+// form is the form of step t's kernel: in the area the victims already
+// ill take the effect with no roll, so it is drawn either way; after it,
+// by state where the target depends on the state, else the effect only
+// on a failure.
+func (ci chronicInescapable) form(t int) kernelForm {
 	switch {
-	case t <= L:
-		if k.total {
-			return 1 + ci.a.reachable(1, t-1)
+	case t <= ci.L:
+		return effectAlways
+	case ci.byState(t):
+		return byState
+	}
+	return effectOnFailure
+}
+
+// dooms reports a chain that follows a victim beyond recovery after
+// leaving the area as one state per count, the ill one with a total of 0
+// (see chronic.dooms): with feedback, no natural rule, and the total in
+// the state.
+func (ci chronicInescapable) dooms(k keep) bool {
+	return ci.a.feedback && ci.a.nat == naturalsNone && k.total
+}
+
+// beyond reports a total beyond recovery at the throw-off of step t.
+func (ci chronicInescapable) beyond(k keep, t, total int) bool {
+	return ci.dooms(k) && t > ci.L && successes(ci.target(t, total), ci.a.nat) == 0
+}
+
+// work is the work of the exact engine on the chain that keeps k, over S
+// states (see exactWork): step by step, for each count in the area (all
+// at once where the chain keeps none), the interval of totals the ill can
+// hold (one state where it keeps no total); in the area each takes an
+// effect and the resisting who can fail join with one, after it the
+// throw-offs that cannot fail take the low end of an interval (all of it
+// without feedback) and beyond recovery the high end.
+func (ci chronicInescapable) work(d *stepDice, k keep, S int) float64 {
+	a, L := ci.a, ci.L
+	elo, ehi := a.effectRange()
+	if !k.total {
+		elo, ehi = 0, 0
+	}
+	type span struct{ lo, hi int }
+	none := span{1, 0}
+	ill := make([]span, L+1) // by count in the area (0 where the chain keeps none)
+	for n := range ill {
+		ill[n] = none
+	}
+	join := func(n int, v span) {
+		if v.lo > v.hi {
+			return
 		}
-		return t
-	case !k.total:
-		return L
-	case !k.count:
-		return (t-1)*emax + 1
+		if ill[n].lo > ill[n].hi {
+			ill[n] = v
+			return
+		}
+		ill[n] = span{min(ill[n].lo, v.lo), max(ill[n].hi, v.hi)}
 	}
-	// n effects in the area and up to t − 1 − L after: the totals of n to
-	// n + t − 1 − L effects.
-	live := 0
-	for n := 1; n <= L; n++ {
-		live += (n+t-1-L)*emax - n*lo + 1
+	resisting, beyond := true, make([]bool, L+1)
+	var w exactWork
+	for t := 1; t <= L+ci.after; t++ {
+		live := boolInt(resisting)
+		for n, v := range ill {
+			live += max(v.hi-v.lo+1, 0) + boolInt(beyond[n])
+		}
+		if live == 0 {
+			break
+		}
+		w.step(live, d.cost(ci.form(t)), S)
+		if t <= L {
+			next := ill
+			ill = make([]span, L+1)
+			for n := range ill {
+				ill[n] = none
+			}
+			for n, v := range next {
+				if v.lo <= v.hi {
+					join(min(n+boolInt(k.count), L), span{v.lo + elo, v.hi + ehi})
+				}
+			}
+			if target := ci.target(t, 0); resisting && canFail(target, a.nat) {
+				join(boolInt(k.count), span{elo, ehi})
+			}
+			resisting = resisting && t < L && canResist(ci.target(t, 0), a.nat)
+		} else {
+			for n, v := range ill {
+				for v.lo <= v.hi && !canFail(ci.target(t, v.lo), a.nat) {
+					v.lo++
+					if !a.feedback {
+						v.lo = v.hi + 1
+					}
+				}
+				if v.lo <= v.hi {
+					v = span{v.lo + elo, v.hi + ehi}
+				}
+				ill[n] = v
+			}
+		}
+		for n, v := range ill {
+			for v.hi >= v.lo && ci.beyond(k, t+1, v.hi) {
+				v.hi, beyond[n] = v.hi-1, true
+			}
+			ill[n] = v
+		}
 	}
-	return min(cnt.rec.Size(), live)
+	return w.total()
 }
 
 // chain is the chain that keeps k (the count, the total or both): from
@@ -984,23 +1259,27 @@ func (ci chronicInescapable) chain(k keep) (*mechanics.Spec, error) {
 		return nil, tooManyStates(n, "lower L, horizon or the effect dice (or use a fixed effect)")
 	}
 	d := newStepDice(a)
-	var noExact string
-	if w := exactWork(L+ci.after, func(t int) int { return ci.live(cnt, t) },
-		func(t int) int { return d.size(ci.byState(t)) }); w > maxWork {
-		noExact = tooMuchWork(w, a, "lower L, the horizon or the effect dice")
-	}
 	p := &mechanics.Process{Horizon: L + ci.after, TimeUnit: a.tau.unit()}
 	resisting := p.Add(false, "resisting")
 	unaffected := p.Add(true, "left unaffected")
 	illness := addMixed(p, rec, func(code int) bool { return cnt.status.Get(code) == statusCured })
 	p.Start = resisting
-	p.Kernel = func(t int) mechanics.Node { return d.kernel(ci.target(t, 0), ci.byState(t)) }
-	p.KernelKey = func(t int) int { return d.key(ci.target(t, 0), ci.byState(t)) }
+	work := ci.work(d, k, len(p.States))
+	// ill is the ill state after step t with n effects in the area and
+	// the total: beyond recovery (total 0), or ill with them.
+	ill := func(code, t, n, total int) int {
+		if ci.beyond(k, t+1, total) {
+			total = 0
+		}
+		return illness.state(cnt.with(code, n, total))
+	}
+	p.Kernel = func(t int) mechanics.Node { return d.kernel(ci.target(t, 0), ci.form(t)) }
+	p.KernelKey = func(t int) int { return d.key(ci.target(t, 0), ci.form(t)) }
 	p.Move = func(t, s, x int) int {
 		if s == resisting {
 			switch {
 			case !d.resists(x, ci.target(t, 0)):
-				return illness.state(cnt.with(rec.Start(), 1, d.effect(x)))
+				return ill(rec.Start(), t, 1, d.effect(x))
 			case t == L:
 				return unaffected
 			}
@@ -1016,13 +1295,16 @@ func (ci chronicInescapable) chain(k keep) (*mechanics.Spec, error) {
 		total := cnt.total(code, n+max(0, t-L-1))
 		switch {
 		case t <= L: // in the area: the effect with no roll
-			return illness.state(cnt.with(code, n+1, total+d.effect(x)))
+			return ill(code, t, n+1, total+d.effect(x))
+		case ci.dooms(k) && total == 0:
+			return s // beyond recovery: ill to the horizon
 		case d.resists(x, ci.target(t, total)):
 			return illness.state(cnt.status.Set(code, statusCured))
 		}
-		return illness.state(cnt.with(code, n, total+d.effect(x)))
+		return ill(code, t, n, total+d.effect(x))
 	}
-	spec := &mechanics.Spec{Process: p, Record: p.Record(), NoExact: noExact}
+	spec := &mechanics.Spec{Process: p, Record: p.Record()}
+	checkWork(spec, work, a, "lower L, the horizon or the effect dice")
 	ci.report(spec, illness, cnt)
 	return spec, nil
 }
