@@ -270,10 +270,15 @@ func (t *tally) varDists(b *Budget, m Masses) ([]VarResult, error) {
 // variable undefined everywhere).
 func (t *tally) condition(vr *VarResult, k int, v mechanics.Var) {
 	vr.Given, vr.GivenP, vr.GivenCount = cmp.Or(v.GivenLabel, "the condition"), math.Min(t.givenP[k], 1), t.givenN[k]
-	g := t.givenP[k]
-	if g <= 0 {
+	if t.givenP[k] <= 0 {
 		vr.Undefined, vr.UndefinedLabel = 1, "never "+vr.Given
 		return
+	}
+	// The condition's mass as the masses it is divided into add up, so
+	// that the conditional ones add up to 1 as nearly as floats allow.
+	g := t.undefP[k]
+	for _, p := range vr.P {
+		g += p
 	}
 	for i := range vr.P {
 		vr.P[i] /= g
