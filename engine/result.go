@@ -56,7 +56,13 @@ type VarResult struct {
 	// part of the model (Result.Truncated is the most over the parts):
 	// Tails counts it, like Undefined, above every value.
 	Missing float64
-	Stats   Stats
+	// Given names the condition of a conditional variable (Var.Given),
+	// "" for the others; P and Undefined are then the probabilities given
+	// it, and GivenP (GivenCount) is its probability (simulated count).
+	Given      string
+	GivenP     float64
+	GivenCount int64 // simulator only
+	Stats      Stats
 }
 
 // Value is the variable's i-th support point (Lo+i)/Den.

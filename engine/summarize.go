@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -144,10 +145,13 @@ type tally struct {
 	events  []bool
 	bands   []int
 	defined []bool
-	// By variable: the mass (count) where it is undefined, its lattice
-	// 1/den, its least and greatest value, and whether it has any.
+	// By variable: the mass (count) where it is undefined, the mass
+	// (count) of its condition (Var.Given), its lattice 1/den, its least
+	// and greatest value, and whether it has any.
 	undefP     []float64
 	undefN     []int64
+	givenP     []float64
+	givenN     []int64
 	den        []int64
 	vmin, vmax []expr.Rat
 	seen       []bool
@@ -171,7 +175,7 @@ func newTally(spec *mechanics.Spec, outs *mechanics.Outputs) *tally {
 	nv, ne, nb := len(spec.Vars), len(spec.Events), len(spec.Bands)
 	t := &tally{spec: spec, outs: outs,
 		vars: make([]expr.Rat, nv), events: make([]bool, ne), bands: make([]int, nb), defined: make([]bool, nv),
-		undefP: make([]float64, nv), undefN: make([]int64, nv), defP: make([]float64, nv),
+		undefP: make([]float64, nv), undefN: make([]int64, nv), defP: make([]float64, nv), givenP: make([]float64, nv), givenN: make([]int64, nv),
 		evP: make([]float64, ne), evN: make([]int64, ne), evOut: make([]float64, ne),
 		bP: make([][]float64, nb), bN: make([][]int64, nb),
 		den: make([]int64, nv), vmin: make([]expr.Rat, nv), vmax: make([]expr.Rat, nv), seen: make([]bool, nv)}
@@ -201,6 +205,11 @@ func (t *tally) scan(b *Budget, m Masses) error {
 			return err
 		}
 		for k, v := range t.vars {
+			if !t.outs.InGiven(k) {
+				continue
+			}
+			t.givenP[k] += q
+			t.givenN[k] += c
 			if !t.defined[k] {
 				t.undefP[k] += q
 				t.undefN[k] += c
@@ -271,8 +280,26 @@ func (t *tally) varDists(b *Budget, m Masses, miss float64) ([]VarResult, error)
 			return nil, err
 		}
 	}
+	for k, v := range t.spec.Vars {
+		if v.Given != nil {
+			t.condition(&vrs[k], k, v)
+		}
+	}
 	for k := range vrs {
 		vrs[k].Stats = statsOf(Dist{Lo: vrs[k].Lo, P: vrs[k].P}, vrs[k].Den)
+		if vr := &vrs[k]; vr.Given != "" {
+			// A conditional variable's masses are over its condition:
+			// summed from their smaller side within it, and a
+			// simulation's counts over the trials that met it.
+			Probs(vr.P, vr.Undefined)
+			if counted && vr.GivenCount > 0 {
+				for j, c := range vr.Counts {
+					vr.P[j] = float64(c) / float64(vr.GivenCount)
+				}
+				vr.Undefined = float64(vr.UndefinedCount) / float64(vr.GivenCount)
+			}
+			continue
+		}
 		// After the statistics, which weigh the masses as they are: a
 		// value more likely than all the others has 1 less them; a
 		// simulation's values have their counts over the trials.
@@ -285,6 +312,27 @@ func (t *tally) varDists(b *Budget, m Masses, miss float64) ([]VarResult, error)
 		}
 	}
 	return vrs, nil
+}
+
+// condition makes variable k's masses those given its condition: divided
+// by the condition's mass (a condition that never holds leaves the
+// variable undefined everywhere).
+func (t *tally) condition(vr *VarResult, k int, v mechanics.Var) {
+	vr.Given, vr.GivenP, vr.GivenCount = cmp.Or(v.GivenLabel, "the condition"), math.Min(t.givenP[k], 1), t.givenN[k]
+	if t.givenP[k] <= 0 {
+		vr.Undefined, vr.UndefinedLabel = 1, "never "+vr.Given
+		return
+	}
+	// The condition's mass as the masses it is divided into add up, so
+	// that the conditional ones add up to 1 as nearly as floats allow.
+	g := t.undefP[k]
+	for _, p := range vr.P {
+		g += p
+	}
+	for i := range vr.P {
+		vr.P[i] /= g
+	}
+	vr.Undefined = math.Min(t.undefP[k]/g, 1)
 }
 
 // fill is the second pass: each outcome's mass (and count) to its
@@ -301,7 +349,7 @@ func (t *tally) fill(b *Budget, m Masses, vrs []VarResult, scale []expr.Rat) err
 			return err
 		}
 		for k, v := range t.vars {
-			if !t.seen[k] || !t.defined[k] {
+			if !t.seen[k] || !t.defined[k] || !t.outs.InGiven(k) {
 				continue
 			}
 			vr := &vrs[k]

@@ -93,7 +93,10 @@ func solveProcess(b *engine.Budget, p *mechanics.Process) (*Chain, error) {
 		trunc = max(0, 1-sum)
 	}
 	ch := &Chain{codes: pr.codes, mass: pr.mass, Truncated: trunc}
-	if p.Homogeneous && !p.Absorbing[p.Start] {
+	// Without an absorbing state there is nothing to be absorbed in and no
+	// finite mean time: no unlimited-horizon figures, and no search of
+	// every state the chain could ever reach.
+	if p.Homogeneous && !p.Absorbing[p.Start] && len(p.AbsorbingStates()) > 0 {
 		absIdx := make([]int, S)
 		for i := range absIdx {
 			absIdx[i] = -1

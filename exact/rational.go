@@ -455,6 +455,10 @@ func addRationals(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) er
 	}
 	vals := make([][]expr.Rat, 0, len(rd.Values()))
 	defs := make([][]bool, 0, len(rd.Values()))
+	// givens: whether each variable's condition (Var.Given) holds, kept
+	// only for a model with a conditional variable.
+	var givens [][]bool
+	conditional := slices.ContainsFunc(spec.Vars, func(v mechanics.Var) bool { return v.Given != nil })
 	codes := rd.Values()
 	vars, events, bands := make([]expr.Rat, len(spec.Vars)), make([]bool, len(spec.Events)), make([]int, len(spec.Bands))
 	defined := make([]bool, len(spec.Vars))
@@ -467,6 +471,13 @@ func addRationals(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) er
 		}
 		vals = append(vals, append([]expr.Rat(nil), vars...))
 		defs = append(defs, append([]bool(nil), defined...))
+		if conditional {
+			g := make([]bool, len(spec.Vars))
+			for k := range g {
+				g[k] = outs.InGiven(k)
+			}
+			givens = append(givens, g)
+		}
 	}
 	num, den := overCommonDenominator(rd, codes)
 	for k := range spec.Vars {
@@ -475,8 +486,22 @@ func addRationals(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) er
 		if err := b.Tick(64 * len(codes)); err != nil {
 			return err
 		}
+		// A conditional variable's fractions are over the mass of its
+		// condition (num over it; den cancels), the others' over den.
+		over := den
+		if spec.Vars[k].Given != nil {
+			over = new(big.Int)
+			for i := range codes {
+				if givens[i][k] {
+					over.Add(over, num[i])
+				}
+			}
+			if over.Sign() == 0 {
+				continue // never given: no values
+			}
+		}
 		for i := range codes {
-			if !defs[i][k] {
+			if !defs[i][k] || (conditional && !givens[i][k]) {
 				continue
 			}
 			u := vals[i][k].Mul(expr.Int(int64(max(vr.Den, 1))))
@@ -494,7 +519,7 @@ func addRationals(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) er
 			if q == nil {
 				vr.Exact[j] = "0"
 			} else {
-				vr.Exact[j] = new(big.Rat).SetFrac(q, den).RatString()
+				vr.Exact[j] = new(big.Rat).SetFrac(q, over).RatString()
 			}
 		}
 	}

@@ -59,6 +59,13 @@ type Var struct {
 	// statistics are those given that the variable is defined.
 	When      expr.Expr
 	Otherwise string
+	// Given, if set, makes the variable a conditional one: its
+	// distribution is reported given that Given holds (non-zero). Outcomes
+	// where it does not are left out, and the masses of the rest, its
+	// values and its undefined mass (When), are divided by P(Given): they
+	// sum to 1. GivenLabel names the condition for reports ("contracted").
+	Given      expr.Expr
+	GivenLabel string
 }
 
 // Event is a reported probability: an expression that is true (non-zero)
@@ -173,6 +180,8 @@ type Outputs struct {
 	order  []int // variables in evaluation order
 	vars   []expr.Program
 	whens  []*expr.Program // nil where a variable is always defined
+	givens []*expr.Program // nil where a variable is not conditional
+	given  []bool          // whether each variable's condition holds at the last outcome (Eval)
 	events []expr.Program
 	bands  []expr.Program
 	vals   []expr.Rat
@@ -262,7 +271,17 @@ func (s *Spec) Compile() (*Outputs, error) {
 			w = &wp
 		}
 		o.whens = append(o.whens, w)
+		var g *expr.Program
+		if v.Given != nil {
+			gp, err := expr.Compile(v.Given, resolve)
+			if err != nil {
+				return nil, fmt.Errorf("variable %s: given: %w", v.Name, err)
+			}
+			g = &gp
+		}
+		o.givens = append(o.givens, g)
 	}
+	o.given = make([]bool, len(s.Vars))
 	for _, e := range s.Events {
 		p, err := compile("event", e.Name, e.Expr)
 		if err != nil {
@@ -311,6 +330,16 @@ func (o *Outputs) Eval(code int, vars []expr.Rat, events []bool, bands []int, de
 			defined[i] = v.N != 0
 		}
 	}
+	for i, g := range o.givens {
+		o.given[i] = true
+		if g != nil {
+			v, err := g.Eval(o.vals)
+			if err != nil {
+				return fmt.Errorf("variable %s (given) at %s: %w", s.Vars[i].Name, s.Record.Format(code), err)
+			}
+			o.given[i] = v.N != 0
+		}
+	}
 	for i, p := range o.events {
 		v, err := p.Eval(o.vals)
 		if err != nil {
@@ -330,6 +359,11 @@ func (o *Outputs) Eval(code int, vars []expr.Rat, events []bool, bands []int, de
 	}
 	return nil
 }
+
+// InGiven reports whether variable i's condition (Var.Given) holds at the
+// outcome Eval last computed; true for a variable that is not
+// conditional.
+func (o *Outputs) InGiven(i int) bool { return o.given[i] }
 
 // Fingerprint is the stable identity of a model: a hash of its canonical
 // text (see Canonical). Two results with the same fingerprint were computed

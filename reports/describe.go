@@ -234,6 +234,9 @@ func outputRows(spec *mechanics.Spec, main bool) []outputRow {
 		if v.When != nil {
 			f += ", where " + strings.TrimPrefix(formula(v.When), "= ") + " (otherwise: " + v.Otherwise + ")"
 		}
+		if v.Given != nil {
+			f += ", given " + strings.TrimPrefix(formula(v.Given), "= ") + " (" + v.GivenLabel + "; the distribution given it)"
+		}
 		rows = append(rows, outputRow{kind: kind, name: v.Name, unit: v.Unit, formula: f, doc: v.Doc})
 	}
 	for _, e := range spec.Events {

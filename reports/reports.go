@@ -122,8 +122,9 @@ func optionString(r *engine.Result) string {
 }
 
 // WriteTable writes a human-readable report: aligned columns, no trailing
-// spaces on any line. The distribution table of the primary variable has
-// P(= x), P(≤ x) and P(≥ x) (the CSV's ccdf column is P(> x)).
+// spaces on any line. The distribution table of the primary variable, and
+// of every conditional one (Var.Given), has P(= x), P(≤ x) and P(≥ x) (the
+// CSV's ccdf column is P(> x)).
 func WriteTable(w io.Writer, r *engine.Result) error {
 	var buf bytes.Buffer
 	if err := writeTable(&buf, r); err != nil {
@@ -186,6 +187,13 @@ func writeTable(w io.Writer, r *engine.Result) error {
 	if len(r.Vars) > 0 {
 		tableStats(tw, r.Vars)
 		tableDist(tw, &r.Vars[0])
+		// A conditional distribution is not the primary's with its
+		// condition's mass taken out: it is printed in full as well.
+		for i := 1; i < len(r.Vars); i++ {
+			if r.Vars[i].Given != "" {
+				tableDist(tw, &r.Vars[i])
+			}
+		}
 	}
 	return tw.Flush()
 }
@@ -342,7 +350,13 @@ func tableStats(tw io.Writer, vars []engine.VarResult) {
 		} else {
 			fmt.Fprintf(tw, "%s\t%s\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name, fixed4(s.Mean), s.SD, value(s.Min), value(s.P5), value(s.P25), value(s.P50), value(s.P75), value(s.P95), value(s.Max))
 		}
-		if v.Undefined > 0 {
+		switch {
+		case v.Given != "" && v.Undefined > 0:
+			notes = append(notes, fmt.Sprintf("%s: given %s (P %s); %s with P %s given it; its distribution is conditional and its statistics are over the rest",
+				v.Name, v.Given, isProb4(v.GivenP), v.UndefinedLabel, isProb4(v.Undefined)))
+		case v.Given != "":
+			notes = append(notes, fmt.Sprintf("%s: given %s (P %s); its distribution and statistics are conditional", v.Name, v.Given, isProb4(v.GivenP)))
+		case v.Undefined > 0:
 			notes = append(notes, fmt.Sprintf("%s: %s with P %s; its statistics are over the rest", v.Name, v.UndefinedLabel, isProb4(v.Undefined)))
 		}
 	}
@@ -355,7 +369,11 @@ func tableStats(tw io.Writer, vars []engine.VarResult) {
 // at every value it takes.
 func tableDist(tw io.Writer, v *engine.VarResult) {
 	fmt.Fprintln(tw)
-	fmt.Fprintf(tw, "x = %s\tP(= x)\tP(≤ x)\tP(≥ x)\t\n", v.Name)
+	if v.Given != "" {
+		fmt.Fprintf(tw, "x = %s | %s\tP(= x)\tP(≤ x)\tP(≥ x)\t\n", v.Name, v.Given)
+	} else {
+		fmt.Fprintf(tw, "x = %s\tP(= x)\tP(≤ x)\tP(≥ x)\t\n", v.Name)
+	}
 	for i, t := range v.Tails() {
 		if p := v.P[i]; p != 0 {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", VarValue(v, i), prob4(p), prob4(t.Le), prob4(t.Ge))
@@ -470,6 +488,11 @@ func writeCSVHeader(w io.Writer, r *engine.Result, cols []string) error {
 	for _, m := range r.Warnings {
 		meta = append(meta, [2]string{"warning", m})
 	}
+	for _, v := range r.Vars {
+		if v.Given != "" {
+			meta = append(meta, [2]string{"given " + v.Name, fmt.Sprintf("its pmf, undefined and stat rows are given %s, which has probability %s", v.Given, num(v.GivenP))})
+		}
+	}
 	meta = append(meta, [2]string{"columns", strings.Join(cols, ",")})
 	for _, c := range csvColumns {
 		meta = append(meta, [2]string{"column " + c[0], c[1]})
@@ -581,6 +604,7 @@ type jsonResult struct {
 	Bands         map[string]map[string]any `json:"bands,omitempty"`
 	Stats         map[string]engine.Stats   `json:"stats"`
 	Undefined     map[string]jsonUndefined  `json:"undefined,omitempty"`
+	Given         map[string]jsonGiven      `json:"given,omitempty"`
 	Process       *engine.ProcessResult     `json:"process,omitempty"`
 	Truncated     float64                   `json:"truncated_mass,omitempty"`
 	Warnings      []string                  `json:"warnings,omitempty"`
@@ -588,6 +612,13 @@ type jsonResult struct {
 
 // jsonUndefined is the mass where a variable has no value.
 type jsonUndefined struct {
+	Label string  `json:"label"`
+	P     float64 `json:"p"`
+}
+
+// jsonGiven is the condition of a conditional variable: its distribution,
+// statistics and undefined mass are given it.
+type jsonGiven struct {
 	Label string  `json:"label"`
 	P     float64 `json:"p"`
 }
@@ -634,6 +665,12 @@ func WriteJSON(w io.Writer, r *engine.Result) error {
 				j.Undefined = map[string]jsonUndefined{}
 			}
 			j.Undefined[v.Name] = jsonUndefined{v.UndefinedLabel, v.Undefined}
+		}
+		if v.Given != "" {
+			if j.Given == nil {
+				j.Given = map[string]jsonGiven{}
+			}
+			j.Given[v.Name] = jsonGiven{v.Given, v.GivenP}
 		}
 	}
 	for _, e := range r.Events {

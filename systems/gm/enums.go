@@ -1,6 +1,6 @@
 package gm
 
-//go:generate go tool stringer -type=naturals,injuryPenalty,movement,terrain,preset,tau,effectKind,fadeIndex,willingPenalty,throwoffReaction,incapacitation,growth,exitThrowoff,evasionLimit,injuriesWhenHalved,size,jumpKind,escalation,route,willpowerPenalty,material,attackForm,table,blankCell -linecomment -output=enums_string.go
+//go:generate go tool stringer -type=naturals,injuryPenalty,movement,terrain,preset,tau,effectKind,fadeIndex,willingPenalty,willingRoll,throwoffReaction,incapacitation,growth,exitThrowoff,evasionLimit,injuriesWhenHalved,size,jumpKind,escalation,route,willpowerPenalty,material,attackForm,table,blankCell -linecomment -output=enums_string.go
 
 // The option values of the gm mechanics: the name after // is the value as
 // it is set on the command line (opt.naturals=1_succeeds_20_fails, or the
@@ -115,6 +115,16 @@ type willingPenalty int
 const (
 	willingContractionOnly willingPenalty = iota // contraction_only
 	willingAllRolls                              // all_rolls
+)
+
+// willingRoll is gm.ailment.*.opt.willing_roll: the reaction a willing
+// victim rolls to contract the ailment on.
+type willingRoll int
+
+// Values of gm.ailment.*.opt.willing_roll.
+const (
+	willingRollHealth   willingRoll = iota // health
+	willingRollReaction                    // reaction
 )
 
 // throwoffReaction is gm.ailment.chronic.opt.throwoff_reaction.

@@ -2,35 +2,65 @@ package gm
 
 import (
 	"math"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/internal/mechtest"
+	"github.com/oddsmith/oddsmith/reports"
 )
 
 // TestChronicGolden is the worked example of gm.ailment.chronic, food
 // poisoning (s0 = 3, one injury per effect), R = H = 12, not willing — the
 // settings of `oddsmith exact gm.ailment.chronic --set R=12 --set H=12
-// --set s0=3` — and its figures worked out by hand.
+// --set s0=3` — and its figures worked out by hand: P(contract) = 11/20;
+// given contracted, P(N = 1…5) = .5, .275, .135, .0585, .0221; E[N |
+// contracted] = 1.8589. effects_if_contracted is that conditional
+// distribution, summing to 1, and the table and the CSV print it so.
 func TestChronicGolden(t *testing.T) {
 	t.Parallel()
 	r := mechtest.MustExact(t, registry, "gm.ailment.chronic", "R=12", "H=12", "s0=3")
 	mechtest.Near(t, "P(contract)", r.Event("contract").P, 0.55, 1e-12)
 	n := pmf(r.Var("effects"))
 	mechtest.Near(t, "P(N = 0)", n[0], 0.45, 1e-12)
-	// Given contracted, P(N = 1…5) = .5, .275, .135, .0585, .0221 (four
-	// decimals; the products below are exact).
+	given := r.Var("effects_if_contracted")
+	c := pmf(given)
+	golden := []float64{0.5, 0.275, 0.135, 0.0585, 0.0221} // four decimals
 	for k, want := range []float64{0.5, 0.5 * 0.55, 0.5 * 0.45 * 0.6, 0.5 * 0.45 * 0.4 * 0.65, 0.5 * 0.45 * 0.4 * 0.35 * 0.7} {
-		mechtest.Near(t, "P(N = k | contracted)", n[float64(k+1)]/0.55, want, 1e-12)
+		mechtest.Near(t, "P(N = k | contracted)", c[float64(k+1)], want, 1e-12)
+		mechtest.Near(t, "P(N = k, contracted)", n[float64(k+1)], 0.55*want, 1e-12)
+		mechtest.Near(t, "P(N = k | contracted), four decimals", c[float64(k+1)], golden[k], 5e-5+1e-12) // .02205 → .0221
 	}
-	for k, want := range []float64{0.5, 0.275, 0.135, 0.0585, 0.0221} {
-		mechtest.Near(t, "P(N = k | contracted), four decimals", n[float64(k+1)]/0.55, want, 5e-5+1e-12) // .02205 → .0221
-	}
-	mechtest.Near(t, "E[N | contracted]", r.Var("effects_if_contracted").Stats.Mean, 1.8589, 5e-5)
-	mechtest.Near(t, "P(not contracted | effects_if_contracted)", r.Var("effects_if_contracted").Undefined, 0.45, 1e-12)
+	mechtest.Near(t, "E[N | contracted]", given.Stats.Mean, 1.8589, 5e-5)
+	mechtest.Near(t, "P(still ill | contracted)", given.Undefined, 0, 0)
+	mechtest.Near(t, "P(contracted), the condition", given.GivenP, 0.55, 1e-12)
 	// One injury per effect: the total is N.
 	mechtest.Near(t, "E[total]", r.Var("total_effect").Stats.Mean, r.Var("effects").Stats.Mean, 1e-12)
 	mechtest.Near(t, "P(still ill)", r.Event("still_ill").P, 0, 0)
+
+	// As printed: the table's conditional distribution and the CSV rows.
+	var table, csv strings.Builder
+	if err := reports.WriteTable(&table, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := reports.WriteCSV(&csv, r); err != nil {
+		t.Fatal(err)
+	}
+	block := table.String()[strings.Index(table.String(), "x = effects_if_contracted | contracted"):]
+	for k, p := range []string{"0.5000", "0.2750", "0.1350", "0.0585", "0.0221"} {
+		if !regexp.MustCompile(`(?m)^` + strconv.Itoa(k+1) + ` +` + regexp.QuoteMeta(p) + ` `).MatchString(block) {
+			t.Errorf("the table does not print P(N = %d | contracted) = %s:\n%s", k+1, p, block)
+		}
+	}
+	for k, p := range []string{"0.5", "0.275", "0.135", "0.0585", "0.02205"} {
+		if row := "\npmf,effects_if_contracted," + strconv.Itoa(k+1) + "," + p + ","; !strings.Contains(csv.String(), row) {
+			t.Errorf("the CSV has no row %q", row[1:])
+		}
+	}
+	if !strings.Contains(csv.String(), "# given effects_if_contracted: its pmf, undefined and stat rows are given contracted, which has probability 0.55\n") {
+		t.Errorf("the CSV does not say that effects_if_contracted is given contracted")
+	}
 }
 
 // gm.core.roll: P(success) = clamp((score + modifier)/20, 0, 1), and the

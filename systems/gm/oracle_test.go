@@ -86,6 +86,17 @@ func (d dist) from(lo int) dist {
 	return out
 }
 
+// given is the part of d at x ≥ lo divided by its mass given: a
+// conditional variable's distribution (its masses sum to 1 less what is
+// undefined given the condition).
+func (d dist) given(lo int, given *big.Rat) dist {
+	out := dist{}
+	for x, p := range d.from(lo) {
+		out.put(x, new(big.Rat).Quo(p, given))
+	}
+	return out
+}
+
 // TestContestClosedForm: a contest (and a chase) ends in round
 // Geometric(a + b) with A the winner with P = a/(a + b), a = p_A(1 − p_B),
 // b = p_B(1 − p_A).
@@ -128,11 +139,14 @@ type chronicCase struct {
 	sets              []string
 	R, H, s0          int
 	willing, allRolls bool
-	fade              fadeIndex
-	n, x              int
-	inj0              int
-	feedback, nat     bool
-	horizon           int
+	// onR: a willing victim contracts on R (willing_roll=reaction), not
+	// on H; same: the throw-offs are on the reaction of the contraction.
+	onR, same     bool
+	fade          fadeIndex
+	n, x          int
+	inj0          int
+	feedback, nat bool
+	horizon       int
 }
 
 // chronicOracle follows the ailment step by step on maps of the total
@@ -145,7 +159,14 @@ func chronicOracle(c chronicCase) (n, total dist, still *big.Rat) {
 	}
 	e := ndx(c.n, c.x)
 	n, total = dist{}, dist{}
-	pc := pr(c.R-c.s0-w-c.inj0, c.nat)
+	rc := c.R
+	if c.willing && !c.onR {
+		rc = c.H // "the reaction is health"
+	}
+	if c.same {
+		c.H = rc
+	}
+	pc := pr(rc-c.s0-w-c.inj0, c.nat)
 	n.put(0, pc)
 	total.put(0, pc)
 	ill := dist{}
@@ -193,8 +214,12 @@ func TestChronicOracle(t *testing.T) {
 		{sets: []string{"R=12", "H=12", "s0=3"}, R: 12, H: 12, s0: 3, n: 1, x: 1, horizon: 100},
 		{sets: []string{"opt.fade_index=first_throwoff_at_s0", "willing=1", "opt.willing_penalty=all_rolls", "R=14", "H=13"},
 			R: 14, H: 13, s0: 3, willing: true, allRolls: true, fade: fadeFirstAtS0, n: 1, x: 1, horizon: 100},
+		{sets: []string{"opt.fade_index=first_throwoff_at_s0", "willing=1", "opt.willing_penalty=all_rolls", "R=14", "H=13", "opt.willing_roll=reaction"},
+			R: 14, H: 13, s0: 3, willing: true, allRolls: true, onR: true, fade: fadeFirstAtS0, n: 1, x: 1, horizon: 100},
 		{sets: []string{"opt.fade_index=s0_minus_k", "willing=1", "opt.throwoff_reaction=same_as_contraction", "R=9", "H=17"},
-			R: 9, H: 9, s0: 3, willing: true, fade: fadeS0MinusK, n: 1, x: 1, horizon: 100},
+			R: 9, H: 17, s0: 3, willing: true, same: true, fade: fadeS0MinusK, n: 1, x: 1, horizon: 100},
+		{sets: []string{"opt.fade_index=s0_minus_k", "willing=1", "opt.throwoff_reaction=same_as_contraction", "R=9", "H=17", "opt.willing_roll=reaction"},
+			R: 9, H: 17, s0: 3, willing: true, same: true, onR: true, fade: fadeS0MinusK, n: 1, x: 1, horizon: 100},
 		// A random effect in injuries, with the injury penalty: a feedback chain.
 		{sets: []string{"preset=black_widow", "s0=2", "H=13", "opt.injury_penalty=on", "injuries=1", "horizon=30"},
 			R: 10, H: 13, s0: 2, n: 1, x: 2, inj0: 1, feedback: true, horizon: 30},
@@ -216,7 +241,10 @@ func TestChronicOracle(t *testing.T) {
 			samePMF(t, what, r.Var("effects"), n.floats(), 1e-12)
 			samePMF(t, what, r.Var("total_effect"), total.floats(), 1e-12)
 			mechtest.Near(t, what+": P(still ill)", r.Event("still_ill").P, f64(still), 1e-12)
-			samePMF(t, what, r.Var("effects_if_contracted"), n.from(1).floats(), 1e-12)
+			contracted := sub(q(1, 1), n[0])
+			samePMF(t, what, r.Var("effects_if_contracted"), n.given(1, contracted).floats(), 1e-12)
+			mechtest.Near(t, what+": P(still ill | contracted)", r.Var("effects_if_contracted").Undefined, f64(still)/f64(contracted), 1e-12)
+			mechtest.Near(t, what+": P(contracted) of effects_if_contracted", r.Var("effects_if_contracted").GivenP, f64(contracted), 1e-12)
 		})
 	}
 }
@@ -231,8 +259,9 @@ func joinSets(sets []string) string {
 	return b.String()
 }
 
-// pair is a (count, total) state of an oracle.
-type pair struct{ n, total int }
+// pair is a (count, total) state of an oracle, with the seconds the
+// victim is still out at the start of the next action time.
+type pair struct{ n, total, out int }
 
 // inescapableCase is one configuration of gm.ailment.inescapable for the
 // oracle.
@@ -240,8 +269,15 @@ type inescapableCase struct {
 	sets              []string
 	R, s0, L, n, x    int
 	willing, autoFail bool
-	inj0              int
-	feedback, nat     bool
+	// tau is the action time in seconds (a round is 10 s) with autoFail:
+	// a victim still out (asleep, paralysed) for the whole of an action
+	// time fails its roll; each effect, n dX minutes, takes place at the
+	// end of its action time and adds to what is left of the others.
+	tau int
+	// H is the reaction of a willing victim's rolls (willing_roll=health).
+	H             int
+	inj0          int
+	feedback, nat bool
 }
 
 // inescapableOracle follows the L rolls in the area on maps of (count,
@@ -252,7 +288,10 @@ func inescapableOracle(c inescapableCase) (n, total dist) {
 		w = 4
 	}
 	e := ndx(c.n, c.x)
-	states := map[pair]*big.Rat{{0, 0}: q(1, 1)}
+	if c.willing && c.H > 0 {
+		c.R = c.H // "the reaction is health"
+	}
+	states := map[pair]*big.Rat{{0, 0, 0}: q(1, 1)}
 	for range c.L {
 		next := map[pair]*big.Rat{}
 		put := func(k pair, p *big.Rat) {
@@ -267,12 +306,13 @@ func inescapableOracle(c inescapableCase) (n, total dist) {
 				tgt -= st.total
 			}
 			p := pr(tgt, c.nat)
-			if c.autoFail && st.n > 0 {
+			if c.autoFail && st.out >= c.tau {
 				p = q(0, 1)
 			}
-			put(st, mul(m, p))
+			left := max(st.out-c.tau, 0)
+			put(pair{st.n, st.total, left}, mul(m, p))
 			for v, pe := range e {
-				put(pair{st.n + 1, st.total + v}, mul(mul(m, sub(q(1, 1), p)), pe))
+				put(pair{st.n + 1, st.total + v, left + 60*v}, mul(mul(m, sub(q(1, 1), p)), pe))
 			}
 		}
 		states = next
@@ -291,9 +331,23 @@ func TestInescapableOracle(t *testing.T) {
 	t.Parallel()
 	cases := []inescapableCase{
 		{sets: nil, R: 10, s0: 0, L: 5, n: 2, x: 10},
-		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=6", "R=13"}, R: 13, L: 6, n: 2, x: 10, autoFail: true},
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=6", "R=13"}, R: 13, L: 6, n: 2, x: 10, autoFail: true, tau: 10},
+		// Against the action time: 2d10 minutes outlast 2 rounds and a
+		// minute, never a day, and outlast 10 or 20 minutes or not.
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=5", "R=13", "tau=2_rounds"}, R: 13, L: 5, n: 2, x: 10, autoFail: true, tau: 20},
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=5", "R=13", "tau=minute"}, R: 13, L: 5, n: 2, x: 10, autoFail: true, tau: 60},
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=6", "R=13", "tau=10_minutes"}, R: 13, L: 6, n: 2, x: 10, autoFail: true, tau: 600},
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=6", "R=11", "s0=1", "tau=20_minutes", "effect_dice=2", "effect_sides=12"},
+			R: 11, s0: 1, L: 6, n: 2, x: 12, autoFail: true, tau: 1200},
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=5", "R=12", "tau=30_minutes", "effect_dice=2", "effect_sides=20", "effect_kind=paralysis_minutes"},
+			R: 12, L: 5, n: 2, x: 20, autoFail: true, tau: 1800},
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=6", "R=13", "tau=day"}, R: 13, L: 6, n: 2, x: 10, autoFail: true, tau: 86400},
+		// A fixed effect: 3 minutes outlast two 1-minute action times.
+		{sets: []string{"opt.incapacitation=auto_fail_when_incapacitated", "L=7", "R=9", "tau=minute", "effect_dice=3", "effect_sides=1"},
+			R: 9, L: 7, n: 3, x: 1, autoFail: true, tau: 60},
 		{sets: []string{"preset=huge_spider", "opt.injury_penalty=on", "L=7", "R=15", "injuries=1"}, R: 15, s0: 2, L: 7, n: 1, x: 3, inj0: 1, feedback: true},
-		{sets: []string{"preset=food_poisoning", "opt.injury_penalty=on", "L=9", "R=16", "willing=1"}, R: 16, s0: 3, L: 9, n: 1, x: 1, willing: true, feedback: true},
+		{sets: []string{"preset=food_poisoning", "opt.injury_penalty=on", "L=9", "R=16", "willing=1", "H=15"}, R: 16, H: 15, s0: 3, L: 9, n: 1, x: 1, willing: true, feedback: true},
+		{sets: []string{"preset=food_poisoning", "opt.injury_penalty=on", "L=9", "R=16", "willing=1", "H=15", "opt.willing_roll=reaction"}, R: 16, s0: 3, L: 9, n: 1, x: 1, willing: true, feedback: true},
 		// Auto-fail applies only to effects that incapacitate: not to injuries.
 		{sets: []string{"preset=large_spider", "opt.incapacitation=auto_fail_when_incapacitated", "L=4", "opt.naturals=1_succeeds_20_fails", "R=30"},
 			R: 30, s0: 1, L: 4, n: 1, x: 2, nat: true},
@@ -307,6 +361,9 @@ func TestInescapableOracle(t *testing.T) {
 			samePMF(t, what, r.Var("effects"), n.floats(), 1e-12)
 			samePMF(t, what, r.Var("total_effect"), total.floats(), 1e-12)
 			mechtest.Near(t, what+": P(affected)", r.Event("affected").P, 1-f64(n[0]), 1e-12)
+			if n[0].Cmp(q(1, 1)) != 0 {
+				samePMF(t, what, r.Var("effects_if_affected"), n.given(1, sub(q(1, 1), n[0])).floats(), 1e-12)
+			}
 		})
 	}
 	t.Run("sleep gas closed form", func(t *testing.T) {
@@ -326,6 +383,7 @@ type chronicInescapableCase struct {
 	sets                       []string
 	R, H, s0, L, horizon, n, x int
 	willing, atS0, afterFirst  bool
+	onR                        bool // a willing victim rolls on R (willing_roll=reaction)
 	inj0                       int
 	feedback, nat              bool
 }
@@ -348,6 +406,10 @@ func chronicInescapableOracle(c chronicInescapableCase) chronicInescapableReadin
 		w = 4
 	}
 	e := ndx(c.n, c.x)
+	rc := c.R
+	if c.willing && !c.onR {
+		rc = c.H // "the reaction is health"
+	}
 	// In the area: P(first failure at j) and the total of the L − j
 	// effects that follow it.
 	resisting := q(1, 1)
@@ -369,7 +431,7 @@ func chronicInescapableOracle(c chronicInescapableCase) chronicInescapableReadin
 		if c.afterFirst {
 			s = c.s0
 		}
-		p := pr(c.R-s-w-c.inj0, c.nat)
+		p := pr(rc-s-w-c.inj0, c.nat)
 		for v, pe := range e {
 			put(next, st{1, 0, v}, mul(mul(resisting, sub(q(1, 1), p)), pe))
 		}
@@ -377,8 +439,8 @@ func chronicInescapableOracle(c chronicInescapableCase) chronicInescapableReadin
 		ill = next
 	}
 	o := chronicInescapableReading{n: dist{}, total: dist{}, inArea: dist{}, after: dist{}, resisting: resisting}
-	for _, d := range []dist{o.n, o.total, o.inArea} {
-		d.put(0, resisting) // never affected: no effect
+	for _, d := range []dist{o.n, o.total, o.inArea, o.after} {
+		d.put(0, resisting) // never affected: no effect, no time ill
 	}
 	for k := 1; k <= c.horizon; k++ {
 		s := c.s0 - k
@@ -423,6 +485,8 @@ func TestChronicInescapableOracle(t *testing.T) {
 			R: 10, H: 14, s0: 1, L: 4, horizon: 40, n: 1, x: 2, inj0: 1, feedback: true},
 		{sets: []string{"preset=sleep_gas", "L=3", "opt.naturals=1_succeeds_20_fails", "horizon=12", "willing=1", "R=16"},
 			R: 16, H: 10, L: 3, horizon: 12, n: 2, x: 10, willing: true, nat: true},
+		{sets: []string{"preset=sleep_gas", "L=3", "opt.naturals=1_succeeds_20_fails", "horizon=12", "willing=1", "R=16", "opt.willing_roll=reaction"},
+			R: 16, H: 10, L: 3, horizon: 12, n: 2, x: 10, willing: true, nat: true, onR: true},
 		{sets: []string{"effect_dice=2", "opt.injury_penalty=on", "L=3", "H=18", "horizon=30"}, R: 10, H: 18, L: 3, horizon: 30, n: 2, x: 1, feedback: true},
 	}
 	for _, c := range cases {
@@ -437,6 +501,9 @@ func TestChronicInescapableOracle(t *testing.T) {
 			samePMF(t, what, r.Var("time_ill_after_leaving"), o.after.floats(), 1e-12)
 			mechtest.Near(t, what+": P(affected)", r.Event("affected").P, 1-f64(o.resisting), 1e-12)
 			mechtest.Near(t, what+": P(still ill)", r.Event("still_ill").P, f64(o.still), 1e-12)
+			affected := sub(q(1, 1), o.resisting)
+			samePMF(t, what, r.Var("effects_if_affected"), o.n.given(1, affected).floats(), 1e-12)
+			mechtest.Near(t, what+": P(still ill | affected)", r.Var("effects_if_affected").Undefined, f64(o.still)/f64(affected), 1e-12)
 		})
 	}
 }
@@ -444,9 +511,10 @@ func TestChronicInescapableOracle(t *testing.T) {
 // TestSimpleAilmentOracle: one roll, and on a failure the effect once.
 func TestSimpleAilmentOracle(t *testing.T) {
 	t.Parallel()
-	// Shadow spider (s = 1, d6), willing (−4), R = 13, 2 injuries with the
-	// penalty: the roll at 13 − 1 − 4 − 2 = 6 resists with P = 6/20.
-	r := mechtest.MustExact(t, registry, "gm.ailment.simple", "preset=shadow_spider", "willing=1", "R=13", "opt.injury_penalty=on", "injuries=2")
+	// Shadow spider (s = 1, d6), willing (−4, on the health reaction H =
+	// 13; R does not count), 2 injuries with the penalty: the roll at
+	// 13 − 1 − 4 − 2 = 6 resists with P = 6/20.
+	r := mechtest.MustExact(t, registry, "gm.ailment.simple", "preset=shadow_spider", "willing=1", "H=13", "R=3", "opt.injury_penalty=on", "injuries=2")
 	mechtest.Near(t, "P(affected)", r.Event("affected").P, 0.7, 1e-15)
 	want := map[float64]float64{0: 0.3}
 	for v := 1; v <= 6; v++ {
@@ -454,6 +522,12 @@ func TestSimpleAilmentOracle(t *testing.T) {
 	}
 	samePMF(t, "simple", r.Var("effect"), want, 1e-15)
 	mechtest.Near(t, "E[effect | affected]", r.Var("effect_if_affected").Stats.Mean, 3.5, 1e-12)
+	// Given affected the effect is d6: 1/6 each, as fractions too.
+	v := r.Var("effect_if_affected")
+	samePMF(t, "simple, given affected", v, map[float64]float64{1: 1.0 / 6, 2: 1.0 / 6, 3: 1.0 / 6, 4: 1.0 / 6, 5: 1.0 / 6, 6: 1.0 / 6}, 1e-15)
+	if len(v.Exact) != 6 || v.Exact[0] != "1/6" || v.Exact[5] != "1/6" || v.Undefined != 0 || v.Given != "affected" {
+		t.Errorf("effect_if_affected: exact %v, undefined %v, given %q; want 1/6 each, 0, affected", v.Exact, v.Undefined, v.Given)
+	}
 }
 
 // TestFallOracle compares gm.fall with the falling table applied to every

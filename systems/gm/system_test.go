@@ -100,6 +100,7 @@ var extraConfigs = withEveryPreset(map[string][][]string{
 	"gm.ailment.simple": {
 		{"willing=1", "R=14", "opt.injury_penalty=on", "injuries=2", "opt.naturals=1_succeeds_20_fails"},
 		{"effect_dice=3", "effect_sides=6", "s0=-2", "effect_kind=sleep_minutes", "tau=minute"},
+		{"willing=1", "R=14", "H=5", "opt.willing_roll=reaction"},
 	},
 	"gm.ailment.chronic": {
 		{"R=12", "H=12", "s0=3"},
@@ -108,18 +109,25 @@ var extraConfigs = withEveryPreset(map[string][][]string{
 		{"preset=black_widow", "opt.injury_penalty=on", "injuries=1", "s0=4", "tau=day"},
 		{"preset=alcohol", "opt.naturals=1_succeeds_20_fails", "horizon=20"},
 		{"effect_kind=injuries", "preset=common_cold", "opt.injury_penalty=on", "H=15"},
+		{"willing=1", "R=15", "H=7", "opt.willing_roll=reaction", "opt.throwoff_reaction=same_as_contraction"},
 	},
 	"gm.ailment.inescapable": {
 		{"opt.incapacitation=auto_fail_when_incapacitated", "L=6"},
 		{"preset=huge_spider", "opt.injury_penalty=on", "L=8", "R=13"},
 		{"effect_kind=paralysis_minutes", "opt.incapacitation=auto_fail_when_incapacitated", "preset=giant_spider", "willing=1", "R=16"},
 		{"opt.naturals=1_succeeds_20_fails", "s0=5", "L=10"},
+		{"willing=1", "R=16", "H=9", "opt.willing_roll=reaction", "L=4"},
+		// Sleep that may or may not outlast a 10-minute action time, and
+		// paralysis that never outlasts a day.
+		{"opt.incapacitation=auto_fail_when_incapacitated", "tau=10_minutes", "L=7", "R=12"},
+		{"opt.incapacitation=auto_fail_when_incapacitated", "preset=giant_spider", "tau=day", "L=4", "s0=0"},
 	},
 	"gm.ailment.chronic_inescapable": {
 		{"opt.growth=after_first_effect", "L=8", "R=14"},
 		{"opt.first_throwoff_after_exit=at_s0", "s0=2", "L=3"},
 		{"preset=large_spider", "opt.injury_penalty=on", "L=4", "H=14"},
 		{"preset=sleep_gas", "L=3", "opt.naturals=1_succeeds_20_fails", "horizon=30"},
+		{"willing=1", "R=17", "H=8", "opt.willing_roll=reaction", "L=3"},
 		// A random effect with feedback that outruns the fading: the
 		// throw-offs stop succeeding within a few action times (P(still
 		// ill) is 0.973 at a horizon of 20, 30 or 100), and every later
