@@ -1,6 +1,7 @@
 package grim
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -78,4 +79,16 @@ func TestMiscClosedForms(t *testing.T) {
 	mechtest.Near(t, "terror turns", mechtest.MustExact(t, registry, "grim.terror", "turns=400").Var("time").Stats.Mean, 1/0.6, 1e-9)
 	// One grappler with equal attributes: P(break free) = P(X > Y) for two d20 = 190/400.
 	mechtest.Near(t, "grapple", mechtest.MustExact(t, registry, "grim.grapple", "grapplers=1").Event("breaks_free").P, 190.0/400, 1e-12)
+}
+
+// TOG sets the breath: underwater_rounds is the breath's rounds, 6 a
+// minute for max(0, 2 + TOG) minutes, before the rounds conscious (TOG
+// changed nothing before it was reported).
+func TestDrowningBreathFromTOG(t *testing.T) {
+	t.Parallel()
+	for tog, breath := range map[int]float64{-3: 0, -2: 0, 0: 12, 3: 30} {
+		r := mechtest.MustExact(t, registry, "grim.drowning", fmt.Sprintf("tog=%d", tog))
+		mechtest.Near(t, fmt.Sprintf("tog=%d: underwater − conscious", tog), r.Var("underwater_rounds").Stats.Mean-r.Var("rounds_conscious").Stats.Mean, breath, 1e-9)
+		mechtest.Near(t, fmt.Sprintf("tog=%d: least underwater", tog), r.Var("underwater_rounds").Stats.Min, breath, 0)
+	}
 }

@@ -251,14 +251,21 @@ var (
 	optEscalation = mechanics.SwitchOf("grim.drowning", "escalation", "none: the MND roll does not get harder; minus_1_per_round", escalationNone, escalationMinus1PerRound)
 )
 
+// Drowning's breath: breathMinutes + TOG minutes of roundsPerMinute
+// rounds each.
+const (
+	breathMinutes   = 2
+	roundsPerMinute = 6
+)
+
 func drowning() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "grim.drowning",
-		Summary: fmt.Sprintf("drowning: breath for 2 + TOG minutes, then a MND roll vs TN %d each round to stay conscious, %d damage a round after", drowningTN, drowningDamage),
-		Doc: fmt.Sprintf("Breath lasts 2 minutes + 1 per TOG point. Then conflict rounds: a MND roll vs TN %d each round keeps the character conscious; an "+
+		Summary: fmt.Sprintf("drowning: breath for %d + TOG minutes, then a MND roll vs TN %d each round to stay conscious, %d damage a round after", breathMinutes, drowningTN, drowningDamage),
+		Doc: fmt.Sprintf("Breath lasts %d minutes + 1 per TOG point (%d rounds a minute). Then conflict rounds: a MND roll vs TN %d each round keeps the character conscious; an "+
 			"unconscious character underwater takes %d damage per round, plus the dying tick (−1 a turn) once Condition ≤ 0 by default; "+
-			"dead below %s. The countdown after the blackout is deterministic.", drowningTN, drowningDamage, kit.Num(deadBelow)),
-		Params: []mechanics.Param{attr("tog", "TOG (breath B = max(0, 2 + TOG) minutes)", 2), attr("mnd", "MND", 2), pMod,
+			"dead below %s. The countdown after the blackout is deterministic. The round counts start when the breath runs out, except underwater_rounds, which adds the breath.", breathMinutes, roundsPerMinute, drowningTN, drowningDamage, kit.Num(deadBelow)),
+		Params: []mechanics.Param{attr("tog", fmt.Sprintf("TOG (breath B = max(0, %d + TOG) minutes)", breathMinutes), 2), attr("mnd", "MND", 2), pMod,
 			ip("condition", 20, 1, 300, "Condition"), ip("rescue_round", 5, 0, 1000, "rescue arrives after this many rounds past the breath"),
 			ip("horizon", 60, 1, 5000, "rounds simulated at most")},
 		Options: mechanics.Options(optDyingTick, optEscalation),
@@ -295,8 +302,11 @@ func drowning() *mechanics.Mechanic {
 			}
 			spec := mechanics.ProcessSpec(p)
 			t := field("time")
+			breath := roundsPerMinute * max(0, breathMinutes+c.Int("tog"))
 			spec.Vars = append(spec.Vars,
 				p.TimeVar("rounds_conscious", "rounds passed before the blackout", expr.Sub(t, num(1))),
+				p.TimeVar("underwater_rounds", fmt.Sprintf("rounds under water before the blackout: the breath's %d a minute for B = max(0, %d + TOG) minutes, then the rounds conscious", roundsPerMinute, breathMinutes),
+					expr.Add(t, num(breath-1))),
 				p.TimeVar("death_round", "round of death: blackout + the deterministic countdown", expr.Add(t, num(k))))
 			spec.Event("alive_at_rescue", "death comes after the rescue round", expr.Gt(expr.Add(t, num(k)), num(rescue))).
 				Event("conscious_at_rescue", "the blackout comes after the rescue round", expr.Gt(t, num(rescue)))
