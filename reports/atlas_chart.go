@@ -291,6 +291,12 @@ func buildPanel(pn *ChartPanel, looks func(i int) look) (*plot.Plot, []legendEnt
 	}
 	lp := &linesPanel{p: p, pn: pn, ext: extent{ylo: math.Inf(1), yhi: math.Inf(-1), xInt: true}}
 	lp.spec.Kind = "lines"
+	switch {
+	case pn.tail():
+		lp.spec.Kind = "tail"
+	case pn.LogX:
+		lp.spec.Kind = "validation"
+	}
 	if len(pn.Shade) > 0 {
 		sh := &shadeUnder{xy: positive(pn.Shade, pn.LogX, pn.LogY), color: color.RGBA{225, 225, 225, 255}}
 		p.Add(sh)

@@ -264,7 +264,7 @@ func writeCanvas(c *vgimg.Canvas, w io.Writer, spec *ChartSpec) error {
 	if err := enc.Encode(&buf, c.Image()); err != nil {
 		return err
 	}
-	b, err := withSpec(buf.Bytes(), spec)
+	b, err := WithChartSpec(buf.Bytes(), spec)
 	if err != nil {
 		return err
 	}

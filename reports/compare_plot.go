@@ -259,7 +259,7 @@ func (p *ComparePlot) variableOverlay(w io.Writer, d *engine.DistCompare) error 
 		}
 		d := seriesDraw{xy: xy, look: look{col: col, glyph: seriesGlyphs[side]}, sim: sim}
 		if side == 1 {
-			d.look.dashes = seriesDashes[1] // B over an identical A leaves A visible
+			d.width = vg.Points(1.2) // B's steps over an identical A leave A visible
 		}
 		d.name = la
 		if side == 1 {

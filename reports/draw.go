@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -106,6 +107,8 @@ type seriesDraw struct {
 	logY bool
 	// alone draws markers with no guide (points of a categorical axis).
 	alone bool
+	// width is the width of a step line (2 points when 0).
+	width vg.Length
 	// offset shifts the markers and whiskers along x (data units), so
 	// that series on the same points stay visible.
 	offset float64
@@ -163,7 +166,7 @@ func addSeries(p *plot.Plot, d seriesDraw) ([]plot.Thumbnailer, SeriesSpec, erro
 			return nil, SeriesSpec{}, err
 		}
 		l.StepStyle = d.step
-		l.Color, l.Width, l.Dashes = d.look.col, vg.Points(2), d.look.dashes
+		l.Color, l.Width, l.Dashes = d.look.col, cmp.Or(d.width, vg.Points(2)), d.look.dashes
 		p.Add(l)
 		thumbs = append(thumbs, l)
 		markers = len(xy) <= stepMarkersMax

@@ -104,9 +104,9 @@ func seriesSpec(name, draw string, xy []XY, markers bool, col color.Color, dashe
 	return s
 }
 
-// withSpec adds the chart's spec to an encoded PNG: an iTXt chunk just
-// before IEND.
-func withSpec(png []byte, spec *ChartSpec) ([]byte, error) {
+// WithChartSpec adds a chart's spec to an encoded PNG: an iTXt chunk
+// just before IEND, which ReadChartSpec reads.
+func WithChartSpec(png []byte, spec *ChartSpec) ([]byte, error) {
 	if spec == nil {
 		return png, nil
 	}
