@@ -63,12 +63,16 @@ type look struct {
 	col    color.RGBA
 	glyph  draw.GlyphDrawer
 	dashes []vg.Length
+	// shrink makes the markers of later series a little smaller, so
+	// that a series drawn over an identical one leaves it visible
+	// around them (0 for none).
+	shrink float64
 }
 
 // lookOf is the look of the i-th of n series: the i-th colour and
 // marker, and with more than eight series, the (i/8)-th dash pattern.
 func lookOf(i, n int) look {
-	l := look{col: okabeIto[i%len(okabeIto)], glyph: seriesGlyphs[i%len(seriesGlyphs)]}
+	l := look{col: okabeIto[i%len(okabeIto)], glyph: seriesGlyphs[i%len(seriesGlyphs)], shrink: 0.12 * float64(min(i, 4))}
 	if n > len(okabeIto) {
 		l.dashes = seriesDashes[(i/len(okabeIto))%len(seriesDashes)]
 	}
@@ -184,7 +188,7 @@ func addSeries(p *plot.Plot, d seriesDraw) ([]plot.Thumbnailer, SeriesSpec, erro
 		if err != nil {
 			return nil, SeriesSpec{}, err
 		}
-		sc.Color, sc.Shape, sc.Radius = d.look.col, d.look.glyph, markerRadius(len(xy))
+		sc.Color, sc.Shape, sc.Radius = d.look.col, d.look.glyph, markerRadius(len(xy))*vg.Length(1-d.look.shrink)
 		if d.step != plotter.NoStep {
 			sc.Radius = min(sc.Radius, vg.Points(2.6))
 		}
