@@ -1,6 +1,3 @@
-// Package chartcheck checks a chart from its PNG alone: the chart spec
-// the reports package records in it (reports.ChartSpec) against the rules
-// every chart keeps. It is internal test support.
 package chartcheck
 
 import (
