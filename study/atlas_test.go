@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/internal/chartcheck"
 	"github.com/oddsmith/oddsmith/internal/pngtest"
 	"github.com/oddsmith/oddsmith/systems"
 )
@@ -100,6 +101,7 @@ func TestAtlasBundle(t *testing.T) {
 			t.Fatal(err)
 		}
 		pngtest.Check(t, c.Name, png)
+		chartcheck.Check(t, c.Name, png)
 		b, err := os.ReadFile(filepath.Join(dir, c.Name+".csv"))
 		if err != nil {
 			t.Fatal(err)
