@@ -113,8 +113,11 @@ func WriteCompareText(w io.Writer, c *CompareReport) error {
 			fmt.Fprintln(tw, "output\tquantity\tA\tB\tΔ = B − A\t")
 		}
 		prev := ""
-		var notes []string
-		for _, r := range c.Rows {
+		keep, notes := stateRows(c.Comparison)
+		for i, r := range c.Rows {
+			if !keep[i] {
+				continue
+			}
 			name := r.Output
 			if name == prev {
 				name = ""
@@ -222,6 +225,11 @@ func oneSideLines(c *engine.Comparison) []string {
 	list := func(refs []engine.OutputRef) string {
 		var s []string
 		for _, r := range refs {
+			if len(s) == maxStates && len(refs) > maxStates+1 {
+				// A process's states: see --format csv for them all.
+				s = append(s, fmt.Sprintf("and %d more (see --format csv)", len(refs)-maxStates))
+				break
+			}
 			s = append(s, r.String())
 		}
 		return strings.Join(s, ", ")

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -121,12 +122,72 @@ func optionString(r *engine.Result) string {
 	return strings.Join(parts, " ")
 }
 
+// TableOptions shape a text table (WriteTableWith, WriteWith); the CSV
+// and the JSON hold every number as it is, whatever they say.
+type TableOptions struct {
+	// Percent prints probabilities as percentages ("93.98%", "<0.01%"),
+	// with the same rules as prob4: only an exact 0 or 1 prints as "0%"
+	// or "100%".
+	Percent bool
+}
+
+// prob prints a probability of a text table, as prob4 or as a
+// percentage.
+func (o TableOptions) prob(p float64) string {
+	if o.Percent {
+		return percent2(p)
+	}
+	return prob4(p)
+}
+
+// isProb is prob after "P", as in "with P = 0.3631" or "with P < 0.01%".
+func (o TableOptions) isProb(p float64) string {
+	s := o.prob(p)
+	if s[0] == '<' || s[0] == '>' {
+		return s[:1] + " " + s[1:]
+	}
+	return "= " + s
+}
+
+// percent2 prints a probability as a percentage to two decimals, the
+// precision of prob4: "93.98%"; only an exact 0 or 1 prints as "0%" or
+// "100%", and what two decimals would round to either as "<0.01%" or
+// ">99.99%".
+func percent2(p float64) string {
+	switch {
+	case p == 0:
+		return "0%"
+	case p == 1:
+		return "100%"
+	case p > 0 && p < 0.00005:
+		return "<0.01%"
+	case p >= 0.99995 && p < 1:
+		return ">99.99%"
+	}
+	return strconv.FormatFloat(p*100, 'f', 2, 64) + "%"
+}
+
+// TinyMass is the least probability that a text table gives a row of a
+// variable's distribution or of a list of states: the far tails of a big
+// pool (1e-13 at −52) are counted in one line instead, and the table's
+// min and max are those of the values it prints. The CSV and JSON keep
+// every value, and the exact extremes.
+const TinyMass = 1e-12
+
 // WriteTable writes a human-readable report: aligned columns, no trailing
 // spaces on any line. The distribution table of the primary variable has
 // P(= x), P(≤ x) and P(≥ x) (the CSV's ccdf column is P(> x)).
 func WriteTable(w io.Writer, r *engine.Result) error {
+	return WriteTableWith(w, r, TableOptions{})
+}
+
+// WriteTableWith is WriteTable with options.
+func WriteTableWith(w io.Writer, r *engine.Result, opt TableOptions) error {
 	var buf bytes.Buffer
-	if err := writeTable(&buf, r); err != nil {
+	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	t := &table{tw: tw, sim: r.Engine == engine.Sim, TableOptions: opt}
+	t.write(r)
+	if err := tw.Flush(); err != nil {
 		return err
 	}
 	_, err := w.Write(trimLines(buf.Bytes()))
@@ -143,9 +204,15 @@ func trimLines(b []byte) []byte {
 	return bytes.Join(lines, []byte("\n"))
 }
 
-func writeTable(w io.Writer, r *engine.Result) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	sim := r.Engine == engine.Sim
+// table writes a text table: sim adds a simulation's intervals.
+type table struct {
+	tw  io.Writer
+	sim bool
+	TableOptions
+}
+
+func (t *table) write(r *engine.Result) {
+	tw := t.tw
 	for _, h := range Header(r) {
 		fmt.Fprintf(tw, "%s:\t%s\n", h[0], h[1])
 	}
@@ -153,59 +220,118 @@ func writeTable(w io.Writer, r *engine.Result) error {
 		fmt.Fprintf(tw, "warning:\t%s\n", wmsg)
 	}
 	if len(r.Events) > 0 {
-		fmt.Fprintln(tw)
-		tableProbs(tw, "event", sim)
-		for _, e := range r.Events {
-			tableProb(tw, e.Name, e.P, e.CI, sim)
-		}
+		t.events(r)
 	}
 	for _, b := range r.Bands {
-		fmt.Fprintln(tw)
-		tableProbs(tw, b.Name, sim)
-		var states *stateList
-		if isStateBand(r, &b) {
-			states = bandList(b.P)
-		}
-		for i, l := range b.Labels {
-			var ci [2]float64
-			if sim {
-				ci = b.CI[i]
-			}
-			if states != nil && states.omit(b.P[i]) {
-				continue
-			}
-			tableProb(tw, l, b.P[i], ci, sim)
-		}
-		if states != nil {
-			states.note(tw)
-		}
+		t.band(r, &b)
 	}
 	if r.Process != nil {
-		tableProcess(tw, r.Process)
+		t.process(r.Process)
 	}
 	if len(r.Vars) > 0 {
-		tableStats(tw, r.Vars)
-		tableDist(tw, &r.Vars[0])
+		t.stats(r.Vars)
+		t.dist(&r.Vars[0])
 	}
-	return tw.Flush()
 }
 
-// tableProbs heads a block of probabilities named what: with a
+// events writes the events. The events of a process's absorbing states
+// ("absorbed:STATE", one per state) are a list of states (absorbedList);
+// every other event is listed, whatever its probability: it was asked
+// for.
+func (t *table) events(r *engine.Result) {
+	fmt.Fprintln(t.tw)
+	t.probsHead("event")
+	states := stateEvents(r)
+	l := absorbedList(eventPs(r.Events, states))
+	l.noun = "absorbed:…"
+	last := -1
+	for i := range r.Events {
+		if states[i] {
+			last = i
+		}
+	}
+	for i, e := range r.Events {
+		if !states[i] || !l.omit(e.P) {
+			t.probRow(e.Name, e.P, e.CI)
+		}
+		if i == last {
+			l.note(t.tw, t.TableOptions)
+		}
+	}
+}
+
+// stateEvents marks the events of r that stand for a process's absorbing
+// states (mechanics.ProcessSpec's "absorbed:STATE").
+func stateEvents(r *engine.Result) []bool {
+	marks := make([]bool, len(r.Events))
+	if r.Process == nil {
+		return marks
+	}
+	states := map[string]bool{}
+	for _, s := range r.Process.AbsorbingStates {
+		states["absorbed:"+s] = true
+	}
+	for i, e := range r.Events {
+		marks[i] = states[e.Name]
+	}
+	return marks
+}
+
+// eventPs are the probabilities of the marked events.
+func eventPs(es []engine.EventResult, marks []bool) []float64 {
+	var ps []float64
+	for i, e := range es {
+		if marks[i] {
+			ps = append(ps, e.P)
+		}
+	}
+	return ps
+}
+
+// band writes a band. A band of a process's final states, or any band
+// with more than maxStates labels of some mass, is a list of states
+// (bandList); a shorter band lists every label it declares.
+func (t *table) band(r *engine.Result, b *engine.BandResult) {
+	fmt.Fprintln(t.tw)
+	t.probsHead(b.Name)
+	var states *stateList
+	if isStateBand(r, b) || longList(b.P) {
+		states = bandList(b.P)
+		if !isStateBand(r, b) {
+			states.noun = "labels"
+		}
+	}
+	for i, l := range b.Labels {
+		var ci [2]float64
+		if t.sim {
+			ci = b.CI[i]
+		}
+		if states != nil && states.omit(b.P[i]) {
+			continue
+		}
+		t.probRow(l, b.P[i], ci)
+	}
+	if states != nil {
+		states.note(t.tw, t.TableOptions)
+	}
+}
+
+// probsHead heads a block of probabilities named what: with a
 // simulation's Wilson intervals when sim is set.
-func tableProbs(tw io.Writer, what string, sim bool) {
-	if sim {
-		fmt.Fprintf(tw, "%s\tP\t95%% CI (Wilson)\t\n", what)
+func (t *table) probsHead(what string) {
+	if t.sim {
+		fmt.Fprintf(t.tw, "%s\tP\t95%% CI (Wilson)\t\n", what)
 	} else {
-		fmt.Fprintf(tw, "%s\tP\t\n", what)
+		fmt.Fprintf(t.tw, "%s\tP\t\n", what)
 	}
 }
 
-// tableProb is a line of a block of probabilities (tableProbs).
-func tableProb(tw io.Writer, name string, p float64, ci [2]float64, sim bool) {
-	if sim {
-		fmt.Fprintf(tw, "%s\t%s\t[%s, %s]\t\n", name, prob4(p), prob4(ci[0]), prob4(ci[1]))
+// probRow is a line of a block of probabilities (probsHead).
+func (t *table) probRow(name string, p float64, ci [2]float64) {
+	if t.sim {
+		fmt.Fprintf(t.tw, "%s\t%s\t[%s, %s]\t\n", name, t.prob(p), t.prob(ci[0]), t.prob(ci[1]))
 	} else {
-		fmt.Fprintf(tw, "%s\t%s\t\n", name, prob4(p))
+		fmt.Fprintf(t.tw, "%s\t%s\t\n", name, t.prob(p))
 	}
 }
 
@@ -222,9 +348,10 @@ const maxStates = 12
 
 // stateList decides which states of a process a text table lists, and
 // counts the others for a closing note (the CSV and JSON list every
-// state). A state with probability 0 is never listed: a chain has many. A
-// list with more than maxStates states of some mass is shortened further:
-// it leaves out the states below least, and lists at most most states.
+// state). A state with probability 0 is never listed: a chain has many;
+// nor one below TinyMass. A list with more than maxStates states of some
+// mass is shortened further: it leaves out the states below least, and
+// lists at most most states.
 type stateList struct {
 	long        bool
 	least       float64
@@ -233,6 +360,8 @@ type stateList struct {
 	// rest counts the states of some mass left out, restP their mass.
 	rest  int
 	restP float64
+	// noun names what is listed in the note ("states" by default).
+	noun string
 }
 
 // absorbedList is the list of a process's absorbing states, of
@@ -267,7 +396,7 @@ func (l *stateList) omit(p float64) bool {
 	switch {
 	case p == 0:
 		l.zero++
-	case l.long && (p < l.least || l.shown >= l.most):
+	case p < TinyMass || l.long && (p < l.least || l.shown >= l.most):
 		l.rest++
 		l.restP += p
 	default:
@@ -281,7 +410,7 @@ func (l *stateList) omit(p float64) bool {
 // probability, if any were: a row "(20 more states)" whose P cell, "0
 // each; see --format csv", is the last of its line so that it widens no
 // column.
-func (l *stateList) note(tw io.Writer) {
+func (l *stateList) note(tw io.Writer, o TableOptions) {
 	n := l.zero + l.rest
 	var p string
 	switch {
@@ -292,78 +421,165 @@ func (l *stateList) note(tw io.Writer) {
 	case l.rest == 0:
 		p = "0 each"
 	case l.zero == 0:
-		p = prob4(l.restP) + " in all"
+		p = o.prob(l.restP) + " in all"
 	default:
-		p = fmt.Sprintf("%s in all, %d of them 0", prob4(l.restP), l.zero)
+		p = fmt.Sprintf("%s in all, %d of them 0", o.prob(l.restP), l.zero)
 	}
-	states := "states"
+	noun := cmp.Or(l.noun, "states")
 	if n == 1 {
-		states = "state"
+		noun = strings.TrimSuffix(noun, "s")
 	}
-	fmt.Fprintf(tw, "(%d more %s)\t%s; see --format csv\n", n, states, p)
+	fmt.Fprintf(tw, "(%d more %s)\t%s; see --format csv\n", n, noun, p)
 }
 
-// tableProcess writes a process's absorption within its horizon and,
+// process writes a process's absorption within its horizon and,
 // when it is known, with no horizon at all: the states with mass (see
 // stateList), then a note of those left out.
-func tableProcess(tw io.Writer, p *engine.ProcessResult) {
+func (t *table) process(p *engine.ProcessResult) {
+	tw := t.tw
 	fmt.Fprintln(tw)
 	fmt.Fprintf(tw, "absorbed within %d %ss\tP\t\n", p.Horizon, unit(p.TimeUnit))
 	l := absorbedList(p.Absorbed)
 	for i, s := range p.AbsorbingStates {
 		if !l.omit(p.Absorbed[i]) {
-			fmt.Fprintf(tw, "%s\t%s\t\n", s, prob4(p.Absorbed[i]))
+			fmt.Fprintf(tw, "%s\t%s\t\n", s, t.prob(p.Absorbed[i]))
 		}
 	}
-	l.note(tw)
-	fmt.Fprintf(tw, "(not absorbed)\t%s\t\n", prob4(p.Undecided))
+	l.note(tw, t.TableOptions)
+	fmt.Fprintf(tw, "(not absorbed)\t%s\t\n", t.prob(p.Undecided))
 	if p.Unbounded {
 		fmt.Fprintf(tw, "mean time, unlimited horizon\t%.4f\t\n", p.MeanTimeUnbounded)
 		l := absorbedList(p.AbsorbedUnbounded)
 		for i, s := range p.AbsorbingStates {
 			if !l.omit(p.AbsorbedUnbounded[i]) {
-				fmt.Fprintf(tw, "P(%s), unlimited horizon\t%s\t\n", s, prob4(p.AbsorbedUnbounded[i]))
+				fmt.Fprintf(tw, "P(%s), unlimited horizon\t%s\t\n", s, t.prob(p.AbsorbedUnbounded[i]))
 			}
 		}
-		l.note(tw)
+		l.note(tw, t.TableOptions)
 	}
 }
 
-// tableStats writes the statistics of every variable, then a note for
-// each that has no value with some probability.
-func tableStats(tw io.Writer, vars []engine.VarResult) {
+// printedRange is the least and the greatest value of v that a table
+// prints (of probability TinyMass or more), and whether it has any.
+func printedRange(v *engine.VarResult) (lo, hi float64, ok bool) {
+	for i, p := range v.P {
+		if p < TinyMass {
+			continue
+		}
+		x := v.Value(i)
+		if !ok {
+			lo, ok = x, true
+		}
+		hi = x
+	}
+	return lo, hi, ok
+}
+
+// stats writes the statistics of every variable, then a note for
+// each that has no value with some probability. Their min and max are
+// over the values the table prints (see TinyMass): a line says so, with
+// the exact extremes, where these differ.
+func (t *table) stats(vars []engine.VarResult) {
+	tw := t.tw
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "variable\tmean\tsd\tmin\tp5\tp25\tp50\tp75\tp95\tmax\t")
-	var notes []string
+	var notes, extremes []string
 	for _, v := range vars {
 		s := v.Stats
 		if len(v.P) == 0 || math.IsNaN(s.Mean) {
 			fmt.Fprintf(tw, "%s\t—\t—\t—\t—\t—\t—\t—\t—\t—\t\n", v.Name)
 		} else {
-			fmt.Fprintf(tw, "%s\t%s\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name, fixed4(s.Mean), s.SD, value(s.Min), value(s.P5), value(s.P25), value(s.P50), value(s.P75), value(s.P95), value(s.Max))
+			lo, hi := s.Min, s.Max
+			if l, h, ok := printedRange(&v); ok && (l != lo || h != hi) {
+				var ex []string
+				if l != lo {
+					ex = append(ex, "min "+value(lo))
+				}
+				if h != hi {
+					ex = append(ex, "max "+value(hi))
+				}
+				extremes = append(extremes, v.Name+" "+strings.Join(ex, ", "))
+				lo, hi = l, h
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name, fixed4(s.Mean), s.SD, value(lo), value(s.P5), value(s.P25), value(s.P50), value(s.P75), value(s.P95), value(hi))
 		}
 		if v.Undefined > 0 {
-			notes = append(notes, fmt.Sprintf("%s: %s with P %s; its statistics are over the rest", v.Name, v.UndefinedLabel, isProb4(v.Undefined)))
+			notes = append(notes, fmt.Sprintf("%s: %s with P %s; its statistics are over the rest", v.Name, v.UndefinedLabel, t.isProb(v.Undefined)))
 		}
+	}
+	if len(extremes) > 0 {
+		notes = append(notes, fmt.Sprintf("(min and max are over the values of P ≥ %s; over every value, in --format csv: %s)", num(TinyMass), strings.Join(extremes, "; ")))
 	}
 	for _, n := range notes {
 		fmt.Fprintf(tw, "%s\n", n)
 	}
 }
 
-// tableDist writes a variable's distribution: P(= x), P(≤ x) and P(≥ x)
-// at every value it takes.
-func tableDist(tw io.Writer, v *engine.VarResult) {
+// dist writes a variable's distribution: P(= x), P(≤ x) and P(≥ x)
+// at every value of probability TinyMass or more, then one line for the
+// values left out, if any.
+func (t *table) dist(v *engine.VarResult) {
+	tw := t.tw
 	fmt.Fprintln(tw)
 	fmt.Fprintf(tw, "x = %s\tP(= x)\tP(≤ x)\tP(≥ x)\t\n", v.Name)
-	for i, t := range v.Tails() {
-		if p := v.P[i]; p != 0 {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", VarValue(v, i), prob4(p), prob4(t.Le), prob4(t.Ge))
+	var left []int
+	for i, tl := range v.Tails() {
+		switch p := v.P[i]; {
+		case p == 0:
+		case p < TinyMass:
+			left = append(left, i)
+		default:
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", VarValue(v, i), t.prob(p), t.prob(tl.Le), t.prob(tl.Ge))
 		}
 	}
 	if v.Undefined > 0 {
-		fmt.Fprintf(tw, "(%s)\t%s\t\t\t\n", v.UndefinedLabel, prob4(v.Undefined))
+		fmt.Fprintf(tw, "(%s)\t%s\t\t\t\n", v.UndefinedLabel, t.prob(v.Undefined))
 	}
+	if len(left) > 0 {
+		values := "values"
+		if len(left) == 1 {
+			values = "value"
+		}
+		fmt.Fprintf(tw, "(%d more %s, of P < %s each: %s; see --format csv)\n", len(left), values, num(TinyMass), leftRuns(v, left))
+	}
+}
+
+// leftRuns says which values of v a table left out (left, in order): the
+// runs of them with no printed value between, "-44…-4 and 4…44".
+func leftRuns(v *engine.VarResult, left []int) string {
+	var runs []string
+	start := 0
+	for k := 1; k <= len(left); k++ {
+		if k < len(left) && !shownBetween(v, left[k-1], left[k]) {
+			continue
+		}
+		a, b := left[start], left[k-1]
+		if a == b {
+			runs = append(runs, VarValue(v, a))
+		} else {
+			runs = append(runs, VarValue(v, a)+"…"+VarValue(v, b))
+		}
+		start = k
+	}
+	if len(runs) > 3 {
+		runs = append(runs[:3], "…")
+		return strings.Join(runs, ", ")
+	}
+	if len(runs) > 1 {
+		return strings.Join(runs[:len(runs)-1], ", ") + " and " + runs[len(runs)-1]
+	}
+	return runs[0]
+}
+
+// shownBetween tells whether a table prints a value of v between its
+// i-th and j-th.
+func shownBetween(v *engine.VarResult, i, j int) bool {
+	for k := i + 1; k < j; k++ {
+		if v.P[k] >= TinyMass {
+			return true
+		}
+	}
+	return false
 }
 
 // value prints a value of a variable: whole numbers without a decimal
