@@ -189,3 +189,78 @@ func TestCompareShortensStateRows(t *testing.T) {
 		t.Errorf("the CSV has %d rows absorbed:…, want all 30", n)
 	}
 }
+
+// TestTablePercent: with Percent every probability of the table prints
+// as a percentage to two decimals, only an exact 0 or 1 as 0% or 100%,
+// and what would round to either as <0.01% or >99.99%; the CSV is
+// unchanged.
+func TestTablePercent(t *testing.T) {
+	t.Parallel()
+	for _, kind := range engine.Kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel()
+			r := sample(kind)
+			r.Events = []engine.EventResult{{Name: "never", P: 0, CI: [2]float64{0, 3e-5}}, {Name: "always", P: 1, CI: [2]float64{0.99997, 1}},
+				{Name: "rare", P: 2e-5, CI: [2]float64{1e-6, 4e-5}}, {Name: "success", P: 0.939815, CI: [2]float64{0.93, 0.95}}}
+			r.Vars[0].Undefined, r.Vars[0].UndefinedLabel = 2e-5, "not absorbed"
+			r.Vars[0].P[0] -= 2e-5
+			var buf bytes.Buffer
+			if err := WriteTableWith(&buf, r, TableOptions{Percent: true}); err != nil {
+				t.Fatal(err)
+			}
+			out := buf.String()
+			want := []string{`never +0%`, `always +100%`, `rare +<0\.01%`, `success +93\.98%`, `lo, with comma +75\.00%`,
+				`-1 +25\.00% +25\.00% +100%`, `2 +25\.00% +>99\.99% +25\.00%`, `\(not absorbed\) +<0\.01%`,
+				`mos: not absorbed with P < 0\.01%; its statistics are over the rest`}
+			if kind == engine.Sim {
+				want[0] += ` +\[0%, <0\.01%\]`
+				want[3] += ` +\[93\.00%, 95\.00%\]`
+				want[4] += ` +\[60\.00%, 80\.00%\]`
+				want[1] += ` +\[>99\.99%, 100%\]`
+				want[2] += ` +\[<0\.01%, <0\.01%\]`
+				want[6] = `2 +25\.00% +100% +25\.00%` // from the counts
+			}
+			for _, w := range want {
+				if !regexp.MustCompile(`(?m)^` + w + `$`).MatchString(out) {
+					t.Errorf("the table lacks a line %s:\n%s", w, out)
+				}
+			}
+			if regexp.MustCompile(`\b0\.\d{4}\b`).MatchString(strings.SplitN(out, "\nvariable", 2)[0]) {
+				t.Errorf("a probability printed as a fraction of 1:\n%s", out)
+			}
+			var plain, pct bytes.Buffer
+			if err := WriteWith(&plain, r, "csv", TableOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteWith(&pct, r, "csv", TableOptions{Percent: true}); err != nil {
+				t.Fatal(err)
+			}
+			if plain.String() != pct.String() {
+				t.Error("Percent changed the CSV")
+			}
+		})
+	}
+	for p, want := range map[float64]string{0.05: "+5.00 pp", -0.1435185: "-14.35 pp", 0: "0", 1e-7: "+<0.01 pp", -1e-7: "-<0.01 pp"} {
+		if got := points2(p); got != want {
+			t.Errorf("points2(%v) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// TestComparePercent: a comparison's text with Percent gives its
+// probabilities as percentages and their changes in percentage points.
+func TestComparePercent(t *testing.T) {
+	t.Parallel()
+	c := comparePair(engine.Exact)
+	c.Percent = true
+	var buf bytes.Buffer
+	if err := WriteCompareText(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{`(?m)^success +P +25\.00% +20\.00% +-5\.00 pp$`, `(?m)^ +hi +25\.00% +20\.00% +-5\.00 pp$`, `(?m)^mos +mean +0\.2500 +-0\.7500 +-1\.0000$`} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("the text lacks %s:\n%s", want, out)
+		}
+	}
+}

@@ -22,9 +22,15 @@ var Formats = []string{"table", "csv", "json"}
 
 // Write renders a result in the named format.
 func Write(w io.Writer, r *engine.Result, format string) error {
+	return WriteWith(w, r, format, TableOptions{})
+}
+
+// WriteWith renders a result in the named format, a text table with opt
+// (the CSV and JSON have no options).
+func WriteWith(w io.Writer, r *engine.Result, format string, opt TableOptions) error {
 	switch format {
 	case "table":
-		return WriteTable(w, r)
+		return WriteTableWith(w, r, opt)
 	case "csv":
 		return WriteCSV(w, r)
 	case "json":
@@ -165,6 +171,23 @@ func percent2(p float64) string {
 		return ">99.99%"
 	}
 	return strconv.FormatFloat(p*100, 'f', 2, 64) + "%"
+}
+
+// points2 prints a change of a probability in percentage points, with its
+// sign, to two decimals ("+5.00 pp"); an exact 0 is "0", and a change too
+// small for two decimals is "+<0.01 pp" or "-<0.01 pp", never none.
+func points2(d float64) string {
+	s := strconv.FormatFloat(math.Abs(d)*100, 'f', 2, 64)
+	switch {
+	case d == 0:
+		return "0"
+	case s == "0.00":
+		s = "<0.01"
+	}
+	if d < 0 {
+		return "-" + s + " pp"
+	}
+	return "+" + s + " pp"
 }
 
 // TinyMass is the least probability that a text table gives a row of a

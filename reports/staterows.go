@@ -18,8 +18,8 @@ import (
 // of the largest |Δ| are kept (in their order). notes has a line for
 // each list that left rows out, for the end of the table (a line without
 // columns amid the rows would break their alignment); the CSV and JSON
-// keep every row.
-func stateRows(c *engine.Comparison) (keep []bool, notes []string) {
+// keep every row. delta prints a change of a probability.
+func stateRows(c *engine.Comparison, delta func(d float64, prob bool) string) (keep []bool, notes []string) {
 	keep = make([]bool, len(c.Rows))
 	for i := range keep {
 		keep[i] = true
@@ -94,7 +94,7 @@ func stateRows(c *engine.Comparison) (keep []bool, notes []string) {
 		}
 		why := fmt.Sprintf("P < %s on both sides", num(TinyMass))
 		if cutting {
-			why = "the largest |Δ| among them " + strings.TrimPrefix(deltaText(cut, true), "+")
+			why = "the largest |Δ| among them " + strings.TrimPrefix(delta(cut, true), "+")
 		}
 		notes = append(notes, fmt.Sprintf("(%d more %s, %s; see --format csv)", left, what, why))
 	}
