@@ -264,3 +264,61 @@ func TestComparePercent(t *testing.T) {
 		}
 	}
 }
+
+// TestExactFractionsEverywhere: where the exact engine gives fractions,
+// the table shows them in a column "exact" beside the events, the bands'
+// labels and the distribution's values (it showed none), and the CSV and
+// JSON carry them for events and bands as for the distribution.
+func TestExactFractionsEverywhere(t *testing.T) {
+	t.Parallel()
+	r := sample(engine.Exact)
+	r.Vars[0].Exact = []string{"1/4", "1/2", "0", "1/4"}
+	r.Events[0].Exact = "1/4"
+	r.Bands[0].Exact = []string{"3/4", "1/4"}
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{`(?m)^event +P +exact$`, `(?m)^success +0\.2500 +1/4$`, `(?m)^mos_band +P +exact$`,
+		`(?m)^lo, with comma +0\.7500 +3/4$`, `(?m)^x = mos +P\(= x\) +P\(≤ x\) +P\(≥ x\) +exact$`, `(?m)^0 +0\.5000 +0\.7500 +0\.7500 +1/2$`} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("the table lacks %s:\n%s", want, out)
+		}
+	}
+	buf.Reset()
+	if err := WriteCSV(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\nevent,success,,0.25,,,,,,1/4\n", "\nband,mos_band,\"lo, with comma\",0.75,,,,,,3/4\n", "\npmf,mos,0,0.5,0.75,0.25,,,,1/2\n"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("the CSV lacks %q:\n%s", want, buf.String())
+		}
+	}
+	buf.Reset()
+	if err := WriteJSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"exact":{"distributions":{"mos":[[-1,"1/4"],[0,"1/2"],[2,"1/4"]]},"events":{"success":"1/4"}}`, `"exact":["3/4","1/4"]`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("the JSON lacks %s:\n%s", want, buf.String())
+		}
+	}
+	// Without fractions (a simulation, a large model): no column, no key.
+	for _, kind := range engine.Kinds {
+		buf.Reset()
+		if err := WriteTable(&buf, sample(kind)); err != nil {
+			t.Fatal(err)
+		}
+		if regexp.MustCompile(`(?m)(P|x\)) +exact$`).MatchString(buf.String()) {
+			t.Errorf("%s: a column of fractions without fractions:\n%s", kind, buf.String())
+		}
+		buf.Reset()
+		if err := WriteJSON(&buf, sample(kind)); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(buf.String(), `"exact":{`) || strings.Contains(buf.String(), `"exact":[`) {
+			t.Errorf("%s: JSON key exact without fractions: %s", kind, buf.String())
+		}
+	}
+}

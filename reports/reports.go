@@ -227,10 +227,11 @@ func trimLines(b []byte) []byte {
 	return bytes.Join(lines, []byte("\n"))
 }
 
-// table writes a text table: sim adds a simulation's intervals.
+// table writes a text table: sim adds a simulation's intervals; exact
+// says that the block being written has a column of exact fractions.
 type table struct {
-	tw  io.Writer
-	sim bool
+	tw         io.Writer
+	sim, exact bool
 	TableOptions
 }
 
@@ -263,6 +264,10 @@ func (t *table) write(r *engine.Result) {
 // for.
 func (t *table) events(r *engine.Result) {
 	fmt.Fprintln(t.tw)
+	t.exact = false
+	for _, e := range r.Events {
+		t.exact = t.exact || e.Exact != ""
+	}
 	t.probsHead("event")
 	states := stateEvents(r)
 	l := absorbedList(eventPs(r.Events, states))
@@ -275,7 +280,7 @@ func (t *table) events(r *engine.Result) {
 	}
 	for i, e := range r.Events {
 		if !states[i] || !l.omit(e.P) {
-			t.probRow(e.Name, e.P, e.CI)
+			t.probRow(e.Name, e.P, e.CI, e.Exact)
 		}
 		if i == last {
 			l.note(t.tw, t.TableOptions)
@@ -316,6 +321,7 @@ func eventPs(es []engine.EventResult, marks []bool) []float64 {
 // (bandList); a shorter band lists every label it declares.
 func (t *table) band(r *engine.Result, b *engine.BandResult) {
 	fmt.Fprintln(t.tw)
+	t.exact = b.Exact != nil
 	t.probsHead(b.Name)
 	var states *stateList
 	if isStateBand(r, b) || longList(b.P) {
@@ -332,7 +338,11 @@ func (t *table) band(r *engine.Result, b *engine.BandResult) {
 		if states != nil && states.omit(b.P[i]) {
 			continue
 		}
-		t.probRow(l, b.P[i], ci)
+		ex := ""
+		if b.Exact != nil {
+			ex = b.Exact[i]
+		}
+		t.probRow(l, b.P[i], ci, ex)
 	}
 	if states != nil {
 		states.note(t.tw, t.TableOptions)
@@ -340,20 +350,28 @@ func (t *table) band(r *engine.Result, b *engine.BandResult) {
 }
 
 // probsHead heads a block of probabilities named what: with a
-// simulation's Wilson intervals when sim is set.
+// simulation's Wilson intervals when sim is set, with the exact fractions
+// when exact is.
 func (t *table) probsHead(what string) {
-	if t.sim {
+	switch {
+	case t.sim:
 		fmt.Fprintf(t.tw, "%s\tP\t95%% CI (Wilson)\t\n", what)
-	} else {
+	case t.exact:
+		fmt.Fprintf(t.tw, "%s\tP\texact\t\n", what)
+	default:
 		fmt.Fprintf(t.tw, "%s\tP\t\n", what)
 	}
 }
 
-// probRow is a line of a block of probabilities (probsHead).
-func (t *table) probRow(name string, p float64, ci [2]float64) {
-	if t.sim {
+// probRow is a line of a block of probabilities (probsHead): ex is P as
+// an exact fraction, or "".
+func (t *table) probRow(name string, p float64, ci [2]float64, ex string) {
+	switch {
+	case t.sim:
 		fmt.Fprintf(t.tw, "%s\t%s\t[%s, %s]\t\n", name, t.prob(p), t.prob(ci[0]), t.prob(ci[1]))
-	} else {
+	case t.exact:
+		fmt.Fprintf(t.tw, "%s\t%s\t%s\t\n", name, t.prob(p), ex)
+	default:
 		fmt.Fprintf(t.tw, "%s\t%s\t\n", name, t.prob(p))
 	}
 }
@@ -544,7 +562,11 @@ func (t *table) stats(vars []engine.VarResult) {
 func (t *table) dist(v *engine.VarResult) {
 	tw := t.tw
 	fmt.Fprintln(tw)
-	fmt.Fprintf(tw, "x = %s\tP(= x)\tP(≤ x)\tP(≥ x)\t\n", v.Name)
+	exact := ""
+	if v.Exact != nil {
+		exact = "exact\t"
+	}
+	fmt.Fprintf(tw, "x = %s\tP(= x)\tP(≤ x)\tP(≥ x)\t%s\n", v.Name, exact)
 	var left []int
 	for i, tl := range v.Tails() {
 		switch p := v.P[i]; {
@@ -552,7 +574,11 @@ func (t *table) dist(v *engine.VarResult) {
 		case p < TinyMass:
 			left = append(left, i)
 		default:
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", VarValue(v, i), t.prob(p), t.prob(tl.Le), t.prob(tl.Ge))
+			ex := ""
+			if v.Exact != nil {
+				ex = v.Exact[i] + "\t"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", VarValue(v, i), t.prob(p), t.prob(tl.Le), t.prob(tl.Ge), ex)
 		}
 	}
 	if v.Undefined > 0 {
@@ -654,7 +680,7 @@ var csvColumns = [][2]string{
 	{"count", "simulations: trials with this value or event"},
 	{"ci_lo", "simulations: lower end of the Wilson 95% interval of probability (events and bands)"},
 	{"ci_hi", "simulations: upper end of the Wilson 95% interval of probability (events and bands)"},
-	{"exact", "exact engine, pmf rows: the probability as a fraction (5/36) when it could afford rational arithmetic"},
+	{"exact", "exact engine, pmf, event and band rows: the probability as a fraction (5/36) when it could afford rational arithmetic"},
 }
 
 // WriteCSV writes one tidy table: a "# key: value" metadata header (spreadsheet
@@ -681,7 +707,7 @@ func WriteCSV(w io.Writer, r *engine.Result) error {
 		if cw.sim {
 			count = strconv.FormatInt(e.Count, 10)
 		}
-		cw.Write(append(append([]string{"event", e.Name, "", num(e.P), "", "", count}, cw.ci(e.CI)...), ""))
+		cw.Write(append(append([]string{"event", e.Name, "", num(e.P), "", "", count}, cw.ci(e.CI)...), e.Exact))
 	}
 	for _, b := range r.Bands {
 		for i, l := range b.Labels {
@@ -689,7 +715,11 @@ func WriteCSV(w io.Writer, r *engine.Result) error {
 			if cw.sim {
 				c = b.CI[i]
 			}
-			cw.Write(append(append([]string{"band", b.Name, l, num(b.P[i]), "", "", ""}, cw.ci(c)...), ""))
+			ex := ""
+			if b.Exact != nil {
+				ex = b.Exact[i]
+			}
+			cw.Write(append(append([]string{"band", b.Name, l, num(b.P[i]), "", "", ""}, cw.ci(c)...), ex))
 		}
 	}
 	for i := range r.Vars {
@@ -823,6 +853,15 @@ type jsonResult struct {
 	Process       *engine.ProcessResult     `json:"process,omitempty"`
 	Truncated     float64                   `json:"truncated_mass,omitempty"`
 	Warnings      []string                  `json:"warnings,omitempty"`
+	Exact         *jsonExact                `json:"exact,omitempty"`
+}
+
+// jsonExact holds the exact fractions of the distributions and events
+// that have them (the exact engine, when it could afford rational
+// arithmetic); a band's are under its "exact" key.
+type jsonExact struct {
+	Distributions map[string][][2]any `json:"distributions,omitempty"`
+	Events        map[string]string   `json:"events,omitempty"`
 }
 
 // jsonUndefined is the mass where a variable has no value.
@@ -878,6 +917,7 @@ func WriteJSON(w io.Writer, r *engine.Result) error {
 	for _, e := range r.Events {
 		j.Events[e.Name] = e.P
 	}
+	j.Exact = exactJSON(r)
 	if len(r.Bands) > 0 {
 		j.Bands = map[string]map[string]any{}
 		for _, b := range r.Bands {
@@ -885,10 +925,51 @@ func WriteJSON(w io.Writer, r *engine.Result) error {
 			if b.CI != nil {
 				m["ci95"] = b.CI
 			}
+			if b.Exact != nil {
+				m["exact"] = b.Exact
+			}
 			j.Bands[b.Name] = m
 		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(j)
+}
+
+// exactJSON gathers the exact fractions of r's distributions (as
+// "distributions", [value, fraction] at every value of some mass) and
+// events; nil when it has none.
+func exactJSON(r *engine.Result) *jsonExact {
+	var x jsonExact
+	for _, v := range r.Vars {
+		if v.Exact == nil {
+			continue
+		}
+		pts := [][2]any{}
+		for i, p := range v.P {
+			switch {
+			case p == 0:
+			case v.Den > 1:
+				pts = append(pts, [2]any{v.Value(i), v.Exact[i]})
+			default:
+				pts = append(pts, [2]any{v.Lo + i, v.Exact[i]})
+			}
+		}
+		if x.Distributions == nil {
+			x.Distributions = map[string][][2]any{}
+		}
+		x.Distributions[v.Name] = pts
+	}
+	for _, e := range r.Events {
+		if e.Exact != "" {
+			if x.Events == nil {
+				x.Events = map[string]string{}
+			}
+			x.Events[e.Name] = e.Exact
+		}
+	}
+	if x.Distributions == nil && x.Events == nil {
+		return nil
+	}
+	return &x
 }

@@ -19,7 +19,7 @@ func TestPercentFlag(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"exact", "ag.skill_test", "--set", "skill=3", "--percent"}, []string{`(?m)^success +93\.98%$`, `(?m)^fumble_and_success +0%$`, `(?m)^-2 +0\.46% +0\.46% +100%$`}},
+		{[]string{"exact", "ag.skill_test", "--set", "skill=3", "--percent"}, []string{`(?m)^success +93\.98% +203/216$`, `(?m)^fumble_and_success +0% +0$`, `(?m)^-2 +0\.46% +0\.46% +100% +1/216$`}},
 		{[]string{"sim", "ag.skill_test", "--set", "skill=3", "-n", "1000", "-q", "--percent"}, []string{`(?m)^success +\d+\.\d\d% +\[\d+\.\d\d%, \d+\.\d\d%\]$`}},
 		{[]string{"sweep", "--expr", "d20 + bonus >= 15", "--vary", "bonus=0..2", "--delta", "bonus", "-q", "--percent"}, []string{`(?m)^0 +30\.00% +\+5\.00 pp$`, `(?m)^2 +40\.00% +-$`}},
 		{[]string{"compare", "ag.skill_test", "--set", "skill=3", "--", "--set", "tn=6", "--percent"}, []string{`(?m)^success +P +93\.98% +79\.63% +-14\.35 pp$`}},
