@@ -542,7 +542,7 @@ func (p *Plan) chartRequests(ch *Chart) ([]Point, error) {
 	add := func(e Engine, m *mechanics.Mechanic, c mechanics.Config) {
 		// Each point its own configuration: shards compute points side by
 		// side.
-		pts = append(pts, Point{e, m, c.Clone()})
+		pts = append(pts, Point{Engine: e, Mechanic: m, Config: c.Clone()})
 	}
 	for i := range ch.Panels {
 		pn := &ch.Panels[i]

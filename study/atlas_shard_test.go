@@ -44,7 +44,7 @@ type recorder struct {
 
 func (r *recorder) Result(ctx context.Context, e Engine, m *mechanics.Mechanic, c mechanics.Config) (*engine.Result, error) {
 	r.mu.Lock()
-	r.keys[Point{e, m, c}.Key()] = true
+	r.keys[Point{Engine: e, Mechanic: m, Config: c}.Key()] = true
 	r.mu.Unlock()
 	e.Source = nil
 	return e.Run(ctx, m, c)

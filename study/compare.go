@@ -261,7 +261,7 @@ func (p *Plan) comparePoints(pc *PlanCompare) ([]Point, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []Point{{c.Engine, c.A.Mechanic, c.A.Config}, {c.Engine, c.B.Mechanic, c.B.Config}}, nil
+	return []Point{{Engine: c.Engine, Mechanic: c.A.Mechanic, Config: c.A.Config}, {Engine: c.Engine, Mechanic: c.B.Mechanic, Config: c.B.Config}}, nil
 }
 
 // runCompare computes a [[compare]] table and writes NAME.csv (the tidy

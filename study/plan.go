@@ -35,6 +35,9 @@ type Plan struct {
 	// Compares are [[compare]] tables: two configurations side by side
 	// (see PlanCompare).
 	Compares []PlanCompare `toml:"compare"`
+	// Solves are goal seeking: the settings that hit a target (see
+	// PlanSolve, Solve).
+	Solves []PlanSolve `toml:"solve"`
 	// RuleFiles are rule files the plan uses (paths relative to the plan's
 	// directory); Rule are rules defined in the plan itself ([[rule]]
 	// tables, read by package rules).
@@ -240,8 +243,8 @@ func ParsePlan(reg *mechanics.Registry, file string, src []byte) (*Plan, error) 
 	if p.Seed < 0 {
 		return nil, &PlanError{file, keyLine(src, "seed"), fmt.Errorf("seed must be a whole number ≥ 0, got %d", p.Seed)}
 	}
-	if len(p.Analyses) == 0 && len(p.Overlays) == 0 && len(p.Charts) == 0 && len(p.Compares) == 0 {
-		return nil, &PlanError{file, 0, errors.New("the plan has no [[analysis]], [[overlay]], [[chart]] or [[compare]]")}
+	if len(p.Analyses) == 0 && len(p.Overlays) == 0 && len(p.Charts) == 0 && len(p.Compares) == 0 && len(p.Solves) == 0 {
+		return nil, &PlanError{file, 0, errors.New("the plan has no [[analysis]], [[overlay]], [[chart]], [[compare]] or [[solve]]")}
 	}
 	if p.Trials == 0 {
 		p.Trials = 200_000
@@ -267,6 +270,9 @@ func ParsePlan(reg *mechanics.Registry, file string, src []byte) (*Plan, error) 
 		if err := p.validateCompare(i, names); err != nil {
 			return nil, &PlanError{file, tableLine(src, "compare", i), fmt.Errorf("compare %d (%s): %w", i+1, p.Compares[i].Name, err)}
 		}
+	}
+	if err := p.validateSolves(file, src, names); err != nil {
+		return nil, err
 	}
 	if err := checkFileNames(p); err != nil {
 		return nil, &PlanError{file, 0, err}
@@ -402,6 +408,11 @@ func checkFileNames(p *Plan) error {
 	}
 	for _, c := range p.Compares {
 		if err := claim("compare "+c.Name, c.Name+".csv", c.Name+".png", c.Name+"_diff.png"); err != nil {
+			return err
+		}
+	}
+	for _, s := range p.Solves {
+		if err := claim("solve "+s.Name, solveFiles(s.Name)...); err != nil {
 			return err
 		}
 	}
@@ -593,7 +604,7 @@ func RunPlan(ctx context.Context, p *Plan, dir string, progress Progress) ([]str
 	// Analyses and overlays run side by side (their plots are encoded in
 	// parallel too); each writes its own section of the index, which is
 	// assembled in plan order, so the bundle does not depend on timing.
-	sections := make([]bytes.Buffer, len(p.Analyses)+len(p.Overlays)+len(p.Charts)+len(p.Compares))
+	sections := make([]bytes.Buffer, len(p.Analyses)+len(p.Overlays)+len(p.Charts)+len(p.Compares)+len(p.Solves))
 	g, gctx := newGroup(ctx, runtime.GOMAXPROCS(0))
 	for i := range p.Analyses {
 		a := &p.Analyses[i]
@@ -627,6 +638,15 @@ func RunPlan(ctx context.Context, p *Plan, dir string, progress Progress) ([]str
 		g.Go(func() error {
 			if err := runCompare(gctx, p, c, b, &sections[len(p.Analyses)+len(p.Overlays)+len(p.Charts)+i], progress); err != nil {
 				return fmt.Errorf("compare %s: %w", c.Name, err)
+			}
+			return nil
+		})
+	}
+	for i := range p.Solves {
+		ps := &p.Solves[i]
+		g.Go(func() error {
+			if err := runSolveTable(gctx, p, ps, b, &sections[len(p.Analyses)+len(p.Overlays)+len(p.Charts)+len(p.Compares)+i], progress); err != nil {
+				return fmt.Errorf("solve %s: %w", ps.Name, err)
 			}
 			return nil
 		})
@@ -831,5 +851,8 @@ func (p *Plan) Points() int {
 		n += p.chartPoints(&p.Charts[i])
 	}
 	n += 2 * len(p.Compares)
+	for i := range p.Solves {
+		n += p.solvePoints(&p.Solves[i])
+	}
 	return n
 }

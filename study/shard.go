@@ -117,7 +117,7 @@ func (s Shard) Range(total int64) (first, last int64) {
 type ShardHeader struct {
 	Format  int    `json:"format"`   // ShardFormat
 	Version string `json:"oddsmith"` // mechanics.Version of the writer
-	// Kind is the command that ran: "sim", "sweep" or "run" (a command,
+	// Kind is the command that ran: "sim", "sweep", "solve" or "run" (a command,
 	// not an engine.Kind: a sweep or a plan may use both engines).
 	Kind string `json:"kind"`
 	// Args are the command's canonical arguments (without the shard, the
@@ -155,6 +155,9 @@ type ShardPoint struct {
 	Key    string
 	Counts []sim.Hist
 	Result *engine.Result
+	// Search holds, for a search point (a solve whose settings depend on
+	// its results), the result of every setting the search evaluated.
+	Search []ShardPoint
 }
 
 // ShardFile is a shard: its header and its points.
@@ -269,7 +272,7 @@ func (f *ShardFile) check() error {
 		return fmt.Errorf("header format %d, want %d", h.Format, ShardFormat)
 	}
 	switch {
-	case h.Kind != "sim" && h.Kind != "sweep" && h.Kind != "run":
+	case h.Kind != "sim" && h.Kind != "sweep" && h.Kind != "run" && h.Kind != "solve":
 		return fmt.Errorf("unknown kind %q", h.Kind)
 	case h.Unit != "chunks" && h.Unit != "points":
 		return fmt.Errorf("unknown unit %q", h.Unit)
@@ -284,6 +287,17 @@ func (f *ShardFile) check() error {
 		return fmt.Errorf("range %d..%d is not the range of shard %d/%d of %d %s (%d..%d)", h.First, h.Last, h.Shard, h.Of, h.Total, h.Unit, first, last)
 	}
 	for _, p := range f.Points {
+		if p.Search != nil {
+			for _, q := range p.Search {
+				if q.Result == nil || q.Counts != nil || q.Search != nil {
+					return fmt.Errorf("search point %q: setting %q holds no result", p.Key, q.Key)
+				}
+			}
+			if p.Result != nil || p.Counts != nil {
+				return fmt.Errorf("search point %q holds a result of its own", p.Key)
+			}
+			continue
+		}
 		if (p.Result == nil) == (p.Counts == nil) {
 			return fmt.Errorf("point %q holds neither counts nor a result", p.Key)
 		}
@@ -344,12 +358,19 @@ type Point struct {
 	Engine   Engine
 	Mechanic *mechanics.Mechanic
 	Config   mechanics.Config
+	// Search, when set, makes the point a whole search (a solve over one
+	// parameter, whose settings depend on its results): one machine runs
+	// it and keeps the result of every setting it evaluates.
+	Search *Solve
 }
 
 // Key names what a point computes: the engine, for a simulation its
 // trials and seed, and the model's fingerprint (version, mechanic or rule
 // text, canonical parameters and options).
 func (p Point) Key() string {
+	if p.Search != nil {
+		return p.Search.searchKey()
+	}
 	fp := p.Mechanic.Fingerprint(p.Config)
 	if p.Engine.Kind == engine.Sim {
 		return fmt.Sprintf("%s trials=%d seed=%d %s", engine.Sim, p.Engine.Trials, p.Engine.Seed, fp)
@@ -385,7 +406,7 @@ func (s *Sweep) ShardPoints() ([]Point, error) {
 func (s *Sweep) points() []Point {
 	var pts []Point
 	for _, c := range s.configs {
-		pts = append(pts, Point{s.Engine, s.Mechanic, c})
+		pts = append(pts, Point{Engine: s.Engine, Mechanic: s.Mechanic, Config: c})
 	}
 	return pts
 }
@@ -401,7 +422,7 @@ func (p *Plan) ShardPoints() ([]Point, error) {
 			return nil, err
 		}
 		if len(s.Axes) == 0 {
-			pts = append(pts, Point{s.Engine, s.Mechanic, s.Base})
+			pts = append(pts, Point{Engine: s.Engine, Mechanic: s.Mechanic, Config: s.Base})
 			continue
 		}
 		pts = append(pts, s.points()...)
@@ -418,7 +439,7 @@ func (p *Plan) ShardPoints() ([]Point, error) {
 				return nil, err
 			}
 			for _, c := range cs {
-				pts = append(pts, Point{p.exactEngine(), m, c})
+				pts = append(pts, Point{Engine: p.exactEngine(), Mechanic: m, Config: c})
 			}
 		}
 	}
@@ -435,6 +456,13 @@ func (p *Plan) ShardPoints() ([]Point, error) {
 			return nil, fmt.Errorf("compare %s: %w", p.Compares[i].Name, err)
 		}
 		pts = append(pts, cps...)
+	}
+	for i := range p.Solves {
+		sps, err := p.solveRequests(&p.Solves[i])
+		if err != nil {
+			return nil, fmt.Errorf("solve %s: %w", p.Solves[i].Name, err)
+		}
+		pts = append(pts, sps...)
 	}
 	// Plan.Points counts every computation, independently of this list: a
 	// table the list missed would be missing from the shards.
@@ -473,6 +501,9 @@ func RunPoints(ctx context.Context, pts []Point, done func()) ([]ShardPoint, err
 }
 
 func runPoint(ctx context.Context, p Point) (ShardPoint, error) {
+	if p.Search != nil {
+		return runSearch(ctx, p)
+	}
 	sp := ShardPoint{Key: p.Key()}
 	e := p.Engine
 	if e.Kind != engine.Sim {
@@ -506,7 +537,7 @@ func SimShard(ctx context.Context, e Engine, m *mechanics.Mechanic, c mechanics.
 	if err != nil {
 		return ShardPoint{}, err
 	}
-	p := Point{e, m, c}
+	p := Point{Engine: e, Mechanic: m, Config: c}
 	hs, err := sim.SimulateChunks(ctx, spec, e.simOptions(), first, last)
 	if err != nil {
 		return ShardPoint{}, err
@@ -549,6 +580,9 @@ type Merged struct {
 	Header ShardHeader // the first shard's, range aside
 	Shards int
 	points map[string]*ShardPoint
+	// searched are the points held because a search evaluated them: a
+	// shard may compute the same setting again (another analysis's).
+	searched map[string]bool
 }
 
 // MergeShards checks that shards (named by names) are all the shards of
@@ -566,7 +600,7 @@ func MergeShards(names []string, shards []*ShardFile) (*Merged, error) {
 		return nil, err
 	}
 	h0 := shards[0].Header
-	m := &Merged{Header: h0, Shards: len(shards), points: map[string]*ShardPoint{}}
+	m := &Merged{Header: h0, Shards: len(shards), points: map[string]*ShardPoint{}, searched: map[string]bool{}}
 	m.Header.Shard, m.Header.First, m.Header.Last = 0, 0, h0.Total
 	for _, i := range order {
 		for _, p := range shards[i].Points {
@@ -676,6 +710,27 @@ func missingIndices(shards []*ShardFile, byIndex map[[2]int]int) error {
 // other repeat.
 func (m *Merged) add(p ShardPoint) bool {
 	have := m.points[p.Key]
+	if p.Search != nil {
+		if have != nil {
+			return false
+		}
+		m.points[p.Key] = &ShardPoint{Key: p.Key}
+		for _, q := range p.Search {
+			if m.points[q.Key] == nil {
+				cp := q
+				m.points[q.Key] = &cp
+				m.searched[q.Key] = true
+			}
+		}
+		return true
+	}
+	if have != nil && m.searched[p.Key] {
+		// A search computed it too: the same model, the same way.
+		delete(m.searched, p.Key)
+		cp := p
+		m.points[p.Key] = &cp
+		return true
+	}
 	if have == nil {
 		cp := p
 		if cp.Counts != nil {
@@ -727,7 +782,7 @@ func differ(a, b ShardHeader) string {
 // own), an exact point's stored result. A point the shards do not hold is
 // bad input (the plan or a rule file changed since they ran).
 func (m *Merged) Result(ctx context.Context, e Engine, mech *mechanics.Mechanic, c mechanics.Config) (*engine.Result, error) {
-	key := Point{e, mech, c}.Key()
+	key := Point{Engine: e, Mechanic: mech, Config: c}.Key()
 	p := m.points[key]
 	if p == nil {
 		return nil, mechanics.Invalid("the shards hold no result for %s at %s (%s engine): did the command, the plan or a rule file change since they ran?", mech.ID, settings(mech, c), e.Kind)

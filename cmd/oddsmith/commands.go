@@ -32,6 +32,7 @@ func commandTable() []*command {
 				"  oddsmith sweep grim.core.attack --vary attribute=-3..10 --set tn=14 --metric event:hit -o out\n" +
 				"  oddsmith sweep ag.fall_damage --vary height=0..40:3 --metric mean:damage --engine sim -n 200000 -o out",
 			run: runSweep},
+		{name: "solve", usage: solveUsage, short: solveShort, long: solveLong, run: runSolve},
 		{name: "compare", usage: compareUsage,
 			short: "two configurations side by side: every shared output with Δ = B − A, TVD, KS, where the CDFs cross, which is swingier",
 			long:  compareLong, run: runCompare},

@@ -31,7 +31,7 @@ import (
 //
 // Blocks of any other kind (```text, ```toml without file=) are
 // illustrations and are not run.
-var languageDocs = []string{"language.md", "translating.md"}
+var languageDocs = []string{"language.md", "translating.md", "tuning.md"}
 
 // docStep is one file to write or one command to run.
 type docStep struct {

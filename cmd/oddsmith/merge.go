@@ -35,10 +35,10 @@ import (
 // mergeUsage and mergeLong document merge (see commandTable).
 const (
 	mergeUsage = "oddsmith merge SHARD... [-o FILE|DIR] [--format table|csv|json] [-q]"
-	mergeShort = "combine the shard files of 'sim', 'sweep' or 'run --shard i/K' → the bytes of one run"
+	mergeShort = "combine the shard files of 'sim', 'sweep', 'solve' or 'run --shard i/K' → the bytes of one run"
 	mergeLong  = "Checks that the shard files are all the shards of one run (same fingerprint, same oddsmith version, every shard once, " +
 		"checksums intact), adds their integer counts and writes exactly what the run on one machine writes: a simulation's table, " +
-		"CSV or JSON (-o FILE, or stdout), a sweep's CSV and plot or a plan's bundle (-o DIR). A summary goes to stderr.\n\n" +
+		"CSV or JSON (-o FILE, or stdout), a solve's answer (stdout; -o DIR adds its CSV and chart), a sweep's CSV and plot or a plan's bundle (-o DIR). A summary goes to stderr.\n\n" +
 		"Examples:\n" +
 		"  oddsmith sim ag.skill_test -n 4000000000 --shard auto/4 -o shards/skill.$SLURM_ARRAY_TASK_ID   # in each array task\n" +
 		"  oddsmith merge shards/skill.* -o skill.txt\n" +
@@ -331,7 +331,7 @@ func fileHash(name string) (string, error) {
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags(findCommand("merge"), stdout)
 	out := fs.StringP("output", "o", "", "write the merged result to `FILE` (a simulation; stdout when absent) or DIR (a sweep or a plan)")
-	format := fs.StringP("format", "f", "", "output `format` of a simulation (table, csv or json) or of a sweep's table without -o (text, csv or json); default: the shards' --format")
+	format := fs.StringP("format", "f", "", "output `format` of a simulation (table, csv or json), of a sweep's table without -o or of a solve (text, csv or json); default: the shards' --format")
 	quiet := fs.BoolP("quiet", "q", false, "no summary on stderr")
 	memory := memoryFlag(fs)
 	if err := parse(ctx, fs, args); err != nil {
@@ -365,13 +365,14 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	replay := slices.Clone(h.Args)
 	replay = append(replay, "-q", "--memory="+*memory)
-	if h.Kind == "sim" {
+	switch h.Kind {
+	case "sim":
 		f := cmp.Or(*format, h.OutputFormat, "table")
 		if !slices.Contains(reports.Formats, f) {
 			return badInput("unknown format %q (want %s)", f, strings.Join(reports.Formats, ", "))
 		}
 		replay = append(replay, "--format="+f)
-	} else if h.Kind == "sweep" {
+	case "sweep":
 		// A sweep prints its table (in the shards' --format) unless -o
 		// DIR asks for its CSV and plot.
 		switch {
@@ -380,9 +381,17 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		case *format != "":
 			return badInput("--format shapes a sweep's table on stdout; -o %s writes its CSV and plot instead (leave out one of them)", *out)
 		}
-	} else {
+	case "solve":
+		// The answer goes to stdout as the solve wrote it; -o DIR adds its
+		// CSV and chart, as it does for solve.
+		f := cmp.Or(*format, h.OutputFormat, "text")
+		if !slices.Contains(study.SolveFormats, f) {
+			return badInput("unknown format %q (want %s)", f, strings.Join(study.SolveFormats, ", "))
+		}
+		replay = append(replay, "--format="+f)
+	default:
 		if *format != "" {
-			return badInput("--format is for simulations and sweeps; a plan writes a directory")
+			return badInput("--format is for simulations, sweeps and solves; a plan writes a directory")
 		}
 		if *out == "" {
 			return badInput("merging a plan needs an output directory (-o DIR)")

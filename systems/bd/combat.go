@@ -18,16 +18,21 @@ func combatMechanics() []*mechanics.Mechanic {
 
 var (
 	optSizeA = mechanics.ChoiceOf("bd.attack", "size_a", "the attacker's size category", sizes...)
-	optSizeT = mechanics.ChoiceOf("bd.attack", "size_t", "the target's size category: a smaller target's Guard rises by 5 per category of difference", sizes...)
-	optCover = mechanics.ChoiceOf("bd.attack", "cover", "the target's cover against direct ranged attacks: light +10 Guard, partial +3, full +5",
+	optSizeT = mechanics.ChoiceOf("bd.attack", "size_t",
+		fmt.Sprintf("the target's size category: a smaller target's Guard rises by %d per category of difference", guardPerSize), sizes...)
+	optCover = mechanics.ChoiceOf("bd.attack", "cover", "the target's cover against direct ranged attacks: "+coverGuards("Guard"),
 		coverNone, coverLight, coverPartial, coverFull)
 )
 
+// guardPerSize is what a target's Guard rises by per size category the
+// attacker is larger.
+const guardPerSize = 5
+
 // guardOf is the Guard of a target (docs/mechanics.md#bd-attack): G = base +
-// 5·max(0, size_a − size_t) + cover, halved and rounded up against an
-// attack from behind on an unaware target.
+// guardPerSize·max(0, size_a − size_t) + cover, halved and rounded up
+// against an attack from behind on an unaware target.
 func guardOf(base int, attacker, target size, cover coverKind, behindUnaware bool) int {
-	g := base + 5*max(0, int(attacker)-int(target)) + cover.guard()
+	g := base + guardPerSize*max(0, int(attacker)-int(target)) + cover.guard()
 	if behindUnaware {
 		g = (g + 1) / 2 // ⌈G/2⌉ for G ≥ 0
 	}
@@ -38,10 +43,11 @@ func attack() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "bd.attack",
 		Summary: "attack roll: d20 + bonus dice must beat the target's Guard (strictly), before reactions",
-		Doc: "T_a = d20 + k bonus dice (Agility for weapons and unarmed, Soul for spells, Speed for techniques); hit before " +
-			"reactions ⇔ T_a > G with G = guard + 5·max(0, size_a − size_t) + cover (light +10, partial +3, full +5 against " +
-			"direct ranged attacks); from behind an unaware target G becomes ⌈G/2⌉ (15 → 8). A prone target shot at puts one " +
-			"challenge on the attack's bonus dice, an off-hand attack two.",
+		Doc: fmt.Sprintf("T_a = d20 + k bonus dice (Agility for weapons and unarmed, Soul for spells, Speed for techniques); hit before "+
+			"reactions ⇔ T_a > G with G = guard + %d·max(0, size_a − size_t) + cover (%s against "+
+			"direct ranged attacks); from behind an unaware target G becomes ⌈G/2⌉ (%d → %d). A prone target shot at puts one "+
+			"challenge on the attack's bonus dice, an off-hand attack two.", guardPerSize, coverGuards(""),
+			int(pGuard.Default), guardOf(int(pGuard.Default), medium, medium, coverNone, true)),
 		Params: params(pK, pRank, pGuard,
 			ip("behind_unaware", 0, 0, 1, "1: attacking from behind a target that is unaware (Guard halved, rounded up)"),
 			ip("prone", 0, 0, 1, "1: a ranged attack on a prone target (one challenge)"),
@@ -83,7 +89,7 @@ func defense() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "bd.defense",
 		Summary: "counter-roll reaction: the defender's d20 + Speed dice must beat the attack roll; ties go to the attacker",
-		Doc: "After the attack is rolled the defender may spend a reaction (Dodge/Deflect/Block: 5 Vigor, 3 after a Defend action) to " +
+		Doc: "After the attack is rolled the defender may spend a reaction (Dodge/Deflect/Block: " + reactionPrice("a Defend action") + ") to " +
 			"roll d20 + k_d Speed bonus dice; only a strictly higher total avoids the attack. Default policy: react to attacks " +
 			"that beat Guard, so P(hit) = Σ_t P(T_a = t)·[t > G]·P(T_d ≤ t). The defender's dice are stepped by its own charges, " +
 			"challenges and wounds; prone, its Speed counts a quarter: ⌊k_d/4⌋ dice. Reported: P(hit) without and with the " +
@@ -91,7 +97,7 @@ func defense() *mechanics.Mechanic {
 			"Guard).",
 		Params: params(pK, pRank, pGuard, pCharges, pChallenges, pWounded,
 			ip("k_d", 2, 0, 10, "the defender's Speed bonus dice"),
-			ip("rank_d", 10, 4, 20, "die of the defender's bonus dice before any step: 4, 6, 8, 10, 12 or 20"),
+			ip("rank_d", 10, 4, 20, "die of the defender's bonus dice before any step: "+ladderSizes()),
 			ip("charges_d", 0, 0, 10, "charges on the defence roll"),
 			ip("challenges_d", 0, 0, 10, "challenges on the defence roll"),
 			ip("wounded_d", 0, 0, 1, "1: the defender is wounded (its Speed dice step down)"),
@@ -145,7 +151,7 @@ func defense() *mechanics.Mechanic {
 				Event("reacted", "a reaction is spent on the attack (only when it beats Guard unless the defender must commit first)", reacted).
 				Event("reaction_saves", "the reaction turns a hit into a miss: P = ΔP(hit), the reaction's value per attack", saves)
 			spec.Vars = append(spec.Vars,
-				mechanics.Var{Name: "value_per_reaction", Doc: "1 when the reaction spent saves a hit: its mean is ΔP(hit) per reaction (5 Vigor, 3 after Defend)",
+				mechanics.Var{Name: "value_per_reaction", Doc: "1 when the reaction spent saves a hit: its mean is ΔP(hit) per reaction (" + reactionPrice("Defend") + ")",
 					Expr: expr.Cond(saves, num(1), num(0)), When: reacted, Otherwise: "no reaction spent"},
 				mechanics.Var{Name: "defence_given_beaten", Doc: "1 when T_d > T_a: its mean is P(defence succeeds | attack beat Guard)",
 					Expr: expr.Cond(parried, num(1), num(0)), When: beats, Otherwise: "the attack did not beat Guard"})
@@ -229,12 +235,14 @@ func (d damageRoll) outcome(rec *mechanics.Record) mechanics.Node {
 
 var (
 	optWeaponDiceBurst = mechanics.SwitchOf("bd.damage", "weapon_dice_burst", "no: only bonus dice burst; yes: the weapon's dice burst too (never a critical hit)", no, yes)
-	optFeebleDie       = mechanics.SwitchOf("bd.damage", "feeble_die", "the feeble die of an untrained unarmed attack: d4 (feeble below d6 on the ladder) or d6", feebleD4, feebleD6)
+	optFeebleDie       = mechanics.SwitchOf("bd.damage", "feeble_die",
+		fmt.Sprintf("the feeble die of an untrained unarmed attack: d%d (feeble below d%d on the ladder) or d%d", feebleD4.sides(), feebleD6.sides(), feebleD6.sides()),
+		feebleD4, feebleD6)
 )
 
 var (
 	pDV      = ip("dv", 1, 0, 10, "Damage Value: the number of weapon dice")
-	pQuality = ip("quality", 8, 4, 20, "the weapon's quality rank as its die: 8 ordinary, 10 heroic, 12 epic, 20 legendary (4, 6 below ordinary)")
+	pQuality = ip("quality", 8, 4, 20, fmt.Sprintf("the weapon's quality rank as its die: %s (%s below ordinary)", qualities(ordinary), belowOrdinary()))
 	pKB      = ip("k_b", 1, 0, 10, "damage bonus dice (Strength for melee, unarmed and pull bows; Skill for crossbows, modern weapons and magic projectiles)")
 )
 
@@ -261,7 +269,7 @@ func damageOf(c mechanics.Config, unarmed bool, offHand int) (damageRoll, error)
 }
 
 var damageParams = []mechanics.Param{pDV, pQuality, pKB,
-	ip("rank", 10, 4, 20, "die of the damage bonus dice before any step: 4, 6, 8, 10, 12 or 20"),
+	ip("rank", 10, 4, 20, "die of the damage bonus dice before any step: "+ladderSizes()),
 	ip("charges", 0, 0, 10, "charges on the effect roll (they step the bonus dice up)"),
 	ip("challenges", 0, 0, 10, "challenges a rule puts on the damage bonus dice (effect rolls suffer only those)"),
 	pWounded}
@@ -270,8 +278,7 @@ func damage() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "bd.damage",
 		Summary: "damage: DV weapon dice of the quality's rank + bursting bonus dice; any burst on a bonus die is a critical hit",
-		Doc: "D = Σ_DV d_q + Σ_{k_b} d_b!: the Damage Value is the number of weapon dice, the die the weapon's quality (ordinary d8, " +
-			"heroic d10, …); melee, unarmed and pull-bow hits add Strength bonus dice, crossbows, modern weapons and magic " +
+		Doc: "D = Σ_DV d_q + Σ_{k_b} d_b!: the Damage Value is the number of weapon dice, the die the weapon's quality (ordinary d" + kit.Num(ladder[ordinary]) + ", heroic d" + kit.Num(ladder[heroic]) + ", …); melee, unarmed and pull-bow hits add Strength bonus dice, crossbows, modern weapons and magic " +
 			"projectiles Skill bonus dice. All bonus dice burst; any burst on a damage bonus die is a critical hit: P(crit) = " +
 			"1 − (1 − 1/S_b)^k_b (d10: .10, .19, .271 for k_b = 1, 2, 3). Untrained unarmed attacks deal 1 feeble die.",
 		Params: append(append([]mechanics.Param(nil), damageParams...),
@@ -294,7 +301,8 @@ func damage() *mechanics.Mechanic {
 }
 
 var (
-	optArmorCover = mechanics.ChoiceOf("bd.armor", "cover", "the target's cover: partial +5 armour rank, full +10 (light cover stops nothing)",
+	optArmorCover = mechanics.ChoiceOf("bd.armor", "cover",
+		fmt.Sprintf("the target's cover: partial %s armour rank, full %s (light cover stops nothing)", kit.Signed(coverPartial.armorRank()), kit.Signed(coverFull.armorRank())),
 		coverNone, coverLight, coverPartial, coverFull)
 	optDamageType = mechanics.ChoiceOf("bd.armor", "damage_type", "physical (normal armour applies) or energy (fire, lightning…: worn armour does not)", physical, energy)
 	optMinimum    = mechanics.SwitchOf("bd.armor", "minimum", "zero: armour can stop a hit entirely (no minimum is stated); one: a hit does at least 1", minZero, minOne)
@@ -352,8 +360,8 @@ func armor() *mechanics.Mechanic {
 		Params: append(append([]mechanics.Param(nil), damageParams...),
 			ip("ar", 3, 0, 100, "armour rank of the worn armour"),
 			ip("ar_second", 0, 0, 100, "a second armour rank (natural armour, a shield…): only the highest counts"),
-			ip("armor_quality", 8, 4, 20, "the armour's quality rank as a die: 8 ordinary, 10 heroic, 12 epic, 20 legendary"),
-			ip("durability_quality", 8, 4, 20, "the creature's Durability quality as a die: 10 heroic, 12 epic, 20 legendary (below 10: no immunity)")),
+			ip("armor_quality", 8, 4, 20, "the armour's quality rank as a die: "+qualities(ordinary)),
+			ip("durability_quality", 8, 4, 20, fmt.Sprintf("the creature's Durability quality as a die: %s (below %d: no immunity)", qualities(heroic), ladder[heroic]))),
 		Options: mechanics.Options(optArmorCover, optDamageType, optMinimum, optIgnored, optWeaponDiceBurst, optAboveD20, optWoundedCancellable),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
 			d, err := damageOf(c, false, 0)

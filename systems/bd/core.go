@@ -26,7 +26,7 @@ func rungOf(name string, sides int) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, fmt.Errorf("%s=%d is not on the rank ladder: use 4, 6, 8, 10, 12 or 20 (d4 … d20)", name, sides)
+	return 0, fmt.Errorf("%s=%d is not on the rank ladder: use %s (d%d … d%d)", name, sides, ladderSizes(), ladder[0], ladder[top])
 }
 
 // The switches of the core roll (bd.core), shared by every mechanic that
@@ -183,7 +183,8 @@ func num(n int) expr.Expr { return expr.K(int64(n)) }
 var (
 	pK = ip("k", 2, 0, 10, "bonus dice on the roll (from ability scores, skills, talents)")
 	// pRank is a die size; Build refuses sizes off the ladder.
-	pRank       = ip("rank", 10, 4, 20, "die of the bonus dice before any step: 4, 6, 8, 10, 12 or 20 (d10 = heroic, where bonus dice start; d8 = ordinary)")
+	pRank = ip("rank", 10, 4, 20, fmt.Sprintf("die of the bonus dice before any step: %s (d%d = heroic, where bonus dice start; d%d = ordinary)",
+		ladderSizes(), ladder[heroic], ladder[ordinary]))
 	pCharges    = ip("charges", 0, 0, 10, "charges on the roll: each steps every bonus die one rank up (charges and challenges cancel one for one)")
 	pChallenges = ip("challenges", 0, 0, 10, "challenges on the roll: each steps every bonus die one rank down")
 	pWounded    = ip("wounded", 0, 0, 1, "1: the roller is wounded (Durability 0), which steps its bonus dice one rank down")
@@ -230,10 +231,10 @@ func coreBurst() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "bd.core.burst",
 		Summary: "one bursting bonus die dS!: a maximum adds another roll of the same die, without limit",
-		Doc: "X = S·J + R: J ≥ 0 maxima, then a last roll R in 1…S−1, so P(X = S·j + r) = S^−(j+1), E[X] = S(S+1)/(2(S−1)) " +
-			"(d10!: 6.111) and X is never a multiple of S. The die is the rank stepped on the ladder d4…d20 by charges, " +
-			"challenges and being wounded (one die: steps past d20 stay d20). Exact up to a dropped tail of at most 1e-12, " +
-			"reported as truncated mass.",
+		Doc: fmt.Sprintf("X = S·J + R: J ≥ 0 maxima, then a last roll R in 1…S−1, so P(X = S·j + r) = S^−(j+1), E[X] = S(S+1)/(2(S−1)) "+
+			"(d%d!: %.4g) and X is never a multiple of S. The die is the rank stepped on the ladder d%d…d%d by charges, "+
+			"challenges and being wounded (one die: steps past d20 stay d20). Exact up to a dropped tail of at most 1e-12, "+
+			"reported as truncated mass.", ladder[heroic], expectedBurst(ladder[heroic]), ladder[0], ladder[top]),
 		Params:  params(pRank, pCharges, pChallenges, pWounded),
 		Options: mechanics.Options(optWoundedCancellable),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -292,7 +293,7 @@ func successDoc(cmp vsCompare) string {
 }
 
 var optVisibility = mechanics.ChoiceOf("bd.check", "visibility",
-	"raises the VS of driving, navigation and ranged attacks: normal +0, reduced +5, low +10, zero +15",
+	"raises the VS of driving, navigation and ranged attacks: "+visibilityPenalties(false),
 	visNormal, visReduced, visLow, visZero)
 
 func check() *mechanics.Mechanic {
@@ -300,7 +301,7 @@ func check() *mechanics.Mechanic {
 		ID:      "bd.check",
 		Summary: "skill, resistance and initiative rolls: d20 + bonus dice vs VS, with visibility and overwatch",
 		Doc: "Skill and resistance checks are d20 plus the relevant bonus dice against a VS; reduced, low and zero visibility raise " +
-			"the VS of driving, navigation and ranged attacks by 5, 10 and 15. Initiative is the same roll; an overwatching " +
+			"the VS of driving, navigation and ranged attacks by " + visibilityPenalties(true) + ". Initiative is the same roll; an overwatching " +
 			"combatant gets one more bonus die on the first turn (overwatch=1). With at least one bonus die no VS is ever out of " +
 			"reach: the bursting tail has no end (with none, T is the d20 alone, at most 20). Also reported: how many bonus dice burst.",
 		Params: params(pK, pRank, pVS, ip("overwatch", 0, 0, 1, "1: overwatch, +1 bonus die (initiative on the first turn, attack from the expected vector)"),

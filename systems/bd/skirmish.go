@@ -37,7 +37,7 @@ func skirmishBlocks(u, h, vmax, a int) (wound, fresh *mechanics.Record) {
 			mechanics.Int("durability", ulo, uhi, "Durability left"),
 			mechanics.Int("health", hlo, hhi, "Health left"),
 			mechanics.Int("vigor", 0, vmax, "Vigor"),
-			mechanics.Flag("winded", fmt.Sprintf("winded: no actions until Vigor is back to %d", windedUntil)),
+			mechanics.Flag("winded", windedFlag()),
 			mechanics.Int("attack", 1, a, "the next attack of the round"))
 	}
 	return block(0, 0, 1, h), block(1, u, h, h)

@@ -35,8 +35,8 @@ type attackProfile struct {
 var (
 	pReact = ip("react", 1, 0, 1, "1: the defender counter-rolls (per the reaction policy); 0: it never reacts")
 	pKD    = ip("k_d", 2, 0, 6, "the defender's Speed bonus dice (one step down once it is wounded)")
-	pRankD = ip("rank_d", 10, 4, 20, "die of the defender's Speed dice while unwounded: 4, 6, 8, 10, 12 or 20")
-	pRankB = ip("rank_b", 10, 4, 20, "die of the attacker's damage bonus dice: 4, 6, 8, 10, 12 or 20")
+	pRankD = ip("rank_d", 10, 4, 20, "die of the defender's Speed dice while unwounded: "+ladderSizes())
+	pRankB = ip("rank_b", 10, 4, 20, "die of the attacker's damage bonus dice: "+ladderSizes())
 	pAR    = ip("ar", 0, 0, 100, "the defender's effective armour rank (see bd.armor), subtracted from each hit")
 )
 
@@ -375,9 +375,10 @@ func (e economy) recover(v int, winded bool) (int, bool) {
 func vigor() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "bd.vigor",
-		Summary: "the reaction economy: Vigor spent on counter-rolls, winded at 0, 1 back per 5 Stamina a round — when does an attack go unanswered?",
-		Doc: "A defence reaction costs 5 Vigor (3 after a Defend action); at 0 Vigor the creature is winded and cannot act until " +
-			"it is back to 5; at the end of each round it recovers 1 Vigor per 5 Stamina (capped at its maximum), so it sustains " +
+		Summary: fmt.Sprintf("the reaction economy: Vigor spent on counter-rolls, winded at 0, 1 back per %d Stamina a round — when does an attack go unanswered?", staminaPerVigor),
+		Doc: fmt.Sprintf("A defence reaction costs %d Vigor (%d after a Defend action); at 0 Vigor the creature is winded and cannot act until "+
+			"it is back to %d; at the end of each round it recovers 1 Vigor per %d Stamina (capped at its maximum), so it sustains ",
+			reactionCost, defendReactionCost, windedUntil, staminaPerVigor) +
 			"about recovery/cost reactions a round. An exact chain on (Vigor, winded), one step per round: each of the `attacks` " +
 			"attacks beats Guard with P(T_a > G) (bd.attack), so the demand is Binomial(a, P(T_a > G)); the defender reacts to " +
 			"those (or, committing before the roll, to every attack) while it has the Vigor. Reported: the round of the first " +
@@ -385,8 +386,8 @@ func vigor() *mechanics.Mechanic {
 			"and, beside it, the round the creature is first winded (round 0 with a maximum of 0 Vigor: at 0 it is winded).",
 		Params: params(
 			ip("vigor", 20, 0, 100, "maximum (and starting) Vigor"),
-			ip("stamina", 10, 0, 100, "Stamina score: 1 Vigor back per 5 a round"),
-			ip("defend", 0, 0, 1, "1: the defender took the Defend action: reactions cost 3"),
+			ip("stamina", 10, 0, 100, fmt.Sprintf("Stamina score: 1 Vigor back per %d a round", staminaPerVigor)),
+			ip("defend", 0, 0, 1, fmt.Sprintf("1: the defender took the Defend action: reactions cost %d", defendReactionCost)),
 			ip("attacks", 2, 1, 8, "attacks on the creature per round"),
 			ip("rounds", 20, 1, 200, "rounds followed at most"),
 			within(pK, 6), pRank, pGuard, within(pCharges, 6), within(pChallenges, 6), pWounded),
@@ -398,7 +399,7 @@ func vigor() *mechanics.Mechanic {
 			}
 			e := economyOf(c, c.Int("vigor"), 0)
 			round := roundOf(b, c.Int("attacks"), c.Int("guard"))
-			state := mechanics.NewRecord(mechanics.Int("vigor", 0, e.vmax, "Vigor"), mechanics.Flag("winded", "winded: no actions until Vigor is back to 5"))
+			state := mechanics.NewRecord(mechanics.Int("vigor", 0, e.vmax, "Vigor"), mechanics.Flag("winded", windedFlag()))
 			main := newVigorChain(e, round, state, c.Int("rounds"), false)
 			spec := main.spec(e)
 			winded := newVigorChain(e, round, state, c.Int("rounds"), true)

@@ -12,8 +12,8 @@ import (
 // every mechanic built on an attack roll.
 var (
 	optAttackPairing = mechanics.ChoiceOf("d20w.attack", "pairing",
-		"who attacks whom: pc_npc (the PC rolls d20 + A against the NPC's 10 + D), npc_pc (the PC rolls its Defence against the NPC's "+
-			"10 + A and must strictly beat it), pc_pc (both roll), npc_npc (per opt.npc_vs_npc)",
+		fmt.Sprintf("who attacks whom: pc_npc (the PC rolls d20 + A against the NPC's %[1]d + D), npc_pc (the PC rolls its Defence against the NPC's "+
+			"%[1]d + A and must strictly beat it), pc_pc (both roll), npc_npc (per opt.npc_vs_npc)", take10),
 		pcVsNPC, npcVsPC, pcVsPC, npcVsNPC)
 	optHeroic = mechanics.ChoiceOf("d20w.attack", "heroic",
 		"whether the defender has heroic class levels: yes adds defender_bcb to its Defence bonus (so defence leaves the BCB out)", heroicNo, heroicYes)
@@ -24,11 +24,11 @@ var (
 		"when both roll: attacker_natural (only the attacker's high natural threatens) or either (also the defender's natural ≤ w)",
 		critSourceAttacker, critSourceEither)
 	optNPCvsNPC = mechanics.SwitchOf("d20w.attack", "npc_vs_npc",
-		"deterministic: two NPCs both take 10, so the attack hits or misses for certain and never crits; both_roll: they roll as PCs do",
+		fmt.Sprintf("deterministic: two NPCs both take %d, so the attack hits or misses for certain and never crits; both_roll: they roll as PCs do", take10),
 		npcDeterministic, npcBothRoll)
 	optNPCSaves = mechanics.SwitchOf("d20w.core", "npc_saves",
-		"roll: every target rolls its saving throws (the page lists only attack, defence and manoeuvres as take-10); "+
-			"take_10: a target that takes 10 on Defence also takes 10 on its saves",
+		fmt.Sprintf("roll: every target rolls its saving throws (the page lists only attack, defence and manoeuvres as take-%[1]d); "+
+			"take_10: a target that takes %[1]d on Defence also takes %[1]d on its saves", take10),
 		npcSavesRoll, npcSavesTake10)
 )
 
@@ -166,11 +166,11 @@ func (r attackRule) doc() string {
 	var s string
 	switch {
 	case r.deterministic():
-		return "no die is rolled: 10 + A ≥ 10 + D decides"
+		return fmt.Sprintf("no die is rolled: %[1]d + A ≥ %[1]d + D decides", take10)
 	case !r.actor.rolls():
-		s = "the PC rolls Defence: hit ⇔ 10 + A ≥ N_d + D (the PC must strictly beat the NPC to avoid the hit)"
+		s = fmt.Sprintf("the PC rolls Defence: hit ⇔ %d + A ≥ N_d + D (the PC must strictly beat the NPC to avoid the hit)", take10)
 	case !r.target.rolls():
-		s = "hit ⇔ N_a + A ≥ 10 + D (match or beat)"
+		s = fmt.Sprintf("hit ⇔ N_a + A ≥ %d + D (match or beat)", take10)
 	default:
 		s = "hit ⇔ N_a + A ≥ N_d + D (match or beat)"
 	}
@@ -218,7 +218,7 @@ func (s saveRule) success() expr.Expr {
 // doc states the save's inequality.
 func (s saveRule) doc() string {
 	if !s.rolls {
-		return fmt.Sprintf("10 + %d ≥ %d (the target takes 10)", s.bonus, s.target)
+		return fmt.Sprintf("%[1]d + %[2]d ≥ %[3]d (the target takes %[1]d)", take10, s.bonus, s.target)
 	}
 	return fmt.Sprintf("N + %d ≥ %d (match or beat)", s.bonus, s.target)
 }
@@ -264,15 +264,15 @@ func attack() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "d20w.attack",
 		Summary: "attack vs Defence, match or beat; threat ranges and criticals from the defence roll",
-		Doc: "Attack = d20 + A, Defence = d20 + D, with A = attack and D = defence, + defender_bcb for a heroic defender " +
-			"(heroic=yes); an NPC takes 10 instead of rolling. The attacker hits on a match or a beat " +
-			"(T_a ≥ T_d): PC→NPC N_a + A ≥ 10 + D; NPC→PC 10 + A ≥ N_d + D (the PC must strictly beat the NPC); PC→PC N_a + A ≥ N_d + D. " +
+		Doc: fmt.Sprintf("Attack = d20 + A, Defence = d20 + D, with A = attack and D = defence, + defender_bcb for a heroic defender "+
+			"(heroic=yes); an NPC takes %[1]d instead of rolling. The attacker hits on a match or a beat "+
+			"(T_a ≥ T_d): PC→NPC N_a + A ≥ %[1]d + D; NPC→PC %[1]d + A ≥ N_d + D (the PC must strictly beat the NPC); PC→PC N_a + A ≥ N_d + D. ", take10) +
 			"A critical hit: the attacker's natural ≥ 21 − w, or a PC defender's natural ≤ w when an NPC attacks (and, with " +
 			"opt.pvp_crit_source=either, when a PC does); by default it needs the hit as well. Naturals decide the hit only with " +
 			"opt.naturals=all_rolls, and then on one die: PC→NPC the attacker's natural 20 always hits and its 1 always misses; " +
-			"NPC→PC (the NPC takes 10) the PC's Defence natural 20 always avoids the hit and its 1 is always hit; PC→PC (and " +
-			"NPC→NPC with opt.npc_vs_npc=both_roll) only the attacker's natural 20 and 1 decide, the defender's natural counts " +
-			"only as a threat (opt.pvp_crit_source=either); NPC→NPC taking 10 rolls no die.",
+			fmt.Sprintf("NPC→PC (the NPC takes %[1]d) the PC's Defence natural 20 always avoids the hit and its 1 is always hit; PC→PC (and "+
+				"NPC→NPC with opt.npc_vs_npc=both_roll) only the attacker's natural 20 and 1 decide, the defender's natural counts "+
+				"only as a threat (opt.pvp_crit_source=either); NPC→NPC taking %[1]d rolls no die.", take10),
 		Params:  params,
 		Options: mechanics.Options(append([]mechanics.Declared{optHeroic}, attackOpts...)...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -293,7 +293,7 @@ func attack() *mechanics.Mechanic {
 				Event("crit", fmt.Sprintf("a critical hit: a natural in the threat range (w = %d)%s", r.threat, map[bool]string{true: ", which always hits", false: " on a hit"}[r.autoHit]), crit).
 				Event("miss", "not a hit", expr.Not(hit)).
 				Event("threat", "a natural in the threat range, hit or not", r.threatens()).
-				Event("deterministic", "no die is rolled (two NPCs taking 10): the result is certain", expr.Lit{V: expr.Bool(r.deterministic())})
+				Event("deterministic", fmt.Sprintf("no die is rolled (two NPCs taking %d): the result is certain", take10), expr.Lit{V: expr.Bool(r.deterministic())})
 			return spec, nil
 		},
 	}
@@ -309,8 +309,8 @@ func flatfooted() *mechanics.Mechanic {
 		ID:      "d20w.flatfooted",
 		Summary: "attacking a flat-footed target: no DEX bonus to Defence, damage to Wound Points unless a Reflex save against save_dc succeeds",
 		Doc: "Before its first turn a creature is flat-footed: it loses its DEX bonus to Defence (D + min(DEX, 0) instead of D + DEX) " +
-			"and damage goes to Wound Points instead of Vitality unless it makes a Reflex save, N + Ref ≥ save_dc (15 on the page; match or beat; 10 + Ref for a target that " +
-			"takes 10 with opt.npc_saves=take_10). The " +
+			fmt.Sprintf("and damage goes to Wound Points instead of Vitality unless it makes a Reflex save, N + Ref ≥ save_dc (15 on the page; match or beat; %[1]d + Ref for a target that "+
+				"takes %[1]d with opt.npc_saves=take_10). The ", take10) +
 			"attack is d20w.attack without the DEX bonus; the same dice also give the hit against the target when not flat-footed.",
 		Params:  params,
 		Options: mechanics.Options(append(attackOpts, optNPCSaves)...),

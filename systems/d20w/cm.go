@@ -6,22 +6,23 @@ import (
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
+	"github.com/oddsmith/oddsmith/systems/kit"
 )
 
 var (
 	optCMPairing = mechanics.ChoiceOf("d20w.cm", "pairing",
-		"pc_npc: the PC rolls d20 + CMA + m against the NPC's CMD + 10; npc_pc: the PC rolls d20 + CMD against the NPC's CMA + 10 + m "+
-			"and must strictly beat it; pc_pc: both roll; npc_npc: nobody rolls (deterministic)",
+		fmt.Sprintf("pc_npc: the PC rolls d20 + CMA + m against the NPC's CMD + %[1]d; npc_pc: the PC rolls d20 + CMD against the NPC's CMA + %[1]d + m "+
+			"and must strictly beat it; pc_pc: both roll; npc_npc: nobody rolls (deterministic)", take10),
 		pcVsNPC, npcVsPC, pcVsPC, npcVsNPC)
 	optManoeuvre = mechanics.ChoiceOf("d20w.cm", "manoeuvre",
 		"standard: a natural 20 always succeeds; escape_bonds: escaping from bonds gets no automatic success on a natural 20", manoeuvreStandard, manoeuvreEscapeBonds)
 	optBabIsBcb = mechanics.SwitchOf("d20w.cm", "bab_is_bcb",
 		"yes: the 'Base attack bonus' of the page's CMD formula is the defender's BCB; no: it is a separate number, defender_bab", babIsBcbYes, babIsBcbNo)
 	optDefenderNaturals = mechanics.SwitchOf("d20w.cm", "defender_naturals",
-		"mirror: when an NPC acts against a PC (the NPC takes 10, the PC rolls d20 + CMD), the PC's natural 20 always resists, and its "+
+		fmt.Sprintf("mirror: when an NPC acts against a PC (the NPC takes %d, the PC rolls d20 + CMD), the PC's natural 20 always resists, and its "+
 			"natural 1 always fails to resist except against escaping bonds (manoeuvre=escape_bonds, the mirror of that manoeuvre's "+
 			"missing automatic success: there a natural 1 resists when the totals say so); none: the PC's roll has no natural rule. "+
-			"With opt.naturals=none neither applies; when the actor rolls, only its own naturals decide",
+			"With opt.naturals=none neither applies; when the actor rolls, only its own naturals decide", take10),
 		defenderMirror, defenderNone)
 )
 
@@ -34,6 +35,19 @@ var (
 
 // sizeMod is the special size modifier of size category s (−4..4).
 func sizeMod(s int) int { return sizeMods[s+4] }
+
+// sizeTable lists the size categories with their special size modifiers:
+// "−4 Fine (−8), …, 0 Medium, 1 Large (+1), …".
+func sizeTable() string {
+	rows := make([]string, len(sizeNames))
+	for i, name := range sizeNames {
+		rows[i] = kit.Num(i-4) + " " + name
+		if sizeMods[i] != 0 {
+			rows[i] += " (" + kit.Signed(sizeMods[i]) + ")"
+		}
+	}
+	return strings.Join(rows, ", ")
+}
 
 // cmOptions are the decoded switches of a combat manoeuvre.
 type cmOptions struct {
@@ -62,15 +76,14 @@ func (o cmOptions) contest(cma, cmd int) contest {
 
 func cm() *mechanics.Mechanic {
 	size := func(name, who string) mechanics.Param {
-		return ip(name, 0, -4, 4, who+"'s size category: −4 Fine (−8), −3 Diminutive (−4), −2 Tiny (−2), −1 Small (−1), 0 Medium, "+
-			"1 Large (+1), 2 Huge (+2), 3 Gargantuan (+4), 4 Colossal (+8)")
+		return ip(name, 0, -4, 4, who+"'s size category: "+sizeTable())
 	}
 	return &mechanics.Mechanic{
 		ID:      "d20w.cm",
 		Summary: "combat manoeuvre: d20 + CMA against CMD, match or beat; naturals 20/1; size modifiers; degrees of the margin",
-		Doc: "CMA = BCB + STR (DEX for Tiny or smaller) + special size modifier; CMD = BCB + STR + DEX + special size modifier (no built-in " +
-			"10: the defender rolls). PC→NPC: success ⇔ N = 20 (unless escaping bonds) ∨ (N ≠ 1 ∧ N + CMA + m ≥ CMD + 10); NPC→PC: the " +
-			"PC rolls N + CMD and the manoeuvre succeeds ⇔ CMA + 10 + m ≥ N + CMD, with the naturals mirrored by default; PC→PC: " +
+		Doc: fmt.Sprintf("CMA = BCB + STR (DEX for Tiny or smaller) + special size modifier; CMD = BCB + STR + DEX + special size modifier (no built-in "+
+			"%[1]d: the defender rolls). PC→NPC: success ⇔ N = 20 (unless escaping bonds) ∨ (N ≠ 1 ∧ N + CMA + m ≥ CMD + %[1]d); NPC→PC: the "+
+			"PC rolls N + CMD and the manoeuvre succeeds ⇔ CMA + %[1]d + m ≥ N + CMD, with the naturals mirrored by default; PC→PC: ", take10) +
 			"N_a + CMA + m ≥ N_d + CMD with the attacker's naturals. Margin M = total − target, degree ⌊M / W⌋ for manoeuvres that " +
 			"scale (bull rush). If the defender wins it may take an attack of opportunity. cma and cmd hold the " +
 			"terms not given by the component parameters: leave the components at 0 to give the whole CMA and CMD there.",

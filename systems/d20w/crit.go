@@ -1,6 +1,8 @@
 package d20w
 
 import (
+	"fmt"
+
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 	"github.com/oddsmith/oddsmith/systems/kit"
@@ -45,11 +47,11 @@ func critChoice() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "d20w.crit_choice",
 		Summary: "what a critical hit buys: the opportunity-attack chain with its budget, a crippling injury or a manoeuvre",
-		Doc: "An attack action: one attack (d20w.attack); on a critical hit the attacker picks one " +
-			"of an immediate opportunity attack with the same bonuses (melee only, one of the B left this round; its hit adds damage " +
-			"and it may crit again), a combat manoeuvre of choice, or a crippling injury: the target saves N + s ≥ save_dc (match or " +
-			"beat; 10 + s for a target that takes 10 with opt.npc_saves=take_10) or takes a Minor penalty. The manoeuvre is a " +
-			"standard one resolved as d20w.cm in the attack's pairing (CMA vs CMD, match or beat, an NPC taking 10, d20w.cm's " +
+		Doc: fmt.Sprintf("An attack action: one attack (d20w.attack); on a critical hit the attacker picks one "+
+			"of an immediate opportunity attack with the same bonuses (melee only, one of the B left this round; its hit adds damage "+
+			"and it may crit again), a combat manoeuvre of choice, or a crippling injury: the target saves N + s ≥ save_dc (match or "+
+			"beat; %[1]d + s for a target that takes %[1]d with opt.npc_saves=take_10) or takes a Minor penalty. The manoeuvre is a "+
+			"standard one resolved as d20w.cm in the attack's pairing (CMA vs CMD, match or beat, an NPC taking %[1]d, d20w.cm's ", take10) +
 			"natural rules and opt.defender_naturals), except between two NPCs: with opt.npc_vs_npc=both_roll both roll it, as " +
 			"d20w.cm's pc_pc does, where d20w.cm's npc_npc rolls nothing (with deterministic NPCs nobody crits, so no manoeuvre " +
 			"is bought). With oa_first, a melee weapon and opt.oa_can_crit=yes (the defaults), E[hits] follows " +
@@ -172,9 +174,9 @@ func crippling() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "d20w.crippling",
 		Summary: "crippling penalties stacking through the Minor / Major / Extreme track over r attacks",
-		Doc: "Every attack crits as d20w.attack does, every critical buys a crippling injury to the same stat, and the target saves " +
-			"N + s ≥ save_dc (match or beat; 10 + s for a target that takes 10 with opt.npc_saves=take_10) or takes a Minor penalty. After k failed saves the penalty has k points on the track of " +
-			"d20w.modtrack (1 Minor, 2–3 Major, ≥ 4 Extreme) and its value; k ~ Binomial(r, P(crit)·P(save fails)).",
+		Doc: fmt.Sprintf("Every attack crits as d20w.attack does, every critical buys a crippling injury to the same stat, and the target saves "+
+			"N + s ≥ save_dc (match or beat; %[1]d + s for a target that takes %[1]d with opt.npc_saves=take_10) or takes a Minor penalty. After k failed saves the penalty has k points on the track of "+
+			"d20w.modtrack (%[2]s) and its value; k ~ Binomial(r, P(crit)·P(save fails)).", take10, levelBands()),
 		Params:  ps,
 		Options: mechanics.Options(append(append(append([]mechanics.Declared{}, attackOpts...), optNPCSaves), trackOpts...)...),
 		Build: func(c mechanics.Config) (*mechanics.Spec, error) {
@@ -198,8 +200,8 @@ func crippling() *mechanics.Mechanic {
 			lv := kit.Ints(false, levelLabels, minorPoints, majorPoints, extremePoints)
 			spec.Band("level", "the level of the stacked penalty after r attacks", levelLabels, lv.Band(k)).
 				Event("crippled", "at least one crippling injury: a Minor penalty or worse", expr.Ge(k, num(1))).
-				Event("major", "a Major penalty or worse (2 injuries or more)", expr.Ge(k, num(majorPoints))).
-				Event("extreme", "an Extreme penalty (4 injuries or more)", expr.Ge(k, num(extremePoints)))
+				Event("major", fmt.Sprintf("a Major penalty or worse (%d injuries or more)", majorPoints), expr.Ge(k, num(majorPoints))).
+				Event("extreme", fmt.Sprintf("an Extreme penalty (%d injuries or more)", extremePoints), expr.Ge(k, num(extremePoints)))
 			return spec, nil
 		},
 	}

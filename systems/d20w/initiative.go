@@ -16,10 +16,13 @@ import (
 // repeated coin tosses give).
 
 // maxExactInitiative is the largest number of combatants whose full
-// ordering the exact engine enumerates.
+// ordering the exact engine enumerates (d20w.initiative), maxInitiative
+// the largest d20w.initiative.crowd simulates, minInitiative the fewest
+// either takes.
 const (
 	maxExactInitiative = 4
 	maxInitiative      = 12
+	minInitiative      = 2
 )
 
 // combatant names: a, b, c, …
@@ -392,10 +395,10 @@ func orderLabel(o []int) string {
 }
 
 func initiativeParams(maxK, defK int) []mechanics.Param {
-	ps := []mechanics.Param{ip("combatants", float64(defK), 2, float64(maxK), fmt.Sprintf("combatants k (2–%d)", maxK))}
+	ps := []mechanics.Param{ip("combatants", float64(defK), minInitiative, float64(maxK), fmt.Sprintf("combatants k (%d–%d)", minInitiative, maxK))}
 	defs := []float64{2, 2, 1, 3, 0, 4, 2, 1, 5, 3, 0, 2}
 	for i := 0; i < maxK; i++ {
-		ps = append(ps, ip("mod_"+combatant(i), defs[i], -10, 40, fmt.Sprintf("combatant %s's initiative modifier BCB + DEX (used with k ≥ %d)", combatant(i), max(i+1, 2))))
+		ps = append(ps, ip("mod_"+combatant(i), defs[i], -10, 40, fmt.Sprintf("combatant %s's initiative modifier BCB + DEX (used with k ≥ %d)", combatant(i), max(i+1, minInitiative))))
 	}
 	return ps
 }
@@ -421,11 +424,11 @@ func tableOf(n int, f func(v int) int) []int64 {
 func initiative() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "d20w.initiative",
-		Summary: fmt.Sprintf("initiative: d20 + BCB + DEX, highest first; ties to the higher modifier, then a coin; full orderings of 2–%d combatants", maxExactInitiative),
-		Doc: "T = N + BCB + DEX; the highest acts first; equal totals go to the higher initiative modifier, then to a coin. Pairwise " +
-			"P(A before B) = P(N_A + a > N_B + b) + P(tie)·([a > b] + ½[a = b]). The full ordering of k ≤ 4 combatants is enumerated " +
-			"exactly (20^k rolls and a uniformly random order for those tied on total and modifier: repeated coin tosses). For 5–12 " +
-			"combatants use d20w.initiative.crowd, which only the simulator computes.",
+		Summary: fmt.Sprintf("initiative: d20 + BCB + DEX, highest first; ties to the higher modifier, then a coin; full orderings of %d–%d combatants", minInitiative, maxExactInitiative),
+		Doc: fmt.Sprintf("T = N + BCB + DEX; the highest acts first; equal totals go to the higher initiative modifier, then to a coin. Pairwise "+
+			"P(A before B) = P(N_A + a > N_B + b) + P(tie)·([a > b] + ½[a = b]). The full ordering of k ≤ %d combatants is enumerated "+
+			"exactly (20^k rolls and a uniformly random order for those tied on total and modifier: repeated coin tosses). For %d–%d "+
+			"combatants use d20w.initiative.crowd, which only the simulator computes.", maxExactInitiative, maxExactInitiative+1, maxInitiative),
 		Params:  initiativeParams(maxExactInitiative, 2),
 		Options: nil,
 		Build:   initiativeSpec,
@@ -495,9 +498,9 @@ func initiativeCrowd() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "d20w.initiative.crowd",
 		Summary: fmt.Sprintf("initiative of up to %d combatants (simulated): A's place, who acts first, A before each other", maxInitiative),
-		Doc: "The rule of d20w.initiative (d20 + BCB + DEX, highest first, ties to the higher modifier, then a coin) for 2–12 " +
-			"combatants. Beyond 4 the full ordering has 20^k rolls and k! orders, too many to enumerate, so only the simulator " +
-			"computes this mechanic; it reports A's place, who acts first, and whether A acts before each other combatant.",
+		Doc: fmt.Sprintf("The rule of d20w.initiative (d20 + BCB + DEX, highest first, ties to the higher modifier, then a coin) for %d–%d "+
+			"combatants. Beyond %d the full ordering has 20^k rolls and k! orders, too many to enumerate, so only the simulator "+
+			"computes this mechanic; it reports A's place, who acts first, and whether A acts before each other combatant.", minInitiative, maxInitiative, maxExactInitiative),
 		MCOnly:   true,
 		MCReason: fmt.Sprintf("the full ordering of more than %d combatants is not enumerated: 20^k rolls times k! tie-breaking orders", maxExactInitiative),
 		Params:   initiativeParams(maxInitiative, 5),

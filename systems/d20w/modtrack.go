@@ -14,23 +14,23 @@ import (
 // penalties on it.
 var (
 	optTrackValues = mechanics.SwitchOf("d20w.modtrack", "values",
-		"the numbers of the steps (the page gives none): doubling ±2/±4/±8 (two Minors are a Major in value too), "+
-			"d20_circumstance ±2/±5/±10, custom (minor_value, major_value, extreme_value)",
+		fmt.Sprintf("the numbers of the steps (the page gives none): doubling %s (two Minors are a Major in value too), "+
+			"d20_circumstance %s, custom (minor_value, major_value, extreme_value)", stepValues(doublingValues), stepValues(d20CircumstanceValues)),
 		valuesDoubling, valuesD20Circumstance, valuesCustom)
 	optTrackCap = mechanics.SwitchOf("d20w.modtrack", "cap",
-		"extreme: 4 net points or more are Extreme and no more; open: each point beyond 4 adds the Minor value again",
+		fmt.Sprintf("extreme: %[1]d net points or more are Extreme and no more; open: each point beyond %[1]d adds the Minor value again", extremePoints),
 		capExtreme, capOpen)
 	optMajorPlusMinor = mechanics.SwitchOf("d20w.modtrack", "major_plus_minor",
-		"the value of 3 net points (a Major and a Minor): major (it stays Major) or interpolate (3 × the Minor value)",
+		fmt.Sprintf("the value of %[1]d net points (a Major and a Minor): major (it stays Major) or interpolate (%[1]d × the Minor value)", majorPlusMinorPoints),
 		threePointsMajor, threePointsInterpolate)
 	optTask = mechanics.ChoiceOf("d20w.modtrack", "task",
 		"rolled: the check is rolled; easy: an Easy task is not rolled, it succeeds, unless conditions are Extreme (which net "+
 			"steps count as Extreme conditions is opt.easy_rolls): then it is rolled as usual", taskRolled, taskEasy)
 	optEasyRolls = mechanics.SwitchOf("d20w.modtrack", "easy_rolls",
-		"which net stack makes an Easy task (task=easy) rolled: extreme_penalty (a net Extreme penalty, p ≤ −4: we read the "+
+		fmt.Sprintf("which net stack makes an Easy task (task=easy) rolled: extreme_penalty (a net Extreme penalty, p ≤ %s: we read the "+
 			"page's 'don't roll except under Extreme conditions' as adverse conditions, so bonuses never make an Easy task harder) "+
-			"or any_extreme (a net Extreme step either way, |p| ≥ 4: an Extreme bonus rolls the task too, so it can fail although "+
-			"fewer bonuses would leave it certain); with task=rolled it changes nothing",
+			"or any_extreme (a net Extreme step either way, |p| ≥ %d: an Extreme bonus rolls the task too, so it can fail although "+
+			"fewer bonuses would leave it certain); with task=rolled it changes nothing", kit.Num(-extremePoints), extremePoints),
 		easyRollsExtremePenalty, easyRollsAnyExtreme)
 	optSameSource = mechanics.SwitchOf("d20w.modtrack", "same_source",
 		"keep_largest: modifiers from one source do not combine, only the largest counts (the page: 'usually not combined'); "+
@@ -48,11 +48,32 @@ const (
 	minorPoints   = 1
 	majorPoints   = 2
 	extremePoints = 4
+	// majorPlusMinorPoints are a Major and a Minor: Major by level, and
+	// its value is opt.major_plus_minor.
+	majorPlusMinorPoints = majorPoints + minorPoints
 )
 
 // Levels of the track by net points: 0 none, 1 Minor, 2–3 Major, ≥ 4
 // Extreme.
 var levelLabels = []string{"none", "minor", "major", "extreme"}
+
+// levelBands writes the levels by net points: "1 Minor, 2–3 Major, ≥ 4
+// Extreme".
+func levelBands() string {
+	return fmt.Sprintf("%d Minor, %d–%d Major, ≥ %d Extreme", minorPoints, majorPoints, extremePoints-1, extremePoints)
+}
+
+// The values of the Minor, Major and Extreme steps under opt.values
+// doubling (the default) and d20_circumstance.
+var (
+	doublingValues        = [3]int{2, 4, 8}
+	d20CircumstanceValues = [3]int{2, 5, 10}
+)
+
+// stepValues writes the values of the three steps: "±2/±4/±8".
+func stepValues(v [3]int) string {
+	return fmt.Sprintf("±%d/±%d/±%d", v[0], v[1], v[2])
+}
 
 // track turns net points into the value of a modifier.
 type track struct {
@@ -64,21 +85,23 @@ type track struct {
 // trackParams are the values of opt.values=custom.
 func trackParams() []mechanics.Param {
 	return []mechanics.Param{
-		ip("minor_value", 2, 0, 40, "the value of a Minor step with opt.values=custom"),
-		ip("major_value", 4, 0, 40, "the value of a Major step with opt.values=custom"),
-		ip("extreme_value", 8, 0, 80, "the value of an Extreme step with opt.values=custom"),
+		ip("minor_value", float64(doublingValues[0]), 0, 40, "the value of a Minor step with opt.values=custom"),
+		ip("major_value", float64(doublingValues[1]), 0, 40, "the value of a Major step with opt.values=custom"),
+		ip("extreme_value", float64(doublingValues[2]), 0, 80, "the value of an Extreme step with opt.values=custom"),
 	}
 }
 
 // trackOf decodes the track's switches (and its custom values).
 func trackOf(c mechanics.Config) track {
-	t := track{minor: 2, major: 4, extreme: 8, cap: optTrackCap.Of(c), three: optMajorPlusMinor.Of(c)}
+	v := doublingValues
+	t := track{cap: optTrackCap.Of(c), three: optMajorPlusMinor.Of(c)}
 	switch optTrackValues.Of(c) {
 	case valuesD20Circumstance:
-		t.minor, t.major, t.extreme = 2, 5, 10
+		v = d20CircumstanceValues
 	case valuesCustom:
-		t.minor, t.major, t.extreme = c.Int("minor_value"), c.Int("major_value"), c.Int("extreme_value")
+		v = [3]int{c.Int("minor_value"), c.Int("major_value"), c.Int("extreme_value")}
 	}
+	t.minor, t.major, t.extreme = v[0], v[1], v[2]
 	return t
 }
 
@@ -100,13 +123,13 @@ func (t track) value(p int) int {
 	a, v := abs(p), 0
 	switch {
 	case a == 0:
-	case a == 1:
+	case a == minorPoints:
 		v = t.minor
-	case a == 2:
+	case a == majorPoints:
 		v = t.major
-	case a == 3 && t.three == threePointsInterpolate:
-		v = 3 * t.minor
-	case a == 3:
+	case a == majorPlusMinorPoints && t.three == threePointsInterpolate:
+		v = majorPlusMinorPoints * t.minor
+	case a == majorPlusMinorPoints:
 		v = t.major
 	case t.cap == capOpen:
 		v = t.extreme + (a-extremePoints)*t.minor
@@ -224,12 +247,13 @@ func modtrack() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "d20w.modtrack",
 		Summary: "the Minor / Major / Extreme modifier track: stacks of bonuses and penalties to one net value, and the check it modifies",
-		Doc: "Circumstances are a bonus or a penalty of size Minor, Major or Extreme. Points Minor 1, Major 2, Extreme 4; modifiers from " +
-			"one source do not stack (only its largest counts); net p = Σ bonus points − Σ penalty points, so opposite modifiers cancel; " +
-			"level of |p|: 0 none, 1 Minor, 2–3 Major, ≥ 4 Extreme, and the value of that level with the sign of p (by default " +
-			"3 points keep the Major value, opt.major_plus_minor, and the value stops at Extreme, opt.cap). The " +
-			"check is then N + mod + value ≥ DC (match or beat); an Easy task (task=easy) is not rolled (it succeeds) unless conditions " +
-			"are Extreme: by default a net Extreme penalty, p ≤ −4 (opt.easy_rolls). " +
+		Doc: fmt.Sprintf("Circumstances are a bonus or a penalty of size Minor, Major or Extreme. Points Minor %d, Major %d, Extreme %d; modifiers from "+
+			"one source do not stack (only its largest counts); net p = Σ bonus points − Σ penalty points, so opposite modifiers cancel; "+
+			"level of |p|: 0 none, %s, and the value of that level with the sign of p (by default "+
+			"%d points keep the Major value, opt.major_plus_minor, and the value stops at Extreme, opt.cap). The "+
+			"check is then N + mod + value ≥ DC (match or beat); an Easy task (task=easy) is not rolled (it succeeds) unless conditions "+
+			"are Extreme: by default a net Extreme penalty, p ≤ %s (opt.easy_rolls). ",
+			minorPoints, majorPoints, extremePoints, levelBands(), majorPlusMinorPoints, kit.Num(-extremePoints)) +
 			"The lookup table from net points to value is the doc of net_value; sweep minor_bonuses and minor_penalties for the " +
 			"P(success) surface (it saturates at Extreme unless opt.cap=open).",
 		Params:  modtrackParams(),
@@ -305,9 +329,9 @@ func modtrackSpec(c mechanics.Config) (*mechanics.Spec, error) {
 	if optTask.Of(c) == taskEasy {
 		// Not rolled, hence a success, unless the stack is Extreme in
 		// the way opt.easy_rolls says.
-		rolls, when := expr.Le(pts, num(-extremePoints)), "a net Extreme penalty (p ≤ −4)"
+		rolls, when := expr.Le(pts, num(-extremePoints)), fmt.Sprintf("a net Extreme penalty (p ≤ %s)", kit.Num(-extremePoints))
 		if optEasyRolls.Of(c) == easyRollsAnyExtreme {
-			rolls, when = expr.Ge(expr.Abs(pts), num(extremePoints)), "a net Extreme step (|p| ≥ 4)"
+			rolls, when = expr.Ge(expr.Abs(pts), num(extremePoints)), fmt.Sprintf("a net Extreme step (|p| ≥ %d)", extremePoints)
 		}
 		success = expr.Or(expr.Not(rolls), success)
 		successDoc = "the Easy task succeeds unrolled unless the stack is " + when + "; then T ≥ DC (match or beat) with the " +

@@ -1,13 +1,15 @@
 package d20w
 
 import (
+	"fmt"
+
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
 var optOpposedPairing = mechanics.ChoiceOf("d20w.core.opposed", "pairing",
-	"pc_pc: both roll; pc_npc: the NPC takes 10, so success ⇔ N + a ≥ 10 + o; npc_pc: the acting NPC takes 10 and the PC resists "+
-		"only by strictly beating it (N + o > 10 + a); npc_npc: nobody rolls, the result is certain (flagged deterministic)",
+	fmt.Sprintf("pc_pc: both roll; pc_npc: the NPC takes %[1]d, so success ⇔ N + a ≥ %[1]d + o; npc_pc: the acting NPC takes %[1]d and the PC resists "+
+		"only by strictly beating it (N + o > %[1]d + a); npc_npc: nobody rolls, the result is certain (flagged deterministic)", take10),
 	pcVsPC, pcVsNPC, npcVsPC, npcVsNPC)
 
 // opposedContest is the contest of d20w.core.opposed: the acting side's
@@ -27,14 +29,14 @@ func opposedContest(p pairing, a, o int, n naturalsRule) contest {
 func opposed() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "d20w.core.opposed",
-		Summary: "opposed check: both roll d20 + modifiers, the acting side succeeds on a match or a beat; NPCs take 10",
-		Doc: "T_a = N_a + mod_a against T_o = N_o + mod_o; the acting side succeeds ⇔ T_a ≥ T_o (match or beat), so with " +
-			"k = mod_a − mod_o, P = P(N_a − N_o ≥ −k) where N_a − N_o is triangular, (20 − |j|)/400 on −19..19. An NPC never rolls: " +
-			"its total is 10 + its modifier. PC→NPC: P = clamp((11 + a − o)/20, 0, 1); NPC→PC: the PC resists only by strictly " +
-			"beating, P(resist) = clamp((10 + o − a)/20, 0, 1); NPC→NPC is certain and flagged deterministic. " +
-			"These formulas hold without natural rules (the default). With opt.naturals=all_rolls the acting side's natural 20 " +
-			"succeeds and its 1 fails (the opposing side's natural then decides nothing); when the acting side takes 10, the " +
-			"opposing PC's natural 20 always resists and its 1 always fails to.",
+		Summary: fmt.Sprintf("opposed check: both roll d20 + modifiers, the acting side succeeds on a match or a beat; NPCs take %d", take10),
+		Doc: fmt.Sprintf("T_a = N_a + mod_a against T_o = N_o + mod_o; the acting side succeeds ⇔ T_a ≥ T_o (match or beat), so with "+
+			"k = mod_a − mod_o, P = P(N_a − N_o ≥ −k) where N_a − N_o is triangular, (20 − |j|)/400 on −19..19. An NPC never rolls: "+
+			"its total is %[1]d + its modifier. PC→NPC: P = clamp((%[2]d + a − o)/20, 0, 1); NPC→PC: the PC resists only by strictly "+
+			"beating, P(resist) = clamp((%[1]d + o − a)/20, 0, 1); NPC→NPC is certain and flagged deterministic. "+
+			"These formulas hold without natural rules (the default). With opt.naturals=all_rolls the acting side's natural 20 "+
+			"succeeds and its 1 fails (the opposing side's natural then decides nothing); when the acting side takes %[1]d, the "+
+			"opposing PC's natural 20 always resists and its 1 always fails to.", take10, take10+1),
 		Params: []mechanics.Param{
 			ip("mod_a", 0, -20, 40, "the acting side's total modifier"),
 			ip("mod_o", 0, -20, 40, "the opposing side's total modifier"),
@@ -46,8 +48,8 @@ func opposed() *mechanics.Mechanic {
 			spec := &mechanics.Spec{Record: rec, Outcome: rollNaturals(rec)}
 			win := ct.success()
 			spec.Var("margin", "T_a − T_o: ≥ 0 is a success for the acting side (match or beat)", ct.margin()).
-				Var("total_a", "T_a = N_a + mod_a (10 + mod_a for an NPC)", ct.actor.total()).
-				Var("total_o", "T_o = N_o + mod_o (10 + mod_o for an NPC)", ct.target.total()).
+				Var("total_a", fmt.Sprintf("T_a = N_a + mod_a (%d + mod_a for an NPC)", take10), ct.actor.total()).
+				Var("total_o", fmt.Sprintf("T_o = N_o + mod_o (%d + mod_o for an NPC)", take10), ct.target.total()).
 				Event("success", "the acting side matches or beats: T_a ≥ T_o (or per the naturals option)", win).
 				Event("resisted", "the opposing side strictly beats the acting side: T_o > T_a (or per the naturals option)", expr.Not(win)).
 				Event("tie", "equal totals, which go to the acting side", expr.Eq(ct.actor.total(), ct.target.total())).

@@ -18,7 +18,7 @@ var (
 			"combined example), neutral (no stance)",
 		stanceAggressive, stanceDefensive, stancePrecision, stanceReckless, stancePower, stanceGuarded, stanceAggressiveReckless, stanceNeutral)
 	optStancePairing = mechanics.ChoiceOf("d20w.stance", "pairing",
-		"pc_npc: you roll your attack and Defence, the enemy takes 10 on both; npc_pc: you take 10, the enemy rolls; pc_pc: everyone rolls",
+		fmt.Sprintf("pc_npc: you roll your attack and Defence, the enemy takes %[1]d on both; npc_pc: you take %[1]d, the enemy rolls; pc_pc: everyone rolls", take10),
 		pcVsNPC, npcVsPC, pcVsPC)
 	optStanceMax = mechanics.SwitchOf("d20w.stance", "max",
 		"the largest s a BCB allows (the page's table is empty): bcb (S_max = BCB), half_bcb (⌊BCB/2⌋), custom (custom_max)",
@@ -110,7 +110,7 @@ func exchangeDice(c mechanics.Config, who pairing) (*mechanics.Record, mechanics
 	defNode, defLo, defHi := def.marginNode()
 	die, edie := c.Int("damage_die"), c.Int("enemy_damage_die")
 	rec := mechanics.NewRecord(
-		mechanics.Int("attack_margin", offLo, offHi, "T_attack − T_defence of your attack, without a stance (10 for a side that takes 10)"),
+		mechanics.Int("attack_margin", offLo, offHi, fmt.Sprintf("T_attack − T_defence of your attack, without a stance (%[1]d for a side that takes %[1]d)", take10)),
 		mechanics.Int("damage_roll", 1, die, "your damage die"),
 		mechanics.Int("defence_margin", defLo, defHi, "T_attack − T_defence of the enemy's attack on you, without a stance"),
 		mechanics.Int("enemy_damage_roll", 1, edie, "the enemy's damage die"),

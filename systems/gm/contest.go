@@ -1,6 +1,8 @@
 package gm
 
 import (
+	"fmt"
+
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/systems/kit"
 )
@@ -27,13 +29,17 @@ func contestMechanics() []*mechanics.Mechanic {
 			id: "gm.chase", a: "pursuer", b: "quarry", aName: "the pursuer", bName: "the quarry", chase: true,
 			aWins: "caught", bWins: "escaped",
 			aDoc: "the pursuer succeeds while the quarry fails: caught", bDoc: "the quarry succeeds while the pursuer fails: escaped",
-			summary: "chase: an agility contest each round until exactly one side succeeds; the faster side gets +1 per full 3 points of Movement",
-			doc: "A chase is an agility contest (skills modify): each round both roll d20 under agility; a success by one and a failure by the " +
-				"other ends it (the quarry escapes or is caught). The side whose Movement is higher gains +1 per full 3 points of difference " +
-				"(⌊|Δ|/3⌋); groups chasing use group effort (the median score + ⌊log₂ g⌋). ",
+			summary: fmt.Sprintf("chase: an agility contest each round until exactly one side succeeds; the faster side gets +1 per full %d points of Movement", chaseMovementPerBonus),
+			doc: fmt.Sprintf("A chase is an agility contest (skills modify): each round both roll d20 under agility; a success by one and a failure by the "+
+				"other ends it (the quarry escapes or is caught). The side whose Movement is higher gains +1 per full %[1]d points of difference "+
+				"(⌊|Δ|/%[1]d⌋); groups chasing use group effort (the median score + ⌊log₂ g⌋). ", chaseMovementPerBonus),
 		}),
 	}
 }
+
+// chaseMovementPerBonus is the Movement a chasing side must be faster by
+// for each +1 to its roll.
+const chaseMovementPerBonus = 3
 
 // contestSides names the two sides of a contest mechanic.
 type contestSides struct {
@@ -55,7 +61,7 @@ func contestMechanic(cs contestSides) *mechanics.Mechanic {
 	}
 	if cs.chase {
 		params = append(params, ip("movement_difference", 0, -60, 60,
-			"the pursuer's Movement − the quarry's: the faster side gains +1 per full 3 points (⌊|Δ|/3⌋)"))
+			fmt.Sprintf("the pursuer's Movement − the quarry's: the faster side gains +1 per full %[1]d points (⌊|Δ|/%[1]d⌋)", chaseMovementPerBonus)))
 	}
 	params = append(params, ip("rounds", 100, 1, 10000, "rounds followed at most (the horizon); what is unresolved by then is reported apart"))
 	return &mechanics.Mechanic{
@@ -72,9 +78,9 @@ func contestMechanic(cs contestSides) *mechanics.Mechanic {
 			if cs.chase {
 				d := c.Int("movement_difference")
 				if d > 0 {
-					ta += d / 3
+					ta += d / chaseMovementPerBonus
 				} else {
-					tb += -d / 3
+					tb += -d / chaseMovementPerBonus
 				}
 			}
 			return contestSpec(ta, tb, optNaturals.Of(c), c.Int("rounds"), cs), nil

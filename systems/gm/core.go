@@ -1,7 +1,9 @@
 package gm
 
 import (
+	"fmt"
 	"math/bits"
+	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -74,6 +76,16 @@ func movementPenalty(m movement, t terrain) int {
 	return [...]int{moveNone: 0, moveDash: 1, moveWalk: 2, moveJog: 4, moveRun: 8, moveSprint: 16}[m]
 }
 
+// movementPenalties lists the reaction penalties of the speeds where the
+// going is dangerous: "dash −1, walk −2, jog −4, run −8, sprint −16".
+func movementPenalties() string {
+	var rows []string
+	for m := moveDash; m <= moveSprint; m++ {
+		rows = append(rows, m.String()+" "+kit.Num(-movementPenalty(m, terrainDangerous)))
+	}
+	return strings.Join(rows, ", ")
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1
@@ -143,7 +155,7 @@ func round(r kit.Rounding, x expr.Expr) expr.Expr {
 
 var (
 	optMovement = mechanics.ChoiceOf("gm.core.roll", "movement",
-		"speed while rolling (reaction penalty dash −1, walk −2, jog −4, run −8, sprint −16)", moveNone, moveDash, moveWalk, moveJog, moveRun, moveSprint)
+		"speed while rolling (reaction penalty "+movementPenalties()+")", moveNone, moveDash, moveWalk, moveJog, moveRun, moveSprint)
 	optTerrain = mechanics.ChoiceOf("gm.core.roll", "terrain",
 		"dangerous (ruins, dungeons, caves, combat) or outdoors (roads and similar: the walking speeds shift up one row)", terrainDangerous, terrainOutdoors)
 )
@@ -154,7 +166,8 @@ func coreMechanics() []*mechanics.Mechanic {
 		{
 			ID:      "gm.core.roll",
 			Summary: "roll under: d20 ≤ score + bonuses succeeds; the margin is how much it succeeded or failed by",
-			Doc: "N ~ d20; S′ = score + modifier + major + half of minor rounded toward zero (−3 → −1, 3 → 1) + ⌊log₂ group⌋ − the " +
+			Doc: fmt.Sprintf("N ~ d20; S′ = score + modifier + major + half of minor rounded toward zero (%s → %s, %d → %d) + ⌊log₂ group⌋ − the ",
+				kit.Num(-3), kit.Num(minor(-3)), 3, minor(3)) +
 				"movement penalty − injuries (with injury_penalty=on); success ⇔ N ≤ S′, so P = clamp(S′/20, 0, 1) (with the naturals " +
 				"switch clamp(S′/20, 1/20, 19/20)); margin M = S′ − N (≥ 0: succeeded by M). " +
 				"Groups acting together roll with their median score. Opponents attacking a mover get dash +4, walk +2, jog +4, run +8, " +

@@ -2,6 +2,8 @@ package gm
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -31,20 +33,60 @@ func fallDice(h expr.Rat) int {
 	return max(n, 1)
 }
 
+// The heights (feet) of the evasion rule of a fall: a successful evasion
+// roll negates the damage of a fall under evasionNegatesBelow and halves
+// that of one under evasionHalvesBelow (opt.evasion_limit: or of exactly
+// evasionHalvesBelow).
+const (
+	evasionNegatesBelow = 10
+	evasionHalvesBelow  = 20
+)
+
+// A fall takes 1 s per die up to aloftPerDieUpTo feet, then goes on at
+// fallFeetPerSecond (50 yards a second).
+const (
+	aloftPerDieUpTo   = 450
+	fallFeetPerSecond = 150
+)
+
 // secondsAloft is the time of a fall of h feet: 1 s per die up to 450 ft,
 // then 50 yards (150 ft) a second, exactly: 7 + (h − 450)/150, a fraction
 // between multiples of 150 ft (525 ft → 7.5 s), not rounded.
 func secondsAloft(h expr.Rat) expr.Rat {
-	if h.Cmp(expr.Int(450)) <= 0 {
+	if h.Cmp(expr.Int(aloftPerDieUpTo)) <= 0 {
 		return expr.Int(int64(fallDice(h)))
 	}
-	return expr.Int(7).Add(h.Sub(expr.Int(450)).Mul(expr.Frac(1, 150)))
+	return secondsAloft(expr.Int(aloftPerDieUpTo)).Add(h.Sub(expr.Int(aloftPerDieUpTo)).Mul(expr.Frac(1, fallFeetPerSecond)))
+}
+
+// fallBandTable lists the dice of the falling table's bands: "under 10 ft
+// 1, 10 ft to under 20 ft 2, 20–40 ft 3, …" up to the last band's, which
+// the caller writes.
+func fallBandTable() string {
+	var rows []string
+	for i, lo := range fallBands[:len(fallBands)-1] {
+		hi := fallBands[i+1]
+		switch i {
+		case 0:
+			rows = append(rows, fmt.Sprintf("under %d ft %d", hi, i+1))
+		case 1:
+			rows = append(rows, fmt.Sprintf("%d ft to under %d ft %d", lo, hi, i+1))
+		default:
+			rows = append(rows, fmt.Sprintf("%d–%d ft %d", lo, hi, i+1))
+		}
+	}
+	return strings.Join(rows, ", ")
+}
+
+// aloftText writes the time aloft of a fall of h feet: "7.5".
+func aloftText(h int64) string {
+	return strconv.FormatFloat(secondsAloft(expr.Int(h)).Float(), 'f', -1, 64)
 }
 
 var (
 	optEvasionLimit = mechanics.SwitchOf("gm.fall", "evasion_limit",
-		"below_20ft: evasion halves falls of 10 ft up to but not including 20 ft (\"less than twenty feet\"); up_to_20ft: a fall of "+
-			"exactly 20 ft too (\"twenty feet or less\")", evasionBelow20ft, evasionUpTo20ft)
+		fmt.Sprintf("below_20ft: evasion halves falls of %[1]d ft up to but not including %[2]d ft (\"less than twenty feet\"); up_to_20ft: a fall of "+
+			"exactly %[2]d ft too (\"twenty feet or less\")", evasionNegatesBelow, evasionHalvesBelow), evasionBelow20ft, evasionUpTo20ft)
 	optHalving  = mechanics.SwitchOf("gm.fall", "halving", "floor or ceil when evasion halves the damage", kit.Floor, kit.Ceil)
 	optInjHalve = mechanics.SwitchOf("gm.fall", "injuries_when_halved",
 		"none: a successful evasion on a short fall takes no injuries; half_the_dice: ⌊n/2⌋ injuries when the damage is halved",
@@ -53,15 +95,20 @@ var (
 
 func fall() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
-		ID:      "gm.fall",
-		Summary: "falling: d6 per band of height (under 10 ft d6 … 320 ft and more 7d6); evasion negates under 10 ft and halves under 20 ft",
-		Doc: "n d6 by height h: under 10 ft 1, 10 ft to under 20 ft 2, 20–40 ft 3, 40–80 ft 4, 80–160 ft 5, 160–320 ft 6 (each band " +
-			"from its lower edge up to but not including the next), 320 ft and more 7 (no increase past 7d6). Under 10 ft a " +
-			"successful evasion roll negates the damage; from 10 ft to under 20 ft it halves it (floor by default); beyond, it does " +
-			"nothing. One point per die is an injury (the rest comes off survival) unless the evasion roll succeeded on such a short " +
-			"fall (then none, or ⌊n/2⌋ when halved with injuries_when_halved=half_the_dice). Time aloft (not random): 1 s per die up to 450 ft, so 1 s under 10 ft … 7 s from 320 ft to 450 ft; past 450 ft " +
-			"the fall goes on at 150 ft a second, exactly 7 + (h − 450)/150 s, a fraction between multiples of 150 ft (525 ft → " +
-			"7.5 s, 600 ft → 8 s), not rounded. For metres, 1 ft = 0.3048 m.",
+		ID: "gm.fall",
+		Summary: fmt.Sprintf("falling: d6 per band of height (under %d ft d6 … %d ft and more %dd6); evasion negates under %d ft and halves under %d ft",
+			fallBands[1], fallBands[len(fallBands)-1], len(fallBands), evasionNegatesBelow, evasionHalvesBelow),
+		Doc: fmt.Sprintf("n d6 by height h: %[1]s (each band "+
+			"from its lower edge up to but not including the next), %[2]d ft and more %[3]d (no increase past %[3]dd6). Under %[4]d ft a "+
+			"successful evasion roll negates the damage; from %[4]d ft to under %[5]d ft it halves it (floor by default); beyond, it does "+
+			"nothing. One point per die is an injury (the rest comes off survival) unless the evasion roll succeeded on such a short "+
+			"fall (then none, or ⌊n/2⌋ when halved with injuries_when_halved=half_the_dice). Time aloft (not random): 1 s per die up to %[6]d ft, so 1 s under %[7]d ft … %[3]d s from %[2]d ft to %[6]d ft; past %[6]d ft "+
+			"the fall goes on at %[8]d ft a second, exactly %[9]s + (h − %[6]d)/%[8]d s, a fraction between multiples of %[8]d ft (%[10]d ft → "+
+			"%[11]s s, %[12]d ft → %[13]s s), not rounded. For metres, 1 ft = 0.3048 m.",
+			fallBandTable(), fallBands[len(fallBands)-1], len(fallBands), evasionNegatesBelow, evasionHalvesBelow,
+			aloftPerDieUpTo, fallBands[1], fallFeetPerSecond, aloftText(aloftPerDieUpTo),
+			aloftPerDieUpTo+fallFeetPerSecond/2, aloftText(aloftPerDieUpTo+fallFeetPerSecond/2),
+			aloftPerDieUpTo+fallFeetPerSecond, aloftText(aloftPerDieUpTo+fallFeetPerSecond)),
 		Params: []mechanics.Param{
 			{Name: "height", Default: 30, Min: 0, Max: 2000, Real: true, Doc: "height fallen in feet (sweep 0–600)"},
 			score("evasion", 10, "evasion reaction score"), pModifier,
@@ -73,9 +120,9 @@ func fall() *mechanics.Mechanic {
 			n := fallDice(h)
 			limit, halving, injHalve := optEvasionLimit.Of(c), optHalving.Of(c), optInjHalve.Of(c)
 			r := roll("natural", c.Int("evasion")+c.Int("modifier"), optNaturals.Of(c))
-			twenty := h.Cmp(expr.Int(20))
+			twenty := h.Cmp(expr.Int(evasionHalvesBelow))
 			short := twenty < 0 || (twenty == 0 && limit == evasionUpTo20ft) // evasion counts
-			negates := h.Cmp(expr.Int(10)) < 0
+			negates := h.Cmp(expr.Int(evasionNegatesBelow)) < 0
 
 			rec := mechanics.NewRecord(kit.Natural("natural", 20), mechanics.Int("dice", n, 6*n, fmt.Sprintf("the %dd6 rolled", n)))
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "dice", Node: dice(n, 6)})}
@@ -97,7 +144,8 @@ func fall() *mechanics.Mechanic {
 			spec.Var("damage", "damage D: the dice, negated or halved by a successful evasion on a short fall", dmg).
 				Var("injuries", "injury points: one per die unless evasion succeeded on a short fall", inj).
 				Var("survival_loss", "the rest of the damage, off survival points: D − injuries", expr.Sub(field("damage"), field("injuries"))).
-				Var("seconds_aloft", "time aloft in seconds (not random): 1 per die up to 450 ft, then 7 + (h − 450)/150, not rounded", expr.Lit{V: secondsAloft(h)}).
+				Var("seconds_aloft", fmt.Sprintf("time aloft in seconds (not random): 1 per die up to %[1]d ft, then %[2]s + (h − %[1]d)/%[3]d, not rounded",
+					aloftPerDieUpTo, aloftText(aloftPerDieUpTo), fallFeetPerSecond), expr.Lit{V: secondsAloft(h)}).
 				Event("evaded", "the evasion roll succeeded on a fall short enough for it to count", evaded).
 				Event("damage_reaches_survival", "D ≥ the survival points", expr.Ge(field("damage"), num(c.Int("survival"))))
 			return spec, nil
@@ -125,17 +173,58 @@ func sizeFactor(s size) expr.Rat {
 
 var (
 	optJumpKind = mechanics.ChoiceOf("gm.jump", "kind", "up (feet) or across (the same in yards)", jumpUp, jumpAcross)
-	optSize     = mechanics.ChoiceOf("gm.jump", "size", "the jumper's size: the distance ×1, large ×2, huge ×4, gigantic ×8, titanic ×16, small ×¾, tiny ×⅓, fine ×⅙",
-		sizeMedium, sizeLarge, sizeHuge, sizeGigantic, sizeTitanic, sizeSmall, sizeTiny, sizeFine)
+	optSize     = mechanics.ChoiceOf("gm.jump", "size", "the jumper's size: "+sizeFactors(jumpSizes),
+		jumpSizes...)
 )
+
+// jumpSizes are the sizes of gm.jump, the default (medium) first.
+var jumpSizes = []size{sizeMedium, sizeLarge, sizeHuge, sizeGigantic, sizeTitanic, sizeSmall, sizeTiny, sizeFine}
+
+// sizeFactors lists the size factors: "the distance ×1, large ×2, …,
+// small ×¾, …" (the first size, the default, unnamed).
+func sizeFactors(sizes []size) string {
+	rows := make([]string, len(sizes))
+	for i, s := range sizes {
+		name := s.String()
+		if i == 0 {
+			name = "the distance"
+		}
+		rows[i] = name + " ×" + fraction(sizeFactor(s))
+	}
+	return strings.Join(rows, ", ")
+}
+
+// fraction writes a rational as the texts do: 2, ¾, ⅓.
+func fraction(r expr.Rat) string {
+	if r.IsInt() {
+		return r.String()
+	}
+	if g, ok := map[[2]int64]string{{1, 2}: "½", {1, 3}: "⅓", {2, 3}: "⅔", {1, 4}: "¼", {3, 4}: "¾", {1, 6}: "⅙", {5, 6}: "⅚", {1, 8}: "⅛"}[[2]int64{r.N, r.D}]; ok {
+		return g
+	}
+	return r.String()
+}
+
+// jumpBase is what a jump roll adds to agility (and strength's bonus).
+const jumpBase = 8
+
+// jumpPenalties lists the penalties of the first heights past the free
+// one: "2 ft −1, 3 ft −2, 4 ft −4".
+func jumpPenalties() string {
+	var rows []string
+	for h := 2; h <= 4; h++ {
+		rows = append(rows, fmt.Sprintf("%d ft %s", h, kit.Num(-jumpPenalty(h))))
+	}
+	return strings.Join(rows, ", ")
+}
 
 func jump() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "gm.jump",
-		Summary: "jumping up or leaping across: agility + 8 with strength as a major contributor; each foot past the first a doubling penalty",
-		Doc: "T = agility + strength bonus (a major contributor) + 8 + modifier (+ running movement when leaping across: the rules " +
-			"give it to a moving character's leap only, so running > 0 with kind=up is refused); pen(h) = 0 for h ≤ 1 and 2^(h−2) " +
-			"after (2 ft −1, 3 ft −2, 4 ft −4, …). The roll N reaches H = max{h ≥ 1 : N ≤ T − pen(h)} (0 if even 1 ft fails): a " +
+		Summary: fmt.Sprintf("jumping up or leaping across: agility + %d with strength as a major contributor; each foot past the first a doubling penalty", jumpBase),
+		Doc: fmt.Sprintf("T = agility + strength bonus (a major contributor) + %d + modifier (+ running movement when leaping across: the rules "+
+			"give it to a moving character's leap only, so running > 0 with kind=up is refused); pen(h) = 0 for h ≤ 1 and 2^(h−2) "+
+			"after (%s, …). ", jumpBase, jumpPenalties()) + "The roll N reaches H = max{h ≥ 1 : N ≤ T − pen(h)} (0 if even 1 ft fails): a " +
 			"failure still gets the height the roll allowed. Leaping across is the same in yards. The distance is H × the size " +
 			"factor. reaches_target is the roll at the penalty of the height the target needs, ⌈target / size factor⌉; a target " +
 			"of 0 needs no height, so every roll reaches it, a natural 20 too. With the naturals switch a 1 always reaches a target " +
@@ -152,7 +241,7 @@ func jump() *mechanics.Mechanic {
 			if run := c.Int("running"); run != 0 && optJumpKind.Of(c) == jumpUp {
 				return nil, fmt.Errorf("running=%d needs kind=across: the rules add running movement to the roll when leaping across, not when jumping up", run)
 			}
-			T := c.Int("agility") + c.Int("strength_bonus") + 8 + c.Int("modifier") + c.Int("running")
+			T := c.Int("agility") + c.Int("strength_bonus") + jumpBase + c.Int("modifier") + c.Int("running")
 			nat, factor := optNaturals.Of(c), sizeFactor(optSize.Of(c))
 			unit := "ft"
 			if optJumpKind.Of(c) == jumpAcross {
@@ -182,19 +271,21 @@ func jump() *mechanics.Mechanic {
 	}
 }
 
+// roundsPerMinute is the number of rounds in a minute: the time between
+// two health rolls of a suffocation.
 const roundsPerMinute = 6
 
 func suffocation() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "gm.suffocation",
 		Summary: "suffocation: a buffer of rounds, then a health roll each minute at one more point of penalty; each failure one injury",
-		Doc: "Buffer B = endurance rounds when prepared (a deep breath), else max(0, d4 + endurance as a minor contributor, half " +
-			"its bonus toward zero). When it runs out a health roll (failure: one injury), then one every minute (6 rounds) at a " +
-			"cumulative penalty of 1: roll j (j = 0, 1, …) comes after B + 6j rounds without air, at −j. At rest the buffer and " +
-			"the minute between rolls double (2B + 12j); the minutes without air do not. A roll is made only if it comes strictly " +
-			"before the end of the time without air (its round < 6 × minutes): one due exactly at the end is not made, the air being " +
-			"back (prepared, endurance=12, minutes=2: the buffer ends at round 12 of 12, so no roll). Injuries by then are a " +
-			"Poisson-binomial " +
+		Doc: fmt.Sprintf("Buffer B = endurance rounds when prepared (a deep breath), else max(0, d4 + endurance as a minor contributor, half "+
+			"its bonus toward zero). When it runs out a health roll (failure: one injury), then one every minute (%[1]d rounds) at a "+
+			"cumulative penalty of 1: roll j (j = 0, 1, …) comes after B + %[1]dj rounds without air, at −j. At rest the buffer and "+
+			"the minute between rolls double (2B + %[2]dj); the minutes without air do not. A roll is made only if it comes strictly "+
+			"before the end of the time without air (its round < %[1]d × minutes): one due exactly at the end is not made, the air being "+
+			"back (prepared, endurance=%[2]d, minutes=2: the buffer ends at round %[2]d of %[2]d, so no roll). Injuries by then are a "+
+			"Poisson-binomial ", roundsPerMinute, 2*roundsPerMinute) +
 			"count; with injury_penalty=on each injury also penalises the " +
 			"later rolls, a chain on the injury count (a forward DP), exact (the state is the count). A second part follows the " +
 			"same rolls to the k-th injury.",

@@ -2,6 +2,7 @@ package gm
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -90,9 +91,9 @@ var (
 func disbelieve() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "gm.disbelieve",
-		Summary: "disbelieving an illusion: a perception roll at the phantasm's penalty, or a willpower roll at half of it that gives others +2",
+		Summary: "disbelieving an illusion: a perception roll at the phantasm's penalty, or a willpower roll at half of it that gives others " + kit.Signed(othersDisbelieveBonus),
 		Doc: "By perception the roll is at the phantasm's penalty (less any bonus for an obvious illusion); by willpower the penalty " +
-			"is halved (⌊pen/2⌋ by default) and a success gives other characters +2 to disbelieve by perception (other_disbelieves: " +
+			"is halved (⌊pen/2⌋ by default) and a success gives other characters " + kit.Signed(othersDisbelieveBonus) + " to disbelieve by perception (other_disbelieves: " +
 			"one such character rolling after). Once the damage is known to be illusory the victim regains all but a tenth of the " +
 			"phantasmal damage, rounded up.",
 		Params: []mechanics.Param{
@@ -121,13 +122,13 @@ func disbelieve() *mechanics.Mechanic {
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Roll(rec, part{Field: "natural", Node: d20}, part{Field: "other_natural", Node: d20})}
 			grant := 0
 			if route == routeWillpower {
-				grant = 2
+				grant = othersDisbelieveBonus
 			}
 			othersBonus := expr.Cond(r.Success(), num(grant), num(0))
 			other := rollUnder(field("other_natural"), expr.Add(num(c.Int("other_perception")+c.Int("bonus")-c.Int("penalty")), field("others_bonus")), nat)
 			kept := (D + 9) / 10 // a tenth, rounded up
 			spec.Var("margin", "the roll's margin: target − N", r.Margin()).
-				Var("others_bonus", "the bonus others get to disbelieve by perception: +2 after a successful willpower roll", othersBonus).
+				Var("others_bonus", "the bonus others get to disbelieve by perception: "+kit.Signed(othersDisbelieveBonus)+" after a successful willpower roll", othersBonus).
 				Var("damage_remaining", fmt.Sprintf("phantasmal damage still counted after this roll: ⌈%d/10⌉ = %d once disbelieved, else all of it", D, kept),
 					expr.Cond(r.Success(), num(kept), num(D))).
 				Event("disbelieves", "the roll succeeds: the illusion is seen through", r.Success()).
@@ -159,6 +160,84 @@ var materialTable = map[material]materialRow{
 	materialWood:  {[3]int{3, 5, 0}, 2, expr.Int(1)},
 }
 
+// itemMaterials are the materials of the item table, in its order.
+var itemMaterials = []material{materialGlass, materialIce, materialMetal, materialPaper, materialStone, materialWood}
+
+// itemAttackForms are the attack forms of the item table, in its columns' order.
+var itemAttackForms = []attackForm{attackFire, attackBludgeon, attackAcid}
+
+// itemAttackWords name the attack forms in prose.
+var itemAttackWords = map[attackForm]string{attackFire: "fire", attackBludgeon: "bludgeoning", attackAcid: "acid"}
+
+// materialBonuses lists the printed cells of the item table: "glass fire
+// +8 bludgeon +16, ice fire +8, …".
+func materialBonuses() string {
+	var rows []string
+	for _, m := range itemMaterials {
+		row := materialTable[m]
+		cells := []string{m.String()}
+		for _, a := range itemAttackForms[:row.printed] {
+			cells = append(cells, a.String()+" "+kit.Signed(row.bonus[a]))
+		}
+		rows = append(rows, strings.Join(cells, " "))
+	}
+	return strings.Join(rows, ", ")
+}
+
+// materialThicknesses lists the base thicknesses: "glass ¼″, ice ½″, …".
+func materialThicknesses() string {
+	var rows []string
+	for _, m := range itemMaterials {
+		rows = append(rows, m.String()+" "+fraction(materialTable[m].base)+"″")
+	}
+	return strings.Join(rows, ", ")
+}
+
+// blankCells lists the blank cells of the item table by the attack forms
+// left blank, in the table's order: "glass, metal, stone and wood against
+// acid, ice against bludgeoning and acid".
+func blankCells() string {
+	var keys []string
+	groups := map[string][]string{}
+	for _, m := range itemMaterials {
+		var forms []string
+		for _, a := range itemAttackForms {
+			if materialTable[m].blank(a) {
+				forms = append(forms, itemAttackWords[a])
+			}
+		}
+		if len(forms) == 0 {
+			continue
+		}
+		k := listAnd(forms)
+		if groups[k] == nil {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], m.String())
+	}
+	var rows []string
+	for _, k := range keys {
+		rows = append(rows, listAnd(groups[k])+" against "+k)
+	}
+	return strings.Join(rows, ", ")
+}
+
+// listAnd joins words as a list: "a, b and c".
+func listAnd(words []string) string {
+	if len(words) == 1 {
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// itemReactionBase is an item's reaction score before its material's bonus
+// and its thickness bonus.
+const itemReactionBase = 4
+
+// othersDisbelieveBonus is the bonus to disbelieve by perception that a
+// successful willpower roll gives other characters.
+const othersDisbelieveBonus = 2
+
 // thicknessBonus is +1 at the base thickness and +1 per doubling beyond it
 // (0 below the base): glass (¼″) gets 1 at ¼″, 2 at ½″, 3 at 1″.
 func thicknessBonus(t, base expr.Rat) int {
@@ -170,17 +249,15 @@ func thicknessBonus(t, base expr.Rat) int {
 }
 
 var (
-	optMaterial = mechanics.ChoiceOf("gm.item_reaction", "material", "the item's material", materialGlass, materialIce, materialMetal, materialPaper, materialStone, materialWood)
-	optAttack   = mechanics.ChoiceOf("gm.item_reaction", "attack", "the attack form", attackFire, attackBludgeon, attackAcid)
+	optMaterial = mechanics.ChoiceOf("gm.item_reaction", "material", "the item's material", itemMaterials...)
+	optAttack   = mechanics.ChoiceOf("gm.item_reaction", "attack", "the attack form", itemAttackForms...)
 	optTable    = mechanics.SwitchOf("gm.item_reaction", "table",
-		"left_to_right: the seed's table read left to right as printed (glass fire +8 bludgeon +16, ice fire +8, metal fire +6 "+
-			"bludgeon +5, paper fire −2 bludgeon +6 acid +8, stone fire +8 bludgeon +10, wood fire +3 bludgeon +5, every other cell "+
+		"left_to_right: the seed's table read left to right as printed ("+materialBonuses()+", every other cell "+
 			"blank (see opt.blank); "+
-			"base thickness glass ¼″, ice ½″, metal ¼″, paper ½″, stone 1″, wood 1″); user: user_bonus and user_base_thickness",
+			"base thickness "+materialThicknesses()+"); user: user_bonus and user_base_thickness",
 		tableLeftToRight, tableUser)
 	optBlank = mechanics.SwitchOf("gm.item_reaction", "blank",
-		"what a blank cell of the table means (with table=left_to_right: glass, metal, stone and wood against acid, ice against "+
-			"bludgeoning and acid): no_roll: the table gives no bonus because that attack form does not damage that material, so "+
+		"what a blank cell of the table means (with table=left_to_right: "+blankCells()+"): no_roll: the table gives no bonus because that attack form does not damage that material, so "+
 			"no reaction is rolled and the item is never damaged (the rule asks for a roll only when \"the attack might damage the "+
 			"item\"); zero: a reaction at a bonus of +0, as if the cell read +0",
 		blankNoRoll, blankZero)
@@ -189,9 +266,9 @@ var (
 func itemReaction() *mechanics.Mechanic {
 	return &mechanics.Mechanic{
 		ID:      "gm.item_reaction",
-		Summary: "item reactions: an exposed item rolls at or under 4 + its material's bonus against the attack + a thickness bonus, or is damaged",
+		Summary: fmt.Sprintf("item reactions: an exposed item rolls at or under %d + its material's bonus against the attack + a thickness bonus, or is damaged", itemReactionBase),
 		Doc: "Items not carried, or carried by someone unconscious or injured by the attack, react to an attack that might damage " +
-			"them: success ⇔ N ≤ 4 + material/attack bonus + thickness bonus (+1 at the material's base thickness, +1 per doubling " +
+			"them: success ⇔ N ≤ " + kit.Num(itemReactionBase) + " + material/attack bonus + thickness bonus (+1 at the material's base thickness, +1 per doubling " +
 			"beyond). A failure damages the item; its survival points are its weight in pounds. The seed's table lost its column " +
 			"alignment: see the table switch. A blank cell (no bonus printed for that material and attack form) means by default " +
 			"that the attack does not damage the material: no reaction is rolled and damaged = 0 (opt.blank=zero rolls it at +0).",
@@ -214,11 +291,11 @@ func itemReaction() *mechanics.Mechanic {
 				rolled = false
 			}
 			th := thicknessBonus(c.Rat("thickness"), base)
-			r := roll("natural", 4+bonus+th+c.Int("modifier"), optNaturals.Of(c))
+			r := roll("natural", itemReactionBase+bonus+th+c.Int("modifier"), optNaturals.Of(c))
 			rec := naturalRecord("natural")
 			spec := &mechanics.Spec{Record: rec, Outcome: kit.Encode(rec, rec.Slot("natural"), d20)}
 			damaged := expr.Not(r.Success())
-			margin := mechanics.Var{Name: "margin", Doc: fmt.Sprintf("the reaction's margin: 4 + %d (material) + %d (thickness) + modifier − N", bonus, th),
+			margin := mechanics.Var{Name: "margin", Doc: fmt.Sprintf("the reaction's margin: %d + %d (material) + %d (thickness) + modifier − N", itemReactionBase, bonus, th),
 				Expr: r.Margin()}
 			if !rolled {
 				// No reaction: nothing is rolled, the item is never damaged
