@@ -882,26 +882,32 @@ func (sr *seriesRun) lines() (string, error) {
 		rs.Marks = append(rs.Marks, mk*scale+s.Offset)
 	}
 	if isProb(metric) && len(s.Diff) == 0 && s.XMetric == "" && yscale == 1 {
-		return crossing(rs.XY), nil
+		return crossing(rs.XY, len(pts) > 0 && realParam(pts[0].m, s.X)), nil
 	}
 	return extremes(rs.XY), nil
 }
 
-// crossing says where a probability curve reaches 0.5 (interpolated).
-func crossing(xy []reports.XY) string {
-	for i := range xy {
-		if xy[i].Y == 0.5 {
-			return "reaches 50% at x = " + fmt3(xy[i].X)
-		}
-		if i > 0 && (xy[i-1].Y-0.5)*(xy[i].Y-0.5) < 0 {
-			t := (0.5 - xy[i-1].Y) / (xy[i].Y - xy[i-1].Y)
-			return "reaches 50% at x ≈ " + fmt3(xy[i-1].X+t*(xy[i].X-xy[i-1].X))
-		}
+// crossing says where a probability curve reaches 0.5: between the two
+// settings either side of it (reports.Halfway), interpolated only over a
+// setting of real values (real).
+func crossing(xy []reports.XY, real bool) string {
+	if s := reports.Halfway("x", xy, real); s != "" {
+		return s
 	}
 	if len(xy) == 0 {
 		return "no points"
 	}
 	return "never reaches 50%: " + extremes(xy)
+}
+
+// realParam tells whether m's parameter name takes real values.
+func realParam(m *mechanics.Mechanic, name string) bool {
+	for _, p := range m.Params {
+		if p.Name == name {
+			return p.Real
+		}
+	}
+	return false
 }
 
 // extremes gives a curve's lowest and highest values and where.

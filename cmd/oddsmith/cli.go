@@ -375,16 +375,18 @@ func runDescribe(ctx context.Context, args []string, stdout, _ io.Writer) error 
 }
 
 type outputFlags struct {
-	sets   []string
-	format string
-	output string
-	expr   *string
+	sets    []string
+	format  string
+	output  string
+	expr    *string
+	percent bool
 }
 
 func (o *outputFlags) register(fs *flagSet) {
 	fs.StringArrayVar(&o.sets, "set", nil, "set a parameter or option: `name=value` (repeatable; see 'oddsmith describe ID')")
 	fs.StringVarP(&o.format, "format", "f", "table", "output `format`: table, csv or json")
 	fs.StringVarP(&o.output, "output", "o", "", "write to `FILE` (atomically: a temp file renamed into place) instead of stdout")
+	fs.BoolVar(&o.percent, "percent", false, "print the table's probabilities as percentages (93.98%, <0.01%; --format table only)")
 	o.expr = exprFlag(fs)
 }
 
@@ -395,6 +397,9 @@ func (o *outputFlags) configure(fs *flagSet) (*mechanics.Mechanic, mechanics.Con
 	}
 	if !slices.Contains(reports.Formats, o.format) {
 		return nil, mechanics.Config{}, badInput("unknown format %q (want %s)", o.format, strings.Join(reports.Formats, ", "))
+	}
+	if o.percent && o.format != "table" {
+		return nil, mechanics.Config{}, badInput("--percent shapes the text table; --format %s keeps probabilities in [0, 1] (leave out one of them)", o.format)
 	}
 	c, err := m.Configure(o.sets)
 	if err != nil {
@@ -407,7 +412,7 @@ func (o *outputFlags) configure(fs *flagSet) (*mechanics.Mechanic, mechanics.Con
 // atomically to the output file.
 func (o *outputFlags) emit(r *engine.Result, stdout io.Writer) error {
 	var buf bytes.Buffer
-	if err := reports.Write(&buf, r, o.format); err != nil {
+	if err := reports.WriteWith(&buf, r, o.format, reports.TableOptions{Percent: o.percent}); err != nil {
 		return err
 	}
 	if o.output == "" {
@@ -472,6 +477,9 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	opt := study.Engine{Kind: engine.Sim, Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem, Source: pointSource(ctx)}
 	if *shard != "" {
+		if of.percent {
+			return badInput("--percent shapes the table that merge prints, not a shard")
+		}
 		job := shardJob{fs: fs, spec: *shard, out: of.output, quiet: *quiet, stderr: stderr}
 		return job.simShard(ctx, m, c, opt, of.format)
 	}

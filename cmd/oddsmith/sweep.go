@@ -29,6 +29,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64P("seed", "s", 1, "random `seed` (--engine sim)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel `workers` (--engine sim)")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
+	percent := fs.Bool("percent", false, "print the table's probabilities as percentages and their changes in percentage points (the text table only)")
 	plotKind := fs.String("plot", "heatmap", "how to draw two varied parameters: `heatmap` or lines (one line per value of the second)")
 	memory := memoryFlag(fs)
 	exprSrc := exprFlag(fs)
@@ -48,6 +49,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if !slices.Contains(reports.SweepFormats, *format) && *format != "table" {
 		return badInput("unknown format %q (want %s)", *format, strings.Join(reports.SweepFormats, ", "))
+	}
+	if *percent && (*out != "" || *shard != "" || (*format != "text" && *format != "table")) {
+		return badInput("--percent shapes the text table on stdout, not --format %s, -o or a shard (leave out one of them)", *format)
 	}
 	if *out != "" && *shard == "" && fs.Changed("format") {
 		return badInput("--format shapes the table on stdout; -o %s writes a CSV and a PNG instead (leave out one of them)", *out)
@@ -90,6 +94,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	rep := sw.Report(pts, *plotKind)
+	rep.Percent = *percent
 	if *out == "" {
 		// The table is rendered in full before any of it is written.
 		var buf bytes.Buffer
