@@ -238,7 +238,7 @@ func (f *figure) write(w io.Writer) error {
 		}
 	}
 	f.spec.YMin = f.plot.Y.Min
-	return writeCanvas(img, w, &ChartSpec{Title: f.plot.Title.Text, Panels: []PanelSpec{f.spec}})
+	return writeCanvas(img, w, &ChartSpec{Title: f.plot.Title.Text, Caption: f.caption, Panels: []PanelSpec{f.spec}})
 }
 
 // drawEntry draws one legend entry with its bottom-left corner at (x, y):

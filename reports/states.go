@@ -191,7 +191,7 @@ func writeStateGrid(w io.Writer, title, caption string, labels []string, names [
 	img := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseBackgroundColor(color.White))
 	dc := draw.New(img)
 	centredLines(dc, titleSty, tl, width/2, height-figMargin/2)
-	spec := &ChartSpec{Title: title}
+	spec := &ChartSpec{Title: title, Caption: caption}
 	var first *plot.Plot
 	var firstC draw.Canvas
 	for i, z := range grids {
