@@ -241,8 +241,19 @@ func TestChartPlanErrors(t *testing.T) {
 			if !errors.As(err, &pe) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("plan\n%s\ngave %v; want a PlanError containing %q", tc.src, err, tc.want)
 			}
-			if pe.Line != 2 {
-				t.Errorf("%v: line %d; want 2 (the [[chart]] header)", err, pe.Line)
+			// The series' line for a series' error, the panel's for a
+			// panel's, the chart's otherwise.
+			want, where := 2, "the [[chart]] header"
+			for i, l := range strings.Split(tc.src, "\n") {
+				switch {
+				case l == "[[chart.panel]]" && want == 2:
+					want, where = i+1, "the [[chart.panel]] header"
+				case strings.Contains(l, `label = "a"`) && strings.Contains(err.Error(), `series "a"`):
+					want, where = i+1, "the series' line"
+				}
+			}
+			if pe.Line != want {
+				t.Errorf("%v: line %d; want %d (%s)", err, pe.Line, want, where)
 			}
 		})
 	}
