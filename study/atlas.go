@@ -18,7 +18,7 @@ import (
 	"github.com/oddsmith/oddsmith/reports"
 )
 
-// AtlasPlan is the plan of the cross-system atlas, twelve charts that
+// AtlasPlan is the plan of the cross-system atlas, eleven charts that
 // compare the five systems (the README's atlas section lists them), run by
 // `oddsmith atlas`; examples/atlas.toml is a byte-identical copy for
 // designers to edit and run with `oddsmith run`.
@@ -28,6 +28,18 @@ var AtlasPlan []byte
 
 // AtlasFile is the name AtlasPlan's errors are reported under.
 const AtlasFile = "atlas.toml"
+
+// ValidationPlan is the plan of the validation report: the simulator
+// against the exact engine for every core roll, the error at each sample
+// count against its 95% band. It is for oddsmith's developers, not a
+// design chart, so it is not part of the atlas: `oddsmith atlas
+// --validation` runs it.
+//
+//go:embed validation.toml
+var ValidationPlan []byte
+
+// ValidationFile is the name ValidationPlan's errors are reported under.
+const ValidationFile = "validation.toml"
 
 // Chart is a figure of one or more panels (a plan's [[chart]] table): the
 // general form of a comparison chart. Each panel has a kind:

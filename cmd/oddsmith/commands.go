@@ -45,13 +45,15 @@ func commandTable() []*command {
 				"findings. Files appear only when complete.\n\nExample:\n  oddsmith run examples/tour.toml -o report",
 			run: runPlan},
 		{name: "merge", usage: mergeUsage, short: mergeShort, long: mergeLong, run: runMerge},
-		{name: "atlas", usage: "oddsmith atlas -o DIR [-q] [--memory SIZE]",
-			short: "the cross-system atlas: twelve comparison charts of the five systems → a report bundle",
-			long: "Runs the atlas plan built into oddsmith — twelve comparisons of the five systems: success against " +
+		{name: "atlas", usage: "oddsmith atlas -o DIR [-q] [--memory SIZE] [--validation]",
+			short: "the cross-system atlas: eleven comparison charts of the five systems → a report bundle",
+			long: "Runs the atlas plan built into oddsmith — eleven comparisons of the five systems: success against " +
 				"difficulty, what +1 is worth, crits and fumbles, opposed rolls and ties, falling, ailments and breath, fire, damage tails, " +
-				"extended tasks, group help, duel length and a validation of the simulator — and writes a bundle: one PNG chart and the tidy " +
+				"extended tasks, group help and duel length — and writes a bundle: one PNG chart and the tidy " +
 				"CSV behind it per comparison, and index.md with one-line findings. Every chart names its reference characters and options " +
-				"in its caption. examples/atlas.toml is the same plan, to edit and run with 'oddsmith run'.\n\nExample:\n  oddsmith atlas -o atlas",
+				"in its caption. examples/atlas.toml is the same plan, to edit and run with 'oddsmith run'. With --validation it writes " +
+				"the validation report instead: the simulator against the exact engine for every core roll, the error at each sample " +
+				"count against its 95% band (a check for oddsmith's developers, not a design chart).\n\nExamples:\n  oddsmith atlas -o atlas\n  oddsmith atlas --validation -o validation",
 			run: runAtlas},
 	}
 }
