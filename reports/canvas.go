@@ -167,7 +167,7 @@ func (f *figure) write(w io.Writer) error {
 		cbH = colorBarH
 	}
 	height := plotH + cbH + legH + capH
-	img := vgimg.NewWith(vgimg.UseWH(plotW, height), vgimg.UseBackgroundColor(color.White))
+	img := newCanvas(w, plotW, height)
 	dc := draw.New(img)
 
 	// The plot, at the top; a legend beside it takes its column off the
@@ -214,7 +214,7 @@ func (f *figure) write(w io.Writer) error {
 		base := y - figMargin/2 - vg.Length(i+1)*lineHeight(capSty) + capSty.FontExtents().Descent
 		dc.FillText(capSty, vg.Point{X: plotW / 2, Y: base}, line)
 	}
-	return writeCanvas(img, w)
+	return img.finish()
 }
 
 // drawEntry draws one legend entry with its bottom-left corner at (x, y):
