@@ -212,12 +212,13 @@ func (c *ResultChart) Labels() []string {
 	return ls
 }
 
-// named is a series' result with the series' label as its mechanic, so
-// that a one-liner's chart is titled by its rule ("4d6kh3"), not "expr".
-func named(s ResultSeries) *engine.Result {
+// named is the result of a chart of one series with what the chart
+// names it by (its Title, or the series' label) as its mechanic, so that
+// a one-liner's chart is titled by its rule ("4d6kh3"), not "expr".
+func (c *ResultChart) named(s ResultSeries) *engine.Result {
 	r := *s.Result
-	if s.Label != "" {
-		r.Mechanic = s.Label
+	if w := c.who(); w != "" {
+		r.Mechanic = w
 	}
 	return &r
 }
@@ -294,15 +295,15 @@ func WriteResultChart(w io.Writer, c *ResultChart) error {
 				v, _ := c.variable(s0)
 				switch kind {
 				case "pmf":
-					return WritePMF(w, named(s0), v)
+					return WritePMF(w, c.named(s0), v)
 				case "atleast":
-					return WriteAtLeast(w, named(s0), v)
+					return WriteAtLeast(w, c.named(s0), v)
 				}
-				return WriteTail(w, named(s0), v)
+				return WriteTail(w, c.named(s0), v)
 			}
 		case "survival":
 			if one {
-				return WriteSurvival(w, named(s0))
+				return WriteSurvival(w, c.named(s0))
 			}
 			var rs []*engine.Result
 			same := true
@@ -466,7 +467,11 @@ func (c *ResultChart) survivalLines() *Lines {
 		se := Series{Name: s.Label}
 		for t, p := range r.Process.Survival {
 			if t > last+1 {
-				notes = append(notes, fmt.Sprintf("drawn up to t = %d, beyond which every curve is below 0.001", last+1))
+				every := "every curve is"
+				if len(c.Series) == 1 {
+					every = "S(t) is"
+				}
+				notes = append(notes, fmt.Sprintf("drawn up to t = %d, beyond which %s below 0.001", last+1, every))
 				break
 			}
 			se.XY = append(se.XY, XY{X: float64(t), Y: p})

@@ -193,6 +193,10 @@ func resolveSeries(fs *flagSet, exprs, sets []string) ([]series, error) {
 	for _, e := range exprs {
 		r, err := rules.FromExpr(e)
 		if err != nil {
+			// Say which of the expressions it is.
+			if mechanics.IsInput(err) {
+				return nil, badInput("--expr %q: %s", e, strings.TrimPrefix(err.Error(), "--expr: "))
+			}
 			return nil, fmt.Errorf("--expr %q: %w", e, err)
 		}
 		ss = append(ss, series{label: strings.TrimSpace(e), m: r.Mechanic()})

@@ -19,7 +19,7 @@ import (
 	"github.com/oddsmith/oddsmith/study"
 )
 
-const compareUsage = "oddsmith compare A [-- B] [--engine exact|sim] [-n TRIALS] [-s SEED] [--workers W] [--format text|csv|json] [-o DIR [--var NAME] [--cdf]]\n" +
+const compareUsage = "oddsmith compare A [-- B] [--engine exact|sim] [-n TRIALS] [-s SEED] [--workers W] [--format text|csv|json] [-o DIR|FILE.png|FILE.svg|FILE.pdf [--var NAME] [--plot KIND]]\n" +
 	"  where A and B are each: ID | --expr EXPR | --rules FILE [ID], with [--set name=value]..."
 
 const compareLong = `Runs two configurations with one engine and lines up every output they share: for each variable its mean, sd and
@@ -41,12 +41,16 @@ With --engine sim both sides run with the same seed and trials; Δ carries a 95%
 combined as if independent) and rows whose interval covers 0 are marked not significant at the trials.
 With -o DIR: DIR/<A>_vs_<B>.csv (the tidy CSV of --format csv), <…>.png (the shared variable's PMF on both sides, or
 its CDF with --cdf; a band's categories when no variable is shared) and <…>_diff.png (B − A value by value).
+-o FILE.png, .svg or .pdf writes just one chart, --plot KIND choosing which: pmf (the overlay, the default), cdf (= --cdf),
+bands (a band's categories), diff (B − A), or atleast, survival, tail (both sides as two curves); in DIR, --plot atleast,
+survival or tail adds <…>_KIND.png. --format png, svg or pdf draws the charts in that format (the table on stdout is text).
 
 Examples:
   oddsmith compare ag.skill_test --set skill=3 -- --set tn=6
   oddsmith compare ag.skill_test my.ag.skill --rules examples/rules/ag_skill.toml --set skill=3
   oddsmith compare ag.skill_test --set skill=3 -- --rules examples/rules/ag_skill.toml house.ag.skill_exploding_six --set skill=3 -o out
-  oddsmith compare --expr '2d6' -- --expr 'd12' --engine sim -n 100000`
+  oddsmith compare --expr '2d6' -- --expr 'd12' --engine sim -n 100000
+  oddsmith compare --expr '2d6' -- --expr 'd12' --plot cdf -o 2d6_vs_d12.svg`
 
 // compareFlags are compare's flags that apply to both sides.
 type compareFlags struct {

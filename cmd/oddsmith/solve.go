@@ -19,7 +19,7 @@ import (
 // solveUsage, solveShort and solveLong document solve (see commandTable).
 const (
 	solveUsage = "oddsmith solve ID|--expr E|--rules F ID --vary name=a..b[:step] [--vary name2=…] --target 'METRIC=v'|'METRIC>=v'|'lo<=METRIC<=hi'… " +
-		"[--minimize|--maximize METRIC] [--set name=value]… [--tolerance T] [--engine exact|sim] [--format text|csv|json] [-o DIR]"
+		"[--minimize|--maximize METRIC] [--set name=value]… [--tolerance T] [--engine exact|sim] [--format text|csv|json] [-o DIR|FILE.png|FILE.svg|FILE.pdf [--plot KIND]]"
 	solveShort = "find the setting that hits a target: the TN for a 60% chance, the height that kills one time in ten"
 	solveLong  = "Finds the settings of the varied parameters at which metrics (as in sweep: event:NAME, band:NAME:LABEL, mean:VAR, sd:VAR, " +
 		"p:VAR<=x, quantile:VAR:q, sums joined by +) meet targets, and says so in words: the setting nearest to a value " +
@@ -36,14 +36,18 @@ const (
 		"A target no setting reaches is an answer, not an error: the closest setting and its value are given. With --engine sim " +
 		"every value carries its 95% interval, and the settings whose interval covers the target are 'indistinguishable from the " +
 		"target' at that many trials. -o DIR also writes DIR/<id>_solve.csv (every setting evaluated) and DIR/<id>_solve.png (the " +
-		"metric with the target and the settings that meet it marked; a heat map for two parameters).\n\n" +
+		"metric with the target and the settings that meet it marked; a heat map for two parameters); -o FILE.png, .svg or .pdf " +
+		"writes just that chart, and --format png, svg or pdf draws DIR's chart in that format. With --plot pmf, cdf, atleast, " +
+		"survival, bands or tail, -o FILE.png draws the distribution at the setting the answer names instead, and -o DIR adds it " +
+		"as <id>_solve_KIND.png.\n\n" +
 		"A plan's [[solve]] tables take the same fields (mechanic, set, vary, order, target, minimize, maximize, tolerance, engine, " +
 		"trials, seed); --shard i/K runs a slice of a grid (a search runs whole in one shard) for 'oddsmith merge'.\n\n" +
 		"Examples:\n" +
 		"  oddsmith solve ag.skill_test --set skill=3 --vary tn=1..14 --target event:success=0.6\n" +
 		"  oddsmith solve gm.fall --vary height=0..400 --target 'event:damage_reaches_survival>=0.1'\n" +
 		"  oddsmith solve --expr 'd20 + bonus >= tn' --set bonus=5 --vary tn=-1000000..1000000 --target event:success=0.5\n" +
-		"  oddsmith solve ag.skill_test --vary skill=0..8 --vary tn=1..14 --target '0.55<=event:success<=0.65' --maximize event:crit -o out"
+		"  oddsmith solve ag.skill_test --vary skill=0..8 --vary tn=1..14 --target '0.55<=event:success<=0.65' --maximize event:crit -o out\n" +
+		"  oddsmith solve ag.skill_test --set skill=3 --vary tn=1..14 --target event:success=0.6 --plot bands -o tn.svg"
 )
 
 func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -199,7 +203,7 @@ func solveFocusChart(ctx context.Context, res *study.SolveResult, kind, label st
 	if err != nil {
 		return nil, err
 	}
-	chart := &reports.ResultChart{Kind: kind, Series: []reports.ResultSeries{{Label: label + " at " + setting, Result: r}}}
+	chart := &reports.ResultChart{Kind: kind, Title: label + " at " + setting, Series: []reports.ResultSeries{{Label: setting, Result: r}}}
 	if err := chart.Check(); err != nil {
 		return nil, err
 	}
