@@ -109,11 +109,6 @@ func resolveDirOutput(output, format string) (dirOutput, error) {
 	return dirOutput{dirPicture: pic}, nil
 }
 
-// withExt replaces a file name's .png by the picture format's extension.
-func withExt(name, format string) string {
-	return strings.TrimSuffix(name, ".png") + "." + format
-}
-
 // writePicture draws a chart in memory in format and writes it to path
 // atomically: a chart that fails to draw writes nothing.
 func writePicture(path, format string, draw func(io.Writer) error) error {

@@ -212,3 +212,26 @@ func TestTableExtensions(t *testing.T) {
 		t.Errorf("--format csv -o explicit.dat wrote %.40q", b)
 	}
 }
+
+// TestMergeDrawsTheChart: merging a simulation's shards into FILE.png
+// draws the merged result's chart, as sim -o FILE.png would.
+func TestMergeDrawsTheChart(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var shards []string
+	for i := range 2 {
+		f := filepath.Join(dir, "s"+string(rune('0'+i))+".shard")
+		if code, _, errOut := runCLI(t.Context(), "sim", "--expr", "3d6", "-n", "4000", "-q", "--shard", string(rune('0'+i))+"/2", "-o", f); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errOut)
+		}
+		shards = append(shards, f)
+	}
+	for _, format := range reports.PictureFormats {
+		out := filepath.Join(dir, "merged."+format)
+		if code, _, errOut := runCLI(t.Context(), append([]string{"merge", "-q", "-o", out}, shards...)...); code != 0 {
+			t.Fatalf("merge -o %s: exit %d: %s", out, code, errOut)
+		}
+		b, _ := os.ReadFile(out)
+		pngtest.CheckPicture(t, "cli_merged", format, b)
+	}
+}
