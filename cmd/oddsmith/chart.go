@@ -51,7 +51,7 @@ func resolveFileOutput(output, format string, formatGiven bool) (fileOutput, err
 		case !formatGiven || format == pic:
 			return fileOutput{picture: pic}, nil
 		case picFormat:
-			return fileOutput{}, badInput("-o %s is a %s file but --format is %s: give one of them", output, strings.ToUpper(pic), format)
+			return fileOutput{}, badInput("-o %s is %s file but --format is %s: give one of them", output, aFile(pic), format)
 		}
 		return fileOutput{}, badInput("-o %s is a picture: --format %s writes a table, which never goes into a picture file (name the file .csv, .json or .txt, or leave out --format)", output, format)
 	}
@@ -95,7 +95,7 @@ func resolveDirOutput(output, format string) (dirOutput, error) {
 	}
 	if pic := reports.PictureFormat(output); pic != "" {
 		if picFormat && format != pic {
-			return dirOutput{}, badInput("-o %s is a %s file but --format is %s: give one of them", output, strings.ToUpper(pic), format)
+			return dirOutput{}, badInput("-o %s is %s file but --format is %s: give one of them", output, aFile(pic), format)
 		}
 		return dirOutput{chart: pic}, nil
 	}
@@ -253,4 +253,12 @@ func resultChart(kind, output string, ss []series, rs []*engine.Result) *reports
 		c.Series = append(c.Series, reports.ResultSeries{Label: s.label, Result: rs[i]})
 	}
 	return c
+}
+
+// aFile is "a PNG", "an SVG", "a PDF".
+func aFile(format string) string {
+	if format == "svg" {
+		return "an SVG"
+	}
+	return "a " + strings.ToUpper(format)
 }
