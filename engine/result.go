@@ -95,6 +95,9 @@ type EventResult struct {
 	P     float64
 	Count int64
 	CI    [2]float64
+	// Exact is P as an exact fraction ("3/8") when the exact engine could
+	// afford rational arithmetic (as VarResult.Exact); "" otherwise.
+	Exact string
 }
 
 // BandResult is a categorical distribution.
@@ -105,6 +108,10 @@ type BandResult struct {
 	P      []float64
 	Counts []int64 // simulator only
 	CI     [][2]float64
+	// Exact holds P as exact fractions, label by label, when the exact
+	// engine could afford rational arithmetic (as VarResult.Exact); nil
+	// otherwise.
+	Exact []string
 }
 
 // ProcessResult adds what a Process reports beyond the time variable.

@@ -423,7 +423,8 @@ const rationalLimit = 1e6
 // and a big.Rat of a few words.
 const ratEntryBytes = 256
 
-// addRationals fills VarResult.Exact with exact fractions for small models.
+// addRationals fills the Exact fractions of the variables, events and
+// bands of small models.
 // They are an extra: a model whose rational tables would not fit what is
 // left of the budget goes without them. Only a cancellation is an error.
 func addRationals(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) error {
@@ -462,6 +463,8 @@ func addRationals(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) er
 	codes := rd.Values()
 	vars, events, bands := make([]expr.Rat, len(spec.Vars)), make([]bool, len(spec.Events)), make([]int, len(spec.Bands))
 	defined := make([]bool, len(spec.Vars))
+	evs := make([][]bool, 0, len(codes))
+	bds := make([][]int, 0, len(codes))
 	for _, code := range codes {
 		if err := b.Tick(64); err != nil {
 			return err
@@ -478,8 +481,57 @@ func addRationals(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) er
 			}
 			givens = append(givens, g)
 		}
+		evs = append(evs, append([]bool(nil), events...))
+		bds = append(bds, append([]int(nil), bands...))
 	}
 	num, den := overCommonDenominator(rd, codes)
+	frac := func(q *big.Int) string {
+		if q == nil {
+			return "0"
+		}
+		return new(big.Rat).SetFrac(q, den).RatString()
+	}
+	// The events and bands, as the distributions below: the sum of the
+	// numerators of the outcomes where each holds.
+	if len(res.Events) == len(spec.Events) && len(res.Bands) == len(spec.Bands) {
+		if err := b.Tick(64 * len(codes) * (len(spec.Events) + len(spec.Bands))); err != nil {
+			return err
+		}
+		for k := range spec.Events {
+			var sum *big.Int
+			for i := range codes {
+				if evs[i][k] {
+					if sum == nil {
+						sum = new(big.Int)
+					}
+					sum.Add(sum, num[i])
+				}
+			}
+			res.Events[k].Exact = frac(sum)
+		}
+		for k := range spec.Bands {
+			br := &res.Bands[k]
+			sum := make([]*big.Int, len(br.Labels))
+			ok := true
+			for i := range codes {
+				j := bds[i][k]
+				if j < 0 || j >= len(sum) {
+					ok = false
+					break
+				}
+				if sum[j] == nil {
+					sum[j] = new(big.Int)
+				}
+				sum[j].Add(sum[j], num[i])
+			}
+			if ok {
+				br.Exact = make([]string, len(sum))
+				for j, q := range sum {
+					br.Exact[j] = frac(q)
+				}
+			}
+		}
+	}
 	for k := range spec.Vars {
 		vr := &res.Vars[k]
 		sum := make([]*big.Int, len(vr.P))

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"sort"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -52,41 +53,51 @@ type ChartPanel struct {
 	ShadeLabel string
 }
 
-// ChartSeries is one line (or bar) of a panel.
+// ChartSeries is one series (or bar) of a panel. The series of a chart
+// take distinct colours (Okabe & Ito's, the same for the same label in
+// every panel) and markers; their points are drawn by the package's rule
+// (markers joined by thin guides, steps for a cumulative probability),
+// in the order of x.
 type ChartSeries struct {
 	Label string
-	// Group picks the colour: series of one game system ("ag", "bd",
-	// "d20w", "gm", "grim") share its hue, in shades, and differ in marker
-	// and dash.
+	// Group is the series' game system ("ag", "bd", "d20w", "gm",
+	// "grim"): it colours the plain bars of a "bars" panel, one hue per
+	// system, named in the legend.
 	Group string
 	XY    []XY
+	// Err, when set, holds the 95% interval [lo, hi] of each point of XY
+	// (a simulated value), drawn as whiskers.
+	Err [][2]float64
 	// Band is drawn as a thin dotted line in the series' colour (the 95%
-	// half-width of a simulation, say).
+	// half-width of a simulation, say): a reference, not data.
 	Band []XY
 	// Values are the bar heights (one per category of stacked bars, or one
 	// for a plain bar).
 	Values []float64
 	// Marks are x positions to mark with dotted verticals (band edges).
 	Marks []float64
-	// Step draws the line as a staircase (a distribution over whole
-	// numbers, a survival curve); NoPoints leaves the markers off.
-	Step, NoPoints bool
+	// Step draws a cumulative probability of a whole-number variable as
+	// the step function it is: "post" for P(X ≤ x), P(X > x) and S(t)
+	// (the value holds from x to the next point), "pre" for P(X ≥ x)
+	// (from the previous point up to x); "" draws markers and guides.
+	Step string
 }
 
-// systemColors are Okabe & Ito's colour-blind-safe hues, one per system.
+// systemColors are Okabe & Ito's colour-blind-safe hues, one per system,
+// for the plain bars of a "bars" panel.
 var systemColors = map[string]color.RGBA{
-	"ag":   {0, 114, 178, 255},
-	"grim": {213, 94, 0, 255},
-	"bd":   {0, 158, 115, 255},
-	"gm":   {204, 121, 167, 255},
-	"d20w": {230, 159, 0, 255},
+	"ag":   okabeIto[0],
+	"grim": okabeIto[1],
+	"bd":   okabeIto[2],
+	"gm":   okabeIto[3],
+	"d20w": okabeIto[4],
 }
 
-// otherColors colour the series of groups that are not systems, in order.
-var otherColors = []color.RGBA{{86, 180, 233, 255}, {0, 0, 0, 255}, {240, 228, 66, 255}}
+// otherColors colour the bars of groups that are not systems, in order.
+var otherColors = []color.RGBA{okabeIto[5], okabeIto[6], okabeIto[7]}
 
 // categoryColors colour the layers of stacked bars: a win, a tie, a loss.
-var categoryColors = []color.RGBA{{0, 114, 178, 255}, {190, 190, 190, 255}, {213, 94, 0, 255}, {0, 158, 115, 255}, {204, 121, 167, 255}}
+var categoryColors = []color.RGBA{okabeIto[0], {190, 190, 190, 255}, okabeIto[1], okabeIto[2], okabeIto[3]}
 
 // shade darkens (t < 0) or lightens (t > 0) a colour.
 func shade(c color.RGBA, t float64) color.RGBA {
@@ -99,47 +110,44 @@ func shade(c color.RGBA, t float64) color.RGBA {
 	return color.RGBA{mix(c.R), mix(c.G), mix(c.B), 255}
 }
 
-// seriesStyle is the colour, dash and marker of the i-th series of a
-// panel: the hue of its group, and within a group of n series, shades from
-// dark to light with a different marker and dash each.
-type seriesStyle struct {
-	col    color.RGBA
-	dashes []vg.Length
-	glyph  draw.GlyphDrawer
-	width  vg.Length
+// groupColors are the colours of plain bars: their system's hue.
+func groupColors(series []ChartSeries) []color.RGBA {
+	other := map[string]int{}
+	out := make([]color.RGBA, len(series))
+	for i, s := range series {
+		c, ok := systemColors[s.Group]
+		if !ok {
+			k, seen := other[s.Group]
+			if !seen {
+				k = len(other)
+				other[s.Group] = k
+			}
+			c = otherColors[k%len(otherColors)]
+		}
+		out[i] = c
+	}
+	return out
 }
 
-func panelStyles(series []ChartSeries) []seriesStyle {
-	count, other := map[string]int{}, map[string]int{}
-	for _, s := range series {
-		count[s.Group]++
-		if _, ok := systemColors[s.Group]; !ok {
-			if _, seen := other[s.Group]; !seen {
-				other[s.Group] = len(other)
+// chartLooks gives each series of a chart its look: by label across the
+// chart's panels when the chart has at most eight labels (a series keeps
+// its colour from panel to panel), else by its place in its panel.
+func chartLooks(c *Chart) func(panel, i int) look {
+	idx := map[string]int{}
+	for _, pn := range c.Panels {
+		for _, s := range pn.Series {
+			if _, ok := idx[s.Label]; !ok {
+				idx[s.Label] = len(idx)
 			}
 		}
 	}
-	idx := map[string]int{}
-	out := make([]seriesStyle, len(series))
-	for i, s := range series {
-		base, ok := systemColors[s.Group]
-		if !ok {
-			base = otherColors[other[s.Group]%len(otherColors)]
+	return func(panel, i int) look {
+		pn := &c.Panels[panel]
+		if len(idx) <= len(okabeIto) {
+			return lookOf(idx[pn.Series[i].Label], len(idx))
 		}
-		k, n := idx[s.Group], count[s.Group]
-		idx[s.Group]++
-		t := 0.0
-		if n > 1 {
-			t = -0.3 + 0.65*float64(k)/float64(n-1) // dark … light
-		}
-		out[i] = seriesStyle{
-			col:    shade(base, t),
-			dashes: seriesDashes[k%len(seriesDashes)],
-			glyph:  seriesGlyphs[k%len(seriesGlyphs)],
-			width:  vg.Points(2.2),
-		}
+		return lookOf(i, len(pn.Series))
 	}
-	return out
 }
 
 // Panel and figure sizes.
@@ -167,11 +175,14 @@ func WriteChart(w io.Writer, c *Chart) error {
 	}
 	cellW := (width - 2*figMargin) / vg.Length(cols)
 	cells := make([]chartCell, len(c.Panels))
+	looks := chartLooks(c)
+	spec := &ChartSpec{Title: c.Title}
 	for i := range c.Panels {
 		var err error
-		if cells[i], err = newChartCell(&c.Panels[i], cellW); err != nil {
+		if cells[i], err = newChartCell(&c.Panels[i], cellW, func(k int) look { return looks(i, k) }); err != nil {
 			return fmt.Errorf("panel %q: %w", c.Panels[i].Title, err)
 		}
+		spec.Panels = append(spec.Panels, cells[i].spec)
 	}
 	rowH := make([]vg.Length, (len(cells)+cols-1)/cols)
 	for i, cl := range cells {
@@ -200,7 +211,7 @@ func WriteChart(w io.Writer, c *Chart) error {
 		}
 	}
 	centredLines(dc, capSty, caption, width/2, y-figMargin/2)
-	return img.finish()
+	return img.finish(spec)
 }
 
 // chartCell is a panel of a chart, laid out: its plot, its legend in rows
@@ -213,14 +224,21 @@ type chartCell struct {
 	colW   vg.Length
 	note   []string
 	h      vg.Length
+	spec   PanelSpec
 }
 
 // newChartCell builds a panel's plot and lays out what goes under it in a
 // cell cellW wide.
-func newChartCell(pn *ChartPanel, cellW vg.Length) (chartCell, error) {
-	p, leg, err := buildPanel(pn)
+func newChartCell(pn *ChartPanel, cellW vg.Length, looks func(i int) look) (chartCell, error) {
+	p, leg, spec, err := buildPanel(pn, looks)
 	if err != nil {
 		return chartCell{}, err
+	}
+	spec.Title = pn.Title
+	spec.Legend = legendSpecs(leg)
+	spec.YMin = p.Y.Min
+	if _, ok := p.Y.Scale.(plot.LogScale); ok {
+		spec.LogY = true
 	}
 	legSty, capSty := textStyle(legendFontS), textStyle(captionFont)
 	colW, lc := (&figure{legend: leg}).legendLayout(legSty, cellW-figMargin)
@@ -233,7 +251,7 @@ func newChartCell(pn *ChartPanel, cellW vg.Length) (chartCell, error) {
 	if h > 0 {
 		h += figMargin
 	}
-	return chartCell{plot: p, legend: leg, cols: lc, colW: colW, note: note, h: h}, nil
+	return chartCell{plot: p, legend: leg, cols: lc, colW: colW, note: note, h: h, spec: spec}, nil
 }
 
 // draw draws the cell with its top-left corner at (x0, y): the plot
@@ -258,8 +276,9 @@ func (cl *chartCell) draw(dc draw.Canvas, x0, y, cellW vg.Length) {
 	centredLines(dc, textStyle(captionFont), cl.note, x0+cellW/2, ly)
 }
 
-// buildPanel makes the plot of one panel and its legend entries.
-func buildPanel(pn *ChartPanel) (*plot.Plot, []legendEntry, error) {
+// buildPanel makes the plot of one panel, its legend entries and its
+// record; looks gives the i-th series its look.
+func buildPanel(pn *ChartPanel, looks func(i int) look) (*plot.Plot, []legendEntry, PanelSpec, error) {
 	p := newPlot(pn.Title, pn.XLabel, pn.YLabel)
 	p.Title.TextStyle.Font.Size = vg.Points(13)
 	switch pn.Kind {
@@ -267,17 +286,24 @@ func buildPanel(pn *ChartPanel) (*plot.Plot, []legendEntry, error) {
 		return barPanel(p, pn)
 	case "lines", "":
 	default:
-		return nil, nil, fmt.Errorf("unknown panel kind %q", pn.Kind)
+		return nil, nil, PanelSpec{}, fmt.Errorf("unknown panel kind %q", pn.Kind)
 	}
 	lp := &linesPanel{p: p, pn: pn, ext: extent{ylo: math.Inf(1), yhi: math.Inf(-1), xInt: true}}
+	lp.spec.Kind = "lines"
+	switch {
+	case pn.tail():
+		lp.spec.Kind = "tail"
+	case pn.LogX:
+		lp.spec.Kind = "validation"
+	}
 	if len(pn.Shade) > 0 {
 		sh := &shadeUnder{xy: positive(pn.Shade, pn.LogX, pn.LogY), color: color.RGBA{225, 225, 225, 255}}
 		p.Add(sh)
 		lp.legend = append(lp.legend, legendEntry{name: pn.ShadeLabel, thumbs: []plot.Thumbnailer{swatch{sh.color}}})
 	}
-	for i, st := range panelStyles(pn.Series) {
-		if err := lp.series(&pn.Series[i], st); err != nil {
-			return nil, nil, err
+	for i := range pn.Series {
+		if err := lp.series(&pn.Series[i], looks(i)); err != nil {
+			return nil, nil, PanelSpec{}, err
 		}
 	}
 	for _, m := range lp.marks {
@@ -285,19 +311,20 @@ func buildPanel(pn *ChartPanel) (*plot.Plot, []legendEntry, error) {
 	}
 	lp.axes()
 	if len(lp.legend) == 1 && lp.legend[0].name == pn.YLabel {
-		return p, nil, nil
+		return p, nil, lp.spec, nil
 	}
-	return p, lp.legend, nil
+	return p, lp.legend, lp.spec, nil
 }
 
-// linesPanel draws a panel of lines: its series, their marks (added last,
-// over the lines) and its axes, fitted to what was drawn.
+// linesPanel draws a panel of series: their points, their marks (added
+// last, over them) and its axes, fitted to what was drawn.
 type linesPanel struct {
 	p      *plot.Plot
 	pn     *ChartPanel
 	legend []legendEntry
 	marks  []markLine
 	ext    extent
+	spec   PanelSpec
 }
 
 // extent is the range of the values drawn on a panel (bands included),
@@ -307,47 +334,52 @@ type extent struct {
 	xInt     bool
 }
 
-// series draws one series in style st: its line, its markers (for up to
-// 80 points, unless NoPoints) and its band as a dotted line; a series with
-// no point the axes can show is left out of the legend.
-func (lp *linesPanel) series(s *ChartSeries, st seriesStyle) error {
+// tail tells a panel of tails: P(X ≥ x) on a log scale, cut at TailFloor.
+func (pn *ChartPanel) tail() bool { return pn.LogY && pn.Prob && !pn.LogX }
+
+// series draws one series in look lk by the package's rule (markers and
+// guides, or steps), its intervals, and its band as a dotted line; a
+// series with no point the axes can show is left out of the legend.
+func (lp *linesPanel) series(s *ChartSeries, lk look) error {
 	pn := lp.pn
-	xy := plotXYs(s.XY)
-	if pn.LogY || pn.LogX {
-		xy = positive(s.XY, pn.LogX, pn.LogY)
+	var xy []XY
+	var ci [][2]float64
+	for i, q := range s.XY {
+		if (pn.LogX && !(q.X > 0)) || (pn.LogY && !(q.Y > 0)) || math.IsNaN(q.Y) || (pn.tail() && q.Y < TailFloor) {
+			continue
+		}
+		xy = append(xy, q)
+		if s.Err != nil {
+			e := [2]float64{math.NaN(), math.NaN()}
+			if i < len(s.Err) {
+				e = s.Err[i]
+			}
+			ci = append(ci, e)
+		}
 	}
 	if len(xy) == 0 {
 		return nil
 	}
-	l, err := plotter.NewLine(xy)
+	d := seriesDraw{name: s.Label, xy: xy, ci: ci, look: lk, sim: s.Err != nil, logY: pn.LogY}
+	switch s.Step {
+	case "post":
+		d.step = plotter.PostStep
+	case "pre":
+		d.step = plotter.PreStep
+	}
+	thumbs, spec, err := addSeries(lp.p, d)
 	if err != nil {
 		return err
 	}
-	l.Color, l.Dashes, l.Width = st.col, st.dashes, st.width
-	if s.Step {
-		l.StepStyle = plotter.PostStep
-		if pn.LogY {
-			l.StepStyle = plotter.PreStep // P(X ≥ x) holds up to x
-		}
-	}
-	lp.p.Add(l)
-	thumbs := []plot.Thumbnailer{l}
-	if !s.NoPoints && len(xy) <= 80 {
-		sc, err := plotter.NewScatter(xy)
-		if err != nil {
-			return err
-		}
-		sc.Color, sc.Shape, sc.Radius = st.col, st.glyph, vg.Points(3.2)
-		lp.p.Add(sc)
-		thumbs = append(thumbs, sc)
-	}
+	lp.spec.Series = append(lp.spec.Series, spec)
 	if len(s.Band) > 0 {
 		band := positive(s.Band, pn.LogX, pn.LogY)
+		sort.SliceStable(band, func(a, b int) bool { return band[a].X < band[b].X })
 		bl, err := plotter.NewLine(band)
 		if err != nil {
 			return err
 		}
-		bl.Color, bl.Width = st.col, vg.Points(1.2)
+		bl.Color, bl.Width = lk.col, vg.Points(1.2)
 		bl.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
 		lp.p.Add(bl)
 		for _, q := range band {
@@ -355,13 +387,16 @@ func (lp *linesPanel) series(s *ChartSeries, st seriesStyle) error {
 		}
 	}
 	for _, x := range s.Marks {
-		lp.marks = append(lp.marks, markLine{x: x, style: draw.LineStyle{Color: st.col, Width: vg.Points(0.9),
+		lp.marks = append(lp.marks, markLine{x: x, style: draw.LineStyle{Color: lk.col, Width: vg.Points(0.9),
 			Dashes: []vg.Length{vg.Points(1), vg.Points(2)}}})
 	}
-	for _, q := range xy {
+	for i, q := range xy {
 		e := &lp.ext
 		e.xInt = e.xInt && q.X == math.Trunc(q.X)
 		e.ylo, e.yhi = math.Min(e.ylo, q.Y), math.Max(e.yhi, q.Y)
+		if ci != nil && !math.IsNaN(ci[i][1]) {
+			e.yhi = math.Max(e.yhi, ci[i][1])
+		}
 	}
 	lp.legend = append(lp.legend, legendEntry{name: s.Label, thumbs: thumbs})
 	return nil
@@ -383,6 +418,9 @@ func (lp *linesPanel) axes() {
 		p.Y.Max = math.Pow(10, math.Ceil(math.Log10(yhi)+1e-9))
 		if pn.Prob {
 			p.Y.Max = 1
+		}
+		if pn.tail() {
+			p.Y.Min = math.Max(p.Y.Min, TailFloor)
 		}
 	case pn.Prob:
 		probAxis(&p.Y)
@@ -454,14 +492,15 @@ func countLabel(v float64) string {
 
 // barPanel draws stacked bars (one per series, a layer per category) or
 // plain bars (one per series, coloured by group), the series' labels under
-// them.
-func barPanel(p *plot.Plot, pn *ChartPanel) (*plot.Plot, []legendEntry, error) {
+// them. The legend lists only the categories of some mass.
+func barPanel(p *plot.Plot, pn *ChartPanel) (*plot.Plot, []legendEntry, PanelSpec, error) {
 	n := len(pn.Series)
 	var ticks plot.ConstantTicks
 	for i, s := range pn.Series {
 		ticks = append(ticks, plot.Tick{Value: float64(i), Label: s.Label})
 	}
 	var legend []legendEntry
+	spec := PanelSpec{Kind: pn.Kind}
 	if pn.Kind == "stacked" {
 		sb := &stackedBars{n: n, half: 0.36}
 		for k := range pn.Categories {
@@ -476,12 +515,17 @@ func barPanel(p *plot.Plot, pn *ChartPanel) (*plot.Plot, []legendEntry, error) {
 		}
 		p.Add(sb)
 		for k, c := range pn.Categories {
-			legend = append(legend, legendEntry{name: c, thumbs: []plot.Thumbnailer{swatch{sb.colors[k]}}})
+			m := maxOf(sb.layers[k])
+			spec.Series = append(spec.Series, seriesSpec(c, "stacked", latticeXY(0, sb.layers[k]), false, sb.colors[k], false))
+			if m < massFloor {
+				continue // no mass in any bar: nothing to name
+			}
+			legend = append(legend, legendEntry{name: c, thumbs: []plot.Thumbnailer{swatch{sb.colors[k]}}, mass: massPtr(m)})
 		}
 		probAxis(&p.Y)
 	} else {
-		styles := panelStyles(pn.Series)
-		vb := &valueBars{half: 0.36}
+		cols := groupColors(pn.Series)
+		vb := &valueBars{half: 0.36, prob: pn.Prob}
 		hi := 0.0
 		for i, s := range pn.Series {
 			v := 0.0
@@ -489,15 +533,16 @@ func barPanel(p *plot.Plot, pn *ChartPanel) (*plot.Plot, []legendEntry, error) {
 				v = s.Values[0]
 			}
 			vb.values = append(vb.values, v)
-			vb.colors = append(vb.colors, styles[i].col)
+			vb.colors = append(vb.colors, cols[i])
 			hi = math.Max(hi, v)
+			spec.Series = append(spec.Series, seriesSpec(s.Label, "bars", []XY{{X: float64(i), Y: v}}, false, cols[i], false))
 		}
 		p.Add(vb)
 		seen := map[string]bool{}
 		for i, s := range pn.Series {
 			if s.Group != "" && !seen[s.Group] {
 				seen[s.Group] = true
-				legend = append(legend, legendEntry{name: s.Group, thumbs: []plot.Thumbnailer{swatch{systemColorOr(s.Group, styles[i].col)}}})
+				legend = append(legend, legendEntry{name: s.Group, thumbs: []plot.Thumbnailer{swatch{cols[i]}}})
 			}
 		}
 		if pn.Prob {
@@ -519,14 +564,7 @@ func barPanel(p *plot.Plot, pn *ChartPanel) (*plot.Plot, []legendEntry, error) {
 		p.X.Tick.Label.XAlign = draw.XRight
 		p.X.Tick.Label.YAlign = draw.YTop
 	}
-	return p, legend, nil
-}
-
-func systemColorOr(g string, c color.RGBA) color.RGBA {
-	if s, ok := systemColors[g]; ok {
-		return s
-	}
-	return c
+	return p, legend, spec, nil
 }
 
 // valueBars draws one bar per value at x = 0 … n−1, its value printed
@@ -535,6 +573,8 @@ type valueBars struct {
 	half   float64
 	values []float64
 	colors []color.RGBA
+	// prob prints the values as probabilities (probLabel3).
+	prob bool
 }
 
 func (b *valueBars) Plot(c draw.Canvas, plt *plot.Plot) {
@@ -546,7 +586,11 @@ func (b *valueBars) Plot(c draw.Canvas, plt *plot.Plot) {
 		r := vg.Rectangle{Min: vg.Point{X: x0, Y: trY(0)}, Max: vg.Point{X: x1, Y: trY(v)}}
 		c.SetColor(b.colors[i])
 		c.Fill(r.Path())
-		c.FillText(sty, vg.Point{X: (x0 + x1) / 2, Y: r.Max.Y + vg.Points(2)}, fmt.Sprintf("%.3f", v))
+		label := fmt.Sprintf("%.3f", v)
+		if b.prob {
+			label = probLabel3(v)
+		}
+		c.FillText(sty, vg.Point{X: (x0 + x1) / 2, Y: r.Max.Y + vg.Points(2)}, label)
 	}
 }
 

@@ -218,45 +218,71 @@ func (b *Bundle) Close() error {
 }
 
 // WriteResultFiles writes the CSV and the plots of one result — the PMF
-// and "at least" curve of the primary variable, the first band as a stacked
-// bar, the survival curve of a process — and returns their names.
-func (b *Bundle) WriteResultFiles(name string, r *engine.Result) ([]string, error) {
-	links := []string{name + ".csv"}
+// and "at least" curve of the primary variable (and its tail on a log
+// scale, when it has a long one), the first band as a stacked bar, the
+// survival curve of a process — and returns their names. A plot that
+// would show nothing a sentence does not (Degenerate), or the "at least"
+// curve of a process's time that is its survival curve again, is not
+// drawn: skipped says why, one line each, for the index.
+func (b *Bundle) WriteResultFiles(name string, r *engine.Result) (links, skipped []string, err error) {
+	links = []string{name + ".csv"}
 	if err := b.Write(name+".csv", func(w io.Writer) error { return WriteCSV(w, r) }); err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	plot := func(file, kind, output string, write func(io.Writer) error) error {
+		if kind != "" {
+			if bad, why := Degenerate(kind, output, r); bad {
+				skipped = append(skipped, file+": "+why)
+				return nil
+			}
+		}
+		if err := b.Write(file, write); err != nil {
+			return err
+		}
+		links = append(links, file)
+		return nil
 	}
 	if len(r.Vars) > 0 && len(r.Vars[0].P) > 0 {
 		v := &r.Vars[0]
-		if err := b.Write(name+"_pmf.png", func(w io.Writer) error { return WritePMF(w, r, v) }); err != nil {
-			return nil, err
+		if err := plot(name+"_pmf.png", "pmf", v.Name, func(w io.Writer) error { return WritePMF(w, r, v) }); err != nil {
+			return nil, nil, err
 		}
-		if err := b.Write(name+"_atleast.png", func(w io.Writer) error { return WriteAtLeast(w, r, v) }); err != nil {
-			return nil, err
+		if DuplicatesSurvival(r, v) {
+			skipped = append(skipped, fmt.Sprintf("%s_atleast.png: P(%s ≥ t) is the survival curve again (%s_survival.png)", name, v.Name, name))
+		} else if err := plot(name+"_atleast.png", "atleast", v.Name, func(w io.Writer) error { return WriteAtLeast(w, r, v) }); err != nil {
+			return nil, nil, err
 		}
-		links = append(links, name+"_pmf.png", name+"_atleast.png")
-		if HasLongTail(v) {
-			if err := b.Write(name+"_tail.png", func(w io.Writer) error { return WriteTail(w, r, v) }); err != nil {
-				return nil, err
+		if HasLongTail(v) || hasSmallTail(v) {
+			if err := plot(name+"_tail.png", "tail", v.Name, func(w io.Writer) error { return WriteTail(w, r, v) }); err != nil {
+				return nil, nil, err
 			}
-			links = append(links, name+"_tail.png")
 		}
 	}
 	if len(r.Bands) > 0 {
 		band := r.Bands[0].Name
-		if err := b.Write(name+"_bands.png", func(w io.Writer) error {
+		if err := plot(name+"_bands.png", "bands", band, func(w io.Writer) error {
 			return WriteBands(w, fmt.Sprintf("%s — %s", r.Mechanic, band), "", []string{name}, []*engine.Result{r}, band)
 		}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		links = append(links, name+"_bands.png")
 	}
 	if r.Process != nil {
-		if err := b.Write(name+"_survival.png", func(w io.Writer) error { return WriteSurvival(w, r) }); err != nil {
-			return nil, err
+		if err := plot(name+"_survival.png", "survival", "", func(w io.Writer) error { return WriteSurvival(w, r) }); err != nil {
+			return nil, nil, err
 		}
-		links = append(links, name+"_survival.png")
 	}
-	return links, nil
+	return links, skipped, nil
+}
+
+// SkippedList is the Markdown that names the charts left out, one line
+// each ("file: why").
+func SkippedList(skipped []string) string {
+	var b strings.Builder
+	for _, s := range skipped {
+		file, why, _ := strings.Cut(s, ": ")
+		fmt.Fprintf(&b, "- not drawn: %s — %s\n", file, why)
+	}
+	return b.String()
 }
 
 // LinkList is the Markdown that links files: images inline, others as a list.

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bytes"
 	"image/color"
 	"image/png"
 	"io"
@@ -32,11 +33,24 @@ type figure struct {
 	// padLeft is room left of the plot for what reaches past its left
 	// edge (the first of slanted tick labels).
 	padLeft vg.Length
+	// spec records what the plot draws (its legend is added by write).
+	spec PanelSpec
 }
 
 type legendEntry struct {
 	name   string
 	thumbs []plot.Thumbnailer
+	// mass, for a category of bars, is its largest share.
+	mass *float64
+}
+
+// legendSpecs records legend entries.
+func legendSpecs(entries []legendEntry) []LegendSpec {
+	var out []LegendSpec
+	for _, e := range entries {
+		out = append(out, LegendSpec{Name: e.name, Mass: e.mass})
+	}
+	return out
 }
 
 // Layout sizes.
@@ -214,7 +228,17 @@ func (f *figure) write(w io.Writer) error {
 		base := y - figMargin/2 - vg.Length(i+1)*lineHeight(capSty) + capSty.FontExtents().Descent
 		dc.FillText(capSty, vg.Point{X: plotW / 2, Y: base}, line)
 	}
-	return img.finish()
+	f.spec.Legend = legendSpecs(f.legend)
+	if f.spec.Title == "" {
+		f.spec.Title = f.plot.Title.Text
+	}
+	if f.plot.Y.Scale != nil {
+		if _, ok := f.plot.Y.Scale.(plot.LogScale); ok {
+			f.spec.LogY = true
+		}
+	}
+	f.spec.YMin = f.plot.Y.Min
+	return img.finish(&ChartSpec{Title: f.plot.Title.Text, Panels: []PanelSpec{f.spec}})
 }
 
 // drawEntry draws one legend entry with its bottom-left corner at (x, y):
@@ -231,11 +255,20 @@ func drawEntry(dc draw.Canvas, sty ptext.Style, e legendEntry, x, y, h vg.Length
 	dc.FillText(sty, vg.Point{X: x + thumbW + sty.Width(" "), Y: base}, e.name)
 }
 
-func writeCanvas(c *vgimg.Canvas, w io.Writer) error {
+// writeCanvas writes the canvas as a PNG carrying the chart's spec.
+func writeCanvas(c *vgimg.Canvas, w io.Writer, spec *ChartSpec) error {
 	// Fast deflate: plots are flat colour, so the files stay small, and
 	// encoding was 40% of a bundle's time at the default level.
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	err := enc.Encode(w, c.Image())
+	var buf bytes.Buffer
+	if err := enc.Encode(&buf, c.Image()); err != nil {
+		return err
+	}
+	b, err := WithChartSpec(buf.Bytes(), spec)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
 	return err
 }
 

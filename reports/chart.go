@@ -5,14 +5,12 @@ import (
 	"io"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 )
 
 // ChartKinds are what a chart of results draws (the --plot of exact, sim
@@ -24,10 +22,6 @@ var ChartKinds = []string{"pmf", "cdf", "atleast", "survival", "bands", "tail"}
 // ChartSeriesMax is the most results one chart draws: beyond it the
 // series can no longer be told apart (FamilyMax).
 const ChartSeriesMax = FamilyMax
-
-// tailFloor is where a tail chart of several results stops: P(X > x)
-// below one in a million is drawn as nothing.
-const tailFloor = 1e-6
 
 // ResultSeries is one result of a chart of results, with the label it
 // goes by: the rule's text of a one-liner ("4d6kh3"), a mechanic's id.
@@ -74,16 +68,6 @@ func (c *ResultChart) kind() string {
 		return DefaultChartKind(c.Series[0].Result)
 	}
 	return c.Kind
-}
-
-// sim reports a chart with a simulated series.
-func (c *ResultChart) sim() bool {
-	for _, s := range c.Series {
-		if s.Result.Engine == engine.Sim {
-			return true
-		}
-	}
-	return false
 }
 
 // Check reports what makes the chart impossible to draw, as bad input
@@ -258,96 +242,81 @@ func (c *ResultChart) caption(notes ...string) string {
 	case c.Caption != "":
 		lines = append(lines, c.Caption)
 	case same:
-		lines = append(lines, Caption(c.Series[0].Result))
+		lines = append(lines, tidyCaption(Caption(c.Series[0].Result)))
 	default:
 		for _, s := range c.Series {
-			lines = append(lines, s.Label+": "+strings.ReplaceAll(Caption(s.Result), "\n", "; "))
+			lines = append(lines, s.Label+": "+strings.ReplaceAll(tidyCaption(Caption(s.Result)), "\n", "; "))
 		}
 	}
 	return strings.Join(lines, "\n")
 }
 
-// intervalNote says what a simulated chart's error bars are.
-func (c *ResultChart) intervalNote() string {
-	if !c.sim() {
-		return ""
-	}
-	return "error bars: 95% intervals (Wilson) of the simulated probabilities"
+// tidyCaption drops the empty part Caption leaves for a result without
+// parameters (a one-liner's "exact · ", "sim ·  · n=…").
+func tidyCaption(s string) string {
+	s = strings.ReplaceAll(s, " ·  · ", " · ")
+	lines := strings.Split(s, "\n")
+	lines[0] = strings.TrimSuffix(strings.TrimRight(lines[0], " "), " ·")
+	return strings.Join(lines, "\n")
 }
 
 // WriteResultChart draws a chart of results (ResultChart) as a PNG (or in
-// DrawPicture's format). One exact result is drawn as a bundle draws it
-// (WritePMF, WriteAtLeast, WriteTail, WriteSurvival, WriteBands); several,
-// or simulated ones, as an overlay (WriteLines) with a series per result,
-// labelled, and the 95% intervals of simulated values as error bars; the
-// bands of several exact results as one stacked bar each.
+// DrawPicture's format), by the package's drawing rule. One result is
+// drawn as a bundle draws it (WritePMF, WriteAtLeast, WriteTail,
+// WriteSurvival, WriteBands; its CDF as steps); several, each in its own
+// colour and labelled: their PMFs as markers (WriteLines), their
+// cumulative probabilities as steps, their bands as a stacked bar each,
+// their survival curves as a family. Simulated values carry their 95%
+// intervals.
 func WriteResultChart(w io.Writer, c *ResultChart) error {
 	if err := c.Check(); err != nil {
 		return err
 	}
 	kind := c.kind()
-	one, sim := len(c.Series) == 1, c.sim()
 	s0 := c.Series[0]
-	if !sim {
+	var rs []*engine.Result
+	for _, s := range c.Series {
+		rs = append(rs, s.Result)
+	}
+	if len(c.Series) == 1 {
+		v, _ := c.variable(s0)
 		switch kind {
-		case "pmf", "atleast", "tail":
-			if one {
-				v, _ := c.variable(s0)
-				switch kind {
-				case "pmf":
-					return WritePMF(w, c.named(s0), v)
-				case "atleast":
-					return WriteAtLeast(w, c.named(s0), v)
-				}
-				return WriteTail(w, c.named(s0), v)
-			}
+		case "pmf":
+			return WritePMF(w, c.named(s0), v)
+		case "atleast":
+			return WriteAtLeast(w, c.named(s0), v)
+		case "tail":
+			return WriteTail(w, c.named(s0), v)
 		case "survival":
-			if one {
-				return WriteSurvival(w, c.named(s0))
-			}
-			var rs []*engine.Result
-			same := true
-			for _, s := range c.Series {
-				rs = append(rs, s.Result)
-				same = same && len(s.Result.Process.Survival) == len(s0.Result.Process.Survival)
-			}
-			if same {
-				// (WriteSurvivalFamily draws up to the first's horizon.)
-				return WriteSurvivalFamily(w, fmt.Sprintf("%s — chance it is still going after t", c.who()), c.caption(), c.Labels(), rs)
-			}
-		case "bands":
-			b, _ := c.band(s0)
-			var rs []*engine.Result
-			for _, s := range c.Series {
-				rs = append(rs, s.Result)
-			}
-			return WriteBands(w, fmt.Sprintf("%s — %s", c.who(), words(b.Name)), c.caption(), c.Labels(), rs, b.Name)
+			return WriteSurvival(w, c.named(s0))
 		}
 	}
-	if kind == "tail" {
-		return c.writeTails(w)
-	}
-	l, err := c.lines()
-	if err != nil {
-		return err
-	}
-	return WriteLines(w, l)
-}
-
-// lines is the overlay a chart of several (or simulated) results draws.
-func (c *ResultChart) lines() (*Lines, error) {
-	switch kind := c.kind(); kind {
-	case "survival":
-		return c.survivalLines(), nil
+	switch kind {
 	case "bands":
-		return c.bandLines()
-	default:
-		return c.variableLines(kind)
+		b, _ := c.band(s0)
+		return WriteBands(w, fmt.Sprintf("%s — %s", c.who(), words(b.Name)), c.caption(), c.Labels(), rs, b.Name)
+	case "survival":
+		same := true
+		for _, r := range rs {
+			same = same && len(r.Process.Survival) == len(s0.Result.Process.Survival)
+		}
+		if same {
+			// (WriteSurvivalFamily draws up to the first's horizon.)
+			return WriteSurvivalFamily(w, fmt.Sprintf("%s — chance it is still going after t", c.who()), c.caption(), c.Labels(), rs)
+		}
+		return c.writeSteps(w, kind)
+	case "pmf":
+		l, err := c.pmfLines()
+		if err != nil {
+			return err
+		}
+		return WriteLines(w, l)
 	}
+	return c.writeSteps(w, kind)
 }
 
-// seriesAxis names the x axis of the series' variables vs: the variable with
-// its unit when they share it, else their names joined.
+// seriesAxis names the x axis of the series' variables vs: the variable
+// with its unit when they share it, else their names joined.
 func seriesAxis(vs []*engine.VarResult) (label, name string, shared bool) {
 	label, name = axisLabel(vs[0]), words(vs[0].Name)
 	for _, v := range vs[1:] {
@@ -364,243 +333,264 @@ func seriesAxis(vs []*engine.VarResult) (label, name string, shared bool) {
 	return label, name, true
 }
 
-// variableLines draws each series' variable as a line of its PMF, CDF or
-// "at least" probabilities at the values it takes, with intervals for a
-// simulation.
-func (c *ResultChart) variableLines(kind string) (*Lines, error) {
-	var vs []*engine.VarResult
+// variables are the variables the series draw, and their x axis.
+func (c *ResultChart) variables() (vs []*engine.VarResult, label, name string, shared bool, err error) {
 	for _, s := range c.Series {
 		v, err := c.variable(s)
 		if err != nil {
-			return nil, err
+			return nil, "", "", false, err
 		}
 		vs = append(vs, v)
 	}
-	xl, name, shared := seriesAxis(vs)
-	var metric, what string
-	switch kind {
-	case "pmf":
-		// Not "P(…)": an overlay fixes a probability axis to [0, 1], which
-		// would flatten a PMF.
-		metric, what = fmt.Sprintf("probability that %s = x", name), "distribution of "+name
-	case "cdf":
-		metric, what = fmt.Sprintf("P(%s ≤ x)", name), "chance of at most x"
-	case "atleast":
-		metric, what = fmt.Sprintf("P(%s ≥ x)", name), "chance of at least x"
-	default:
-		return nil, fmt.Errorf("no overlay draws %q", kind)
+	label, name, shared = seriesAxis(vs)
+	return vs, label, name, shared, nil
+}
+
+// trialsOf is the number of trials a simulated variable's probabilities
+// are counted over (those of its condition, for a conditional one); 0 for
+// an exact one.
+func trialsOf(v *engine.VarResult) int64 {
+	if v.Counts == nil {
+		return 0
 	}
-	l := &Lines{Title: c.who() + " — " + what, XLabel: "x = " + xl, Metric: metric}
+	n := v.UndefinedCount
+	for _, k := range v.Counts {
+		n += k
+	}
+	return n
+}
+
+// pmfLines is the overlay of several results' PMFs: a marker at each
+// value a series takes (joined by a guide), with its 95% interval for a
+// simulation.
+func (c *ResultChart) pmfLines() (*Lines, error) {
+	vs, xl, name, shared, err := c.variables()
+	if err != nil {
+		return nil, err
+	}
+	// Not "P(…)": an overlay fixes a probability axis to [0, 1], which
+	// would flatten a PMF.
+	l := &Lines{Title: c.who() + " — distribution of " + name, XLabel: "x = " + xl, Metric: fmt.Sprintf("probability that %s = x", name)}
 	var notes []string
+	var trials int64
 	for i, s := range c.Series {
 		v := vs[i]
 		lo, hi, cut := shownRange(v.P)
-		if cut > 0 {
-			notes = append(notes, fmt.Sprintf("%s: values outside %s … %s (together P = %.2g) are not drawn", s.Label, VarValue(v, lo), VarValue(v, hi), cut))
-		}
-		if v.Undefined > 0 {
-			notes = append(notes, fmt.Sprintf("%s: %s (P = %.4g) is not drawn", s.Label, v.UndefinedLabel, v.Undefined))
-		}
-		var n, below int64
-		if v.Counts != nil {
-			n = v.UndefinedCount
-			for _, k := range v.Counts {
-				n += k
-			}
-		}
+		notes = append(notes, c.varNotes(s, v, lo, hi, cut)...)
+		n := trialsOf(v)
+		trials = max(trials, n)
 		se := Series{Name: s.Label}
 		if !shared {
 			se.Name += " (" + words(v.Name) + ")"
 		}
-		for j, t := range v.Tails() {
-			var k int64
-			if v.Counts != nil {
-				k = v.Counts[j]
-			}
-			if j < lo || j > hi || v.P[j] == 0 {
-				below += k
+		for j := lo; j <= hi; j++ {
+			if v.P[j] == 0 {
 				continue
 			}
-			var y float64
-			var kk int64
-			switch kind {
-			case "pmf":
-				y, kk = v.P[j], k
-			case "cdf":
-				y, kk = t.Le, below+k
-			case "atleast":
-				y, kk = t.Ge, n-below
-			}
-			below += k
-			se.XY = append(se.XY, XY{X: v.Value(j), Y: y})
-			if v.Counts != nil {
-				se.Err = append(se.Err, engine.Wilson(kk, n))
+			se.XY = append(se.XY, XY{X: v.Value(j), Y: v.P[j]})
+			if n > 0 {
+				se.Err = append(se.Err, engine.Wilson(v.Counts[j], n))
 			}
 		}
 		l.Series = append(l.Series, se)
 	}
-	if c.sim() {
-		notes = append(notes, c.intervalNote())
+	if trials > 0 {
+		notes = append(notes, intervalsNote(trials, 0))
 	}
 	l.Caption = c.caption(notes...)
 	return l, nil
 }
 
-// survivalLines draws each process's S(t) up to the last t where one is
-// still above 0.001, with intervals for a simulation.
-func (c *ResultChart) survivalLines() *Lines {
-	pr0 := c.Series[0].Result.Process
-	u := unit(pr0.TimeUnit)
-	last := 0
-	for _, s := range c.Series {
-		for t, p := range s.Result.Process.Survival {
-			if p >= 1e-3 || t < 5 {
-				last = max(last, t)
-			}
-		}
+// varNotes are a series' caption lines about its variable: the values
+// not drawn, the mass where it is undefined.
+func (c *ResultChart) varNotes(s ResultSeries, v *engine.VarResult, lo, hi int, cut float64) []string {
+	who := ""
+	if len(c.Series) > 1 {
+		who = s.Label + ": "
 	}
-	l := &Lines{Title: fmt.Sprintf("%s — chance it is still going after t %ss", c.who(), u), XLabel: fmt.Sprintf("t (%ss)", u),
-		Metric: "P(T > t), still going after t"}
 	var notes []string
-	for _, s := range c.Series {
-		r := s.Result
-		se := Series{Name: s.Label}
-		for t, p := range r.Process.Survival {
-			if t > last+1 {
-				every := "every curve is"
-				if len(c.Series) == 1 {
-					every = "S(t) is"
-				}
-				notes = append(notes, fmt.Sprintf("drawn up to t = %d, beyond which %s below 0.001", last+1, every))
-				break
-			}
-			se.XY = append(se.XY, XY{X: float64(t), Y: p})
-			if r.Engine == engine.Sim && r.Trials > 0 {
-				se.Err = append(se.Err, engine.Wilson(int64(math.Round(p*float64(r.Trials))), r.Trials))
-			}
-		}
-		l.Series = append(l.Series, se)
+	if cut > 0 {
+		notes = append(notes, fmt.Sprintf("%svalues outside %s … %s (together P = %.2g) are not drawn", who, VarValue(v, lo), VarValue(v, hi), cut))
 	}
-	if len(notes) > 0 {
-		notes = notes[:1]
+	if v.Undefined > 0 {
+		notes = append(notes, fmt.Sprintf("%s%s (P = %.4g) is not drawn", who, v.UndefinedLabel, v.Undefined))
 	}
-	notes = append(notes, c.intervalNote())
-	l.Caption = c.caption(notes...)
-	return l
+	return notes
 }
 
-// bandLines draws each series' band as points over its categories, side
-// by side, with intervals for a simulation.
-func (c *ResultChart) bandLines() (*Lines, error) {
-	b0, err := c.band(c.Series[0])
-	if err != nil {
-		return nil, err
-	}
-	l := &Lines{Title: fmt.Sprintf("%s — %s", c.who(), words(b0.Name)), XLabel: words(b0.Name),
-		Metric: "P(" + words(b0.Name) + ")", XLabels: b0.Labels}
-	for _, s := range c.Series {
-		b, err := c.band(s)
-		if err != nil {
-			return nil, err
-		}
-		se := Series{Name: s.Label}
-		for k, p := range b.P {
-			se.XY = append(se.XY, XY{X: float64(k), Y: p})
-			if s.Result.Engine == engine.Sim && k < len(b.CI) {
-				se.Err = append(se.Err, b.CI[k])
-			}
-		}
-		l.Series = append(l.Series, se)
-	}
-	l.Caption = c.caption(c.intervalNote())
-	return l, nil
+// cumulative is one series of a step chart: its points and, for a
+// simulation, their intervals.
+type cumulative struct {
+	xy []XY
+	ci [][2]float64
+	n  int64
 }
 
-// writeTails draws P(X > x) of each series on a log scale down to
-// tailFloor, a step line per series, with intervals for a simulation.
-func (c *ResultChart) writeTails(w io.Writer) error {
-	var vs []*engine.VarResult
-	for _, s := range c.Series {
-		v, err := c.variable(s)
-		if err != nil {
-			return err
-		}
-		vs = append(vs, v)
+// varSteps are a variable's P(X ≤ x) (cdf), P(X ≥ x) (atleast) or
+// P(X > x) (tail, down to TailFloor: below says it went lower) at the
+// values it takes, with Wilson intervals from a simulation's counts.
+func varSteps(v *engine.VarResult, kind string) (cum cumulative, below bool) {
+	lo, hi, _ := shownRange(v.P)
+	if kind == "tail" {
+		lo, hi = 0, len(v.P)-1
 	}
-	xl, name, shared := seriesAxis(vs)
-	p := newPlot(fmt.Sprintf("%s — the tail of %s: P(%s > x), log scale", c.who(), name, name), "x = "+xl, fmt.Sprintf("P(%s > x)", name))
-	type tailPts struct {
-		xy  []XY
-		err [][2]float64
-	}
-	all := make([]tailPts, len(vs))
-	low, integer, cut := 1.0, true, false
-	for i, v := range vs {
-		var n, below int64
+	cum.n = trialsOf(v)
+	var under int64 // the trials below the value
+	for j, t := range v.Tails() {
+		var k int64
 		if v.Counts != nil {
-			n = v.UndefinedCount
-			for _, k := range v.Counts {
-				n += k
+			k = v.Counts[j]
+		}
+		in := j >= lo && j <= hi && v.P[j] > 0
+		var y float64
+		var kk int64
+		switch kind {
+		case "cdf":
+			y, kk = t.Le, under+k
+		case "atleast":
+			y, kk = t.Ge, cum.n-under
+		case "tail":
+			y, kk = t.Gt, cum.n-under-k
+			if in && !(y >= TailFloor) {
+				below = below || y > 0
+				in = false
 			}
 		}
-		for j, t := range v.Tails() {
-			if v.Counts != nil {
-				below += v.Counts[j]
-			}
-			if v.P[j] == 0 || !(t.Gt >= tailFloor) {
-				cut = cut || (v.P[j] > 0 && t.Gt > 0)
-				continue
-			}
-			all[i].xy = append(all[i].xy, XY{X: v.Value(j), Y: t.Gt})
-			if v.Counts != nil {
-				all[i].err = append(all[i].err, engine.Wilson(n-below, n))
-			}
-			low = math.Min(low, t.Gt)
-		}
-		integer = integer && v.Den <= 1
-	}
-	yMin := math.Pow(10, math.Floor(math.Log10(low)))
-	var legend []legendEntry
-	for i, s := range c.Series {
-		pts := all[i].xy
-		if len(pts) == 0 {
+		under += k
+		if !in {
 			continue
 		}
-		sort.Slice(pts, func(a, b int) bool { return pts[a].X < pts[b].X })
-		line, err := plotter.NewLine(plotXYs(pts))
+		cum.xy = append(cum.xy, XY{X: v.Value(j), Y: y})
+		if cum.n > 0 {
+			cum.ci = append(cum.ci, engine.Wilson(kk, cum.n))
+		}
+	}
+	return cum, below
+}
+
+// survivalSteps is a process's S(t), with intervals for a simulation.
+func survivalSteps(r *engine.Result, last int) cumulative {
+	var cum cumulative
+	for t, p := range r.Process.Survival {
+		if t > last {
+			break
+		}
+		cum.xy = append(cum.xy, XY{X: float64(t), Y: p})
+	}
+	if r.Engine == engine.Sim && r.Trials > 0 {
+		cum.n = r.Trials
+		cum.ci = wilsonAll(ysOf(cum.xy), r.Trials)
+	}
+	return cum
+}
+
+// writeSteps draws the results' cumulative probabilities — P(X ≤ x),
+// P(X ≥ x), P(X > x) on a log scale down to TailFloor, or S(t) — as step
+// functions, one series per result in its own colour and marker, with the
+// 95% intervals of simulated values.
+func (c *ResultChart) writeSteps(w io.Writer, kind string) error {
+	var title, xl, yl string
+	var cums []cumulative
+	var notes []string
+	var names []string
+	integer, below := true, false
+	step := plotter.PostStep
+	if kind == "survival" {
+		pr0 := c.Series[0].Result.Process
+		u := unit(pr0.TimeUnit)
+		last := 0
+		for _, s := range c.Series {
+			for t, p := range s.Result.Process.Survival {
+				if p >= 1e-3 || t < 5 {
+					last = max(last, t)
+				}
+			}
+		}
+		last++
+		title, xl, yl = fmt.Sprintf("%s — chance it is still going after t %ss", c.who(), u), fmt.Sprintf("t (%ss)", u), "S(t) = P(T > t)"
+		for _, s := range c.Series {
+			cums = append(cums, survivalSteps(s.Result, last))
+			names = append(names, s.Label)
+			if len(s.Result.Process.Survival) > last+1 {
+				below = true
+			}
+		}
+		if below {
+			notes = append(notes, fmt.Sprintf("drawn up to t = %d, beyond which every curve is below 0.001", last))
+		}
+	} else {
+		vs, label, name, shared, err := c.variables()
 		if err != nil {
 			return err
 		}
-		line.StepStyle = plotter.PostStep
-		line.Color = seriesColors[i%len(seriesColors)]
-		line.Dashes = seriesDashes[i%len(seriesDashes)]
-		line.Width = vg.Points(math.Max(1.2, 3.2-0.7*float64(i)))
-		p.Add(line)
-		if all[i].err != nil {
-			ci := make([][2]float64, len(all[i].err))
-			for j, e := range all[i].err {
-				ci[j] = [2]float64{math.Max(e[0], yMin), math.Max(e[1], yMin)}
+		xl = "x = " + label
+		switch kind {
+		case "cdf":
+			title, yl = c.who()+" — chance of at most x", fmt.Sprintf("P(%s ≤ x)", name)
+		case "atleast":
+			title, yl, step = c.who()+" — chance of at least x", fmt.Sprintf("P(%s ≥ x)", name), plotter.PreStep
+		case "tail":
+			title, yl = fmt.Sprintf("%s — the tail of %s: P(%s > x), log scale", c.who(), name, name), fmt.Sprintf("P(%s > x)", name)
+		default:
+			return fmt.Errorf("no step chart draws %q", kind)
+		}
+		for i, s := range c.Series {
+			v := vs[i]
+			cum, b := varSteps(v, kind)
+			below = below || b
+			cums = append(cums, cum)
+			integer = integer && v.Den <= 1
+			label := s.Label
+			if !shared {
+				label += " (" + words(v.Name) + ")"
 			}
-			if err := addErrorBars(p, i, pts, ci, 0); err != nil {
-				return err
+			names = append(names, label)
+			if kind != "tail" {
+				lo, hi, cut := shownRange(v.P)
+				notes = append(notes, c.varNotes(s, v, lo, hi, cut)...)
 			}
 		}
-		label := s.Label
-		if !shared {
-			label += " (" + words(vs[i].Name) + ")"
+		if below {
+			notes = append(notes, fmt.Sprintf("drawn down to P = %s; the chances beyond are smaller still", decadeLabel(TailFloor)))
 		}
-		legend = append(legend, legendEntry{name: label, thumbs: []plot.Thumbnailer{line}})
 	}
-	if len(c.Series) == 1 {
-		legend = nil
+	p := newPlot(title, xl, yl)
+	spec := PanelSpec{Kind: kind}
+	var legend []legendEntry
+	var trials int64
+	points, low := 0, 1.0
+	for i, cum := range cums {
+		d := seriesDraw{name: names[i], xy: cum.xy, ci: cum.ci, look: lookOf(i, len(cums)), step: step, sim: cum.n > 0, logY: kind == "tail"}
+		thumbs, ss, err := addSeries(p, d)
+		if err != nil {
+			return err
+		}
+		spec.Series = append(spec.Series, ss)
+		legend = append(legend, legendEntry{name: names[i], thumbs: thumbs})
+		trials = max(trials, cum.n)
+		points = max(points, len(cum.xy))
+		for _, q := range cum.xy {
+			if q.Y > 0 {
+				low = math.Min(low, q.Y)
+			}
+		}
 	}
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = decadeTicks{}
-	p.Y.Min, p.Y.Max = yMin, 1
+	if len(cums) == 1 {
+		legend = nil // the axis says it
+	}
+	if kind == "tail" {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = decadeTicks{}
+		p.Y.Min, p.Y.Max = math.Max(TailFloor, math.Pow(10, math.Floor(math.Log10(low)))), 1
+	} else {
+		probAxis(&p.Y)
+	}
+	if kind == "survival" {
+		p.X.Min = 0
+	}
 	p.X.Tick.Marker = latticeTicks{den: 1, integer: integer}
-	notes := []string{c.intervalNote()}
-	if cut {
-		notes = append([]string{fmt.Sprintf("drawn down to P = %g: the rest of the tail is not", tailFloor)}, notes...)
+	if trials > 0 {
+		notes = append(notes, intervalsNote(trials, points))
 	}
-	return (&figure{plot: p, caption: c.caption(notes...), legend: legend}).write(w)
+	return (&figure{plot: p, caption: c.caption(notes...), legend: legend, spec: spec}).write(w)
 }

@@ -1,4 +1,4 @@
-package reports
+package reports_test
 
 import (
 	"errors"
@@ -10,8 +10,10 @@ import (
 	"testing"
 
 	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/internal/chartcheck"
 	"github.com/oddsmith/oddsmith/internal/pngtest"
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/reports"
 )
 
 // dice is a literal result of a one-liner: the sum of n d6 (exact), or
@@ -60,26 +62,26 @@ func process(kind engine.Kind, q float64) *engine.Result {
 // an SVG that parses with an <svg> root and a PDF with its header.
 func TestResultChartsEveryFormat(t *testing.T) {
 	t.Parallel()
-	sets := map[string][]ResultSeries{
+	sets := map[string][]reports.ResultSeries{
 		"exact1": {{"3d6", dice("3d6", 3, engine.Exact, 0)}},
 		"exact2": {{"3d6", dice("3d6", 3, engine.Exact, 0)}, {"4d6", dice("4d6", 4, engine.Exact, 0)}},
 		"sim1":   {{"3d6", dice("3d6", 3, engine.Sim, 20000)}},
 		"sim2":   {{"3d6", dice("3d6", 3, engine.Sim, 20000)}, {"4d6", dice("4d6", 4, engine.Sim, 20000)}},
 	}
 	for name, ss := range sets {
-		for _, kind := range ChartKinds {
+		for _, kind := range reports.ChartKinds {
 			series := ss
 			if kind == "survival" {
 				series = nil
 				for i, s := range ss {
-					series = append(series, ResultSeries{s.Label, process(s.Result.Engine, 0.5+0.2*float64(i))})
+					series = append(series, reports.ResultSeries{s.Label, process(s.Result.Engine, 0.5+0.2*float64(i))})
 				}
 			}
-			for _, format := range PictureFormats {
+			for _, format := range reports.PictureFormats {
 				t.Run(name+"_"+kind+"_"+format, func(t *testing.T) {
 					t.Parallel()
-					c := &ResultChart{Kind: kind, Series: series}
-					b, err := DrawPicture(format, func(w io.Writer) error { return WriteResultChart(w, c) })
+					c := &reports.ResultChart{Kind: kind, Series: series}
+					b, err := reports.DrawPicture(format, func(w io.Writer) error { return reports.WriteResultChart(w, c) })
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -91,53 +93,59 @@ func TestResultChartsEveryFormat(t *testing.T) {
 }
 
 // TestResultChartSeries: a chart of several results has a series per
-// result, labelled as asked (the legend), and a simulated one carries the
-// 95% interval of every point, around the point.
+// result, labelled as asked, and a simulated one carries the 95% interval
+// of every point — as the spec each PNG and SVG carries records it — and
+// every chart keeps the drawing rule (chartcheck).
 func TestResultChartSeries(t *testing.T) {
 	t.Parallel()
 	for _, kind := range []engine.Kind{engine.Exact, engine.Sim} {
-		for _, plot := range []string{"pmf", "cdf", "atleast", "bands"} {
-			c := &ResultChart{Kind: plot, Series: []ResultSeries{{"4d6kh3", dice("4d6kh3", 3, kind, 5000)}, {"3d6", dice("3d6", 3, kind, 5000)}}}
-			l, err := c.lines()
-			if err != nil {
-				t.Fatalf("%s %s: %v", kind, plot, err)
+		for _, plot := range []string{"pmf", "cdf", "atleast", "tail", "survival"} {
+			a, b := dice("4d6kh3", 3, kind, 5000), dice("3d6", 3, kind, 5000)
+			if plot == "tail" {
+				a, b = dice("8d6", 8, kind, 1000000), dice("7d6", 7, kind, 1000000)
 			}
-			var names []string
-			for _, s := range l.Series {
-				names = append(names, s.Name)
-				if kind == engine.Exact {
-					if s.Err != nil {
-						t.Errorf("%s %s %s: exact values with intervals %v", kind, plot, s.Name, s.Err)
+			if plot == "survival" {
+				a, b = process(kind, 0.6), process(kind, 0.8)
+			}
+			c := &reports.ResultChart{Kind: plot, Series: []reports.ResultSeries{{"4d6kh3", a}, {"3d6", b}}}
+			for _, format := range []string{"png", "svg"} {
+				pic, err := reports.DrawPicture(format, func(w io.Writer) error { return reports.WriteResultChart(w, c) })
+				if err != nil {
+					t.Fatalf("%s %s: %v", kind, plot, err)
+				}
+				if format == "png" {
+					for _, e := range chartcheck.Problems(pic) {
+						t.Errorf("%s %s: %s", kind, plot, e)
 					}
-					continue
 				}
-				if len(s.Err) != len(s.XY) || len(s.XY) == 0 {
-					t.Errorf("%s %s %s: %d intervals for %d points", kind, plot, s.Name, len(s.Err), len(s.XY))
-					continue
+				spec, err := reports.ReadPictureSpec(pic)
+				if err != nil {
+					t.Fatalf("%s %s %s: %v", kind, plot, format, err)
 				}
-				wide := false
-				for i, e := range s.Err {
-					if !(e[0] <= s.XY[i].Y+1e-12 && s.XY[i].Y <= e[1]+1e-12) {
-						t.Errorf("%s %s %s: %g outside its interval %v", kind, plot, s.Name, s.XY[i].Y, e)
+				var names []string
+				for _, s := range spec.Panels[0].Series {
+					names = append(names, s.Name)
+					if kind == engine.Sim && (!s.Simulated || !s.Intervals) {
+						t.Errorf("%s %s %s: series %q is drawn without its intervals", kind, plot, format, s.Name)
 					}
-					wide = wide || e[1]-e[0] > 1e-3
 				}
-				if !wide {
-					t.Errorf("%s %s %s: intervals of no width at 5000 trials", kind, plot, s.Name)
+				if !slices.Equal(names, []string{"4d6kh3", "3d6"}) {
+					t.Errorf("%s %s %s: series %q; want 4d6kh3 and 3d6", kind, plot, format, names)
 				}
-			}
-			if !slices.Equal(names, []string{"4d6kh3", "3d6"}) {
-				t.Errorf("%s %s: series %q; want 4d6kh3 and 3d6", kind, plot, names)
-			}
-			if kind == engine.Sim && !strings.Contains(l.Caption, "95% intervals") {
-				t.Errorf("%s %s: the caption %q does not say what the error bars are", kind, plot, l.Caption)
+				var legend []string
+				for _, l := range spec.Panels[0].Legend {
+					legend = append(legend, l.Name)
+				}
+				if !slices.Equal(legend, []string{"4d6kh3", "3d6"}) {
+					t.Errorf("%s %s %s: legend %q; want 4d6kh3 and 3d6", kind, plot, format, legend)
+				}
 			}
 		}
 	}
 	// Drawn, the legend names both (an SVG keeps its texts).
 	for _, kind := range []engine.Kind{engine.Exact, engine.Sim} {
-		c := &ResultChart{Series: []ResultSeries{{"4d6kh3", dice("4d6kh3", 3, kind, 5000)}, {"3d6", dice("3d6", 3, kind, 5000)}}}
-		b, err := DrawPicture("svg", func(w io.Writer) error { return WriteResultChart(w, c) })
+		c := &reports.ResultChart{Series: []reports.ResultSeries{{"4d6kh3", dice("4d6kh3", 3, kind, 5000)}, {"3d6", dice("3d6", 3, kind, 5000)}}}
+		b, err := reports.DrawPicture("svg", func(w io.Writer) error { return reports.WriteResultChart(w, c) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,25 +167,25 @@ func TestResultChartRefuses(t *testing.T) {
 	events.Vars, events.Bands = nil, nil
 	other := d()
 	other.Bands[0].Labels = []string{"fail", "pass"}
-	var many []ResultSeries
-	for i := range ChartSeriesMax + 1 {
-		many = append(many, ResultSeries{fmt.Sprint(i), d()})
+	var many []reports.ResultSeries
+	for i := range reports.ChartSeriesMax + 1 {
+		many = append(many, reports.ResultSeries{fmt.Sprint(i), d()})
 	}
 	cases := []struct {
-		c    ResultChart
+		c    reports.ResultChart
 		want string
 	}{
-		{ResultChart{Kind: "histogram", Series: []ResultSeries{{"3d6", d()}}}, `--plot "histogram" is not one of`},
-		{ResultChart{Kind: "survival", Series: []ResultSeries{{"3d6", d()}}}, "3d6 is not a process"},
-		{ResultChart{Output: "damage", Series: []ResultSeries{{"3d6", d()}}}, `3d6 has no variable "damage"`},
-		{ResultChart{Kind: "bands", Output: "damage", Series: []ResultSeries{{"3d6", d()}}}, `3d6 has no band "damage"`},
-		{ResultChart{Kind: "bands", Series: []ResultSeries{{"a", d()}, {"b", other}}}, "other categories"},
-		{ResultChart{Series: []ResultSeries{{"checks", events}}}, "no variable, band or process"},
-		{ResultChart{Kind: "tail", Series: []ResultSeries{{"d1", dice("d1", 0, engine.Exact, 0)}}}, "no tail"},
-		{ResultChart{Series: many}, "at most 12 series"},
+		{reports.ResultChart{Kind: "histogram", Series: []reports.ResultSeries{{"3d6", d()}}}, `--plot "histogram" is not one of`},
+		{reports.ResultChart{Kind: "survival", Series: []reports.ResultSeries{{"3d6", d()}}}, "3d6 is not a process"},
+		{reports.ResultChart{Output: "damage", Series: []reports.ResultSeries{{"3d6", d()}}}, `3d6 has no variable "damage"`},
+		{reports.ResultChart{Kind: "bands", Output: "damage", Series: []reports.ResultSeries{{"3d6", d()}}}, `3d6 has no band "damage"`},
+		{reports.ResultChart{Kind: "bands", Series: []reports.ResultSeries{{"a", d()}, {"b", other}}}, "other categories"},
+		{reports.ResultChart{Series: []reports.ResultSeries{{"checks", events}}}, "no variable, band or process"},
+		{reports.ResultChart{Kind: "tail", Series: []reports.ResultSeries{{"d1", dice("d1", 0, engine.Exact, 0)}}}, "no tail"},
+		{reports.ResultChart{Series: many}, "at most 12 series"},
 	}
 	for _, tc := range cases {
-		b, err := DrawPicture("png", func(w io.Writer) error { return WriteResultChart(w, &tc.c) })
+		b, err := reports.DrawPicture("png", func(w io.Writer) error { return reports.WriteResultChart(w, &tc.c) })
 		if err == nil || !mechanics.IsInput(err) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") || b != nil {
 			t.Errorf("%+v: %v (%d bytes); want one line of bad input with %q", tc.c.Kind, err, len(b), tc.want)
 		}
@@ -189,24 +197,24 @@ func TestResultChartRefuses(t *testing.T) {
 // asked, gives no bytes.
 func TestDrawPicture(t *testing.T) {
 	t.Parallel()
-	if b, err := DrawPicture("svg", func(w io.Writer) error { _, err := io.WriteString(w, "a table"); return err }); err == nil || b != nil {
+	if b, err := reports.DrawPicture("svg", func(w io.Writer) error { _, err := io.WriteString(w, "a table"); return err }); err == nil || b != nil {
 		t.Errorf("text drawn as an SVG: %q, %v", b, err)
 	}
-	if b, err := DrawPicture("pdf", func(w io.Writer) error { w.Write([]byte("%PDF-")); return errors.New("disk full") }); err == nil || b != nil {
+	if b, err := reports.DrawPicture("pdf", func(w io.Writer) error { w.Write([]byte("%PDF-")); return errors.New("disk full") }); err == nil || b != nil {
 		t.Errorf("a failed drawing: %q, %v", b, err)
 	}
-	if _, err := DrawPicture("jpg", func(io.Writer) error { return nil }); err == nil {
+	if _, err := reports.DrawPicture("jpg", func(io.Writer) error { return nil }); err == nil {
 		t.Error("a JPEG was drawn")
 	}
 	r := dice("3d6", 3, engine.Exact, 0)
-	for _, format := range PictureFormats {
-		b, err := DrawPicture(format, func(w io.Writer) error { return WritePMF(w, r, &r.Vars[0]) })
-		if err != nil || !IsPicture(b, format) {
-			t.Errorf("WritePMF as %s: %v", format, err)
+	for _, format := range reports.PictureFormats {
+		b, err := reports.DrawPicture(format, func(w io.Writer) error { return reports.WritePMF(w, r, &r.Vars[0]) })
+		if err != nil || !reports.IsPicture(b, format) {
+			t.Errorf("reports.WritePMF as %s: %v", format, err)
 		}
-		for _, other := range PictureFormats {
-			if other != format && IsPicture(b, other) {
-				t.Errorf("WritePMF as %s reads as %s too", format, other)
+		for _, other := range reports.PictureFormats {
+			if other != format && reports.IsPicture(b, other) {
+				t.Errorf("reports.WritePMF as %s reads as %s too", format, other)
 			}
 		}
 	}
@@ -217,31 +225,13 @@ func TestDrawPicture(t *testing.T) {
 func TestPictureFormat(t *testing.T) {
 	t.Parallel()
 	for name, want := range map[string]string{"x.png": "png", "out/X.SVG": "svg", "a.b.pdf": "pdf", "x.csv": "", "x": "", "png": "", "x.png.txt": ""} {
-		if got := PictureFormat(name); got != want {
-			t.Errorf("PictureFormat(%q) = %q; want %q", name, got, want)
+		if got := reports.PictureFormat(name); got != want {
+			t.Errorf("reports.PictureFormat(%q) = %q; want %q", name, got, want)
 		}
 	}
 	for name, want := range map[string]bool{"x.jpg": true, "x.JPEG": true, "x.gif": true, "x.png": false, "x.csv": false, "x": false} {
-		if _, got := UndrawableExt(name); got != want {
-			t.Errorf("UndrawableExt(%q) = %v; want %v", name, got, want)
-		}
-	}
-}
-
-// TestPDFText: a PDF's texts are written in its fonts' code page, so that
-// "—" is a dash and not "â€”"; what the code page lacks is spelled in
-// ASCII.
-func TestPDFText(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"3d6 — P(x ≥ 5)":    "3d6 \x97 P(x >= 5)",
-		"é · ½ × …":         "\xe9 \xb7 \xbd \xd7 \x85",
-		"Δ = B − A, x ≤ 2":  "D = B - A, x <= 2",
-		"plain ascii 1e-06": "plain ascii 1e-06",
-		"日":                 "?",
-	} {
-		if got := cp1252(in); got != want {
-			t.Errorf("cp1252(%q) = %q; want %q", in, got, want)
+		if _, got := reports.UndrawableExt(name); got != want {
+			t.Errorf("reports.UndrawableExt(%q) = %v; want %v", name, got, want)
 		}
 	}
 }

@@ -19,6 +19,23 @@ import (
 type CompareReport struct {
 	*engine.Comparison
 	LabelA, LabelB string
+	// Percent prints the text's probabilities as percentages and their
+	// changes in percentage points (the CSV and JSON keep them in [0, 1]).
+	Percent bool
+}
+
+// prob prints a probability of the text: as prob4, or as a percentage.
+func (c *CompareReport) prob(p float64) string {
+	return TableOptions{Percent: c.Percent}.prob(p)
+}
+
+// delta prints a change Δ of the text: in percentage points for a
+// probability (prob) with Percent, else as deltaText.
+func (c *CompareReport) delta(d float64, prob bool) string {
+	if c.Percent && prob {
+		return points2(d)
+	}
+	return deltaText(d, prob)
 }
 
 // CompareFormats are the formats of WriteCompare.
@@ -113,8 +130,11 @@ func WriteCompareText(w io.Writer, c *CompareReport) error {
 			fmt.Fprintln(tw, "output\tquantity\tA\tB\tΔ = B − A\t")
 		}
 		prev := ""
-		var notes []string
-		for _, r := range c.Rows {
+		keep, notes := stateRows(c.Comparison, c.delta)
+		for i, r := range c.Rows {
+			if !keep[i] {
+				continue
+			}
 			name := r.Output
 			if name == prev {
 				name = ""
@@ -133,15 +153,21 @@ func WriteCompareText(w io.Writer, c *CompareReport) error {
 			f := rowFixed(r)
 			a, b := statText(r.A.V, f), statText(r.B.V, f)
 			if r.Prob() {
-				a, b = prob4(r.A.V), prob4(r.B.V)
+				a, b = c.prob(r.A.V), c.prob(r.B.V)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t", name, q, a, b, deltaText(r.Delta.V, f))
+			d := func(v float64) string {
+				if r.Prob() {
+					return c.delta(v, true)
+				}
+				return deltaText(v, f)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t", name, q, a, b, d(r.Delta.V))
 			if sim {
 				note := ""
 				if !r.Significant {
 					note = "n.s."
 				}
-				fmt.Fprintf(tw, "[%s, %s]\t%s\t", deltaText(r.Delta.Lo, f), deltaText(r.Delta.Hi, f), note)
+				fmt.Fprintf(tw, "[%s, %s]\t%s\t", d(r.Delta.Lo), d(r.Delta.Hi), note)
 			}
 			fmt.Fprintln(tw)
 		}
@@ -158,9 +184,13 @@ func WriteCompareText(w io.Writer, c *CompareReport) error {
 		for _, d := range c.Dists {
 			ks, at, cross, swing := "—", "—", "—", "—"
 			if d.Kind == "variable" {
-				ks = prob4(d.KS)
+				ks = c.prob(d.KS)
 				if d.KSCritical > 0 {
-					ks += fmt.Sprintf(" (95%%: %s)", fixed4(d.KSCritical))
+					crit := fixed4(d.KSCritical)
+					if c.Percent {
+						crit = percent2(d.KSCritical)
+					}
+					ks += fmt.Sprintf(" (95%%: %s)", crit)
 				}
 				if !math.IsNaN(d.KSAt) {
 					at = value(d.KSAt)
@@ -168,7 +198,7 @@ func WriteCompareText(w io.Writer, c *CompareReport) error {
 				cross = crossText(d.Crossings)
 				swing = swingText(d)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Name, prob4(d.TVD), ks, at, cross, swing)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Name, c.prob(d.TVD), ks, at, cross, swing)
 		}
 		if sim {
 			fmt.Fprintln(tw, "KS (95%: c): a KS below c is no evidence of a difference at these trials; a crossing counts only where F_A − F_B is outside its 95% interval")
@@ -222,6 +252,11 @@ func oneSideLines(c *engine.Comparison) []string {
 	list := func(refs []engine.OutputRef) string {
 		var s []string
 		for _, r := range refs {
+			if len(s) == maxStates && len(refs) > maxStates+1 {
+				// A process's states: see --format csv for them all.
+				s = append(s, fmt.Sprintf("and %d more (see --format csv)", len(refs)-maxStates))
+				break
+			}
 			s = append(s, r.String())
 		}
 		return strings.Join(s, ", ")

@@ -32,8 +32,8 @@ type ComparePlot struct {
 // The sides' colours: Okabe & Ito's blue for A, vermillion for B (the
 // first two overlay colours).
 var (
-	sideA = seriesColors[0]
-	sideB = seriesColors[1]
+	sideA color.Color = okabeIto[0]
+	sideB color.Color = okabeIto[1]
 )
 
 // DrawTarget checks what a plot would draw: the kind ("variable",
@@ -235,9 +235,10 @@ func (p *ComparePlot) variableOverlay(w io.Writer, d *engine.DistCompare) error 
 	var legend []legendEntry
 	la, lb := p.legendNames()
 	top := 0.0
-	for side, col := range []color.Color{sideA, sideB} {
-		var xy plotter.XYs
-		var lo, hi []float64
+	spec := PanelSpec{Kind: "compare"}
+	for side, col := range []color.RGBA{okabeIto[0], okabeIto[1]} {
+		var xy []XY
+		var ci [][2]float64
 		for _, v := range vps {
 			if !p.CDF && ((side == 0 && !v.OnA) || (side == 1 && !v.OnB)) {
 				continue // not a value of this side's variable
@@ -252,56 +253,32 @@ func (p *ComparePlot) variableOverlay(w io.Writer, d *engine.DistCompare) error 
 					e = v.FB
 				}
 			}
-			xy = append(xy, plotter.XY{X: v.X, Y: e.V})
-			lo, hi = append(lo, e.Lo), append(hi, e.Hi)
-			top = math.Max(top, e.Hi)
+			xy = append(xy, XY{X: v.X, Y: e.V})
+			ci = append(ci, [2]float64{e.Lo, e.Hi})
+			top = math.Max(top, math.Max(e.V, e.Hi))
 		}
-		l, err := plotter.NewLine(xy)
+		d := seriesDraw{xy: xy, look: look{col: col, glyph: seriesGlyphs[side]}, sim: sim}
+		if side == 1 {
+			d.width = vg.Points(1.2) // B's steps over an identical A leave A visible
+		}
+		d.name = la
+		if side == 1 {
+			d.name = lb
+		}
+		if sim {
+			d.ci = ci
+			d.offset = (float64(side) - 0.5) * 0.12 * step(vps)
+		}
+		if p.CDF {
+			d.step = plotter.PostStep
+			d.offset = 0
+		}
+		thumbs, ss, err := addSeries(pl, d)
 		if err != nil {
 			return err
 		}
-		l.Color, l.Width, l.Dashes = col, vg.Points(2.4-0.8*float64(side)), seriesDashes[side]
-		if p.CDF {
-			l.StepStyle = plotter.PostStep
-		}
-		pl.Add(l)
-		thumbs := []plot.Thumbnailer{l}
-		if len(xy) <= 60 {
-			sc, err := plotter.NewScatter(xy)
-			if err != nil {
-				return err
-			}
-			sc.Color, sc.Shape, sc.Radius = col, seriesGlyphs[side], vg.Points(3.6-0.6*float64(side))
-			pl.Add(sc)
-			thumbs = append(thumbs, sc)
-		}
-		switch {
-		case sim && len(xy) <= 80:
-			pl.Add(&whiskers{xs: xsOfXY(xy), lo: lo, hi: hi, color: col, offset: (float64(side) - 0.5) * 0.12 * step(vps)})
-		case sim:
-			// Too many values for whiskers: the interval's ends as thin
-			// dotted lines, as the atlas draws a simulation's band.
-			for _, ends := range [][]float64{lo, hi} {
-				band := make(plotter.XYs, len(xy))
-				for i := range xy {
-					band[i] = plotter.XY{X: xy[i].X, Y: ends[i]}
-				}
-				bl, err := plotter.NewLine(band)
-				if err != nil {
-					return err
-				}
-				bl.Color, bl.Width, bl.Dashes = col, vg.Points(0.8), []vg.Length{vg.Points(1.5), vg.Points(2.5)}
-				if p.CDF {
-					bl.StepStyle = plotter.PostStep
-				}
-				pl.Add(bl)
-			}
-		}
-		lname := la
-		if side == 1 {
-			lname = lb
-		}
-		legend = append(legend, legendEntry{name: lname, thumbs: thumbs})
+		spec.Series = append(spec.Series, ss)
+		legend = append(legend, legendEntry{name: d.name, thumbs: thumbs})
 	}
 	// Each side's mean, a dotted vertical in its colour.
 	for side, col := range []color.Color{sideA, sideB} {
@@ -327,22 +304,21 @@ func (p *ComparePlot) variableOverlay(w io.Writer, d *engine.DistCompare) error 
 	pl.X.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick { return niceTicks(lo, hi, whole, 12) })
 	notes := []string{distNote(d), "dotted verticals: each side's mean"}
 	if sim {
-		what := "whiskers"
-		if len(vps) > 80 {
-			what = "thin dotted lines"
-		}
-		notes = append(notes, fmt.Sprintf("%s: 95%% intervals (Wilson) of the simulated probabilities, n=%d per side", what, p.A.Trials))
+		notes = append(notes, intervalsNote(p.A.Trials, len(vps))+" per side")
 	}
 	notes = append(notes, cutNote(vps, cut), undefinedNote(d, p))
-	return (&figure{plot: pl, legend: legend, caption: p.caption(notes...)}).write(w)
+	return (&figure{plot: pl, legend: legend, caption: p.caption(notes...), spec: spec}).write(w)
 }
 
-func xsOfXY(xy plotter.XYs) []float64 {
-	xs := make([]float64, len(xy))
-	for i, q := range xy {
-		xs[i] = q.X
+// barsSpec records signed bars.
+func barsSpec(name string, b *signedBars, sim bool) SeriesSpec {
+	xy := make([]XY, len(b.xs))
+	for i := range b.xs {
+		xy[i] = XY{X: b.xs[i], Y: b.ys[i]}
 	}
-	return xs
+	s := seriesSpec(name, "bars", xy, false, nil, false)
+	s.Simulated, s.Intervals = sim, sim
+	return s
 }
 
 func (p *ComparePlot) variableDiff(w io.Writer, d *engine.DistCompare) error {
@@ -377,7 +353,8 @@ func (p *ComparePlot) variableDiff(w io.Writer, d *engine.DistCompare) error {
 	if p.CDF {
 		note = "KS = the longest bar"
 	}
-	return (&figure{plot: pl, legend: legend, caption: p.caption(distNote(d), note, cutNote(vps, cut), undefinedNote(d, p))}).write(w)
+	spec := PanelSpec{Kind: "diff", Series: []SeriesSpec{barsSpec("B − A", bars, p.Sim())}}
+	return (&figure{plot: pl, legend: legend, caption: p.caption(distNote(d), note, cutNote(vps, cut), undefinedNote(d, p)), spec: spec}).write(w)
 }
 
 // diffChart adds a difference chart's bars, whiskers and zero line and
@@ -495,6 +472,7 @@ func (p *ComparePlot) categoryOverlay(w io.Writer, c *categorical) error {
 	la, lb := p.legendNames()
 	var legend []legendEntry
 	top := 0.0
+	spec := PanelSpec{Kind: "compare"}
 	for side, col := range []color.Color{sideA, sideB} {
 		es := c.a
 		name := la
@@ -515,6 +493,7 @@ func (p *ComparePlot) categoryOverlay(w io.Writer, c *categorical) error {
 		if p.Sim() {
 			pl.Add(&whiskers{xs: bars.xs, lo: lo, hi: hi, color: color.Black})
 		}
+		spec.Series = append(spec.Series, barsSpec(name, bars, p.Sim()))
 		legend = append(legend, legendEntry{name: name, thumbs: []plot.Thumbnailer{swatch{col}}})
 	}
 	pl.Y.Min, pl.Y.Max = 0, math.Min(1, top*1.1)
@@ -530,7 +509,7 @@ func (p *ComparePlot) categoryOverlay(w io.Writer, c *categorical) error {
 	if p.Sim() {
 		notes = append(notes, fmt.Sprintf("whiskers: 95%% intervals (Wilson), n=%d per side", p.A.Trials))
 	}
-	return (&figure{plot: pl, legend: legend, caption: p.caption(notes...), padLeft: pad}).write(w)
+	return (&figure{plot: pl, legend: legend, caption: p.caption(notes...), padLeft: pad, spec: spec}).write(w)
 }
 
 func (p *ComparePlot) categoryDiff(w io.Writer, c *categorical) error {
@@ -549,7 +528,8 @@ func (p *ComparePlot) categoryDiff(w io.Writer, c *categorical) error {
 	if c.xlabel != "event" {
 		note = "TVD " + fixed4(c.tvd) + " = half the total length of the bars"
 	}
-	return (&figure{plot: pl, legend: legend, caption: p.caption(note), padLeft: pad}).write(w)
+	spec := PanelSpec{Kind: "diff", Series: []SeriesSpec{barsSpec("B − A", bars, p.Sim())}}
+	return (&figure{plot: pl, legend: legend, caption: p.caption(note), padLeft: pad, spec: spec}).write(w)
 }
 
 // signedBars draws a bar from 0 to each y at each x, half wide in data
@@ -629,10 +609,37 @@ func (wk *whiskers) Plot(c draw.Canvas, plt *plot.Plot) {
 		}
 		px := trX(x + wk.offset)
 		y0, y1 := trY(wk.lo[i]), trY(wk.hi[i])
+		// Within the data area: an end beyond it (below the floor of a
+		// log axis) loses its cap.
+		in0, in1 := y0 >= c.Min.Y, y1 <= c.Max.Y
+		y0, y1 = max(y0, c.Min.Y), min(y1, c.Max.Y)
+		if y1 <= y0 {
+			continue
+		}
 		c.StrokeLine2(sty, px, y0, px, y1)
-		c.StrokeLine2(sty, px-capW, y0, px+capW, y0)
-		c.StrokeLine2(sty, px-capW, y1, px+capW, y1)
+		if in0 {
+			c.StrokeLine2(sty, px-capW, y0, px+capW, y0)
+		}
+		if in1 {
+			c.StrokeLine2(sty, px-capW, y1, px+capW, y1)
+		}
 	}
+}
+
+// DataRange makes room for the whiskers on the axes.
+func (wk *whiskers) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax, ymin, ymax = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for i, x := range wk.xs {
+		if math.IsNaN(wk.lo[i]) || math.IsNaN(wk.hi[i]) {
+			continue
+		}
+		xmin, xmax = math.Min(xmin, x+wk.offset), math.Max(xmax, x+wk.offset)
+		ymin, ymax = math.Min(ymin, wk.lo[i]), math.Max(ymax, wk.hi[i])
+	}
+	if xmin > xmax {
+		return 0, 0, 0, 0
+	}
+	return
 }
 
 // Thumbnail draws a whisker in a legend.

@@ -7,6 +7,12 @@
 // and report bundles ([Bundle]: a directory that appears whole or not at
 // all, its index.md linking every file), each file written atomically.
 //
+// Every chart draws by one rule (see draw.go): markers where a value is
+// known only at the points computed, steps for cumulative probabilities,
+// 95% intervals on simulated values, Okabe–Ito colours per series, tails
+// cut at [TailFloor]; [Degenerate] tells the charts a bundle leaves out.
+// Each PNG carries what it draws, a [ChartSpec] ([ReadChartSpec]).
+//
 // # Where it sits
 //
 // Plain results in, files out. reports takes what the engines return

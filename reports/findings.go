@@ -83,21 +83,60 @@ func ExtremesY(xy []XY) (lo, hi XY) {
 // fixed3 prints a metric's value with three decimals.
 func fixed3(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 
+// prob3 prints a probability of a finding to three decimals, except that
+// only an exact 0 or 1 prints as "0" or "1", and what three decimals
+// would round to either as "<0.001" or ">0.999" (see prob4).
+func prob3(p float64) string {
+	switch {
+	case p == 0:
+		return "0"
+	case p == 1:
+		return "1"
+	case p > 0 && p < 0.0005:
+		return "<0.001"
+	case p >= 0.9995 && p < 1:
+		return ">0.999"
+	}
+	return fixed3(p)
+}
+
 // isHalf tells a probability of exactly one half (up to rounding error).
 func isHalf(p float64) bool { return math.Abs(p-0.5) < 1e-9 }
 
-// halfway says where ys, over xs, first reaches 50%: "reaches 50% at x = 14
-// (0.500)" when a value is one half, or "crosses 50% between x = 7 (0.542)
-// and 8 (0.148)" when two neighbours lie on either side of it; "" when
-// neither happens.
+// halfway says where ys, over xs, first reaches 50%: "reaches 50% at x = 14"
+// when a value is one half, or "crosses 50% between x = 7 (0.542) and 8
+// (0.148)" when two neighbours lie on either side of it (the settings
+// either side: nothing lies between two whole-number settings); ""
+// when neither happens.
 func halfway(x string, xs, ys []float64) string {
-	for i := range ys {
-		if isHalf(ys[i]) {
-			return fmt.Sprintf("reaches 50%% at %s = %s", x, num(xs[i]))
+	xy := make([]XY, len(xs))
+	for i := range xs {
+		xy[i] = XY{X: xs[i], Y: ys[i]}
+	}
+	return Halfway(x, xy, false)
+}
+
+// Halfway says where a curve xy of a probability over a setting x first
+// reaches 50%, as halfway does. With interpolate (a setting of real
+// values, where the points between the computed ones exist), a crossing
+// is placed on the straight line between its neighbours, and said to
+// be: "reaches 50% at x ≈ 3.875 (interpolated between 3 and 4)". A
+// setting of whole numbers is never interpolated: TN 3.875 does not
+// exist.
+func Halfway(x string, xy []XY, interpolate bool) string {
+	for i, p := range xy {
+		if isHalf(p.Y) {
+			return fmt.Sprintf("reaches 50%% at %s = %s", x, num(p.X))
 		}
-		if i > 0 && (ys[i-1]-0.5)*(ys[i]-0.5) < 0 {
-			return fmt.Sprintf("crosses 50%% between %s = %s (%s) and %s (%s)", x, num(xs[i-1]), fixed3(ys[i-1]), num(xs[i]), fixed3(ys[i]))
+		if i == 0 || (xy[i-1].Y-0.5)*(p.Y-0.5) >= 0 {
+			continue
 		}
+		q := xy[i-1]
+		if interpolate {
+			at := q.X + (0.5-q.Y)/(p.Y-q.Y)*(p.X-q.X)
+			return fmt.Sprintf("reaches 50%% at %s ≈ %s (interpolated between %s and %s)", x, fixed3(at), num(q.X), num(p.X))
+		}
+		return fmt.Sprintf("crosses 50%% between %s = %s (%s) and %s (%s)", x, num(q.X), prob3(q.Y), num(p.X), prob3(p.Y))
 	}
 	return ""
 }

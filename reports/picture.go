@@ -2,7 +2,10 @@ package reports
 
 import (
 	"bytes"
+	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"html"
 	"image/color"
 	"io"
 	"path/filepath"
@@ -90,10 +93,11 @@ func IsPicture(data []byte, format string) bool {
 }
 
 // pictureCanvas is a canvas to draw a figure on and the function that
-// writes it out when it is drawn.
+// writes it out when it is drawn, with the chart's spec (ChartSpec): in a
+// PNG's iTXt chunk, an SVG's <metadata>; a PDF does not carry it.
 type pictureCanvas struct {
 	vg.CanvasSizer
-	finish func() error
+	finish func(spec *ChartSpec) error
 }
 
 // newCanvas makes the canvas of a figure width × height on a white
@@ -108,27 +112,84 @@ func newCanvas(w io.Writer, width, height vg.Length) pictureCanvas {
 	case "svg":
 		c := vgsvg.NewWith(vgsvg.UseWH(width, height))
 		whiteBackground(c, width, height)
-		return pictureCanvas{c, func() error {
+		return pictureCanvas{c, func(spec *ChartSpec) error {
 			var buf bytes.Buffer
 			if _, err := c.WriteTo(&buf); err != nil {
 				return err
 			}
-			_, err := io.WriteString(w, svgFonts.Replace(buf.String()))
+			svg, err := svgWithSpec(svgFonts.Replace(buf.String()), spec)
+			if err != nil {
+				return err
+			}
+			_, err = io.WriteString(w, svg)
 			return err
 		}}
 	case "pdf":
 		c := vgpdf.New(width, height)
 		whiteBackground(c, width, height)
-		return pictureCanvas{pdfText{c}, func() error { _, err := c.WriteTo(w); return err }}
+		return pictureCanvas{pdfText{c}, func(*ChartSpec) error { _, err := c.WriteTo(w); return err }}
 	}
 	img := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseBackgroundColor(color.White))
-	return pictureCanvas{img, func() error { return writeCanvas(img, w) }}
+	return pictureCanvas{img, func(spec *ChartSpec) error { return writeCanvas(img, w, spec) }}
 }
 
 // svgFonts names fallbacks for the fonts of an SVG's texts: the layout
 // was measured in Liberation Serif, which a reader may not have; Times New
 // Roman has its metrics.
 var svgFonts = strings.NewReplacer("font-family:Liberation Serif;", "font-family:'Liberation Serif','Times New Roman',Times,serif;")
+
+// svgSpecID is the id of the <metadata> element that holds an SVG's
+// ChartSpec (as JSON).
+const svgSpecID = SpecKeyword
+
+// svgWithSpec puts a chart's spec in an SVG, in a <metadata> element first
+// in the drawing.
+func svgWithSpec(svg string, spec *ChartSpec) (string, error) {
+	if spec == nil {
+		return svg, nil
+	}
+	js, err := json.Marshal(spec)
+	if err != nil {
+		return "", err
+	}
+	open := strings.Index(svg, "<svg")
+	end := strings.Index(svg[max(open, 0):], ">")
+	if open < 0 || end < 0 {
+		return "", fmt.Errorf("not an SVG")
+	}
+	at := open + end + 1
+	meta := fmt.Sprintf("\n<metadata id=%q>%s</metadata>", svgSpecID, html.EscapeString(string(js)))
+	return svg[:at] + meta + svg[at:], nil
+}
+
+// ReadPictureSpec reads the ChartSpec a PNG or an SVG of this package
+// carries (ReadChartSpec for a PNG).
+func ReadPictureSpec(b []byte) (*ChartSpec, error) {
+	if IsPicture(b, "png") {
+		return ReadChartSpec(b)
+	}
+	if !IsPicture(b, "svg") {
+		return nil, fmt.Errorf("not a PNG or an SVG")
+	}
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("the SVG carries no chart spec: %w", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "metadata" {
+			var text string
+			if err := dec.DecodeElement(&text, &se); err != nil {
+				return nil, err
+			}
+			var spec ChartSpec
+			if err := json.Unmarshal([]byte(text), &spec); err != nil {
+				return nil, err
+			}
+			return &spec, nil
+		}
+	}
+}
 
 // whiteBackground fills a vector canvas white, as the PNG's background is
 // (a transparent drawing reads badly on a dark page).

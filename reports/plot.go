@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,9 +27,11 @@ const (
 	plotH = 5 * vg.Inch
 )
 
+// The colours of a single distribution: Okabe & Ito's blue bars, the mean
+// in their vermillion.
 var (
-	barColor  = color.RGBA{R: 70, G: 110, B: 180, A: 255}
-	meanColor = color.RGBA{R: 200, G: 40, B: 40, A: 255}
+	barColor  = okabeIto[0]
+	meanColor = okabeIto[1]
 )
 
 // Caption is the description of what a result was computed with, for plot
@@ -205,7 +208,7 @@ func retitle(title, metric, what string, axes ...string) (string, string) {
 // WritePMF draws a variable's PMF as bars with the mean marked. Bars stand
 // on the variable's lattice (halves, thirds …) with half a bar of room at
 // each end; a long support loses its far tails (together less than 0.05%),
-// and the caption says so.
+// and the caption says so. Simulated bars carry their 95% intervals.
 func WritePMF(w io.Writer, r *engine.Result, v *engine.VarResult) error {
 	p := newPlot(fmt.Sprintf("%s — distribution of %s", r.Mechanic, axisLabel(v)), axisLabel(v), fmt.Sprintf("P(%s = x)", words(v.Name)))
 	den := float64(max(v.Den, 1))
@@ -213,6 +216,23 @@ func WritePMF(w io.Writer, r *engine.Result, v *engine.VarResult) error {
 	bars := &latticeBars{x0: float64(v.Lo + lo), p: v.P[lo : hi+1], half: 0.4, color: barColor}
 	p.Add(bars)
 	top := maxOf(bars.p)
+	sim := r.Engine == engine.Sim && r.Trials > 0
+	spec := seriesSpec(fmt.Sprintf("P(%s = x)", words(v.Name)), "bars", latticeXY(bars.x0, bars.p), false, barColor, false)
+	spec.Simulated = sim
+	caption := Caption(r)
+	if sim {
+		ci := wilsonAll(bars.p, r.Trials)
+		wk := &whiskers{color: color.Black}
+		for i, c := range ci {
+			if bars.p[i] > 0 || c[1] > 0 {
+				wk.xs, wk.lo, wk.hi = append(wk.xs, bars.x0+float64(i)), append(wk.lo, c[0]), append(wk.hi, c[1])
+				top = math.Max(top, c[1])
+			}
+		}
+		p.Add(wk)
+		spec.Intervals = true
+		caption = intervalsNote(r.Trials, 0) + "\n" + caption
+	}
 	ml, err := plotter.NewLine(plotter.XYs{{X: v.Stats.Mean * den, Y: 0}, {X: v.Stats.Mean * den, Y: top * 1.04}})
 	if err != nil {
 		return err
@@ -225,18 +245,30 @@ func WritePMF(w io.Writer, r *engine.Result, v *engine.VarResult) error {
 	p.X.Tick.Marker = latticeTicks{den: den, integer: true}
 	p.Y.Min, p.Y.Max = 0, top*1.06
 	p.Y.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick { return niceTicks(lo, hi, false, 6) })
-	caption := Caption(r)
 	if cut > 0 {
 		caption = fmt.Sprintf("values outside %s … %s (together P = %.2g) are not drawn\n", VarValue(v, lo), VarValue(v, hi), cut) + caption
 	}
 	if v.Undefined > 0 {
 		caption = fmt.Sprintf("%s (P = %.4g) is not drawn; the mean is over the rest\n", v.UndefinedLabel, v.Undefined) + caption
 	}
-	f := &figure{plot: p, caption: caption, legend: []legendEntry{
+	legend := []legendEntry{
 		{name: fmt.Sprintf("P(%s = x)", words(v.Name)), thumbs: []plot.Thumbnailer{swatch{barColor}}},
 		{name: fmt.Sprintf("mean %s, sd %s", num3(v.Stats.Mean), num3(v.Stats.SD)), thumbs: []plot.Thumbnailer{ml}},
-	}}
+	}
+	if sim {
+		legend = append(legend, legendEntry{name: "95% interval", thumbs: []plot.Thumbnailer{&whiskers{color: color.Black}}})
+	}
+	f := &figure{plot: p, caption: caption, legend: legend, spec: PanelSpec{Kind: "pmf", Series: []SeriesSpec{spec}}}
 	return f.write(w)
+}
+
+// latticeXY is the points of a PMF on lattice units x0, x0+1, ….
+func latticeXY(x0 float64, p []float64) []XY {
+	xy := make([]XY, len(p))
+	for i, q := range p {
+		xy[i] = XY{X: x0 + float64(i), Y: q}
+	}
+	return xy
 }
 
 // num3 prints a statistic with three decimals, without float noise.
@@ -428,98 +460,128 @@ func probAxis(a *plot.Axis) {
 	a.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick { return niceTicks(0, 1, false, 5) })
 }
 
-// WriteAtLeast draws P(X ≥ x) for a variable.
+// WriteAtLeast draws P(X ≥ x) for a variable: a step function of x
+// (it holds from one value of the variable up to the next), a marker on
+// each value, simulated values with their 95% intervals.
 func WriteAtLeast(w io.Writer, r *engine.Result, v *engine.VarResult) error {
 	name := words(v.Name)
 	p := newPlot(fmt.Sprintf("%s — chance of at least x: P(%s ≥ x)", r.Mechanic, name), "x = "+axisLabel(v), fmt.Sprintf("P(%s ≥ x)", name))
 	lo, hi, cut := shownRange(v.P)
-	var pts plotter.XYs
+	var xy []XY
 	tail := 0.0
 	for i := len(v.P) - 1; i >= lo; i-- {
 		tail += v.P[i]
 		if i <= hi {
-			pts = append(pts, plotter.XY{X: v.Value(i), Y: math.Min(tail, 1)})
+			xy = append(xy, XY{X: v.Value(i), Y: math.Min(tail, 1)})
 		}
 	}
-	sort.Slice(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
-	l, sc, err := plotter.NewLinePoints(pts)
+	d := seriesDraw{name: fmt.Sprintf("P(%s ≥ x)", name), xy: xy, look: look{col: barColor, glyph: draw.CircleGlyph{}}, step: plotter.PreStep}
+	caption := Caption(r)
+	if d.sim = r.Engine == engine.Sim && r.Trials > 0; d.sim {
+		d.ci = wilsonAll(ysOf(xy), r.Trials)
+		caption = intervalsNote(r.Trials, len(xy)) + "\n" + caption
+	}
+	_, spec, err := addSeries(p, d)
 	if err != nil {
 		return err
 	}
-	l.Color = barColor
-	l.Width = vg.Points(2)
-	sc.Shape = draw.CircleGlyph{}
-	sc.Color = barColor
-	sc.Radius = vg.Points(3)
-	p.Add(l)
-	if len(pts) <= 60 {
-		p.Add(sc)
-	}
 	probAxis(&p.Y)
 	p.X.Tick.Marker = latticeTicks{den: 1, integer: v.Den <= 1}
-	caption := Caption(r)
 	if cut > 0 {
 		caption = fmt.Sprintf("values outside %s … %s (together P = %.2g) are not drawn\n", VarValue(v, lo), VarValue(v, hi), cut) + caption
 	}
 	if v.Undefined > 0 {
 		caption = fmt.Sprintf("%s (P = %.4g) is not drawn; the mean is over the rest\n", v.UndefinedLabel, v.Undefined) + caption
 	}
-	return (&figure{plot: p, caption: caption}).write(w)
+	return (&figure{plot: p, caption: caption, spec: PanelSpec{Kind: "atleast", Series: []SeriesSpec{spec}}}).write(w)
+}
+
+func ysOf(xy []XY) []float64 {
+	ys := make([]float64, len(xy))
+	for i, q := range xy {
+		ys[i] = q.Y
+	}
+	return ys
 }
 
 // HasLongTail reports a variable whose chance of exceeding a value falls
-// below 1e-4 over several decades (a bursting damage roll): its tail is
-// invisible on a linear axis and WriteTail shows it.
+// from 1e-4 to TailFloor over several of its values (a bursting damage
+// roll): that tail is invisible on a linear axis and WriteTail shows it.
+// A bounded variable whose chances drop from above 1e-4 to nothing in a
+// step or two has none.
 func HasLongTail(v *engine.VarResult) bool {
-	tail, decades := 0.0, 0
+	tail, n := 0.0, 0
 	for i := len(v.P) - 1; i >= 0; i-- {
 		tail += v.P[i]
-		if tail > 0 && tail < 1e-4 {
-			decades++
+		if tail >= TailFloor && tail < 1e-4 {
+			n++
 		}
 	}
-	return decades >= 3
+	return n >= 3
 }
 
 // WriteTail draws the complementary CDF P(X > x) on a logarithmic axis, so
 // that a long tail (bursting dice: every value is reachable, ever less
-// likely) reads as the straight-ish line it is.
+// likely) reads as the straight-ish line it is, down to TailFloor.
 func WriteTail(w io.Writer, r *engine.Result, v *engine.VarResult) error {
+	return WriteTailFloor(w, r, v, TailFloor)
+}
+
+// WriteTailFloor is WriteTail down to the probability floor (asked for:
+// TailFloor is the default).
+func WriteTailFloor(w io.Writer, r *engine.Result, v *engine.VarResult, floor float64) error {
+	if !(floor > 0) {
+		return fmt.Errorf("the floor of a tail plot must be a positive probability, not %g", floor)
+	}
 	name := words(v.Name)
 	p := newPlot(fmt.Sprintf("%s — the tail of %s: P(%s > x), log scale", r.Mechanic, name, name), "x = "+axisLabel(v), fmt.Sprintf("P(%s > x)", name))
-	var pts plotter.XYs
-	tail := 0.0
+	var xy []XY
+	tail, below := 0.0, false
 	for i := len(v.P) - 1; i >= 0; i-- {
-		if tail > 1e-15 {
-			pts = append(pts, plotter.XY{X: v.Value(i), Y: math.Min(tail, 1)})
+		switch {
+		case tail >= floor:
+			xy = append(xy, XY{X: v.Value(i), Y: math.Min(tail, 1)})
+		case tail > 0:
+			below = true
 		}
 		tail += v.P[i]
 	}
-	if len(pts) < 2 {
-		return fmt.Errorf("%s has no tail to draw", v.Name)
+	if len(xy) < 2 {
+		return fmt.Errorf("%s has no tail to draw above %g", v.Name, floor)
 	}
-	sort.Slice(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
-	l, err := plotter.NewLine(pts)
+	d := seriesDraw{name: fmt.Sprintf("P(%s > x)", name), xy: xy, look: look{col: barColor, glyph: draw.CircleGlyph{}}, step: plotter.PostStep, logY: true}
+	caption := Caption(r)
+	if d.sim = r.Engine == engine.Sim && r.Trials > 0; d.sim {
+		d.ci = wilsonAll(ysOf(xy), r.Trials)
+		caption = intervalsNote(r.Trials, len(xy)) + "\n" + caption
+	}
+	_, spec, err := addSeries(p, d)
 	if err != nil {
 		return err
 	}
-	l.Color = barColor
-	l.Width = vg.Points(2)
-	l.StepStyle = plotter.PostStep
-	p.Add(l)
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = decadeTicks{}
 	p.X.Tick.Marker = latticeTicks{den: 1, integer: v.Den <= 1}
-	lo := pts[len(pts)-1].Y
-	for _, q := range pts {
-		lo = math.Min(lo, q.Y)
+	low := 1.0
+	for _, q := range xy {
+		low = math.Min(low, q.Y)
 	}
-	p.Y.Min, p.Y.Max = math.Pow(10, math.Floor(math.Log10(lo))), 1
-	caption := Caption(r)
+	p.Y.Min, p.Y.Max = math.Max(floor, math.Pow(10, math.Floor(math.Log10(low)))), 1
+	if below {
+		caption = fmt.Sprintf("drawn down to P = %s; the chances beyond are smaller still\n", decadeLabel(floor)) + caption
+	}
 	if r.Truncated > 0 {
-		caption = fmt.Sprintf("the exact engine left out the tail beyond the last value drawn: a mass of %.2g (truncated_mass)\n", r.Truncated) + caption
+		caption = fmt.Sprintf("the exact engine left out the tail beyond the last value it reached: a mass of %.2g (truncated_mass)\n", r.Truncated) + caption
 	}
-	return (&figure{plot: p, caption: caption}).write(w)
+	return (&figure{plot: p, caption: caption, spec: PanelSpec{Kind: "tail", Series: []SeriesSpec{spec}}}).write(w)
+}
+
+// decadeLabel prints a probability as the decade ticks do: 0.01, 1e-6.
+func decadeLabel(x float64) string {
+	if k := math.Log10(x); k == math.Trunc(k) && k < -2 {
+		return "1e" + strconv.Itoa(int(k))
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
 // decadeTicks labels a logarithmic probability axis at powers of ten: 1,
@@ -548,34 +610,36 @@ func (decadeTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// WriteSurvival draws S(t) of a process.
+// WriteSurvival draws S(t) of a process: a step function of whole t, a
+// marker on each t, simulated values with their 95% intervals.
 func WriteSurvival(w io.Writer, r *engine.Result) error {
 	pr := r.Process
 	u := unit(pr.TimeUnit)
 	p := newPlot(fmt.Sprintf("%s — chance it is still going after t %ss", r.Mechanic, u), fmt.Sprintf("t (%ss)", u), "S(t) = P(T > t)")
-	var pts plotter.XYs
+	var xy []XY
 	for t, s := range pr.Survival {
-		pts = append(pts, plotter.XY{X: float64(t), Y: s})
+		xy = append(xy, XY{X: float64(t), Y: s})
 		if s < 1e-3 && t >= 5 {
 			break // the rest of the horizon is flat at ~0
 		}
 	}
-	l, err := plotter.NewLine(pts)
+	d := seriesDraw{name: "S(t)", xy: xy, look: look{col: barColor, glyph: draw.CircleGlyph{}}, step: plotter.PostStep}
+	caption := Caption(r)
+	if d.sim = r.Engine == engine.Sim && r.Trials > 0; d.sim {
+		d.ci = wilsonAll(ysOf(xy), r.Trials)
+		caption = intervalsNote(r.Trials, len(xy)) + "\n" + caption
+	}
+	_, spec, err := addSeries(p, d)
 	if err != nil {
 		return err
 	}
-	l.StepStyle = plotter.PostStep
-	l.Width = vg.Points(2)
-	l.Color = barColor
-	p.Add(l)
 	probAxis(&p.Y)
 	p.X.Min = 0
 	p.X.Tick.Marker = latticeTicks{den: 1, integer: true}
-	caption := Caption(r)
-	if n := len(pts); n < len(pr.Survival) {
+	if n := len(xy); n < len(pr.Survival) {
 		caption = fmt.Sprintf("drawn up to t = %d, where S(t) < 0.001 (horizon %d %ss)\n", n-1, pr.Horizon, u) + caption
 	}
-	return (&figure{plot: p, caption: caption}).write(w)
+	return (&figure{plot: p, caption: caption, spec: PanelSpec{Kind: "survival", Series: []SeriesSpec{spec}}}).write(w)
 }
 
 // FamilyMax is the most curves a family plot draws (one per point of a
@@ -585,7 +649,7 @@ const FamilyMax = 12
 // WriteSurvivalFamily draws the survival curves S(t) of several results of
 // one process mechanic (one per value of a swept parameter, labelled by
 // labels) on one chart, up to the last t where any of them is still above
-// 0.001.
+// 0.001: steps, each in its own colour and marker.
 func WriteSurvivalFamily(w io.Writer, title, caption string, labels []string, rs []*engine.Result) error {
 	if len(rs) == 0 || len(rs) > FamilyMax || len(labels) != len(rs) {
 		return fmt.Errorf("a survival family needs 1 to %d results, one label each", FamilyMax)
@@ -609,24 +673,27 @@ func WriteSurvivalFamily(w io.Writer, title, caption string, labels []string, rs
 	last = min(last+1, len(pr0.Survival)-1)
 	p := newPlot(title, fmt.Sprintf("t (%ss)", u), "S(t) = P(T > t)")
 	var legend []legendEntry
+	spec := PanelSpec{Kind: "survival"}
+	sim := false
 	for i, r := range rs {
-		var pts plotter.XYs
+		var xy []XY
 		for t, s := range r.Process.Survival {
 			if t > last {
 				break
 			}
-			pts = append(pts, plotter.XY{X: float64(t), Y: s})
+			xy = append(xy, XY{X: float64(t), Y: s})
 		}
-		l, err := plotter.NewLine(pts)
+		d := seriesDraw{name: labels[i], xy: xy, look: lookOf(i, len(rs)), step: plotter.PostStep}
+		if d.sim = r.Engine == engine.Sim && r.Trials > 0; d.sim {
+			d.ci = wilsonAll(ysOf(xy), r.Trials)
+			sim = true
+		}
+		thumbs, s, err := addSeries(p, d)
 		if err != nil {
 			return err
 		}
-		l.StepStyle = plotter.PostStep
-		l.Color = seriesColors[i%len(seriesColors)]
-		l.Dashes = seriesDashes[i%len(seriesDashes)]
-		l.Width = vg.Points(math.Max(1.2, 3.2-0.3*float64(i)))
-		p.Add(l)
-		legend = append(legend, legendEntry{name: labels[i], thumbs: []plot.Thumbnailer{l}})
+		spec.Series = append(spec.Series, s)
+		legend = append(legend, legendEntry{name: labels[i], thumbs: thumbs})
 	}
 	probAxis(&p.Y)
 	p.X.Min = 0
@@ -634,50 +701,137 @@ func WriteSurvivalFamily(w io.Writer, title, caption string, labels []string, rs
 	if last < len(pr0.Survival)-1 {
 		caption = fmt.Sprintf("drawn up to t = %d, beyond which every curve is below 0.001 (horizon %d %ss)\n", last, pr0.Horizon, u) + caption
 	}
-	return (&figure{plot: p, caption: caption, legend: legend}).write(w)
+	if sim {
+		caption = intervalsNote(rs[0].Trials, last+1) + "\n" + caption
+	}
+	return (&figure{plot: p, caption: caption, legend: legend, spec: spec}).write(w)
 }
 
 // WriteBands draws one stacked bar per result (e.g. one per TN) of a
 // categorical band, labelled by labels. Labels of the form "name=value"
 // put the name on the axis and the values under the bars (thinned when they
 // would collide); the legend stands beside the plot, top to bottom in the
-// order of the stack.
+// order of the stack, and lists only categories of some mass. More than
+// maxLayers categories of mass keep the maxLayers−1 largest, the rest
+// drawn as one grey layer; the final states of a process over two state
+// variables ("hp=3 round=2") are a heat map over them instead
+// (WriteStates). Simulated bars carry the 95% intervals of the boundaries
+// between their layers.
 func WriteBands(w io.Writer, title, caption string, labels []string, rs []*engine.Result, band string) error {
 	if len(rs) == 0 {
 		return fmt.Errorf("no results to plot")
 	}
-	var b0 *engine.BandResult
-	for i := range rs[0].Bands {
-		if rs[0].Bands[i].Name == band {
-			b0 = &rs[0].Bands[i]
-		}
-	}
+	b0 := bandOf(rs[0], band)
 	if b0 == nil {
 		return fmt.Errorf("%s has no band %q", rs[0].Mechanic, band)
+	}
+	if _, ok := jointStates(b0.Labels); ok && len(b0.Labels) > maxJointLayers {
+		return WriteStates(w, title, caption, labels, rs, band)
 	}
 	if caption == "" {
 		caption = Caption(rs[0])
 	}
 	xName, ticks := bandTicks(labels)
 	p := newPlot(title, xName, "probability")
-	pal := moreland.SmoothBlueRed().Palette(max(2, len(b0.Labels)))
-	sb := &stackedBars{n: len(rs), half: 0.36}
+	// Each category's share in each bar, and its largest.
+	shares := make([][]float64, len(b0.Labels))
+	most := make([]float64, len(b0.Labels))
 	for k := range b0.Labels {
-		vals := make([]float64, len(rs))
+		shares[k] = make([]float64, len(rs))
 		for i, r := range rs {
-			for _, b := range r.Bands {
-				if b.Name == band {
-					vals[i] = b.P[k]
-				}
+			if b := bandOf(r, band); b != nil && k < len(b.P) {
+				shares[k][i] = b.P[k]
+				most[k] = math.Max(most[k], b.P[k])
 			}
 		}
-		sb.layers = append(sb.layers, vals)
-		sb.colors = append(sb.colors, pal.Colors()[k])
 	}
-	p.Add(sb)
+	var kept, none []int
+	for k := range b0.Labels {
+		if most[k] >= massFloor {
+			kept = append(kept, k)
+		} else {
+			none = append(none, k)
+		}
+	}
+	var rest []int
+	if len(kept) > maxLayers {
+		byMass := slices.Clone(kept)
+		sort.SliceStable(byMass, func(a, b int) bool { return most[byMass[a]] > most[byMass[b]] })
+		big := map[int]bool{}
+		for _, k := range byMass[:maxLayers-1] {
+			big[k] = true
+		}
+		var top []int
+		for _, k := range kept {
+			if big[k] {
+				top = append(top, k)
+			} else {
+				rest = append(rest, k)
+			}
+		}
+		kept = top
+	}
+	pal := moreland.SmoothBlueRed().Palette(max(2, len(kept)))
+	sb := &stackedBars{n: len(rs), half: 0.36}
 	var legend []legendEntry
-	for k := len(b0.Labels) - 1; k >= 0; k-- {
-		legend = append(legend, legendEntry{name: b0.Labels[k], thumbs: []plot.Thumbnailer{swatch{sb.colors[k]}}})
+	for j, k := range kept {
+		sb.layers = append(sb.layers, shares[k])
+		sb.colors = append(sb.colors, pal.Colors()[j])
+		legend = append(legend, legendEntry{name: b0.Labels[k], thumbs: []plot.Thumbnailer{swatch{sb.colors[j]}}, mass: massPtr(most[k])})
+	}
+	if len(rest) > 0 {
+		other := make([]float64, len(rs))
+		m := 0.0
+		for _, k := range rest {
+			for i := range rs {
+				other[i] += shares[k][i]
+			}
+		}
+		for _, v := range other {
+			m = math.Max(m, v)
+		}
+		grey := color.RGBA{150, 150, 150, 255}
+		sb.layers = append(sb.layers, other)
+		sb.colors = append(sb.colors, grey)
+		legend = append(legend, legendEntry{name: fmt.Sprintf("%d other categories", len(rest)), thumbs: []plot.Thumbnailer{swatch{grey}}, mass: massPtr(m)})
+	}
+	slices.Reverse(legend) // top of the stack first
+	p.Add(sb)
+	spec := PanelSpec{Kind: "bands"}
+	for j, l := range sb.layers {
+		name := "other categories"
+		if j < len(kept) {
+			name = b0.Labels[kept[j]]
+		}
+		spec.Series = append(spec.Series, seriesSpec(name, "stacked", latticeXY(0, l), false, sb.colors[j], false))
+	}
+	if sim := rs[0].Engine == engine.Sim && rs[0].Trials > 0; sim {
+		// The boundaries between layers: the share of the layers under
+		// each, with its Wilson interval.
+		wk := &whiskers{color: color.Black}
+		for i := range rs {
+			below := 0.0
+			for j := 0; j < len(sb.layers)-1; j++ {
+				below += sb.layers[j][i]
+				if below <= 0 || below >= 1-1e-12 {
+					continue
+				}
+				ci := engine.Wilson(int64(math.Round(below*float64(rs[0].Trials))), rs[0].Trials)
+				wk.xs, wk.lo, wk.hi = append(wk.xs, float64(i)), append(wk.lo, ci[0]), append(wk.hi, ci[1])
+			}
+		}
+		p.Add(wk)
+		for j := range spec.Series {
+			spec.Series[j].Simulated, spec.Series[j].Intervals = true, true
+		}
+		caption = fmt.Sprintf("whiskers: 95%% intervals (Wilson) of the boundaries between layers, n=%d\n", rs[0].Trials) + caption
+	}
+	if len(none) > 0 {
+		var names []string
+		for _, k := range none {
+			names = append(names, b0.Labels[k])
+		}
+		caption = fmt.Sprintf("no mass in any bar, so not in the legend: %s\n", strings.Join(shorten(names, 6), ", ")) + caption
 	}
 	// At least four bars' room, so that one or two bars are not slabs.
 	mid, half := float64(len(rs)-1)/2, math.Max(float64(len(rs)), 4)/2
@@ -685,7 +839,7 @@ func WriteBands(w io.Writer, title, caption string, labels []string, rs []*engin
 	probAxis(&p.Y)
 	p.X.Tick.Marker = ticks
 	p.X.Tick.Length = 0
-	f := &figure{plot: p, caption: caption, legend: legend, beside: true}
+	f := &figure{plot: p, caption: caption, legend: legend, beside: true, spec: spec}
 	// Thin (and, for long labels, slant) the labels under the bars to
 	// what the width of the data area leaves room for.
 	if len(ticks) > 1 {
@@ -824,7 +978,7 @@ func (s *stackedBars) Plot(c draw.Canvas, plt *plot.Plot) {
 			r := vg.Rectangle{Min: vg.Point{X: x0, Y: trY(base)}, Max: vg.Point{X: x1, Y: trY(top)}}
 			c.Fill(r.Path())
 			// A segment with room for it shows its probability.
-			label := fmt.Sprintf("%.2f", l[i])
+			label := probLabel(l[i])
 			if r.Max.Y-r.Min.Y >= 2*sty.Height(label) && x1-x0 >= sty.Width(label)+vg.Points(6) {
 				st := sty
 				if luminance(s.colors[k]) < 0.45 {
@@ -862,24 +1016,16 @@ type Series struct {
 	Err [][2]float64
 }
 
-// Line styles of overlay series, in order: colours (Okabe & Ito's, which
-// stay apart for colour-blind readers), dash patterns and markers, and
-// widths that shrink so that a series drawn over an identical one leaves it
-// visible around and between its dashes.
+// Styles of the series of a chart (see lookOf): dash patterns, used past
+// eight series only, and markers, solid shapes first, one per series.
 var (
-	seriesColors = []color.Color{
-		color.RGBA{0, 114, 178, 255}, color.RGBA{213, 94, 0, 255}, color.RGBA{0, 158, 115, 255},
-		color.RGBA{204, 121, 167, 255}, color.RGBA{230, 159, 0, 255}, color.RGBA{86, 180, 233, 255},
-		color.RGBA{0, 0, 0, 255},
-	}
 	seriesDashes = [][]vg.Length{nil, {vg.Points(7), vg.Points(4)}, {vg.Points(2), vg.Points(3)},
 		{vg.Points(9), vg.Points(3), vg.Points(2), vg.Points(3)}, {vg.Points(4), vg.Points(2)}}
-	seriesGlyphs = []draw.GlyphDrawer{draw.RingGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{},
-		draw.CrossGlyph{}, draw.PlusGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{}}
+	seriesGlyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{},
+		draw.RingGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}}
 	// categoryGlyphs mark the points of a categorical axis, which stand
-	// alone (no line leads the eye to them): solid shapes first.
-	categoryGlyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{},
-		draw.RingGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.CrossGlyph{}}
+	// alone (no guide leads the eye to them).
+	categoryGlyphs = seriesGlyphs
 )
 
 // Lines is an overlay chart: several series (mechanics, option settings or
@@ -919,20 +1065,20 @@ func WriteLines(w io.Writer, c *Lines) error {
 	var marks []markLine
 	lo, hi := math.Inf(1), math.Inf(-1)
 	xInt := true
+	spec := PanelSpec{Kind: "lines"}
 	for i, s := range c.Series {
-		var thumbs []plot.Thumbnailer
-		var err error
+		lk := lookOf(i, len(c.Series))
+		d := seriesDraw{name: s.Name, xy: s.XY, ci: s.Err, look: lk, sim: s.Err != nil}
 		if c.XLabels != nil {
-			thumbs, err = addPoints(p, i, len(c.Series), s)
-		} else {
-			thumbs, err = addLine(p, i, s.XY)
-			if err == nil && s.Err != nil {
-				err = addErrorBars(p, i, s.XY, s.Err, 0)
-			}
+			d.offset = categoryOffset(i, len(c.Series))
+			d.look.glyph = categoryGlyphs[i%len(categoryGlyphs)]
+			d.alone = true // nothing lies between two options
 		}
+		thumbs, ss, err := addSeries(p, d)
 		if err != nil {
 			return err
 		}
+		spec.Series = append(spec.Series, ss)
 		name := s.Name
 		if n, _, ok := metricWords(name, s.Unit); ok {
 			name = n
@@ -942,10 +1088,13 @@ func WriteLines(w io.Writer, c *Lines) error {
 		}
 		legend = append(legend, legendEntry{name: name, thumbs: thumbs})
 		for _, x := range s.Marks {
-			marks = append(marks, markLine{x: x, style: draw.LineStyle{Color: seriesColors[i%len(seriesColors)], Width: vg.Points(0.8),
+			marks = append(marks, markLine{x: x, style: draw.LineStyle{Color: lk.col, Width: vg.Points(0.8),
 				Dashes: []vg.Length{vg.Points(1), vg.Points(2)}}})
 		}
 		for j, pt := range s.XY {
+			if math.IsNaN(pt.Y) {
+				continue
+			}
 			lo, hi = math.Min(lo, pt.Y), math.Max(hi, pt.Y)
 			if j < len(s.Err) {
 				lo, hi = math.Min(lo, s.Err[j][0]), math.Max(hi, s.Err[j][1])
@@ -974,90 +1123,17 @@ func WriteLines(w io.Writer, c *Lines) error {
 	if len(marks) > 0 {
 		caption = strings.TrimSpace(caption + "\ndotted verticals: the rules' band edges, in each series' colour")
 	}
-	return (&figure{plot: p, caption: caption, legend: legend}).write(w)
+	return (&figure{plot: p, caption: caption, legend: legend, spec: spec}).write(w)
 }
 
-// addLine draws the i-th series of an overlay in the i-th style: a line
-// and, for up to 60 points, markers. It returns the legend's thumbnails.
-func addLine(p *plot.Plot, i int, xy []XY) ([]plot.Thumbnailer, error) {
-	l, sc, err := plotter.NewLinePoints(plotXYs(xy))
-	if err != nil {
-		return nil, err
+// categoryOffset shifts the i-th of n series on a categorical axis a
+// little from the others', so that equal values stay visible.
+func categoryOffset(i, n int) float64 {
+	if n <= 1 {
+		return 0
 	}
-	col := seriesColors[i%len(seriesColors)]
-	l.Color = col
-	l.Width = vg.Points(math.Max(1.2, 3.2-0.7*float64(i)))
-	l.Dashes = seriesDashes[i%len(seriesDashes)]
-	sc.Color = col
-	sc.Shape = seriesGlyphs[i%len(seriesGlyphs)]
-	sc.Radius = vg.Points(math.Max(2.5, 4.5-0.6*float64(i)))
-	p.Add(l)
-	if len(xy) <= 60 {
-		p.Add(sc)
-	}
-	return []plot.Thumbnailer{l, sc}, nil
-}
-
-// addErrorBars draws the 95% intervals err ([lo, hi] per point) of the
-// i-th series at its points, shifted by dx along x.
-func addErrorBars(p *plot.Plot, i int, xy []XY, err [][2]float64, dx float64) error {
-	var eb errorPoints
-	for j, pt := range xy {
-		if j >= len(err) || math.IsNaN(pt.Y) || math.IsNaN(err[j][0]) || math.IsNaN(err[j][1]) {
-			continue
-		}
-		eb.XYs = append(eb.XYs, plotter.XY{X: pt.X + dx, Y: pt.Y})
-		eb.YErrors = append(eb.YErrors, struct{ Low, High float64 }{pt.Y - err[j][0], err[j][1] - pt.Y})
-	}
-	if len(eb.XYs) == 0 {
-		return nil
-	}
-	bars, e := plotter.NewYErrorBars(eb)
-	if e != nil {
-		return e
-	}
-	bars.Color = seriesColors[i%len(seriesColors)]
-	bars.Width = vg.Points(1)
-	bars.CapWidth = vg.Points(6)
-	p.Add(bars)
-	return nil
-}
-
-// errorPoints are points with their error bars, for plotter.NewYErrorBars.
-type errorPoints struct {
-	plotter.XYs
-	plotter.YErrors
-}
-
-// addPoints draws the i-th of n series on a categorical x axis: a marker
-// at each position (shifted a little from the other series', so that
-// equal values stay visible) with its error bar, and no line. It returns
-// the legend's thumbnail.
-func addPoints(p *plot.Plot, i, n int, s Series) ([]plot.Thumbnailer, error) {
-	dx := 0.0
-	if n > 1 {
-		spread := math.Min(0.5, 0.12*float64(n-1))
-		dx = -spread/2 + spread*float64(i)/float64(n-1)
-	}
-	var pts plotter.XYs
-	for _, pt := range s.XY {
-		pts = append(pts, plotter.XY{X: pt.X + dx, Y: pt.Y})
-	}
-	sc, err := plotter.NewScatter(pts)
-	if err != nil {
-		return nil, err
-	}
-	col := seriesColors[i%len(seriesColors)]
-	sc.Color = col
-	sc.Shape = categoryGlyphs[i%len(categoryGlyphs)]
-	sc.Radius = vg.Points(4.5)
-	p.Add(sc)
-	if s.Err != nil {
-		if err := addErrorBars(p, i, s.XY, s.Err, dx); err != nil {
-			return nil, err
-		}
-	}
-	return []plot.Thumbnailer{sc}, nil
+	spread := math.Min(0.5, 0.12*float64(n-1))
+	return -spread/2 + spread*float64(i)/float64(n-1)
 }
 
 // categoryAxis makes p's x axis categorical: one labelled position per
@@ -1197,6 +1273,11 @@ type Heatmap struct {
 	// Diverging colours the values on a range symmetric about 0 (a
 	// change: no change is the middle colour).
 	Diverging bool
+	// fit colours a probability from 0 to the largest value rather than
+	// on [0, 1] (a distribution over many cells); kind is what the spec
+	// calls the panel ("heatmap" when empty).
+	fit  bool
+	kind string
 }
 
 // WriteHeatmap draws a heat map with the values printed in the cells (up
@@ -1210,6 +1291,9 @@ func WriteHeatmap(w io.Writer, h *Heatmap) error {
 	lo, hi := 0.0, 1.0
 	if !prob {
 		lo, hi = zRange(h.Z)
+	} else if h.fit {
+		_, hi = zRange(h.Z)
+		hi = math.Max(hi, 1e-12)
 	}
 	if h.Diverging {
 		m := math.Max(math.Abs(lo), math.Abs(hi))
@@ -1220,6 +1304,7 @@ func WriteHeatmap(w io.Writer, h *Heatmap) error {
 	}
 	hm := plotter.NewHeatMap(grid{xs: h.Xs, ys: h.Ys, z: h.Z}, moreland.SmoothBlueRed().Palette(255))
 	hm.Min, hm.Max = lo, hi
+	hm.NaN = color.White // a point with no value
 	title, id := retitle(h.Title, h.Metric, zLabel, h.XLabel, h.YLabel)
 	caption := h.Caption
 	if id != "" {
@@ -1229,14 +1314,18 @@ func WriteHeatmap(w io.Writer, h *Heatmap) error {
 	p.Add(hm)
 	p.X.Tick.Marker = valueTicks(h.Xs, h.XLabels)
 	p.Y.Tick.Marker = valueTicks(h.Ys, h.YLabels)
+	spec := PanelSpec{Kind: cmp.Or(h.kind, "heatmap"), Series: []SeriesSpec{{Name: zLabel, Draw: "cells", Points: countCells(h.Z), Sorted: true}}}
 	if len(h.Xs)*len(h.Ys) <= 400 {
 		l, err := cellLabels(h, lo, hi, prob)
 		if err != nil {
 			return err
 		}
-		p.Add(l)
+		if l != nil {
+			p.Add(l)
+			spec.Cells = l.Labels
+		}
 	}
-	return (&figure{plot: p, colorBar: colorBar(zLabel, lo, hi, prob), caption: caption}).write(w)
+	return (&figure{plot: p, colorBar: colorBar(zLabel, lo, hi, prob && !h.fit), caption: caption, spec: spec}).write(w)
 }
 
 // zRange is the smallest and the largest value of a grid, NaN aside (0
@@ -1271,6 +1360,9 @@ func cellLabels(h *Heatmap, lo, hi float64, prob bool) (*plotter.Labels, error) 
 	var dark []bool
 	for r, y := range h.Ys {
 		for c, x := range h.Xs {
+			if math.IsNaN(h.Z[r][c]) {
+				continue // a blank cell
+			}
 			lbls.XYs = append(lbls.XYs, plotter.XY{X: x, Y: y})
 			l := cellValue(h.Z[r][c], prob)
 			if h.Diverging && h.Z[r][c] > 0 {
@@ -1280,6 +1372,9 @@ func cellLabels(h *Heatmap, lo, hi float64, prob bool) (*plotter.Labels, error) 
 			col, err := cm.At(math.Min(math.Max(h.Z[r][c], lo), hi))
 			dark = append(dark, err == nil && luminance(col) < 0.45)
 		}
+	}
+	if len(lbls.XYs) == 0 {
+		return nil, nil
 	}
 	l, err := plotter.NewLabels(lbls)
 	if err != nil {
@@ -1310,11 +1405,12 @@ func colorBar(label string, lo, hi float64, prob bool) *plot.Plot {
 	return cb
 }
 
-// cellValue prints a heat map cell: probabilities with two decimals, other
-// values with three significant digits.
+// cellValue prints a heat map cell: probabilities with two decimals, never
+// rounded to a certainty they are not (probLabel), other values with three
+// significant digits.
 func cellValue(v float64, prob bool) string {
 	if prob {
-		return fmt.Sprintf("%.2f", v)
+		return probLabel(v)
 	}
 	return fmt.Sprintf("%.3g", v)
 }

@@ -51,3 +51,28 @@ func TestHeatFindingWording(t *testing.T) {
 		t.Errorf("heatFinding: %q", got)
 	}
 }
+
+// TestHalfwayWholeSettings: over a setting of whole numbers a crossing
+// of 50% names the settings either side, never a setting between them
+// (the atlas said "reaches 50% at x ≈ 3.875" for a TN and "≈ 1.476" for
+// a number of people); over real values it may interpolate, and says so.
+// A probability too small for three decimals is not printed as 0.000.
+func TestHalfwayWholeSettings(t *testing.T) {
+	t.Parallel()
+	xy := []XY{{X: 2, Y: 0.8}, {X: 3, Y: 0.694}, {X: 4, Y: 0.472}}
+	for _, c := range []struct {
+		xy          []XY
+		interpolate bool
+		want        string
+	}{
+		{xy, false, "crosses 50% between x = 3 (0.694) and 4 (0.472)"},
+		{xy, true, "reaches 50% at x ≈ 3.874 (interpolated between 3 and 4)"},
+		{[]XY{{X: 3, Y: 0.0001}, {X: 4, Y: 0.729}}, false, "crosses 50% between x = 3 (<0.001) and 4 (0.729)"},
+		{[]XY{{X: 3, Y: 0.2}, {X: 4, Y: 0.5}, {X: 5, Y: 0.5}, {X: 6, Y: 0.7}}, true, "reaches 50% at x = 4"},
+		{[]XY{{X: 3, Y: 0.2}, {X: 4, Y: 0.3}}, false, ""},
+	} {
+		if got := Halfway("x", c.xy, c.interpolate); got != c.want {
+			t.Errorf("Halfway(%v, %v) = %q, want %q", c.xy, c.interpolate, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -21,9 +22,15 @@ var Formats = []string{"table", "csv", "json"}
 
 // Write renders a result in the named format.
 func Write(w io.Writer, r *engine.Result, format string) error {
+	return WriteWith(w, r, format, TableOptions{})
+}
+
+// WriteWith renders a result in the named format, a text table with opt
+// (the CSV and JSON have no options).
+func WriteWith(w io.Writer, r *engine.Result, format string, opt TableOptions) error {
 	switch format {
 	case "table":
-		return WriteTable(w, r)
+		return WriteTableWith(w, r, opt)
 	case "csv":
 		return WriteCSV(w, r)
 	case "json":
@@ -121,13 +128,90 @@ func optionString(r *engine.Result) string {
 	return strings.Join(parts, " ")
 }
 
+// TableOptions shape a text table (WriteTableWith, WriteWith); the CSV
+// and the JSON hold every number as it is, whatever they say.
+type TableOptions struct {
+	// Percent prints probabilities as percentages ("93.98%", "<0.01%"),
+	// with the same rules as prob4: only an exact 0 or 1 prints as "0%"
+	// or "100%".
+	Percent bool
+}
+
+// prob prints a probability of a text table, as prob4 or as a
+// percentage.
+func (o TableOptions) prob(p float64) string {
+	if o.Percent {
+		return percent2(p)
+	}
+	return prob4(p)
+}
+
+// isProb is prob after "P", as in "with P = 0.3631" or "with P < 0.01%".
+func (o TableOptions) isProb(p float64) string {
+	s := o.prob(p)
+	if s[0] == '<' || s[0] == '>' {
+		return s[:1] + " " + s[1:]
+	}
+	return "= " + s
+}
+
+// percent2 prints a probability as a percentage to two decimals, the
+// precision of prob4: "93.98%"; only an exact 0 or 1 prints as "0%" or
+// "100%", and what two decimals would round to either as "<0.01%" or
+// ">99.99%".
+func percent2(p float64) string {
+	switch {
+	case p == 0:
+		return "0%"
+	case p == 1:
+		return "100%"
+	case p > 0 && p < 0.00005:
+		return "<0.01%"
+	case p >= 0.99995 && p < 1:
+		return ">99.99%"
+	}
+	return strconv.FormatFloat(p*100, 'f', 2, 64) + "%"
+}
+
+// points2 prints a change of a probability in percentage points, with its
+// sign, to two decimals ("+5.00 pp"); an exact 0 is "0", and a change too
+// small for two decimals is "+<0.01 pp" or "-<0.01 pp", never none.
+func points2(d float64) string {
+	s := strconv.FormatFloat(math.Abs(d)*100, 'f', 2, 64)
+	switch {
+	case d == 0:
+		return "0"
+	case s == "0.00":
+		s = "<0.01"
+	}
+	if d < 0 {
+		return "-" + s + " pp"
+	}
+	return "+" + s + " pp"
+}
+
+// TinyMass is the least probability that a text table gives a row of a
+// variable's distribution or of a list of states: the far tails of a big
+// pool (1e-13 at −52) are counted in one line instead, and the table's
+// min and max are those of the values it prints. The CSV and JSON keep
+// every value, and the exact extremes.
+const TinyMass = 1e-12
+
 // WriteTable writes a human-readable report: aligned columns, no trailing
 // spaces on any line. The distribution table of the primary variable, and
 // of every conditional one (Var.Given), has P(= x), P(≤ x) and P(≥ x) (the
 // CSV's ccdf column is P(> x)).
 func WriteTable(w io.Writer, r *engine.Result) error {
+	return WriteTableWith(w, r, TableOptions{})
+}
+
+// WriteTableWith is WriteTable with options.
+func WriteTableWith(w io.Writer, r *engine.Result, opt TableOptions) error {
 	var buf bytes.Buffer
-	if err := writeTable(&buf, r); err != nil {
+	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	t := &table{tw: tw, sim: r.Engine == engine.Sim, TableOptions: opt}
+	t.write(r)
+	if err := tw.Flush(); err != nil {
 		return err
 	}
 	_, err := w.Write(trimLines(buf.Bytes()))
@@ -144,9 +228,16 @@ func trimLines(b []byte) []byte {
 	return bytes.Join(lines, []byte("\n"))
 }
 
-func writeTable(w io.Writer, r *engine.Result) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	sim := r.Engine == engine.Sim
+// table writes a text table: sim adds a simulation's intervals; exact
+// says that the block being written has a column of exact fractions.
+type table struct {
+	tw         io.Writer
+	sim, exact bool
+	TableOptions
+}
+
+func (t *table) write(r *engine.Result) {
+	tw := t.tw
 	for _, h := range Header(r) {
 		fmt.Fprintf(tw, "%s:\t%s\n", h[0], h[1])
 	}
@@ -154,66 +245,142 @@ func writeTable(w io.Writer, r *engine.Result) error {
 		fmt.Fprintf(tw, "warning:\t%s\n", wmsg)
 	}
 	if len(r.Events) > 0 {
-		fmt.Fprintln(tw)
-		tableProbs(tw, "event", sim)
-		for _, e := range r.Events {
-			tableProb(tw, e.Name, e.P, e.CI, sim)
-		}
+		t.events(r)
 	}
 	for _, b := range r.Bands {
-		fmt.Fprintln(tw)
-		tableProbs(tw, b.Name, sim)
-		var states *stateList
-		if isStateBand(r, &b) {
-			states = bandList(b.P)
-		}
-		for i, l := range b.Labels {
-			var ci [2]float64
-			if sim {
-				ci = b.CI[i]
-			}
-			if states != nil && states.omit(b.P[i]) {
-				continue
-			}
-			tableProb(tw, l, b.P[i], ci, sim)
-		}
-		if states != nil {
-			states.note(tw)
-		}
+		t.band(r, &b)
 	}
 	if r.Process != nil {
-		tableProcess(tw, r.Process)
+		t.process(r.Process)
 	}
 	if len(r.Vars) > 0 {
-		tableStats(tw, r.Vars)
-		tableDist(tw, &r.Vars[0])
+		t.stats(r.Vars)
+		t.dist(&r.Vars[0])
 		// A conditional distribution is not the primary's with its
 		// condition's mass taken out: it is printed in full as well.
 		for i := 1; i < len(r.Vars); i++ {
 			if r.Vars[i].Given != "" {
-				tableDist(tw, &r.Vars[i])
+				t.dist(&r.Vars[i])
 			}
 		}
 	}
-	return tw.Flush()
 }
 
-// tableProbs heads a block of probabilities named what: with a
-// simulation's Wilson intervals when sim is set.
-func tableProbs(tw io.Writer, what string, sim bool) {
-	if sim {
-		fmt.Fprintf(tw, "%s\tP\t95%% CI (Wilson)\t\n", what)
-	} else {
-		fmt.Fprintf(tw, "%s\tP\t\n", what)
+// events writes the events. The events of a process's absorbing states
+// ("absorbed:STATE", one per state) are a list of states (absorbedList);
+// every other event is listed, whatever its probability: it was asked
+// for.
+func (t *table) events(r *engine.Result) {
+	fmt.Fprintln(t.tw)
+	t.exact = false
+	for _, e := range r.Events {
+		t.exact = t.exact || e.Exact != ""
+	}
+	t.probsHead("event")
+	states := stateEvents(r)
+	l := absorbedList(eventPs(r.Events, states))
+	l.noun = "absorbed:…"
+	last := -1
+	for i := range r.Events {
+		if states[i] {
+			last = i
+		}
+	}
+	for i, e := range r.Events {
+		if !states[i] || !l.omit(e.P) {
+			t.probRow(e.Name, e.P, e.CI, e.Exact)
+		}
+		if i == last {
+			l.note(t.tw, t.TableOptions)
+		}
 	}
 }
 
-// tableProb is a line of a block of probabilities (tableProbs).
-func tableProb(tw io.Writer, name string, p float64, ci [2]float64, sim bool) {
-	if sim {
-		fmt.Fprintf(tw, "%s\t%s\t[%s, %s]\t\n", name, prob4(p), prob4(ci[0]), prob4(ci[1]))
-	} else {
-		fmt.Fprintf(tw, "%s\t%s\t\n", name, prob4(p))
+// stateEvents marks the events of r that stand for a process's absorbing
+// states (mechanics.ProcessSpec's "absorbed:STATE").
+func stateEvents(r *engine.Result) []bool {
+	marks := make([]bool, len(r.Events))
+	if r.Process == nil {
+		return marks
+	}
+	states := map[string]bool{}
+	for _, s := range r.Process.AbsorbingStates {
+		states["absorbed:"+s] = true
+	}
+	for i, e := range r.Events {
+		marks[i] = states[e.Name]
+	}
+	return marks
+}
+
+// eventPs are the probabilities of the marked events.
+func eventPs(es []engine.EventResult, marks []bool) []float64 {
+	var ps []float64
+	for i, e := range es {
+		if marks[i] {
+			ps = append(ps, e.P)
+		}
+	}
+	return ps
+}
+
+// band writes a band. A band of a process's final states, or any band
+// with more than maxStates labels of some mass, is a list of states
+// (bandList); a shorter band lists every label it declares.
+func (t *table) band(r *engine.Result, b *engine.BandResult) {
+	fmt.Fprintln(t.tw)
+	t.exact = b.Exact != nil
+	t.probsHead(b.Name)
+	var states *stateList
+	if isStateBand(r, b) || longList(b.P) {
+		states = bandList(b.P)
+		if !isStateBand(r, b) {
+			states.noun = "labels"
+		}
+	}
+	for i, l := range b.Labels {
+		var ci [2]float64
+		if t.sim {
+			ci = b.CI[i]
+		}
+		if states != nil && states.omit(b.P[i]) {
+			continue
+		}
+		ex := ""
+		if b.Exact != nil {
+			ex = b.Exact[i]
+		}
+		t.probRow(l, b.P[i], ci, ex)
+	}
+	if states != nil {
+		states.note(t.tw, t.TableOptions)
+	}
+}
+
+// probsHead heads a block of probabilities named what: with a
+// simulation's Wilson intervals when sim is set, with the exact fractions
+// when exact is.
+func (t *table) probsHead(what string) {
+	switch {
+	case t.sim:
+		fmt.Fprintf(t.tw, "%s\tP\t95%% CI (Wilson)\t\n", what)
+	case t.exact:
+		fmt.Fprintf(t.tw, "%s\tP\texact\t\n", what)
+	default:
+		fmt.Fprintf(t.tw, "%s\tP\t\n", what)
+	}
+}
+
+// probRow is a line of a block of probabilities (probsHead): ex is P as
+// an exact fraction, or "".
+func (t *table) probRow(name string, p float64, ci [2]float64, ex string) {
+	switch {
+	case t.sim:
+		fmt.Fprintf(t.tw, "%s\t%s\t[%s, %s]\t\n", name, t.prob(p), t.prob(ci[0]), t.prob(ci[1]))
+	case t.exact:
+		fmt.Fprintf(t.tw, "%s\t%s\t%s\t\n", name, t.prob(p), ex)
+	default:
+		fmt.Fprintf(t.tw, "%s\t%s\t\n", name, t.prob(p))
 	}
 }
 
@@ -230,9 +397,10 @@ const maxStates = 12
 
 // stateList decides which states of a process a text table lists, and
 // counts the others for a closing note (the CSV and JSON list every
-// state). A state with probability 0 is never listed: a chain has many. A
-// list with more than maxStates states of some mass is shortened further:
-// it leaves out the states below least, and lists at most most states.
+// state). A state with probability 0 is never listed: a chain has many;
+// nor one below TinyMass. A list with more than maxStates states of some
+// mass is shortened further: it leaves out the states below least, and
+// lists at most most states.
 type stateList struct {
 	long        bool
 	least       float64
@@ -241,6 +409,8 @@ type stateList struct {
 	// rest counts the states of some mass left out, restP their mass.
 	rest  int
 	restP float64
+	// noun names what is listed in the note ("states" by default).
+	noun string
 }
 
 // absorbedList is the list of a process's absorbing states, of
@@ -275,7 +445,7 @@ func (l *stateList) omit(p float64) bool {
 	switch {
 	case p == 0:
 		l.zero++
-	case l.long && (p < l.least || l.shown >= l.most):
+	case p < TinyMass || l.long && (p < l.least || l.shown >= l.most):
 		l.rest++
 		l.restP += p
 	default:
@@ -289,7 +459,7 @@ func (l *stateList) omit(p float64) bool {
 // probability, if any were: a row "(20 more states)" whose P cell, "0
 // each; see --format csv", is the last of its line so that it widens no
 // column.
-func (l *stateList) note(tw io.Writer) {
+func (l *stateList) note(tw io.Writer, o TableOptions) {
 	n := l.zero + l.rest
 	var p string
 	switch {
@@ -300,88 +470,183 @@ func (l *stateList) note(tw io.Writer) {
 	case l.rest == 0:
 		p = "0 each"
 	case l.zero == 0:
-		p = prob4(l.restP) + " in all"
+		p = o.prob(l.restP) + " in all"
 	default:
-		p = fmt.Sprintf("%s in all, %d of them 0", prob4(l.restP), l.zero)
+		p = fmt.Sprintf("%s in all, %d of them 0", o.prob(l.restP), l.zero)
 	}
-	states := "states"
+	noun := cmp.Or(l.noun, "states")
 	if n == 1 {
-		states = "state"
+		noun = strings.TrimSuffix(noun, "s")
 	}
-	fmt.Fprintf(tw, "(%d more %s)\t%s; see --format csv\n", n, states, p)
+	fmt.Fprintf(tw, "(%d more %s)\t%s; see --format csv\n", n, noun, p)
 }
 
-// tableProcess writes a process's absorption within its horizon and,
+// process writes a process's absorption within its horizon and,
 // when it is known, with no horizon at all: the states with mass (see
 // stateList), then a note of those left out.
-func tableProcess(tw io.Writer, p *engine.ProcessResult) {
+func (t *table) process(p *engine.ProcessResult) {
+	tw := t.tw
 	fmt.Fprintln(tw)
 	fmt.Fprintf(tw, "absorbed within %d %ss\tP\t\n", p.Horizon, unit(p.TimeUnit))
 	l := absorbedList(p.Absorbed)
 	for i, s := range p.AbsorbingStates {
 		if !l.omit(p.Absorbed[i]) {
-			fmt.Fprintf(tw, "%s\t%s\t\n", s, prob4(p.Absorbed[i]))
+			fmt.Fprintf(tw, "%s\t%s\t\n", s, t.prob(p.Absorbed[i]))
 		}
 	}
-	l.note(tw)
-	fmt.Fprintf(tw, "(not absorbed)\t%s\t\n", prob4(p.Undecided))
+	l.note(tw, t.TableOptions)
+	fmt.Fprintf(tw, "(not absorbed)\t%s\t\n", t.prob(p.Undecided))
 	if p.Unbounded {
 		fmt.Fprintf(tw, "mean time, unlimited horizon\t%.4f\t\n", p.MeanTimeUnbounded)
 		l := absorbedList(p.AbsorbedUnbounded)
 		for i, s := range p.AbsorbingStates {
 			if !l.omit(p.AbsorbedUnbounded[i]) {
-				fmt.Fprintf(tw, "P(%s), unlimited horizon\t%s\t\n", s, prob4(p.AbsorbedUnbounded[i]))
+				fmt.Fprintf(tw, "P(%s), unlimited horizon\t%s\t\n", s, t.prob(p.AbsorbedUnbounded[i]))
 			}
 		}
-		l.note(tw)
+		l.note(tw, t.TableOptions)
 	}
 }
 
-// tableStats writes the statistics of every variable, then a note for
-// each that has no value with some probability.
-func tableStats(tw io.Writer, vars []engine.VarResult) {
+// printedRange is the least and the greatest value of v that a table
+// prints (of probability TinyMass or more), and whether it has any.
+func printedRange(v *engine.VarResult) (lo, hi float64, ok bool) {
+	for i, p := range v.P {
+		if p < TinyMass {
+			continue
+		}
+		x := v.Value(i)
+		if !ok {
+			lo, ok = x, true
+		}
+		hi = x
+	}
+	return lo, hi, ok
+}
+
+// stats writes the statistics of every variable, then a note for
+// each that has no value with some probability. Their min and max are
+// over the values the table prints (see TinyMass): a line says so, with
+// the exact extremes, where these differ.
+func (t *table) stats(vars []engine.VarResult) {
+	tw := t.tw
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "variable\tmean\tsd\tmin\tp5\tp25\tp50\tp75\tp95\tmax\t")
-	var notes []string
+	var notes, extremes []string
 	for _, v := range vars {
 		s := v.Stats
 		if len(v.P) == 0 || math.IsNaN(s.Mean) {
 			fmt.Fprintf(tw, "%s\t—\t—\t—\t—\t—\t—\t—\t—\t—\t\n", v.Name)
 		} else {
-			fmt.Fprintf(tw, "%s\t%s\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name, fixed4(s.Mean), s.SD, value(s.Min), value(s.P5), value(s.P25), value(s.P50), value(s.P75), value(s.P95), value(s.Max))
+			lo, hi := s.Min, s.Max
+			if l, h, ok := printedRange(&v); ok && (l != lo || h != hi) {
+				var ex []string
+				if l != lo {
+					ex = append(ex, "min "+value(lo))
+				}
+				if h != hi {
+					ex = append(ex, "max "+value(hi))
+				}
+				extremes = append(extremes, v.Name+" "+strings.Join(ex, ", "))
+				lo, hi = l, h
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name, fixed4(s.Mean), s.SD, value(lo), value(s.P5), value(s.P25), value(s.P50), value(s.P75), value(s.P95), value(hi))
 		}
 		switch {
 		case v.Given != "" && v.Undefined > 0:
 			notes = append(notes, fmt.Sprintf("%s: given %s (P %s); %s with P %s given it; its distribution is conditional and its statistics are over the rest",
-				v.Name, v.Given, isProb4(v.GivenP), v.UndefinedLabel, isProb4(v.Undefined)))
+				v.Name, v.Given, t.isProb(v.GivenP), v.UndefinedLabel, t.isProb(v.Undefined)))
 		case v.Given != "":
-			notes = append(notes, fmt.Sprintf("%s: given %s (P %s); its distribution and statistics are conditional", v.Name, v.Given, isProb4(v.GivenP)))
+			notes = append(notes, fmt.Sprintf("%s: given %s (P %s); its distribution and statistics are conditional", v.Name, v.Given, t.isProb(v.GivenP)))
 		case v.Undefined > 0:
-			notes = append(notes, fmt.Sprintf("%s: %s with P %s; its statistics are over the rest", v.Name, v.UndefinedLabel, isProb4(v.Undefined)))
+			notes = append(notes, fmt.Sprintf("%s: %s with P %s; its statistics are over the rest", v.Name, v.UndefinedLabel, t.isProb(v.Undefined)))
 		}
+	}
+	if len(extremes) > 0 {
+		notes = append(notes, fmt.Sprintf("(min and max are over the values of P ≥ %s; over every value, in --format csv: %s)", num(TinyMass), strings.Join(extremes, "; ")))
 	}
 	for _, n := range notes {
 		fmt.Fprintf(tw, "%s\n", n)
 	}
 }
 
-// tableDist writes a variable's distribution: P(= x), P(≤ x) and P(≥ x)
-// at every value it takes.
-func tableDist(tw io.Writer, v *engine.VarResult) {
+// dist writes a variable's distribution: P(= x), P(≤ x) and P(≥ x)
+// at every value of probability TinyMass or more, then one line for the
+// values left out, if any.
+func (t *table) dist(v *engine.VarResult) {
+	tw := t.tw
 	fmt.Fprintln(tw)
-	if v.Given != "" {
-		fmt.Fprintf(tw, "x = %s | %s\tP(= x)\tP(≤ x)\tP(≥ x)\t\n", v.Name, v.Given)
-	} else {
-		fmt.Fprintf(tw, "x = %s\tP(= x)\tP(≤ x)\tP(≥ x)\t\n", v.Name)
+	exact := ""
+	if v.Exact != nil {
+		exact = "exact\t"
 	}
-	for i, t := range v.Tails() {
-		if p := v.P[i]; p != 0 {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", VarValue(v, i), prob4(p), prob4(t.Le), prob4(t.Ge))
+	name := v.Name
+	if v.Given != "" {
+		name += " | " + v.Given
+	}
+	fmt.Fprintf(tw, "x = %s\tP(= x)\tP(≤ x)\tP(≥ x)\t%s\n", name, exact)
+	var left []int
+	for i, tl := range v.Tails() {
+		switch p := v.P[i]; {
+		case p == 0:
+		case p < TinyMass:
+			left = append(left, i)
+		default:
+			ex := ""
+			if v.Exact != nil {
+				ex = v.Exact[i] + "\t"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", VarValue(v, i), t.prob(p), t.prob(tl.Le), t.prob(tl.Ge), ex)
 		}
 	}
 	if v.Undefined > 0 {
-		fmt.Fprintf(tw, "(%s)\t%s\t\t\t\n", v.UndefinedLabel, prob4(v.Undefined))
+		fmt.Fprintf(tw, "(%s)\t%s\t\t\t\n", v.UndefinedLabel, t.prob(v.Undefined))
 	}
+	if len(left) > 0 {
+		values := "values"
+		if len(left) == 1 {
+			values = "value"
+		}
+		fmt.Fprintf(tw, "(%d more %s, of P < %s each: %s; see --format csv)\n", len(left), values, num(TinyMass), leftRuns(v, left))
+	}
+}
+
+// leftRuns says which values of v a table left out (left, in order): the
+// runs of them with no printed value between, "-44…-4 and 4…44".
+func leftRuns(v *engine.VarResult, left []int) string {
+	var runs []string
+	start := 0
+	for k := 1; k <= len(left); k++ {
+		if k < len(left) && !shownBetween(v, left[k-1], left[k]) {
+			continue
+		}
+		a, b := left[start], left[k-1]
+		if a == b {
+			runs = append(runs, VarValue(v, a))
+		} else {
+			runs = append(runs, VarValue(v, a)+"…"+VarValue(v, b))
+		}
+		start = k
+	}
+	if len(runs) > 3 {
+		runs = append(runs[:3], "…")
+		return strings.Join(runs, ", ")
+	}
+	if len(runs) > 1 {
+		return strings.Join(runs[:len(runs)-1], ", ") + " and " + runs[len(runs)-1]
+	}
+	return runs[0]
+}
+
+// shownBetween tells whether a table prints a value of v between its
+// i-th and j-th.
+func shownBetween(v *engine.VarResult, i, j int) bool {
+	for k := i + 1; k < j; k++ {
+		if v.P[k] >= TinyMass {
+			return true
+		}
+	}
+	return false
 }
 
 // value prints a value of a variable: whole numbers without a decimal
@@ -433,7 +698,7 @@ var csvColumns = [][2]string{
 	{"count", "simulations: trials with this value or event"},
 	{"ci_lo", "simulations: lower end of the Wilson 95% interval of probability (events and bands)"},
 	{"ci_hi", "simulations: upper end of the Wilson 95% interval of probability (events and bands)"},
-	{"exact", "exact engine, pmf rows: the probability as a fraction (5/36) when it could afford rational arithmetic"},
+	{"exact", "exact engine, pmf, event and band rows: the probability as a fraction (5/36) when it could afford rational arithmetic"},
 }
 
 // WriteCSV writes one tidy table: a "# key: value" metadata header (spreadsheet
@@ -460,7 +725,7 @@ func WriteCSV(w io.Writer, r *engine.Result) error {
 		if cw.sim {
 			count = strconv.FormatInt(e.Count, 10)
 		}
-		cw.Write(append(append([]string{"event", e.Name, "", num(e.P), "", "", count}, cw.ci(e.CI)...), ""))
+		cw.Write(append(append([]string{"event", e.Name, "", num(e.P), "", "", count}, cw.ci(e.CI)...), e.Exact))
 	}
 	for _, b := range r.Bands {
 		for i, l := range b.Labels {
@@ -468,7 +733,11 @@ func WriteCSV(w io.Writer, r *engine.Result) error {
 			if cw.sim {
 				c = b.CI[i]
 			}
-			cw.Write(append(append([]string{"band", b.Name, l, num(b.P[i]), "", "", ""}, cw.ci(c)...), ""))
+			ex := ""
+			if b.Exact != nil {
+				ex = b.Exact[i]
+			}
+			cw.Write(append(append([]string{"band", b.Name, l, num(b.P[i]), "", "", ""}, cw.ci(c)...), ex))
 		}
 	}
 	for i := range r.Vars {
@@ -608,6 +877,15 @@ type jsonResult struct {
 	Process       *engine.ProcessResult     `json:"process,omitempty"`
 	Truncated     float64                   `json:"truncated_mass,omitempty"`
 	Warnings      []string                  `json:"warnings,omitempty"`
+	Exact         *jsonExact                `json:"exact,omitempty"`
+}
+
+// jsonExact holds the exact fractions of the distributions and events
+// that have them (the exact engine, when it could afford rational
+// arithmetic); a band's are under its "exact" key.
+type jsonExact struct {
+	Distributions map[string][][2]any `json:"distributions,omitempty"`
+	Events        map[string]string   `json:"events,omitempty"`
 }
 
 // jsonUndefined is the mass where a variable has no value.
@@ -676,6 +954,7 @@ func WriteJSON(w io.Writer, r *engine.Result) error {
 	for _, e := range r.Events {
 		j.Events[e.Name] = e.P
 	}
+	j.Exact = exactJSON(r)
 	if len(r.Bands) > 0 {
 		j.Bands = map[string]map[string]any{}
 		for _, b := range r.Bands {
@@ -683,10 +962,51 @@ func WriteJSON(w io.Writer, r *engine.Result) error {
 			if b.CI != nil {
 				m["ci95"] = b.CI
 			}
+			if b.Exact != nil {
+				m["exact"] = b.Exact
+			}
 			j.Bands[b.Name] = m
 		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(j)
+}
+
+// exactJSON gathers the exact fractions of r's distributions (as
+// "distributions", [value, fraction] at every value of some mass) and
+// events; nil when it has none.
+func exactJSON(r *engine.Result) *jsonExact {
+	var x jsonExact
+	for _, v := range r.Vars {
+		if v.Exact == nil {
+			continue
+		}
+		pts := [][2]any{}
+		for i, p := range v.P {
+			switch {
+			case p == 0:
+			case v.Den > 1:
+				pts = append(pts, [2]any{v.Value(i), v.Exact[i]})
+			default:
+				pts = append(pts, [2]any{v.Lo + i, v.Exact[i]})
+			}
+		}
+		if x.Distributions == nil {
+			x.Distributions = map[string][][2]any{}
+		}
+		x.Distributions[v.Name] = pts
+	}
+	for _, e := range r.Events {
+		if e.Exact != "" {
+			if x.Events == nil {
+				x.Events = map[string]string{}
+			}
+			x.Events[e.Name] = e.Exact
+		}
+	}
+	if x.Distributions == nil && x.Events == nil {
+		return nil
+	}
+	return &x
 }

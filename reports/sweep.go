@@ -77,6 +77,10 @@ type Sweep struct {
 	// Kind is how a sweep of two parameters is drawn: "" or "heatmap", or
 	// "lines" (SweepPlotKinds).
 	Kind string
+	// Percent prints the text table's probabilities as percentages, and
+	// their changes in percentage points (the CSV and JSON keep them in
+	// [0, 1]).
+	Percent bool
 }
 
 // Names lists the varied parameters.
@@ -327,10 +331,22 @@ func WriteSweepTable(w io.Writer, s *Sweep) error {
 		for j, v := range p.Values {
 			row = append(row, s.Axes[j].Text(v))
 		}
+		val := func(v float64, metric string, signed bool) string {
+			if s.Percent && probabilityOnly(metric) {
+				if signed {
+					return points2(v)
+				}
+				return percent2(v)
+			}
+			if signed {
+				metric = ""
+			}
+			return tableValue(v, metric, signed)
+		}
 		for i, e := range p.Metrics {
-			row = append(row, tableValue(e.V, s.Metrics[i], false))
+			row = append(row, val(e.V, s.Metrics[i], false))
 			if sim {
-				row = append(row, "["+tableValue(e.Lo, s.Metrics[i], false)+", "+tableValue(e.Hi, s.Metrics[i], false)+"]")
+				row = append(row, "["+val(e.Lo, s.Metrics[i], false)+", "+val(e.Hi, s.Metrics[i], false)+"]")
 			}
 		}
 		if s.Delta != "" {
@@ -343,9 +359,9 @@ func WriteSweepTable(w io.Writer, s *Sweep) error {
 					continue
 				}
 				e := p.Deltas[i]
-				row = append(row, tableValue(e.V, "", true))
+				row = append(row, val(e.V, s.Metrics[i], true))
 				if sim {
-					row = append(row, "["+tableValue(e.Lo, "", true)+", "+tableValue(e.Hi, "", true)+"]")
+					row = append(row, "["+val(e.Lo, s.Metrics[i], true)+", "+val(e.Hi, s.Metrics[i], true)+"]")
 				}
 			}
 		}

@@ -827,6 +827,15 @@ func (sr *seriesRun) lines() (string, error) {
 	if yscale != 1 {
 		quantity += " × " + mechanics.FormatNum(yscale)
 	}
+	// A simulated single metric (not a difference) carries its 95%
+	// interval.
+	var one *engine.Metric
+	withCI := e.Kind == engine.Sim && len(s.Diff) == 0
+	if withCI {
+		var err error
+		one, err = engine.ParseMetric(metric)
+		withCI = err == nil
+	}
 	for _, pt := range pts {
 		r, y, err := cr.metric(e, pt.m, pt.c, metric)
 		if err != nil {
@@ -858,34 +867,47 @@ func (sr *seriesRun) lines() (string, error) {
 			continue // undefined here (a mean over no outcomes): left out
 		}
 		rs.XY = append(rs.XY, reports.XY{X: x, Y: y})
+		if withCI {
+			est, err := one.Eval(r)
+			if err != nil {
+				return "", err
+			}
+			lo, hi := est.Lo*yscale, est.Hi*yscale
+			rs.Err = append(rs.Err, [2]float64{min(lo, hi), max(lo, hi)})
+		}
 		sr.add(r, reports.ChartRow{Quantity: quantity, X: x, Y: y, Setting: s.X + "=" + mechanics.FormatNum(pt.value)})
 	}
 	scale := cmp.Or(s.Scale, 1)
 	for _, mk := range s.Marks {
 		rs.Marks = append(rs.Marks, mk*scale+s.Offset)
 	}
-	rs.NoPoints = len(rs.XY) > 40
 	if isProb(metric) && len(s.Diff) == 0 && s.XMetric == "" && yscale == 1 {
-		return crossing(rs.XY), nil
+		return crossing(rs.XY, len(pts) > 0 && realParam(pts[0].m, s.X)), nil
 	}
 	return extremes(rs.XY), nil
 }
 
-// crossing says where a probability curve reaches 0.5 (interpolated).
-func crossing(xy []reports.XY) string {
-	for i := range xy {
-		if xy[i].Y == 0.5 {
-			return "reaches 50% at x = " + fmt3(xy[i].X)
-		}
-		if i > 0 && (xy[i-1].Y-0.5)*(xy[i].Y-0.5) < 0 {
-			t := (0.5 - xy[i-1].Y) / (xy[i].Y - xy[i-1].Y)
-			return "reaches 50% at x ≈ " + fmt3(xy[i-1].X+t*(xy[i].X-xy[i-1].X))
-		}
+// crossing says where a probability curve reaches 0.5: between the two
+// settings either side of it (reports.Halfway), interpolated only over a
+// setting of real values (real).
+func crossing(xy []reports.XY, real bool) string {
+	if s := reports.Halfway("x", xy, real); s != "" {
+		return s
 	}
 	if len(xy) == 0 {
 		return "no points"
 	}
 	return "never reaches 50%: " + extremes(xy)
+}
+
+// realParam tells whether m's parameter name takes real values.
+func realParam(m *mechanics.Mechanic, name string) bool {
+	for _, p := range m.Params {
+		if p.Name == name {
+			return p.Real
+		}
+	}
+	return false
 }
 
 // extremes gives a curve's lowest and highest values and where.
@@ -934,9 +956,11 @@ func (sr *seriesRun) dist() (string, error) {
 				continue
 			}
 			rs.XY = append(rs.XY, reports.XY{X: x, Y: q})
+			if r.Engine == engine.Sim && r.Trials > 0 {
+				rs.Err = append(rs.Err, engine.Wilson(int64(math.Round(q*float64(r.Trials))), r.Trials))
+			}
 			sr.add(r, reports.ChartRow{Quantity: "P(" + v.Name + " = x)", X: x, Y: q, Setting: setting})
 		}
-		rs.NoPoints = len(rs.XY) > 40
 		f := fmt.Sprintf("%s %s, mean %s", v.Name, fmt3(v.Stats.P50), fmt3(v.Stats.Mean))
 		if v.Undefined > 0 {
 			f += fmt.Sprintf(" (%s: %s)", v.UndefinedLabel, fmt3(v.Undefined))
@@ -965,6 +989,9 @@ func (sr *seriesRun) dist() (string, error) {
 			continue
 		}
 		rs.XY = append(rs.XY, q)
+		if r.Engine == engine.Sim && r.Trials > 0 {
+			rs.Err = append(rs.Err, engine.Wilson(int64(math.Round(q.Y*float64(r.Trials))), r.Trials))
+		}
 		sr.add(r, reports.ChartRow{Quantity: "P(" + v.Name + " ≥ x)", X: q.X, Y: q.Y, Setting: setting})
 	}
 	for _, q := range xy {
@@ -977,7 +1004,7 @@ func (sr *seriesRun) dist() (string, error) {
 		top := xy[len(xy)-1]
 		rare = fmt.Sprintf("never that rare: its largest value %s has P = %s", fmt3(top.X), fmt3(top.Y))
 	}
-	rs.Step, rs.NoPoints = true, true
+	rs.Step = "pre" // P(X ≥ x) holds from the value before up to x
 	return rare, nil
 }
 
@@ -1020,6 +1047,9 @@ func (sr *seriesRun) survival() (string, error) {
 		}
 		x := float64(t)*cmp.Or(s.Scale, 1) + s.Offset
 		rs.XY = append(rs.XY, reports.XY{X: x, Y: y})
+		if r.Engine == engine.Sim && r.Trials > 0 {
+			rs.Err = append(rs.Err, engine.Wilson(int64(math.Round(y*float64(r.Trials))), r.Trials))
+		}
 		sr.add(r, reports.ChartRow{Quantity: quantity, X: x, Y: y, Setting: settingsOf(s.Set) + fmt.Sprintf(" t=%d", t)})
 		if half == "" && sv <= 0.5 {
 			half = fmt.Sprintf("t = %d %ss", t, r.Process.TimeUnit)
@@ -1028,8 +1058,7 @@ func (sr *seriesRun) survival() (string, error) {
 	if half == "" {
 		half = fmt.Sprintf("not within %d %ss (S = %s)", r.Process.Horizon, r.Process.TimeUnit, fmt3(r.Process.Survival[len(r.Process.Survival)-1]))
 	}
-	rs.Step = true
-	rs.NoPoints = len(rs.XY) > 40
+	rs.Step = "post" // S(t) holds from t to the next step
 	return half, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/internal/chartcheck"
 	"github.com/oddsmith/oddsmith/internal/pngtest"
 	"github.com/oddsmith/oddsmith/systems"
 )
@@ -100,6 +101,7 @@ func TestAtlasBundle(t *testing.T) {
 			t.Fatal(err)
 		}
 		pngtest.Check(t, c.Name, png)
+		chartcheck.Check(t, c.Name, png)
 		b, err := os.ReadFile(filepath.Join(dir, c.Name+".csv"))
 		if err != nil {
 			t.Fatal(err)
@@ -271,5 +273,47 @@ func TestMetricExpr(t *testing.T) {
 				t.Errorf("evalMetric(%q) gave no error", s)
 			}
 		})
+	}
+}
+
+// TestChartFindingWholeSettings: a lines panel over a parameter of whole
+// numbers finds where P crosses 50% between the two settings either
+// side (the atlas said "reaches 50% at x ≈ 3.875" of a target number);
+// over a real parameter (a height) it interpolates and says so.
+func TestChartFindingWholeSettings(t *testing.T) {
+	t.Parallel()
+	src := `seed = 1
+[[chart]]
+name = "c"
+[[chart.panel]]
+kind = "lines"
+metric = "event:success"
+range = "2..9"
+series = [{ label = "ag pool 0", mechanic = "ag.skill_test", x = "tn", set = { skill = 0, attribute = 2 } }]
+[[chart.panel]]
+kind = "lines"
+metric = "event:deep_or_worse"
+range = "0..20:0.5"
+series = [{ label = "ag concrete", mechanic = "ag.fall_damage", x = "height", set = { surface = "concrete" } }]
+`
+	p, err := ParsePlan(systems.Default, "p.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, err := RunPlan(context.Background(), p, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	index, err := os.ReadFile(filepath.Join(dir, "index.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"ag pool 0 crosses 50% between x = 3 (0.694) and 4 (0.472)", "ag concrete reaches 50% at x ≈ 10.682 (interpolated between 10.5 and 11)"} {
+		if !bytes.Contains(index, []byte(want)) {
+			t.Errorf("index.md lacks %q:\n%s", want, index)
+		}
+	}
+	if bytes.Contains(index, []byte("≈ 3.8")) {
+		t.Errorf("index.md interpolates a target number:\n%s", index)
 	}
 }

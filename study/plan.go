@@ -681,11 +681,11 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 			return err
 		}
 		tick()
-		links, err := b.WriteResultFiles(a.Name, r)
+		links, skipped, err := b.WriteResultFiles(a.Name, r)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(index, "%s\n\nFingerprint: `%s`\n\n%s\n", reports.Finding(r), r.Fingerprint, reports.LinkList(links))
+		fmt.Fprintf(index, "%s\n\nFingerprint: `%s`\n\n%s%s\n", reports.Finding(r), r.Fingerprint, reports.LinkList(links), reports.SkippedList(skipped))
 		return nil
 	}
 	// A short sweep over one parameter keeps its survival curves, for a
@@ -724,6 +724,9 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 	}
 	// A point's setting, for the labels of a family of bars or curves.
 	at := func(pt reports.SweepPoint, sep string) string { return names[0] + sep + s.Axes[0].Text(pt.Values[0]) }
+	// Charts that would show nothing a sentence does not are left out
+	// (reports.Degenerate), one line each in the index.
+	var skipped []string
 	// One varied parameter and a categorical band: one stacked bar per point.
 	if len(s.Axes) == 1 && len(pts[0].Result.Bands) > 0 {
 		band := pts[0].Result.Bands[0].Name
@@ -733,12 +736,16 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 			labels = append(labels, at(pt, "="))
 			rs = append(rs, pt.Result)
 		}
-		if err := b.Write(a.Name+"_bands.png", func(w io.Writer) error {
-			return reports.WriteBands(w, fmt.Sprintf("%s — %s by %s", m.ID, band, names[0]), reports.FixedCaption(pts[0].Result, names), labels, rs, band)
-		}); err != nil {
-			return err
+		if bad, why := reports.Degenerate("bands", band, rs...); bad {
+			skipped = append(skipped, a.Name+"_bands.png: "+why)
+		} else {
+			if err := b.Write(a.Name+"_bands.png", func(w io.Writer) error {
+				return reports.WriteBands(w, fmt.Sprintf("%s — %s by %s", m.ID, band, names[0]), reports.FixedCaption(pts[0].Result, names), labels, rs, band)
+			}); err != nil {
+				return err
+			}
+			links = append(links, a.Name+"_bands.png")
 		}
-		links = append(links, a.Name+"_bands.png")
 	}
 	if s.KeepSurvival && pts[0].Result.Process != nil && len(pts[0].Result.Process.Survival) > 1 {
 		var labels []string
@@ -747,15 +754,19 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 			labels = append(labels, at(pt, " = "))
 			rs = append(rs, pt.Result)
 		}
-		if err := b.Write(a.Name+"_survival.png", func(w io.Writer) error {
-			return reports.WriteSurvivalFamily(w, fmt.Sprintf("%s — chance it is still going after t, by %s", m.ID, names[0]),
-				reports.FixedCaption(pts[0].Result, names), labels, rs)
-		}); err != nil {
-			return err
+		if bad, why := reports.Degenerate("survival", "", rs...); bad {
+			skipped = append(skipped, a.Name+"_survival.png: "+why)
+		} else {
+			if err := b.Write(a.Name+"_survival.png", func(w io.Writer) error {
+				return reports.WriteSurvivalFamily(w, fmt.Sprintf("%s — chance it is still going after t, by %s", m.ID, names[0]),
+					reports.FixedCaption(pts[0].Result, names), labels, rs)
+			}); err != nil {
+				return err
+			}
+			links = append(links, a.Name+"_survival.png")
 		}
-		links = append(links, a.Name+"_survival.png")
 	}
-	fmt.Fprintf(index, "%s\n\nFingerprints: one per grid point, in the last column of the CSV.\n\n%s\n", finding, reports.LinkList(links))
+	fmt.Fprintf(index, "%s\n\nFingerprints: one per grid point, in the last column of the CSV.\n\n%s%s\n", finding, reports.LinkList(links), reports.SkippedList(skipped))
 	return nil
 }
 

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/reports"
 	"github.com/oddsmith/oddsmith/systems"
 
+	"github.com/oddsmith/oddsmith/internal/chartcheck"
 	"github.com/oddsmith/oddsmith/internal/pngtest"
 )
 
@@ -54,6 +56,7 @@ func TestExamplePlan(t *testing.T) {
 		switch filepath.Ext(f) {
 		case ".png":
 			pngtest.Check(t, strings.TrimSuffix(name, ".png"), b)
+			chartcheck.Check(t, name, b)
 		case ".csv":
 			if !bytes.HasPrefix(b, []byte("# oddsmith: ")) {
 				t.Errorf("%s lacks the metadata header", name)
@@ -255,5 +258,68 @@ series = [ { label = "inline", mechanic = "inline.check", x = "tn" } ]
 	bad := "[[rule]]\nid = \"ag.skill_test\"\n[rule.vars]\nv = \"d6\"\n[[analysis]]\nname = \"a\"\nmechanic = \"ag.skill_test\"\n"
 	if _, err := ParsePlan(systems.Default, "bad.toml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "id is taken") {
 		t.Errorf("a rule with a built-in's id: %v", err)
+	}
+}
+
+// TestJointFinalStates: a duel over two hit-point tracks (169 final
+// states) gets a heat map of its final states, not a stacked bar with a
+// 169-entry legend, alone and swept; its at-least curve, which is its
+// survival curve again, is left out with a line in the index; every
+// chart keeps the drawing rules.
+func TestJointFinalStates(t *testing.T) {
+	t.Parallel()
+	src := `
+[[rule]]
+id = "duel.hp"
+[rule.params]
+hp = { default = 12, min = 1, max = 20 }
+[rule.process]
+state = { a = { start = "hp", min = 0, max = "hp" }, b = { start = "hp", min = 0, max = "hp" } }
+until = "a == 0 or b == 0"
+horizon = 40
+unit = "round"
+[rule.let]
+hit_a = "1d20 >= 9"
+hit_b = "1d20 >= 11"
+[rule.next]
+a = "max(0, a - (if hit_b then 1d6 else 0))"
+b = "max(0, b - (if hit_a then 1d4 else 0))"
+
+[[analysis]]
+name = "duel"
+mechanic = "duel.hp"
+
+[[analysis]]
+name = "duels"
+mechanic = "duel.hp"
+vary = { hp = "4..6" }
+`
+	p, err := ParsePlan(systems.Default, "duel.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "b")
+	files, err := RunPlan(context.Background(), p, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".png") {
+			continue
+		}
+		b, _ := os.ReadFile(f)
+		chartcheck.Check(t, filepath.Base(f), b)
+		if strings.HasSuffix(f, "_bands.png") {
+			spec, err := reports.ReadChartSpec(b)
+			if err != nil || spec.Panels[0].Kind != "states" || len(spec.Panels[0].Legend) != 0 {
+				t.Errorf("%s: %+v %v", filepath.Base(f), spec, err)
+			}
+		}
+	}
+	index, _ := os.ReadFile(filepath.Join(dir, "index.md"))
+	for _, want := range []string{"(duel_bands.png)", "(duels_bands.png)", "- not drawn: duel_atleast.png — "} {
+		if !bytes.Contains(index, []byte(want)) {
+			t.Errorf("index.md lacks %q", want)
+		}
 	}
 }

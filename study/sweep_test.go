@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/internal/chartcheck"
 	"github.com/oddsmith/oddsmith/internal/pngtest"
 	"github.com/oddsmith/oddsmith/systems"
 )
@@ -140,6 +141,7 @@ metric = "mean:damage"
 		if strings.HasSuffix(f, ".png") {
 			b, _ := os.ReadFile(f)
 			pngtest.Check(t, filepath.Base(f), b)
+			chartcheck.Check(t, filepath.Base(f), b)
 		}
 	}
 	if !slices.Contains(files, filepath.Join(dir, "ties_delta.png")) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/internal/chartcheck"
 	"github.com/oddsmith/oddsmith/internal/pngtest"
 	"github.com/oddsmith/oddsmith/reports"
 )
@@ -42,6 +43,16 @@ func TestChartFromEveryCommand(t *testing.T) {
 					t.Fatal(err)
 				}
 				pngtest.CheckPicture(t, "cli_"+name, format, b)
+				if format != "pdf" {
+					// The chart keeps the drawing rule, as its spec records.
+					spec, err := reports.ReadPictureSpec(b)
+					if err != nil || len(spec.Panels) == 0 {
+						t.Errorf("no chart spec: %v", err)
+					}
+				}
+				if format == "png" {
+					chartcheck.Check(t, "cli_"+name, b)
+				}
 			})
 		}
 	}
@@ -86,6 +97,7 @@ func TestChartKindsFromTheCommandLine(t *testing.T) {
 			t.Fatal(err)
 		}
 		pngtest.Check(t, "cli_kind_"+strings.Join(args, "_"), b)
+		chartcheck.Check(t, strings.Join(args, " "), b)
 	}
 }
 
@@ -112,6 +124,15 @@ func TestSeveralSeries(t *testing.T) {
 		}
 		if cmd[0] == "sim" && !strings.Contains(strings.Join(texts, "\n"), "95% intervals") {
 			t.Errorf("sim: the chart does not say its error bars are 95%% intervals: %q", texts)
+		}
+		spec, err := reports.ReadPictureSpec(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, se := range spec.Panels[0].Series {
+			if se.Simulated != (cmd[0] == "sim") || se.Intervals != (cmd[0] == "sim") {
+				t.Errorf("%s: series %q simulated %v, with intervals %v", cmd[0], se.Name, se.Simulated, se.Intervals)
+			}
 		}
 	}
 	// Without a chart: the tables, one after another.

@@ -377,12 +377,13 @@ func runDescribe(ctx context.Context, args []string, stdout, _ io.Writer) error 
 // outputFlags are the flags exact and sim share: the mechanics (ids and
 // --expr, one series each), their settings, and where the result goes.
 type outputFlags struct {
-	sets   []string
-	format string
-	output string
-	exprs  []string
-	plot   *string
-	draw   string
+	sets    []string
+	format  string
+	output  string
+	exprs   []string
+	plot    *string
+	draw    string
+	percent bool
 	// out is what -o and --format ask for (resolveFileOutput).
 	out fileOutput
 }
@@ -392,6 +393,7 @@ func (o *outputFlags) register(fs *flagSet) {
 	fs.StringVarP(&o.format, "format", "f", "table", "output `format`: table, csv or json; png, svg or pdf for a chart (-o FILE)")
 	fs.StringVarP(&o.output, "output", "o", "", "write to `FILE` (atomically: a temp file renamed into place) instead of stdout; FILE.png, .svg or .pdf draws a chart, .csv and .json write that table")
 	fs.StringArrayVar(&o.exprs, "expr", nil, "a one-line dice `expression` to compute instead of a mechanic ('4d6kh3', 'd20 + bonus >= tn' with --set bonus=…); repeatable, and with mechanic ids: each is a series of the chart, or a table after the other")
+	fs.BoolVar(&o.percent, "percent", false, "print the table's probabilities as percentages (93.98%, <0.01%; --format table only)")
 	o.plot = plotFlag(fs)
 	fs.StringVar(&o.draw, "var", "", "the variable (or band) the chart draws, by `NAME` (default: each result's first variable)")
 }
@@ -427,6 +429,13 @@ func (o *outputFlags) configure(fs *flagSet, shard bool) ([]series, error) {
 			}
 		}
 	}
+	if o.percent && o.out.text != "table" {
+		what := "--format " + o.out.text
+		if o.out.picture != "" {
+			what = "a chart"
+		}
+		return nil, badInput("--percent shapes the text table; %s keeps probabilities in [0, 1] (leave out one of them)", what)
+	}
 	ss, err := resolveSeries(fs, o.exprs, o.sets)
 	if err != nil {
 		return nil, err
@@ -451,7 +460,7 @@ func (o *outputFlags) emit(ss []series, rs []*engine.Result, stdout io.Writer) e
 		if i > 0 {
 			buf.WriteString("\n")
 		}
-		if err := reports.Write(&buf, r, o.out.text); err != nil {
+		if err := reports.WriteWith(&buf, r, o.out.text, reports.TableOptions{Percent: o.percent}); err != nil {
 			return err
 		}
 	}
@@ -529,6 +538,9 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	opt := study.Engine{Kind: engine.Sim, Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem, Source: pointSource(ctx)}
 	if *shard != "" {
+		if of.percent {
+			return badInput("--percent shapes the table that merge prints, not a shard")
+		}
 		job := shardJob{fs: fs, spec: *shard, out: of.output, quiet: *quiet, stderr: stderr}
 		return job.simShard(ctx, ss[0].m, ss[0].c, opt, of.format)
 	}

@@ -35,7 +35,7 @@ A is what comes before --, B what comes after it:
   - B with no id, --expr or --rules: A's mechanic at A's settings with B's --set on top (a change of setting);
   - without --, two ids take the same --set (a built-in against its restatement as a rule, say).
 B sees A's --rules files unless it names its own. Every other flag (--engine, -n, -s, --workers, --memory, --format,
--o, --var, --cdf, -q) applies to both sides and may stand on either side, once.
+-o, --var, --cdf, -q, --percent) applies to both sides and may stand on either side, once.
 
 With --engine sim both sides run with the same seed and trials; Δ carries a 95% interval (the two runs' intervals
 combined as if independent) and rows whose interval covers 0 are marked not significant at the trials.
@@ -58,7 +58,7 @@ type compareFlags struct {
 	trials                                   int64
 	seed                                     uint64
 	workers                                  int
-	cdf, quiet                               bool
+	cdf, quiet, percent                      bool
 }
 
 // register adds the shared flags to a side's flag set, with the values
@@ -75,10 +75,11 @@ func (g *compareFlags) register(fs *flagSet) {
 	fs.StringVar(&g.draw, "var", g.draw, "the shared variable (or band) the PNGs draw, by `NAME` (default: the first shared variable)")
 	fs.BoolVar(&g.cdf, "cdf", g.cdf, "draw CDFs P(X ≤ x) instead of PMFs")
 	fs.BoolVarP(&g.quiet, "quiet", "q", g.quiet, "do not list the files written on stderr")
+	fs.BoolVar(&g.percent, "percent", g.percent, "print the text's probabilities as percentages and their changes in percentage points (--format text only)")
 	fs.StringVar(&g.memory, "memory", g.memory, "memory budget of one computation, e.g. `SIZE` = 512MiB, 4GiB")
 }
 
-var compareGlobal = []string{"engine", "trials", "seed", "workers", "format", "output", "var", "cdf", "quiet", "memory", "plot"}
+var compareGlobal = []string{"engine", "trials", "seed", "workers", "format", "output", "var", "cdf", "quiet", "memory", "plot", "percent"}
 
 // compareChartKinds are what compare's chart draws: both sides' pmf or cdf
 // (the overlay), a band's categories, B − A value by value (diff), or
@@ -187,6 +188,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if picture {
 		textFormat = "text"
 	}
+	if g.percent && textFormat != "text" && textFormat != "table" {
+		return badInput("--percent shapes the text; --format %s keeps probabilities in [0, 1] (leave out one of them)", textFormat)
+	}
 	if g.trials < 1 || g.trials > study.MaxTrials {
 		return badInput("--trials must be between 1 and %d, got %d", study.MaxTrials, g.trials)
 	}
@@ -208,6 +212,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	rep.Percent = g.percent
 	var text bytes.Buffer
 	if err := reports.WriteCompare(&text, rep, textFormat); err != nil {
 		return err

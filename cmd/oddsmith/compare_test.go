@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oddsmith/oddsmith/internal/chartcheck"
 )
 
 const agRules = "../../examples/rules/ag_skill.toml"
@@ -133,6 +135,9 @@ func TestCompareFiles(t *testing.T) {
 		}
 		if strings.HasSuffix(f, ".csv") && string(b) != out {
 			t.Error("the CSV file differs from --format csv")
+		}
+		if strings.HasSuffix(f, ".png") {
+			chartcheck.Check(t, f, b)
 		}
 	}
 	code, _, errOut = runCLI(t.Context(), "compare", "ag.skill_test", "my.ag.skill", "--rules", agRules, "-o", dir, "-q", "--var", "mos_band")

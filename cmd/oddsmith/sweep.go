@@ -30,6 +30,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64P("seed", "s", 1, "random `seed` (--engine sim)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel `workers` (--engine sim)")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
+	percent := fs.Bool("percent", false, "print the table's probabilities as percentages and their changes in percentage points (the text table only)")
 	plotKind := fs.String("plot", "heatmap", "how to draw two varied parameters: `heatmap` or lines (one line per value of the second); or every point's "+
 		strings.Join(reports.ChartKinds, ", ")+" on one chart (at most 12 points)")
 	memory := memoryFlag(fs)
@@ -52,6 +53,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	picture := slices.Contains(reports.PictureFormats, *format)
 	if !slices.Contains(reports.SweepFormats, *format) && *format != "table" && !picture {
 		return badInput("unknown format %q (want %s, or %s for the charts of -o)", *format, strings.Join(reports.SweepFormats, ", "), strings.Join(reports.PictureFormats, ", "))
+	}
+	if *percent && (*out != "" || *shard != "" || (*format != "text" && *format != "table")) {
+		return badInput("--percent shapes the text table on stdout, not --format %s, -o or a shard (leave out one of them)", *format)
 	}
 	var dest dirOutput
 	if *shard != "" {
@@ -114,6 +118,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		draw = "heatmap"
 	}
 	rep := sw.Report(pts, draw)
+	rep.Percent = *percent
 	if *out == "" {
 		// The table is rendered in full before any of it is written.
 		var buf bytes.Buffer
