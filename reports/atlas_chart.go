@@ -12,7 +12,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 )
@@ -207,7 +206,7 @@ func WriteChart(w io.Writer, c *Chart) error {
 	for _, h := range rowH {
 		height += h
 	}
-	img := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseBackgroundColor(color.White))
+	img := newCanvas(w, width, height)
 	dc := draw.New(img)
 	centredLines(dc, titleSty, title, width/2, height-figMargin/2)
 	y := height - titleH
@@ -218,7 +217,7 @@ func WriteChart(w io.Writer, c *Chart) error {
 		}
 	}
 	centredLines(dc, capSty, caption, width/2, y-figMargin/2)
-	return writeCanvas(img, w, spec)
+	return img.finish(spec)
 }
 
 // chartCell is a panel of a chart, laid out: its plot, its legend in rows
