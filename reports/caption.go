@@ -35,7 +35,8 @@ func ruleCaption(r *engine.Result) string {
 	switch {
 	case r.Rule == "":
 		return ""
-	case r.Mechanic == exprID:
+	case r.Mechanic == exprID, r.Mechanic == r.Rule:
+		// A one-liner, or its chart's copy named by the rule itself.
 		return "rule: " + oneLine(r.Rule)
 	}
 	return "rule from " + r.Rule

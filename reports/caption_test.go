@@ -24,6 +24,7 @@ func TestCaption(t *testing.T) {
 		want string
 	}{
 		{&engine.Result{Mechanic: "expr", Rule: "3d6", Engine: engine.Exact}, "exact · rule: 3d6"},
+		{&engine.Result{Mechanic: "3d6", Rule: "3d6", Engine: engine.Exact}, "exact · rule: 3d6"},
 		{&engine.Result{Mechanic: "house.roll", Rule: "rules/house.toml", Engine: engine.Exact}, "exact · rule from rules/house.toml"},
 		{&engine.Result{Mechanic: "toy", Engine: engine.Exact}, "exact"},
 		{simExpr, "sim · rule: d20 + bonus >= tn · bonus=2 tn=12 · n=1000 seed=3"},
