@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -106,10 +107,14 @@ func decode(w http.ResponseWriter, r *http.Request) (*request, error) {
 	data, err := io.ReadAll(body)
 	if err != nil {
 		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
+		var ne net.Error
+		switch {
+		case errors.As(err, &mb):
 			return nil, &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is over %d bytes", MaxBody)}
+		case errors.As(err, &ne) && ne.Timeout():
+			return nil, &apiError{http.StatusRequestTimeout, "the request was not read in time: " + oneLine(err.Error())}
 		}
-		return nil, err
+		return nil, &apiError{http.StatusBadRequest, "cannot read the request: " + oneLine(err.Error())}
 	}
 	var req request
 	dec := json.NewDecoder(bytes.NewReader(data))

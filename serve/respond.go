@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net"
 	"net/http"
 	"strconv"
 )
@@ -95,7 +94,8 @@ func (e *timeLimitError) Error() string {
 }
 
 // status is the HTTP status and the message of an error: bad input 400
-// (and a computation past the time limit), a refusal of its own status,
+// (and a computation past the time limit), a refusal of its own status
+// (413, 408),
 // busy 503, anything else 500 "internal error: …"; 0 when the client has
 // gone (nothing to answer).
 func status(ctx context.Context, err error) (int, string) {
@@ -112,10 +112,6 @@ func status(ctx context.Context, err error) (int, string) {
 		return 0, ""
 	case errorIsInput(err):
 		return http.StatusBadRequest, oneLine(err.Error())
-	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return http.StatusRequestTimeout, "the request was not read in time: " + oneLine(err.Error())
 	}
 	return http.StatusInternalServerError, "internal error: " + oneLine(err.Error())
 }
