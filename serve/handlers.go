@@ -296,8 +296,13 @@ func (s *Server) compareSides(req *request) (*study.Compare, []string, error) {
 	if req.A == nil || req.B == nil {
 		return nil, nil, mechanics.Invalid(`compare needs two configurations: "a" and "b"`)
 	}
-	a, err := s.resolve(req.A, "")
+	// As on the command line, a side's settings that do not apply are
+	// said to be that side's; a mechanic that is not found is named.
+	a, err := s.lookup(req.A, "")
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := a.configure(req.A.Set); err != nil {
 		return nil, nil, onSide("A", err)
 	}
 	cmp := &study.Compare{A: study.CompareSide{Mechanic: a.m, Config: a.c}}
@@ -317,8 +322,11 @@ func (s *Server) compareSides(req *request) (*study.Compare, []string, error) {
 	if req.A.Rules != nil && req.B.Rules != nil && *req.A.Rules != *req.B.Rules {
 		suffix = ".b" // two texts, two files: B's is named apart
 	}
-	b, err := s.resolve(req.B, suffix)
+	b, err := s.lookup(req.B, suffix)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := b.configure(req.B.Set); err != nil {
 		return nil, nil, onSide("B", err)
 	}
 	cmp.B = study.CompareSide{Mechanic: b.m, Config: b.c}

@@ -155,6 +155,15 @@ func RulesFile(id, suffix string) string { return id + suffix + ".toml" }
 // laid over the built-in mechanics only, as --rules FILE alone would be,
 // and named RulesFile(id, suffix).
 func (s *Server) resolve(cf *config, suffix string) (*target, error) {
+	t, err := s.lookup(cf, suffix)
+	if err != nil {
+		return nil, err
+	}
+	return t, t.configure(cf.Set)
+}
+
+// lookup finds a configuration's mechanic (resolve without the settings).
+func (s *Server) lookup(cf *config, suffix string) (*target, error) {
 	t := &target{}
 	var err error
 	switch {
@@ -186,13 +195,19 @@ func (s *Server) resolve(cf *config, suffix string) (*target, error) {
 			t.args = []string{"--rules", t.m.RuleSource, t.m.ID}
 		}
 	}
-	if t.c, err = t.m.Configure(cf.Set); err != nil {
-		return nil, err
+	return t, nil
+}
+
+// configure applies settings to the mechanic's defaults.
+func (t *target) configure(set settings) error {
+	var err error
+	if t.c, err = t.m.Configure(set); err != nil {
+		return err
 	}
-	for _, kv := range cf.Set {
+	for _, kv := range set {
 		t.args = append(t.args, "--set", kv)
 	}
-	return t, nil
+	return nil
 }
 
 // ruleText reads a rule file's text and picks the rule named id (or its
