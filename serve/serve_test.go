@@ -709,3 +709,28 @@ func TestAddresses(t *testing.T) {
 		t.Errorf("command = %s", got)
 	}
 }
+
+// The page and every asset, as sent to a browser that takes gzip, come to
+// less than 300 KB: the first load of the workbench.
+func TestFirstLoadUnder300KB(t *testing.T) {
+	t.Parallel()
+	a, err := loadAssets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.files["index.html"] == nil {
+		t.Fatal("no web/index.html embedded")
+	}
+	total := 0
+	for name, f := range a.files {
+		n := len(f.body)
+		if f.gz != nil {
+			n = len(f.gz)
+		}
+		total += n
+		t.Logf("%s: %d bytes sent (%d raw)", name, n, len(f.body))
+	}
+	if total >= 300_000 {
+		t.Errorf("the page and its assets are %d bytes sent, over 300 KB", total)
+	}
+}

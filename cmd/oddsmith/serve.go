@@ -70,7 +70,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	url := serve.URL(ln.Addr())
 	fmt.Fprintf(stdout, "oddsmith workbench: %s\n", url)
-	if *open {
+	if *open && ctx.Err() == nil {
 		openBrowser(url, stderr)
 	}
 	return s.Serve(ctx, ln)
