@@ -63,6 +63,13 @@ func (s *Server) simulate(w *response, r *http.Request, t *target, eng study.Eng
 		start()
 		w.line(map[string]float64{"progress": float64(done) / float64(total)})
 	}
+	// Nothing is written from the simulator's goroutine once the answer is
+	// being finished (or a panic is being answered).
+	defer func() {
+		mu.Lock()
+		closed = true
+		mu.Unlock()
+	}()
 	var hists []sim.Hist
 	eng.OnOutcomes = func(part int, h sim.Hist) { hists = append(hists, h) }
 	var final map[string]any
