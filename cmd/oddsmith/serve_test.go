@@ -71,8 +71,8 @@ func (s *served) post(t *testing.T, path, body string) (*http.Response, []byte) 
 }
 
 // splitCommand splits a command line the way a POSIX shell splits the
-// commands the server writes: words apart by spaces, 'single quotes', and
-// the '\” of a quote inside them.
+// commands the server writes: words apart by spaces, single quotes, and a
+// backslash before a quote outside them.
 func splitCommand(t *testing.T, line string) []string {
 	t.Helper()
 	var words []string
