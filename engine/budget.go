@@ -213,6 +213,14 @@ func (b *Budget) Tick(units int) error {
 	return b.ctx.Err()
 }
 
+// Spent is the work counted so far (by Tick), in work units.
+func (b *Budget) Spent() int64 {
+	if b == nil {
+		return 0
+	}
+	return b.spent + int64(b.work)
+}
+
 // Limit is the budget in bytes.
 func (b *Budget) Limit() int64 { return b.limit }
 

@@ -86,7 +86,7 @@ func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) 
 	case mechanics.Min:
 		return evalOrder(b, n.Terms, false)
 	case mechanics.Keep:
-		d, err := keep(b, dieTable(n.Die), n.N, n.K, n.Highest)
+		d, err := keepDist(b, n)
 		return d, lost(n.Die, d), err
 	case mechanics.Pool:
 		d, err := poolDist(b, dieTable(n.Die), n.N, n.Eval)

@@ -140,10 +140,80 @@ func binomRow(row []float64, r int, q float64) {
 	}
 }
 
+// keepDist is the distribution of a Keep node, by its shape: every die
+// kept is their sum (keeping 1 of 1 die is the die itself), one die kept is
+// the largest or the smallest (order statistics, O(n·F) for F faces), and
+// the rest the dynamic program of keep.
+func keepDist(b *engine.Budget, n mechanics.Keep) (engine.Dist, error) {
+	switch {
+	case n.K == 0 || n.N == 0:
+		return engine.Point(0), nil
+	case n.K >= n.N:
+		if err := b.Tick(len(n.Die.Faces)); err != nil {
+			return engine.Dist{}, err
+		}
+		d, err := fromDie(b, n.Die.Faces, n.Die.Weight, n.Die.TotalWeight())
+		if err != nil {
+			return engine.Dist{}, err
+		}
+		return sumN(b, d, n.N)
+	case n.K == 1:
+		return keepOne(b, dieTable(n.Die), n.N, n.Highest)
+	}
+	return keep(b, dieTable(n.Die), n.N, n.K, n.Highest)
+}
+
+// keepOne is the distribution of the highest (or lowest) of n rolls of a
+// die: with c the probability of a face at most x (for the lowest: at
+// least x) and c' the same below x (above x), P(X = x) = cⁿ − c'ⁿ, written
+// as p·Σ cʲ·c'ⁿ⁻¹⁻ʲ (p = c − c', the face's own probability) so that no
+// difference of nearly equal numbers loses the tails. A die's missing
+// weight leaves the result with the dice that show it, as in keep.
+func keepOne(b *engine.Budget, ft faceTable, n int, highest bool) (engine.Dist, error) {
+	nf := len(ft.faces)
+	lo, hi := ft.faces[0], ft.faces[nf-1]
+	if err := b.Need(engine.MulBytes(engine.Span(lo, hi), engine.FloatBytes), engine.AdviceValues,
+		"keeping 1 of %d dice, over the %d values from %d to %d,", n, engine.Span(lo, hi), lo, hi); err != nil {
+		return engine.Dist{}, err
+	}
+	p := make([]float64, hi-lo+1)
+	// at gives the face's mass from c' (the mass beyond it so far) and
+	// its own probability q.
+	at := func(prev, q float64) float64 {
+		c := math.Min(prev+q, 1)
+		// Σ_{j<n} cʲ·prevⁿ⁻¹⁻ʲ, one power at a time (every term positive).
+		s, pk := 1.0, 1.0
+		for m := 1; m < n; m++ {
+			pk *= prev
+			s = c*s + pk
+		}
+		return q * s
+	}
+	if err := b.Tick(nf * (n + 1)); err != nil {
+		return engine.Dist{}, err
+	}
+	if highest {
+		c := 0.0
+		for i, f := range ft.faces {
+			p[f-lo] = at(c, ft.probs[i])
+			c += ft.probs[i]
+		}
+	} else {
+		c := 0.0
+		for i := nf - 1; i >= 0; i-- {
+			p[ft.faces[i]-lo] = at(c, ft.probs[i])
+			c += ft.probs[i]
+		}
+	}
+	return engine.Dist{Lo: lo, P: p}.Trim(), nil
+}
+
 // keep returns the distribution of the sum of the k highest (or lowest) of
 // n rolls of a die. Faces are popped in ascending order with conditional
 // binomial weights over the state (dice placed, kept sum): O(F·n²·S) for F
-// faces and S possible kept sums.
+// faces and S possible kept sums. A state with every die placed changes no
+// more: its mass goes straight to the result, and is not carried through
+// the faces that follow.
 func keep(b *engine.Budget, ft faceTable, n, k int, highest bool) (engine.Dist, error) {
 	if k == 0 || n == 0 {
 		return engine.Point(0), nil
@@ -158,13 +228,15 @@ func keep(b *engine.Budget, ft faceTable, n, k int, highest bool) (engine.Dist, 
 		return engine.Dist{}, err
 	}
 	ns := sHi - sLo + 1
-	// dp[m*ns + s]: m dice placed so far, kept sum sLo+s. Each row keeps
-	// the range of sums that hold mass (lo > hi: an empty row), so that
-	// empty rows and the zeros around a row's mass are never scanned.
-	dp := make([]float64, (n+1)*ns)
-	nd := make([]float64, (n+1)*ns)
-	lo, hi := make([]int, n+1), make([]int, n+1)
-	nlo, nhi := make([]int, n+1), make([]int, n+1)
+	// dp[m*ns + s]: m < n dice placed so far, kept sum sLo+s. Each row
+	// keeps the range of sums that hold mass (lo > hi: an empty row), so
+	// that empty rows and the zeros around a row's mass are never
+	// scanned. done[s]: every die placed, kept sum sLo+s.
+	dp := make([]float64, n*ns)
+	nd := make([]float64, n*ns)
+	done := make([]float64, ns)
+	lo, hi := make([]int, n), make([]int, n)
+	nlo, nhi := make([]int, n), make([]int, n)
 	for m := range lo {
 		lo[m], hi[m] = ns, -1
 	}
@@ -179,7 +251,7 @@ func keep(b *engine.Budget, ft faceTable, n, k int, highest bool) (engine.Dist, 
 			}
 			nlo[m], nhi[m] = ns, -1
 		}
-		for m := 0; m <= n; m++ {
+		for m := 0; m < n; m++ {
 			if lo[m] > hi[m] {
 				continue
 			}
@@ -196,18 +268,23 @@ func keep(b *engine.Budget, ft faceTable, n, k int, highest bool) (engine.Dist, 
 				}
 				kept := mechanics.KeptCount(n, k, m, c, highest)
 				shift := f * kept
-				at := (m+c)*ns + lo[m] + shift
-				out := nd[at : at+len(base)]
+				var out []float64
+				if m+c == n {
+					out = done[lo[m]+shift : lo[m]+shift+len(base)]
+				} else {
+					at := (m+c)*ns + lo[m] + shift
+					out = nd[at : at+len(base)]
+					nlo[m+c] = min(nlo[m+c], lo[m]+shift)
+					nhi[m+c] = max(nhi[m+c], hi[m]+shift)
+				}
 				for s, p := range base {
 					out[s] += p * w
 				}
-				nlo[m+c] = min(nlo[m+c], lo[m]+shift)
-				nhi[m+c] = max(nhi[m+c], hi[m]+shift)
 			}
 		}
 		dp, nd = nd, dp
 		lo, nlo = nlo, lo
 		hi, nhi = nhi, hi
 	}
-	return engine.Dist{Lo: sLo, P: append([]float64(nil), dp[n*ns:(n+1)*ns]...)}.Trim(), nil
+	return engine.Dist{Lo: sLo, P: done}.Trim(), nil
 }

@@ -166,9 +166,9 @@ func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
 		}
 		return ratOrder(b, ds, false)
 	case mechanics.Keep:
-		return ratPool(b, n.Die, n.N, KeepEvaluator(n.N, n.K, n.Highest))
+		return ratKeep(b, n)
 	case mechanics.Pool:
-		return ratPool(b, n.Die, n.N, n.Eval)
+		return ratPool(b, n.Die, n.N, n.Eval, false)
 	case mechanics.Cond:
 		ds, err := evalRatAll(b, []mechanics.Node{n.If, n.Then, n.Else})
 		if err != nil {
@@ -242,8 +242,56 @@ func ratMixture(b *engine.Budget, n mechanics.Mixture) (RatDist, error) {
 	return ratMix(ws, ds), nil
 }
 
-// ratPool is the multiset DP of poolDist with rational weights.
-func ratPool(b *engine.Budget, die mechanics.Die, n int, ev mechanics.Evaluator) (RatDist, error) {
+// ratOp is the work one operation on big rationals counts for (their
+// numerators and denominators grow with the dice).
+const ratOp = 256
+
+// ratKeep is keepDist with rational probabilities: every die kept is their
+// sum, one kept the largest or smallest (ratKeepOne), the rest the pool
+// DP, in which a state with every die placed is settled at once.
+func ratKeep(b *engine.Budget, n mechanics.Keep) (RatDist, error) {
+	switch {
+	case n.K == 0 || n.N == 0:
+		return RatDist{0: big.NewRat(1, 1)}, nil
+	case n.K >= n.N:
+		if err := b.Tick(ratOp * len(n.Die.Faces)); err != nil {
+			return nil, err
+		}
+		return ratSum(b, slices.Repeat([]RatDist{ratDie(n.Die)}, n.N))
+	case n.K == 1:
+		return ratKeepOne(b, n.Die, n.N, n.Highest)
+	}
+	return ratPool(b, n.Die, n.N, KeepEvaluator(n.N, n.K, n.Highest), true)
+}
+
+// ratKeepOne is the highest (or lowest) of n rolls of a die: P(X = x) =
+// cⁿ − c'ⁿ with c the probability of a face at most x (at least x) and c'
+// that of a face below x (above x).
+func ratKeepOne(b *engine.Budget, die mechanics.Die, n int, highest bool) (RatDist, error) {
+	d := ratDie(die)
+	vs := d.Values()
+	if !highest {
+		slices.Reverse(vs)
+	}
+	if err := b.Tick(ratOp * 2 * len(vs) * n); err != nil {
+		return nil, err
+	}
+	out := RatDist{}
+	c, prev := new(big.Rat), new(big.Rat) // c' and c'ⁿ
+	for _, v := range vs {
+		c.Add(c, d[v])
+		cn := ratPow(c, n)
+		out[v] = new(big.Rat).Sub(cn, prev)
+		prev = cn
+	}
+	return out, nil
+}
+
+// ratPool is the multiset DP of poolDist with rational weights. With
+// settled, a state with every die placed is final (the evaluator does not
+// change it for the faces that follow, as Keep's does not): its value goes
+// to the result at once instead of through every later face.
+func ratPool(b *engine.Budget, die mechanics.Die, n int, ev mechanics.Evaluator, settled bool) (RatDist, error) {
 	tot := die.TotalWeight()
 	wts := map[int]int64{}
 	for i, f := range die.Faces {
@@ -258,26 +306,44 @@ func ratPool(b *engine.Budget, die mechanics.Die, n int, ev mechanics.Evaluator)
 		s uint64
 		r int
 	}
+	out := RatDist{}
 	cur := map[key]*big.Rat{{ev.Start(), n}: big.NewRat(1, 1)}
 	rest := tot
+	// weights[r][c] = C(r,c)·q^c·(1−q)^(r−c) for this face, made when a
+	// state with r dice left first needs them.
+	weights := make([][]*big.Rat, n+1)
 	for _, f := range faces {
 		q := big.NewRat(wts[f], rest) // P(f | face ≥ f)
 		q1 := new(big.Rat).Sub(big.NewRat(1, 1), q)
 		rest -= wts[f]
+		clear(weights)
 		next := map[key]*big.Rat{}
 		for k, p := range cur {
-			if err := b.Tick(256 * (k.r + 1)); err != nil {
+			if err := b.Tick(ratOp * (k.r + 1)); err != nil {
 				return nil, err
 			}
-			for c := 0; c <= k.r; c++ {
-				w := new(big.Rat).SetInt(new(big.Int).Binomial(int64(k.r), int64(c)))
-				w.Mul(w, ratPow(q, c))
-				w.Mul(w, ratPow(q1, k.r-c))
-				if w.Sign() == 0 {
+			if weights[k.r] == nil {
+				if err := b.Tick(ratOp * 3 * (k.r + 1)); err != nil {
+					return nil, err
+				}
+				ws := make([]*big.Rat, k.r+1)
+				for c := range ws {
+					w := new(big.Rat).SetInt(new(big.Int).Binomial(int64(k.r), int64(c)))
+					w.Mul(w, ratPow(q, c))
+					ws[c] = w.Mul(w, ratPow(q1, k.r-c))
+				}
+				weights[k.r] = ws
+			}
+			for c, wc := range weights[k.r] {
+				if wc.Sign() == 0 {
 					continue
 				}
-				w.Mul(w, p)
+				w := new(big.Rat).Mul(wc, p)
 				nk := key{ev.Next(k.s, f, c), k.r - c}
+				if settled && nk.r == 0 {
+					out.add(ev.Final(nk.s), w)
+					continue
+				}
 				if old, ok := next[nk]; ok {
 					old.Add(old, w)
 				} else {
@@ -287,7 +353,6 @@ func ratPool(b *engine.Budget, die mechanics.Die, n int, ev mechanics.Evaluator)
 		}
 		cur = next
 	}
-	out := RatDist{}
 	for k, p := range cur {
 		if k.r == 0 {
 			out.add(ev.Final(k.s), p)
