@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
 // A Comparison lines up two results, A and B, output by output: what a
@@ -437,24 +438,10 @@ func cdfVar(f float64, n int64) float64 {
 	return f * (1 - f) / float64(n)
 }
 
-// lattice is the common lattice of two variables: the least common
-// multiple of their denominators.
-func lattice(a, b *VarResult) int64 {
-	da, db := int64(max(a.Den, 1)), int64(max(b.Den, 1))
-	return da / gcd(da, db) * db
-}
-
-func gcd(a, b int64) int64 {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
 // walkLattice visits, in increasing order, every value either variable
-// gives a mass (or a count), on their common lattice: x, the two masses
-// P(X = x) and the two CDFs P(X ≤ x). It never builds the union of the
-// supports, which may be far apart.
+// gives a mass (or a count): x, the two masses P(X = x) and the two CDFs
+// P(X ≤ x). It never builds the union of the supports, which may be far
+// apart.
 func walkLattice(a, b *VarResult, f func(x, pa, pb, fa, fb float64)) {
 	walkIndex(a, b, func(x float64, ia, ib int, fa, fb float64) {
 		pa, pb := 0.0, 0.0
@@ -469,23 +456,29 @@ func walkLattice(a, b *VarResult, f func(x, pa, pb, fa, fb float64)) {
 }
 
 // walkIndex is walkLattice with the index of x in each variable (−1 where
-// it has none).
+// it has none). Values are compared exactly (VarResult.Rat), so two
+// lattices, or values held one by one (VarResult.Xs), line up.
 func walkIndex(a, b *VarResult, f func(x float64, ia, ib int, fa, fb float64)) {
-	l := lattice(a, b)
-	sa, sb := l/int64(max(a.Den, 1)), l/int64(max(b.Den, 1))
-	unit := func(v *VarResult, s int64, i int) int64 { return (int64(v.Lo) + int64(i)) * s }
 	i, j := next(a, 0), next(b, 0)
 	fa, fb := 0.0, 0.0
 	for i < len(a.P) || j < len(b.P) {
 		ia, ib := -1, -1
-		var u int64
+		var x expr.Rat
 		switch {
-		case j >= len(b.P) || (i < len(a.P) && unit(a, sa, i) < unit(b, sb, j)):
-			ia, u = i, unit(a, sa, i)
-		case i >= len(a.P) || unit(b, sb, j) < unit(a, sa, i):
-			ib, u = j, unit(b, sb, j)
+		case j >= len(b.P):
+			ia, x = i, a.Rat(i)
+		case i >= len(a.P):
+			ib, x = j, b.Rat(j)
 		default:
-			ia, ib, u = i, j, unit(a, sa, i)
+			ra, rb := a.Rat(i), b.Rat(j)
+			switch c := ra.Cmp(rb); {
+			case c < 0:
+				ia, x = i, ra
+			case c > 0:
+				ib, x = j, rb
+			default:
+				ia, ib, x = i, j, ra
+			}
 		}
 		if ia >= 0 {
 			fa += a.P[ia]
@@ -495,7 +488,7 @@ func walkIndex(a, b *VarResult, f func(x float64, ia, ib int, fa, fb float64)) {
 			fb += b.P[ib]
 			j = next(b, j+1)
 		}
-		f(float64(u)/float64(l), ia, ib, math.Min(fa, 1), math.Min(fb, 1))
+		f(x.Float(), ia, ib, math.Min(fa, 1), math.Min(fb, 1))
 	}
 }
 
@@ -530,7 +523,7 @@ func (d *DistCompare) Values(c *Comparison) []ValuePoint {
 	var out []ValuePoint
 	var ca, cb int64 // cumulative counts
 	walkIndex(a, b, func(x float64, ia, ib int, fa, fb float64) {
-		vp := ValuePoint{X: x, OnA: onLattice(x, a.Den), OnB: onLattice(x, b.Den)}
+		vp := ValuePoint{X: x, OnA: a.Xs != nil || onLattice(x, a.Den), OnB: b.Xs != nil || onLattice(x, b.Den)}
 		var ka, kb int64
 		pa, pb := 0.0, 0.0
 		if ia >= 0 {

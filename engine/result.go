@@ -1,6 +1,12 @@
 package engine
 
-import "github.com/oddsmith/oddsmith/mechanics"
+import (
+	"math"
+	"sort"
+
+	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+)
 
 // Result is what either engine returns; reports never care which one made it.
 type Result struct {
@@ -46,6 +52,13 @@ type VarResult struct {
 	// Exact holds the probabilities as exact fractions ("5/36") when the
 	// exact engine could afford rational arithmetic; nil otherwise.
 	Exact []string
+	// Xs, when not nil, are the variable's values, ascending and exact,
+	// and P[i] (Counts[i], Exact[i]) is the probability of Xs[i]: a
+	// variable whose few values lie far apart on their lattice (d20/d20
+	// takes 250 values on a lattice of 1/232792560) is held by its
+	// values, not by every point of the lattice. Lo is then 0, and Den
+	// is still the lattice's denominator (every Xs[i]·Den is whole).
+	Xs []expr.Rat
 	// Undefined is the probability that the variable is not defined (see
 	// Var.When), described by UndefinedLabel; P then sums to 1 − Undefined
 	// and Stats are those given that it is defined.
@@ -65,12 +78,42 @@ type VarResult struct {
 	Stats      Stats
 }
 
-// Value is the variable's i-th support point (Lo+i)/Den.
+// Value is the variable's i-th support point: (Lo+i)/Den, or Xs[i].
 func (v *VarResult) Value(i int) float64 {
+	if v.Xs != nil {
+		return v.Xs[i].Float()
+	}
 	if v.Den > 1 {
 		return float64(v.Lo+i) / float64(v.Den)
 	}
 	return float64(v.Lo + i)
+}
+
+// Rat is the variable's i-th support point, exactly.
+func (v *VarResult) Rat(i int) expr.Rat {
+	if v.Xs != nil {
+		return v.Xs[i]
+	}
+	return expr.Frac(int64(v.Lo+i), int64(max(v.Den, 1)))
+}
+
+// Index is the index of the support point x, and false when x is not
+// one (off the lattice or outside the range, or not among Xs).
+func (v *VarResult) Index(x expr.Rat) (int, bool) {
+	if v.Xs != nil {
+		i := sort.Search(len(v.Xs), func(i int) bool { return v.Xs[i].Cmp(x) >= 0 })
+		return i, i < len(v.Xs) && v.Xs[i].Cmp(x) == 0
+	}
+	den, d := int64(max(v.Den, 1)), max(x.D, 1)
+	if den%d != 0 {
+		return 0, false
+	}
+	m := den / d
+	if x.N > math.MaxInt64/m || x.N < math.MinInt64/m {
+		return 0, false
+	}
+	i := x.N*m - int64(v.Lo)
+	return int(i), i >= 0 && i < int64(len(v.P))
 }
 
 // Stats summarises a distribution; the percentiles are values of the

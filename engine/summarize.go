@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -166,6 +167,11 @@ type tally struct {
 	bN    [][]int64
 	// trials counts a simulation's trials.
 	trials int64
+	// outcomes counts the outcomes with mass; sparse holds, by variable,
+	// the index of each value of a variable held by its values (nil for
+	// the others, on their lattice: see VarResult.Xs).
+	outcomes int64
+	sparse   []map[expr.Rat]int
 }
 
 // freq is a simulated count c as a frequency over all the trials.
@@ -201,6 +207,7 @@ func (t *tally) scan(b *Budget, m Masses) error {
 		}
 		c := m.count(i)
 		t.trials += c
+		t.outcomes++
 		if err := t.outs.Eval(m.code(i), t.vars, t.events, t.bands, t.defined); err != nil {
 			return err
 		}
@@ -216,7 +223,7 @@ func (t *tally) scan(b *Budget, m Masses) error {
 				continue
 			}
 			t.defP[k] += q
-			t.den[k] = expr.Lcm(t.den[k], v.D)
+			t.den[k] = lcm(t.den[k], max(v.D, 1))
 			if !t.seen[k] || v.Cmp(t.vmin[k]) < 0 {
 				t.vmin[k] = v
 			}
@@ -256,11 +263,40 @@ func (t *tally) varDists(b *Budget, m Masses, miss float64) ([]VarResult, error)
 		}
 		if t.seen[k] {
 			d := expr.Int(t.den[k])
-			ulo, uhi := t.vmin[k].Mul(d).N, t.vmax[k].Mul(d).N
-			n := Span(int(ulo), int(uhi))
+			var ulo, uhi int64
+			n := int64(math.MaxInt64)
+			if t.den[k] == 0 {
+				// No common denominator in 64 bits (1/d70): the
+				// values are held one by one.
+				vr.Den = math.MaxInt
+			} else {
+				ulo, uhi = t.vmin[k].Mul(d).N, t.vmax[k].Mul(d).N
+				n = Span(int(ulo), int(uhi))
+			}
 			per := int64(FloatBytes)
 			if counted {
 				per += 8
+			}
+			if t.den[k] == 0 || t.den[k] > 1 && n > sparseMin && n > sparseRatio*t.outcomes {
+				// Few values far apart on their lattice (a quotient
+				// by a die): held by their values, at most one per
+				// outcome.
+				per += MapEntryBytes + 16
+				if err := b.Need(MulBytes(t.outcomes, per), AdviceValues, "the distribution of variable %s, which takes up to %d values from %s to %s,",
+					v.Name, t.outcomes, t.vmin[k], t.vmax[k]); err != nil {
+					return nil, err
+				}
+				b.Hold(MulBytes(t.outcomes, per))
+				if t.sparse == nil {
+					t.sparse = make([]map[expr.Rat]int, len(t.vars))
+				}
+				t.sparse[k] = map[expr.Rat]int{}
+				vr.Xs, vr.P = []expr.Rat{}, []float64{}
+				if counted {
+					vr.Counts = []int64{}
+				}
+				vrs[k] = vr
+				continue
 			}
 			if err := b.Need(MulBytes(n, per), AdviceValues, "the distribution of variable %s, which takes %d values from %s to %s%s,",
 				v.Name, n, t.vmin[k], t.vmax[k], steps(t.den[k])); err != nil {
@@ -279,6 +315,11 @@ func (t *tally) varDists(b *Budget, m Masses, miss float64) ([]VarResult, error)
 		if err := t.fill(b, m, vrs, scale); err != nil {
 			return nil, err
 		}
+		for k := range t.sparse {
+			if t.sparse[k] != nil {
+				sortValues(&vrs[k])
+			}
+		}
 	}
 	for k, v := range t.spec.Vars {
 		if v.Given != nil {
@@ -286,7 +327,11 @@ func (t *tally) varDists(b *Budget, m Masses, miss float64) ([]VarResult, error)
 		}
 	}
 	for k := range vrs {
-		vrs[k].Stats = statsOf(Dist{Lo: vrs[k].Lo, P: vrs[k].P}, vrs[k].Den)
+		if vrs[k].Xs != nil {
+			vrs[k].Stats = statsOfValues(vrs[k].Xs, vrs[k].P)
+		} else {
+			vrs[k].Stats = statsOf(Dist{Lo: vrs[k].Lo, P: vrs[k].P}, vrs[k].Den)
+		}
 		if vr := &vrs[k]; vr.Given != "" {
 			// A conditional variable's masses are over its condition:
 			// summed from their smaller side within it, and a
@@ -353,7 +398,12 @@ func (t *tally) fill(b *Budget, m Masses, vrs []VarResult, scale []expr.Rat) err
 				continue
 			}
 			vr := &vrs[k]
-			j := int(v.Mul(scale[k]).N) - vr.Lo
+			var j int
+			if t.sparse != nil && t.sparse[k] != nil {
+				j = t.sparseIndex(vr, k, v)
+			} else {
+				j = int(v.Mul(scale[k]).N) - vr.Lo
+			}
 			vr.P[j] += q
 			if m.Counts != nil {
 				vr.Counts[j] += m.Counts[i]
@@ -361,6 +411,70 @@ func (t *tally) fill(b *Budget, m Masses, vrs []VarResult, scale []expr.Rat) err
 		}
 	}
 	return nil
+}
+
+// lcm is the least common multiple of a and b, or 0 when either is 0 or
+// it does not fit in 63 bits.
+func lcm(a, b int64) int64 {
+	if a <= 0 || b <= 0 {
+		return 0
+	}
+	x, y := a, b
+	for y != 0 {
+		x, y = y, x%y
+	}
+	hi, lo := bits.Mul64(uint64(a/x), uint64(b))
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0
+	}
+	return int64(lo)
+}
+
+// Variables whose lattice spans more than sparseMin points, and more than
+// sparseRatio times the outcomes with mass, are held by their values.
+const (
+	sparseMin   = 1 << 16
+	sparseRatio = 16
+)
+
+// sparseIndex is the index of value v of sparse variable k, a new one
+// (with no mass yet) the first time v is seen.
+func (t *tally) sparseIndex(vr *VarResult, k int, v expr.Rat) int {
+	if v.D == 0 {
+		v.D = 1
+	}
+	j, ok := t.sparse[k][v]
+	if !ok {
+		j = len(vr.Xs)
+		t.sparse[k][v] = j
+		vr.Xs, vr.P = append(vr.Xs, v), append(vr.P, 0)
+		if vr.Counts != nil {
+			vr.Counts = append(vr.Counts, 0)
+		}
+	}
+	return j
+}
+
+// sortValues puts a sparse variable's values (and their masses) in
+// ascending order.
+func sortValues(vr *VarResult) {
+	idx := make([]int, len(vr.Xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return vr.Xs[a].Cmp(vr.Xs[b]) })
+	xs, p := make([]expr.Rat, len(idx)), make([]float64, len(idx))
+	var counts []int64
+	if vr.Counts != nil {
+		counts = make([]int64, len(idx))
+	}
+	for i, j := range idx {
+		xs[i], p[i] = vr.Xs[j], vr.P[j]
+		if counts != nil {
+			counts[i] = vr.Counts[j]
+		}
+	}
+	vr.Xs, vr.P, vr.Counts = xs, p, counts
 }
 
 // steps describes the lattice of a variable's values for messages.
@@ -416,6 +530,34 @@ func processResult(p *mechanics.Process, code func(int) int, mass []float64, mis
 		pr.Survival[t] = Prob(after[t], upTo+miss)
 	}
 	return pr
+}
+
+// statsOfValues is statsOf for a variable held by its values xs
+// (ascending), P[i] the mass of xs[i].
+func statsOfValues(xs []expr.Rat, p []float64) Stats {
+	d := Dist{P: p} // over the indices of xs
+	tot := d.Total()
+	if tot == 0 {
+		return Stats{Mean: math.NaN(), SD: math.NaN()}
+	}
+	if math.Abs(tot-1) > 1e-12 {
+		d = d.Scaled(1 / tot)
+	}
+	x := func(i int) float64 { return xs[i].Float() }
+	mean := 0.0
+	for i, q := range d.P {
+		mean += x(i) * q
+	}
+	v := 0.0
+	for i, q := range d.P {
+		e := x(i) - mean
+		v += e * e * q
+	}
+	return Stats{
+		Mean: mean, SD: math.Sqrt(v), Min: x(d.Min()), Max: x(d.Max()),
+		P5: x(d.Quantile(0.05)), P25: x(d.Quantile(0.25)), P50: x(d.Quantile(0.5)),
+		P75: x(d.Quantile(0.75)), P95: x(d.Quantile(0.95)),
+	}
 }
 
 // statsOf summarises a distribution over the lattice (Lo+i)/den, given

@@ -621,9 +621,8 @@ func addRationals(b *engine.Budget, spec *mechanics.Spec, res *engine.Result) er
 			if !defs[i][k] || (conditional && !givens[i][k]) {
 				continue
 			}
-			u := vals[i][k].Mul(expr.Int(int64(max(vr.Den, 1))))
-			j := int(u.N) - vr.Lo
-			if j < 0 || j >= len(sum) {
+			j, ok := vr.Index(vals[i][k])
+			if !ok {
 				return nil
 			}
 			if sum[j] == nil {

@@ -195,10 +195,26 @@ func WritePMF(w io.Writer, r *engine.Result, v *engine.VarResult) error {
 	den := float64(max(v.Den, 1))
 	lo, hi, cut := shownRange(v.P)
 	bars := &latticeBars{x0: float64(v.Lo + lo), p: v.P[lo : hi+1], half: 0.4, color: barColor}
+	if v.Xs != nil {
+		// Values held one by one (a quotient by a die): bars at the
+		// values, on an axis of values, as wide as the closest two allow.
+		den = 1
+		bars.xs = make([]float64, hi-lo+1)
+		for i := range bars.xs {
+			bars.xs[i] = v.Value(lo + i)
+		}
+		gap := math.Inf(1)
+		for i := 1; i < len(bars.xs); i++ {
+			gap = math.Min(gap, bars.xs[i]-bars.xs[i-1])
+		}
+		if !math.IsInf(gap, 1) {
+			bars.half = 0.4 * gap
+		}
+	}
 	p.Add(bars)
 	top := maxOf(bars.p)
 	sim := r.Engine == engine.Sim && r.Trials > 0
-	spec := seriesSpec(fmt.Sprintf("P(%s = x)", words(v.Name)), "bars", latticeXY(bars.x0, bars.p), false, barColor, false)
+	spec := seriesSpec(fmt.Sprintf("P(%s = x)", words(v.Name)), "bars", bars.xy(), false, barColor, false)
 	spec.Simulated = sim
 	caption := Caption(r)
 	if sim {
@@ -206,7 +222,7 @@ func WritePMF(w io.Writer, r *engine.Result, v *engine.VarResult) error {
 		wk := &whiskers{color: color.Black}
 		for i, c := range ci {
 			if bars.p[i] > 0 || c[1] > 0 {
-				wk.xs, wk.lo, wk.hi = append(wk.xs, bars.x0+float64(i)), append(wk.lo, c[0]), append(wk.hi, c[1])
+				wk.xs, wk.lo, wk.hi = append(wk.xs, bars.x(i)), append(wk.lo, c[0]), append(wk.hi, c[1])
 				top = math.Max(top, c[1])
 			}
 		}
@@ -222,8 +238,8 @@ func WritePMF(w io.Writer, r *engine.Result, v *engine.VarResult) error {
 	ml.Width = vg.Points(2)
 	ml.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 	p.Add(ml)
-	p.X.Min, p.X.Max = bars.x0-0.5, bars.x0+float64(len(bars.p)-1)+0.5
-	p.X.Tick.Marker = latticeTicks{den: den, integer: true}
+	p.X.Min, p.X.Max = bars.x(0)-bars.room(), bars.x(len(bars.p)-1)+bars.room()
+	p.X.Tick.Marker = latticeTicks{den: den, integer: v.Xs == nil}
 	p.Y.Min, p.Y.Max = 0, top*1.06
 	p.Y.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick { return niceTicks(lo, hi, false, 6) })
 	if cut > 0 {
@@ -283,12 +299,43 @@ func shownRange(p []float64) (lo, hi int, cut float64) {
 	return lo, hi, left + right
 }
 
-// latticeBars draws bars at the lattice units x0, x0+1, … with half-width
-// half, in data units, so that their width follows the axis.
+// latticeBars draws bars at the lattice units x0, x0+1, … (or at xs, when
+// not nil) with half-width half, in data units, so that their width
+// follows the axis.
 type latticeBars struct {
 	x0, half float64
+	xs       []float64
 	p        []float64
 	color    color.Color
+}
+
+// x is where bar i stands.
+func (b *latticeBars) x(i int) float64 {
+	if b.xs != nil {
+		return b.xs[i]
+	}
+	return b.x0 + float64(i)
+}
+
+// room is the axis's margin beyond the outer bars: half a lattice unit,
+// or a bar's width.
+func (b *latticeBars) room() float64 {
+	if b.xs != nil {
+		return 2 * b.half
+	}
+	return 0.5
+}
+
+// xy is the bars' points.
+func (b *latticeBars) xy() []XY {
+	if b.xs == nil {
+		return latticeXY(b.x0, b.p)
+	}
+	xy := make([]XY, len(b.p))
+	for i, q := range b.p {
+		xy[i] = XY{X: b.xs[i], Y: q}
+	}
+	return xy
 }
 
 func (b *latticeBars) Plot(c draw.Canvas, plt *plot.Plot) {
@@ -299,7 +346,7 @@ func (b *latticeBars) Plot(c draw.Canvas, plt *plot.Plot) {
 		if p <= 0 {
 			continue
 		}
-		x := b.x0 + float64(i)
+		x := b.x(i)
 		x0, x1 := trX(x-b.half), trX(x+b.half)
 		if x1-x0 < minW {
 			mid := (x0 + x1) / 2
@@ -311,7 +358,10 @@ func (b *latticeBars) Plot(c draw.Canvas, plt *plot.Plot) {
 }
 
 func (b *latticeBars) DataRange() (xmin, xmax, ymin, ymax float64) {
-	return b.x0 - 0.5, b.x0 + float64(len(b.p)) - 0.5, 0, maxOf(b.p)
+	if len(b.p) == 0 {
+		return b.x0 - 0.5, b.x0 + 0.5, 0, 0
+	}
+	return b.x(0) - b.room(), b.x(len(b.p)-1) + b.room(), 0, maxOf(b.p)
 }
 
 // latticeTicks labels an axis in lattice units u with the values u/den:

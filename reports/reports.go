@@ -14,7 +14,6 @@ import (
 
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
-	"github.com/oddsmith/oddsmith/mechanics/expr"
 )
 
 // Formats lists the output formats of Write.
@@ -661,10 +660,10 @@ func value(x float64) string {
 // VarValue prints the i-th support point of a variable: an integer, a short
 // decimal (2.5) or, on lattices such as thirds, the fraction (7/3).
 func VarValue(v *engine.VarResult, i int) string {
-	if v.Den <= 1 {
+	if v.Den <= 1 && v.Xs == nil {
 		return strconv.Itoa(v.Lo + i)
 	}
-	r := expr.Frac(int64(v.Lo+i), int64(v.Den))
+	r := v.Rat(i)
 	for d := r.D; ; {
 		switch {
 		case d == 1:

@@ -314,7 +314,7 @@ func slim(r *engine.Result, survival bool) *engine.Result {
 	out := *r
 	out.Vars = make([]engine.VarResult, len(r.Vars))
 	for i, v := range r.Vars {
-		v.P, v.Counts, v.Exact = nil, nil, nil
+		v.P, v.Counts, v.Exact, v.Xs = nil, nil, nil, nil
 		out.Vars[i] = v
 	}
 	if r.Process != nil && !survival {

@@ -59,7 +59,8 @@ func pmf(v *engine.VarResult) map[string]float64 {
 	out := map[string]float64{}
 	for i, p := range v.P {
 		if p != 0 {
-			out[big.NewRat(int64(v.Lo+i), int64(max(v.Den, 1))).RatString()] += p
+			x := v.Rat(i)
+			out[big.NewRat(x.N, max(x.D, 1)).RatString()] += p
 		}
 	}
 	return out
