@@ -92,6 +92,9 @@ func parse(src string) (e Expr, work int, err error) {
 	}()
 	x := p.parseExpr()
 	if t := p.peek(); t.kind != tEOF {
+		if msg := p.foreignAfterOperand(t); msg != "" {
+			p.failAt(t.off, "%s", msg)
+		}
 		p.failAt(t.off, "expected an operator or the end of the expression, found %s%s", p.desc(t), p.afterOperand(t))
 	}
 	return x, p.work, nil
@@ -191,8 +194,35 @@ func (p *parser) enter(off int) {
 
 func (p *parser) leave() { p.depth-- }
 
+// foreignAfterOperand is the refusal of another tool's construct found
+// where an operator was expected (a comment, a label, a power, AnyDice's
+// output), or "".
+func (p *parser) foreignAfterOperand(t token) string {
+	if n := p.lastName; n.text == "output" && n.end == p.off && t.kind != tOp {
+		msg := "AnyDice's output is not needed: oddsmith prints the distribution of the expression itself, so leave output out"
+		if t.text == "[" {
+			if b := p.bracketMessage(t.off); b != "" {
+				msg += "; " + b
+			}
+		}
+		return msg
+	}
+	switch {
+	case t.text == "^" || t.is("*") && p.at(t.end) == '*':
+		return powerHint
+	case t.is("#"):
+		return p.commentMessage(t.off)
+	case t.text == "[":
+		return p.bracketMessage(t.off)
+	}
+	return ""
+}
+
 // afterOperand is a hint for a token found where an operator was expected.
 func (p *parser) afterOperand(t token) string {
+	if msg := p.foreignAfterOperand(t); msg != "" {
+		return " — " + msg
+	}
 	switch {
 	case t.is("="):
 		return ` — write "==" to compare`
@@ -437,6 +467,18 @@ func (p *parser) parsePrimary() Expr {
 			return x
 		}
 	}
+	switch {
+	case t.is("{"):
+		p.failAt(t.off, "%s", p.groupMessage(t.off))
+	case t.text == "[":
+		if msg := p.bracketMessage(t.off); msg != "" {
+			p.failAt(t.off, "%s", msg)
+		}
+	case t.is("*") && t.off > 0 && strings.TrimRight(p.src[:t.off], " \t\n\r") != "" && strings.HasSuffix(strings.TrimRight(p.src[:t.off], " \t\n\r"), "*"):
+		p.failAt(t.off, "%s", powerHint)
+	case t.is("#"):
+		p.failAt(t.off, "%s", p.commentMessage(t.off))
+	}
 	hint := ""
 	switch {
 	case t.is("+"):
@@ -490,6 +532,9 @@ func (p *parser) parseDice(start int, count Expr) Expr {
 	case c == 'F':
 		d.Kind = Fudge
 		p.off++
+		if p.at(p.off) == '.' && isDigit(p.at(p.off+1)) {
+			p.fudgeVariant(p.off)
+		}
 	case c == '{':
 		d.Kind = Custom
 		p.next()
@@ -571,6 +616,9 @@ func (p *parser) parseMods(d *Dice) {
 		off := p.off
 		switch p.at(off) {
 		case 'k', 'd':
+			if p.at(off) == 'd' && p.at(off+1) == 'f' {
+				p.failAt(off, "%s", p.foreignModifier(d, off))
+			}
 			keep := p.at(off) == 'k'
 			end := High
 			if !keep {
@@ -633,6 +681,9 @@ func (p *parser) parseMods(d *Dice) {
 			d.Mods = append(d.Mods, x)
 		default:
 			if isWord(p.at(off)) {
+				if msg := p.foreignModifier(d, off); msg != "" {
+					p.failAt(off, "%s", msg)
+				}
 				hint := ""
 				switch {
 				case p.at(off) == 'x':
@@ -696,7 +747,11 @@ func (p *parser) parseCond(mod int, required bool) *Cond {
 	default:
 		if c := p.at(off); !isDigit(c) && c != '(' {
 			if required {
-				p.failAt(off, "expected a condition after %q, such as #>=7, found %s", p.src[mod:off], describeAt(p.src, off))
+				hint := ""
+				if c == ' ' || isLetter(c) && isLetter(p.at(off+1)) && isLetter(p.at(off+2)) {
+					hint = " — comments (# …) are not supported yet, and # right after dice counts successes"
+				}
+				p.failAt(off, "expected a condition after %q, such as #>=7, found %s%s", p.src[mod:off], describeAt(p.src, off), hint)
 			}
 			return nil
 		}

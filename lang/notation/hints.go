@@ -1,0 +1,295 @@
+package notation
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Messages that teach: a construct of another dice tool that oddsmith does
+// not read is refused by its name, with the oddsmith expression that means
+// the same where there is one, and docs/translating.md (which has a row for
+// each) where there is not.
+
+// translating is where the rows of other tools' constructs are.
+const translating = "docs/translating.md"
+
+// powerHint is the refusal of ^ and **.
+const powerHint = "there is no power operator (^, **): write the product (2 * 2 * 2 for 2^3); a roll multiplied by itself is a name in a rule file (x = 3d6, then x * x)"
+
+// groupMessage is the refusal of a grouped roll {…} whose "{" is at open:
+// what the group means in Roll20 and Foundry and, where one exists, the
+// oddsmith expression for it.
+func (p *parser) groupMessage(open int) string {
+	const head = "grouped rolls {…} are not supported yet"
+	terms, end, ok := p.tryGroup(open)
+	if !ok {
+		return fmt.Sprintf("%s: the larger of several sums is max(4d6, 3d8) ({4d6, 3d8}kh1 in Roll20 and Foundry); see %s", head, translating)
+	}
+	group := clip(p.src[open:end])
+	mod := groupModifier.FindStringSubmatch(p.src[end:])
+	kind, n := "", ""
+	if mod != nil {
+		kind, n = mod[1], mod[2]
+		group = clip(p.src[open : end+len(mod[0])])
+	}
+	list := strings.Join(terms, ", ")
+	switch {
+	case mod == nil && len(terms) == 1:
+		return fmt.Sprintf("%s: %s without a modifier is its sum, %s", head, group, terms[0])
+	case mod == nil:
+		return fmt.Sprintf("%s: %s without a modifier is the sum of its terms, %s", head, group, strings.Join(terms, " + "))
+	case len(terms) == 1:
+		return fmt.Sprintf("%s: %s, a group of one sum, has no equivalent yet (a group of one dice term is the term with the modifier: {4d6}kh3 is 4d6kh3); see %s", head, group, translating)
+	case (kind == "kh" || kind == "k") && (n == "" || n == "1"):
+		return fmt.Sprintf("%s: %s, the largest of the sums, is max(%s)", head, group, list)
+	case kind == "kl" && (n == "" || n == "1"):
+		return fmt.Sprintf("%s: %s, the smallest of the sums, is min(%s)", head, group, list)
+	case kind == ">" || kind == "<" || kind == "=":
+		// Roll20's target numbers include the number: > is "at least".
+		op := map[string]string{">": ">=", "<": "<=", "=": "=="}[kind]
+		var parts []string
+		for _, t := range terms {
+			parts = append(parts, fmt.Sprintf("(%s %s %s)", t, op, n))
+		}
+		return fmt.Sprintf("%s: %s, how many of the sums are %s %s (Roll20), is %s", head, group, op, n, strings.Join(parts, " + "))
+	}
+	return fmt.Sprintf("%s: %s keeps or drops whole sums, which has no one-line equivalent yet (the largest is max(%s)); see %s", head, group, list, translating)
+}
+
+// groupModifier reads the modifier after a group's "}": keep, drop or a
+// target number.
+var groupModifier = regexp.MustCompile(`^(kh|kl|k|dh|dl|d|>=|<=|>|<|=)(\d*)`)
+
+// tryGroup reads the terms of a group {A, B, …} whose "{" is at open, as
+// canonical text, and the offset after its "}"; ok is false when they do
+// not parse.
+func (p *parser) tryGroup(open int) (terms []string, end int, ok bool) {
+	q := &parser{src: p.src, positions: p.positions, off: open + 1, depth: p.depth}
+	defer func() {
+		p.work += q.work
+		if r := recover(); r != nil {
+			if _, isBail := r.(bailout); !isBail {
+				panic(r)
+			}
+			terms, end, ok = nil, 0, false
+		}
+	}()
+	for {
+		terms = append(terms, String(q.parseExpr()))
+		t := q.next()
+		switch {
+		case t.is(","):
+		case t.is("}"):
+			return terms, t.end, true
+		default:
+			return nil, 0, false
+		}
+	}
+}
+
+// bracketMessage is the refusal of a "[" at open: AnyDice's function
+// calls ([highest 3 of 4d6]) with their oddsmith form, Roll20's and
+// Foundry's labels ([Fire]); "" when it is neither.
+func (p *parser) bracketMessage(open int) string {
+	close := strings.IndexByte(p.src[open:], ']')
+	if close < 0 {
+		return ""
+	}
+	inner := strings.TrimSpace(p.src[open+1 : open+close])
+	whole := clip(p.src[open : open+close+1])
+	if inner == "" || strings.HasPrefix(inner, "[") {
+		return ""
+	}
+	if s := anyDiceCall(inner); s != "" {
+		return fmt.Sprintf("AnyDice's function call %s is not supported: %s (%s#anydice)", whole, s, translating)
+	}
+	if anyDiceWord.MatchString(inner) {
+		return fmt.Sprintf("AnyDice's function call %s is not supported: see %s#anydice for its oddsmith form", whole, translating)
+	}
+	return fmt.Sprintf("labels such as %s are not supported yet: leave them out", whole)
+}
+
+var (
+	anyDiceWord    = regexp.MustCompile(`^(highest|lowest|middle|explode|count|absolute|sort|reverse|maximum|length)\b`)
+	anyDiceKeep    = regexp.MustCompile(`^(highest|lowest)\s+(\d+)\s+of\s+(\d*d\d+)$`)
+	anyDiceOf2     = regexp.MustCompile(`^(highest|lowest)\s+of\s+(.+?)\s+and\s+(.+)$`)
+	anyDiceExplode = regexp.MustCompile(`^explode\s+(\d*d\d+)$`)
+	anyDiceCount   = regexp.MustCompile(`^count\s+\{([\d\s,.]+)\}\s+in\s+(\d*)d(\d+)$`)
+	anyDiceAbs     = regexp.MustCompile(`^absolute\s+(.+)$`)
+)
+
+// anyDiceCall is the oddsmith form of an AnyDice function call's inside
+// ("highest 3 of 4d6"), or "".
+func anyDiceCall(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if m := anyDiceKeep.FindStringSubmatch(s); m != nil {
+		k := "kh"
+		if m[1] == "lowest" {
+			k = "kl"
+		}
+		if m[2] == "1" {
+			return fmt.Sprintf("write %s(%s) or %s%s", m[1], m[3], m[3], k)
+		}
+		return fmt.Sprintf("write %s(%s, %s) or %s%s%s", m[1], m[3], m[2], m[3], k, m[2])
+	}
+	if m := anyDiceOf2.FindStringSubmatch(s); m != nil {
+		f := "max"
+		if m[1] == "lowest" {
+			f = "min"
+		}
+		return fmt.Sprintf("write %s(%s, %s)", f, m[2], m[3])
+	}
+	if m := anyDiceExplode.FindStringSubmatch(s); m != nil {
+		return fmt.Sprintf("AnyDice explodes at most twice: write %s!{2}", m[1])
+	}
+	if m := anyDiceCount.FindStringSubmatch(s); m != nil {
+		pool := m[2] + "d" + m[3]
+		sides, _ := strconv.Atoi(m[3])
+		if lo, hi, ok := faceRun(m[1]); ok {
+			switch {
+			case hi == sides && lo == hi:
+				return fmt.Sprintf("write count(%s == %d)", pool, lo)
+			case hi == sides:
+				return fmt.Sprintf("write count(%s >= %d)", pool, lo)
+			case lo == 1:
+				return fmt.Sprintf("write count(%s <= %d)", pool, hi)
+			case lo == hi:
+				return fmt.Sprintf("write count(%s == %d)", pool, lo)
+			}
+		}
+		return "a set that is not a run at an end of the die is several counts of one pool, named in a rule file"
+	}
+	if m := anyDiceAbs.FindStringSubmatch(s); m != nil {
+		return fmt.Sprintf("write abs(%s)", m[1])
+	}
+	if strings.HasPrefix(s, "middle ") {
+		return "the middle dice are highest(pool, n) - highest(pool, m) of one pool, named in a rule file"
+	}
+	return ""
+}
+
+// faceRun reads a set of faces "5, 6" or "5..6" as the run lo..hi, when it
+// is one.
+func faceRun(s string) (lo, hi int, ok bool) {
+	var faces []int
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		a, b, isRun := strings.Cut(part, "..")
+		x, err := strconv.Atoi(strings.TrimSpace(a))
+		if err != nil {
+			return 0, 0, false
+		}
+		y := x
+		if isRun {
+			if y, err = strconv.Atoi(strings.TrimSpace(b)); err != nil || y < x {
+				return 0, 0, false
+			}
+		}
+		for f := x; f <= y && len(faces) <= 1000; f++ {
+			faces = append(faces, f)
+		}
+	}
+	if len(faces) == 0 {
+		return 0, 0, false
+	}
+	for i := 1; i < len(faces); i++ {
+		if faces[i] != faces[i-1]+1 {
+			return 0, 0, false
+		}
+	}
+	return faces[0], faces[len(faces)-1], true
+}
+
+// commentMessage is the refusal of a comment: the "#" at off, and what to
+// keep.
+func (p *parser) commentMessage(off int) string {
+	before := strings.TrimSpace(p.src[:off])
+	if before == "" || p.depth > 0 {
+		return "comments (# …) are not supported yet: leave out the # and the text after it"
+	}
+	return fmt.Sprintf("comments (# …) are not supported yet: leave out the # and the text after it (%s)", clip(before))
+}
+
+// fudgeVariant is the refusal of Foundry's and rpg-dice-roller's dF.1 and
+// dF.2; off is the ".".
+func (p *parser) fudgeVariant(off int) {
+	end := off + 1
+	for end < len(p.src) && isDigit(p.src[end]) {
+		end++
+	}
+	switch p.src[off+1 : end] {
+	case "1":
+		p.failAt(off, "dF.1 (a Fudge die with one −, four blanks and one +) is written d{-1,0,0,0,0,1} here")
+	case "2":
+		p.failAt(off, "dF.2 (the standard Fudge die, two −, two blanks and two +) is written dF here")
+	}
+	p.failAt(off, "dF.%s: the Fudge variants are dF.1 (d{-1,0,0,0,0,1}) and dF.2 (dF)", p.src[off+1:end])
+}
+
+// condText is the text of a dice condition at off (">=8", "10", "<(n)"),
+// for messages; it does not check it.
+func (p *parser) condText(off int) string {
+	end := off
+	for end < len(p.src) && strings.IndexByte("<>=", p.src[end]) >= 0 {
+		end++
+	}
+	if end < len(p.src) && p.src[end] == '-' {
+		end++
+	}
+	for end < len(p.src) && isDigit(p.src[end]) {
+		end++
+	}
+	return p.src[off:end]
+}
+
+// foreignModifier is the refusal of a dice modifier of another tool at off
+// (after the term d's text so far): its name and the oddsmith form, or ""
+// when it is no known modifier.
+func (p *parser) foreignModifier(d *Dice, off int) string {
+	term := clip(p.src[d.At.Off:off])
+	rest := p.src[off:]
+	switch {
+	case strings.HasPrefix(rest, "xo"):
+		cond := p.condText(off + 2)
+		return fmt.Sprintf("%q is Foundry's explode once: write %s!%s{1}", "xo"+cond, term, p.explodeCond(d, cond))
+	case strings.HasPrefix(rest, "x") || strings.HasPrefix(rest, "X"):
+		cond := p.condText(off + 1)
+		if cond != "" && isDigit(cond[0]) {
+			return fmt.Sprintf("%q is Foundry's explode with at most %s explosions in the whole term, which has no equivalent yet (%s!{%s} allows %s for each die; %s! has no limit); see %s",
+				rest[:1]+cond, cond, term, cond, cond, term, translating)
+		}
+		return fmt.Sprintf("%q is Foundry's explode: write %s!%s", rest[:1]+cond, term, cond)
+	case strings.HasPrefix(rest, "df"):
+		cond := p.condText(off + 2)
+		return fmt.Sprintf("%q is Foundry's deduct failures (each die meeting it takes one away): write %scf%s", "df"+cond, term, cond)
+	case strings.HasPrefix(rest, "sf"):
+		return fmt.Sprintf("\"sf\" is Foundry's subtract failures (the failed dice's values are taken away), which has no equivalent yet; see %s", translating)
+	case strings.HasPrefix(rest, "s"):
+		return fmt.Sprintf("%q sorts the dice, which does not change the distribution: leave it out (%s)", p.word(off)[1:len(p.word(off))-1], term)
+	case strings.HasPrefix(rest, "p") && off > 0 && p.src[off-1] == '!':
+		return fmt.Sprintf("penetrating dice (!p: each extra roll counts one less) are not supported yet; see %s", translating)
+	case strings.HasPrefix(rest, "u"):
+		return fmt.Sprintf("\"u\" (rpg-dice-roller's unique: reroll dice that repeat a face) is not supported yet; see %s", translating)
+	case strings.HasPrefix(rest, "mt"):
+		return "\"mt\" (Roll20's matches) is not supported: count(5d6 == 6) counts the dice showing one face"
+	case strings.HasPrefix(rest, "min") || strings.HasPrefix(rest, "max"):
+		v := p.condText(off + 3)
+		return fmt.Sprintf("%q (every die at %s %s) is not supported yet: write a custom die with those faces (d6min2 is d{2,2,3,4,5,6})",
+			rest[:3]+v, map[string]string{"min": "least", "max": "most"}[rest[:3]], v)
+	case strings.HasPrefix(rest, "f"):
+		cond := p.condText(off + 1)
+		return fmt.Sprintf("%q is Roll20's failures (each die meeting it takes a success away): write %scf%s", "f"+cond, term, cond)
+	}
+	return ""
+}
+
+// explodeCond is an explosion's condition written the oddsmith way: a bare
+// number that is the die's highest face needs none.
+func (p *parser) explodeCond(d *Dice, cond string) string {
+	if n, ok := d.Sides.(*Num); ok && d.Kind == Sided && cond == n.Value.String() {
+		return ""
+	}
+	return cond
+}

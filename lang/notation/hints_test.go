@@ -1,0 +1,110 @@
+package notation
+
+import (
+	"strings"
+	"testing"
+)
+
+// foreignInputs: constructs of Roll20, Foundry, rpg-dice-roller and
+// AnyDice that oddsmith does not read, each refused by its name with the
+// oddsmith expression for it where there is one (issue 26, item 4).
+var foreignInputs = []struct{ src, err string }{
+	// Grouped rolls.
+	{"{4d6, 3d8}kh1", "line 1, column 1: grouped rolls {…} are not supported yet: {4d6, 3d8}kh1, the largest of the sums, is max(4d6, 3d8)"},
+	{"{4d6,2d6}kl", "line 1, column 1: grouped rolls {…} are not supported yet: {4d6,2d6}kl, the smallest of the sums, is min(4d6, 2d6)"},
+	{"{3d20+5, 2d20}>21", "line 1, column 1: grouped rolls {…} are not supported yet: {3d20+5, 2d20}>21, how many of the sums are >= 21 (Roll20), is (3d20 + 5 >= 21) + (2d20 >= 21)"},
+	{"{4d6+3d8}kh1", "line 1, column 1: grouped rolls {…} are not supported yet: {4d6+3d8}kh1, a group of one sum, has no equivalent yet (a group of one dice term is the term with the modifier: {4d6}kh3 is 4d6kh3); see docs/translating.md"},
+	{"{3d20+5}>21", "line 1, column 1: grouped rolls {…} are not supported yet: {3d20+5}>21, a group of one sum, has no equivalent yet (a group of one dice term is the term with the modifier: {4d6}kh3 is 4d6kh3); see docs/translating.md"},
+	{"{4d6, 3d8}", "line 1, column 1: grouped rolls {…} are not supported yet: {4d6, 3d8} without a modifier is the sum of its terms, 4d6 + 3d8"},
+	{"{4d6,2d6}kh2", "line 1, column 1: grouped rolls {…} are not supported yet: {4d6,2d6}kh2 keeps or drops whole sums, which has no one-line equivalent yet (the largest is max(4d6, 2d6)); see docs/translating.md"},
+	{"1 + {4d6 2}", "line 1, column 5: grouped rolls {…} are not supported yet: the larger of several sums is max(4d6, 3d8) ({4d6, 3d8}kh1 in Roll20 and Foundry); see docs/translating.md"},
+	// Power.
+	{"3d20^4", "line 1, column 5: " + powerHint},
+	{"2**3", "line 1, column 3: " + powerHint},
+	{"2 ** 3", "line 1, column 4: " + powerHint},
+	// Comments and labels.
+	{"3d6 # fire", "line 1, column 5: comments (# …) are not supported yet: leave out the # and the text after it (3d6)"},
+	{"3d6#fire", "line 1, column 5: expected a condition after \"#\", such as #>=7, found \"fire\" — comments (# …) are not supported yet, and # right after dice counts successes"},
+	{"(3d6 # fire)", "line 1, column 6: expected \")\" to close the \"(\" at line 1, column 1, found \"#\" — comments (# …) are not supported yet: leave out the # and the text after it"},
+	{"2d6[Fire] + 1", "line 1, column 4: labels such as [Fire] are not supported yet: leave them out"},
+	// Fudge variants.
+	{"dF.1", "line 1, column 3: dF.1 (a Fudge die with one −, four blanks and one +) is written d{-1,0,0,0,0,1} here"},
+	{"4dF.2", "line 1, column 4: dF.2 (the standard Fudge die, two −, two blanks and two +) is written dF here"},
+	{"dF.3", "line 1, column 3: dF.3: the Fudge variants are dF.1 (d{-1,0,0,0,0,1}) and dF.2 (dF)"},
+	// Foundry's and Roll20's modifiers.
+	{"10d10cs>=7df=1", "line 1, column 11: \"df=1\" is Foundry's deduct failures (each die meeting it takes one away): write 10d10cs>=7cf=1"},
+	{"6d10xo10", "line 1, column 5: \"xo10\" is Foundry's explode once: write 6d10!{1}"},
+	{"6d10xo>=9", "line 1, column 5: \"xo>=9\" is Foundry's explode once: write 6d10!>=9{1}"},
+	{"2d10x", "line 1, column 5: \"x\" is Foundry's explode: write 2d10!"},
+	{"5d10x>=8", "line 1, column 5: \"x>=8\" is Foundry's explode: write 5d10!>=8"},
+	{"5d10x5", "line 1, column 5: \"x5\" is Foundry's explode with at most 5 explosions in the whole term, which has no equivalent yet (5d10!{5} allows 5 for each die; 5d10! has no limit); see docs/translating.md"},
+	{"10d6sf", "line 1, column 5: \"sf\" is Foundry's subtract failures (the failed dice's values are taken away), which has no equivalent yet; see docs/translating.md"},
+	{"10d10cs>7f1", "line 1, column 10: \"f1\" is Roll20's failures (each die meeting it takes a success away): write 10d10cs>7cf1"},
+	{"3d6!p", "line 1, column 5: penetrating dice (!p: each extra roll counts one less) are not supported yet; see docs/translating.md"},
+	{"4d6u", "line 1, column 4: \"u\" (rpg-dice-roller's unique: reroll dice that repeat a face) is not supported yet; see docs/translating.md"},
+	{"2d20mt", "line 1, column 5: \"mt\" (Roll20's matches) is not supported: count(5d6 == 6) counts the dice showing one face"},
+	{"4d6sd", "line 1, column 4: \"sd\" sorts the dice, which does not change the distribution: leave it out (4d6)"},
+	{"3d6min2", "line 1, column 4: \"min2\" (every die at least 2) is not supported yet: write a custom die with those faces (d6min2 is d{2,2,3,4,5,6})"},
+	// AnyDice.
+	{"[highest 3 of 4d6]", "line 1, column 1: AnyDice's function call [highest 3 of 4d6] is not supported: write highest(4d6, 3) or 4d6kh3 (docs/translating.md#anydice)"},
+	{"[lowest 1 of 3d6]", "line 1, column 1: AnyDice's function call [lowest 1 of 3d6] is not supported: write lowest(3d6) or 3d6kl (docs/translating.md#anydice)"},
+	{"[highest of d20 and d20]", "line 1, column 1: AnyDice's function call [highest of d20 and d20] is not supported: write max(d20, d20) (docs/translating.md#anydice)"},
+	{"[explode d6]", "line 1, column 1: AnyDice's function call [explode d6] is not supported: AnyDice explodes at most twice: write d6!{2} (docs/translating.md#anydice)"},
+	{"[count {5,6} in 8d6]", "line 1, column 1: AnyDice's function call [count {5,6} in 8d6] is not supported: write count(8d6 >= 5) (docs/translating.md#anydice)"},
+	{"[count {1, 6} in 8d6]", "line 1, column 1: AnyDice's function call [count {1, 6} in 8d6] is not supported: a set that is not a run at an end of the die is several counts of one pool, named in a rule file (docs/translating.md#anydice)"},
+	{"[middle 1 of 3d6]", "line 1, column 1: AnyDice's function call [middle 1 of 3d6] is not supported: the middle dice are highest(pool, n) - highest(pool, m) of one pool, named in a rule file (docs/translating.md#anydice)"},
+	{"[sort 3d6]", "line 1, column 1: AnyDice's function call [sort 3d6] is not supported: see docs/translating.md#anydice for its oddsmith form"},
+	{"output 3d6", "line 1, column 8: AnyDice's output is not needed: oddsmith prints the distribution of the expression itself, so leave output out"},
+	{"output [highest 3 of 4d6]", "line 1, column 8: AnyDice's output is not needed: oddsmith prints the distribution of the expression itself, so leave output out; AnyDice's function call [highest 3 of 4d6] is not supported: write highest(4d6, 3) or 4d6kh3 (docs/translating.md#anydice)"},
+}
+
+func TestForeignConstructsTeach(t *testing.T) {
+	t.Parallel()
+	for _, c := range foreignInputs {
+		t.Run(c.src, func(t *testing.T) {
+			t.Parallel()
+			e, err := Parse(c.src)
+			if err == nil {
+				t.Fatalf("Parse(%q) = %s; want an error", c.src, String(e))
+			}
+			if got := err.Error(); got != c.err {
+				t.Errorf("Parse(%q):\n  got  %s\n  want %s", c.src, got, c.err)
+			}
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Errorf("Parse(%q): the message is not one line", c.src)
+			}
+		})
+	}
+}
+
+// TestForeignSuggestionsParse: the oddsmith forms the messages suggest are
+// oddsmith (the text after "write" or "is" up to the end or a bracket).
+func TestForeignSuggestionsParse(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"max(4d6, 3d8)", "min(4d6, 2d6)", "(3d20 + 5 >= 21) + (2d20 >= 21)", "4d6 + 3d8", "d{-1,0,0,0,0,1}", "dF",
+		"10d10cs>=7cf=1", "6d10!{1}", "6d10!>=9{1}", "2d10!", "5d10!>=8", "10d10cs>7cf1", "highest(4d6, 3)", "4d6kh3",
+		"lowest(3d6)", "3d6kl", "max(d20, d20)", "d6!{2}", "count(8d6 >= 5)", "d{2,2,3,4,5,6}", "count(5d6 == 6)",
+	} {
+		if _, err := Parse(s); err != nil {
+			t.Errorf("%s: %v", s, err)
+		}
+	}
+}
+
+// TestForeignHintsReadEachByteABoundedNumberOfTimes: reading a group again
+// for its message keeps parsing linear, nested or long.
+func TestForeignHintsReadEachByteABoundedNumberOfTimes(t *testing.T) {
+	t.Parallel()
+	for _, src := range []string{
+		strings.Repeat("{1, ", 150) + "2",
+		"{" + strings.Repeat("d6 + ", 5000) + "1, 2}kh1",
+		strings.Repeat("[highest 3 of 4d6] ", 100),
+	} {
+		_, work, err := parse(src)
+		if err == nil {
+			t.Fatalf("%.20s…: parsed", src)
+		}
+		checkWork(t, src, work)
+	}
+}
