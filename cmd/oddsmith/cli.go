@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/lang/notation"
 	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
@@ -132,13 +133,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	out := &checkedWriter{w: stdout}
-	err := runCommand(ctx, c, args[1:], out, stderr)
+	warn := &warnings{}
+	err := runCommand(context.WithValue(ctx, warningsKey{}, warn), c, args[1:], out, stderr)
 	if err == nil && out.err != nil {
 		err = fmt.Errorf("writing the output: %w", out.err)
 	}
 	code := exitCode(ctx, err)
 	switch {
-	case err == nil || errors.Is(err, pflag.ErrHelp):
+	case err == nil:
+		// A command's warnings come after its work; a command that
+		// fails says one line, why.
+		for _, l := range warn.lines {
+			fmt.Fprintln(stderr, l)
+		}
+	case errors.Is(err, pflag.ErrHelp):
 	case code == exitInterrupted || code == exitTerminated:
 		fmt.Fprintln(stderr, "oddsmith: interrupted")
 	default:
@@ -283,20 +291,77 @@ func exprFlag(fs *flagSet) *string {
 	return fs.String("expr", "", "a one-line dice `expression` to compute instead of a mechanic ('4d6kh3', 'd20 + bonus >= tn' with --set bonus=…)")
 }
 
+// strictFlag adds --strict (with --expr: a form another dice tool reads
+// otherwise is refused instead of warned about).
+func strictFlag(fs *flagSet) *bool {
+	return fs.Bool("strict", false, "refuse (exit 2) an --expr with a form that Roll20, Foundry or rpg-dice-roller reads with another meaning (3d6>3, cs, r, …), instead of warning about it on stderr")
+}
+
+// warnings are the lines a command has to say on stderr once it has
+// done its work (run prints them when it succeeds).
+type warnings struct{ lines []string }
+
+// warningsKey is the context key of a command's warnings.
+type warningsKey struct{}
+
+// warn says line on stderr when the command under ctx succeeds (at once,
+// without run: a test calling a command directly).
+func warn(ctx context.Context, stderr io.Writer, line string) {
+	if w, ok := ctx.Value(warningsKey{}).(*warnings); ok {
+		w.lines = append(w.lines, line)
+		return
+	}
+	fmt.Fprintln(stderr, line)
+}
+
+// checkReadings warns about the forms of each expression that Roll20,
+// Foundry VTT or rpg-dice-roller read with another meaning
+// (notation.Readings: 3d6>3 is a total here and a count of dice in
+// Roll20), one line each on stderr once the command has succeeded; with
+// strict, the first is an error (bad input). An expression that does not
+// parse is left to the command, which says why.
+func checkReadings(ctx context.Context, stderr io.Writer, strict bool, exprs ...string) error {
+	for _, src := range exprs {
+		x, err := notation.Parse(src)
+		if err != nil || strings.TrimSpace(src) == "" {
+			continue
+		}
+		rs := notation.Readings(src, x)
+		if len(rs) == 0 {
+			continue
+		}
+		if strict {
+			more := ""
+			if len(rs) > 1 {
+				more = fmt.Sprintf(" (and %d more)", len(rs)-1)
+			}
+			return badInput("--expr: %s%s (--strict refuses what another dice tool reads otherwise)", rs[0], more)
+		}
+		for _, r := range rs {
+			warn(ctx, stderr, "oddsmith: warning: --expr: "+r.String())
+		}
+	}
+	return nil
+}
+
 // lookupOrExpr is the mechanic named on the command line, or the one-line
 // rule of --expr (study.Lookup).
 func lookupOrExpr(fs *flagSet, src string) (*mechanics.Mechanic, error) {
 	return study.Lookup(fs.reg, fs.Args(), src)
 }
 
-func runDescribe(ctx context.Context, args []string, stdout, _ io.Writer) error {
+func runDescribe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags(findCommand("describe"), stdout)
 	var sets []string
 	fs.StringArrayVar(&sets, "set", nil, "describe the model at these settings: `name=value` (repeatable; outputs can depend on them)")
 	all := fs.Bool("all", false, "describe every registered mechanic (at the defaults)")
 	format := fs.StringP("format", "f", "text", "output `format`: text or markdown (--all --format markdown is the reference in docs/mechanics.md)")
 	src := exprFlag(fs)
+	strict := strictFlag(fs)
 	if err := parse(ctx, fs, args); err != nil {
+		return err
+	}
+	if err := checkReadings(ctx, stderr, *strict, *src); err != nil {
 		return err
 	}
 	if *format != "text" && *format != "markdown" {
@@ -355,6 +420,7 @@ type outputFlags struct {
 	plot    *string
 	draw    string
 	percent bool
+	strict  *bool
 	// out is what -o and --format ask for (resolveFileOutput).
 	out fileOutput
 }
@@ -366,6 +432,7 @@ func (o *outputFlags) register(fs *flagSet) {
 	fs.StringArrayVar(&o.exprs, "expr", nil, "a one-line dice `expression` to compute instead of a mechanic ('4d6kh3', 'd20 + bonus >= tn' with --set bonus=…); repeatable, and with mechanic ids: each is a series of the chart, or a table after the other")
 	fs.BoolVar(&o.percent, "percent", false, "print the table's probabilities as percentages (93.98%, <0.01%; --format table only)")
 	o.plot = plotFlag(fs)
+	o.strict = strictFlag(fs)
 	fs.StringVar(&o.draw, "var", "", "the variable (or band) the chart draws, by `NAME` (default: each result's first variable)")
 }
 
@@ -445,12 +512,15 @@ func (o *outputFlags) emit(ss []series, rs []*engine.Result, stdout io.Writer) e
 	})
 }
 
-func runExact(ctx context.Context, args []string, stdout, _ io.Writer) error {
+func runExact(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var of outputFlags
 	fs := newFlags(findCommand("exact"), stdout)
 	of.register(fs)
 	memory := memoryFlag(fs)
 	if err := parse(ctx, fs, args); err != nil {
+		return err
+	}
+	if err := checkReadings(ctx, stderr, *of.strict, of.exprs...); err != nil {
 		return err
 	}
 	mem, err := parseMemory(*memory)
@@ -491,6 +561,9 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	memory := memoryFlag(fs)
 	shard := shardFlag(fs)
 	if err := parse(ctx, fs, args); err != nil {
+		return err
+	}
+	if err := checkReadings(ctx, stderr, *of.strict, of.exprs...); err != nil {
 		return err
 	}
 	mem, err := parseMemory(*memory)

@@ -58,7 +58,7 @@ type compareFlags struct {
 	trials                                   int64
 	seed                                     uint64
 	workers                                  int
-	cdf, quiet, percent                      bool
+	cdf, quiet, percent, strict              bool
 }
 
 // register adds the shared flags to a side's flag set, with the values
@@ -77,9 +77,10 @@ func (g *compareFlags) register(fs *flagSet) {
 	fs.BoolVarP(&g.quiet, "quiet", "q", g.quiet, "do not list the files written on stderr")
 	fs.BoolVar(&g.percent, "percent", g.percent, "print the text's probabilities as percentages and their changes in percentage points (--format text only)")
 	fs.StringVar(&g.memory, "memory", g.memory, "memory budget of one computation, e.g. `SIZE` = 512MiB, 4GiB")
+	fs.BoolVar(&g.strict, "strict", g.strict, "refuse (exit 2) an --expr with a form that Roll20, Foundry or rpg-dice-roller reads with another meaning (3d6>3, cs, r, …), instead of warning about it on stderr")
 }
 
-var compareGlobal = []string{"engine", "trials", "seed", "workers", "format", "output", "var", "cdf", "quiet", "memory", "plot", "percent"}
+var compareGlobal = []string{"engine", "trials", "seed", "workers", "format", "output", "var", "cdf", "quiet", "memory", "plot", "percent", "strict"}
 
 // compareChartKinds are what compare's chart draws: both sides' pmf or cdf
 // (the overlay), a band's categories, B − A value by value (diff), or
@@ -160,6 +161,13 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				return badInput("--%s is given on both sides: it applies to both, give it once", name)
 			}
 		}
+	}
+	exprs := []string{*a.expr}
+	if b != nil {
+		exprs = append(exprs, *b.expr)
+	}
+	if err := checkReadings(ctx, stderr, g.strict, exprs...); err != nil {
+		return err
 	}
 	mem, err := parseMemory(g.memory)
 	if err != nil {

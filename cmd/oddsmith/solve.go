@@ -69,8 +69,12 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
 	memory := memoryFlag(fs)
 	exprSrc := exprFlag(fs)
+	strict := strictFlag(fs)
 	shard := shardFlag(fs)
 	if err := parse(ctx, fs, args); err != nil {
+		return err
+	}
+	if err := checkReadings(ctx, stderr, *strict, *exprSrc); err != nil {
 		return err
 	}
 	mem, err := parseMemory(*memory)

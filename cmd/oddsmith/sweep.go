@@ -35,8 +35,12 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		strings.Join(reports.ChartKinds, ", ")+" on one chart (at most 12 points)")
 	memory := memoryFlag(fs)
 	exprSrc := exprFlag(fs)
+	strict := strictFlag(fs)
 	shard := shardFlag(fs)
 	if err := parse(ctx, fs, args); err != nil {
+		return err
+	}
+	if err := checkReadings(ctx, stderr, *strict, *exprSrc); err != nil {
 		return err
 	}
 	mem, err := parseMemory(*memory)

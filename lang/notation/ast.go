@@ -70,6 +70,9 @@ type Dice struct {
 	Sides Expr    // Kind == Sided: the number of sides (a *Num, or an expression written in parentheses)
 	Faces []*Num  // Kind == Custom: the faces, in written order (repeats weight a face)
 	Mods  []Mod   // modifiers, in written order
+	// End is where the term's text ends (the position just past it);
+	// zero in a node built by hand.
+	End Pos
 }
 
 // Neg is -X.
@@ -344,10 +347,12 @@ type Reroll struct {
 }
 
 // CountSuccess (cs, #) makes the term the number of dice that meet Cond
-// (nil: show their highest face), less any CountFail.
+// (nil: show their highest face), less any CountFail. Hash says it was
+// written # (which no other dice tool reads as cs, see Readings).
 type CountSuccess struct {
 	At   Pos
 	Cond *Cond
+	Hash bool
 }
 
 // CountFail (cf) subtracts from the term the number of dice that meet Cond

@@ -543,6 +543,7 @@ func (p *parser) parseDice(start int, count Expr) Expr {
 		p.failAt(off, `expected a number of sides after "d", found %s`, describeAt(p.src, off))
 	}
 	p.parseMods(d)
+	d.End = p.pos(p.off)
 	return d
 }
 
@@ -660,7 +661,7 @@ func (p *parser) parseMods(d *Dice) {
 			}
 		case '#':
 			p.off++
-			d.Mods = append(d.Mods, &CountSuccess{At: p.pos(off), Cond: p.parseCond(off, true)})
+			d.Mods = append(d.Mods, &CountSuccess{At: p.pos(off), Cond: p.parseCond(off, true), Hash: true})
 		case '!':
 			p.off++
 			compound := p.at(p.off) == '!'

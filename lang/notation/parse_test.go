@@ -105,8 +105,8 @@ var examples = []struct{ src, canon, tree string }{
 
 	// counting successes and failures
 	{"8d10cs>=7", "8d10cs>=7", "(dice 8 10 (success >=7))"},
-	{"8d10#>=7", "8d10cs>=7", "(dice 8 10 (success >=7))"},
-	{"8d10#7", "8d10cs7", "(dice 8 10 (success ==7))"},
+	{"8d10#>=7", "8d10#>=7", "(dice 8 10 (success >=7))"},
+	{"8d10#7", "8d10#7", "(dice 8 10 (success ==7))"},
 	{"8d10cs>7cf1", "8d10cs>7cf1", "(dice 8 10 (success >7) (fail ==1))"},
 	{"8d10cs", "8d10cs", "(dice 8 10 (success))"},
 	{"8d10cf", "8d10cf", "(dice 8 10 (fail))"},

@@ -287,7 +287,11 @@ func (p *printer) mod(m Mod) {
 		}
 		p.cond(m.Cond)
 	case *CountSuccess:
-		p.WriteString("cs")
+		if m.Hash && m.Cond != nil {
+			p.WriteByte('#')
+		} else {
+			p.WriteString("cs")
+		}
 		p.cond(m.Cond)
 	case *CountFail:
 		p.WriteString("cf")
