@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -112,7 +113,7 @@ func TestKeepOnALargeDieIsLinear(t *testing.T) {
 		n, k    int
 		highest bool
 	}{{1, 1, true}, {1, 1, false}, {3, 1, true}, {3, 1, false}} {
-		b := engine.NewBudget(nil, 0)
+		b := engine.NewBudget(context.Background(), 0)
 		d, _, err := evalNode(b, mechanics.Keep{Die: die, N: c.n, K: c.k, Highest: c.highest})
 		if err != nil {
 			t.Fatal(err)
@@ -129,7 +130,7 @@ func TestKeepOnALargeDieIsLinear(t *testing.T) {
 	}
 	// Rationals: d2000kh1 is the die, with work linear in its faces.
 	const small = 2000
-	b := engine.NewBudget(nil, 0)
+	b := engine.NewBudget(context.Background(), 0)
 	rd, err := evalRat(b, mechanics.Keep{Die: mechanics.D(small), N: 1, K: 1, Highest: true})
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +141,7 @@ func TestKeepOnALargeDieIsLinear(t *testing.T) {
 	if len(rd.Values()) != small || rd.Prob(7).Cmp(big.NewRat(1, small)) != 0 {
 		t.Errorf("rational d%dkh1: %d values, P(7) = %v", small, len(rd.Values()), rd.Prob(7))
 	}
-	b = engine.NewBudget(nil, 0)
+	b = engine.NewBudget(context.Background(), 0)
 	if _, err := evalRat(b, mechanics.Keep{Die: mechanics.D(small), N: 2, K: 1, Highest: false}); err != nil {
 		t.Fatal(err)
 	}
