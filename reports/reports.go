@@ -901,7 +901,7 @@ type jsonGiven struct {
 	P     float64 `json:"p"`
 }
 
-// WriteJSON writes the stable JSON form documented in the README.
+// WriteJSON writes the stable JSON form documented in docs/commands.md.
 func WriteJSON(w io.Writer, r *engine.Result) error {
 	j := jsonResult{
 		Mechanic: r.Mechanic, Rule: r.Rule, Engine: string(r.Engine), Version: r.Version, Fingerprint: r.Fingerprint,

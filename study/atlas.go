@@ -19,7 +19,7 @@ import (
 )
 
 // AtlasPlan is the plan of the cross-system atlas, twelve charts that
-// compare the five systems (the README's atlas section lists them), run by
+// compare the five systems (docs/reports.md lists them), run by
 // `oddsmith atlas`; examples/atlas.toml is a byte-identical copy for
 // designers to edit and run with `oddsmith run`.
 //

@@ -1,4 +1,4 @@
-// Package layers_test checks that the tree is the layer map the README
+// Package layers_test checks that the tree is the layer map docs/architecture.md
 // draws: which package may import which, and that every package says what
 // it is in a doc.go.
 package layers_test
@@ -145,7 +145,7 @@ func TestLayers(t *testing.T) {
 }
 
 // TestEveryPackageHasADoc: every package has a doc.go with its package
-// comment, so the tree, the README's map and the docs say the same thing.
+// comment, so the tree, docs/architecture.md's map and the docs say the same thing.
 func TestEveryPackageHasADoc(t *testing.T) {
 	for _, p := range packages(t) {
 		if !p.hasDoc {
