@@ -112,7 +112,7 @@ var rules = []struct {
 	{"sim", []string{"mechanics", "engine"}},
 	{"crosscheck", []string{"mechanics", "engine", "exact", "sim"}},
 	{"reports", []string{"mechanics", "engine"}},
-	{"study", []string{"mechanics", "engine", "exact", "sim", "crosscheck", "lang/rules", "reports"}},
+	{"study", []string{"mechanics", "engine", "exact", "sim", "crosscheck", "lang/rules", "reports", "internal/suggest"}},
 	{"internal/suggest", nil},
 }
 
