@@ -284,38 +284,9 @@ func exprFlag(fs *flagSet) *string {
 }
 
 // lookupOrExpr is the mechanic named on the command line, or the one-line
-// rule of --expr.
+// rule of --expr (study.Lookup).
 func lookupOrExpr(fs *flagSet, src string) (*mechanics.Mechanic, error) {
-	if src == "" {
-		return lookup(fs)
-	}
-	if fs.NArg() > 0 {
-		return nil, badInput("give a mechanic id or --expr, not both (got %q)", fs.Arg(0))
-	}
-	r, err := rules.FromExpr(src)
-	if err != nil {
-		return nil, err
-	}
-	m := r.Mechanic()
-	if len(m.Params) > 0 {
-		// Built later at the values --set gives (d(s) is no die at s = 0).
-		return m, nil
-	}
-	if _, err := m.Model(m.DefaultConfig()); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-func lookup(fs *flagSet) (*mechanics.Mechanic, error) {
-	switch fs.NArg() {
-	case 0:
-		return nil, badInput("missing mechanic id (run 'oddsmith list')")
-	case 1:
-	default:
-		return nil, badInput("expected one mechanic id, got %d arguments (%s)", fs.NArg(), strings.Join(fs.Args(), " "))
-	}
-	return fs.reg.Lookup(fs.Arg(0))
+	return study.Lookup(fs.reg, fs.Args(), src)
 }
 
 func runDescribe(ctx context.Context, args []string, stdout, _ io.Writer) error {

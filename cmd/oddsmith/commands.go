@@ -54,6 +54,9 @@ func commandTable() []*command {
 				"findings. Files appear only when complete.\n\nExample:\n  oddsmith run examples/tour.toml -o report",
 			run: runPlan},
 		{name: "merge", usage: mergeUsage, short: mergeShort, long: mergeLong, run: runMerge},
+		{name: "serve", usage: serveUsage,
+			short: "the designer's workbench: a local web page where every mechanic and rule answers as you move a slider",
+			long:  serveLong, run: runServe},
 		{name: "atlas", usage: "oddsmith atlas -o DIR [-q] [--memory SIZE] [--validation]",
 			short: "the cross-system atlas: eleven comparison charts of the five systems → a report bundle",
 			long: "Runs the atlas plan built into oddsmith — eleven comparisons of the five systems: success against " +
