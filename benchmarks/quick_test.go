@@ -5,9 +5,9 @@ import "testing"
 // notInQuickSet leaves a long benchmark out of the quick set: with
 // -short, `go test ./benchmarks -run '^$' -bench . -short` runs every
 // workload a performance table needs except the per-mechanic sweeps
-// (SimMechanic, SimMechanicTop: 95 mechanics each) and the shard
-// comparison (4·10⁸ trials an op), and finishes in a few minutes on two
-// cores (docs/performance.md says how long each set takes).
+// (SimMechanic, SimMechanicTop, ServeRoundTrip: 95 mechanics each) and the
+// shard comparison (4·10⁸ trials an op), and finishes in a few minutes on
+// two cores (docs/performance.md says how long each set takes).
 func notInQuickSet(b *testing.B) {
 	b.Helper()
 	if testing.Short() {
