@@ -329,7 +329,8 @@ func (p *page) settle() {
 // shot saves a screenshot of the viewport as NAME.png.
 func (p *page) shot(name string) {
 	p.t.Helper()
-	// let the last frame paint (charts draw on the next animation frame)
+	// let the toast fade and the last frame paint (charts draw on the next animation frame)
+	p.wait(`getComputedStyle(document.getElementById('toast')).opacity === '0'`)
 	p.wait(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
 	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
 	defer cancel()

@@ -108,6 +108,14 @@ func TestWorkbench(t *testing.T) {
 		t.Errorf("the list shows %d mechanics, 'oddsmith list' %d", n, listed)
 	}
 	checkChart(t, p, "mos", "ag.skill_test")
+	// the first load: the page, its assets and the first answers, under 300 KB
+	var weight struct{ Bytes, Files int }
+	p.eval(`(() => { const n = performance.getEntriesByType('navigation')[0]; const r = performance.getEntriesByType('resource');
+		return {bytes: n.transferSize + r.reduce((a, e) => a + e.transferSize, 0), files: 1 + r.length} })()`, &weight)
+	t.Logf("first load: %d bytes transferred in %d requests", weight.Bytes, weight.Files)
+	if weight.Bytes <= 0 || weight.Bytes > 300*1024 {
+		t.Errorf("the first load transferred %d bytes; the budget is 300 KB", weight.Bytes)
+	}
 	p.shot("01-load")
 
 	// Search and pick a mechanic with the keyboard: '/' focuses the search.
@@ -300,10 +308,18 @@ func TestWorkbench(t *testing.T) {
 	p.settle()
 	p.do(chromedp.Click(chromedp.ID("pin")))
 	p.typeInto(`input[type=number][data-param="turns"]`, "6")
-	p.wait(`window.oddsmith.lastResult.params.turns === 6`)
+	p.typeInto(`input[type=number][data-param="escape_percent"]`, "20")
+	p.wait(`window.oddsmith.lastResult.params.turns === 6 && window.oddsmith.lastResult.params.escape_percent === 20`)
 	p.do(chromedp.Click(chromedp.CSS(`[data-view="cdf"]`)))
 	p.settle()
+	var surv [][]float64
+	p.eval(`window.oddsmith.chart('surv')`, &surv)
+	if len(surv) != 2 || len(surv[0]) != 7 || surv[1][0] != 1 {
+		t.Errorf("S(t) of grim.burning over 6 turns: %v", surv)
+	}
+	p.eval(`document.getElementById('process-card').scrollIntoView({block: 'end'})`, nil)
 	p.shot("11-process")
+	p.eval(`document.getElementById('main').scrollTop = 0`, nil)
 	var link string
 	p.eval(`window.oddsmith.url()`, &link)
 	var before struct {
@@ -349,7 +365,7 @@ func TestWorkbench(t *testing.T) {
 	if csv == nil {
 		t.Fatal("no CSV downloaded")
 	}
-	want := cli(t, "exact", "grim.burning", "--set", "turns=6", "--format", "csv")
+	want := cli(t, "exact", "grim.burning", "--set", "turns=6", "--set", "escape_percent=20", "--format", "csv")
 	if !bytes.Equal(csv, want) {
 		t.Errorf("the CSV downloaded differs from the CLI's:\n page %q\n CLI  %q", head(csv), head(want))
 	}

@@ -264,7 +264,7 @@
         type: 'button', class: 'mech', role: 'listitem', 'data-id': m.id, 'aria-current': current ? 'true' : 'false', title: m.summary,
         onclick: () => selectMechanic(m.id),
       }, el('span', { class: 'id' }, words.length ? el('span', { class: 'sys-dot', style: 'background:' + (SYSTEM_COLOR[m.system] || OI.sky) }) : null,
-        highlight(m.id, words), m.sim_only ? el('span', { class: 'sim', text: 'sim only' }) : null),
+        el('span', {}, highlight(m.id, words)), m.sim_only ? el('span', { class: 'sim', text: 'sim only' }) : null),
       el('span', { class: 'sum' }, highlight(m.summary, words)));
       box.append(b); listButtons.push(b);
       shown++;
@@ -608,7 +608,12 @@
   function axisStyle(extra) {
     return Object.assign({ stroke: '#4a5568', grid: { stroke: '#eef1f5', width: 1 }, ticks: { stroke: '#d5dbe3', width: 1, size: 4 }, font: '12px system-ui, sans-serif', labelFont: '600 12px system-ui, sans-serif' }, extra || {});
   }
-  const pctAxis = (u, splits) => splits.map((v) => (v == null ? '' : (v * 100).toFixed(v * 100 < 1 && v !== 0 ? 2 : v * 100 < 10 && splits[1] - splits[0] < 0.01 ? 1 : 0) + '%'));
+  // percent labels with as many decimals as the ticks need (2.5%, not 3%)
+  const pctAxis = (u, splits) => {
+    let d = 0;
+    while (d < 4 && !splits.every((v) => v == null || Math.abs(Number((v * 100).toFixed(d)) - v * 100) < 1e-9)) d++;
+    return splits.map((v) => (v == null ? '' : (v * 100).toFixed(d) + '%'));
+  };
   const intIncrs = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 1e5, 2e5, 5e5, 1e6];
   function chartWidth(node) { return Math.max(320, node.clientWidth || node.parentNode.clientWidth - 28); }
 
@@ -827,15 +832,15 @@
       rd.append(el('b', { text: 't = ' + i + ' ' + unit + (i === 1 ? '' : 's') }), '   S(t) ', el('b', { text: fmtP(surv[i]) }),
         i > 0 ? el('span', {}, '   ended at t: ', el('b', { text: fmtP(surv[i - 1] - surv[i]) })) : null);
     };
-    makeChart('surv', $('surv-chart'), { xs, series: [{ label: 'S(t)', ys: surv, color: OI.green, kind: 'step' }], yProb: true, xLabel: 'time t [' + unit + ']', yLabel: 'S(t) = P(T > t)', height: 220, onHover: hover });
+    makeChart('surv', $('surv-chart'), { xs, series: [{ label: 'S(t)', ys: surv, color: OI.green, kind: 'step' }], yProb: true, xLabel: 'time t [' + unit + ']', yLabel: 'S(t) = P(T > t)', height: 250, onHover: hover });
     hover(null);
     const ab = clear($('absorb'));
     const dl = el('table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'ends in' }), el('th', { text: 'within horizon' }), pr.unbounded ? el('th', { text: 'no horizon' }) : null)));
     const tb = el('tbody');
     const rows = (pr.absorbing_states || []).map((s, i) => [s, pr.absorbed ? pr.absorbed[i] : 0, pr.absorbed_unbounded ? pr.absorbed_unbounded[i] : null])
       .filter((q) => q[1] > 0 || (q[2] || 0) > 0).sort((a, b) => (b[2] || b[1]) - (a[2] || a[1]));
-    for (const [s, p, pu] of rows.slice(0, 8)) tb.append(el('tr', {}, el('td', { text: s }), el('td', { text: fmtP(p) }), pr.unbounded ? el('td', { text: fmtP(pu) }) : null));
-    if (rows.length > 8) tb.append(el('tr', {}, el('td', { class: 'muted', text: '… ' + (rows.length - 8) + ' more states' }), el('td'), pr.unbounded ? el('td') : null));
+    for (const [s, p, pu] of rows.slice(0, 6)) tb.append(el('tr', {}, el('td', { text: s }), el('td', { text: fmtP(p) }), pr.unbounded ? el('td', { text: fmtP(pu) }) : null));
+    if (rows.length > 6) tb.append(el('tr', {}, el('td', { class: 'muted', text: '… ' + (rows.length - 6) + ' more states' }), el('td'), pr.unbounded ? el('td') : null));
     if (isNum(pr.not_absorbed)) tb.append(el('tr', {}, el('td', { text: 'still running at the horizon' }), el('td', { text: fmtP(pr.not_absorbed) }), pr.unbounded ? el('td', { text: '0' }) : null));
     dl.append(tb);
     ab.append(dl);
@@ -1035,7 +1040,16 @@
     for (const o of d.options) out.push({ key: optKey(o), label: optKey(o) + ' (option)', o });
     return out;
   }
+  // A parameter's doc may suggest a sweep range: "(sweep 0–8)", "sweep −6…+6".
+  function sweepHint(p) {
+    const m = /sweep\s+([−-]?\d+(?:\.\d+)?)\s*(?:–|—|-|…|\.\.\.?)\s*\+?([−-]?\d+(?:\.\d+)?)/.exec(p.doc || '');
+    if (!m) return null;
+    const a = Number(m[1].replace('−', '-')), b = Number(m[2].replace('−', '-'));
+    return isFinite(a) && isFinite(b) && b > a && a >= p.min && b <= p.max ? [a, b] : null;
+  }
   function defaultRange(p) {
+    const hint = sweepHint(p);
+    if (hint) return hint;
     const v = paramValue(p);
     if (isNum(p.min) && isNum(p.max) && p.max - p.min <= 30) return [p.min, p.max];
     let lo = Math.max(isNum(p.min) ? p.min : -Infinity, v - 10), hi = Math.min(isNum(p.max) ? p.max : Infinity, v + 10);
@@ -1234,6 +1248,7 @@
     ans.append(el('span', { class: 'muted', text: lines[0] + '\n' }), el('span', { class: 'lead', text: (lines[1] || '') + '\n' }), lines.slice(2).join('\n'));
     ans.hidden = false;
     renderSweep();
+    ans.scrollIntoView({ block: 'nearest' });
   }
 
   // ---------- Describe ----------
@@ -1422,7 +1437,7 @@
     $('search').addEventListener('keydown', (e) => {
       if (e.key === 'ArrowDown' && listButtons.length) { e.preventDefault(); listButtons[0].focus(); }
       if (e.key === 'Enter' && listButtons.length) { e.preventDefault(); listButtons[0].click(); }
-      if (e.key === 'Escape') { $('search').value = ''; renderList(); $('search').blur(); }
+      if (e.key === 'Escape') { $('search').value = ''; renderList(); scrollListToCurrent(); $('search').blur(); }
     });
     $('mech-list').addEventListener('keydown', (e) => {
       const i = listButtons.indexOf(document.activeElement);
