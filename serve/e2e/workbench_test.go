@@ -397,3 +397,33 @@ func cliError(t *testing.T, args ...string) (int, int, string) {
 	c, _ := strconv.Atoi(g[2])
 	return l, c, strings.TrimSpace(g[3])
 }
+
+// TestEveryMechanic opens every mechanic of the list by its link and checks
+// that each draws its results (the simulator-only ones by simulation) with
+// no error on the page or in the console.
+func TestEveryMechanic(t *testing.T) {
+	bctx := browserCtx(t)
+	base := startServer(t)
+	p := openPage(t, bctx, base, artifacts(t))
+	var ids []string
+	p.eval(`window.oddsmith.mechanics.map(m => m.id)`, &ids)
+	if len(ids) < 95 {
+		t.Fatalf("%d mechanics listed", len(ids))
+	}
+	for _, id := range ids {
+		p.eval(`(() => { location.hash = 'm=' + `+strconv.Quote(id)+`; return true })()`, nil)
+		p.wait(`window.oddsmith.lastResult && window.oddsmith.lastResult.mechanic === ` + strconv.Quote(id) + ` && window.oddsmith.pending() === 0 || window.oddsmith.lastError`)
+		var st struct {
+			Error string
+			Chart [][]float64
+			Dists int
+		}
+		p.eval(`({error: window.oddsmith.lastError || '', chart: window.oddsmith.chart('main'), dists: Object.keys(window.oddsmith.lastResult.distributions || {}).length})`, &st)
+		if st.Error != "" {
+			t.Errorf("%s: %s", id, st.Error)
+		} else if st.Dists > 0 && (len(st.Chart) < 2 || len(st.Chart[0]) == 0) {
+			t.Errorf("%s: nothing drawn", id)
+		}
+		p.noErrors()
+	}
+}

@@ -187,6 +187,7 @@
     return set ? base + ' ' + set : base;
   }
   function isSimOnly() {
+    if (H.describe && H.describe.sim_only != null) return !!H.describe.sim_only;
     if (S.src !== 'mechanic') return false;
     const m = H.mechanics && H.mechanics.mechanics.find((x) => x.id === S.mechanic);
     return !!(m && m.sim_only);
@@ -1328,7 +1329,7 @@
       mk.append(el('div', {
         class: 'marker', 'data-line': l, 'data-col': c, role: 'alert',
         style: 'top:' + top + 'px;left:' + Math.max(0, left) + 'px',
-      }, el('span', { class: 'pos', text: l + ':' + c }), e.message));
+      }, el('span', { class: 'pos', text: l + ':' + c }), e.message.replace(/^[^\s:]+\.toml:\d+(:\d+)?:\s*/, '')));
     }
   }
   function editorInput() {
@@ -1389,12 +1390,15 @@
 
   // ---------- Share and export ----------
   async function exportAs(format) {
-    const plot = S.view === 'pmf' ? 'pmf' : 'cdf';
+    // the PNG is drawn by the CLI's reports code: the view and variable shown
+    const plot = { pmf: 'pmf', cdf: 'cdf', ccdf: 'atleast' }[S.view] || 'pmf';
+    const v = currentVar(H.result);
     const body = Object.assign(config(), { engine: engine() });
     if (engine() === 'sim') { body.trials = S.trials; body.seed = S.seed; }
+    const query = 'format=' + format + (format === 'png' ? '&plot=' + plot + (v ? '&var=' + encodeURIComponent(v) : '') : '');
     const ac = begin('export');
     try {
-      const r = await fetch('/api/export?format=' + format + (format === 'png' ? '&plot=' + plot : ''), { method: 'POST', signal: ac.signal, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch('/api/export?' + query, { method: 'POST', signal: ac.signal, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
       if (!r.ok) throw await errorOf(r);
       const cd = r.headers.get('Content-Disposition') || '';
       const m = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(cd);
@@ -1541,6 +1545,7 @@
   // The hook the end-to-end tests (and a curious designer) read.
   window.oddsmith = {
     state: S,
+    get mechanics() { return H.mechanics ? H.mechanics.mechanics : []; },
     get lastResult() { return H.result; },
     get lastRun() { return H.run; },
     get lastDescribe() { return H.describe; },
