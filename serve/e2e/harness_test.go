@@ -303,7 +303,15 @@ func (p *page) wait(cond string) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 60*time.Second)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void]("(() => { try { return !!("+cond+") } catch (e) { return false } })()", chromedp.WithPollingInterval(25*time.Millisecond))); err != nil {
+	var err error
+	for try := 0; try < 3; try++ {
+		_, err = chromedp.Run(ctx, chromedp.Poll[chromedp.Void]("(() => { try { return !!("+cond+") } catch (e) { return false } })()", chromedp.WithPollingInterval(25*time.Millisecond)))
+		// a navigation can replace the page's context under a running poll: poll again
+		if err == nil || !strings.Contains(err.Error(), "Cannot find context") {
+			break
+		}
+	}
+	if err != nil {
 		var state string
 		p.evalQuiet(`({pending: window.oddsmith && window.oddsmith.pending(), error: window.oddsmith && window.oddsmith.lastError, url: location.href, describe: window.oddsmith && window.oddsmith.lastDescribe && window.oddsmith.lastDescribe.id, result: window.oddsmith && window.oddsmith.lastResult && [window.oddsmith.lastResult.mechanic, window.oddsmith.lastResult.params], sim: window.oddsmith && window.oddsmith.simState})`, &state)
 		p.t.Fatalf("waiting for %s: %v (page: %s)", cond, err, state)

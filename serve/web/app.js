@@ -195,7 +195,6 @@
   function engine() { return isSimOnly() ? 'sim' : 'exact'; }
 
   // ---------- URL state ----------
-  let writtenHash = '';
   function encodeState() {
     const p = new URLSearchParams();
     if (S.src === 'mechanic') p.set('m', S.mechanic);
@@ -217,7 +216,7 @@
   }
   function saveState() {
     const h = '#' + encodeState();
-    if (h !== location.hash) { writtenHash = h; history.replaceState(null, '', h); }
+    if (h !== location.hash) history.replaceState(null, '', h);
   }
   function parseVary(v) {
     const m = /^([^=]+)=(.*?)\.\.(.*)$/.exec(v || '');
@@ -1513,7 +1512,8 @@
       else if (['1', '2', '3', '4'].includes(e.key)) setTab(['results', 'compare', 'tune', 'describe'][Number(e.key) - 1]);
     });
     window.addEventListener('hashchange', () => {
-      if (location.hash === writtenHash || location.hash === '#' + encodeState()) return;
+      // (replaceState, which saveState uses, fires no hashchange: this is a link or the user)
+      if (location.hash === '#' + encodeState()) return;
       applyHash(location.hash);
     });
   }
