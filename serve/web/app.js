@@ -251,7 +251,9 @@
   function renderList() {
     const q = $('search').value.trim().toLowerCase();
     const words = q.split(/\s+/).filter(Boolean);
-    const box = clear($('mech-list'));
+    const box = $('mech-list');
+    const keep = words.length ? 0 : box.scrollTop;
+    clear(box);
     listButtons = [];
     if (!H.mechanics) return;
     const systems = H.mechanics.systems.slice();
@@ -298,6 +300,7 @@
       }
     }
     if (!shown) box.append(el('p', { class: 'empty-note', style: 'padding: 8px 12px' }, 'No mechanic matches “' + q + '”.'));
+    box.scrollTop = keep;
     $('side-count').textContent = shown + ' of ' + H.mechanics.mechanics.length + ' mechanics';
     $('write-rule').classList.toggle('active', S.src !== 'mechanic');
   }
@@ -1175,10 +1178,14 @@
       if (curX != null && curX >= 0 && !Number.isNaN(curX)) marks.push({ x: curX, color: '#7a8494' });
       const tg = Number(S.tune.target);
       if (H.solve && isFinite(tg)) marks.push({ y: tg, color: OI.vermillion });
+      for (const nv of nearest) { // the answer's setting
+        const nx = cat ? vz[0].values.indexOf(nv) : Number(nv);
+        if (nx != null && nx >= 0 && !Number.isNaN(nx)) marks.push({ x: nx, color: OI.vermillion });
+      }
       const rd = $('sweep-readout');
       const hover = (i) => {
         clear(rd);
-        if (i == null || i < 0) { rd.append(el('span', { class: 'muted', text: 'dotted grey: the current setting' + (H.solve ? '; dotted vermillion: the target' : '') + ' — hover for values' })); return; }
+        if (i == null || i < 0) { rd.append(el('span', { class: 'muted', text: 'dotted grey: the current setting' + (H.solve ? '; dotted vermillion: the target and the answer' : '') + ' — hover for values' })); return; }
         rd.append(el('b', { text: name + ' = ' + vz[0].values[i] }), '   ' + mlabel + ' ', el('b', { text: isProb ? fmtP(ys[i]) : fmtNum(ys[i], 3) }),
           err[i] ? ' [' + (isProb ? fmtP(err[i][0]) + ', ' + fmtP(err[i][1]) : fmtNum(err[i][0], 3) + ', ' + fmtNum(err[i][1], 3)) + ']' : '',
           nearest.includes(String(vz[0].values[i])) ? el('span', { style: 'color:' + OI.vermillion, text: '   ← the answer' }) : '');
