@@ -331,7 +331,7 @@ func (p *page) evalQuiet(js string, s *string) {
 // flight, and has rendered something.
 func (p *page) settle() {
 	p.t.Helper()
-	p.wait(`window.oddsmith && window.oddsmith.pending() === 0 && window.oddsmith.renders > 0`)
+	p.wait(`window.oddsmith && window.oddsmith.pending() === 0 && (window.oddsmith.renders > 0 || window.oddsmith.editorErrors.length > 0 || window.oddsmith.lastError)`)
 }
 
 // shot saves a screenshot of the viewport as NAME.png.
