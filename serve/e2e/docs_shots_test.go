@@ -43,6 +43,7 @@ func TestDocsScreenshots(t *testing.T) {
 	c := openPage(t, bctx, base+"#rules="+url.QueryEscape(houseRule)+"&tab=compare&pin="+url.QueryEscape(`{"mechanic":"ag.skill_test","set":{}}`), dir)
 	c.wait(`window.oddsmith.lastCompare !== null`)
 	c.settle()
+	c.eval(`(() => { const m = document.getElementById('main'); m.scrollTop = document.querySelector('.work').offsetTop - 12; return true })()`, nil)
 	c.shot("workbench-compare")
 
 	// Tune: which TN gives 60% at skill 3?

@@ -1300,7 +1300,7 @@
     const text = mode === 'rules' ? S.rules : S.expr;
     if (ta.value !== text) ta.value = text;
     ta.placeholder = mode === 'rules' ? '[[rule]]\nid = "house.rule"\n…' : 'a dice expression: 4d6kh3, d20 + bonus >= tn, 3d6!, 8d10cs>=7 …';
-    $('rule-pick').hidden = mode !== 'rules';
+    $('rule-pick').hidden = mode !== 'rules' || !(H.check && H.check.ok && (H.check.mechanics || []).length > 1);
     layoutEditor();
   }
   function layoutEditor(errors) {
@@ -1335,8 +1335,15 @@
       mk.append(el('div', {
         class: 'marker', 'data-line': l, 'data-col': c, role: 'alert',
         style: 'top:' + top + 'px;left:' + Math.max(0, left) + 'px',
-      }, el('span', { class: 'pos', text: l + ':' + c }), e.message.replace(/^[^\s:]+\.toml:\d+(:\d+)?:\s*/, '')));
+      }, el('span', { class: 'pos', text: l + ':' + c }), markerText(e.message)));
     }
+  }
+  // A marker says where already: the message without the file, rule and
+  // expression positions ("rules.toml:14: rule house.x, let.roll: line 1,
+  // column 17: unknown name" → "let.roll: unknown name").
+  function markerText(msg) {
+    return msg.replace(/^[^\s:]+\.toml:\d+(:\d+)?:\s*/, '').replace(/^--expr:\s*/, '')
+      .replace(/^rule [^,:]+, ([^:]+): line \d+, column \d+:\s*/, '$1: ').replace(/^line \d+, column \d+:\s*/, '');
   }
   function editorInput() {
     const ta = $('rule-text');
@@ -1364,13 +1371,15 @@
       H.editorErrors = res.errors || [];
       layoutEditor();
       st.className = 'rule-state bad';
-      st.textContent = H.editorErrors.length + (H.editorErrors.length === 1 ? ' error' : ' errors') + ' — the results below are of the last rule that compiled.';
+      st.textContent = H.editorErrors.length + (H.editorErrors.length === 1 ? ' error' : ' errors') + (H.result ? ' — the results below are of the last rule that compiled.' : ' — the results appear once the rule compiles.');
+      $('rule-pick').hidden = true;
+      document.querySelector('.views').classList.toggle('noresult', !H.result);
       document.querySelector('.views').classList.add('stale');
       return false;
     }
     H.editorErrors = [];
     layoutEditor();
-    document.querySelector('.views').classList.remove('stale');
+    document.querySelector('.views').classList.remove('stale', 'noresult');
     const ids = res.mechanics || [];
     if (S.src === 'rules') {
       if (!ids.includes(S.rule)) S.rule = ids.length > 1 ? ids[0] : (ids[0] || '');
