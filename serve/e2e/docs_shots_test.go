@@ -3,7 +3,6 @@ package e2e
 import (
 	"net/url"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -34,7 +33,10 @@ func TestDocsScreenshots(t *testing.T) {
 	p.shot("workbench")
 
 	// A rule file with a mistake in an expression, marked where it is.
-	q := openPage(t, bctx, base+"#rules="+url.QueryEscape(strings.Replace(houseRule, "+ copies", "+ copie", 1)), dir)
+	q := openPage(t, bctx, base+"#rules="+url.QueryEscape(houseRule), dir)
+	q.wait(`window.oddsmith.lastResult && window.oddsmith.lastResult.mechanic === 'house.exploding_six'`)
+	q.settle()
+	q.eval(`(() => { const ta = document.getElementById('rule-text'); ta.value = ta.value.replace('+ copies"', '+ copie"'); ta.dispatchEvent(new Event('input')); return true })()`, nil)
 	q.wait(`document.querySelector('#markers .marker') !== null`)
 	q.settle()
 	q.shot("workbench-rule")

@@ -1026,10 +1026,10 @@
         el('td', { text: name }), el('td', { class: 'kind', text: r.kind }), el('td', { text: f(r.a) }), el('td', { text: f(r.b) }),
         el('td', { class: r.delta > 0 ? 'pos' : r.delta < 0 ? 'neg' : '', text: fmtDelta(r.delta, prob) })));
     }
-    if (hidden) tb.append(el('tr', {}, el('td', { class: 'muted', text: hidden + ' unchanged rows hidden' }), el('td'), el('td'), el('td'), el('td')));
+    if (hidden) tb.append(el('tr', {}, el('td', { class: 'muted note', colspan: 5, text: hidden + ' unchanged rows hidden' })));
     for (const side of ['a', 'b']) {
       const only = c['only_' + side];
-      if (only && only.length) tb.append(el('tr', {}, el('td', { class: 'muted', text: 'only in ' + side.toUpperCase() + ': ' + only.map((o) => (o.output || o.name || o)).join(', ') }), el('td'), el('td'), el('td'), el('td')));
+      if (only && only.length) tb.append(el('tr', {}, el('td', { class: 'muted note', colspan: 5, text: 'only in ' + side.toUpperCase() + ': ' + only.map((o) => (o.output || o.name || o)).join(', ') })));
     }
     t.append(tb);
     H.renders++;
