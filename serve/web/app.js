@@ -397,7 +397,8 @@
     $('subject-dot').style.background = SYSTEM_COLOR[sys] || OI.sky;
     const eng = d ? d.engines : '';
     const badge = $('subject-engines');
-    badge.textContent = eng || '';
+    badge.textContent = (eng || '').replace(/\s*\(.*$/s, ''); // the reason, if any, in the tooltip
+    badge.title = eng || '';
     badge.className = 'badge' + (/only/.test(eng || '') || isSimOnly() ? ' sim' : '');
     badge.hidden = !eng;
     const doc = d && d.doc && d.doc !== summary ? d.doc : '';
@@ -412,13 +413,17 @@
   function optValue(o) { const v = S.set[optKey(o)] != null ? S.set[optKey(o)] : S.set[o.name]; return v != null ? String(v) : o.default; }
   function sliderWindow(p, v) {
     let lo = p.min, hi = p.max;
-    if (!isNum(lo) || !isNum(hi) || hi - lo > 1000) { // a huge range (an expression's names): a window around the value
-      const w = p.real ? Math.max(10, Math.abs(v)) : 50;
-      lo = Math.max(isNum(p.min) ? p.min : -Infinity, Math.floor(v - w));
-      hi = Math.min(isNum(p.max) ? p.max : Infinity, Math.ceil(v + w));
+    const span = hi - lo;
+    if (!isNum(lo) || !isNum(hi) || span > 1e5) {
+      // an unbounded name (a one-liner's): whole steps in a window around the value
+      lo = Math.max(isNum(p.min) ? p.min : -Infinity, Math.floor(v) - 20);
+      hi = Math.min(isNum(p.max) ? p.max : Infinity, Math.ceil(v) + 20);
+      return { lo, hi, step: 1 };
     }
-    const step = p.real ? niceStep((hi - lo) / 200) : 1;
-    return { lo, hi, step };
+    if (!p.real && span > 1000) { // a long whole range: a window of 100 around the value
+      lo = Math.max(p.min, v - 50); hi = Math.min(p.max, v + 50);
+    }
+    return { lo, hi, step: p.real ? niceStep(span / 400) : 1 };
   }
   function setParam(name, v, dflt) {
     if (v === dflt || v === String(dflt)) delete S.set[name]; else S.set[name] = v;
@@ -797,10 +802,15 @@
     names.forEach((n, k) => {
       const b = bands[n];
       box.append(el('div', { class: 'group', text: n }));
+      // a band of many categories: those no outcome reaches (exactly or simulated) are left out, and counted
+      const sb = sim && sim[n];
+      const many = b.labels.length > 8;
+      let hidden = 0;
       b.labels.forEach((lab, i) => {
-        const sb = sim && sim[n];
+        if (many && !b.p[i] && !(sb && sb.p[i])) { hidden++; return; }
         box.append(barRow(lab, b.p[i], b.exact ? b.exact[i] : null, '', sb ? sb.p[i] : null, sb && sb.ci95 ? sb.ci95[i] : null, SERIES[(k + 2) % SERIES.length]));
       });
+      if (hidden) box.append(el('div', { class: 'empty-note', text: hidden + ' of ' + b.labels.length + ' categories have P = 0 (not shown)' }));
     });
     if (!names.length && !Object.keys(r.events || {}).length) $('events-card').hidden = true;
   }
