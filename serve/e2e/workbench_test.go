@@ -93,6 +93,8 @@ func TestWorkbench(t *testing.T) {
 	dir := artifacts(t)
 	t.Logf("workbench at %s, screenshots in %s", base, dir)
 
+	dl := t.TempDir()
+	allowDownloads(t, bctx, dl)
 	p := openPage(t, bctx, base, dir)
 
 	// 1. Browse: every mechanic is listed; the default view is drawn.
@@ -238,6 +240,13 @@ func TestWorkbench(t *testing.T) {
 	p.eval(`(() => { const ta = document.getElementById('rule-text'); ta.value = ta.value.replace('summary = a d6', 'summary = "a d6'); ta.dispatchEvent(new Event('input')); return true })()`, nil)
 	p.wait(`document.querySelector('#markers .marker') === null && window.oddsmith.pending() === 0`)
 	p.settle()
+	// the rule downloads as <id>.toml, the text of the editor
+	p.do(chromedp.Click(chromedp.ID("rule-download")))
+	var text string
+	p.eval(`document.getElementById('rule-text').value`, &text)
+	if got := waitFile(t, filepath.Join(dl, "house.exploding_six.toml")); string(got) != text {
+		t.Errorf("the rule downloaded is %q, the editor holds %q", got, text)
+	}
 
 	// 5. Compare: pin the book rule as A, change the pool.
 	p.do(chromedp.Focus(chromedp.ID("search")), chromedp.KeyEvent(kb.Escape))
@@ -348,28 +357,34 @@ func TestWorkbench(t *testing.T) {
 	q.shot("12-shared-link")
 	q.noErrors()
 
-	// 8. Export: the CSV downloaded is the CLI's.
-	dl := t.TempDir()
-	allowDownloads(t, bctx, dl)
+	// 8. Export: the CSV downloaded is the CLI's; the PNG is a PNG.
 	p.do(chromedp.Click(chromedp.CSS(`.export[data-format="csv"]`)))
-	var csv []byte
-	for i := 0; i < 400; i++ {
-		if m, _ := filepath.Glob(filepath.Join(dl, "*.csv")); len(m) == 1 {
-			if b, err := os.ReadFile(m[0]); err == nil && len(b) > 0 {
-				csv = b
-				break
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if csv == nil {
-		t.Fatal("no CSV downloaded")
-	}
+	csv := waitFile(t, filepath.Join(dl, "*.csv"))
 	want := cli(t, "exact", "grim.burning", "--set", "turns=6", "--set", "escape_percent=20", "--format", "csv")
 	if !bytes.Equal(csv, want) {
 		t.Errorf("the CSV downloaded differs from the CLI's:\n page %q\n CLI  %q", head(csv), head(want))
 	}
+	p.do(chromedp.Click(chromedp.CSS(`.export[data-format="png"]`)))
+	if png := waitFile(t, filepath.Join(dl, "*.png")); !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("the PNG downloaded is not a PNG: %q", head(png))
+	}
 	p.noErrors()
+}
+
+// waitFile waits for one complete file matching the glob pattern (a
+// download) and returns its bytes.
+func waitFile(t *testing.T, pattern string) []byte {
+	t.Helper()
+	for i := 0; i < 400; i++ {
+		if m, _ := filepath.Glob(pattern); len(m) == 1 {
+			if b, err := os.ReadFile(m[0]); err == nil && len(b) > 0 {
+				return b
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("nothing downloaded as %s", filepath.Base(pattern))
+	return nil
 }
 
 func head(b []byte) string {
