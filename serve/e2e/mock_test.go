@@ -10,6 +10,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"net"
 	"net/http"
@@ -184,8 +186,9 @@ func (m *mock) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, resp)
 	case "/api/export":
 		f := r.URL.Query().Get("format")
-		if f == "png" {
-			writeJSON(w, 400, map[string]string{"error": "the mock draws no PNG"})
+		if f == "png" { // the mock draws no chart: a blank PNG
+			w.Header().Set("Content-Disposition", `attachment; filename="mock.png"`)
+			_ = png.Encode(w, image.NewGray(image.Rect(0, 0, 8, 8)))
 			return
 		}
 		a := m.args(&c)
