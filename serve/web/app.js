@@ -438,10 +438,10 @@
     for (const p of d.params) {
       const v = paramValue(p);
       const w = sliderWindow(p, v);
-      const num = el('input', { type: 'number', min: p.min, max: p.max, step: p.real ? 'any' : 1, value: v, 'aria-label': p.name + ' value', 'data-param': p.name });
+      const num = el('input', { type: 'number', id: 'param-' + p.name, min: p.min, max: p.max, step: p.real ? 'any' : 1, value: v, 'aria-label': p.name + ' value', 'data-param': p.name });
       const range = el('input', { type: 'range', min: w.lo, max: w.hi, step: w.step, value: v, 'aria-label': p.name, 'data-param': p.name });
       const ends = el('div', { class: 'range-ends' }, el('span', { text: fmtNum(w.lo) }), el('span', { text: fmtNum(w.hi) }));
-      const name = el('label', { class: 'ctl-name' + (v !== p.default ? ' changed' : ''), text: p.name, title: 'default ' + p.default + ', range ' + p.min + '..' + p.max });
+      const name = el('label', { class: 'ctl-name' + (v !== p.default ? ' changed' : ''), for: 'param-' + p.name, text: p.name, title: 'default ' + p.default + ', range ' + p.min + '..' + p.max });
       const row = el('div', { class: 'ctl', 'data-param': p.name },
         el('div', { class: 'ctl-top' }, name, num),
         range, ends,
@@ -469,8 +469,8 @@
     if (d.options.length) ob.append(el('div', { class: 'opt-head', text: 'Options' }));
     for (const o of d.options) {
       const v = optValue(o);
-      const sel = el('select', { 'aria-label': optKey(o), 'data-option': optKey(o) }, o.values.map((x) => el('option', { value: x, selected: x === v, text: x + (x === o.default ? '  (default)' : '') })));
-      const name = el('label', { class: 'ctl-name' + (v !== o.default ? ' changed' : ''), text: optKey(o), title: o.name });
+      const sel = el('select', { id: 'option-' + optKey(o), 'aria-label': optKey(o), 'data-option': optKey(o) }, o.values.map((x) => el('option', { value: x, selected: x === v, text: x + (x === o.default ? '  (default)' : '') })));
+      const name = el('label', { class: 'ctl-name' + (v !== o.default ? ' changed' : ''), for: 'option-' + optKey(o), text: optKey(o), title: o.name });
       const doc = el('div', { class: 'ctl-doc' });
       const showDoc = () => { doc.textContent = optionValueDoc(o, sel.value); };
       sel.addEventListener('change', () => {
@@ -502,6 +502,7 @@
 
   function settingsChanged() {
     H.sim = null; cancel('sim'); showSimIdle();
+    if (H.solve) { H.solve = null; $('solve-answer').hidden = true; } // its answer was for the old settings
     saveState();
     scheduleAll();
   }
