@@ -58,29 +58,52 @@ func part1(ctx context.Context, spec *mechanics.Spec, opt sim.Options, b Bounds)
 			return nil, err
 		}
 	}
-	var report []string
-	if tot := d.Total(); math.Abs(tot-1) > 1e-9 {
-		report = append(report, fmt.Sprintf("exact probabilities sum to %v", tot))
-	}
 	h, err := sim.Outcomes(ctx, spec, opt)
 	if err != nil {
 		return nil, err
 	}
-	if a := engine.ChiSquare(h.Lo, h.Counts, d); a.Impossible > 0 || a.P < b.MinP {
-		report = append(report, fmt.Sprintf("chi2 = %.1f, df = %d, p = %.3g, impossible = %d", a.Stat, a.DF, a.P, a.Impossible))
+	c, err := Counts(spec, d, h, b)
+	if err != nil {
+		return nil, err
+	}
+	return c.Problems, nil
+}
+
+// Check is what the cross-check of one part found: Pearson's chi-square
+// test of the simulated outcome counts against the exact distribution,
+// and the problems that make the engines disagree (none: they agree).
+type Check struct {
+	engine.Agreement
+	Problems []string
+}
+
+// Counts tests simulated outcome counts h of a part of a model (sim.Outcomes,
+// or what sim.Options.OnOutcomes gives) against its exact outcome
+// distribution d (exact.Outcome) as Spec does: the chi-square test of the
+// whole outcome (p below b.MinP, or a trial the exact model calls
+// impossible, is a problem) and every event whose exact probability lies
+// outside its simulated Wilson interval widened by b.Widen widths.
+func Counts(spec *mechanics.Spec, d engine.Dist, h sim.Hist, b Bounds) (Check, error) {
+	var c Check
+	if tot := d.Total(); math.Abs(tot-1) > 1e-9 {
+		c.Problems = append(c.Problems, fmt.Sprintf("exact probabilities sum to %v", tot))
+	}
+	c.Agreement = engine.ChiSquare(h.Lo, h.Counts, d)
+	if a := c.Agreement; a.Impossible > 0 || a.P < b.MinP {
+		c.Problems = append(c.Problems, fmt.Sprintf("chi2 = %.1f, df = %d, p = %.3g, impossible = %d", a.Stat, a.DF, a.P, a.Impossible))
 	}
 	ex, sm := &engine.Result{}, &engine.Result{}
 	if err := engine.Summarize(spec, d, ex); err != nil {
-		return nil, err
+		return c, err
 	}
 	if err := sim.Summarize(spec, h, sm); err != nil {
-		return nil, err
+		return c, err
 	}
 	for i, e := range sm.Events {
 		p, w := ex.Events[i].P, e.CI[1]-e.CI[0]
 		if p < e.CI[0]-b.Widen*w || p > e.CI[1]+b.Widen*w {
-			report = append(report, fmt.Sprintf("event %s: exact %.5f outside simulated %v", e.Name, p, e.CI))
+			c.Problems = append(c.Problems, fmt.Sprintf("event %s: exact %.5f outside simulated %v", e.Name, p, e.CI))
 		}
 	}
-	return report, nil
+	return c, nil
 }

@@ -22,6 +22,11 @@ type Param struct {
 	Min, Max float64
 	// Real allows non-integer values; parameters are integers otherwise.
 	Real bool
+	// Sentinels are values that stand for no number but a choice, and
+	// what they stand for in words: gm ailments' s0 = −99 "the preset's".
+	// Results carry the words (NamedValue.Means), and captions say them
+	// in place of the number.
+	Sentinels map[float64]string
 }
 
 // Option is one ambiguity switch of mechanics.md (`<id>.opt.<name>`). The

@@ -220,7 +220,7 @@ func TestFingerprint(t *testing.T) {
 	if fp("n=3") == a || fp("opt.tie=success") == a || fp("rate=0.25") == a {
 		t.Error("different models share a fingerprint")
 	}
-	if c := Canonical("x.y", []NamedValue{{"a", 0.1}}, []NamedString{{"x.opt.b", "c"}}); c != "oddsmith "+Version+"\nx.y\na=0.1\nx.opt.b=c\n" {
+	if c := Canonical("x.y", []NamedValue{{Name: "a", Value: 0.1, Means: "ignored"}}, []NamedString{{"x.opt.b", "c"}}); c != "oddsmith "+Version+"\nx.y\na=0.1\nx.opt.b=c\n" {
 		t.Errorf("canonical text %q", c)
 	}
 }
@@ -240,5 +240,27 @@ func TestSetNegativeZero(t *testing.T) {
 	}
 	if v := c.Params["x"]; v != 0 || math.Signbit(v) {
 		t.Errorf("x=-0 is stored as %v (sign bit %v)", v, math.Signbit(v))
+	}
+}
+
+// TestSettingsSaySentinels: a parameter at one of its Sentinels carries
+// what it stands for (NamedValue.Means), which captions print in place of
+// the number; at any other value it carries nothing, and the fingerprint
+// ignores the words.
+func TestSettingsSaySentinels(t *testing.T) {
+	m := &Mechanic{ID: "t.s", Params: []Param{{Name: "s0", Min: -99, Max: 20, Default: -99, Sentinels: map[float64]string{-99: "the preset's"}}}}
+	c, err := m.Configure(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps, _ := m.Settings(c); len(ps) != 1 || ps[0].Means != "the preset's" || ps[0].Value != -99 {
+		t.Errorf("at the sentinel: %+v", ps)
+	}
+	c3, err := m.Configure([]string{"s0=3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps, _ := m.Settings(c3); ps[0].Means != "" {
+		t.Errorf("at s0=3: %+v", ps)
 	}
 }

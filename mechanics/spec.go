@@ -392,10 +392,12 @@ func Canonical(id string, params []NamedValue, options []NamedString) string {
 // fingerprint.
 const Version = "0.1.0"
 
-// NamedValue is a parameter and its value.
+// NamedValue is a parameter and its value; Means, when the value is one
+// of the parameter's Sentinels, says what it stands for ("the preset's").
 type NamedValue struct {
 	Name  string
 	Value float64
+	Means string
 }
 
 // NamedString is an option and its value.
@@ -409,7 +411,8 @@ func (m *Mechanic) Settings(c Config) ([]NamedValue, []NamedString) {
 	var params []NamedValue
 	var options []NamedString
 	for _, p := range m.Params {
-		params = append(params, NamedValue{Name: p.Name, Value: c.Params[p.Name]})
+		v := c.Params[p.Name]
+		params = append(params, NamedValue{Name: p.Name, Value: v, Means: p.Sentinels[v]})
 	}
 	for _, o := range m.Options {
 		options = append(options, NamedString{Name: o.Name, Value: c.Options[o.Name]})

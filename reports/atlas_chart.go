@@ -12,7 +12,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 )
@@ -82,6 +81,9 @@ type ChartSeries struct {
 	// (the value holds from x to the next point), "pre" for P(X ≥ x)
 	// (from the previous point up to x); "" draws markers and guides.
 	Step string
+	// Style is the look the plan asks for the series (its colour and
+	// dash; a bar takes the colour), over the package's choice.
+	Style Style
 }
 
 // systemColors are Okabe & Ito's colour-blind-safe hues, one per system,
@@ -124,6 +126,9 @@ func groupColors(series []ChartSeries) []color.RGBA {
 				other[s.Group] = k
 			}
 			c = otherColors[k%len(otherColors)]
+		}
+		if asked, err := ParseColor(s.Style.Color); s.Style.Color != "" && err == nil {
+			c = asked
 		}
 		out[i] = c
 	}
@@ -177,7 +182,7 @@ func WriteChart(w io.Writer, c *Chart) error {
 	cellW := (width - 2*figMargin) / vg.Length(cols)
 	cells := make([]chartCell, len(c.Panels))
 	looks := chartLooks(c)
-	spec := &ChartSpec{Title: c.Title}
+	spec := &ChartSpec{Title: c.Title, Caption: c.Caption}
 	for i := range c.Panels {
 		var err error
 		if cells[i], err = newChartCell(&c.Panels[i], cellW, func(k int) look { return looks(i, k) }); err != nil {
@@ -201,7 +206,7 @@ func WriteChart(w io.Writer, c *Chart) error {
 	for _, h := range rowH {
 		height += h
 	}
-	img := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseBackgroundColor(color.White))
+	img := newCanvas(w, width, height)
 	dc := draw.New(img)
 	centredLines(dc, titleSty, title, width/2, height-figMargin/2)
 	y := height - titleH
@@ -212,7 +217,7 @@ func WriteChart(w io.Writer, c *Chart) error {
 		}
 	}
 	centredLines(dc, capSty, caption, width/2, y-figMargin/2)
-	return writeCanvas(img, w, spec)
+	return img.finish(spec)
 }
 
 // chartCell is a panel of a chart, laid out: its plot, its legend in rows
@@ -303,7 +308,7 @@ func buildPanel(pn *ChartPanel, looks func(i int) look) (*plot.Plot, []legendEnt
 		lp.legend = append(lp.legend, legendEntry{name: pn.ShadeLabel, thumbs: []plot.Thumbnailer{swatch{sh.color}}})
 	}
 	for i := range pn.Series {
-		if err := lp.series(&pn.Series[i], looks(i)); err != nil {
+		if err := lp.series(&pn.Series[i], pn.Series[i].Style.over(looks(i))); err != nil {
 			return nil, nil, PanelSpec{}, err
 		}
 	}
@@ -536,13 +541,17 @@ func barPanel(p *plot.Plot, pn *ChartPanel) (*plot.Plot, []legendEntry, PanelSpe
 			vb.values = append(vb.values, v)
 			vb.colors = append(vb.colors, cols[i])
 			hi = math.Max(hi, v)
-			spec.Series = append(spec.Series, seriesSpec(s.Label, "bars", []XY{{X: float64(i), Y: v}}, false, cols[i], false))
+			ss := seriesSpec(s.Label, "bars", []XY{{X: float64(i), Y: v}}, false, cols[i], false)
+			ss.Asked = s.Style.spec()
+			spec.Series = append(spec.Series, ss)
 		}
 		p.Add(vb)
 		seen := map[string]bool{}
 		for i, s := range pn.Series {
-			if s.Group != "" && !seen[s.Group] {
-				seen[s.Group] = true
+			// A group whose bars a plan coloured otherwise is named once
+			// per colour.
+			if key := s.Group + hexColor(cols[i]); s.Group != "" && !seen[key] {
+				seen[key] = true
 				legend = append(legend, legendEntry{name: s.Group, thumbs: []plot.Thumbnailer{swatch{cols[i]}}})
 			}
 		}

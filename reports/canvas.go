@@ -181,7 +181,7 @@ func (f *figure) write(w io.Writer) error {
 		cbH = colorBarH
 	}
 	height := plotH + cbH + legH + capH
-	img := vgimg.NewWith(vgimg.UseWH(plotW, height), vgimg.UseBackgroundColor(color.White))
+	img := newCanvas(w, plotW, height)
 	dc := draw.New(img)
 
 	// The plot, at the top; a legend beside it takes its column off the
@@ -238,7 +238,7 @@ func (f *figure) write(w io.Writer) error {
 		}
 	}
 	f.spec.YMin = f.plot.Y.Min
-	return writeCanvas(img, w, &ChartSpec{Title: f.plot.Title.Text, Panels: []PanelSpec{f.spec}})
+	return img.finish(&ChartSpec{Title: f.plot.Title.Text, Caption: f.caption, Panels: []PanelSpec{f.spec}})
 }
 
 // drawEntry draws one legend entry with its bottom-left corner at (x, y):

@@ -87,10 +87,7 @@ func (p *ComparePlot) caption(notes ...string) string {
 // sideCaption is a side's mechanic (with its rule), engine and settings
 // on one line, as Caption words them.
 func sideCaption(r *engine.Result) string {
-	parts := []string{r.Mechanic}
-	if r.Rule != "" {
-		parts[0] += " (" + oneLine(r.Rule) + ")"
-	}
+	parts := []string{r.Mechanic} // Caption says the rule
 	for _, line := range strings.Split(Caption(r), "\n") {
 		for _, part := range strings.Split(line, " · ") {
 			if part = strings.TrimSpace(part); part != "" {

@@ -471,3 +471,44 @@ func mdCode(s string) string {
 	}
 	return "`" + s + "`"
 }
+
+// Engines says which engines compute m at the configuration spec was
+// built from, as describe's engines line does ("exact and simulator", or
+// "simulator only (…)" with the reason); custom says the configuration is
+// not the defaults.
+func Engines(m *mechanics.Mechanic, spec *mechanics.Spec, custom bool) string {
+	return engines(m, spec, custom)
+}
+
+// Output is one output a model declares, as describe lists it: its kind
+// (distribution, event, band, or process for the survival and absorption
+// figures of a process), name, doc, unit, the formula it is computed from
+// ("" for a function of the outcome), a band's labels, and whether it is
+// the primary distribution. Part is 0 for the main model and i for its
+// i-th further part (Spec.Also), computed apart.
+type Output struct {
+	Kind, Name, Doc, Unit, Formula string
+	Labels                         []string
+	Primary                        bool
+	Part                           int
+}
+
+// Outputs lists the outputs of m's model spec in describe's order: every part's
+// distributions, events and bands, and after the main part's, its process
+// figures (a process's survival S(t) and absorption per state).
+func Outputs(m *mechanics.Mechanic, spec *mechanics.Spec) []Output {
+	var out []Output
+	for pi, part := range spec.Parts() {
+		for _, o := range outputRows(part, pi == 0) {
+			kind, primary := o.kind, false
+			if k, ok := strings.CutSuffix(kind, " (primary)"); ok {
+				kind, primary = k, true
+			}
+			out = append(out, Output{Kind: kind, Name: o.name, Doc: o.doc, Unit: o.unit, Formula: o.formula, Labels: o.labels, Primary: primary, Part: pi})
+		}
+		if pi == 0 && spec.Process != nil {
+			out = append(out, Output{Kind: "process", Name: "survival", Doc: processOutputs(spec.Process, exactRuns(m, spec)), Unit: spec.Process.TimeUnit})
+		}
+	}
+	return out
+}

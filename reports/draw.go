@@ -67,6 +67,8 @@ type look struct {
 	// that a series drawn over an identical one leaves it visible
 	// around them (0 for none).
 	shrink float64
+	// asked is the look a plan asked for (Style.over), for the spec.
+	asked *StyleSpec
 }
 
 // lookOf is the look of the i-th of n series: the i-th colour and
@@ -196,6 +198,7 @@ func addSeries(p *plot.Plot, d seriesDraw) ([]plot.Thumbnailer, SeriesSpec, erro
 		thumbs = append(thumbs, sc)
 	}
 	spec := seriesSpec(d.name, draw, xy, markers, d.look.col, d.look.dashes != nil)
+	spec.Dash, spec.Asked = dashName(d.look.dashes), d.look.asked
 	spec.Simulated = d.sim
 	if ci != nil {
 		if err := addIntervals(p, xy, ci, d.look.col, d.offset, d.step, d.logY); err != nil {

@@ -35,29 +35,10 @@ var (
 )
 
 // Caption is the description of what a result was computed with, for plot
-// captions: the engine and parameters on one line, the options on the next
-// (option names shortened to what --set accepts). Figures wrap each line to
-// their width.
-func Caption(r *engine.Result) string {
-	var opts []string
-	for _, o := range r.Options {
-		name := o.Name
-		if i := strings.LastIndex(name, ".opt."); i >= 0 {
-			name = name[i+5:]
-		} else if i := strings.LastIndex(name, "."); i >= 0 {
-			name = name[i+1:]
-		}
-		opts = append(opts, name+"="+o.Value)
-	}
-	c := string(r.Engine) + " · " + paramString(r)
-	if r.Engine == engine.Sim {
-		c += fmt.Sprintf(" · n=%d seed=%d", r.Trials, r.Seed)
-	}
-	if len(opts) == 0 {
-		return c
-	}
-	return c + "\noptions: " + strings.Join(opts, " ")
-}
+// captions: the engine, the rule and the parameters on one line, the
+// options on the next (option names shortened to what --set accepts), by
+// the rule of caption.go. Figures wrap each line to their width.
+func Caption(r *engine.Result) string { return resultCaption(r) }
 
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
@@ -1014,6 +995,9 @@ type Series struct {
 	// Err, when set, holds each point's 95% interval [lo, hi] (a
 	// simulated value), drawn as an error bar.
 	Err [][2]float64
+	// Style is the look the plan asks for the series (its colour and
+	// dash), over the package's choice.
+	Style Style
 }
 
 // Styles of the series of a chart (see lookOf): dash patterns, used past
@@ -1035,8 +1019,9 @@ type Lines struct {
 	// name for the chart) is replaced by what is plotted, the identifier
 	// moving to the caption.
 	Title string
-	// XLabel names the x axis.
-	XLabel string
+	// XLabel names the x axis; YLabel, when set, the y axis in place of
+	// the metric's words (series scaled to a reference, say).
+	XLabel, YLabel string
 	// Metric is what the series plot unless they name their own: event:NAME,
 	// mean:VAR, or words. The axis and the legend say it in words.
 	Metric  string
@@ -1055,6 +1040,9 @@ type Lines struct {
 // probability axis is [0, 1].
 func WriteLines(w io.Writer, c *Lines) error {
 	ax := newLinesAxis(c.Series, c.Metric)
+	if c.YLabel != "" {
+		ax.label, ax.what, ax.prob = c.YLabel, c.YLabel, false
+	}
 	title, id := retitle(c.Title, c.Metric, ax.what, c.XLabel)
 	caption := c.Caption
 	if id != "" {
@@ -1067,7 +1055,7 @@ func WriteLines(w io.Writer, c *Lines) error {
 	xInt := true
 	spec := PanelSpec{Kind: "lines"}
 	for i, s := range c.Series {
-		lk := lookOf(i, len(c.Series))
+		lk := s.Style.over(lookOf(i, len(c.Series)))
 		d := seriesDraw{name: s.Name, xy: s.XY, ci: s.Err, look: lk, sim: s.Err != nil}
 		if c.XLabels != nil {
 			d.offset = categoryOffset(i, len(c.Series))
@@ -1173,15 +1161,22 @@ func newLinesAxis(series []Series, metric string) linesAxis {
 	ax := linesAxis{metrics: make([]string, len(series))}
 	var distinct []string
 	unitOf := map[string]string{}
+	// Series of one metric in different units (the damage of two
+	// systems) share no unit: the axis names none.
+	mixedUnit := map[string]bool{}
 	for i, s := range series {
 		ax.metrics[i] = cmp.Or(s.Metric, metric)
 		m := ax.metrics[i]
-		if _, seen := unitOf[m]; !seen {
+		prev, seen := unitOf[m]
+		if !seen {
 			distinct = append(distinct, m)
+		} else if prev != s.Unit {
+			mixedUnit[m] = true
 		}
-		if s.Unit != "" || unitOf[m] == "" {
-			unitOf[m] = s.Unit
-		}
+		unitOf[m] = s.Unit
+	}
+	for m := range mixedUnit {
+		unitOf[m] = ""
 	}
 	if len(series) == 0 {
 		distinct = []string{metric}

@@ -19,8 +19,11 @@ import (
 // whole-number axes are drawn as markers or steps, that no legend lists a
 // category of no mass, that a tail stops at 1e-6. ReadChartSpec reads it.
 type ChartSpec struct {
-	Title  string      `json:"title"`
-	Panels []PanelSpec `json:"panels"`
+	Title string `json:"title"`
+	// Caption is the caption printed under the chart, its lines joined
+	// by "\n" (as given, before it is wrapped to the chart's width).
+	Caption string      `json:"caption,omitempty"`
+	Panels  []PanelSpec `json:"panels"`
 }
 
 // PanelSpec is one set of axes of a chart.
@@ -65,6 +68,19 @@ type SeriesSpec struct {
 	// step line.
 	Color  string `json:"color,omitempty"`
 	Dashed bool   `json:"dashed,omitempty"`
+	// Dash names the dash pattern drawn: "dashed", "dotted", "pattern"
+	// (one of those series take past eight); "" for a solid line.
+	Dash string `json:"dash,omitempty"`
+	// Asked is the look the plan asked for the series (Style), nil when
+	// it left it to the package.
+	Asked *StyleSpec `json:"asked,omitempty"`
+}
+
+// StyleSpec is the look a plan asked for a series: its colour (#rrggbb)
+// and its dash ("solid", "dashed", "dotted"), each "" when not asked.
+type StyleSpec struct {
+	Color string `json:"color,omitempty"`
+	Dash  string `json:"dash,omitempty"`
 }
 
 // LegendSpec is one legend entry. Mass, for the category of a bar chart,

@@ -14,7 +14,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/oddsmith/oddsmith/engine"
 )
@@ -188,10 +187,10 @@ func writeStateGrid(w io.Writer, title, caption string, labels []string, names [
 	cl := wrapText(caption, capSty, width-2*figMargin)
 	capH := lineHeight(capSty)*vg.Length(len(cl)) + 2*figMargin
 	height := titleH + vg.Length(rows)*tileH + colorBarH + capH
-	img := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseBackgroundColor(color.White))
+	img := newCanvas(w, width, height)
 	dc := draw.New(img)
 	centredLines(dc, titleSty, tl, width/2, height-figMargin/2)
-	spec := &ChartSpec{Title: title}
+	spec := &ChartSpec{Title: title, Caption: caption}
 	var first *plot.Plot
 	var firstC draw.Canvas
 	for i, z := range grids {
@@ -226,7 +225,7 @@ func writeStateGrid(w io.Writer, title, caption string, labels []string, names [
 	cb.Min.X, cb.Max.X = figMargin+da.Min.X-firstC.Min.X, width-figMargin
 	colorBar(zLabel, 0, hi, false).Draw(cb)
 	centredLines(dc, capSty, cl, width/2, y-colorBarH-figMargin/2)
-	return writeCanvas(img, w, spec)
+	return img.finish(spec)
 }
 
 // countCells counts the cells of a grid that hold a value.

@@ -26,6 +26,15 @@ type Options struct {
 	// a second, starting after about two seconds) with the trials done so
 	// far; a command line can drive a progress bar library with it.
 	OnProgress func(done, total int64)
+	// ProgressAfter is how long a run goes before OnProgress is first
+	// called (0: two seconds, so that a short run shows no progress).
+	ProgressAfter time.Duration
+	// OnOutcomes, when set, is given the outcome counts of each part of
+	// the model (part 0 the main one, see mechanics.Spec.Also) once they
+	// are complete, before they are summarized: a caller can test them
+	// against the exact distribution (package crosscheck) without a
+	// second simulation. It must not change them.
+	OnOutcomes func(part int, h Hist)
 	// MemoryBytes bounds what a run allocates by the model's sizes (the
 	// workers' histograms, their process tables, the summaries), in bytes;
 	// 0 (or less) means engine.DefaultMemory. A run that would not fit fails
@@ -166,7 +175,7 @@ func (cw *chunkWorkers) run() error {
 	}
 	progressDone := make(chan struct{})
 	rangeTrials := min(cw.r.last*ChunkSize, cw.opt.Trials) - cw.r.first*ChunkSize
-	go progress(Options{Trials: rangeTrials, OnProgress: cw.opt.OnProgress}, &cw.done, stop, progressDone)
+	go progress(Options{Trials: rangeTrials, OnProgress: cw.opt.OnProgress, ProgressAfter: cw.opt.ProgressAfter}, &cw.done, stop, progressDone)
 	wg.Wait()
 	close(stop)
 	<-progressDone
@@ -275,14 +284,18 @@ func countBytes(lo, hi int) int64 {
 }
 
 // progress calls opt.OnProgress about four times a second once a run has
-// lasted two seconds, and once more at the end if it did.
+// lasted opt.ProgressAfter (two seconds unless set), and once more at the
+// end if it did: that last call comes after every worker has stopped.
 func progress(opt Options, done *atomic.Int64, stop <-chan struct{}, finished chan<- struct{}) {
 	defer close(finished)
 	if opt.OnProgress == nil {
 		return
 	}
-	start := time.Now()
-	tick := time.NewTicker(250 * time.Millisecond)
+	start, after := time.Now(), opt.ProgressAfter
+	if after <= 0 {
+		after = 2 * time.Second
+	}
+	tick := time.NewTicker(min(250*time.Millisecond, after))
 	defer tick.Stop()
 	reported := false
 	for {
@@ -293,7 +306,7 @@ func progress(opt Options, done *atomic.Int64, stop <-chan struct{}, finished ch
 			}
 			return
 		case <-tick.C:
-			if time.Since(start) >= 2*time.Second {
+			if time.Since(start) >= after {
 				reported = true
 				opt.OnProgress(done.Load(), opt.Trials)
 			}
@@ -474,6 +487,9 @@ func simulate(ctx context.Context, spec *mechanics.Spec, opt Options, res *engin
 		h, err := Outcomes(ctx, part, po)
 		if err != nil {
 			return err
+		}
+		if opt.OnOutcomes != nil {
+			opt.OnOutcomes(i, h)
 		}
 		if err := addPart(ctx, i, part, h, res, po); err != nil {
 			return err

@@ -18,7 +18,7 @@ import (
 	"github.com/oddsmith/oddsmith/reports"
 )
 
-// AtlasPlan is the plan of the cross-system atlas, twelve charts that
+// AtlasPlan is the plan of the cross-system atlas, eleven charts that
 // compare the five systems (the README's atlas section lists them), run by
 // `oddsmith atlas`; examples/atlas.toml is a byte-identical copy for
 // designers to edit and run with `oddsmith run`.
@@ -28,6 +28,18 @@ var AtlasPlan []byte
 
 // AtlasFile is the name AtlasPlan's errors are reported under.
 const AtlasFile = "atlas.toml"
+
+// ValidationPlan is the plan of the validation report: the simulator
+// against the exact engine for every core roll, the error at each sample
+// count against its 95% band. It is for oddsmith's developers, not a
+// design chart, so it is not part of the atlas: `oddsmith atlas
+// --validation` runs it.
+//
+//go:embed validation.toml
+var ValidationPlan []byte
+
+// ValidationFile is the name ValidationPlan's errors are reported under.
+const ValidationFile = "validation.toml"
 
 // Chart is a figure of one or more panels (a plan's [[chart]] table): the
 // general form of a comparison chart. Each panel has a kind:
@@ -77,13 +89,19 @@ type ChartPanel struct {
 // ChartSeries is one line (or bar) of a panel. Fields a kind does not use
 // are refused.
 type ChartSeries struct {
-	Label    string         `toml:"label"`
-	System   string         `toml:"system"` // colour group; default: the id's system
-	Mechanic string         `toml:"mechanic"`
-	Set      map[string]any `toml:"set"`
-	Engine   engine.Kind    `toml:"engine"`
-	Trials   int64          `toml:"trials"`
-	Seed     *int64         `toml:"seed"`
+	Label    string `toml:"label"`
+	System   string `toml:"system"` // colour group of plain bars; default: the id's system
+	Mechanic string `toml:"mechanic"`
+	// Expr is a one-line rule in place of a mechanic, as --expr.
+	Expr string `toml:"expr"`
+	// Color and Dash set the series' look (reports.Style), over the
+	// package's choice; a bar takes the colour.
+	Color  string         `toml:"color"`
+	Dash   string         `toml:"dash"`
+	Set    map[string]any `toml:"set"`
+	Engine engine.Kind    `toml:"engine"`
+	Trials int64          `toml:"trials"`
+	Seed   *int64         `toml:"seed"`
 	// lines
 	X         string         `toml:"x"`
 	Range     string         `toml:"range"`
@@ -185,7 +203,7 @@ func (s *ChartSeries) points(p *Plan, pn *ChartPanel) ([]point, error) {
 	case scale == 0:
 		scale = 1
 	}
-	m, base, err := p.configure(s.Mechanic, s.Set)
+	m, base, err := p.configureAny(s.Mechanic, s.Expr, s.Set)
 	if err != nil {
 		return nil, err
 	}
@@ -262,11 +280,33 @@ func (p *Plan) validateCharts(file string, src []byte, names map[string]bool) er
 		}
 		for j := range ch.Panels {
 			if err := p.validatePanel(&ch.Panels[j]); err != nil {
-				return fail("panel %d (%s): %v", j+1, ch.Panels[j].Title, err)
+				pl := panelLine(src, line, j)
+				return &PlanError{file, errLine(src, "chart.panel", pl, err), fmt.Errorf("chart %d (%s): panel %d (%s): %w", i+1, ch.Name, j+1, ch.Panels[j].Title, err)}
 			}
 		}
 	}
 	return nil
+}
+
+// panelLine finds the line of the j-th [[chart.panel]] after the line
+// from (a [[chart]] header), or from.
+func panelLine(src []byte, from, j int) int {
+	if from == 0 {
+		return 0
+	}
+	k := -1
+	lines := strings.Split(string(src), "\n")
+	for i := from; i < len(lines); i++ {
+		switch strings.TrimSpace(lines[i]) {
+		case "[[chart]]":
+			return from
+		case "[[chart.panel]]":
+			if k++; k == j {
+				return i + 1
+			}
+		}
+	}
+	return from
 }
 
 func (p *Plan) validatePanel(pn *ChartPanel) error {
@@ -295,7 +335,7 @@ func (p *Plan) validatePanel(pn *ChartPanel) error {
 	for k := range pn.Series {
 		s := &pn.Series[k]
 		if err := p.validateSeries(pn, s); err != nil {
-			return fmt.Errorf("series %q: %v", s.Label, err)
+			return &seriesError{s.Label, err}
 		}
 	}
 	return nil
@@ -313,7 +353,7 @@ func (p *Plan) validateSeries(pn *ChartPanel, s *ChartSeries) error {
 	if pn.Kind == "lines" {
 		return p.validateLineSeries(pn, s)
 	}
-	m, c, err := p.configure(s.Mechanic, s.Set)
+	m, c, err := p.configureAny(s.Mechanic, s.Expr, s.Set)
 	if err != nil {
 		return err
 	}
@@ -325,6 +365,9 @@ func (p *Plan) validateSeries(pn *ChartPanel, s *ChartSeries) error {
 func (s *ChartSeries) checkFields(kind string) error {
 	if s.Label == "" {
 		return fmt.Errorf("needs a label")
+	}
+	if err := checkStyle(s.Color, s.Dash); err != nil {
+		return err
 	}
 	if s.Engine != "" && !s.Engine.Valid() {
 		return fmt.Errorf("unknown engine %q (want exact or sim)", s.Engine)
@@ -565,7 +608,7 @@ func (p *Plan) chartRequests(ch *Chart) ([]Point, error) {
 				}
 				continue
 			}
-			m, c, err := p.configure(s.Mechanic, s.Set)
+			m, c, err := p.configureAny(s.Mechanic, s.Expr, s.Set)
 			if err != nil {
 				return nil, fmt.Errorf("series %q: %w", s.Label, err)
 			}
@@ -611,7 +654,7 @@ type chartRun struct {
 // series is the result of a series' mechanic at its settings, with its
 // engine.
 func (cr *chartRun) series(s *ChartSeries) (*engine.Result, error) {
-	m, c, err := cr.p.configure(s.Mechanic, s.Set)
+	m, c, err := cr.p.configureAny(s.Mechanic, s.Expr, s.Set)
 	if err != nil {
 		return nil, err
 	}
@@ -621,7 +664,7 @@ func (cr *chartRun) series(s *ChartSeries) (*engine.Result, error) {
 // run computes m at c with e, once per model and engine.
 func (cr *chartRun) run(e Engine, m *mechanics.Mechanic, c mechanics.Config) (*engine.Result, error) {
 	e.Source = cr.p.Source // merge: the shards' results
-	key := fmt.Sprint(e.Kind, "|", e.Trials, "|", e.Seed, "|", m.ID, c.Params, c.Options)
+	key := fmt.Sprint(e.Kind, "|", e.Trials, "|", e.Seed, "|", m.ID, "|", m.RuleText, c.Params, c.Options)
 	if r, ok := cr.memo[key]; ok {
 		cr.tick()
 		return r, nil
@@ -712,7 +755,7 @@ func (cr *chartRun) panel(pn *ChartPanel) (reports.ChartPanel, string, error) {
 	prob := true
 	for k := range pn.Series {
 		s := &pn.Series[k]
-		rs := reports.ChartSeries{Label: s.Label, Group: s.system()}
+		rs := reports.ChartSeries{Label: s.Label, Group: s.system(), Style: reports.Style{Color: s.Color, Dash: s.Dash}}
 		sr := &seriesRun{cr: cr, pn: pn, s: s, k: k, out: &rs}
 		var err error
 		var finding string
@@ -1093,7 +1136,7 @@ func (sr *seriesRun) bars() (string, error) {
 // the half-width.
 func (sr *seriesRun) validation() (string, error) {
 	cr, pn, s, rs := sr.cr, sr.pn, sr.s, sr.out
-	m, c, err := cr.p.configure(s.Mechanic, s.Set)
+	m, c, err := cr.p.configureAny(s.Mechanic, s.Expr, s.Set)
 	if err != nil {
 		return "", err
 	}

@@ -32,10 +32,18 @@ func TestAtlasExampleIsTheBuiltIn(t *testing.T) {
 }
 
 // atlasPlan parses the built-in atlas; in -short mode its simulations are
-// cut down (fewer trials, validation up to 10⁵), every chart still drawn.
+// cut down (fewer trials), every chart still drawn.
 func atlasPlan(t *testing.T) *Plan {
 	t.Helper()
-	p, err := ParsePlan(systems.Default, AtlasFile, AtlasPlan)
+	return builtInPlan(t, AtlasFile, AtlasPlan)
+}
+
+// builtInPlan parses a plan built into oddsmith; in -short mode its
+// simulations are cut down (fewer trials, validation up to 10⁵), every
+// chart still drawn.
+func builtInPlan(t *testing.T, file string, src []byte) *Plan {
+	t.Helper()
+	p, err := ParsePlan(systems.Default, file, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,15 +84,15 @@ func readChartCSV(t *testing.T, b []byte) [][]string {
 	return rows[1:]
 }
 
-// TestAtlasBundle runs the atlas: twelve charts (the comparisons listed in
+// TestAtlasBundle runs the atlas: eleven charts (the comparisons listed in
 // the README's atlas section), each a PNG that decodes and is not blank and
 // a CSV; the index links them with findings; the CSVs agree with direct
 // exact runs at a few points.
 func TestAtlasBundle(t *testing.T) {
 	t.Parallel()
 	p := atlasPlan(t)
-	if len(p.Charts) != 12 {
-		t.Fatalf("the atlas has %d charts; want twelve", len(p.Charts))
+	if len(p.Charts) != 11 {
+		t.Fatalf("the atlas has %d charts; want eleven", len(p.Charts))
 	}
 	dir := filepath.Join(t.TempDir(), "atlas")
 	if _, err := RunPlan(context.Background(), p, dir, nil); err != nil {
@@ -116,12 +124,12 @@ func TestAtlasBundle(t *testing.T) {
 			t.Errorf("%s has no caption naming its reference characters and options", c.Name)
 		}
 	}
-	if n := bytes.Count(index, []byte("- Finding")); n < 12 {
+	if n := bytes.Count(index, []byte("- Finding")); n < 11 {
 		t.Errorf("index.md has %d findings; want at least one per chart", n)
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 12*2+2 { // charts, CSVs, index.md, the bundle marker
-		t.Errorf("the bundle holds %d files; want 26", len(entries))
+	if len(entries) != 11*2+2 { // charts, CSVs, index.md, the bundle marker
+		t.Errorf("the bundle holds %d files; want 24", len(entries))
 	}
 
 	// Points of the CSVs against direct exact runs.
@@ -203,21 +211,95 @@ func TestAtlasDeterministic(t *testing.T) {
 		if _, err := RunPlan(context.Background(), atlasPlan(t), dir, nil); err != nil {
 			t.Fatal(err)
 		}
-		for _, n := range []string{"atlas11_duel_length.csv", "atlas12_validation.csv"} {
+		for _, n := range []string{"atlas11_duel_length.csv"} {
 			b, err := os.ReadFile(filepath.Join(dir, n))
 			if err != nil {
 				t.Fatal(err)
 			}
 			got[i] = append(got[i], b...)
 		}
+		vdir := filepath.Join(t.TempDir(), "validation")
+		if _, err := RunPlan(context.Background(), builtInPlan(t, ValidationFile, ValidationPlan), vdir, nil); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(vdir, "validation_sim_vs_exact.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = append(got[i], b...)
 	}
 	if !bytes.Equal(got[0], got[1]) {
 		t.Error("two runs of the atlas with the same seed differ")
 	}
 }
 
+// TestAtlasIsForDesigners: the atlas holds design comparisons only; the
+// validation of the simulator (for oddsmith's developers) is a report of
+// its own, ValidationPlan (oddsmith atlas --validation).
+func TestAtlasIsForDesigners(t *testing.T) {
+	t.Parallel()
+	p, err := ParsePlan(systems.Default, AtlasFile, AtlasPlan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range p.Charts {
+		for _, pn := range c.Panels {
+			if pn.Kind == "validation" {
+				t.Errorf("the atlas's %s has a validation panel: it belongs to ValidationPlan", c.Name)
+			}
+		}
+	}
+}
+
+// TestValidationReport runs the validation report: one chart of the
+// simulator's error against the exact engine for every core roll, each
+// point within four 95% half-widths of zero (the seeds are fixed: this is
+// the same draw every run), the PNG by the chart rules.
+func TestValidationReport(t *testing.T) {
+	t.Parallel()
+	p := builtInPlan(t, ValidationFile, ValidationPlan)
+	if len(p.Charts) != 1 || len(p.Charts[0].Panels) != 1 || p.Charts[0].Panels[0].Kind != "validation" {
+		t.Fatalf("the validation plan should be one chart of one validation panel")
+	}
+	ch := p.Charts[0]
+	dir := filepath.Join(t.TempDir(), "validation")
+	if _, err := RunPlan(context.Background(), p, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	png, err := os.ReadFile(filepath.Join(dir, ch.Name+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pngtest.Check(t, ch.Name, png)
+	chartcheck.Check(t, ch.Name, png)
+	b, err := os.ReadFile(filepath.Join(dir, ch.Name+".csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	band := map[string]float64{}
+	errs := map[string]float64{}
+	for _, row := range readChartCSV(t, b) {
+		y, _ := strconv.ParseFloat(row[6], 64)
+		key := row[2] + "@" + row[5]
+		switch row[4] {
+		case "band95":
+			band[key] = y
+		case "|sim - exact|":
+			errs[key] = y
+		}
+	}
+	if want := len(ch.Panels[0].Series) * len(ch.Panels[0].Trials); len(errs) != want || len(band) != want {
+		t.Fatalf("%d errors and %d bands; want %d of each (every series at every n)", len(errs), len(band), want)
+	}
+	for k, e := range errs {
+		if e > 4*band[k] {
+			t.Errorf("%s: |sim − exact| = %g, more than four 95%% half-widths (%g)", k, e, band[k])
+		}
+	}
+}
+
 // TestChartPlanErrors: malformed charts are refused before anything runs,
-// with the line of the [[chart]] table.
+// with the line of the series, the panel or the [[chart]] table at fault.
 func TestChartPlanErrors(t *testing.T) {
 	t.Parallel()
 	head := "seed = 1\n[[chart]]\nname = \"c\"\n"
@@ -241,8 +323,19 @@ func TestChartPlanErrors(t *testing.T) {
 			if !errors.As(err, &pe) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("plan\n%s\ngave %v; want a PlanError containing %q", tc.src, err, tc.want)
 			}
-			if pe.Line != 2 {
-				t.Errorf("%v: line %d; want 2 (the [[chart]] header)", err, pe.Line)
+			// The series' line for a series' error, the panel's for a
+			// panel's, the chart's otherwise.
+			want, where := 2, "the [[chart]] header"
+			for i, l := range strings.Split(tc.src, "\n") {
+				switch {
+				case l == "[[chart.panel]]" && want == 2:
+					want, where = i+1, "the [[chart.panel]] header"
+				case strings.Contains(l, `label = "a"`) && strings.Contains(err.Error(), `series "a"`):
+					want, where = i+1, "the series' line"
+				}
+			}
+			if pe.Line != want {
+				t.Errorf("%v: line %d; want %d (%s)", err, pe.Line, want, where)
 			}
 		})
 	}

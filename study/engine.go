@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"time"
 
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/exact"
@@ -18,6 +19,10 @@ type Engine struct {
 	Workers int
 	// OnProgress is passed to the simulator (see sim.Options).
 	OnProgress func(done, total int64)
+	// ProgressAfter and OnOutcomes are passed to the simulator too (see
+	// sim.Options).
+	ProgressAfter time.Duration
+	OnOutcomes    func(part int, h sim.Hist)
 	// MemoryBytes is the memory budget of one computation (0: the
 	// default, engine.DefaultMemory). A model that needs more is refused
 	// before it allocates, as bad input.
@@ -83,7 +88,7 @@ func (e Engine) Run(ctx context.Context, m *mechanics.Mechanic, c mechanics.Conf
 			o.r, o.err = exact.RunContext(ctx, m, c, exact.Options{MemoryBytes: e.MemoryBytes})
 		} else {
 			o.r, o.err = sim.Run(ctx, m, c, sim.Options{Trials: e.Trials, Seed: e.Seed, Workers: e.Workers,
-				OnProgress: e.OnProgress, MemoryBytes: e.MemoryBytes})
+				OnProgress: e.OnProgress, ProgressAfter: e.ProgressAfter, OnOutcomes: e.OnOutcomes, MemoryBytes: e.MemoryBytes})
 		}
 		done <- o
 	}()

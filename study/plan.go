@@ -58,10 +58,13 @@ type Plan struct {
 // Analysis is one mechanic at fixed settings, or swept over one or two
 // parameters.
 type Analysis struct {
-	Name     string         `toml:"name"`
-	Mechanic string         `toml:"mechanic"`
-	Engine   engine.Kind    `toml:"engine"`
-	Set      map[string]any `toml:"set"`
+	Name     string `toml:"name"`
+	Mechanic string `toml:"mechanic"`
+	// Expr is a one-line rule ('3d6', 'd20 + bonus >= tn') in place of
+	// a mechanic, as --expr.
+	Expr   string         `toml:"expr"`
+	Engine engine.Kind    `toml:"engine"`
+	Set    map[string]any `toml:"set"`
 	// Vary maps each varied parameter or option to its values: a range
 	// "a..b[:step]", a list "a,b,c" (numbers, or an option's words) or
 	// an array [a, b, c].
@@ -143,8 +146,11 @@ func planAxis(name string, v any) (Axis, error) {
 
 // Overlay compares several mechanics or option settings on one line chart.
 type Overlay struct {
-	Name   string       `toml:"name"`
-	XLabel string       `toml:"xlabel"`
+	Name   string `toml:"name"`
+	XLabel string `toml:"xlabel"`
+	// YLabel names the y axis in place of the metric's words (for
+	// series scaled with yscale, say).
+	YLabel string       `toml:"ylabel"`
 	Range  string       `toml:"range"`
 	Metric string       `toml:"metric"`
 	Series []PlanSeries `toml:"series"`
@@ -153,11 +159,15 @@ type Overlay struct {
 // PlanSeries is one line of an overlay: a mechanic, the parameter the x axis
 // sets, fixed settings and (optionally) its own metric.
 type PlanSeries struct {
-	Label    string         `toml:"label"`
-	Mechanic string         `toml:"mechanic"`
-	X        string         `toml:"x"`
-	Set      map[string]any `toml:"set"`
-	Metric   string         `toml:"metric"`
+	// Label names the series in the legend (default: its mechanic or
+	// rule and its settings).
+	Label    string `toml:"label"`
+	Mechanic string `toml:"mechanic"`
+	// Expr is a one-line rule in place of a mechanic, as --expr.
+	Expr   string         `toml:"expr"`
+	X      string         `toml:"x"`
+	Set    map[string]any `toml:"set"`
+	Metric string         `toml:"metric"`
 	// Range is the values of the series' own parameter when they differ
 	// from the overlay's (another unit: feet against an axis in metres);
 	// Scale turns them into the axis' unit (axis = value × Scale; 0 or
@@ -168,6 +178,33 @@ type PlanSeries struct {
 	// Marks are values of the series' parameter to mark on the chart (in
 	// its own unit, like Range): the rule's band edges.
 	Marks []float64 `toml:"marks"`
+	// YScale multiplies the series' values (0 or absent means 1): a mean
+	// damage ÷ the reference character's pool, say (give the overlay a
+	// ylabel that says so).
+	YScale float64 `toml:"yscale"`
+	// Color and Dash set the series' look (reports.Style): "#0072B2" or
+	// an Okabe–Ito name ("vermillion", "sky blue", …); "solid",
+	// "dashed" or "dotted".
+	Color string `toml:"color"`
+	Dash  string `toml:"dash"`
+}
+
+// style is the look the series asks for.
+func (s PlanSeries) style() reports.Style { return reports.Style{Color: s.Color, Dash: s.Dash} }
+
+// label is the series' legend name: its label, or what it computes.
+func (s PlanSeries) label() string {
+	if s.Label != "" {
+		return s.Label
+	}
+	name := s.Mechanic
+	if s.Expr != "" {
+		name = s.Expr
+	}
+	if set := settingsOf(s.Set); set != "" {
+		name += " (" + set + ")"
+	}
+	return name
 }
 
 // points gives the series' parameter values and where they sit on the
@@ -192,6 +229,9 @@ func (s PlanSeries) points(o *Overlay) (values, axis []float64, err error) {
 		if math.IsNaN(m) || math.IsInf(m, 0) {
 			return nil, nil, fmt.Errorf("marks: %g is not a finite number", m)
 		}
+	}
+	if math.IsNaN(s.YScale) || math.IsInf(s.YScale, 0) {
+		return nil, nil, fmt.Errorf("yscale = %g: give a finite factor", s.YScale)
 	}
 	return values, axis, nil
 }
@@ -260,7 +300,7 @@ func ParsePlan(reg *mechanics.Registry, file string, src []byte) (*Plan, error) 
 	}
 	for i := range p.Overlays {
 		if err := p.validateOverlay(i, names); err != nil {
-			return nil, &PlanError{file, tableLine(src, "overlay", i), fmt.Errorf("overlay %d (%s): %w", i+1, p.Overlays[i].Name, err)}
+			return nil, &PlanError{file, errLine(src, "overlay", tableLine(src, "overlay", i), err), fmt.Errorf("overlay %d (%s): %w", i+1, p.Overlays[i].Name, err)}
 		}
 	}
 	if err := p.validateCharts(file, src, names); err != nil {
@@ -296,7 +336,7 @@ func decodePlan(file string, src []byte) (*Plan, error) {
 		if key[0] == "rule" {
 			continue
 		}
-		return nil, &PlanError{file, keyLine(src, key[len(key)-1]), fmt.Errorf("unknown key %q", key.String())}
+		return nil, &PlanError{file, undecodedLine(src, key), errors.New(unknownKey(key))}
 	}
 	return &p, nil
 }
@@ -329,8 +369,8 @@ func (p *Plan) validateAnalysis(i int, names map[string]bool) error {
 }
 
 // validateOverlay checks overlay i, whose name must be new to names (and
-// is added to them): its range, and every series' models and metric at
-// every point.
+// is added to them): its range, and every series' models, metric at every
+// point and look.
 func (p *Plan) validateOverlay(i int, names map[string]bool) error {
 	o := &p.Overlays[i]
 	if o.Name == "" || strings.ContainsAny(o.Name, "/\\ ") || names[o.Name] {
@@ -343,23 +383,97 @@ func (p *Plan) validateOverlay(i int, names map[string]bool) error {
 	if len(o.Series) == 0 {
 		return errors.New("has no series")
 	}
+	labels := map[string]bool{}
 	for _, s := range o.Series {
+		if err := checkStyle(s.Color, s.Dash); err != nil {
+			return &seriesError{s.label(), err}
+		}
+		if labels[s.label()] {
+			return &seriesError{s.label(), errors.New("another series has this label; give each its own (label = \"…\")")}
+		}
+		labels[s.label()] = true
 		vs, _, err := s.points(o)
 		if err != nil {
-			return fmt.Errorf("series %q: %w", s.Label, err)
+			return &seriesError{s.label(), err}
 		}
 		m, cs, err := s.configs(p, vs)
 		if err != nil {
-			return fmt.Errorf("series %q: %w", s.Label, err)
+			return &seriesError{s.label(), err}
 		}
 		metric := cmp.Or(s.Metric, o.Metric)
 		for _, c := range cs {
 			if err := checkModel(m, c, metric); err != nil {
-				return fmt.Errorf("series %q: %w", s.Label, err)
+				return &seriesError{s.label(), err}
 			}
 		}
 	}
 	return nil
+}
+
+// styleValue is an error of a series' colour or dash: the value, for
+// its line.
+type styleValue struct {
+	value string
+	err   error
+}
+
+func (e *styleValue) Error() string { return e.err.Error() }
+func (e *styleValue) Unwrap() error { return e.err }
+
+// checkStyle checks a series' colour and dash (reports.Style).
+func checkStyle(color, dash string) error {
+	if err := (reports.Style{Color: color}).Validate(); err != nil {
+		return &styleValue{color, err}
+	}
+	if err := (reports.Style{Dash: dash}).Validate(); err != nil {
+		return &styleValue{dash, err}
+	}
+	return nil
+}
+
+// seriesError is the error of one series of a table, which PlanError
+// places on the series' own line where it can find it.
+type seriesError struct {
+	label string
+	err   error
+}
+
+func (e *seriesError) Error() string { return fmt.Sprintf("series %q: %v", e.label, e.err) }
+func (e *seriesError) Unwrap() error { return e.err }
+
+// errLine is the line of an error of the table of the given path that
+// starts at line from: the line of the value a style error names, else of
+// the series' label (within the table and its sub-tables, [[overlay.series]]
+// say), else from.
+func errLine(src []byte, path string, from int, err error) int {
+	var se *seriesError
+	if from == 0 || !errors.As(err, &se) {
+		return from
+	}
+	lines := strings.Split(string(src), "\n")
+	find := func(needle string) int {
+		// Within the table: up to the next table header.
+		for i := from; i < len(lines); i++ {
+			t := strings.TrimSpace(lines[i])
+			if h := strings.Trim(t, "[] "); strings.HasPrefix(t, "[") && !strings.HasPrefix(t, "[\"") && !strings.HasPrefix(h, path+".") {
+				break
+			}
+			if strings.Contains(lines[i], needle) {
+				return i + 1
+			}
+		}
+		return 0
+	}
+	var what *styleValue
+	if errors.As(err, &what) {
+		if l := find(strconv.Quote(what.value)); l > 0 {
+			return l
+		}
+	}
+	if l := find("label = " + strconv.Quote(se.label)); l > 0 {
+		return l
+	}
+	return from
 }
 
 // keyLine finds the first line that sets key (0 if none does).
@@ -498,6 +612,30 @@ func (p *Plan) configure(id string, set map[string]any) (*mechanics.Mechanic, me
 	return p.reg.Configure(id, sets)
 }
 
+// configureAny is configure for a table that names a mechanic or gives a
+// one-line rule (expr) in its place.
+func (p *Plan) configureAny(id, expr string, set map[string]any) (*mechanics.Mechanic, mechanics.Config, error) {
+	switch {
+	case expr != "" && id != "":
+		return nil, mechanics.Config{}, errors.New("give mechanic or expr, not both")
+	case expr == "" && id == "":
+		return nil, mechanics.Config{}, errors.New("needs a mechanic (an id: oddsmith list) or expr (a one-line rule, as --expr)")
+	case expr == "":
+		return p.configure(id, set)
+	}
+	r, err := rules.FromExpr(expr)
+	if err != nil {
+		return nil, mechanics.Config{}, err
+	}
+	m := r.Mechanic()
+	sets, err := setStrings(set)
+	if err != nil {
+		return nil, mechanics.Config{}, err
+	}
+	c, err := m.Configure(sets)
+	return m, c, err
+}
+
 // engine is the analysis's engine with the plan's defaults.
 func (a *Analysis) engine(p *Plan) Engine {
 	e := Engine{Kind: a.Engine, Trials: a.Trials, Seed: uint64(p.Seed), MemoryBytes: p.MemoryBytes, Source: p.Source}
@@ -513,7 +651,7 @@ func (a *Analysis) engine(p *Plan) Engine {
 // sweep validates an analysis and returns it as a sweep (no axes for a
 // single point).
 func (a *Analysis) sweep(p *Plan) (*Sweep, error) {
-	m, base, err := p.configure(a.Mechanic, a.Set)
+	m, base, err := p.configureAny(a.Mechanic, a.Expr, a.Set)
 	if err != nil {
 		return nil, err
 	}
@@ -563,7 +701,7 @@ func (a *Analysis) sweep(p *Plan) (*Sweep, error) {
 }
 
 func (s PlanSeries) configs(p *Plan, xs []float64) (*mechanics.Mechanic, []mechanics.Config, error) {
-	m, base, err := p.configure(s.Mechanic, s.Set)
+	m, base, err := p.configureAny(s.Mechanic, s.Expr, s.Set)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -669,7 +807,11 @@ func runAnalysis(ctx context.Context, p *Plan, a *Analysis, b *reports.Bundle, i
 		return err
 	}
 	m := s.Mechanic
-	fmt.Fprintf(index, "## %s — `%s` (%s)\n\n", a.Name, m.ID, a.Engine)
+	if a.Expr != "" {
+		fmt.Fprintf(index, "## %s — the rule `%s` (%s)\n\n", a.Name, a.Expr, a.Engine)
+	} else {
+		fmt.Fprintf(index, "## %s — `%s` (%s)\n\n", a.Name, m.ID, a.Engine)
+	}
 	tick := func() {
 		if progress != nil {
 			progress.Add(1)
@@ -775,7 +917,7 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 	var series []reports.Series
 	var mets []string
 	var rows []reports.OverlayRow
-	var caption string
+	var described []reports.CaptionSeries
 	exactly := Engine{Kind: engine.Exact, MemoryBytes: memory, Source: p.Source}
 	for _, s := range o.Series {
 		vs, xs, err := s.points(o)
@@ -788,10 +930,15 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 		}
 		var xy []reports.XY
 		met, unit := "", ""
+		yscale := cmp.Or(s.YScale, 1)
+		var first *engine.Result
 		for i, c := range cs {
 			r, err := exactly.Run(ctx, m, c)
 			if err != nil {
 				return err
+			}
+			if first == nil {
+				first = r
 			}
 			met = s.Metric
 			if met == "" {
@@ -802,24 +949,35 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 			if err != nil {
 				return err
 			}
+			y *= yscale
 			xy = append(xy, reports.XY{X: xs[i], Y: y})
-			rows = append(rows, reports.OverlayRow{Series: s.Label, Mechanic: m.ID, Fingerprint: r.Fingerprint, X: xs[i],
+			rows = append(rows, reports.OverlayRow{Series: s.label(), Mechanic: m.ID, Fingerprint: r.Fingerprint, X: xs[i],
 				Setting: s.X + "=" + mechanics.FormatNum(vs[i]), Value: y})
 			if progress != nil {
 				progress.Add(1)
 			}
 		}
-		caption += s.Label + ": " + m.ID
+		var notes []string
 		if s.Scale != 0 && s.Scale != 1 {
-			caption += fmt.Sprintf(" (%s × %g)", s.X, s.Scale)
+			notes = append(notes, fmt.Sprintf("%s drawn × %g", s.X, s.Scale))
 		}
-		caption += "  "
+		if yscale != 1 {
+			unit = "" // a share, no longer in the variable's unit
+			notes = append(notes, "values "+scaleText(yscale))
+		}
+		if first != nil {
+			described = append(described, reports.CaptionSeries{Label: s.label(), Mechanic: m, Result: first, Varied: []string{s.X}, Note: strings.Join(notes, ", ")})
+		}
 		scale := cmp.Or(s.Scale, 1)
 		var marks []float64
 		for _, v := range s.Marks {
 			marks = append(marks, v*scale)
 		}
-		series = append(series, reports.Series{Name: s.Label, XY: xy, Metric: met, Unit: unit, Marks: marks})
+		series = append(series, reports.Series{Name: s.label(), XY: xy, Metric: met, Unit: unit, Marks: marks, Style: s.style()})
+		if yscale != 1 {
+			// Scaled values are no longer the metric (nor a probability).
+			met = cmp.Or(o.YLabel, met+" "+scaleText(yscale))
+		}
 		mets = append(mets, met)
 	}
 	if err := b.Write(o.Name+".csv", func(w io.Writer) error { return reports.WriteOverlayCSV(w, o.Name, rows) }); err != nil {
@@ -829,8 +987,9 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 	if xl == "" {
 		xl = "x"
 	}
+	caption := reports.SeriesCaption(described)
 	if err := b.Write(o.Name+".png", func(w io.Writer) error {
-		return reports.WriteLines(w, &reports.Lines{Title: o.Name, XLabel: xl, Metric: o.Metric, Caption: strings.TrimSpace(caption), Series: series})
+		return reports.WriteLines(w, &reports.Lines{Title: o.Name, XLabel: xl, YLabel: o.YLabel, Metric: o.Metric, Caption: caption, Series: series})
 	}); err != nil {
 		return err
 	}
@@ -840,6 +999,17 @@ func runOverlay(ctx context.Context, p *Plan, o *Overlay, b *reports.Bundle, ind
 	}
 	fmt.Fprintf(index, "\n%s\n", reports.LinkList([]string{o.Name + ".csv", o.Name + ".png"}))
 	return nil
+}
+
+// scaleText says a factor: "÷ 15" for 1/15 (to six digits), "× 2.5"
+// otherwise.
+func scaleText(k float64) string {
+	if k != 0 {
+		if d := 1 / k; d > 1 && math.Abs(d-math.Round(d)) < 1e-6*d {
+			return "÷ " + mechanics.FormatNum(math.Round(d))
+		}
+	}
+	return "× " + mechanics.FormatNum(k)
 }
 
 // Points counts the units of work of a plan, for a progress bar.

@@ -76,6 +76,58 @@ func TestExamplePlan(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("left beside the bundle: %v", entries)
 	}
+	tourDesignCharts(t, dir)
+}
+
+// tourDesignCharts checks the tour's comparison charts are design charts:
+// the falls of three systems on one scale (each mean divided by what
+// takes the reference character out, so no value is in one system's
+// unit); the house rule against the book rule at each skill (not a
+// built-in drawn over its own restatement), each pair in one colour, the
+// house rule dashed; a one-liner's caption gives its rule.
+func tourDesignCharts(t *testing.T, dir string) {
+	t.Helper()
+	spec := func(name string) *reports.ChartSpec {
+		b, err := os.ReadFile(filepath.Join(dir, name+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := reports.ReadChartSpec(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	falls := spec("falls_ag_vs_grim_vs_gm")
+	if strings.Contains(falls.Title, "wounds") || !strings.Contains(falls.Title, "÷") {
+		t.Errorf("falls: the title %q should say the damage is divided by the character's limit, in no system's unit", falls.Title)
+	}
+	if !strings.Contains(falls.Caption, "values ÷ 20") || !strings.Contains(falls.Caption, "values ÷ 15") {
+		t.Errorf("falls: the caption %q should say each series' divisor", falls.Caption)
+	}
+	csv, err := os.ReadFile(filepath.Join(dir, "house_rule_exploding_six.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(csv, []byte("my.ag.skill")) || !bytes.Contains(csv, []byte("house.ag.skill_exploding_six")) || !bytes.Contains(csv, []byte("ag.skill_test")) {
+		t.Error("house_rule_exploding_six should set the house rule against the book rule, not against its restatement")
+	}
+	colours := map[string][]string{}
+	for _, s := range spec("house_rule_exploding_six").Panels[0].Series {
+		if s.Asked == nil {
+			t.Errorf("house rule: series %q has no style of the plan's", s.Name)
+			continue
+		}
+		colours[s.Color] = append(colours[s.Color], s.Name+" "+s.Asked.Dash)
+	}
+	for c, names := range colours {
+		if len(names) != 2 || !strings.HasSuffix(names[0], "solid") || !strings.HasSuffix(names[1], "dashed") {
+			t.Errorf("house rule: colour %s holds %v; want a book rule solid and its house rule dashed", c, names)
+		}
+	}
+	if c := spec("one_liners_d20_vs_3d6").Caption; !strings.Contains(c, "rule d20 + bonus >= tn") || !strings.Contains(c, "rule 3d6 + bonus >= tn") {
+		t.Errorf("one-liners: the caption %q should give the rules' text", c)
+	}
 }
 
 // TestOverlaySeriesInOtherUnits: a series with its own range and scale

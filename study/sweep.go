@@ -32,6 +32,10 @@ type Sweep struct {
 	// for a family plot of a short sweep; other distributions are dropped
 	// as always.
 	KeepSurvival bool
+	// KeepAll keeps each point's whole result, distributions included, for
+	// a chart of every point's distribution (a short sweep: at most
+	// reports.ChartSeriesMax points).
+	KeepAll bool
 
 	grid    [][]float64
 	configs []mechanics.Config
@@ -240,7 +244,10 @@ func (s *Sweep) Run(ctx context.Context, done func()) ([]reports.SweepPoint, err
 				return nil, fmt.Errorf("at %s: %w", describePoint(s.Axes, s.grid[i]), err)
 			}
 		}
-		pts = append(pts, reports.SweepPoint{Values: s.grid[i], Result: slim(r, s.KeepSurvival), Metrics: ests})
+		if !s.KeepAll {
+			r = slim(r, s.KeepSurvival)
+		}
+		pts = append(pts, reports.SweepPoint{Values: s.grid[i], Result: r, Metrics: ests})
 		if done != nil {
 			done()
 		}

@@ -129,3 +129,26 @@ func TestTextNumbersAreDefaults(t *testing.T) {
 		}
 	}
 }
+
+// The catalog names every system of Names, in order, and every built-in
+// mechanic belongs to one of them.
+func TestCatalogNamesEverySystem(t *testing.T) {
+	t.Parallel()
+	if len(systems.Catalog) != len(systems.Names) {
+		t.Fatalf("catalog has %d systems, Names %d", len(systems.Catalog), len(systems.Names))
+	}
+	for i, s := range systems.Catalog {
+		if s.ID != systems.Names[i] || s.Name == "" || s.Doc == "" {
+			t.Errorf("catalog entry %d = %+v; want id %s with a name and a doc", i, s, systems.Names[i])
+		}
+		if len(systems.Default.System(s.ID)) == 0 {
+			t.Errorf("system %s has no mechanics", s.ID)
+		}
+	}
+	for _, m := range systems.Default.All() {
+		sys, _, _ := strings.Cut(m.ID, ".")
+		if !slices.Contains(systems.Names, sys) {
+			t.Errorf("%s belongs to no system of the catalog", m.ID)
+		}
+	}
+}

@@ -8,14 +8,16 @@ import (
 	"github.com/oddsmith/oddsmith/study"
 )
 
-// runAtlas writes the cross-system atlas (twelve comparisons of the five
-// systems): the plan built
-// into the binary (study.AtlasPlan, the same as examples/atlas.toml) run as
-// `oddsmith run` would.
+// runAtlas writes the cross-system atlas (eleven comparisons of the five
+// systems): the plan built into the binary (study.AtlasPlan, the same as
+// examples/atlas.toml) run as `oddsmith run` would; with --validation,
+// the validation report instead (study.ValidationPlan: the simulator
+// against the exact engine, for oddsmith's developers).
 func runAtlas(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags(findCommand("atlas"), stdout)
 	out := fs.StringP("output", "o", "", "output `DIR` (created if missing)")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
+	validation := fs.Bool("validation", false, "write the validation report instead: the simulator against the exact engine for every core roll (for oddsmith's developers)")
 	memory := memoryFlag(fs)
 	if err := parse(ctx, fs, args); err != nil {
 		return err
@@ -30,10 +32,14 @@ func runAtlas(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *out == "" {
 		return badInput("atlas needs an output directory (-o DIR)")
 	}
-	plan, err := study.ParsePlan(fs.reg, study.AtlasFile, study.AtlasPlan)
+	file, src, title := study.AtlasFile, study.AtlasPlan, "oddsmith atlas"
+	if *validation {
+		file, src, title = study.ValidationFile, study.ValidationPlan, "oddsmith validation"
+	}
+	plan, err := study.ParsePlan(fs.reg, file, src)
 	if err != nil {
 		return mechanics.AsInput(err)
 	}
 	plan.MemoryBytes = mem
-	return bundle{title: "oddsmith atlas", dir: *out, quiet: *quiet, stdout: stdout, stderr: stderr}.write(ctx, plan)
+	return bundle{title: title, dir: *out, quiet: *quiet, stdout: stdout, stderr: stderr}.write(ctx, plan)
 }

@@ -284,38 +284,9 @@ func exprFlag(fs *flagSet) *string {
 }
 
 // lookupOrExpr is the mechanic named on the command line, or the one-line
-// rule of --expr.
+// rule of --expr (study.Lookup).
 func lookupOrExpr(fs *flagSet, src string) (*mechanics.Mechanic, error) {
-	if src == "" {
-		return lookup(fs)
-	}
-	if fs.NArg() > 0 {
-		return nil, badInput("give a mechanic id or --expr, not both (got %q)", fs.Arg(0))
-	}
-	r, err := rules.FromExpr(src)
-	if err != nil {
-		return nil, err
-	}
-	m := r.Mechanic()
-	if len(m.Params) > 0 {
-		// Built later at the values --set gives (d(s) is no die at s = 0).
-		return m, nil
-	}
-	if _, err := m.Model(m.DefaultConfig()); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-func lookup(fs *flagSet) (*mechanics.Mechanic, error) {
-	switch fs.NArg() {
-	case 0:
-		return nil, badInput("missing mechanic id (run 'oddsmith list')")
-	case 1:
-	default:
-		return nil, badInput("expected one mechanic id, got %d arguments (%s)", fs.NArg(), strings.Join(fs.Args(), " "))
-	}
-	return fs.reg.Lookup(fs.Arg(0))
+	return study.Lookup(fs.reg, fs.Args(), src)
 }
 
 func runDescribe(ctx context.Context, args []string, stdout, _ io.Writer) error {
@@ -374,46 +345,95 @@ func runDescribe(ctx context.Context, args []string, stdout, _ io.Writer) error 
 	return reports.WriteDescription(stdout, m, spec, len(sets) > 0)
 }
 
+// outputFlags are the flags exact and sim share: the mechanics (ids and
+// --expr, one series each), their settings, and where the result goes.
 type outputFlags struct {
 	sets    []string
 	format  string
 	output  string
-	expr    *string
+	exprs   []string
+	plot    *string
+	draw    string
 	percent bool
+	// out is what -o and --format ask for (resolveFileOutput).
+	out fileOutput
 }
 
 func (o *outputFlags) register(fs *flagSet) {
-	fs.StringArrayVar(&o.sets, "set", nil, "set a parameter or option: `name=value` (repeatable; see 'oddsmith describe ID')")
-	fs.StringVarP(&o.format, "format", "f", "table", "output `format`: table, csv or json")
-	fs.StringVarP(&o.output, "output", "o", "", "write to `FILE` (atomically: a temp file renamed into place) instead of stdout")
+	fs.StringArrayVar(&o.sets, "set", nil, "set a parameter or option: `name=value` (repeatable; see 'oddsmith describe ID'); with several mechanics, each takes the settings it declares")
+	fs.StringVarP(&o.format, "format", "f", "table", "output `format`: table, csv or json; png, svg or pdf for a chart (-o FILE)")
+	fs.StringVarP(&o.output, "output", "o", "", "write to `FILE` (atomically: a temp file renamed into place) instead of stdout; FILE.png, .svg or .pdf draws a chart, .csv and .json write that table")
+	fs.StringArrayVar(&o.exprs, "expr", nil, "a one-line dice `expression` to compute instead of a mechanic ('4d6kh3', 'd20 + bonus >= tn' with --set bonus=…); repeatable, and with mechanic ids: each is a series of the chart, or a table after the other")
 	fs.BoolVar(&o.percent, "percent", false, "print the table's probabilities as percentages (93.98%, <0.01%; --format table only)")
-	o.expr = exprFlag(fs)
+	o.plot = plotFlag(fs)
+	fs.StringVar(&o.draw, "var", "", "the variable (or band) the chart draws, by `NAME` (default: each result's first variable)")
 }
 
-func (o *outputFlags) configure(fs *flagSet) (*mechanics.Mechanic, mechanics.Config, error) {
-	m, err := lookupOrExpr(fs, *o.expr)
+// configure resolves the mechanics, their settings and the output: every
+// bad input is refused before anything runs. A shard's -o is its shard
+// file, whatever its name: it runs one mechanic and draws nothing.
+func (o *outputFlags) configure(fs *flagSet, shard bool) ([]series, error) {
+	if !slices.Contains(reports.Formats, o.format) && !slices.Contains(reports.PictureFormats, o.format) {
+		return nil, badInput("unknown format %q (want %s, or %s for a chart)", o.format, strings.Join(reports.Formats, ", "), strings.Join(reports.PictureFormats, ", "))
+	}
+	var err error
+	switch {
+	case !shard:
+		o.out, err = resolveFileOutput(o.output, o.format, fs.Changed("format"))
+	case slices.Contains(reports.PictureFormats, o.format) || reports.PictureFormat(o.output) != "":
+		err = badInput("a shard writes counts for 'oddsmith merge', not a chart: -o names the shard file")
+	case len(o.exprs)+fs.NArg() > 1:
+		err = badInput("--shard runs one mechanic or expression, got %d", len(o.exprs)+fs.NArg())
+	default:
+		o.out = fileOutput{text: o.format}
+	}
 	if err != nil {
-		return nil, mechanics.Config{}, err
+		return nil, err
 	}
-	if !slices.Contains(reports.Formats, o.format) {
-		return nil, mechanics.Config{}, badInput("unknown format %q (want %s)", o.format, strings.Join(reports.Formats, ", "))
+	if err := checkChartKind(*o.plot, reports.ChartKinds); err != nil {
+		return nil, err
 	}
-	if o.percent && o.format != "table" {
-		return nil, mechanics.Config{}, badInput("--percent shapes the text table; --format %s keeps probabilities in [0, 1] (leave out one of them)", o.format)
+	if o.out.picture == "" {
+		for _, f := range []string{"plot", "var"} {
+			if fs.Changed(f) {
+				return nil, badInput("--%s chooses what a chart draws: give -o FILE.png, .svg or .pdf", f)
+			}
+		}
 	}
-	c, err := m.Configure(o.sets)
+	if o.percent && o.out.text != "table" {
+		what := "--format " + o.out.text
+		if o.out.picture != "" {
+			what = "a chart"
+		}
+		return nil, badInput("--percent shapes the text table; %s keeps probabilities in [0, 1] (leave out one of them)", what)
+	}
+	ss, err := resolveSeries(fs, o.exprs, o.sets)
 	if err != nil {
-		return nil, mechanics.Config{}, err
+		return nil, err
 	}
-	return m, c, nil
+	if len(ss) > 1 && o.out.picture == "" && o.out.text != "table" {
+		return nil, badInput("several mechanics print as tables one after another; --format %s takes one at a time (or draw them together with -o FILE.png)", o.out.text)
+	}
+	return ss, nil
 }
 
-// emit renders the result fully in memory, then writes it to stdout or
-// atomically to the output file.
-func (o *outputFlags) emit(r *engine.Result, stdout io.Writer) error {
+// emit renders the results fully in memory — the tables one after another,
+// or one chart of them all — then writes them to stdout or atomically to
+// the output file.
+func (o *outputFlags) emit(ss []series, rs []*engine.Result, stdout io.Writer) error {
+	if o.out.picture != "" {
+		return writePicture(o.output, o.out.picture, func(w io.Writer) error {
+			return reports.WriteResultChart(w, resultChart(*o.plot, o.draw, ss, rs))
+		})
+	}
 	var buf bytes.Buffer
-	if err := reports.WriteWith(&buf, r, o.format, reports.TableOptions{Percent: o.percent}); err != nil {
-		return err
+	for i, r := range rs {
+		if i > 0 {
+			buf.WriteString("\n")
+		}
+		if err := reports.WriteWith(&buf, r, o.out.text, reports.TableOptions{Percent: o.percent}); err != nil {
+			return err
+		}
 	}
 	if o.output == "" {
 		_, err := stdout.Write(buf.Bytes())
@@ -437,15 +457,27 @@ func runExact(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, c, err := of.configure(fs)
+	ss, err := of.configure(fs, false)
 	if err != nil {
 		return err
 	}
-	r, err := study.Engine{Kind: engine.Exact, MemoryBytes: mem}.Run(ctx, m, c)
-	if err != nil {
+	var rs []*engine.Result
+	for _, s := range ss {
+		r, err := study.Engine{Kind: engine.Exact, MemoryBytes: mem}.Run(ctx, s.m, s.c)
+		if err != nil {
+			return seriesErr(ss, s, err)
+		}
+		rs = append(rs, r)
+	}
+	return of.emit(ss, rs, stdout)
+}
+
+// seriesErr says which of several series an error is about.
+func seriesErr(ss []series, s series, err error) error {
+	if len(ss) == 1 {
 		return err
 	}
-	return of.emit(r, stdout)
+	return fmt.Errorf("%s: %w", s.label, err)
 }
 
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -465,7 +497,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	m, c, err := of.configure(fs)
+	ss, err := of.configure(fs, *shard != "")
 	if err != nil {
 		return err
 	}
@@ -481,31 +513,44 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return badInput("--percent shapes the table that merge prints, not a shard")
 		}
 		job := shardJob{fs: fs, spec: *shard, out: of.output, quiet: *quiet, stderr: stderr}
-		return job.simShard(ctx, m, c, opt, of.format)
+		return job.simShard(ctx, ss[0].m, ss[0].c, opt, of.format)
 	}
-	// A progress bar for runs longer than ~2 s (the simulator calls back
-	// only then).
+	// Every series runs with the same seed and trials.
+	var rs []*engine.Result
+	for _, s := range ss {
+		r, err := simOne(ctx, opt, s, *quiet, stderr)
+		if err != nil {
+			return seriesErr(ss, s, err)
+		}
+		rs = append(rs, r)
+	}
+	return of.emit(ss, rs, stdout)
+}
+
+// simOne simulates one series, with a progress bar for runs longer than
+// ~2 s (the simulator calls back only then) and a summary line on stderr.
+func simOne(ctx context.Context, opt study.Engine, s series, quiet bool, stderr io.Writer) (*engine.Result, error) {
 	var mu sync.Mutex // the simulator calls back from its own goroutine
 	var bar *progress
 	opt.OnProgress = func(done, total int64) {
 		mu.Lock()
 		defer mu.Unlock()
-		if bar == nil && !*quiet {
-			bar = newProgress(stderr, false, "sim "+m.ID, "trials", total)
+		if bar == nil && !quiet {
+			bar = newProgress(stderr, false, "sim "+s.label, "trials", total)
 		}
 		bar.Set(done)
 	}
 	start := time.Now()
-	r, err := opt.Run(ctx, m, c)
+	r, err := opt.Run(ctx, s.m, s.c)
 	mu.Lock()
 	bar.Finish(err == nil)
 	mu.Unlock()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if !*quiet {
+	if !quiet {
 		el := time.Since(start).Seconds()
 		fmt.Fprintf(stderr, "sim: %d trials, seed %d, %d workers, %.2fs (%.3g trials/s)\n", r.Trials, r.Seed, r.Workers, el, float64(r.Trials)/el)
 	}
-	return of.emit(r, stdout)
+	return r, nil
 }

@@ -39,7 +39,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"exact"}, "missing mechanic id"},
 		{[]string{"exact", "ag.nope"}, `unknown mechanic "ag.nope"`},
-		{[]string{"exact", "ag.skill_test", "ag.opposed"}, "expected one mechanic id"},
+		{[]string{"exact", "ag.skill_test", "ag.opposed", "--format", "csv"}, "several mechanics print as tables one after another"},
 		{[]string{"exact", "ag.skill_test", "--set", "skil=2"}, `unknown parameter or option "skil"`},
 		{[]string{"exact", "ag.skill_test", "--set", "skill=two"}, `skill="two" is not a number`},
 		{[]string{"exact", "ag.skill_test", "--set", "skill=41"}, "skill=41 out of range [0, 40]"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -18,7 +19,7 @@ import (
 	"github.com/oddsmith/oddsmith/study"
 )
 
-const compareUsage = "oddsmith compare A [-- B] [--engine exact|sim] [-n TRIALS] [-s SEED] [--workers W] [--format text|csv|json] [-o DIR [--var NAME] [--cdf]]\n" +
+const compareUsage = "oddsmith compare A [-- B] [--engine exact|sim] [-n TRIALS] [-s SEED] [--workers W] [--format text|csv|json] [-o DIR|FILE.png|FILE.svg|FILE.pdf [--var NAME] [--plot KIND]]\n" +
 	"  where A and B are each: ID | --expr EXPR | --rules FILE [ID], with [--set name=value]..."
 
 const compareLong = `Runs two configurations with one engine and lines up every output they share: for each variable its mean, sd and
@@ -40,20 +41,24 @@ With --engine sim both sides run with the same seed and trials; Δ carries a 95%
 combined as if independent) and rows whose interval covers 0 are marked not significant at the trials.
 With -o DIR: DIR/<A>_vs_<B>.csv (the tidy CSV of --format csv), <…>.png (the shared variable's PMF on both sides, or
 its CDF with --cdf; a band's categories when no variable is shared) and <…>_diff.png (B − A value by value).
+-o FILE.png, .svg or .pdf writes just one chart, --plot KIND choosing which: pmf (the overlay, the default), cdf (= --cdf),
+bands (a band's categories), diff (B − A), or atleast, survival, tail (both sides as two curves); in DIR, --plot atleast,
+survival or tail adds <…>_KIND.png. --format png, svg or pdf draws the charts in that format (the table on stdout is text).
 
 Examples:
   oddsmith compare ag.skill_test --set skill=3 -- --set tn=6
   oddsmith compare ag.skill_test my.ag.skill --rules examples/rules/ag_skill.toml --set skill=3
   oddsmith compare ag.skill_test --set skill=3 -- --rules examples/rules/ag_skill.toml house.ag.skill_exploding_six --set skill=3 -o out
-  oddsmith compare --expr '2d6' -- --expr 'd12' --engine sim -n 100000`
+  oddsmith compare --expr '2d6' -- --expr 'd12' --engine sim -n 100000
+  oddsmith compare --expr '2d6' -- --expr 'd12' --plot cdf -o 2d6_vs_d12.svg`
 
 // compareFlags are compare's flags that apply to both sides.
 type compareFlags struct {
-	kind, format, output, draw, memory string
-	trials                             int64
-	seed                               uint64
-	workers                            int
-	cdf, quiet, percent                bool
+	kind, format, output, draw, memory, plot string
+	trials                                   int64
+	seed                                     uint64
+	workers                                  int
+	cdf, quiet, percent                      bool
 }
 
 // register adds the shared flags to a side's flag set, with the values
@@ -64,8 +69,9 @@ func (g *compareFlags) register(fs *flagSet) {
 	fs.Int64VarP(&g.trials, "trials", "n", g.trials, "simulated `trials` per side (--engine sim)")
 	fs.Uint64VarP(&g.seed, "seed", "s", g.seed, "random `seed`, the same for both sides (--engine sim)")
 	fs.IntVar(&g.workers, "workers", g.workers, "parallel `workers` (--engine sim)")
-	fs.StringVarP(&g.format, "format", "f", g.format, "output `format`: text, csv or json")
-	fs.StringVarP(&g.output, "output", "o", g.output, "also write the CSV, the overlay PNG and the difference PNG to `DIR` (created if missing)")
+	fs.StringVarP(&g.format, "format", "f", g.format, "output `format`: text, csv or json; png, svg or pdf: the charts of -o")
+	fs.StringVarP(&g.output, "output", "o", g.output, "also write the CSV, the overlay PNG and the difference PNG to `DIR` (created if missing); FILE.png, .svg or .pdf writes that one chart")
+	fs.StringVar(&g.plot, "plot", g.plot, "the chart of -o: `KIND` = "+strings.Join(compareChartKinds, ", ")+" (default: the overlay of the shared variable's pmf)")
 	fs.StringVar(&g.draw, "var", g.draw, "the shared variable (or band) the PNGs draw, by `NAME` (default: the first shared variable)")
 	fs.BoolVar(&g.cdf, "cdf", g.cdf, "draw CDFs P(X ≤ x) instead of PMFs")
 	fs.BoolVarP(&g.quiet, "quiet", "q", g.quiet, "do not list the files written on stderr")
@@ -73,7 +79,12 @@ func (g *compareFlags) register(fs *flagSet) {
 	fs.StringVar(&g.memory, "memory", g.memory, "memory budget of one computation, e.g. `SIZE` = 512MiB, 4GiB")
 }
 
-var compareGlobal = []string{"engine", "trials", "seed", "workers", "format", "output", "var", "cdf", "quiet", "memory", "percent"}
+var compareGlobal = []string{"engine", "trials", "seed", "workers", "format", "output", "var", "cdf", "quiet", "memory", "plot", "percent"}
+
+// compareChartKinds are what compare's chart draws: both sides' pmf or cdf
+// (the overlay), a band's categories, B − A value by value (diff), or
+// both sides' "at least", survival or tail curves.
+var compareChartKinds = append(slices.Clone(reports.ChartKinds), "diff")
 
 // compareSide is what a side's part of the command line says.
 type compareSide struct {
@@ -154,11 +165,31 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if !slices.Contains(append([]string{"table"}, reports.CompareFormats...), g.format) {
-		return badInput("unknown format %q (want %s)", g.format, strings.Join(reports.CompareFormats, ", "))
+	picture := slices.Contains(reports.PictureFormats, g.format)
+	if !slices.Contains(append([]string{"table"}, reports.CompareFormats...), g.format) && !picture {
+		return badInput("unknown format %q (want %s, or %s for the charts of -o)", g.format, strings.Join(reports.CompareFormats, ", "), strings.Join(reports.PictureFormats, ", "))
 	}
-	if g.percent && g.format != "text" && g.format != "table" {
-		return badInput("--percent shapes the text; --format %s keeps probabilities in [0, 1] (leave out one of them)", g.format)
+	dest, err := resolveDirOutput(g.output, g.format)
+	if err != nil {
+		return err
+	}
+	if err := checkChartKind(g.plot, compareChartKinds); err != nil {
+		return err
+	}
+	switch {
+	case g.plot != "" && g.output == "":
+		return badInput("--plot chooses the chart of -o: give -o FILE.png (or -o DIR)")
+	case g.cdf && g.plot != "" && g.plot != "cdf":
+		return badInput("--cdf and --plot %s ask for two charts: give one of them", g.plot)
+	case g.cdf:
+		g.plot = "cdf"
+	}
+	textFormat := g.format
+	if picture {
+		textFormat = "text"
+	}
+	if g.percent && textFormat != "text" && textFormat != "table" {
+		return badInput("--percent shapes the text; --format %s keeps probabilities in [0, 1] (leave out one of them)", textFormat)
 	}
 	if g.trials < 1 || g.trials > study.MaxTrials {
 		return badInput("--trials must be between 1 and %d, got %d", study.MaxTrials, g.trials)
@@ -183,11 +214,11 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	rep.Percent = g.percent
 	var text bytes.Buffer
-	if err := reports.WriteCompare(&text, rep, g.format); err != nil {
+	if err := reports.WriteCompare(&text, rep, textFormat); err != nil {
 		return err
 	}
 	if g.output != "" {
-		files, err := writeCompareFiles(g, rep)
+		files, err := writeCompareFiles(g, dest, rep)
 		if err != nil {
 			return err
 		}
@@ -252,32 +283,88 @@ func compareSides(ctx context.Context, a, b *compareSide) (*study.Compare, error
 	return cmp, nil
 }
 
-// writeCompareFiles renders the CSV and both PNGs in memory, then writes
-// them to the output directory, all or none.
-func writeCompareFiles(g *compareFlags, rep *reports.CompareReport) ([]string, error) {
-	plt := &reports.ComparePlot{CompareReport: rep, Output: g.draw, CDF: g.cdf}
-	var csvBuf, overlay, diff bytes.Buffer
+// compareChart is the chart --plot asks of a comparison: the overlay (pmf,
+// cdf, bands), the difference, or both sides' results as two series.
+func compareChart(g *compareFlags, rep *reports.CompareReport, kind string) (func(io.Writer) error, error) {
+	plt := &reports.ComparePlot{CompareReport: rep, Output: g.draw, CDF: kind == "cdf"}
+	switch kind {
+	case "", "pmf", "cdf":
+		return func(w io.Writer) error { return reports.WriteCompareOverlay(w, plt) }, nil
+	case "diff":
+		return func(w io.Writer) error { return reports.WriteCompareDiff(w, plt) }, nil
+	case "bands":
+		if plt.Output == "" {
+			for _, d := range rep.Dists {
+				if d.Kind == "band" {
+					plt.Output = d.Name
+					break
+				}
+			}
+		}
+		if k, _, err := plt.DrawTarget(); err != nil || k != "band" {
+			return nil, badInput("--plot bands: the sides share no band to draw (--var names one)")
+		}
+		return func(w io.Writer) error { return reports.WriteCompareOverlay(w, plt) }, nil
+	}
+	c := &reports.ResultChart{Kind: kind, Output: g.draw, Series: []reports.ResultSeries{
+		{Label: "A: " + cmp.Or(rep.LabelA, rep.A.Mechanic), Result: rep.A},
+		{Label: "B: " + cmp.Or(rep.LabelB, rep.B.Mechanic), Result: rep.B}}}
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	return func(w io.Writer) error { return reports.WriteResultChart(w, c) }, nil
+}
+
+// writeCompareFiles renders the files of -o in memory, then writes them
+// all or none: the one chart of -o FILE.png|svg|pdf, or the CSV, the
+// overlay and the difference charts in DIR (and the chart --plot asks
+// for, when it is neither).
+func writeCompareFiles(g *compareFlags, dest dirOutput, rep *reports.CompareReport) ([]string, error) {
+	if dest.chart != "" {
+		draw, err := compareChart(g, rep, g.plot)
+		if err != nil {
+			return nil, err
+		}
+		return []string{g.output}, writePicture(g.output, dest.chart, draw)
+	}
+	pic := dest.dirPicture
+	var csvBuf bytes.Buffer
 	if err := reports.WriteCompareCSV(&csvBuf, rep); err != nil {
 		return nil, err
 	}
-	if err := reports.WriteCompareOverlay(&overlay, plt); err != nil {
-		return nil, err
+	overlayKind, extra := g.plot, ""
+	switch g.plot {
+	case "atleast", "survival", "tail":
+		overlayKind, extra = "", g.plot
+	case "diff":
+		overlayKind = ""
 	}
-	if err := reports.WriteCompareDiff(&diff, plt); err != nil {
-		return nil, err
+	kinds := []string{overlayKind, "diff"}
+	if extra != "" {
+		kinds = append(kinds, extra)
+	}
+	stem := filepath.Join(g.output, reports.CompareStem(rep.A, rep.B))
+	files := []string{stem + ".csv", stem + "." + pic, stem + "_diff." + pic}
+	writes := []func(io.Writer) error{func(w io.Writer) error { _, err := w.Write(csvBuf.Bytes()); return err }}
+	for _, k := range kinds {
+		draw, err := compareChart(g, rep, k)
+		if err != nil {
+			return nil, err
+		}
+		wr, err := pictureBuffer(pic, draw)
+		if err != nil {
+			return nil, err
+		}
+		writes = append(writes, wr)
+	}
+	if extra != "" {
+		files = append(files, stem+"_"+extra+"."+pic)
 	}
 	if st, err := os.Stat(g.output); err == nil && !st.IsDir() {
 		return nil, badInput("%s exists and is not a directory", g.output)
 	}
 	if err := os.MkdirAll(g.output, 0o777); err != nil {
 		return nil, err
-	}
-	stem := filepath.Join(g.output, reports.CompareStem(rep.A, rep.B))
-	files := []string{stem + ".csv", stem + ".png", stem + "_diff.png"}
-	bufs := []*bytes.Buffer{&csvBuf, &overlay, &diff}
-	var writes []func(io.Writer) error
-	for _, b := range bufs {
-		writes = append(writes, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err })
 	}
 	return files, reports.AtomicWriteAll(files, writes)
 }

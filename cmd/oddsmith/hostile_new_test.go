@@ -162,7 +162,7 @@ x = "n"
 `), 0o644)
 	out := filepath.Join(dir, "out")
 	_, errOut := hostile(t, 2, "run", plan, "-o", out, "-q")
-	if !strings.Contains(errOut, "mid.toml:8: chart 1 (c)") || !strings.Contains(errOut, "at n = 0.5") {
+	if !strings.Contains(errOut, "mid.toml:14: chart 1 (c)") || !strings.Contains(errOut, "at n = 0.5") { // the series' label
 		t.Errorf("a chart point the rule refuses: %q", errOut)
 	}
 	inline := filepath.Join(dir, "inline.toml")

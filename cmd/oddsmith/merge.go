@@ -331,7 +331,7 @@ func fileHash(name string) (string, error) {
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags(findCommand("merge"), stdout)
 	out := fs.StringP("output", "o", "", "write the merged result to `FILE` (a simulation; stdout when absent) or DIR (a sweep or a plan)")
-	format := fs.StringP("format", "f", "", "output `format` of a simulation (table, csv or json), of a sweep's table without -o or of a solve (text, csv or json); default: the shards' --format")
+	format := fs.StringP("format", "f", "", "output `format` of a simulation (table, csv or json; png, svg or pdf, or -o FILE.png, for its chart), of a sweep's table without -o or of a solve (text, csv or json); default: the shards' --format")
 	quiet := fs.BoolP("quiet", "q", false, "no summary on stderr")
 	memory := memoryFlag(fs)
 	if err := parse(ctx, fs, args); err != nil {
@@ -368,10 +368,13 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	switch h.Kind {
 	case "sim":
 		f := cmp.Or(*format, h.OutputFormat, "table")
-		if !slices.Contains(reports.Formats, f) {
-			return badInput("unknown format %q (want %s)", f, strings.Join(reports.Formats, ", "))
+		if !slices.Contains(reports.Formats, f) && !slices.Contains(reports.PictureFormats, f) {
+			return badInput("unknown format %q (want %s, or %s for a chart)", f, strings.Join(reports.Formats, ", "), strings.Join(reports.PictureFormats, ", "))
 		}
-		replay = append(replay, "--format="+f)
+		if _, text := reports.TextFormats[strings.ToLower(filepath.Ext(*out))]; *format != "" || (reports.PictureFormat(*out) == "" && !text) {
+			replay = append(replay, "--format="+f)
+		} // else -o's extension says: FILE.png draws the merged result's chart, FILE.csv is its CSV
+
 	case "sweep":
 		// A sweep prints its table (in the shards' --format) unless -o
 		// DIR asks for its CSV and plot.

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/systems"
@@ -37,6 +38,8 @@ import (
 //   - a synopsis with placeholders (`oddsmith describe ID`, `-o DIR`,
 //     `[--set k=v]…`, `<id>`, `compare A -- B`) is a usage line, not a command, and is not
 //     run; `oddsmith CMD` alone names a command and runs as CMD --help;
+//   - 'oddsmith serve' runs until a signal: it gets SIGINT at once and
+//     must exit 130, having read its flags and files and listened;
 //   - the shell blocks of docs/language.md and docs/translating.md whose
 //     lines begin with "$ " are run, with the output they print, by
 //     TestLanguageDocs (some of them exit 2 on purpose), not here.
@@ -538,6 +541,17 @@ func runPrinted(ctx context.Context, st printedStep, dir string, trialsCap int64
 			out = &buf
 		}
 		var errOut bytes.Buffer
+		if len(r.args) > 0 && r.args[0] == "serve" && !slices.Contains(r.args, "--help") {
+			// A server runs until a signal: it is given one at once, so
+			// that its flags and files are read, it listens and it stops
+			// (130), opening no browser.
+			stopped, cancel := context.WithCancelCause(ctx)
+			cancel(signalled{syscall.SIGINT})
+			if code := run(stopped, r.args, out, &errOut); code != exitInterrupted {
+				return fmt.Errorf("oddsmith %s: exit %d, not %d after SIGINT: %s", strings.Join(r.args, " "), code, exitInterrupted, strings.TrimSpace(errOut.String()))
+			}
+			continue
+		}
 		if code := run(ctx, r.args, out, &errOut); code != 0 {
 			return fmt.Errorf("oddsmith %s: exit %d: %s", strings.Join(r.args, " "), code, strings.TrimSpace(errOut.String()))
 		}

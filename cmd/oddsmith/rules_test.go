@@ -67,7 +67,9 @@ func TestExprAndRulesBadInput(t *testing.T) {
 		{[]string{"exact", "--expr", "4d6kh"}, ""},
 		{[]string{"exact", "--expr", "4d6 +"}, "--expr: line 1, column"},
 		{[]string{"exact", "--expr", "hihgest(3d6)"}, `did you mean "highest"`},
-		{[]string{"exact", "--expr", "3d6", "ag.skill_test"}, "not both"},
+		{[]string{"exact", "--expr", "3d6", "ag.skill_test"}, ""}, // two series: two tables
+		{[]string{"exact", "--expr", "3d6", "ag.skill_test", "--format", "json"}, "takes one at a time"},
+		{[]string{"exact", "--expr", "3d6", "--expr", "4d6 +"}, `--expr "4d6 +": line 1, column 6`},
 		{[]string{"exact", "--expr", "(n)d6", "--set", "n=2.5"}, "must be a whole number"},
 		{[]string{"exact", "--expr", "1000000d6"}, "out of range"},
 		{[]string{"exact", "--expr", "d6!>=1"}, "never stops"},

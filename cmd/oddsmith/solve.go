@@ -19,7 +19,7 @@ import (
 // solveUsage, solveShort and solveLong document solve (see commandTable).
 const (
 	solveUsage = "oddsmith solve ID|--expr E|--rules F ID --vary name=a..b[:step] [--vary name2=…] --target 'METRIC=v'|'METRIC>=v'|'lo<=METRIC<=hi'… " +
-		"[--minimize|--maximize METRIC] [--set name=value]… [--tolerance T] [--engine exact|sim] [--format text|csv|json] [-o DIR]"
+		"[--minimize|--maximize METRIC] [--set name=value]… [--tolerance T] [--engine exact|sim] [--format text|csv|json] [-o DIR|FILE.png|FILE.svg|FILE.pdf [--plot KIND]]"
 	solveShort = "find the setting that hits a target: the TN for a 60% chance, the height that kills one time in ten"
 	solveLong  = "Finds the settings of the varied parameters at which metrics (as in sweep: event:NAME, band:NAME:LABEL, mean:VAR, sd:VAR, " +
 		"p:VAR<=x, quantile:VAR:q, sums joined by +) meet targets, and says so in words: the setting nearest to a value " +
@@ -36,14 +36,18 @@ const (
 		"A target no setting reaches is an answer, not an error: the closest setting and its value are given. With --engine sim " +
 		"every value carries its 95% interval, and the settings whose interval covers the target are 'indistinguishable from the " +
 		"target' at that many trials. -o DIR also writes DIR/<id>_solve.csv (every setting evaluated) and DIR/<id>_solve.png (the " +
-		"metric with the target and the settings that meet it marked; a heat map for two parameters).\n\n" +
+		"metric with the target and the settings that meet it marked; a heat map for two parameters); -o FILE.png, .svg or .pdf " +
+		"writes just that chart, and --format png, svg or pdf draws DIR's chart in that format. With --plot pmf, cdf, atleast, " +
+		"survival, bands or tail, -o FILE.png draws the distribution at the setting the answer names instead, and -o DIR adds it " +
+		"as <id>_solve_KIND.png.\n\n" +
 		"A plan's [[solve]] tables take the same fields (mechanic, set, vary, order, target, minimize, maximize, tolerance, engine, " +
 		"trials, seed); --shard i/K runs a slice of a grid (a search runs whole in one shard) for 'oddsmith merge'.\n\n" +
 		"Examples:\n" +
 		"  oddsmith solve ag.skill_test --set skill=3 --vary tn=1..14 --target event:success=0.6\n" +
 		"  oddsmith solve gm.fall --vary height=0..400 --target 'event:damage_reaches_survival>=0.1'\n" +
 		"  oddsmith solve --expr 'd20 + bonus >= tn' --set bonus=5 --vary tn=-1000000..1000000 --target event:success=0.5\n" +
-		"  oddsmith solve ag.skill_test --vary skill=0..8 --vary tn=1..14 --target '0.55<=event:success<=0.65' --maximize event:crit -o out"
+		"  oddsmith solve ag.skill_test --vary skill=0..8 --vary tn=1..14 --target '0.55<=event:success<=0.65' --maximize event:crit -o out\n" +
+		"  oddsmith solve ag.skill_test --set skill=3 --vary tn=1..14 --target event:success=0.6 --plot bands -o tn.svg"
 )
 
 func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -55,8 +59,10 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	maximize := fs.String("maximize", "", "among the settings that meet the targets, the one with the greatest `METRIC`")
 	tolerance := fs.Float64("tolerance", 0, "how closely a real parameter is searched: to within `T` (default: a thousandth of its range, rounded down to a power of ten)")
 	kind := fs.String("engine", "exact", "`engine`: exact or sim")
-	format := fs.StringP("format", "f", "text", "output `format`: text, csv or json")
-	out := fs.StringP("output", "o", "", "also write the settings evaluated (CSV) and a chart (PNG) to `DIR` (created if missing)")
+	format := fs.StringP("format", "f", "text", "output `format`: text, csv or json; png, svg or pdf: the chart of -o")
+	out := fs.StringP("output", "o", "", "also write the settings evaluated (CSV) and a chart (PNG) to `DIR` (created if missing); FILE.png, .svg or .pdf writes that one chart")
+	plotKind := fs.String("plot", "", "the chart of -o: `KIND` = solve (the metric over the settings, the default) or "+strings.Join(reports.ChartKinds, ", ")+
+		" (the distribution at the setting the answer names)")
 	trials := fs.Int64P("trials", "n", 200_000, "simulated `trials` per setting (--engine sim)")
 	seed := fs.Uint64P("seed", "s", 1, "random `seed` (--engine sim)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel `workers` (--engine sim)")
@@ -71,8 +77,29 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if !slices.Contains(study.SolveFormats, *format) {
-		return badInput("unknown format %q (want %s)", *format, strings.Join(study.SolveFormats, ", "))
+	picture := slices.Contains(reports.PictureFormats, *format)
+	if !slices.Contains(study.SolveFormats, *format) && !picture {
+		return badInput("unknown format %q (want %s, or %s for the chart of -o)", *format, strings.Join(study.SolveFormats, ", "), strings.Join(reports.PictureFormats, ", "))
+	}
+	if err := checkChartKind(*plotKind, append([]string{"solve"}, reports.ChartKinds...)); err != nil {
+		return err
+	}
+	var dest dirOutput
+	if *shard != "" {
+		if picture || *plotKind != "" {
+			return badInput("a shard writes results for 'oddsmith merge', not a chart: give -o DIR or FILE.png to merge")
+		}
+	} else {
+		if dest, err = resolveDirOutput(*out, *format); err != nil {
+			return err
+		}
+		if *plotKind != "" && *out == "" {
+			return badInput("--plot chooses the chart of -o: give -o FILE.png (or -o DIR)")
+		}
+	}
+	textFormat := *format
+	if picture {
+		textFormat = "text"
 	}
 	if *workers < 1 {
 		return badInput("--workers must be at least 1, got %d", *workers)
@@ -118,12 +145,18 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	var buf bytes.Buffer
-	if err := res.Write(&buf, *format); err != nil {
+	if err := res.Write(&buf, textFormat); err != nil {
 		return err
 	}
 	var files []string
 	if *out != "" {
-		if files, err = writeSolveFiles(*out, res); err != nil {
+		var focus func(io.Writer) error
+		if *plotKind != "" && *plotKind != "solve" {
+			if focus, err = solveFocusChart(ctx, res, *plotKind, exprLabel(m, *exprSrc)); err != nil {
+				return err
+			}
+		}
+		if files, err = writeSolveFiles(*out, dest, res, focus, *plotKind); err != nil {
 			return err
 		}
 	}
@@ -155,30 +188,86 @@ func (j shardJob) solveShard(ctx context.Context, s *study.Solve, format string)
 	return pointsShard(ctx, sr, pts)
 }
 
-// writeSolveFiles writes DIR/<id>_solve.csv and, for one or two varied
-// parameters, DIR/<id>_solve.png, both in full before either replaces
-// anything.
-func writeSolveFiles(dir string, res *study.SolveResult) ([]string, error) {
-	stem := filepath.Join(dir, strings.ReplaceAll(res.Solve.Mechanic.ID, ".", "_")+"_solve")
-	paths := []string{stem + ".csv"}
-	writes := []func(io.Writer) error{res.WritePointsCSV}
-	if len(res.Solve.Axes()) <= 2 {
+// solveFocusChart is the chart of the distribution at the setting the
+// answer names, computed with the solve's engine.
+func solveFocusChart(ctx context.Context, res *study.SolveResult, kind, label string) (func(io.Writer) error, error) {
+	c, setting, ok, err := res.Focus()
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, badInput("--plot %s draws the distribution at the setting the answer names, and this answer names none", kind)
+	}
+	s := res.Solve
+	r, err := s.Engine.Run(ctx, s.Mechanic, c)
+	if err != nil {
+		return nil, err
+	}
+	chart := &reports.ResultChart{Kind: kind, Title: label + " at " + setting, Series: []reports.ResultSeries{{Label: setting, Result: r}}}
+	if err := chart.Check(); err != nil {
+		return nil, err
+	}
+	return func(w io.Writer) error { return reports.WriteResultChart(w, chart) }, nil
+}
+
+// writeSolveFiles writes -o: the one chart of FILE.png|svg|pdf (the solve
+// chart, or focus, the distribution at the answer's setting, when --plot
+// asks for it); or DIR/<id>_solve.csv and, for one or two varied
+// parameters, DIR/<id>_solve.png (and DIR/<id>_solve_<kind>.png for
+// focus), all in full before any replaces anything.
+func writeSolveFiles(out string, dest dirOutput, res *study.SolveResult, focus func(io.Writer) error, kind string) ([]string, error) {
+	solveChart := func() (func(io.Writer) error, error) {
+		if len(res.Solve.Axes()) > 2 {
+			return nil, nil
+		}
 		sp, err := res.Plot()
 		if err != nil {
 			return nil, err
 		}
+		return func(w io.Writer) error { return reports.WriteSolvePlot(w, sp) }, nil
+	}
+	if dest.chart != "" {
+		draw := focus
+		if draw == nil {
+			var err error
+			if draw, err = solveChart(); err != nil {
+				return nil, err
+			}
+			if draw == nil {
+				return nil, badInput("a solve over %d parameters has no chart (at most two); give -o DIR for its CSV", len(res.Solve.Axes()))
+			}
+		}
+		return []string{out}, writePicture(out, dest.chart, draw)
+	}
+	pic := dest.dirPicture
+	stem := filepath.Join(out, strings.ReplaceAll(res.Solve.Mechanic.ID, ".", "_")+"_solve")
+	paths := []string{stem + ".csv"}
+	writes := []func(io.Writer) error{res.WritePointsCSV}
+	draw, err := solveChart()
+	if err != nil {
+		return nil, err
+	}
+	if draw != nil {
 		// Rendered in memory first, so a failure writes nothing.
-		var png bytes.Buffer
-		if err := reports.WriteSolvePlot(&png, sp); err != nil {
+		wr, err := pictureBuffer(pic, draw)
+		if err != nil {
 			return nil, err
 		}
-		paths = append(paths, stem+".png")
-		writes = append(writes, func(w io.Writer) error { _, err := w.Write(png.Bytes()); return err })
+		paths = append(paths, stem+"."+pic)
+		writes = append(writes, wr)
 	}
-	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return nil, badInput("%s exists and is not a directory", dir)
+	if focus != nil {
+		wr, err := pictureBuffer(pic, focus)
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, stem+"_"+kind+"."+pic)
+		writes = append(writes, wr)
 	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
+	if st, err := os.Stat(out); err == nil && !st.IsDir() {
+		return nil, badInput("%s exists and is not a directory", out)
+	}
+	if err := os.MkdirAll(out, 0o777); err != nil {
 		return nil, err
 	}
 	return paths, reports.AtomicWriteAll(paths, writes)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
 	"github.com/oddsmith/oddsmith/study"
 )
@@ -22,15 +23,16 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	varies := fs.StringArray("vary", nil, "vary a parameter or option: `name=a..b[:step]` or a list name=v1,v2,… (numbers or an option's words; once or twice)")
 	metrics := fs.StringArray("metric", nil, "what to report: `METRIC` = event:NAME, band:NAME:LABEL, mean:VAR, sd:VAR, p:VAR<=x, quantile:VAR:q or a sum joined by + (repeatable; the plot draws the first; default: the first event, else the first variable's mean)")
 	delta := fs.String("delta", "", "also report each metric's change per +1 of the varied numeric parameter `P` (a forward difference on the grid); -o draws it in <id>_sweep_delta.png")
-	format := fs.StringP("format", "f", "text", "`format` of the table on stdout: text, csv or json (without -o)")
+	format := fs.StringP("format", "f", "text", "`format` of the table on stdout: text, csv or json (without -o); png, svg or pdf: the charts of -o")
 	kind := fs.String("engine", "exact", "`engine`: exact or sim")
-	out := fs.StringP("output", "o", "", "write the CSV and the PNG(s) to `DIR` (created if missing) instead of the table on stdout")
+	out := fs.StringP("output", "o", "", "write the CSV and the PNG(s) to `DIR` (created if missing) instead of the table on stdout; FILE.png, .svg or .pdf writes that one chart")
 	trials := fs.Int64P("trials", "n", 200_000, "simulated `trials` per point (--engine sim)")
 	seed := fs.Uint64P("seed", "s", 1, "random `seed` (--engine sim)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel `workers` (--engine sim)")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
 	percent := fs.Bool("percent", false, "print the table's probabilities as percentages and their changes in percentage points (the text table only)")
-	plotKind := fs.String("plot", "heatmap", "how to draw two varied parameters: `heatmap` or lines (one line per value of the second)")
+	plotKind := fs.String("plot", "heatmap", "how to draw two varied parameters: `heatmap` or lines (one line per value of the second); or every point's "+
+		strings.Join(reports.ChartKinds, ", ")+" on one chart (at most 12 points)")
 	memory := memoryFlag(fs)
 	exprSrc := exprFlag(fs)
 	shard := shardFlag(fs)
@@ -44,17 +46,32 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *workers < 1 {
 		return badInput("--workers must be at least 1, got %d", *workers)
 	}
-	if !slices.Contains(reports.SweepPlotKinds, *plotKind) {
-		return badInput("--plot %q is not one of %s", *plotKind, strings.Join(reports.SweepPlotKinds, ", "))
+	family := slices.Contains(reports.ChartKinds, *plotKind)
+	if !slices.Contains(reports.SweepPlotKinds, *plotKind) && !family {
+		return badInput("--plot %q is not one of %s", *plotKind, strings.Join(append(slices.Clone(reports.SweepPlotKinds), reports.ChartKinds...), ", "))
 	}
-	if !slices.Contains(reports.SweepFormats, *format) && *format != "table" {
-		return badInput("unknown format %q (want %s)", *format, strings.Join(reports.SweepFormats, ", "))
+	picture := slices.Contains(reports.PictureFormats, *format)
+	if !slices.Contains(reports.SweepFormats, *format) && *format != "table" && !picture {
+		return badInput("unknown format %q (want %s, or %s for the charts of -o)", *format, strings.Join(reports.SweepFormats, ", "), strings.Join(reports.PictureFormats, ", "))
 	}
 	if *percent && (*out != "" || *shard != "" || (*format != "text" && *format != "table")) {
 		return badInput("--percent shapes the text table on stdout, not --format %s, -o or a shard (leave out one of them)", *format)
 	}
-	if *out != "" && *shard == "" && fs.Changed("format") {
-		return badInput("--format shapes the table on stdout; -o %s writes a CSV and a PNG instead (leave out one of them)", *out)
+	var dest dirOutput
+	if *shard != "" {
+		if picture || family {
+			return badInput("a shard writes results for 'oddsmith merge', not a chart: give --format and --plot to merge's sweep (-o DIR or FILE.png)")
+		}
+	} else {
+		if *out != "" && fs.Changed("format") && !picture {
+			return badInput("--format shapes the table on stdout; -o %s writes a CSV and a PNG instead (leave out one of them)", *out)
+		}
+		if dest, err = resolveDirOutput(*out, *format); err != nil {
+			return err
+		}
+		if family && *out == "" {
+			return badInput("--plot %s draws a chart: give -o FILE.png (or -o DIR)", *plotKind)
+		}
 	}
 	if *trials < 1 || *trials > study.MaxTrials {
 		return badInput("--trials must be between 1 and %d, got %d", study.MaxTrials, *trials)
@@ -70,7 +87,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	sw := &study.Sweep{Mechanic: m, Base: base, Metrics: *metrics, Delta: strings.TrimSpace(*delta),
+	sw := &study.Sweep{Mechanic: m, Base: base, Metrics: *metrics, Delta: strings.TrimSpace(*delta), KeepAll: family,
 		Engine: study.Engine{Kind: engine.Kind(*kind), Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem, Source: pointSource(ctx)}}
 	for _, v := range *varies {
 		a, err := study.ParseAxis(v)
@@ -83,6 +100,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := sw.Validate(); err != nil {
 		return err
 	}
+	if family && sw.Points() > reports.ChartSeriesMax {
+		return badInput("--plot %s draws one series per point, at most %d; this sweep has %d points", *plotKind, reports.ChartSeriesMax, sw.Points())
+	}
 	if *shard != "" {
 		job := shardJob{fs: fs, spec: *shard, out: *out, quiet: *quiet, stderr: stderr}
 		return job.sweepShard(ctx, sw, *format)
@@ -93,7 +113,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	rep := sw.Report(pts, *plotKind)
+	draw := *plotKind
+	if family {
+		draw = "heatmap"
+	}
+	rep := sw.Report(pts, draw)
 	rep.Percent = *percent
 	if *out == "" {
 		// The table is rendered in full before any of it is written.
@@ -104,13 +128,37 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		_, err := stdout.Write(buf.Bytes())
 		return err
 	}
+	var chart func(io.Writer) error
+	if family {
+		label := exprLabel(m, *exprSrc)
+		chart = func(w io.Writer) error { return reports.WriteResultChart(w, sweepChart(*plotKind, label, rep)) }
+	}
+	if dest.chart != "" {
+		// Just the chart asked for: every point's distribution, or the
+		// first metric's plot.
+		if chart == nil {
+			chart = func(w io.Writer) error { _, err := reports.WriteSweepPlot(w, rep); return err }
+		}
+		if err := writePicture(*out, dest.chart, chart); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, *out)
+		return nil
+	}
 	// The plots are rendered in memory first, so a failure writes nothing.
-	var png, dpng bytes.Buffer
-	if _, err := reports.WriteSweepPlot(&png, rep); err != nil {
+	pic := dest.dirPicture
+	plotW, err := pictureBuffer(pic, func(w io.Writer) error { _, err := reports.WriteSweepPlot(w, rep); return err })
+	if err != nil {
 		return err
 	}
+	var deltaW, chartW func(io.Writer) error
 	if sw.Delta != "" {
-		if _, err := reports.WriteSweepDeltaPlot(&dpng, rep); err != nil {
+		if deltaW, err = pictureBuffer(pic, func(w io.Writer) error { _, err := reports.WriteSweepDeltaPlot(w, rep); return err }); err != nil {
+			return err
+		}
+	}
+	if chart != nil {
+		if chartW, err = pictureBuffer(pic, chart); err != nil {
 			return err
 		}
 	}
@@ -122,14 +170,18 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// Every file is written in full before any replaces anything.
 	stem := filepath.Join(*out, strings.ReplaceAll(m.ID, ".", "_")+"_sweep")
-	files := []string{stem + ".csv", stem + ".png"}
+	files := []string{stem + ".csv", stem + "." + pic}
 	writers := []func(io.Writer) error{
 		func(w io.Writer) error { return reports.WriteSweepCSV(w, rep) },
-		func(w io.Writer) error { _, err := w.Write(png.Bytes()); return err },
+		plotW,
 	}
-	if sw.Delta != "" {
-		files = append(files, stem+"_delta.png")
-		writers = append(writers, func(w io.Writer) error { _, err := w.Write(dpng.Bytes()); return err })
+	if deltaW != nil {
+		files = append(files, stem+"_delta."+pic)
+		writers = append(writers, deltaW)
+	}
+	if chartW != nil {
+		files = append(files, stem+"_"+*plotKind+"."+pic)
+		writers = append(writers, chartW)
 	}
 	if err := reports.AtomicWriteAll(files, writers); err != nil {
 		return err
@@ -138,4 +190,31 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stdout, f)
 	}
 	return nil
+}
+
+// exprLabel is what a mechanic's series go by: the rule's text of a
+// one-liner, else its id.
+func exprLabel(m *mechanics.Mechanic, expr string) string {
+	if e := strings.TrimSpace(expr); e != "" {
+		return e
+	}
+	return m.ID
+}
+
+// sweepChart is the chart of every point of a short sweep: a series per
+// point, labelled by its settings ("tn=5", "skill=2, tn=5").
+func sweepChart(kind, label string, rep *reports.Sweep) *reports.ResultChart {
+	c := &reports.ResultChart{Kind: kind}
+	for _, p := range rep.Points {
+		var set []string
+		for i, a := range rep.Axes {
+			set = append(set, a.Name+"="+a.Text(p.Values[i]))
+		}
+		c.Series = append(c.Series, reports.ResultSeries{Label: strings.Join(set, ", "), Result: p.Result})
+	}
+	c.Title = label
+	if len(rep.Points) > 0 {
+		c.Caption = reports.FixedCaption(rep.Points[0].Result, rep.Names())
+	}
+	return c
 }

@@ -92,7 +92,7 @@ func own(im string) bool {
 func isStd(im string) bool {
 	first := strings.SplitN(im, "/", 2)[0]
 	switch first {
-	case "mechanics", "systems", "lang", "engine", "exact", "sim", "crosscheck", "study", "reports", "cmd", "internal", "benchmarks":
+	case "mechanics", "systems", "lang", "engine", "exact", "sim", "crosscheck", "study", "reports", "serve", "cmd", "internal", "benchmarks":
 		return false
 	}
 	return !strings.Contains(first, ".")
@@ -112,7 +112,11 @@ var rules = []struct {
 	{"sim", []string{"mechanics", "engine"}},
 	{"crosscheck", []string{"mechanics", "engine", "exact", "sim"}},
 	{"reports", []string{"mechanics", "engine"}},
-	{"study", []string{"mechanics", "engine", "exact", "sim", "crosscheck", "lang/rules", "reports"}},
+	{"study", []string{"mechanics", "engine", "exact", "sim", "crosscheck", "lang/rules", "reports", "internal/suggest"}},
+	// The workbench's server sits beside study: it resolves and runs
+	// requests with study's and reports' functions, as the command line
+	// does, and cmd/oddsmith wires it to flags and signals.
+	{"serve", []string{"mechanics", "engine", "exact", "sim", "crosscheck", "lang", "study", "reports", "systems"}},
 	{"internal/suggest", nil},
 }
 

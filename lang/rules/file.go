@@ -76,14 +76,20 @@ func LoadFile(path string) ([]*Rule, error) {
 	if len(src) > MaxFileSize {
 		return nil, mechanics.Invalid("%s: a rule file may be at most %d bytes", path, MaxFileSize)
 	}
-	rs, md, err := parse(path, src)
+	return ParseFile(path, src)
+}
+
+// ParseFile reads the text of a rule file named file (the name its errors
+// give): Parse, and a file holds nothing but [[rule]] tables.
+func ParseFile(file string, src []byte) ([]*Rule, error) {
+	rs, md, err := parse(file, src)
 	if err != nil {
 		return nil, err
 	}
 	// A rule file holds [[rule]] tables only (a plan may hold more).
 	for _, k := range md.Keys() {
 		if len(k) == 1 && k[0] != "rule" {
-			return nil, mechanics.Invalid("%s:%d: unknown key %q: a rule file holds [[rule]] tables", path, topKeyLine(src, k[0]), k[0])
+			return nil, mechanics.Invalid("%s:%d: unknown key %q: a rule file holds [[rule]] tables", file, topKeyLine(src, k[0]), k[0])
 		}
 	}
 	return rs, nil
@@ -126,7 +132,8 @@ func parse(file string, src []byte) ([]*Rule, toml.MetaData, error) {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, md, mechanics.Invalid("%s:%d: %s", file, pe.Position.Line, strings.ReplaceAll(pe.Message, "\n", " "))
+			return nil, md, &mechanics.InputError{Err: &placed{line: pe.Position.Line, col: pe.Position.Col,
+				msg: fmt.Sprintf("%s:%d: %s", file, pe.Position.Line, strings.ReplaceAll(pe.Message, "\n", " "))}}
 		}
 		// A value of the wrong kind (rule = 3): say what a rule is.
 		return nil, md, mechanics.Invalid("%s:%d: rule must be a table of tables ([[rule]] with id = …, [rule.vars], …): %s", file,
@@ -250,7 +257,7 @@ func (rd *ruleReader) at(line int) string { return fmt.Sprintf("%s:%d", rd.file,
 
 // fail is an error of the rule at a line of its file.
 func (rd *ruleReader) fail(line int, format string, a ...any) error {
-	return mechanics.Invalid("%s: %s", rd.at(line), fmt.Sprintf(format, a...))
+	return mechanics.Invalid("%s: %w", rd.at(line), fmt.Errorf(format, a...))
 }
 
 // line is the line of the rule's [[rule]].
@@ -491,7 +498,7 @@ func (rd *ruleReader) def(k, name string, line int, v any) (Def, []string, error
 	}
 	x, err := notation.Parse(d.Src)
 	if err != nil {
-		return Def{}, nil, rd.fail(line, "rule %s, %s.%s: %v", rd.id, k, name, err)
+		return Def{}, nil, rd.fail(line, "rule %s, %s.%s: %w", rd.id, k, name, err)
 	}
 	d.X = x
 	return d, ls, nil

@@ -19,7 +19,7 @@ const ExprID = "expr"
 func FromExpr(src string) (*Rule, error) {
 	x, err := notation.Parse(src)
 	if err != nil {
-		return nil, mechanics.Invalid("--expr: %v", err)
+		return nil, mechanics.Invalid("--expr: %w", err)
 	}
 	r := &Rule{ID: ExprID, Summary: src, Doc: "the expression " + src, Source: src}
 	for _, n := range notation.Names(x) {

@@ -102,7 +102,7 @@ func (rd *ruleReader) process() (*ProcessDef, error) {
 	}
 	x, err := notation.Parse(until)
 	if err != nil {
-		return nil, rd.fail(line, "rule %s, process.until: %v", id, err)
+		return nil, rd.fail(line, "rule %s, process.until: %w", id, err)
 	}
 	p.Until = Def{Name: "until", Src: until, X: x, Where: fmt.Sprintf("%s: rule %s, process.until", rd.at(line), id)}
 	if err := rd.horizon(line, t["horizon"], p); err != nil {
@@ -138,7 +138,7 @@ func (rd *ruleReader) stateVar(line int, name string, v any) (StateVar, error) {
 		if src, ok := bounds[k].(string); ok {
 			x, err := notation.Parse(src)
 			if err != nil {
-				return StateVar{}, rd.fail(line, "rule %s, process.state.%s.%s: %v", id, name, k, err)
+				return StateVar{}, rd.fail(line, "rule %s, process.state.%s.%s: %w", id, name, k, err)
 			}
 			if sv.Exprs == nil {
 				sv.Exprs = map[string]Def{}
@@ -172,7 +172,7 @@ func (rd *ruleReader) horizon(line int, v any, p *ProcessDef) error {
 	if src, ok := v.(string); ok {
 		x, err := notation.Parse(src)
 		if err != nil {
-			return rd.fail(line, "rule %s, process.horizon: %v", rd.id, err)
+			return rd.fail(line, "rule %s, process.horizon: %w", rd.id, err)
 		}
 		p.HorizonX = &Def{Name: "horizon", Src: src, X: x, Where: fmt.Sprintf("%s: rule %s, process.horizon", rd.at(line), rd.id)}
 		return nil

@@ -52,7 +52,7 @@ func (r *Rule) where() string {
 // ruleError places a compilation error: the definition, then the line and
 // column inside its expression.
 func ruleError(d Def, err error) error {
-	return mechanics.Invalid("%s: %v", d.Where, err)
+	return mechanics.Invalid("%s: %w", d.Where, err)
 }
 
 // Canonical is the rule's text in one canonical form: part of every

@@ -108,14 +108,21 @@ var (
 	pHealth = score("H", 10, "health reaction score: the roll of a willing victim (willing=1 with opt.willing_roll=health; unused otherwise)")
 	pH      = score("H", 10, "health reaction score: the throw-off rolls, and the roll to contract of a willing victim "+
 		"(willing=1 with opt.willing_roll=health)")
-	pS0      = ip("s0", strengthFromPreset, strengthFromPreset, 20, "strength s0: a penalty on the reaction rolls (−4…+4 typical, 0 most poisons); −99, the default, takes the preset's")
+	pS0      = fromThePreset(ip("s0", strengthFromPreset, strengthFromPreset, 20, "strength s0: a penalty on the reaction rolls (−4…+4 typical, 0 most poisons); −99, the default, takes the preset's"), strengthFromPreset)
 	pWilling = ip("willing", 0, 0, 1, "1: the victim drinks, injects or accepts it: a penalty of 4 on the roll to contract, which is then a health roll (on H; "+
 		"opt.willing_roll=reaction keeps R)")
 	pInj   = ip("injuries", 0, 0, 60, "injuries the victim already has (a penalty on every roll with injury_penalty=on)")
-	pDice  = ip("effect_dice", fromPreset, fromPreset, 4, "n of the effect per occurrence, n dX (0: no effect); −1, the default, takes the preset's")
-	pSides = ip("effect_sides", 0, 0, 20, "X of the effect per occurrence, n dX (1: a fixed n); 0, the default, takes the preset's")
+	pDice  = fromThePreset(ip("effect_dice", fromPreset, fromPreset, 4, "n of the effect per occurrence, n dX (0: no effect); −1, the default, takes the preset's"), fromPreset)
+	pSides = fromThePreset(ip("effect_sides", 0, 0, 20, "X of the effect per occurrence, n dX (1: a fixed n); 0, the default, takes the preset's"), 0)
 	pL     = ip("L", 5, 1, 50, "action times spent in the area (the first roll at entry)")
 )
+
+// fromThePreset declares v, p's default, as the sentinel that takes the
+// preset's value.
+func fromThePreset(p mechanics.Param, v float64) mechanics.Param {
+	p.Sentinels = map[float64]string{v: "the preset's"}
+	return p
+}
 
 func pHorizon(doc string) mechanics.Param {
 	return ip("horizon", 100, 1, 100, doc)
