@@ -102,7 +102,7 @@ func cli(t *testing.T, args ...string) []byte {
 var urlLine = regexp.MustCompile(`oddsmith workbench: (http://\S+)`)
 
 // startServer runs 'oddsmith serve --addr 127.0.0.1:0' and returns the URL
-// it prints. Before the server is merged it falls back to the mock.
+// it prints; the server stops with the test.
 func startServer(t *testing.T) string {
 	t.Helper()
 	bin := oddsmith(t)
@@ -134,10 +134,6 @@ func startServer(t *testing.T) string {
 			return u
 		}
 	case <-time.After(30 * time.Second):
-	}
-	if strings.Contains(stderr.String(), "unknown command") {
-		t.Log("no 'serve' command yet: using the MOCK server of mock_test.go")
-		return startMock(t, bin, "../web")
 	}
 	t.Fatalf("oddsmith serve printed no URL; stderr: %s", stderr.String())
 	return ""

@@ -231,10 +231,10 @@ func TestWorkbench(t *testing.T) {
 	p.eval(`(() => { const ta = document.getElementById('rule-text'); ta.value = ta.value.replace('summary = "a d6', 'summary = a d6'); ta.dispatchEvent(new Event('input')); return true })()`, nil)
 	p.wait(`document.querySelector('#markers .marker') !== null`)
 	p.settle()
-	var tomlLine int
-	p.eval(`+document.querySelector('#markers .marker').dataset.line`, &tomlLine)
-	if tomlLine != 4 {
-		t.Errorf("the TOML error is marked on line %d, want 4", tomlLine)
+	var tomlAt [2]int
+	p.eval(`(() => { const m = document.querySelector('#markers .marker'); return [+m.dataset.line, +m.dataset.col] })()`, &tomlAt)
+	if tomlAt != [2]int{4, 11} { // summary = a d6…: the value that is not one
+		t.Errorf("the TOML error is marked at %d:%d, want 4:11", tomlAt[0], tomlAt[1])
 	}
 	p.shot("07-rule-file-error")
 	p.eval(`(() => { const ta = document.getElementById('rule-text'); ta.value = ta.value.replace('summary = a d6', 'summary = "a d6'); ta.dispatchEvent(new Event('input')); return true })()`, nil)
