@@ -97,6 +97,10 @@ func (s *scanner) peek(k int) byte {
 	return 0
 }
 
+func (s *scanner) tooDeep() error {
+	return s.fail("the TOML nests more than %d levels deep (table headers, dotted keys, inline tables and arrays together): flatten it", MaxDepth)
+}
+
 // count adds an entry at a depth (and, when weigh, its weight).
 func (s *scanner) count(depth int, weigh bool) error {
 	d := s.doc
@@ -106,7 +110,7 @@ func (s *scanner) count(depth int, weigh bool) error {
 	}
 	d.Depth = max(d.Depth, depth)
 	if depth > MaxDepth {
-		return s.fail("values nest %d deep (table headers, dotted keys, inline tables and arrays together): at most %d levels are allowed", depth, MaxDepth)
+		return s.tooDeep()
 	}
 	if weigh {
 		d.Weight += depth * depth
@@ -268,7 +272,7 @@ func (s *scanner) startValue(n int32, depth int) error {
 		s.i++
 		if depth+1 > MaxDepth {
 			s.doc.Depth = max(s.doc.Depth, depth+1)
-			return s.fail("values nest %d deep (table headers, dotted keys, inline tables and arrays together): at most %d levels are allowed", depth+1, MaxDepth)
+			return s.tooDeep()
 		}
 		s.stack = append(s.stack, frame{array: true, node: n, depth: depth + 1, want: true})
 		return nil
@@ -525,4 +529,26 @@ func (d *Doc) KeyLine(key []string) int {
 		return 0
 	}
 	return line
+}
+
+// Tables is the number of tables written as [[key]] headers for the
+// array of tables at key, read as a header reads it (through the last
+// table of each array of tables on the way); 0 when key is not one (an
+// array written inline, a table, nothing).
+func (d *Doc) Tables(key ...string) int {
+	n := int32(0)
+	for j, k := range key {
+		c, ok := d.kids[kid{n, "." + k}]
+		if !ok {
+			return 0
+		}
+		n = c
+		if nd := d.nodes[n]; j < len(key)-1 && nd.aot && nd.items > 0 {
+			n = d.kids[kid{n, "#" + strconv.Itoa(int(nd.items-1))}]
+		}
+	}
+	if !d.nodes[n].aot {
+		return 0
+	}
+	return int(d.nodes[n].items)
 }

@@ -29,16 +29,16 @@ var hostile = []struct {
 	line int
 	want string
 }{
-	{"inline tables 33 deep", "a = " + strings.Repeat("{b = ", 32) + "1" + strings.Repeat("}", 32), 1, "nest 33 deep"},
-	{"inline tables 50 000 deep", "a = " + strings.Repeat("{b = ", 50_000), 1, "nest 33 deep"},
-	{"dotted key of 33 parts", strings.Repeat("a.", 32) + "a = 1", 1, "nest 33 deep"},
-	{"dotted key of 8 000 parts", strings.Repeat("a.", 8000) + "a = 1", 1, "nest 33 deep"},
-	{"header of 33 parts", "x = 1\n[" + strings.Repeat("a.", 32) + "a]\n", 2, "nest 33 deep"},
-	{"arrays 33 deep", "a = " + strings.Repeat("[", 32), 1, "nest 33 deep"},
-	{"arrays 50 000 deep", "a = " + strings.Repeat("[", 50_000), 1, "nest 33 deep"},
-	{"arrays of inline tables", "a = " + strings.Repeat("[{b = ", 20), 1, "nest 33 deep"},
-	{"header and dotted key together", "[" + strings.Repeat("a.", 19) + "a]\n" + strings.Repeat("b.", 12) + "b = 1\n", 2, "nest 33 deep"},
-	{"deep inside an inline table on many lines", "a = {\n" + strings.Repeat("b = {\n", 40), 33, "nest 33 deep"},
+	{"inline tables 33 deep", "a = " + strings.Repeat("{b = ", 32) + "1" + strings.Repeat("}", 32), 1, "nests more than 32 levels deep"},
+	{"inline tables 50 000 deep", "a = " + strings.Repeat("{b = ", 50_000), 1, "nests more than 32 levels deep"},
+	{"dotted key of 33 parts", strings.Repeat("a.", 32) + "a = 1", 1, "nests more than 32 levels deep"},
+	{"dotted key of 8 000 parts", strings.Repeat("a.", 8000) + "a = 1", 1, "nests more than 32 levels deep"},
+	{"header of 33 parts", "x = 1\n[" + strings.Repeat("a.", 32) + "a]\n", 2, "nests more than 32 levels deep"},
+	{"arrays 33 deep", "a = " + strings.Repeat("[", 32), 1, "nests more than 32 levels deep"},
+	{"arrays 50 000 deep", "a = " + strings.Repeat("[", 50_000), 1, "nests more than 32 levels deep"},
+	{"arrays of inline tables", "a = " + strings.Repeat("[{b = ", 20), 1, "nests more than 32 levels deep"},
+	{"header and dotted key together", "[" + strings.Repeat("a.", 19) + "a]\n" + strings.Repeat("b.", 12) + "b = 1\n", 2, "nests more than 32 levels deep"},
+	{"deep inside an inline table on many lines", "a = {\n" + strings.Repeat("b = {\n", 40), 33, "nests more than 32 levels deep"},
 	{"10 001 keys", repeat(10_001, func(i int) string { return fmt.Sprintf("k%d = 1\n", i) }), 10_001, "more than 10000 keys"},
 	{"10 001 headers", strings.Repeat("[[a]]\n", 10_001), 10_001, "more than 10000 keys"},
 	{"10 001 array items", "a = [\n" + strings.Repeat("1,\n", 10_001) + "]", 10_001, "more than 10000 keys"},
@@ -65,7 +65,7 @@ func TestLimits(t *testing.T) {
 // TestAtTheLimits: a document at every limit is read.
 func TestAtTheLimits(t *testing.T) {
 	for name, src := range map[string]string{
-		"inline tables 32 deep": "a = " + strings.Repeat("{b = ", 31) + "1" + strings.Repeat("}", 31),
+		"inline tables 32 deep":  "a = " + strings.Repeat("{b = ", 31) + "1" + strings.Repeat("}", 31),
 		"dotted key of 32 parts": strings.Repeat("a.", 31) + "a = 1",
 		"arrays 32 deep":         "a = " + strings.Repeat("[", 31) + strings.Repeat("]", 31),
 		"10 000 keys":            repeat(10_000, func(i int) string { return fmt.Sprintf("k%d = 1\n", i) }),
@@ -227,6 +227,15 @@ q = 2
 		if got := d.KeyLine(c.key); got != c.line {
 			t.Errorf("KeyLine%v = %d, want %d", c.key, got, c.line)
 		}
+	}
+	if n := d.Tables("analysis"); n != 2 {
+		t.Errorf("Tables(analysis) = %d, want 2", n)
+	}
+	if n := d.Tables("analysis", "inner"); n != 2 {
+		t.Errorf("Tables(analysis, inner) = %d, want 2", n)
+	}
+	if n := d.Tables("analysis", "sub", "x"); n != 0 {
+		t.Errorf("an inline array: Tables = %d, want 0", n)
 	}
 }
 
