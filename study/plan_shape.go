@@ -43,8 +43,15 @@ func tomlShape(path []any, v any, t reflect.Type) *planShapeError {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if reflect.PointerTo(t).Implements(unmarshalerType) || t.Implements(unmarshalerType) || t.Kind() == reflect.Interface {
-		return nil // it reads (and refuses) what it takes itself
+	if t.Kind() == reflect.Interface {
+		return nil // read (and refused) where it is used
+	}
+	if reflect.PointerTo(t).Implements(unmarshalerType) {
+		// It reads (and refuses) what it takes itself: here, with the line.
+		if err := reflect.New(t).Interface().(toml.Unmarshaler).UnmarshalTOML(v); err != nil {
+			return &planShapeError{path, err.Error()}
+		}
+		return nil
 	}
 	bad := func(want string) *planShapeError {
 		return &planShapeError{path, fmt.Sprintf("%s must be %s, not %s", keyPath(path), want, valueWords(v))}

@@ -99,12 +99,12 @@ func (ps *PlanSolve) solve(p *Plan) (*Solve, error) {
 		for _, x := range t {
 			str, ok := x.(string)
 			if !ok {
-				return nil, fmt.Errorf("target must be a string or an array of strings, got %v", x)
+				return nil, fmt.Errorf("target must be a string or an array of strings, got %s", tomlText(x))
 			}
 			s.Targets = append(s.Targets, str)
 		}
 	default:
-		return nil, fmt.Errorf("target must be a string or an array of strings, got %v", t)
+		return nil, fmt.Errorf("target must be a string or an array of strings, got %s", tomlText(t))
 	}
 	kind := ps.Engine
 	if kind == "" {

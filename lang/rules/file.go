@@ -83,24 +83,8 @@ func LoadFile(path string) ([]*Rule, error) {
 // ParseFile reads the text of a rule file named file (the name its errors
 // give): Parse, and a file holds nothing but [[rule]] tables.
 func ParseFile(file string, src []byte) ([]*Rule, error) {
-	rs, md, doc, err := parse(file, src)
-	if err != nil {
-		return nil, err
-	}
-	// A rule file holds [[rule]] tables only (a plan may hold more): any
-	// other key, dotted or in a table of its own, is refused (the keys of
-	// the rules were checked against the shape of a rule).
-	for _, k := range md.Undecoded() {
-		if k[0] == "rule" {
-			continue
-		}
-		msg := fmt.Sprintf("unknown key %q: a rule file holds [[rule]] tables", k.String())
-		if s := suggest.Closest(k[0], []string{"rule"}); s != "" {
-			msg += fmt.Sprintf(" — did you mean %q?", strings.Join(append([]string{s}, k[1:]...), "."))
-		}
-		return nil, mechanics.Invalid("%s:%d: %s", file, max(1, doc.KeyLine(k)), msg)
-	}
-	return rs, nil
+	rs, _, _, err := parse(file, src, true)
+	return rs, err
 }
 
 type rawRules struct {
@@ -118,7 +102,7 @@ func decodeRules(src []byte) (rawRules, toml.MetaData, error) {
 // caller. Every rule is compiled at its defaults before it is returned, so
 // a rule that does not compile is an error here, with its place.
 func Parse(file string, src []byte) ([]*Rule, error) {
-	rs, _, _, err := parse(file, src)
+	rs, _, _, err := parse(file, src, false)
 	return rs, err
 }
 
@@ -138,8 +122,10 @@ func ScanTOML(file string, src []byte) (*tomlscan.Doc, error) {
 }
 
 // parse is Parse that also returns the TOML metadata (its keys) and the
-// document's shape (the line of every key).
-func parse(file string, src []byte) ([]*Rule, toml.MetaData, *tomlscan.Doc, error) {
+// document's shape (the line of every key). A rule file (alone) holds
+// [[rule]] tables only: any other key, dotted or in a table of its own,
+// is refused before any rule is read.
+func parse(file string, src []byte, alone bool) ([]*Rule, toml.MetaData, *tomlscan.Doc, error) {
 	doc, err := ScanTOML(file, src)
 	if err != nil {
 		return nil, toml.MetaData{}, nil, err
@@ -153,6 +139,19 @@ func parse(file string, src []byte) ([]*Rule, toml.MetaData, *tomlscan.Doc, erro
 		}
 		// A value of the wrong kind (rule = 3): say what a rule is.
 		return nil, md, doc, mechanics.Invalid("%s:%d: rule must be a table of tables ([[rule]] with id = …, [rule.vars], …)", file, max(1, doc.Line("rule")))
+	}
+	for _, k := range md.Undecoded() {
+		if !alone {
+			break // a plan's keys are the plan's to check
+		}
+		if k[0] == "rule" {
+			continue // checked against the shape of a rule
+		}
+		msg := fmt.Sprintf("unknown key %q: a rule file holds [[rule]] tables", k.String())
+		if s := suggest.Closest(k[0], []string{"rule"}); s != "" {
+			msg += fmt.Sprintf(" — did you mean %q?", strings.Join(append([]string{s}, k[1:]...), "."))
+		}
+		return nil, md, doc, mechanics.Invalid("%s:%d: %s", file, max(1, doc.KeyLine(k)), msg)
 	}
 	if doc.Tables("rule") < len(raw.Rule) {
 		// rule = [ … ] written inline: the rules have no lines of their own.

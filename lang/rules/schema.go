@@ -109,7 +109,7 @@ func kindWords(v any) string {
 	case kInt:
 		return "a whole number"
 	case kFloat:
-		return "a number with a fraction"
+		return "a float"
 	case kBool:
 		return "a boolean"
 	case kArray:

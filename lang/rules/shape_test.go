@@ -81,7 +81,7 @@ func TestWrongTypesRefused(t *testing.T) {
 		{rule("[rule.vars]\nv = { expr = 3 }\n"), `x.toml:4: rule t.x: vars.v.expr must be a string in quotes, not a whole number`},
 		{rule("[rule.bands]\nb = { expr = \"d2\", labels = [\"a\", 2] }\n"), `x.toml:4: rule t.x: bands.b.labels: item 2 must be a string in quotes, not a whole number`},
 		{rule("[rule.bands]\nb = { expr = \"d2\", labels = \"a, b\" }\n"), `x.toml:4: rule t.x: bands.b.labels must be an array of strings ["…", …], not a string`},
-		{rule("[rule.process]\nstate = { s = { start = 0.5, min = 0, max = 3 } }\nuntil = \"s > 2\"\nhorizon = 5\n[rule.next]\ns = \"s + 1\"\n"), `x.toml:4: rule t.x: process.state.s.start must be a whole number or an expression of the parameters in quotes, not a number with a fraction`},
+		{rule("[rule.process]\nstate = { s = { start = 0.5, min = 0, max = 3 } }\nuntil = \"s > 2\"\nhorizon = 5\n[rule.next]\ns = \"s + 1\"\n"), `x.toml:4: rule t.x: process.state.s.start must be a whole number or an expression of the parameters in quotes, not a float`},
 		{rule("[rule.process]\nstate = { s = { start = 0, min = 0, max = 3 } }\nuntil = \"s > 2\"\nhorizon = true\n[rule.next]\ns = \"s + 1\"\n"), `x.toml:6: rule t.x: process.horizon must be a whole number or an expression of the parameters in quotes, not a boolean`},
 		{rule("[rule.process]\nstate = { s = { start = 0, min = 0, max = 3 } }\nuntil = \"s > 2\"\nhorizon = 5\nunit = 3\n[rule.next]\ns = \"s + 1\"\n"), `x.toml:7: rule t.x: process.unit must be a string in quotes, not a whole number`},
 	} {
