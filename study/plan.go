@@ -688,7 +688,7 @@ func (a *Analysis) sweep(p *Plan) (*Sweep, error) {
 		sort.Strings(order)
 	}
 	if len(order) != len(a.Vary) {
-		return nil, fmt.Errorf("order lists %v but vary has %d parameters", order, len(a.Vary))
+		return nil, fmt.Errorf("order lists %d (%s) but vary has %d parameters", len(order), strings.Join(order, ", "), len(a.Vary))
 	}
 	s := &Sweep{Mechanic: m, Base: base, Engine: a.engine(p), Metrics: a.Metric, Delta: a.Delta}
 	for _, n := range order {

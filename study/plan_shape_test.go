@@ -33,6 +33,7 @@ func TestPlanShape(t *testing.T) {
 		{head + "metric = { a = 1 }\n", `p.toml:5: metric: give a metric or a list of metrics as quoted strings, not a table`},
 		{head + "set = { skill = [1] }\n", `p.toml:2: analysis 1 (a): skill is an array: give a number or a quoted name`},
 		{head + "set = { skill = 1979-05-27 }\n", `p.toml:2: analysis 1 (a): skill is a date: give a number or a quoted name`},
+		{head + "vary = { skill = \"1..3\" }\norder = [\"skill\", \"tn\"]\n", `p.toml:2: analysis 1 (a): order lists 2 (skill, tn) but vary has 1 parameters`},
 		{head + "vary = { skill = [[1]] }\n", `p.toml:2: analysis 1 (a): vary skill: an array is neither a number nor a quoted word`},
 		{"title = 3\n" + head[len("title = \"t\"\n"):], `p.toml:1: title must be a string in quotes, not a whole number (3)`},
 		{"rules = \"x.toml\"\n" + head, `p.toml:1: rules must be an array of strings ["…", …], not a string ("x.toml")`},

@@ -77,7 +77,7 @@ func (ps *PlanSolve) solve(p *Plan) (*Solve, error) {
 		sort.Strings(order)
 	}
 	if len(order) != len(ps.Vary) {
-		return nil, fmt.Errorf("order lists %v but vary has %d parameters", order, len(ps.Vary))
+		return nil, fmt.Errorf("order lists %d (%s) but vary has %d parameters", len(order), strings.Join(order, ", "), len(ps.Vary))
 	}
 	s := &Solve{Mechanic: m, Base: base, Minimize: ps.Minimize, Maximize: ps.Maximize, Tolerance: ps.Tolerance}
 	for _, n := range order {
