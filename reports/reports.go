@@ -219,13 +219,14 @@ func WriteTableWith(w io.Writer, r *engine.Result, opt TableOptions) error {
 }
 
 // trimLines removes the spaces that tabwriter pads the last cell of a line
-// with.
+// with, and makes the text safe for a terminal (Printable): every text
+// report passes through it.
 func trimLines(b []byte) []byte {
 	lines := bytes.Split(b, []byte("\n"))
 	for i, l := range lines {
 		lines[i] = bytes.TrimRight(l, " ")
 	}
-	return bytes.Join(lines, []byte("\n"))
+	return []byte(Printable(string(bytes.Join(lines, []byte("\n")))))
 }
 
 // table writes a text table: sim adds a simulation's intervals; exact

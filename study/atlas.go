@@ -161,7 +161,7 @@ func applyNumbers(m *mechanics.Mechanic, c mechanics.Config, set map[string]any,
 			d = v
 		default:
 			if add {
-				return out, fmt.Errorf("diff %s = %v: give a number", k, set[k])
+				return out, fmt.Errorf("diff %s = %s: give a number", k, tomlText(set[k]))
 			}
 			kv, err := settingString(k, v)
 			if err != nil {

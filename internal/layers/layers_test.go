@@ -106,18 +106,19 @@ var rules = []struct {
 }{
 	{"mechanics", []string{"mechanics", "internal/suggest"}},
 	{"systems", []string{"mechanics", "systems"}},
-	{"lang", []string{"mechanics", "systems/kit", "lang", "internal/suggest"}},
+	{"lang", []string{"mechanics", "systems/kit", "lang", "internal/suggest", "internal/tomlscan"}},
 	{"engine", []string{"mechanics"}},
 	{"exact", []string{"mechanics", "engine"}},
 	{"sim", []string{"mechanics", "engine"}},
 	{"crosscheck", []string{"mechanics", "engine", "exact", "sim"}},
 	{"reports", []string{"mechanics", "engine"}},
-	{"study", []string{"mechanics", "engine", "exact", "sim", "crosscheck", "lang/rules", "reports", "internal/suggest"}},
+	{"study", []string{"mechanics", "engine", "exact", "sim", "crosscheck", "lang/rules", "reports", "internal/suggest", "internal/tomlscan"}},
 	// The workbench's server sits beside study: it resolves and runs
 	// requests with study's and reports' functions, as the command line
 	// does, and cmd/oddsmith wires it to flags and signals.
 	{"serve", []string{"mechanics", "engine", "exact", "sim", "crosscheck", "lang", "study", "reports", "systems"}},
 	{"internal/suggest", nil},
+	{"internal/tomlscan", nil},
 }
 
 // TestLayers: imports flow one way, model core ← content and language ←
