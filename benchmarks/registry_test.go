@@ -76,10 +76,11 @@ func runChunk(tb testing.TB, ss []*sim.Sampler, c uint64, n int) {
 
 // BenchmarkSimMechanic simulates every registered mechanic at its defaults
 // on one core: one op is a chunk of 2¹⁴ trials, reported as trials/s. The
-// README lists the ten slowest.
+// docs/performance.md lists the ten slowest.
 //
 //	go test ./benchmarks -run '^$' -bench SimMechanic -benchtime 300ms
 func BenchmarkSimMechanic(b *testing.B) {
+	notInQuickSet(b)
 	for _, m := range systems.Default.All() {
 		b.Run("task="+m.ID, func(b *testing.B) {
 			ss := samplers(b, m)
@@ -124,6 +125,7 @@ func topConfig(tb testing.TB, m *mechanics.Mechanic) (mechanics.Config, []string
 //
 //	go test ./benchmarks -run '^$' -bench SimMechanicTop -benchtime 300ms -v
 func BenchmarkSimMechanicTop(b *testing.B) {
+	notInQuickSet(b)
 	for _, m := range systems.Default.All() {
 		b.Run("task="+m.ID, func(b *testing.B) {
 			c, set := topConfig(b, m)

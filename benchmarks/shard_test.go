@@ -17,6 +17,7 @@ import (
 // each shard encoded to its file's bytes and read back, merged and
 // summarized. The two must be within 10% (trials/s).
 func BenchmarkShards(b *testing.B) {
+	notInQuickSet(b)
 	const n = 400_000_000
 	m, err := systems.Default.Lookup("ag.skill_test")
 	if err != nil {

@@ -25,7 +25,7 @@ func WriteDescription(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, 
 }
 
 func writeDescription(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, custom bool) {
-	fmt.Fprintf(w, "%s — %s\n\n%s\n\n", m.ID, m.Summary, m.Doc)
+	fmt.Fprintf(w, "%s — %s\n\n%s\n\n", m.ID, PrintableLine(m.Summary), m.Doc)
 	fmt.Fprintf(w, "Engines: %s\n\n", engines(m, spec, custom))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PARAMETER\tDEFAULT\tRANGE\tDESCRIPTION")
@@ -34,7 +34,7 @@ func writeDescription(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, 
 		if p.Real {
 			kind = " (real)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s..%s%s\t%s\n", p.Name, mechanics.FormatNum(p.Default), mechanics.FormatNum(p.Min), mechanics.FormatNum(p.Max), kind, p.Doc)
+		fmt.Fprintf(tw, "%s\t%s\t%s..%s%s\t%s\n", p.Name, mechanics.FormatNum(p.Default), mechanics.FormatNum(p.Min), mechanics.FormatNum(p.Max), kind, PrintableLine(p.Doc))
 	}
 	tw.Flush()
 	if len(m.Options) > 0 {
@@ -124,7 +124,7 @@ func describeModel(w io.Writer, spec *mechanics.Spec, custom, exact bool) {
 		fmt.Fprintf(w, "\nOutcome record (%s):\n", at)
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, f := range r.Fields {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Name, fieldType(spec, f), f.Doc)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Name, fieldType(spec, f), PrintableLine(f.Doc))
 		}
 		tw.Flush()
 		if note := openNote(spec); note != "" {
@@ -149,7 +149,7 @@ func describeModel(w io.Writer, spec *mechanics.Spec, custom, exact bool) {
 			if o.kind == "band" {
 				last = bandLabels(o.labels, 8)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", o.kind, name, formula, last)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", o.kind, PrintableLine(name), formula, PrintableLine(last))
 		}
 		if pi == 0 && spec.Process != nil {
 			// The main part's process gives these (see mechanics.Spec.Also).
@@ -303,7 +303,7 @@ func openNote(spec *mechanics.Spec) string {
 func WriteDescriptionMarkdown(w io.Writer, m *mechanics.Mechanic, spec *mechanics.Spec, custom bool) error {
 	var buf bytes.Buffer
 	writeMarkdown(&buf, m, spec, custom, "#")
-	_, err := w.Write(buf.Bytes())
+	_, err := io.WriteString(w, Printable(buf.String()))
 	return err
 }
 
@@ -350,7 +350,7 @@ func WriteReference(w io.Writer, ms []*mechanics.Mechanic) error {
 			writeMarkdown(&buf, m, spec, false, "###")
 		}
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err := io.WriteString(w, Printable(buf.String()))
 	return err
 }
 

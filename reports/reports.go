@@ -218,13 +218,14 @@ func WriteTableWith(w io.Writer, r *engine.Result, opt TableOptions) error {
 }
 
 // trimLines removes the spaces that tabwriter pads the last cell of a line
-// with.
+// with, and makes the text safe for a terminal (Printable): every text
+// report passes through it.
 func trimLines(b []byte) []byte {
 	lines := bytes.Split(b, []byte("\n"))
 	for i, l := range lines {
 		lines[i] = bytes.TrimRight(l, " ")
 	}
-	return bytes.Join(lines, []byte("\n"))
+	return []byte(Printable(string(bytes.Join(lines, []byte("\n")))))
 }
 
 // table writes a text table: sim adds a simulation's intervals; exact
@@ -900,7 +901,7 @@ type jsonGiven struct {
 	P     float64 `json:"p"`
 }
 
-// WriteJSON writes the stable JSON form documented in the README.
+// WriteJSON writes the stable JSON form documented in docs/commands.md.
 func WriteJSON(w io.Writer, r *engine.Result) error {
 	j := jsonResult{
 		Mechanic: r.Mechanic, Rule: r.Rule, Engine: string(r.Engine), Version: r.Version, Fingerprint: r.Fingerprint,

@@ -19,7 +19,7 @@ import (
 )
 
 // AtlasPlan is the plan of the cross-system atlas, eleven charts that
-// compare the five systems (the README's atlas section lists them), run by
+// compare the five systems (docs/reports.md lists them), run by
 // `oddsmith atlas`; examples/atlas.toml is a byte-identical copy for
 // designers to edit and run with `oddsmith run`.
 //
@@ -161,7 +161,7 @@ func applyNumbers(m *mechanics.Mechanic, c mechanics.Config, set map[string]any,
 			d = v
 		default:
 			if add {
-				return out, fmt.Errorf("diff %s = %v: give a number", k, set[k])
+				return out, fmt.Errorf("diff %s = %s: give a number", k, tomlText(set[k]))
 			}
 			kv, err := settingString(k, v)
 			if err != nil {

@@ -85,7 +85,7 @@ func readChartCSV(t *testing.T, b []byte) [][]string {
 }
 
 // TestAtlasBundle runs the atlas: eleven charts (the comparisons listed in
-// the README's atlas section), each a PNG that decodes and is not blank and
+// docs/reports.md's atlas section), each a PNG that decodes and is not blank and
 // a CSV; the index links them with findings; the CSVs agree with direct
 // exact runs at a few points.
 func TestAtlasBundle(t *testing.T) {

@@ -100,13 +100,13 @@ func (m *MetricList) UnmarshalTOML(v any) error {
 		for _, x := range v {
 			s, ok := x.(string)
 			if !ok {
-				return fmt.Errorf("metric: give a metric or a list of metrics as quoted strings, not %v", x)
+				return fmt.Errorf("metric: give a metric or a list of metrics as quoted strings, not %s", tomlText(x))
 			}
 			*m = append(*m, s)
 		}
 		return nil
 	}
-	return fmt.Errorf("metric: give a metric or a list of metrics as quoted strings, not %v", v)
+	return fmt.Errorf("metric: give a metric or a list of metrics as quoted strings, not %s", tomlText(v))
 }
 
 // planAxis reads a varied parameter's values from a plan: a range
@@ -132,7 +132,7 @@ func planAxis(name string, v any) (Axis, error) {
 			case float64:
 				items = append(items, mechanics.FormatNum(x))
 			default:
-				return Axis{}, fmt.Errorf("vary %s: %v is neither a number nor a quoted word", name, x)
+				return Axis{}, fmt.Errorf("vary %s: %s is neither a number nor a quoted word", name, tomlText(x))
 			}
 		}
 		if len(items) == 0 {
@@ -320,15 +320,33 @@ func ParsePlan(reg *mechanics.Registry, file string, src []byte) (*Plan, error) 
 	return p, nil
 }
 
-// decodePlan reads a plan's TOML, refusing keys a plan does not have (the
+// decodePlan reads a plan's TOML: its shape first (depth and key counts,
+// package tomlscan), then every key against the plan structs — an
+// unknown key or a value of the wrong type is refused with its line (the
 // keys of its [[rule]] tables are package rules' to check).
 func decodePlan(file string, src []byte) (*Plan, error) {
+	doc, err := rules.ScanTOML(file, src)
+	if err != nil {
+		return nil, &PlanError{file, 0, err}
+	}
+	var raw map[string]any
+	if _, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&raw); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &PlanError{file, pe.Position.Line, errors.New(strings.ReplaceAll(pe.Message, "\n", " "))}
+		}
+		return nil, &PlanError{file, 0, err}
+	}
+	if se := checkShape(raw); se != nil {
+		return nil, &PlanError{file, doc.Line(se.path...), errors.New(se.msg)}
+	}
 	var p Plan
 	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&p)
 	if err != nil {
+		// checkShape let through what the decoder refuses: say where.
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, &PlanError{file, pe.Position.Line, errors.New(pe.Message)}
+			return nil, &PlanError{file, pe.Position.Line, errors.New(strings.ReplaceAll(pe.Message, "\n", " "))}
 		}
 		return nil, &PlanError{file, 0, err}
 	}
@@ -336,7 +354,7 @@ func decodePlan(file string, src []byte) (*Plan, error) {
 		if key[0] == "rule" {
 			continue
 		}
-		return nil, &PlanError{file, undecodedLine(src, key), errors.New(unknownKey(key))}
+		return nil, &PlanError{file, doc.KeyLine(key), errors.New(unknownKey(key))}
 	}
 	return &p, nil
 }
@@ -545,7 +563,11 @@ func settingString(k string, v any) (string, error) {
 	case float64:
 		return k + "=" + mechanics.FormatNum(v), nil
 	}
-	return "", fmt.Errorf("%s = %v: give a number or a quoted name, not a %T", k, v, v)
+	switch v.(type) {
+	case bool:
+		return "", fmt.Errorf("%s = %t: give a number or a quoted name", k, v)
+	}
+	return "", fmt.Errorf("%s is %s: give a number or a quoted name", k, valueWords(v))
 }
 
 // loadRules reads the plan's own rules and its rule files and lays them
@@ -666,7 +688,7 @@ func (a *Analysis) sweep(p *Plan) (*Sweep, error) {
 		sort.Strings(order)
 	}
 	if len(order) != len(a.Vary) {
-		return nil, fmt.Errorf("order lists %v but vary has %d parameters", order, len(a.Vary))
+		return nil, fmt.Errorf("order lists %d (%s) but vary has %d parameters", len(order), strings.Join(order, ", "), len(a.Vary))
 	}
 	s := &Sweep{Mechanic: m, Base: base, Engine: a.engine(p), Metrics: a.Metric, Delta: a.Delta}
 	for _, n := range order {

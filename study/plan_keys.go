@@ -2,7 +2,6 @@ package study
 
 import (
 	"reflect"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -76,25 +75,4 @@ func unknownKey(key toml.Key) string {
 		where = path
 	}
 	return msg + ": " + where + " takes " + strings.Join(keys, ", ") + " (docs/plans.md)"
-}
-
-// undecodedLine finds the line of a key the parser did not take: the
-// header of a table of that name, or the first line that sets the key
-// (on its own line or inside an inline table); 0 if none does.
-func undecodedLine(src []byte, key toml.Key) int {
-	lines := strings.Split(string(src), "\n")
-	path := key.String()
-	for i, l := range lines {
-		if t := strings.TrimSpace(l); t == "[["+path+"]]" || t == "["+path+"]" {
-			return i + 1
-		}
-	}
-	last := regexp.QuoteMeta(key[len(key)-1])
-	re := regexp.MustCompile(`(^|[{,]\s*)("` + last + `"|'` + last + `'|` + last + `)\s*=`)
-	for i, l := range lines {
-		if re.MatchString(strings.TrimSpace(l)) {
-			return i + 1
-		}
-	}
-	return 0
 }

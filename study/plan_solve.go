@@ -77,7 +77,7 @@ func (ps *PlanSolve) solve(p *Plan) (*Solve, error) {
 		sort.Strings(order)
 	}
 	if len(order) != len(ps.Vary) {
-		return nil, fmt.Errorf("order lists %v but vary has %d parameters", order, len(ps.Vary))
+		return nil, fmt.Errorf("order lists %d (%s) but vary has %d parameters", len(order), strings.Join(order, ", "), len(ps.Vary))
 	}
 	s := &Solve{Mechanic: m, Base: base, Minimize: ps.Minimize, Maximize: ps.Maximize, Tolerance: ps.Tolerance}
 	for _, n := range order {
@@ -99,12 +99,12 @@ func (ps *PlanSolve) solve(p *Plan) (*Solve, error) {
 		for _, x := range t {
 			str, ok := x.(string)
 			if !ok {
-				return nil, fmt.Errorf("target must be a string or an array of strings, got %v", x)
+				return nil, fmt.Errorf("target must be a string or an array of strings, got %s", tomlText(x))
 			}
 			s.Targets = append(s.Targets, str)
 		}
 	default:
-		return nil, fmt.Errorf("target must be a string or an array of strings, got %v", t)
+		return nil, fmt.Errorf("target must be a string or an array of strings, got %s", tomlText(t))
 	}
 	kind := ps.Engine
 	if kind == "" {

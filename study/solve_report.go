@@ -1,6 +1,7 @@
 package study
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -544,24 +545,27 @@ func cmpOr(s, or string) string {
 	return s
 }
 
-// WriteText writes the answer in words and, for a grid, the frontier.
+// WriteText writes the answer in words and, for a grid, the frontier
+// (safe for a terminal: reports.Printable).
 func (r *SolveResult) WriteText(w io.Writer) error {
+	var buf bytes.Buffer
 	for _, l := range r.Answer() {
-		if _, err := fmt.Fprintln(w, l); err != nil {
+		fmt.Fprintln(&buf, l)
+	}
+	if len(r.Solve.axes) >= 2 {
+		head, rows := r.frontierTable()
+		fmt.Fprintf(&buf, "\nFrontier (by %s):\n", strings.Join(head[:len(r.Solve.axes)-1], " and "))
+		tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(head, "\t"))
+		for _, row := range rows {
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
+		}
+		if err := tw.Flush(); err != nil {
 			return err
 		}
 	}
-	if len(r.Solve.axes) < 2 {
-		return nil
-	}
-	head, rows := r.frontierTable()
-	fmt.Fprintf(w, "\nFrontier (by %s):\n", strings.Join(head[:len(r.Solve.axes)-1], " and "))
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
-	for _, row := range rows {
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
-	}
-	return tw.Flush()
+	_, err := io.WriteString(w, reports.Printable(buf.String()))
+	return err
 }
 
 // WriteCSV writes, for one parameter, every setting evaluated; for a grid,

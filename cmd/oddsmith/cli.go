@@ -233,7 +233,10 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
+// oneLine is an error as the one line the command prints: newlines,
+// escape sequences and every other character a terminal would act on are
+// written as visible escapes (reports.PrintableLine).
+func oneLine(err error) string { return reports.PrintableLine(err.Error()) }
 
 // newFlags makes a command's flag set with its help text.
 func newFlags(c *command, stdout io.Writer) *flagSet {
@@ -281,7 +284,7 @@ func runList(ctx context.Context, args []string, stdout, _ io.Writer) error {
 		if m.MCOnly {
 			eng = "sim only"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", m.ID, eng, m.Summary)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", reports.PrintableLine(m.ID), eng, reports.PrintableLine(m.Summary))
 	}
 	return tw.Flush()
 }

@@ -40,9 +40,10 @@ import (
 //     run; `oddsmith CMD` alone names a command and runs as CMD --help;
 //   - 'oddsmith serve' runs until a signal: it gets SIGINT at once and
 //     must exit 130, having read its flags and files and listened;
-//   - the shell blocks of docs/language.md and docs/translating.md whose
-//     lines begin with "$ " are run, with the output they print, by
-//     TestLanguageDocs (some of them exit 2 on purpose), not here.
+//   - the shell blocks of the languageDocs (docs/language.md,
+//     docs/translating.md, docs/tuning.md, README.md) whose lines begin
+//     with "$ " are run, with the output they print, by TestLanguageDocs
+//     (some of them exit 2 on purpose), not here.
 //
 // Nothing is skipped otherwise: the list below holds the printed commands
 // known to fail today, each with its reason, for their owners to fix; a
@@ -446,7 +447,7 @@ func printedSources(t *testing.T) map[string][]printedStep {
 		}
 		name, _ := filepath.Rel(repoRoot, path)
 		var steps []printedStep
-		for _, st := range printedInMarkdown(name, string(src), slices.Contains(languageDocs, filepath.Base(path))) {
+		for _, st := range printedInMarkdown(name, string(src), isLanguageDoc(name)) {
 			if name == filepath.Join("docs", "mechanics.md") && st.cmd != "" {
 				// The reference is describe's text (TestReferenceUpToDate):
 				// its commands are those run above.

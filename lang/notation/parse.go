@@ -87,7 +87,7 @@ func parse(src string) (e Expr, work int, err error) {
 			if !ok {
 				panic(r)
 			}
-			e, work, err = nil, p.work, b.err
+			e, work, err = nil, p.work, withForeignHint(b.err, src)
 		}
 	}()
 	x := p.parseExpr()

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -181,6 +182,9 @@ func (c *compiler) constant(e notation.Expr, what string) (expr.Rat, error) {
 		return expr.Rat{}, errAt(e.Pos(), "%s must not depend on a roll: %s", what, e)
 	}
 	r, err := evalConst(v.e)
+	if errors.Is(err, expr.ErrOverflow) {
+		return expr.Rat{}, errAt(e.Pos(), "%s is too large for exact arithmetic (over 64 bits)", what)
+	}
 	if err != nil {
 		return expr.Rat{}, errAt(e.Pos(), "%s: %v", what, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/oddsmith/oddsmith/internal/suggest"
+	"github.com/oddsmith/oddsmith/internal/tomlscan"
 	"github.com/oddsmith/oddsmith/lang/notation"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
@@ -82,29 +83,8 @@ func LoadFile(path string) ([]*Rule, error) {
 // ParseFile reads the text of a rule file named file (the name its errors
 // give): Parse, and a file holds nothing but [[rule]] tables.
 func ParseFile(file string, src []byte) ([]*Rule, error) {
-	rs, md, err := parse(file, src)
-	if err != nil {
-		return nil, err
-	}
-	// A rule file holds [[rule]] tables only (a plan may hold more).
-	for _, k := range md.Keys() {
-		if len(k) == 1 && k[0] != "rule" {
-			return nil, mechanics.Invalid("%s:%d: unknown key %q: a rule file holds [[rule]] tables", file, topKeyLine(src, k[0]), k[0])
-		}
-	}
-	return rs, nil
-}
-
-// topKeyLine is the line of a top-level key or table (0 when not found).
-func topKeyLine(src []byte, key string) int {
-	for i, l := range strings.Split(string(src), "\n") {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, key) && strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(t, key)), "=") ||
-			t == "["+key+"]" || t == "[["+key+"]]" {
-			return i + 1
-		}
-	}
-	return 0
+	rs, _, _, err := parse(file, src, true)
+	return rs, err
 }
 
 type rawRules struct {
@@ -122,122 +102,99 @@ func decodeRules(src []byte) (rawRules, toml.MetaData, error) {
 // caller. Every rule is compiled at its defaults before it is returned, so
 // a rule that does not compile is an error here, with its place.
 func Parse(file string, src []byte) ([]*Rule, error) {
-	rs, _, err := parse(file, src)
+	rs, _, _, err := parse(file, src, false)
 	return rs, err
 }
 
-// parse is Parse that also returns the TOML metadata (its keys).
-func parse(file string, src []byte) ([]*Rule, toml.MetaData, error) {
+// ScanTOML checks a TOML source against the limits of package tomlscan
+// (depth, keys, key length) before it is parsed: the error names the file,
+// the line and the limit. Plans use it too.
+func ScanTOML(file string, src []byte) (*tomlscan.Doc, error) {
+	doc, err := tomlscan.Scan(src)
+	if err != nil {
+		var le *tomlscan.LimitError
+		if errors.As(err, &le) {
+			return nil, mechanics.Invalid("%s:%d: %s", file, le.Line, le.Msg)
+		}
+		return nil, mechanics.Invalid("%s: %v", file, err)
+	}
+	return doc, nil
+}
+
+// parse is Parse that also returns the TOML metadata (its keys) and the
+// document's shape (the line of every key). A rule file (alone) holds
+// [[rule]] tables only: any other key, dotted or in a table of its own,
+// is refused before any rule is read.
+func parse(file string, src []byte, alone bool) ([]*Rule, toml.MetaData, *tomlscan.Doc, error) {
+	doc, err := ScanTOML(file, src)
+	if err != nil {
+		return nil, toml.MetaData{}, nil, err
+	}
 	raw, md, err := decodeRules(src)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, md, &mechanics.InputError{Err: &placed{line: pe.Position.Line, col: pe.Position.Col,
+			return nil, md, doc, &mechanics.InputError{Err: &placed{line: pe.Position.Line, col: pe.Position.Col,
 				msg: fmt.Sprintf("%s:%d: %s", file, pe.Position.Line, strings.ReplaceAll(pe.Message, "\n", " "))}}
 		}
 		// A value of the wrong kind (rule = 3): say what a rule is.
-		return nil, md, mechanics.Invalid("%s:%d: rule must be a table of tables ([[rule]] with id = …, [rule.vars], …): %s", file,
-			max(1, topKeyLine(src, "rule")), strings.ReplaceAll(err.Error(), "\n", " "))
+		return nil, md, doc, mechanics.Invalid("%s:%d: rule must be a table of tables ([[rule]] with id = …, [rule.vars], …)", file, max(1, doc.Line("rule")))
+	}
+	for _, k := range md.Undecoded() {
+		if !alone {
+			break // a plan's keys are the plan's to check
+		}
+		if k[0] == "rule" {
+			continue // checked against the shape of a rule
+		}
+		msg := fmt.Sprintf("unknown key %q: a rule file holds [[rule]] tables", k.String())
+		if s := suggest.Closest(k[0], []string{"rule"}); s != "" {
+			msg += fmt.Sprintf(" — did you mean %q?", strings.Join(append([]string{s}, k[1:]...), "."))
+		}
+		return nil, md, doc, mechanics.Invalid("%s:%d: %s", file, max(1, doc.KeyLine(k)), msg)
+	}
+	if doc.Tables("rule") < len(raw.Rule) {
+		// rule = [ … ] written inline: the rules have no lines of their own.
+		return nil, md, doc, mechanics.Invalid("%s:%d: write each rule as a [[rule]] table (id = …, [rule.vars], …), not rule = [ … ]", file, max(1, doc.Line("rule")))
 	}
 	// The order of keys within each rule (TOML tables are unordered maps;
-	// bindings are not).
+	// bindings are not), the tables a dotted key makes included.
 	order := make([]map[string][]string, len(raw.Rule))
 	idx := -1
+	var seen map[[2]string]bool
 	for _, k := range md.Keys() {
 		if len(k) == 0 || k[0] != "rule" {
 			continue
 		}
 		if len(k) == 1 {
 			idx++
-			order[idx] = map[string][]string{}
+			order[idx], seen = map[string][]string{}, map[[2]string]bool{}
 			continue
 		}
-		if len(k) >= 3 && idx >= 0 {
-			parent := strings.Join(k[1:len(k)-1], ".")
-			order[idx][parent] = append(order[idx][parent], k[len(k)-1])
-		}
-	}
-	lines := keyLines(src)
-	if len(lines.rules) < len(raw.Rule) {
-		// rule = [ … ] written inline: the rules have no lines of their own.
-		return nil, md, mechanics.Invalid("%s:%d: write each rule as a [[rule]] table (id = …, [rule.vars], …), not rule = [ … ]", file, max(1, topKeyLine(src, "rule")))
-	}
-	var out []*Rule
-	seen := map[string]bool{}
-	for i, t := range raw.Rule {
-		rd := &ruleReader{file: file, i: i, t: t, order: order[i], lines: lines, names: map[string]string{}}
-		r, err := rd.rule()
-		if err != nil {
-			return nil, md, err
-		}
-		if seen[r.ID] {
-			return nil, md, mechanics.Invalid("%s:%d: rule %s is defined twice", file, lines.rule(i), r.ID)
-		}
-		seen[r.ID] = true
-		out = append(out, r)
-	}
-	return out, md, nil
-}
-
-// lineIndex finds the lines of a rule file's keys: rule i, table, key.
-type lineIndex struct {
-	rules []int             // line of each [[rule]]
-	keys  map[[3]string]int // {rule index, table, key} → line
-	tabs  map[[2]string]int // {rule index, table} → line of [rule.table]
-	top   map[[2]string]int // {rule index, key} → line of a key of the rule itself
-}
-
-var (
-	ruleHeader  = regexp.MustCompile(`^\s*\[\[\s*rule\s*\]\]`)
-	tableHeader = regexp.MustCompile(`^\s*\[\s*rule\.([A-Za-z_]+)\s*\]`)
-	keyLine     = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=`)
-)
-
-func keyLines(src []byte) *lineIndex {
-	li := &lineIndex{keys: map[[3]string]int{}, tabs: map[[2]string]int{}, top: map[[2]string]int{}}
-	rule, table := -1, ""
-	for n, l := range strings.Split(string(src), "\n") {
-		line := n + 1
-		switch {
-		case ruleHeader.MatchString(l):
-			rule++
-			table = ""
-			li.rules = append(li.rules, line)
-		case tableHeader.MatchString(l):
-			table = tableHeader.FindStringSubmatch(l)[1]
-			li.tabs[[2]string{fmt.Sprint(rule), table}] = line
-		case strings.HasPrefix(strings.TrimSpace(l), "["):
-			table = "?"
-		case keyLine.MatchString(l) && rule >= 0:
-			k := keyLine.FindStringSubmatch(l)[1]
-			if table == "" {
-				li.top[[2]string{fmt.Sprint(rule), k}] = line
-			} else {
-				li.keys[[3]string{fmt.Sprint(rule), table, k}] = line
+		for j := 2; j < len(k) && idx >= 0; j++ {
+			parent := strings.Join(k[1:j], ".")
+			if !seen[[2]string{parent, k[j]}] {
+				seen[[2]string{parent, k[j]}] = true
+				order[idx][parent] = append(order[idx][parent], k[j])
 			}
 		}
 	}
-	return li
-}
-
-func (li *lineIndex) rule(i int) int {
-	if i < len(li.rules) {
-		return li.rules[i]
+	var out []*Rule
+	ids := map[string]bool{}
+	for i, t := range raw.Rule {
+		rd := &ruleReader{file: file, i: i, t: t, order: order[i], doc: doc, names: map[string]string{}}
+		r, err := rd.rule()
+		if err != nil {
+			return nil, md, doc, err
+		}
+		if ids[r.ID] {
+			return nil, md, doc, mechanics.Invalid("%s:%d: rule %s is defined twice", file, rd.line(), r.ID)
+		}
+		ids[r.ID] = true
+		out = append(out, r)
 	}
-	return 0
+	return out, md, doc, nil
 }
-
-func (li *lineIndex) key(i int, table, key string) int {
-	if l, ok := li.keys[[3]string{fmt.Sprint(i), table, key}]; ok {
-		return l
-	}
-	if l, ok := li.tabs[[2]string{fmt.Sprint(i), table}]; ok {
-		return l
-	}
-	return li.rule(i)
-}
-
-var ruleKeys = []string{"id", "summary", "doc", "params", "let", "next", "vars", "events", "bands", "process"}
 
 // ruleReader reads one [[rule]] table of a file, section by section: the
 // table, where its keys are (their order and lines), and the names the
@@ -247,9 +204,12 @@ type ruleReader struct {
 	i     int // the rule's index in the file
 	t     map[string]any
 	order map[string][]string // the keys of each table in the order written ("params", "process.state")
-	lines *lineIndex
+	doc   *tomlscan.Doc       // the line of every key
 	id    string
 	names map[string]string // name → what it is, to refuse clashes
+	// process is set for a rule with [rule.process], whose outputs read
+	// time and the state: names no parameter or binding may take.
+	inProcess bool
 }
 
 // at is a place in the file: "house.toml:12".
@@ -261,11 +221,22 @@ func (rd *ruleReader) fail(line int, format string, a ...any) error {
 }
 
 // line is the line of the rule's [[rule]].
-func (rd *ruleReader) line() int { return rd.lines.rule(rd.i) }
+func (rd *ruleReader) line() int { return max(1, rd.doc.Line("rule", rd.i)) }
 
-// key is the line of a key of one of the rule's tables (of the table, or
-// of the rule, when the key is not found).
-func (rd *ruleReader) key(table, key string) int { return rd.lines.key(rd.i, table, key) }
+// key is the line of a key of the rule (a path: "params", "bonus"), or of
+// the nearest table around it that is written.
+func (rd *ruleReader) key(path ...string) int {
+	p := []any{"rule", rd.i}
+	for _, k := range path {
+		p = append(p, k)
+	}
+	return max(1, rd.doc.Line(p...))
+}
+
+// at is the line of a path within the rule (keys and array indexes).
+func (rd *ruleReader) lineOf(path []any) int {
+	return max(1, rd.doc.Line(append([]any{"rule", rd.i}, path...)...))
+}
 
 // str is a string key of the rule ("" when absent).
 func (rd *ruleReader) str(k string) (string, error) {
@@ -303,6 +274,9 @@ func (rd *ruleReader) claim(line int, name, what string) error {
 	if why := reserved(name); why != "" {
 		return rd.fail(line, "rule %s: %s %q %s: give it another name", rd.id, what, name, why)
 	}
+	if rd.inProcess && (name == "time" || name == "state") {
+		return rd.fail(line, "rule %s: %s %q: %s is reserved in a process (its outputs read time and the state): give it another name", rd.id, what, name, name)
+	}
 	if prev, ok := rd.names[name]; ok {
 		return rd.fail(line, "rule %s: %s %s clashes with %s %s", rd.id, what, name, prev, name)
 	}
@@ -313,6 +287,14 @@ func (rd *ruleReader) claim(line int, name, what string) error {
 // rule reads the rule, section by section, and compiles it at its
 // defaults.
 func (rd *ruleReader) rule() (*Rule, error) {
+	if err := ruleShape.check(nil, rd.t); err != nil {
+		who := fmt.Sprintf("rule %d", rd.i+1)
+		if id, ok := rd.t["id"].(string); ok && idPattern.MatchString(id) {
+			who = "rule " + id
+		}
+		return nil, rd.fail(rd.lineOf(err.path), "%s: %s", who, err.msg)
+	}
+	_, rd.inProcess = rd.t["process"]
 	r, err := rd.header()
 	if err != nil {
 		return nil, err
@@ -358,17 +340,8 @@ func (rd *ruleReader) rule() (*Rule, error) {
 	return r, nil
 }
 
-// header checks the rule's keys and reads its id, summary and doc.
+// header reads the rule's id, summary and doc.
 func (rd *ruleReader) header() (*Rule, error) {
-	for _, k := range slices.Sorted(maps.Keys(rd.t)) {
-		if !slices.Contains(ruleKeys, k) {
-			msg := fmt.Sprintf("rule %d: unknown key %q", rd.i+1, k)
-			if s := suggest.Closest(k, ruleKeys); s != "" {
-				msg += fmt.Sprintf(" — did you mean %q?", s)
-			}
-			return nil, rd.fail(rd.line(), "%s", msg)
-		}
-	}
 	id, err := rd.str("id")
 	if err != nil {
 		return nil, err

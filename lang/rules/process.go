@@ -102,16 +102,19 @@ func (rd *ruleReader) process() (*ProcessDef, error) {
 	}
 	x, err := notation.Parse(until)
 	if err != nil {
-		return nil, rd.fail(line, "rule %s, process.until: %w", id, err)
+		return nil, rd.fail(rd.key("process", "until"), "rule %s, process.until: %w", id, err)
 	}
-	p.Until = Def{Name: "until", Src: until, X: x, Where: fmt.Sprintf("%s: rule %s, process.until", rd.at(line), id)}
+	p.Until = Def{Name: "until", Src: until, X: x, Where: fmt.Sprintf("%s: rule %s, process.until", rd.at(rd.key("process", "until")), id)}
+	if _, ok := t["horizon"]; ok {
+		line = rd.key("process", "horizon")
+	}
 	if err := rd.horizon(line, t["horizon"], p); err != nil {
 		return nil, err
 	}
 	if u, ok := t["unit"]; ok {
 		s, ok := u.(string)
 		if !ok || s == "" {
-			return nil, rd.fail(line, "rule %s: unit must be a word (\"round\")", id)
+			return nil, rd.fail(rd.key("process", "unit"), "rule %s: unit must be a word (\"round\")", id)
 		}
 		p.Unit = s
 	}
@@ -150,8 +153,8 @@ func (rd *ruleReader) stateVar(line int, name string, v any) (StateVar, error) {
 		if !ok {
 			return StateVar{}, rd.fail(line, "rule %s: state variable %s needs a whole-number %s (or an expression of the parameters in quotes)", id, name, k)
 		}
-		if x < -1e6 || x > 1e6 {
-			return StateVar{}, rd.fail(line, "rule %s: state variable %s: %s = %d is beyond ±1000000", id, name, k, x)
+		if x < -maxBound || x > maxBound {
+			return StateVar{}, rd.fail(line, "rule %s: state variable %s: %s = %d is beyond ±%d", id, name, k, x, maxBound)
 		}
 		sv.set(k, int(x))
 	}
@@ -179,19 +182,25 @@ func (rd *ruleReader) horizon(line int, v any, p *ProcessDef) error {
 	}
 	h, ok := v.(int64)
 	if !ok || h < 1 || h > maxHorizon {
-		return rd.fail(line, "rule %s: a process needs a whole-number horizon = 1…100000 (steps followed at most), or an expression of the parameters in quotes", rd.id)
+		return rd.fail(line, "rule %s: a process needs a whole-number horizon = 1…%d (steps followed at most), or an expression of the parameters in quotes", rd.id, maxHorizon)
 	}
 	p.Horizon = int(h)
 	return nil
 }
 
-// maxHorizon bounds a process rule's horizon.
-const maxHorizon = 100_000
+// maxHorizon bounds a process rule's horizon; maxBound the bounds of its
+// state variables (±).
+const (
+	maxHorizon = 100_000
+	maxBound   = 1_000_000
+)
 
 // resolve returns the process with its bounds and horizon evaluated at the
 // given parameters (the process itself when they are all numbers).
-func (p *ProcessDef) resolve(id string, params map[string]expr.Rat) (*ProcessDef, error) {
-	eval := func(d Def) (int, error) {
+func (p *ProcessDef) resolve(r *Rule, params map[string]expr.Rat) (*ProcessDef, error) {
+	// eval is the whole number an expression of the parameters gives,
+	// within [lo, hi] (what it is and its range in words, for the error).
+	eval := func(d Def, what, within string, lo, hi int64) (int, error) {
 		v, err := newCompiler(params).compile(d.X)
 		if err != nil {
 			return 0, ruleError(d, err)
@@ -200,34 +209,35 @@ func (p *ProcessDef) resolve(id string, params map[string]expr.Rat) (*ProcessDef
 		if err != nil {
 			return 0, ruleError(d, errAt(d.X.Pos(), "it must read only the parameters: %v", err))
 		}
-		if !k.IsInt() || k.N < -1e6 || k.N > 1e6 {
-			return 0, ruleError(d, fmt.Errorf("it is %s at these settings: give a whole number within ±1000000", k))
+		if !k.IsInt() || k.N < lo || k.N > hi {
+			return 0, ruleError(d, fmt.Errorf("%s is %s at these settings: it must be a whole number %s", what, k, within))
 		}
 		return int(k.N), nil
 	}
 	out := *p
 	out.State = slices.Clone(p.State)
 	if p.HorizonX != nil {
-		h, err := eval(*p.HorizonX)
+		h, err := eval(*p.HorizonX, "the horizon", fmt.Sprintf("1…%d", maxHorizon), 1, maxHorizon)
 		if err != nil {
 			return nil, err
-		}
-		if h < 1 || h > maxHorizon {
-			return nil, ruleError(*p.HorizonX, fmt.Errorf("the horizon is %d at these settings: it must be 1…%d", h, maxHorizon))
 		}
 		out.Horizon = h
 	}
 	for i := range out.State {
 		sv := &out.State[i]
-		for k, d := range sv.Exprs {
-			n, err := eval(d)
+		for _, k := range []string{"start", "min", "max"} {
+			d, ok := sv.Exprs[k]
+			if !ok {
+				continue
+			}
+			n, err := eval(d, sv.Name+"."+k, fmt.Sprintf("within ±%d", maxBound), -maxBound, maxBound)
 			if err != nil {
 				return nil, err
 			}
 			sv.set(k, n)
 		}
 		if sv.Min > sv.Max || sv.Start < sv.Min || sv.Start > sv.Max {
-			return nil, mechanics.Invalid("%s: state variable %s: start %d must lie within [min, max] = [%d, %d] (at these settings)", id, sv.Name, sv.Start, sv.Min, sv.Max)
+			return nil, r.fail("state variable %s: start %d must lie within [min, max] = [%d, %d] (at these settings)", sv.Name, sv.Start, sv.Min, sv.Max)
 		}
 	}
 	return &out, nil
@@ -258,14 +268,14 @@ func (p *ProcessDef) stateNames() string {
 // the state variables; the step from each state compiles the rule's
 // bindings with the state's values as constants.
 func (r *Rule) buildProcess(params map[string]expr.Rat) (*mechanics.Spec, error) {
-	pd, err := r.Process.resolve(r.ID, params)
+	pd, err := r.Process.resolve(r, params)
 	if err != nil {
 		return nil, err
 	}
 	sp := stateSpace{vars: pd.State, params: params}
 	n, ok := sp.size()
 	if !ok {
-		return nil, mechanics.Invalid("%s: the state has more than %d combinations: narrow the state variables' bounds", r.where(), MaxStates)
+		return nil, r.fail("the state has more than %d combinations: narrow the state variables' bounds", MaxStates)
 	}
 	p, err := r.chain(pd, sp, n)
 	if err != nil {
@@ -473,7 +483,7 @@ func (r *Rule) step(sp stateSpace, s int) (mechanics.Node, error) {
 	}
 	spec, err := c.assemble()
 	if err != nil {
-		return nil, mechanics.Invalid("%s: %v", r.where(), err)
+		return nil, r.fail("%v", err)
 	}
 	rec := spec.Record
 	slots := make([]mechanics.Slot, len(rec.Fields))
@@ -487,7 +497,7 @@ func (r *Rule) step(sp stateSpace, s int) (mechanics.Node, error) {
 			return j, j >= 0
 		})
 		if err != nil {
-			return nil, mechanics.Invalid("%s: next.%s: %v", r.where(), pd.State[i].Name, err)
+			return nil, r.fail("next.%s: %v", pd.State[i].Name, err)
 		}
 		progs[i] = p
 	}

@@ -49,6 +49,17 @@ func (r *Rule) where() string {
 	return r.ID
 }
 
+// fail is an error of the rule as a whole, placed at its [[rule]] in a
+// file. A one-line rule has no place of its own: the mechanic's id, which
+// Model writes before every error of a build, names it (once: "expr: …",
+// not "expr: expr: …").
+func (r *Rule) fail(format string, a ...any) error {
+	if r.Line > 0 {
+		return mechanics.Invalid("%s: %s", r.where(), fmt.Sprintf(format, a...))
+	}
+	return mechanics.Invalid(format, a...)
+}
+
 // ruleError places a compilation error: the definition, then the line and
 // column inside its expression.
 func ruleError(d Def, err error) error {
@@ -432,7 +443,7 @@ func (c *compiler) spec(r *Rule) (*mechanics.Spec, error) {
 	}
 	spec, err := c.assemble()
 	if err != nil {
-		return nil, mechanics.Invalid("%s: %v", r.where(), err)
+		return nil, r.fail("%v", err)
 	}
 	for _, v := range vars {
 		spec.Var(v.d.Name, docOr(v.d), v.e)
@@ -444,7 +455,7 @@ func (c *compiler) spec(r *Rule) (*mechanics.Spec, error) {
 		spec.Band(b.d.Name, docOr(b.d), b.band, b.e)
 	}
 	if len(spec.Vars) == 0 && len(spec.Events) == 0 && len(spec.Bands) == 0 {
-		return nil, mechanics.Invalid("%s: the rule reports nothing: give it vars, events or bands", r.where())
+		return nil, r.fail("the rule reports nothing: give it vars, events or bands")
 	}
 	return spec, nil
 }
