@@ -44,10 +44,12 @@ func foreignHint(src string) string {
 	return ""
 }
 
-// withForeignHint adds foreignHint(src) to a syntax error's message, once.
+// withForeignHint adds foreignHint(src) to a syntax error's message, once,
+// unless the message names the construct and its row of
+// docs/translating.md already (hints.go: "AnyDice's function call …").
 func withForeignHint(err *SyntaxError, src string) *SyntaxError {
 	h := foreignHint(src)
-	if h == "" || strings.HasSuffix(err.Msg, h) {
+	if h == "" || strings.HasSuffix(err.Msg, h) || strings.Contains(err.Msg, translating) {
 		return err
 	}
 	return &SyntaxError{Pos: err.Pos, Msg: err.Msg + h}

@@ -20,11 +20,13 @@ func TestForeignSyntaxHint(t *testing.T) {
 	)
 	for _, c := range []struct{ src, err string }{
 		// AnyDice
-		{"output 3d6", `line 1, column 8: expected an operator or the end of the expression, found "3"` + anydice},
-		{"[highest 3 of 4d6]", `line 1, column 1: expected an expression, found "["` + anydice},
-		{"output [highest 3 of 4d6]", `line 1, column 8: expected an operator or the end of the expression, found "["` + anydice},
-		{"[lowest 1 of 3d6]", `line 1, column 1: expected an expression, found "["` + anydice},
-		{"d20 + [count {5,6} in 8d6]", `line 1, column 7: expected an expression, found "["` + anydice},
+		{"output 3d6", `line 1, column 8: AnyDice's output is not needed: oddsmith prints the distribution of the expression itself, so leave output out` + anydice},
+		// A message that names the construct and its row (hints.go)
+		// gets no second pointer.
+		{"[highest 3 of 4d6]", `line 1, column 1: AnyDice's function call [highest 3 of 4d6] is not supported: write highest(4d6, 3) or 4d6kh3 (docs/translating.md#anydice)`},
+		{"output [highest 3 of 4d6]", `line 1, column 8: AnyDice's output is not needed: oddsmith prints the distribution of the expression itself, so leave output out; AnyDice's function call [highest 3 of 4d6] is not supported: write highest(4d6, 3) or 4d6kh3 (docs/translating.md#anydice)`},
+		{"[lowest 1 of 3d6]", `line 1, column 1: AnyDice's function call [lowest 1 of 3d6] is not supported: write lowest(3d6) or 3d6kl (docs/translating.md#anydice)`},
+		{"d20 + [count {5,6} in 8d6]", `line 1, column 7: AnyDice's function call [count {5,6} in 8d6] is not supported: write count(8d6 >= 5) (docs/translating.md#anydice)`},
 		{"function: double X:n { result: 2*X }", `line 1, column 9: expected an operator or the end of the expression, found ":"` + anydice},
 		{"3d6 named \"damage\"", `line 1, column 5: expected an operator or the end of the expression, found "named"` + anydice},
 		{"1@3d6", `line 1, column 2: expected an operator or the end of the expression, found "@"` + anydice},

@@ -54,7 +54,7 @@ var foreignInputs = []struct{ src, err string }{
 	{"[count {1, 6} in 8d6]", "line 1, column 1: AnyDice's function call [count {1, 6} in 8d6] is not supported: a set that is not a run at an end of the die is several counts of one pool, named in a rule file (docs/translating.md#anydice)"},
 	{"[middle 1 of 3d6]", "line 1, column 1: AnyDice's function call [middle 1 of 3d6] is not supported: the middle dice are highest(pool, n) - highest(pool, m) of one pool, named in a rule file (docs/translating.md#anydice)"},
 	{"[sort 3d6]", "line 1, column 1: AnyDice's function call [sort 3d6] is not supported: see docs/translating.md#anydice for its oddsmith form"},
-	{"output 3d6", "line 1, column 8: AnyDice's output is not needed: oddsmith prints the distribution of the expression itself, so leave output out"},
+	{"output 3d6", "line 1, column 8: AnyDice's output is not needed: oddsmith prints the distribution of the expression itself, so leave output out — this looks like AnyDice syntax: see docs/translating.md#anydice"},
 	{"output [highest 3 of 4d6]", "line 1, column 8: AnyDice's output is not needed: oddsmith prints the distribution of the expression itself, so leave output out; AnyDice's function call [highest 3 of 4d6] is not supported: write highest(4d6, 3) or 4d6kh3 (docs/translating.md#anydice)"},
 }
 
