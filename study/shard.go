@@ -73,20 +73,20 @@ func ParseShard(s string, getenv func(string) string) (Shard, error) {
 	sh := Shard{Count: k}
 	if is == "auto" {
 		for _, v := range IndexVars {
-			val := strings.TrimSpace(getenv(v))
+			val := getenv(v)
 			if val == "" {
 				continue
 			}
-			i, err := strconv.Atoi(val)
+			i, err := envIndex(val)
 			if err != nil {
-				return Shard{}, mechanics.Invalid("--shard auto/%d: %s=%q is not a whole number", k, v, val)
+				return Shard{}, mechanics.Invalid("--shard auto/%d: %s=%q is not a whole number (digits only)", k, v, val)
 			}
 			sh.From = v
 			if v == "SLURM_ARRAY_TASK_ID" {
-				if m := strings.TrimSpace(getenv("SLURM_ARRAY_TASK_MIN")); m != "" {
-					lo, err := strconv.Atoi(m)
+				if m := getenv("SLURM_ARRAY_TASK_MIN"); m != "" {
+					lo, err := envIndex(m)
 					if err != nil {
-						return Shard{}, mechanics.Invalid("--shard auto/%d: SLURM_ARRAY_TASK_MIN=%q is not a whole number", k, m)
+						return Shard{}, mechanics.Invalid("--shard auto/%d: SLURM_ARRAY_TASK_MIN=%q is not a whole number (digits only)", k, m)
 					}
 					i -= lo
 					sh.From = "SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN"
@@ -106,6 +106,16 @@ func ParseShard(s string, getenv func(string) string) (Shard, error) {
 	}
 	sh.Index = i
 	return sh, nil
+}
+
+// envIndex reads an array index a scheduler set: decimal digits and
+// nothing else (a space, a sign or a '0x' is a damaged variable, not an
+// index to guess at).
+func envIndex(s string) (int, error) {
+	if s == "" || strings.Trim(s, "0123456789") != "" || len(s) > 9 {
+		return 0, fmt.Errorf("not an index")
+	}
+	return strconv.Atoi(s)
 }
 
 // Range is the slice [first, last) of total units that shard s runs:
