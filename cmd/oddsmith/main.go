@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 	"time"
 )
@@ -33,10 +32,11 @@ func (closedWriter) Write([]byte) (int, error) { return 0, errStdoutClosed }
 // startup prepares the process: it returns the standard output to write
 // to, or a refusal to start (one line, exit 1).
 func startup() (io.Writer, error) {
-	// A fatal error of the Go runtime (out of memory under ulimit -v, say)
-	// prints its one or two lines, not every goroutine's stack; it still
-	// exits 2, as the runtime always does (see README, "Limits").
-	debug.SetTraceback("none")
+	// The Go runtime's own fatal errors (out of memory under a tight
+	// ulimit -v, a poller without descriptors) always print every
+	// goroutine's stack and exit 2, whatever GOTRACEBACK says (a runtime
+	// throw forces it); what can be checked before is checked here (see
+	// README, "Limits").
 	if n := freeDescriptors(minFreeFiles); n < minFreeFiles {
 		return nil, fmt.Errorf("too few files can be opened (ulimit -n %d, %d free): oddsmith needs %d; raise the limit", openFilesLimit(), n, minFreeFiles)
 	}
