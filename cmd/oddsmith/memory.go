@@ -10,9 +10,10 @@ import (
 )
 
 // memoryFlag adds --memory to a command: the memory budget of one
-// computation. A model that needs more is refused before it allocates.
+// computation's tables (README, "Memory", says what it counts). A model
+// that needs more is refused before it allocates.
 func memoryFlag(fs *flagSet) *string {
-	return fs.String("memory", "1GiB", "memory budget of one computation, e.g. `SIZE` = 512MiB, 4GiB, 2GB or bytes; a model that needs more is refused (exit 2)")
+	return fs.String("memory", "1GiB", "memory budget of one computation's tables, e.g. `SIZE` = 512MiB, 4GiB, 2GB or bytes (1MiB to 1PiB); a model that needs more is refused (exit 2); the runtime and the output being printed are not counted")
 }
 
 // parseMemory reads a size from 1MiB to 1PiB, both included: bytes, or a
