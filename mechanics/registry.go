@@ -457,7 +457,10 @@ func (m *Mechanic) Set(c Config, kv string) error {
 	}
 	if p := m.findParam(name); p != nil {
 		v, err := ParseNumber(val)
-		if err != nil {
+		switch {
+		case err != nil && isDecimal(val):
+			return Invalid("%s: parameter %s=%s is past the range of numbers (about 1e-308 to 1e308 in size)", m.ID, p.Name, val)
+		case err != nil:
 			return Invalid("%s: parameter %s=%q is not a number (write it in decimals: 10, -2.5, 1e3)", m.ID, p.Name, val)
 		}
 		v += 0 // -0 is 0 (one value, one fingerprint)
@@ -537,7 +540,9 @@ func ParseNumber(s string) (float64, error) {
 		return 0, fmt.Errorf("%q is not a decimal number", s)
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+	mantissa, _, _ := strings.Cut(strings.ToLower(s), "e")
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) || (v == 0 && strings.Trim(mantissa, "+-0.") != "") {
+		// Past the largest float, or so small it reads as 0 (1e-400).
 		return 0, fmt.Errorf("%q is past the range of numbers (about 1e-308 to 1e308 in size)", s)
 	}
 	return v + 0, nil

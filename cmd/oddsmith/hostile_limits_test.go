@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/study"
@@ -332,6 +333,65 @@ func TestHostileLimitsOutputs(t *testing.T) {
 	noTemps(t, dir, "afile", "dangling", "into-missing", "loop1", "loop2", "sub", "chain", "target.txt", "chained.txt")
 }
 
+// TestHostileLimitsInputErrors: an input the system cannot open (no
+// descriptor left) is a runtime failure, exit 1 (issue 27: readPlan called
+// EMFILE bad input); a name at fault is bad input; both say it in words.
+func TestHostileLimitsInputErrors(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		err   error
+		input bool
+		words string
+	}{
+		{syscall.EMFILE, false, "too many open files (see ulimit -n)"},
+		{syscall.EIO, false, "input/output error"},
+		{syscall.ENOENT, true, "no such file or folder"},
+		{syscall.EACCES, true, "permission denied"},
+		{syscall.ENOTDIR, true, "a part of the path is not a folder"},
+		{syscall.ELOOP, true, "too many symbolic links"},
+	} {
+		err := inputError("plan", "p.toml", &os.PathError{Op: "open", Path: "p.toml", Err: c.err})
+		if mechanics.IsInput(err) != c.input || err.Error() != "cannot read the plan p.toml: "+c.words && !strings.HasPrefix(err.Error(), "cannot read the plan p.toml: "+c.words) {
+			t.Errorf("%v: %v (bad input: %v); want bad input %v saying %q", c.err, err, mechanics.IsInput(err), c.input, c.words)
+		}
+		if strings.Contains(err.Error(), "open p.toml") {
+			t.Errorf("%v: %q names the Go operation", c.err, err)
+		}
+	}
+}
+
+// TestHostileLimitsLeftovers: a failed plan or sweep leaves no folder it
+// made (issue 27: a failed sweep left an empty directory, a failed plan
+// its .out.oddsmith-NNN), and the temporary files of a killed run (older
+// than this one) are removed by the next write beside them.
+func TestHostileLimitsLeftovers(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "big.toml")
+	os.WriteFile(plan, []byte("[[analysis]]\nname = \"small\"\nexpr = \"3d6\"\n[[analysis]]\nname = \"big\"\nexpr = \"2000d1000\"\n"), 0o644)
+	hostile(t, 2, "run", plan, "-o", filepath.Join(dir, "a", "b", "report"), "-q", "--memory", "1MiB")
+	hostile(t, 2, "sweep", "--expr", "n*d1000 + 1000d1000", "--vary", "n=1..2", "-o", filepath.Join(dir, "c", "d"), "-q", "--memory", "1MiB")
+	noTemps(t, dir, "big.toml")
+	// A killed run's leftovers, an hour old: removed. A fresh one (a run
+	// writing now) and another name stay.
+	old := filepath.Join(dir, ".out.txt.tmp3k9x1q")
+	fresh := filepath.Join(dir, ".out.txt.tmp3k9x2q")
+	mine := filepath.Join(dir, ".out.txt.tmp-mine")
+	oldBundle := filepath.Join(dir, ".rep.oddsmith-123456")
+	for _, f := range []string{old, fresh, mine} {
+		os.WriteFile(f, []byte("half"), 0o644)
+	}
+	os.Mkdir(oldBundle, 0o777)
+	os.WriteFile(filepath.Join(oldBundle, "a.csv"), []byte("half"), 0o644)
+	hour := time.Now().Add(-time.Hour)
+	for _, f := range []string{old, mine, oldBundle} {
+		os.Chtimes(f, hour, hour)
+	}
+	hostile(t, 0, "exact", "ag.skill_test", "-o", filepath.Join(dir, "out.txt"))
+	hostile(t, 0, "run", "../../examples/tour.toml", "-o", filepath.Join(dir, "rep"), "-q")
+	noTemps(t, dir, "big.toml", "out.txt", filepath.Base(fresh), filepath.Base(mine), "rep")
+}
+
 // TestHostileLimitsFlags: odd numbers in flags and settings are read in
 // decimals or refused with one line (exit 2): 010 is ten, 0x10, 1_0, 1e3
 // for a count, a space, a sign where none fits are refused.
@@ -359,7 +419,7 @@ func TestHostileLimitsFlags(t *testing.T) {
 		{[]string{"exact", "ag.skill_test", "--set", "skill=0x1"}, 2, "is not a number"},
 		{[]string{"exact", "ag.skill_test", "--set", "skill=0b1"}, 2, "is not a number"},
 		{[]string{"exact", "ag.skill_test", "--set", "skill=Inf"}, 2, "is not a number"},
-		{[]string{"exact", "ag.skill_test", "--set", "skill=1e400"}, 2, "is not a number"},
+		{[]string{"exact", "ag.skill_test", "--set", "skill=1e400"}, 2, "past the range of numbers"},
 		{[]string{"exact", "ag.skill_test", "--set", "skill=.5e1"}, 0, ""},
 		{[]string{"exact", "ag.skill_test", "--set", "skill= 2 "}, 0, ""},
 		{[]string{"sweep", "ag.skill_test", "--vary", "skill=1_0,2"}, 2, "is not a number"},

@@ -24,10 +24,7 @@ const maxPlanBytes = 16 << 20
 func openInput(name, what string) (*os.File, os.FileInfo, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		if os.IsNotExist(err) || os.IsPermission(err) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP) {
-			return nil, nil, badInput("cannot read the %s %s: %s", what, name, reports.Words(err))
-		}
-		return nil, nil, fmt.Errorf("cannot read the %s %s: %s", what, name, reports.Words(err))
+		return nil, nil, inputError(what, name, err)
 	}
 	st, err := f.Stat()
 	if err != nil {
@@ -39,6 +36,16 @@ func openInput(name, what string) (*os.File, os.FileInfo, error) {
 		return nil, nil, badInput("cannot read the %s %s: it is a directory", what, name)
 	}
 	return f, st, nil
+}
+
+// inputError is the failure to open an input file: bad input when the
+// name is at fault (missing, unreadable, through a file, a loop of links),
+// a runtime failure when the system is (no descriptor left, an I/O error).
+func inputError(what, name string, err error) error {
+	if os.IsNotExist(err) || os.IsPermission(err) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP) {
+		return badInput("cannot read the %s %s: %s", what, name, reports.Words(err))
+	}
+	return fmt.Errorf("cannot read the %s %s: %s", what, name, reports.Words(err))
 }
 
 // readLimited reads at most limit bytes of r; more is bad input.
