@@ -198,6 +198,12 @@ func folderError(shown, file string) error {
 // symbolic link the file at the end of its chain, which need not exist
 // yet (a dangling link's target is created) but whose folder must.
 func resolveOutput(path string) (string, error) {
+	// What the kernel reaches through every link: a device, a pipe or a
+	// socket is written at path itself (/dev/stdout is a link to
+	// /proc/self/fd/1, whose own link text, "pipe:[…]", is no path).
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return path, nil
+	}
 	target := path
 	for hops := 0; ; hops++ {
 		st, err := os.Lstat(target)

@@ -548,6 +548,20 @@ func TestHostileLimitsProcess(t *testing.T) {
 	if code, errOut := child(t, [3]*os.File{in, nil, nil}, nil, "exact", "ag.skill_test", "-o", out); code != 0 {
 		t.Errorf("closed stdout with -o: exit %d, %q", code, errOut)
 	}
+	// -o /dev/stdout into a pipe: /proc/self/fd/1's link text ("pipe:[…]")
+	// is no path; the pipe is written in place.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, errOut = child(t, [3]*os.File{in, pw, nil}, nil, "exact", "ag.skill_test", "-o", "/dev/stdout")
+	pw.Close()
+	var piped bytes.Buffer
+	piped.ReadFrom(pr)
+	pr.Close()
+	if code != 0 || !strings.Contains(piped.String(), "ag.skill_test") {
+		t.Errorf("-o /dev/stdout into a pipe: exit %d, %q, stdout %q", code, errOut, piped.String())
+	}
 	// Too few descriptors: the child lowers its own limit before main.
 	for _, n := range []string{"5", "6", "7"} {
 		code, errOut := child(t, [3]*os.File{nil, null, nil}, []string{"ODDSMITH_NOFILE=" + n}, "sim", "ag.skill_test", "-n", "1000", "-q")
