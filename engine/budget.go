@@ -138,12 +138,21 @@ func TooLong() error {
 	return mechanics.Invalid("the exact computation would take minutes or more (over %.0g operations): simulate it (oddsmith sim) or make the model smaller (fewer dice, fewer sides, a shorter horizon)", float64(MaxWork))
 }
 
-// Plan refuses, before starting, work estimated beyond MaxWork.
+// Plan refuses, before starting, work estimated beyond what is left of
+// MaxWork (the work ticked so far counts).
 func (b *Budget) Plan(ops float64) error {
-	if ops > MaxWork {
+	if ops+float64(b.Spent()) > MaxWork {
 		return TooLong()
 	}
 	return nil
+}
+
+// Spent is the work ticked so far.
+func (b *Budget) Spent() int64 {
+	if b == nil {
+		return 0
+	}
+	return b.spent + int64(b.work)
 }
 
 // Budget carries a computation's context and memory budget through an
@@ -211,14 +220,6 @@ func (b *Budget) Tick(units int) error {
 	}
 	b.work = 0
 	return b.ctx.Err()
-}
-
-// Spent is the work counted so far (by Tick), in work units.
-func (b *Budget) Spent() int64 {
-	if b == nil {
-		return 0
-	}
-	return b.spent + int64(b.work)
 }
 
 // Limit is the budget in bytes.

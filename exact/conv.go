@@ -2,7 +2,6 @@ package exact
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/oddsmith/oddsmith/engine"
 )
@@ -129,7 +128,10 @@ func sumUniform(bg *engine.Budget, a engine.Dist, n int) (engine.Dist, error) {
 	if err := bg.Plan(1.5 * float64(n) * float64(n) * float64(w)); err != nil {
 		return engine.Dist{}, err
 	}
-	if err := needDense(bg, n*a.Lo, n*a.Hi(), "a sum"); err != nil {
+	// Three arrays of the sum's size are live at once: two buffers and the
+	// running sums.
+	span := engine.Span(n*a.Lo, n*a.Hi())
+	if err := bg.Need(engine.MulBytes(span, 3*engine.FloatBytes), engine.AdviceValues, "the distribution of a sum of %d dice, over the %d values from %d to %d, and its two working arrays", n, span, n*a.Lo, n*a.Hi()); err != nil {
 		return engine.Dist{}, err
 	}
 	size := n*(w-1) + 1
@@ -165,7 +167,7 @@ func sumUniform(bg *engine.Budget, a engine.Dist, n int) (engine.Dist, error) {
 		d := flushTiny(engine.Dist{Lo: lo, P: out})
 		cur, lo = d.P, d.Lo
 	}
-	return engine.Dist{Lo: lo, P: slices.Clone(cur)}, nil
+	return engine.Dist{Lo: lo, P: cur}, nil // no copy: nothing else holds cur
 }
 
 func sumNSquaring(bg *engine.Budget, a engine.Dist, n int) (engine.Dist, error) {

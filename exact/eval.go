@@ -22,6 +22,9 @@ func evalChecked(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, erro
 	if err := mechanics.Validate(n); err != nil {
 		return engine.Dist{}, 0, err
 	}
+	if err := planModel(b, n); err != nil {
+		return engine.Dist{}, 0, err
+	}
 	return evalNode(b, n)
 }
 

@@ -208,6 +208,46 @@ func keepOne(b *engine.Budget, ft faceTable, n int, highest bool) (engine.Dist, 
 	return engine.Dist{Lo: lo, P: p}.Trim(), nil
 }
 
+// keepRowUnits is what keep pays for each count of dice at each row and
+// face besides the multiply-adds of the row (its binomial weight, its kept
+// count, the slicing), in multiply-adds: with it the ticks follow the time
+// also where rows are a value or two wide (255d100000kh1).
+const keepRowUnits = 12
+
+// keptOf is the number of kept dice among the m lowest of n placed (of k
+// kept): keep's kept count for a whole row.
+func keptOf(n, k, m int, highest bool) int {
+	if highest {
+		return max(0, m-(n-k))
+	}
+	return min(m, k)
+}
+
+// keepWork is the work keep does for k of n dice of ft, in its ticks,
+// summed before it starts. Before face i (faces ascending from f₀) row m of
+// the table (m dice placed) spans the kept sums of its kept dice, K(m)·(f_{i−1}
+// − f₀) + 1 values (at most the table's width), and a face costs (n − m +
+// 1)·(width + keepRowUnits) at every row. Rows that hold no mass yet (a
+// binomial weight below the smallest float) are not ticked, so it is an
+// upper bound, within a few per cent once every row is reached. It stops
+// counting past stop.
+func keepWork(ft faceTable, n, k int, highest bool, stop float64) float64 {
+	if k == 0 || n == 0 || len(ft.faces) == 0 {
+		return 0
+	}
+	fmin, fmax := ft.faces[0], ft.faces[len(ft.faces)-1]
+	ns := float64(engine.Span(min(0, k*fmin), max(0, k*fmax)))
+	work := float64(n+1) * (1 + keepRowUnits) // face 0: row 0 only
+	for i := 1; i < len(ft.faces) && work <= stop; i++ {
+		d := float64(ft.faces[i-1] - fmin)
+		for m := 0; m <= n; m++ {
+			width := min(ns, float64(keptOf(n, k, m, highest))*d+1)
+			work += float64(n-m+1) * (width + keepRowUnits)
+		}
+	}
+	return work
+}
+
 // keep returns the distribution of the sum of the k highest (or lowest) of
 // n rolls of a die. Faces are popped in ascending order with conditional
 // binomial weights over the state (dice placed, kept sum): O(F·n²·S) for F
@@ -217,6 +257,9 @@ func keepOne(b *engine.Budget, ft faceTable, n int, highest bool) (engine.Dist, 
 func keep(b *engine.Budget, ft faceTable, n, k int, highest bool) (engine.Dist, error) {
 	if k == 0 || n == 0 {
 		return engine.Point(0), nil
+	}
+	if err := b.Plan(keepWork(ft, n, k, highest, engine.MaxWork)); err != nil {
+		return engine.Dist{}, err
 	}
 	fmin, fmax := ft.faces[0], ft.faces[len(ft.faces)-1]
 	// Partial kept sums lie between 0 and the full ones.
@@ -255,7 +298,7 @@ func keep(b *engine.Budget, ft faceTable, n, k int, highest bool) (engine.Dist, 
 			if lo[m] > hi[m] {
 				continue
 			}
-			if err := b.Tick((n - m + 1) * (hi[m] - lo[m] + 1)); err != nil {
+			if err := b.Tick((n - m + 1) * (hi[m] - lo[m] + 1 + keepRowUnits)); err != nil {
 				return engine.Dist{}, err
 			}
 			r := n - m

@@ -125,7 +125,8 @@ func (c Config) Float(name string) float64 {
 func (c Config) Rat(name string) expr.Rat {
 	r, err := expr.Decimal(c.Float(name))
 	if err != nil {
-		panic("mechanics: parameter " + name + ": " + err.Error())
+		// Set refuses such values; one set another way is bad input too.
+		panic(Fault{Invalid("parameter %s: %v: round it to fewer decimals", name, err)})
 	}
 	return r
 }
@@ -275,6 +276,9 @@ func (m *Mechanic) Model(c Config) (spec *Spec, err error) {
 			// A fault of the model is an error; anything else panics again.
 			fault := Recovered(x)
 			spec, err = nil, fmt.Errorf("%s: building the model failed: %w", m.ID, fault)
+			if IsInput(fault) {
+				err = AsInput(fmt.Errorf("%s: %w", m.ID, fault))
+			}
 			if expr.IsOverflow(fault) {
 				err = Invalid("%s: the values given need fractions too large for exact arithmetic (over 64 bits); give the real parameters fewer decimals", m.ID)
 			}
@@ -452,9 +456,12 @@ func (m *Mechanic) Set(c Config, kv string) error {
 		return Invalid("setting %q is not of the form name=value", kv)
 	}
 	if p := m.findParam(name); p != nil {
-		v, err := strconv.ParseFloat(val, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return Invalid("%s: parameter %s=%q is not a number", m.ID, p.Name, val)
+		v, err := ParseNumber(val)
+		switch {
+		case err != nil && isDecimal(val):
+			return Invalid("%s: parameter %s=%s is past the range of numbers (about 1e-308 to 1e308 in size)", m.ID, p.Name, val)
+		case err != nil:
+			return Invalid("%s: parameter %s=%q is not a number (write it in decimals: 10, -2.5, 1e3)", m.ID, p.Name, val)
 		}
 		v += 0 // -0 is 0 (one value, one fingerprint)
 		if !p.Real && v != math.Trunc(v) {
@@ -462,6 +469,12 @@ func (m *Mechanic) Set(c Config, kv string) error {
 		}
 		if v < p.Min || v > p.Max {
 			return Invalid("%s: parameter %s=%s out of range [%s, %s]", m.ID, p.Name, val, FormatNum(p.Min), FormatNum(p.Max))
+		}
+		// Models take parameters as exact fractions (Config.Rat), in both
+		// engines: a value whose decimal does not fit one is refused here,
+		// not found out while the model is built.
+		if _, err := expr.Decimal(v); err != nil {
+			return Invalid("%s: parameter %s=%s has more digits than exact arithmetic holds (a fraction of two 64-bit integers, so at most 18 decimal places): round it%s", m.ID, p.Name, val, roundedHint(v))
 		}
 		c.Params[p.Name] = v
 		return nil
@@ -495,6 +508,17 @@ func (m *Mechanic) Set(c Config, kv string) error {
 	return Invalid("%s: unknown parameter or option %q (%srun 'oddsmith describe %s')", m.ID, name, hint, m.ID)
 }
 
+// roundedHint suggests a value that exact arithmetic holds: v rounded to
+// 18 decimal places (", say 0" for 1e-19), or nothing when that is no
+// nearer.
+func roundedHint(v float64) string {
+	r := math.Round(v*1e18) / 1e18
+	if _, err := expr.Decimal(r); err != nil || math.IsInf(r, 0) || math.IsNaN(r) {
+		return ""
+	}
+	return ", say " + FormatNum(r+0)
+}
+
 // Configure starts from the defaults and applies settings in order.
 func (m *Mechanic) Configure(settings []string) (Config, error) {
 	c := m.DefaultConfig()
@@ -504,6 +528,59 @@ func (m *Mechanic) Configure(settings []string) (Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// ParseNumber reads a finite number written in decimals, as people write
+// numbers: digits with an optional sign, point and exponent ("10", "-2.5",
+// ".5", "1e3"). What strconv.ParseFloat also takes — underscores ("1_0"
+// would be 10), hexadecimal ("0x1p3"), "inf" and "nan" — is refused, and so
+// is a value past the range of a float64.
+func ParseNumber(s string) (float64, error) {
+	if !isDecimal(s) {
+		return 0, fmt.Errorf("%q is not a decimal number", s)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	mantissa, _, _ := strings.Cut(strings.ToLower(s), "e")
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) || (v == 0 && strings.Trim(mantissa, "+-0.") != "") {
+		// Past the largest float, or so small it reads as 0 (1e-400).
+		return 0, fmt.Errorf("%q is past the range of numbers (about 1e-308 to 1e308 in size)", s)
+	}
+	return v + 0, nil
+}
+
+// isDecimal reports whether s is [+-]digits[.digits][e[+-]digits], with
+// digits on at least one side of the point.
+func isDecimal(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	n := digits()
+	if i < len(s) && s[i] == '.' {
+		i++
+		n += digits()
+	}
+	if n == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 // FormatNum prints a number without a trailing ".0".

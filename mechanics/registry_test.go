@@ -264,3 +264,42 @@ func TestSettingsSaySentinels(t *testing.T) {
 		t.Errorf("at s0=3: %+v", ps)
 	}
 }
+
+// TestSetNumbersExactArithmeticHolds: a parameter is a number in decimals
+// that exact arithmetic holds; anything else is bad input in one line
+// (issue 27: rate=1e-19 was a panic while the model was built, exit 1;
+// n=1_0 was 10 while 0x1 was refused).
+func TestSetNumbersExactArithmeticHolds(t *testing.T) {
+	t.Parallel()
+	m := testMechanic()
+	bad := map[string]string{
+		"rate=1e-19": "round it, say 0", "rate=5e-324": "round it, say 0", "rate=0.0000000000000000001": "round it",
+		"n=1_0": "not a number", "n=0x1": "not a number", "n=0b1": "not a number", "n=0o7": "not a number",
+		"rate=0x1p-2": "not a number", "n=1e": "not a number", "n=.": "not a number", "n=+": "not a number",
+		"n=1e999": "past the range of numbers", "rate=1e-400": "past the range of numbers", "n= 1 2": "not a number",
+	}
+	for kv, want := range bad {
+		_, err := m.Configure([]string{kv})
+		if err == nil || !IsInput(err) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("Configure(%q): %v; want one line of bad input saying %q", kv, err, want)
+		}
+	}
+	good := map[string]float64{"rate=1e-18": 1e-18, "rate=0.000000000000000001": 1e-18, "n=010": 10, "n=+3": 3, "n=3.": 3,
+		"rate=.5": 0.5, "rate=5E-1": 0.5, "n=-0": 0, "rate=0.123456789012345678": 0.123456789012345678}
+	for kv, want := range good {
+		c, err := m.Configure([]string{kv})
+		name, _, _ := strings.Cut(kv, "=")
+		if err != nil || c.Params[name] != want {
+			t.Errorf("Configure(%q): %v, %v; want %v", kv, c.Params[name], err, want)
+		}
+	}
+	// A value set around Set (a test, a hand-made Config) is bad input
+	// when the model reads it, not a panic.
+	r := &Mechanic{ID: "test.rat", Params: []Param{{Name: "h", Default: 1, Min: 0, Max: 1, Real: true}},
+		Build: func(c Config) (*Spec, error) { c.Rat("h"); return &Spec{Outcome: D(6)}, nil }}
+	c := r.DefaultConfig()
+	c.Params["h"] = 1e-19
+	if _, err := r.Model(c); err == nil || !IsInput(err) || !strings.Contains(err.Error(), "round it") {
+		t.Errorf("Model at h=1e-19: %v; want bad input", err)
+	}
+}

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -34,9 +37,13 @@ import (
 type Bundle struct {
 	dir, tmp string
 	mode     bundleMode
-	mu       sync.Mutex // Write may be called from several goroutines
-	files    []string
-	written  map[string]bool
+	// created are the folders NewBundle made for dir's parents, removed
+	// again when the bundle is not committed.
+	created   []string
+	committed bool
+	mu        sync.Mutex // Write may be called from several goroutines
+	files     []string
+	written   map[string]bool
 	// Index is the Markdown of index.md, written by Commit.
 	Index bytes.Buffer
 }
@@ -52,47 +59,110 @@ const (
 // BundleMarker is the file that marks a directory as an oddsmith bundle.
 const BundleMarker = ".oddsmith-bundle"
 
-// NewBundle starts a bundle that Commit will put at dir.
+// Temporary directories of a bundle: beside dir ("."+base+".oddsmith-"
+// and, while an old bundle is replaced, "."+base+".old-") or inside an
+// empty dir (".oddsmith-tmp-"), each followed by MkdirTemp's digits.
+const (
+	bundleTempInfix = ".oddsmith-"
+	bundleOldInfix  = ".old-"
+	bundleFillTemp  = ".oddsmith-tmp-"
+)
+
+// isBundleTemp reports whether name is one of a bundle's temporary
+// directories: prefix followed by digits only.
+func isBundleTemp(name, prefix string) bool {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok || rest == "" || len(rest) > 20 {
+		return false
+	}
+	for _, r := range rest {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// removeStaleBundles removes the temporary directories of a bundle at dir
+// that a killed run left (oddsmith's naming, older than this process by
+// StaleAge). Failures are ignored: it only tidies.
+func removeStaleBundles(dir string) {
+	parent, base := filepath.Dir(dir), filepath.Base(dir)
+	look := func(in string, prefixes ...string) {
+		entries, err := os.ReadDir(in)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if !e.IsDir() || !slices.ContainsFunc(prefixes, func(p string) bool { return isBundleTemp(e.Name(), p) }) {
+				continue
+			}
+			p := filepath.Join(in, e.Name())
+			if st, err := os.Lstat(p); err == nil && st.IsDir() && isStale(st) {
+				os.RemoveAll(p)
+			}
+		}
+	}
+	look(parent, "."+base+bundleTempInfix, "."+base+bundleOldInfix)
+	look(dir, bundleFillTemp)
+}
+
+// NewBundle starts a bundle that Commit will put at dir. Temporary
+// directories of a bundle at dir that a killed run left are removed first.
+// Errors name dir and say the problem in words.
 func NewBundle(dir string) (*Bundle, error) {
 	if dir == "" {
 		return nil, mechanics.Invalid("no output directory given")
 	}
+	shown := dir
 	dir = filepath.Clean(dir)
 	if resolved, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = resolved
 	}
 	b := &Bundle{dir: dir, written: map[string]bool{}}
-	st, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		parent := filepath.Dir(dir)
-		if err := os.MkdirAll(parent, 0o777); err != nil {
+	fail := func(err error) (*Bundle, error) {
+		b.Close()
+		if mechanics.IsInput(err) {
 			return nil, err
 		}
+		return nil, fmt.Errorf("cannot write the bundle %s: %s", shown, Words(err))
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR): // mkdirAll names a file in the way
+		parent := filepath.Dir(dir)
+		if b.created, err = mkdirAll(parent); err != nil {
+			return nil, err // it names the folder and the problem
+		}
+		removeStaleBundles(dir)
 		b.mode = bundleNew
-		b.tmp, err = os.MkdirTemp(parent, "."+filepath.Base(dir)+".oddsmith-*")
+		b.tmp, err = os.MkdirTemp(parent, "."+filepath.Base(dir)+bundleTempInfix+"*")
 		if err != nil {
-			return nil, err
+			return fail(err)
 		}
 		// MkdirTemp makes 0700; a bundle gets the permissions of a new
 		// directory (0777 less the umask).
-		return b, fixDirMode(b.tmp)
+		if err := fixDirMode(b.tmp); err != nil {
+			return fail(err)
+		}
+		return b, nil
 	case err != nil:
-		return nil, err
+		return fail(err)
 	case !st.IsDir():
 		return nil, mechanics.Invalid("%s exists and is not a directory; give a new or empty directory for the bundle", dir)
 	}
+	removeStaleBundles(dir)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	switch {
 	case len(entries) == 0:
 		b.mode = bundleFill
-		b.tmp, err = os.MkdirTemp(dir, ".oddsmith-tmp-*")
+		b.tmp, err = os.MkdirTemp(dir, bundleFillTemp+"*")
 	case hasMarker(dir):
 		b.mode = bundleReplace
-		b.tmp, err = os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".oddsmith-*")
+		b.tmp, err = os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+bundleTempInfix+"*")
 		if err == nil {
 			err = os.Chmod(b.tmp, st.Mode().Perm())
 		}
@@ -100,7 +170,7 @@ func NewBundle(dir string) (*Bundle, error) {
 		return nil, mechanics.Invalid("%s is not empty and holds no earlier oddsmith bundle; give a new or empty directory (a bundle there would mix with other files)", dir)
 	}
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	return b, nil
 }
@@ -126,7 +196,8 @@ func fixDirMode(dir string) error {
 }
 
 // Write adds one file to the bundle. Writing the same name twice is an
-// error: two parts of a plan would overwrite each other.
+// error: two parts of a plan would overwrite each other. Errors name the
+// file where the bundle puts it, not the temporary directory.
 func (b *Bundle) Write(name string, f func(io.Writer) error) error {
 	b.mu.Lock()
 	if b.written[name] || name == BundleMarker {
@@ -135,16 +206,17 @@ func (b *Bundle) Write(name string, f func(io.Writer) error) error {
 	}
 	b.written[name] = true
 	b.mu.Unlock()
+	final := filepath.Join(b.dir, name)
 	fh, err := os.OpenFile(filepath.Join(b.tmp, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
-		return err
+		return writeError(final, err)
 	}
 	if err := f(fh); err != nil {
 		fh.Close()
-		return err
+		return writeError(final, err)
 	}
 	if err := fh.Close(); err != nil {
-		return err
+		return writeError(final, err)
 	}
 	b.mu.Lock()
 	b.files = append(b.files, name)
@@ -162,7 +234,13 @@ func (b *Bundle) Commit() ([]string, error) {
 		return nil, err
 	}
 	marker := func(dir string) error {
-		return os.WriteFile(filepath.Join(dir, BundleMarker), []byte("oddsmith "+mechanics.Version+"\n"), 0o666)
+		return writeError(filepath.Join(b.dir, BundleMarker), os.WriteFile(filepath.Join(dir, BundleMarker), []byte("oddsmith "+mechanics.Version+"\n"), 0o666))
+	}
+	moved := func(err error) error {
+		if err == nil {
+			return nil
+		}
+		return fmt.Errorf("cannot put the bundle in place at %s: %s", b.dir, Words(err))
 	}
 	switch b.mode {
 	case bundleNew:
@@ -170,13 +248,13 @@ func (b *Bundle) Commit() ([]string, error) {
 			return nil, err
 		}
 		if err := os.Rename(b.tmp, b.dir); err != nil {
-			return nil, err
+			return nil, moved(err)
 		}
 		b.tmp = ""
 	case bundleFill:
 		for _, f := range b.files { // index.md was written last, so it moves last
 			if err := os.Rename(filepath.Join(b.tmp, f), filepath.Join(b.dir, f)); err != nil {
-				return nil, err
+				return nil, moved(err)
 			}
 		}
 		if err := marker(b.dir); err != nil {
@@ -186,21 +264,22 @@ func (b *Bundle) Commit() ([]string, error) {
 		if err := marker(b.tmp); err != nil {
 			return nil, err
 		}
-		aside, err := os.MkdirTemp(filepath.Dir(b.dir), "."+filepath.Base(b.dir)+".old-*")
+		aside, err := os.MkdirTemp(filepath.Dir(b.dir), "."+filepath.Base(b.dir)+bundleOldInfix+"*")
 		if err != nil {
-			return nil, err
+			return nil, moved(err)
 		}
 		os.Remove(aside) // only the unique name is wanted
 		if err := os.Rename(b.dir, aside); err != nil {
-			return nil, err
+			return nil, moved(err)
 		}
 		if err := os.Rename(b.tmp, b.dir); err != nil {
 			os.Rename(aside, b.dir) // put the old bundle back
-			return nil, err
+			return nil, moved(err)
 		}
 		b.tmp = ""
 		os.RemoveAll(aside)
 	}
+	b.committed = true
 	out := make([]string, len(b.files))
 	for i, f := range b.files {
 		out[i] = filepath.Join(b.dir, f)
@@ -208,13 +287,39 @@ func (b *Bundle) Commit() ([]string, error) {
 	return out, nil
 }
 
+// removeAll is os.RemoveAll; a test makes it fail as it does when no file
+// descriptor is left (ulimit -n).
+var removeAll = os.RemoveAll
+
 // Close removes what is left of the temporary directory (after Commit, or
-// on failure).
+// on failure) and, when the bundle was not committed, the folders
+// NewBundle made for it. Should removing the whole tree fail (it opens the
+// directory, which needs a file descriptor), the files the bundle wrote
+// are removed by name and then the directory. The error says what was
+// left behind.
 func (b *Bundle) Close() error {
+	if !b.committed {
+		defer removeCreated(b.created)
+	}
 	if b.tmp == "" {
 		return nil
 	}
-	return os.RemoveAll(b.tmp)
+	tmp := b.tmp
+	if err := removeAll(tmp); err == nil {
+		b.tmp = ""
+		return nil
+	}
+	b.mu.Lock()
+	names := slices.Collect(maps.Keys(b.written))
+	b.mu.Unlock()
+	for _, n := range append(names, BundleMarker, ".mode") {
+		os.Remove(filepath.Join(tmp, n))
+	}
+	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("could not remove the temporary folder %s: %s (remove it by hand)", tmp, Words(err))
+	}
+	b.tmp = ""
+	return nil
 }
 
 // WriteResultFiles writes the CSV and the plots of one result — the PMF

@@ -1,7 +1,6 @@
 package study
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -30,9 +29,9 @@ func ParseRange(s string) ([]float64, error) {
 		return nil, mechanics.Invalid("range %q is not a..b or a..b:step", s)
 	}
 	finite := func(what, x string) (float64, error) {
-		v, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		v, err := mechanics.ParseNumber(strings.TrimSpace(x))
 		switch {
-		case err != nil && !errors.Is(err, strconv.ErrRange), math.IsNaN(v), math.IsInf(v, 0):
+		case err != nil:
 			return 0, mechanics.Invalid("range %q: %s %q is not a finite number", s, what, x)
 		case math.Abs(v) > 1e15 || (v != 0 && math.Abs(v) < 1e-9):
 			return 0, mechanics.Invalid("range %q: %s %q is out of range (use values between 1e-9 and 1e15 in size)", s, what, x)
@@ -136,13 +135,13 @@ func parseList(name, list string) (Axis, error) {
 		}
 		seen[it] = true
 		items[i] = it
-		if v, err := strconv.ParseFloat(it, 64); err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		if _, err := mechanics.ParseNumber(it); err != nil {
 			numeric = false
 		}
 	}
 	for i, it := range items {
 		if numeric {
-			v, _ := strconv.ParseFloat(it, 64)
+			v, _ := mechanics.ParseNumber(it)
 			a.Values = append(a.Values, v)
 			continue
 		}

@@ -750,12 +750,21 @@ type Progress interface {
 // a CSV and PNGs, per overlay a CSV and a PNG, and index.md linking them with
 // one-line findings and the fingerprint of each model. The bundle appears
 // file by file only when everything is computed (see reports.Bundle).
-func RunPlan(ctx context.Context, p *Plan, dir string, progress Progress) ([]string, error) {
+func RunPlan(ctx context.Context, p *Plan, dir string, progress Progress) (files []string, err error) {
 	b, err := reports.NewBundle(dir)
 	if err != nil {
 		return nil, err
 	}
-	defer b.Close()
+	defer func() {
+		// A temporary directory left behind is said, never ignored.
+		if cerr := b.Close(); cerr != nil {
+			if err == nil {
+				err = cerr
+			} else if !errors.Is(err, context.Canceled) {
+				err = fmt.Errorf("%w; %v", err, cerr)
+			}
+		}
+	}()
 	title := p.Title
 	if title == "" {
 		title = "oddsmith report"

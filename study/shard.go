@@ -1,13 +1,16 @@
 package study
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"strconv"
@@ -70,20 +73,20 @@ func ParseShard(s string, getenv func(string) string) (Shard, error) {
 	sh := Shard{Count: k}
 	if is == "auto" {
 		for _, v := range IndexVars {
-			val := strings.TrimSpace(getenv(v))
+			val := getenv(v)
 			if val == "" {
 				continue
 			}
-			i, err := strconv.Atoi(val)
+			i, err := envIndex(val)
 			if err != nil {
-				return Shard{}, mechanics.Invalid("--shard auto/%d: %s=%q is not a whole number", k, v, val)
+				return Shard{}, mechanics.Invalid("--shard auto/%d: %s=%q is not a whole number (digits only)", k, v, val)
 			}
 			sh.From = v
 			if v == "SLURM_ARRAY_TASK_ID" {
-				if m := strings.TrimSpace(getenv("SLURM_ARRAY_TASK_MIN")); m != "" {
-					lo, err := strconv.Atoi(m)
+				if m := getenv("SLURM_ARRAY_TASK_MIN"); m != "" {
+					lo, err := envIndex(m)
 					if err != nil {
-						return Shard{}, mechanics.Invalid("--shard auto/%d: SLURM_ARRAY_TASK_MIN=%q is not a whole number", k, m)
+						return Shard{}, mechanics.Invalid("--shard auto/%d: SLURM_ARRAY_TASK_MIN=%q is not a whole number (digits only)", k, m)
 					}
 					i -= lo
 					sh.From = "SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN"
@@ -103,6 +106,16 @@ func ParseShard(s string, getenv func(string) string) (Shard, error) {
 	}
 	sh.Index = i
 	return sh, nil
+}
+
+// envIndex reads an array index a scheduler set: decimal digits and
+// nothing else (a space, a sign or a '0x' is a damaged variable, not an
+// index to guess at).
+func envIndex(s string) (int, error) {
+	if s == "" || strings.Trim(s, "0123456789") != "" || len(s) > 9 {
+		return 0, fmt.Errorf("not an index")
+	}
+	return strconv.Atoi(s)
 }
 
 // Range is the slice [first, last) of total units that shard s runs:
@@ -204,65 +217,233 @@ const trailerLen = 7 + 64 + 1
 // ones come only from a damaged file).
 const maxHist = 1 << 40
 
-// ReadShard decodes a shard file named name. Arbitrary bytes give an error
-// (bad input) naming the file and the problem, never a panic (FuzzReadShard
-// holds it to that).
-func ReadShard(name string, data []byte) (f *ShardFile, err error) {
+// ReadShard decodes a shard file named name held in memory. Arbitrary
+// bytes give an error (bad input) naming the file and the problem, never a
+// panic (FuzzReadShard holds it to that).
+func ReadShard(name string, data []byte) (*ShardFile, error) {
+	return ReadShardFrom(name, bytes.NewReader(data), int64(len(data)), nil)
+}
+
+// Limits of a shard file's parts, read before its payload.
+const (
+	// MaxShardHeader bounds the header line (the command's arguments and
+	// its input files' names: kilobytes).
+	MaxShardHeader = 1 << 20
+	// ShardExpansion is how many bytes of memory merge may take for a
+	// byte of payload: a count of 0 is one byte in the file and eight in
+	// memory, and merge holds a shard's counts and their sum.
+	ShardExpansion = 16
+	// checkAllUpTo is the largest damaged file whose checksum is still
+	// worked out, so that a damaged header is reported as the checksum
+	// mismatch it is; a larger one is refused on its header.
+	checkAllUpTo = 64 << 20
+)
+
+// ShardReadError is a failure to read a shard file (an I/O error, not
+// damage): a runtime failure rather than bad input.
+type ShardReadError struct{ Err error }
+
+func (e *ShardReadError) Error() string { return e.Err.Error() }
+func (e *ShardReadError) Unwrap() error { return e.Err }
+
+// ReadShardFrom decodes a shard file named name from r, streaming: its
+// first line and header are read (at most MaxShardHeader bytes), the size
+// (when known: size ≥ 0, as for a regular file) checked against the
+// header's payload length before any payload is read, and the payload
+// decoded as it is read and hashed, in buffers of a fixed size, the
+// checksum compared at the end. With a budget (b ≠ nil) a payload that
+// would not fit what is left of it (ShardExpansion bytes a byte) is
+// refused before it is read, with an *engine.MemoryError (bad input), and
+// one that fits is held. Damage is bad input naming the file; a failure
+// to read r is a *ShardReadError.
+func ReadShardFrom(name string, r io.Reader, size int64, b *engine.Budget) (f *ShardFile, err error) {
 	bad := func(format string, a ...any) error {
 		return mechanics.Invalid("%s: %s", name, fmt.Sprintf(format, a...))
 	}
-	nl := bytes.IndexByte(data[:min(len(data), 64)], '\n')
-	if nl < 0 || !bytes.HasPrefix(data, []byte(ShardMagic)) {
-		if len(data) < len(ShardMagic) && bytes.HasPrefix([]byte(ShardMagic), data) {
-			return nil, bad("truncated shard file (%d bytes)", len(data))
+	readErr := func(err error) error {
+		return &ShardReadError{fmt.Errorf("cannot read %s: %w", name, err)}
+	}
+	buf := 64 << 10
+	if size >= 0 {
+		buf = int(min(int64(buf), max(size+1, 128)))
+	}
+	br := bufio.NewReaderSize(r, buf)
+	// The first line: the magic and the format.
+	head, err := br.Peek(64)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, readErr(err)
+	}
+	nl := bytes.IndexByte(head, '\n')
+	if nl < 0 || !bytes.HasPrefix(head, []byte(ShardMagic)) {
+		if len(head) < len(ShardMagic) && bytes.HasPrefix([]byte(ShardMagic), head) {
+			return nil, bad("truncated shard file (%d bytes)", len(head))
 		}
 		return nil, bad("not an oddsmith shard file")
 	}
-	format, err := strconv.Atoi(string(data[len(ShardMagic):nl]))
+	format, err := strconv.Atoi(string(head[len(ShardMagic):nl]))
 	if err != nil {
 		return nil, bad("not an oddsmith shard file")
 	}
 	if format != ShardFormat {
 		return nil, bad("shard file format %d; this oddsmith (%s) reads format %d: merge with the oddsmith that wrote it", format, mechanics.Version, ShardFormat)
 	}
-	if len(data) < nl+1+trailerLen {
-		return nil, bad("truncated shard file (%d bytes, no checksum)", len(data))
+	first := int64(nl + 1)
+	if size >= 0 && size < first+trailerLen {
+		return nil, bad("truncated shard file (%d bytes, no checksum)", size)
 	}
-	body, trailer := data[:len(data)-trailerLen], data[len(data)-trailerLen:]
-	if !bytes.HasPrefix(trailer, []byte("sha256:")) || trailer[trailerLen-1] != '\n' {
-		return nil, bad("truncated or damaged shard file (no checksum at the end)")
+	hash := sha256.New()
+	hash.Write(head[:first])
+	br.Discard(int(first))
+	// A regular file's damage is a checksum mismatch, wherever it is: one
+	// whose header cannot be read is hashed (in a bounded buffer) to say
+	// so, if it is not too large.
+	damaged := func(e error) error {
+		if size < 0 || size > checkAllUpTo {
+			return e
+		}
+		ra, ok := r.(io.ReaderAt)
+		if !ok {
+			return e
+		}
+		whole := sha256.New()
+		if _, err := io.Copy(whole, io.NewSectionReader(ra, 0, size-trailerLen)); err != nil {
+			return readErr(err)
+		}
+		trailer := make([]byte, trailerLen)
+		if _, err := ra.ReadAt(trailer, size-trailerLen); err != nil {
+			return readErr(err)
+		}
+		if msg := checkTrailer(trailer, whole.Sum(nil)); msg != "" {
+			return bad("%s", msg)
+		}
+		return e
 	}
-	want, err := hex.DecodeString(string(trailer[7 : trailerLen-1]))
-	if err != nil {
-		return nil, bad("truncated or damaged shard file (no checksum at the end)")
+	// The header line: a JSON object.
+	if c, err := br.Peek(1); err == nil && c[0] != '{' {
+		return nil, damaged(bad("damaged shard file (no header)"))
 	}
-	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], want) {
-		return nil, bad("checksum mismatch: the file is truncated, damaged or was changed")
+	line, err := readLine(br, MaxShardHeader)
+	switch {
+	case err == errLineTooLong:
+		return nil, damaged(bad("damaged shard file (no header within %d bytes)", MaxShardHeader))
+	case err == io.EOF:
+		return nil, damaged(bad("truncated or damaged shard file (no checksum at the end)"))
+	case err != nil:
+		return nil, readErr(err)
 	}
-	rest := body[nl+1:]
-	hl := bytes.IndexByte(rest, '\n')
-	if hl < 0 {
-		return nil, bad("damaged shard file (no header)")
-	}
+	hash.Write(line)
 	f = &ShardFile{}
-	dec := json.NewDecoder(bytes.NewReader(rest[:hl]))
+	dec := json.NewDecoder(bytes.NewReader(line[:len(line)-1]))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f.Header); err != nil {
-		return nil, bad("damaged shard header: %v", err)
+		return nil, damaged(bad("damaged shard header: %v", err))
 	}
-	payload := rest[hl+1:]
-	if f.Header.PayloadBytes != int64(len(payload)) {
-		return nil, bad("damaged shard file (payload of %d bytes, the header says %d)", len(payload), f.Header.PayloadBytes)
+	payload := f.Header.PayloadBytes
+	if payload < 0 {
+		return nil, damaged(bad("damaged shard header: a payload of %d bytes", payload))
 	}
+	at := first + int64(len(line))
+	if size >= 0 && (payload > size || at+payload+trailerLen != size) {
+		return nil, damaged(bad("truncated or damaged shard file (%d bytes; the header says %d)", size, at+payload+trailerLen))
+	}
+	need := engine.MulBytes(payload, ShardExpansion)
+	if err := b.Need(need, "", "merging %s (%s of counts in the file)", name, engine.FormatBytes(payload)); err != nil {
+		return nil, err
+	}
+	b.Hold(need)
+	// The payload, decoded as it is read and hashed. What the decoder does
+	// not take is hashed too; a payload that ends early is damage.
+	body := &countingReader{r: io.TeeReader(io.LimitReader(br, payload), hash)}
 	var p shardPayload
-	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&p); err != nil {
-		return nil, bad("damaged shard payload: %v", err)
+	decErr := gob.NewDecoder(body).Decode(&p)
+	if _, err := io.Copy(io.Discard, body); err != nil {
+		return nil, readErr(err)
+	}
+	if body.err != nil && body.err != io.EOF {
+		return nil, readErr(body.err)
+	}
+	trailer := make([]byte, trailerLen)
+	n, err := io.ReadFull(br, trailer)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, readErr(err)
+	}
+	if body.n < payload || n < trailerLen {
+		// The stream ended early (a pipe: its size was not known).
+		return nil, bad("truncated shard file (%d bytes, the header says %d)", at+body.n+int64(n), at+payload+trailerLen)
+	}
+	if msg := checkTrailer(trailer, hash.Sum(nil)); msg != "" {
+		return nil, bad("%s", msg)
+	}
+	if size < 0 {
+		if _, err := br.ReadByte(); err != io.EOF {
+			if err != nil {
+				return nil, readErr(err)
+			}
+			return nil, bad("damaged shard file (more bytes after the checksum)")
+		}
+	}
+	if decErr != nil {
+		return nil, bad("damaged shard payload: %v", decErr)
 	}
 	f.Points = p.Points
 	if err := f.check(); err != nil {
 		return nil, bad("%v", err)
 	}
 	return f, nil
+}
+
+// checkTrailer compares a trailer with the sum of what it follows: "" when
+// it matches, else what is wrong.
+func checkTrailer(trailer, sum []byte) string {
+	if !bytes.HasPrefix(trailer, []byte("sha256:")) || trailer[trailerLen-1] != '\n' {
+		return "truncated or damaged shard file (no checksum at the end)"
+	}
+	want, err := hex.DecodeString(string(trailer[7 : trailerLen-1]))
+	if err != nil {
+		return "truncated or damaged shard file (no checksum at the end)"
+	}
+	if !bytes.Equal(sum, want) {
+		return "checksum mismatch: the file is truncated, damaged or was changed"
+	}
+	return ""
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads a line, its newline included, of at most limit bytes
+// (errLineTooLong past it; io.EOF when the stream ends without one).
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := br.ReadSlice('\n')
+		if len(line)+len(frag) > limit {
+			return nil, errLineTooLong
+		}
+		line = append(line, frag...)
+		switch err {
+		case nil:
+			return line, nil
+		case bufio.ErrBufferFull:
+			continue
+		}
+		return nil, err
+	}
+}
+
+// countingReader counts what it reads and keeps the error that ended it.
+type countingReader struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
 }
 
 // check validates a decoded shard's header and points against each other.

@@ -41,10 +41,17 @@ func TestParseShard(t *testing.T) {
 		// Slurm first: a job array inside a Kubernetes pod is Slurm's.
 		{s: "auto/4", env: env("JOB_COMPLETION_INDEX", "1", "SLURM_ARRAY_TASK_ID", "2"), want: Shard{2, 4, "SLURM_ARRAY_TASK_ID"}},
 		{s: "auto/4", env: env("JOB_COMPLETION_INDEX", "1"), want: Shard{1, 4, "JOB_COMPLETION_INDEX"}},
-		{s: "auto/4", env: env("AWS_BATCH_JOB_ARRAY_INDEX", " 2 "), want: Shard{2, 4, "AWS_BATCH_JOB_ARRAY_INDEX"}},
+		{s: "auto/4", env: env("AWS_BATCH_JOB_ARRAY_INDEX", "2"), want: Shard{2, 4, "AWS_BATCH_JOB_ARRAY_INDEX"}},
+		// Issue 27: a variable with spaces, a sign or another base is
+		// damaged, not an index to guess at.
+		{s: "auto/4", env: env("AWS_BATCH_JOB_ARRAY_INDEX", " 2 "), err: `AWS_BATCH_JOB_ARRAY_INDEX=" 2 " is not a whole number`},
+		{s: "auto/4", env: env("SLURM_ARRAY_TASK_ID", " 1"), err: `SLURM_ARRAY_TASK_ID=" 1" is not a whole number`},
+		{s: "auto/4", env: env("SLURM_ARRAY_TASK_ID", "+1"), err: `SLURM_ARRAY_TASK_ID="+1" is not a whole number`},
+		{s: "auto/4", env: env("SLURM_ARRAY_TASK_ID", "1", "SLURM_ARRAY_TASK_MIN", "0x1"), err: `SLURM_ARRAY_TASK_MIN="0x1" is not a whole number`},
+		{s: "auto/4", env: env("SLURM_ARRAY_TASK_ID", "0", "SLURM_ARRAY_TASK_MIN", "1"), err: "gives index -1, outside 0..3"},
 		{s: "auto/4", env: env("BATCH_TASK_INDEX", "0"), want: Shard{0, 4, "BATCH_TASK_INDEX"}},
 		{s: "auto/4", env: env(), err: "no array index in the environment"},
-		{s: "auto/4", env: env("BATCH_TASK_INDEX", "-1"), err: "gives index -1, outside 0..3"},
+		{s: "auto/4", env: env("BATCH_TASK_INDEX", "-1"), err: `BATCH_TASK_INDEX="-1" is not a whole number`},
 		{s: "auto/4", env: env("BATCH_TASK_INDEX", "one"), err: `BATCH_TASK_INDEX="one" is not a whole number`},
 		{s: "4/4", err: "i must be a whole number from 0 to 3"},
 		{s: "-1/4", err: "i must be a whole number from 0 to 3"},

@@ -160,8 +160,8 @@ func cutRight(s string) (op, metric string, v float64, ok bool) {
 }
 
 func finiteNum(s string) (float64, bool) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	return v, err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
+	v, err := mechanics.ParseNumber(strings.TrimSpace(s))
+	return v, err == nil
 }
 
 // Holds reports whether a value meets an inequality target (an equality

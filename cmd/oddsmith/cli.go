@@ -129,7 +129,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	c := findCommand(args[0])
 	if c == nil {
-		fmt.Fprintf(stderr, "oddsmith: unknown command %q\nRun 'oddsmith --help' for usage.\n", args[0])
+		fmt.Fprintf(stderr, "oddsmith: unknown command %q (run 'oddsmith --help' for the commands)\n", args[0])
 		return exitBadInput
 	}
 	out := &checkedWriter{w: stdout}
@@ -150,11 +150,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case code == exitInterrupted || code == exitTerminated:
 		fmt.Fprintln(stderr, "oddsmith: interrupted")
 	default:
-		fmt.Fprintf(stderr, "oddsmith: %v\n", oneLine(err))
+		msg := oneLine(err)
 		var fe flagError
 		if errors.As(err, &fe) {
-			fmt.Fprintf(stderr, "Run 'oddsmith %s --help' for usage.\n", c.name)
+			msg += fmt.Sprintf(" (run 'oddsmith %s --help' for its flags)", c.name)
 		}
+		fmt.Fprintf(stderr, "oddsmith: %s\n", msg)
 	}
 	return code
 }
@@ -253,6 +254,11 @@ func newFlags(c *command, stdout io.Writer) *flagSet {
 }
 
 func parse(ctx context.Context, fs *flagSet, args []string) error {
+	fs.VisitAll(func(f *pflag.Flag) {
+		if numericFlag[f.Value.Type()] {
+			f.Value = decimalValue{f.Value}
+		}
+	})
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err // pflag has printed the usage
@@ -261,12 +267,44 @@ func parse(ctx context.Context, fs *flagSet, args []string) error {
 	}
 	// An empty value (an unset shell variable) would silently mean the
 	// flag's absence: the whole run instead of a shard, a mechanic id.
-	for _, fw := range [][2]string{{"expr", "a dice expression"}, {"shard", "i/K or auto/K"}} {
+	for _, fw := range [][2]string{{"expr", "a dice expression"}, {"shard", "i/K or auto/K"}, {"output", "a file or directory name (leave -o out for stdout)"}} {
 		if f := fs.Lookup(fw[0]); f != nil && f.Changed && strings.TrimSpace(f.Value.String()) == "" {
 			return badInput("--%s is empty: give %s", fw[0], fw[1])
 		}
 	}
 	return fs.loadRules(builtins(ctx))
+}
+
+// numericFlag are the pflag value types decimalValue guards.
+var numericFlag = map[string]bool{"int": true, "int64": true, "uint64": true, "float64": true, "uint": true, "int32": true}
+
+// decimalValue holds a numeric flag to decimals: pflag reads integers in
+// any base Go knows (-n 010 would be 8, -n 0x10 16) and with underscores
+// (-n 1_0 is 10), which nobody means on a command line.
+type decimalValue struct{ pflag.Value }
+
+func (d decimalValue) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if d.Type() == "float64" {
+		if _, err := mechanics.ParseNumber(s); err != nil {
+			return errors.New("write it in decimals (10, 2.5, 1e-3)")
+		}
+		return d.Value.Set(s)
+	}
+	sign, digits := "", s
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
+		sign, digits = s[:1], s[1:]
+	}
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return errors.New("write it as a whole number in decimals (say 1000)")
+	}
+	// A leading 0 would make it octal to pflag.
+	if t := strings.TrimLeft(digits, "0"); t != "" {
+		digits = t
+	} else {
+		digits = "0"
+	}
+	return d.Value.Set(sign + digits)
 }
 
 func runList(ctx context.Context, args []string, stdout, _ io.Writer) error {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -368,13 +367,7 @@ func writeCompareFiles(g *compareFlags, dest dirOutput, rep *reports.CompareRepo
 	if extra != "" {
 		files = append(files, stem+"_"+extra+"."+pic)
 	}
-	if st, err := os.Stat(g.output); err == nil && !st.IsDir() {
-		return nil, badInput("%s exists and is not a directory", g.output)
-	}
-	if err := os.MkdirAll(g.output, 0o777); err != nil {
-		return nil, err
-	}
-	return files, reports.AtomicWriteAll(files, writes)
+	return files, reports.AtomicWriteDir(g.output, files, writes)
 }
 
 // onSide says which side an error is about ("B: tn=0 out of range").

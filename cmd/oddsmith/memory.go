@@ -3,7 +3,6 @@ package main
 import (
 	"math"
 	"runtime/debug"
-	"strconv"
 	"strings"
 
 	"github.com/oddsmith/oddsmith/engine"
@@ -11,13 +10,15 @@ import (
 )
 
 // memoryFlag adds --memory to a command: the memory budget of one
-// computation. A model that needs more is refused before it allocates.
+// computation's tables (README, "Memory", says what it counts). A model
+// that needs more is refused before it allocates.
 func memoryFlag(fs *flagSet) *string {
-	return fs.String("memory", "1GiB", "memory budget of one computation, e.g. `SIZE` = 512MiB, 4GiB, 2GB or bytes; a model that needs more is refused (exit 2)")
+	return fs.String("memory", "1GiB", "memory budget of one computation's tables, e.g. `SIZE` = 512MiB, 4GiB, 2GB or bytes (1MiB to 1PiB); a model that needs more is refused (exit 2); the runtime and the output being printed are not counted")
 }
 
-// parseMemory reads a size: bytes, or a number with KiB/MiB/GiB/TiB (×1024)
-// or kB/MB/GB/TB (×1000); K, M, G and T alone are ×1024. It also tells the
+// parseMemory reads a size from 1MiB to 1PiB, both included: bytes, or a
+// number in decimals with KiB/MiB/GiB/TiB/PiB (×1024) or kB/MB/GB/TB/PB
+// (×1000); K, M, G, T and P alone are ×1024. It also tells the
 // Go runtime to keep the heap near the budget (the budget counts live
 // data; without a limit the collector may let the process grow to twice
 // that).
@@ -27,9 +28,9 @@ func parseMemory(s string) (int64, error) {
 		suffix string
 		mult   float64
 	}{
-		{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
-		{"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
-		{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"T", 1 << 40}, {"B", 1},
+		{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"PiB", 1 << 50},
+		{"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"PB", 1e15},
+		{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"T", 1 << 40}, {"P", 1 << 50}, {"B", 1},
 	}
 	mult := 1.0
 	for _, u := range units {
@@ -38,7 +39,7 @@ func parseMemory(s string) (int64, error) {
 			break
 		}
 	}
-	v, err := strconv.ParseFloat(t, 64)
+	v, err := mechanics.ParseNumber(t)
 	b := v * mult
 	if err != nil || math.IsNaN(b) || b < 1<<20 || b > 1<<50 {
 		return 0, mechanics.Invalid("--memory %q is not a size between 1MiB and 1PiB (say 512MiB or 4GiB)", s)

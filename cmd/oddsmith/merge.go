@@ -337,7 +337,8 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parse(ctx, fs, args); err != nil {
 		return err
 	}
-	if _, err := parseMemory(*memory); err != nil {
+	mem, err := parseMemory(*memory)
+	if err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -345,12 +346,11 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	names := fs.Args()
 	shards := make([]*study.ShardFile, len(names))
+	// The shards' counts, decoded and summed, within the budget.
+	budget := engine.NewBudget(ctx, mem)
+	budget.SuggestSim = false
 	for i, name := range names {
-		data, err := readShardFile(name)
-		if err != nil {
-			return err
-		}
-		if shards[i], err = study.ReadShard(name, data); err != nil {
+		if shards[i], err = readShardFile(name, budget); err != nil {
 			return err
 		}
 	}

@@ -18,6 +18,7 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("ODDSMITH_AS_COMMAND") == "1" {
 		os.Args = append([]string{"oddsmith"}, strings.Fields(os.Getenv("ODDSMITH_ARGS"))...)
+		childHooks()
 		main()
 	}
 	os.Exit(m.Run())

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -268,11 +267,5 @@ func writeSolveFiles(out string, dest dirOutput, res *study.SolveResult, focus f
 		paths = append(paths, stem+"_"+kind+"."+pic)
 		writes = append(writes, wr)
 	}
-	if st, err := os.Stat(out); err == nil && !st.IsDir() {
-		return nil, badInput("%s exists and is not a directory", out)
-	}
-	if err := os.MkdirAll(out, 0o777); err != nil {
-		return nil, err
-	}
-	return paths, reports.AtomicWriteAll(paths, writes)
+	return paths, reports.AtomicWriteDir(out, paths, writes)
 }

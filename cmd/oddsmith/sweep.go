@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -166,12 +165,6 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	if st, err := os.Stat(*out); err == nil && !st.IsDir() {
-		return badInput("%s exists and is not a directory", *out)
-	}
-	if err := os.MkdirAll(*out, 0o777); err != nil {
-		return err
-	}
 	// Every file is written in full before any replaces anything.
 	stem := filepath.Join(*out, strings.ReplaceAll(m.ID, ".", "_")+"_sweep")
 	files := []string{stem + ".csv", stem + "." + pic}
@@ -187,7 +180,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		files = append(files, stem+"_"+*plotKind+"."+pic)
 		writers = append(writers, chartW)
 	}
-	if err := reports.AtomicWriteAll(files, writers); err != nil {
+	if err := reports.AtomicWriteDir(*out, files, writers); err != nil {
 		return err
 	}
 	for _, f := range files {

@@ -1,0 +1,87 @@
+package exact
+
+import (
+	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/mechanics"
+)
+
+// planWork is the work of a model's dice read one by one — its keeps
+// (keepWork) and its pools (at least one evaluator state a face) —
+// summed over the whole model before any of it runs, in the units
+// the engine ticks, so that a model whose keeps together would run past
+// engine.MaxWork is refused before it starts rather than when its ticks
+// get there. It stops counting past stop.
+func planWork(n mechanics.Node, stop float64) float64 {
+	work := 0.0
+	var walk func(mechanics.Node)
+	walkAll := func(ns []mechanics.Node) {
+		for _, c := range ns {
+			walk(c)
+		}
+	}
+	walk = func(n mechanics.Node) {
+		if work > stop {
+			return
+		}
+		switch n := n.(type) {
+		case mechanics.Keep:
+			if n.N >= 0 && n.K >= 0 && n.K <= n.N && len(n.Die.Faces) > 0 {
+				work += keepNodeWork(n, stop-work)
+			}
+		case mechanics.Pool:
+			if n.N >= 0 {
+				w := float64(n.N + 1)
+				work += float64(len(n.Die.Faces)) * (w * w / 2)
+			}
+		case mechanics.Sum:
+			walkAll(n.Terms)
+		case mechanics.Max:
+			walkAll(n.Terms)
+		case mechanics.Min:
+			walkAll(n.Terms)
+		case mechanics.Repeat:
+			walk(n.X) // evaluated once, then summed
+		case mechanics.Scale:
+			walk(n.X)
+		case mechanics.Clamp:
+			walk(n.X)
+		case mechanics.Map:
+			walk(n.X)
+		case mechanics.Compare:
+			walk(n.X)
+		case mechanics.Combine:
+			walkAll([]mechanics.Node{n.X, n.Y})
+		case mechanics.Cond:
+			walkAll([]mechanics.Node{n.If, n.Then, n.Else})
+		case mechanics.Mixture:
+			walkAll(n.Of)
+		}
+	}
+	walk(n)
+	return work
+}
+
+// keepNodeWork is the work of a Keep as keepDist computes it: keeping
+// every die is their sum (a face a die, then the sums: cheap beside the
+// rest, counted as the faces once per die), keeping one is the order
+// statistic of keepOne (a face a die), and the rest keep's dynamic
+// program (keepWork).
+func keepNodeWork(n mechanics.Keep, stop float64) float64 {
+	nf := float64(len(n.Die.Faces))
+	switch {
+	case n.K == 0 || n.N == 0:
+		return 0
+	case n.K >= n.N, n.K == 1:
+		return nf * float64(n.N+1)
+	}
+	return keepWork(dieTable(n.Die), n.N, n.K, n.Highest, stop)
+}
+
+// planModel refuses, before any of it runs, a model whose dice read one
+// by one would take more than engine.MaxWork (see planWork).
+func planModel(b *engine.Budget, n mechanics.Node) error {
+	if b == nil {
+		return nil
+	}
+	return b.Plan(planWork(n, engine.MaxWork))
+}
