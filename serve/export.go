@@ -39,22 +39,8 @@ func (s *Server) export(w *response, r *http.Request) {
 		fail(w, r.Context(), mechanics.Invalid("unknown plot %q (want %s)", plot, strings.Join(ExportPlots, ", ")))
 		return
 	}
-	req, err := decode(w, r)
-	if err != nil {
-		fail(w, r.Context(), err)
-		return
-	}
-	t, err := s.resolve(&req.config, "")
-	if err != nil {
-		fail(w, r.Context(), err)
-		return
-	}
-	eng, eargs, err := s.engineOf(req, engine.Exact, 1_000_000, false)
-	if err == nil {
-		err = eng.Validate(t.m)
-	}
-	if err != nil {
-		fail(w, r.Context(), err)
+	_, t, eng, eargs, ok := s.runnable(w, r)
+	if !ok {
 		return
 	}
 	stem := strings.ReplaceAll(t.m.ID, ".", "_")
@@ -65,7 +51,7 @@ func (s *Server) export(w *response, r *http.Request) {
 	words := append(append([]string{string(eng.Kind)}, t.args...), eargs...)
 	cmd := command(words...)
 	var body bytes.Buffer
-	err = s.compute(r, cmd, func(ctx context.Context) error {
+	err := s.compute(r, cmd, func(ctx context.Context) error {
 		res, err := eng.Run(ctx, t.m, t.c)
 		if err != nil {
 			return err

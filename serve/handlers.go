@@ -73,22 +73,48 @@ func within(ctx context.Context, f func() error, after func(error)) error {
 	}
 }
 
+// decodeTarget reads a request and resolves the configuration it names;
+// when either fails it answers the error itself and ok is false.
+func (s *Server) decodeTarget(w *response, r *http.Request) (req *request, t *target, ok bool) {
+	req, err := decode(w, r)
+	if err == nil {
+		t, err = s.resolve(&req.config, "")
+	}
+	if err != nil {
+		fail(w, r.Context(), err)
+		return nil, nil, false
+	}
+	return req, t, true
+}
+
+// runnable is decodeTarget and the request's engine (exact unless it asks
+// for the simulator, a million trials by default), checked against the
+// mechanic; when anything fails it answers the error and ok is false.
+func (s *Server) runnable(w *response, r *http.Request) (req *request, t *target, eng study.Engine, eargs []string, ok bool) {
+	if req, t, ok = s.decodeTarget(w, r); !ok {
+		return
+	}
+	eng, eargs, err := s.engineOf(req, engine.Exact, 1_000_000, false)
+	if err == nil {
+		err = eng.Validate(t.m)
+	}
+	if err != nil {
+		fail(w, r.Context(), err)
+		return nil, nil, study.Engine{}, nil, false
+	}
+	return req, t, eng, eargs, true
+}
+
 // describe answers POST /api/describe: what 'oddsmith describe' says, as
 // data and as its text.
 func (s *Server) describe(w *response, r *http.Request) {
-	req, err := decode(w, r)
-	if err != nil {
-		fail(w, r.Context(), err)
-		return
-	}
-	t, err := s.resolve(&req.config, "")
-	if err != nil {
-		fail(w, r.Context(), err)
+	req, t, ok := s.decodeTarget(w, r)
+	if !ok {
 		return
 	}
 	cmd := command(append([]string{"describe"}, t.args...)...)
 	var out map[string]any
-	err = s.compute(r, cmd, func(context.Context) error {
+	err := s.compute(r, cmd, func(context.Context) error {
 		spec, err := t.m.Model(t.c)
 		if err != nil {
 			return err
@@ -196,22 +222,8 @@ func (s *Server) check(w *response, r *http.Request) {
 // run answers POST /api/run: the exact engine's result, or the
 // simulator's as a stream of progress lines and the result.
 func (s *Server) run(w *response, r *http.Request) {
-	req, err := decode(w, r)
-	if err != nil {
-		fail(w, r.Context(), err)
-		return
-	}
-	t, err := s.resolve(&req.config, "")
-	if err != nil {
-		fail(w, r.Context(), err)
-		return
-	}
-	eng, eargs, err := s.engineOf(req, engine.Exact, 1_000_000, false)
-	if err == nil {
-		err = eng.Validate(t.m)
-	}
-	if err != nil {
-		fail(w, r.Context(), err)
+	_, t, eng, eargs, ok := s.runnable(w, r)
+	if !ok {
 		return
 	}
 	if eng.Kind == engine.Sim {
@@ -221,7 +233,7 @@ func (s *Server) run(w *response, r *http.Request) {
 	cmd := command(append([]string{"exact"}, t.args...)...)
 	var res []byte
 	var fp string
-	err = s.compute(r, cmd, func(ctx context.Context) error {
+	err := s.compute(r, cmd, func(ctx context.Context) error {
 		out, err := eng.Run(ctx, t.m, t.c)
 		if err != nil {
 			return err
