@@ -71,8 +71,11 @@
 // names are names when no "(" follows them. A word that begins with "d" followed by a digit, "%", "{", "("
 // or "F" is a die, never a name, so d6, d20x and dFoo are not names (damage,
 // dex and dc are); and a number or ")" directly followed by "d" is always a
-// dice count (2d6, (n)d6). Dots are not part of names. There are no
-// comments (rule files have TOML's).
+// dice count (2d6, (n)d6). Dots are not part of names. A comment is a "#"
+// at the start of the text or after a space, to the end of its line (3d6 #
+// fire); a "#" right after dice counts successes (3d6#>=5). A label
+// "[text]" right after an operand (2d6[Fire]) is read and left out: it
+// names nothing yet.
 //
 // # Precedence
 //

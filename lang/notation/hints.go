@@ -89,6 +89,23 @@ func (p *parser) tryGroup(open int) (terms []string, end int, ok bool) {
 	}
 }
 
+// labelEnd is the offset after a label "[text]" whose "[" is at open (the
+// text not empty, on one line, without brackets, and not an AnyDice call),
+// or 0 when there is none. Labels are Roll20's and Foundry's names of a
+// term (2d6[Fire]); they change nothing and name nothing yet.
+func (p *parser) labelEnd(open int) int {
+	end := strings.IndexAny(p.src[open+1:], "[]\n")
+	if end < 0 || p.src[open+1+end] != ']' {
+		return 0
+	}
+	inner := strings.TrimSpace(p.src[open+1 : open+1+end])
+	if inner == "" || anyDiceWord.MatchString(inner) {
+		return 0
+	}
+	p.work += end + 2
+	return open + end + 2
+}
+
 // bracketMessage is the refusal of a "[" at open: AnyDice's function
 // calls ([highest 3 of 4d6]) with their oddsmith form, Roll20's and
 // Foundry's labels ([Fire]); "" when it is neither.
@@ -108,7 +125,7 @@ func (p *parser) bracketMessage(open int) string {
 	if anyDiceWord.MatchString(inner) {
 		return fmt.Sprintf("AnyDice's function call %s is not supported: see %s#anydice for its oddsmith form", whole, translating)
 	}
-	return fmt.Sprintf("labels such as %s are not supported yet: leave them out", whole)
+	return fmt.Sprintf("a label such as %s goes right after a term (2d6[Fire])", whole)
 }
 
 var (
@@ -206,10 +223,10 @@ func faceRun(s string) (lo, hi int, ok bool) {
 // keep.
 func (p *parser) commentMessage(off int) string {
 	before := strings.TrimSpace(p.src[:off])
-	if before == "" || p.depth > 0 {
-		return "comments (# …) are not supported yet: leave out the # and the text after it"
+	if p.depth > 0 {
+		return "a comment (# …) runs to the end of its line, so it cannot close what is open: put it after the whole expression, with a space before the #"
 	}
-	return fmt.Sprintf("comments (# …) are not supported yet: leave out the # and the text after it (%s)", clip(before))
+	return fmt.Sprintf("a comment needs a space before the # (%s # …); a # right after dice counts successes (3d6#>=5)", clip(before))
 }
 
 // fudgeVariant is the refusal of Foundry's and rpg-dice-roller's dF.1 and

@@ -23,10 +23,10 @@ var foreignInputs = []struct{ src, err string }{
 	{"2**3", "line 1, column 3: " + powerHint},
 	{"2 ** 3", "line 1, column 4: " + powerHint},
 	// Comments and labels.
-	{"3d6 # fire", "line 1, column 5: comments (# …) are not supported yet: leave out the # and the text after it (3d6)"},
-	{"3d6#fire", "line 1, column 5: expected a condition after \"#\", such as #>=7, found \"fire\" — comments (# …) are not supported yet, and # right after dice counts successes"},
-	{"(3d6 # fire)", "line 1, column 6: expected \")\" to close the \"(\" at line 1, column 1, found \"#\" — comments (# …) are not supported yet: leave out the # and the text after it"},
-	{"2d6[Fire] + 1", "line 1, column 4: labels such as [Fire] are not supported yet: leave them out"},
+	{"3d6#fire", "line 1, column 5: expected a condition after \"#\", such as #>=7, found \"fire\" — # right after dice counts successes; a comment needs a space before the # (3d6 # fire)"},
+	{"(3d6 # fire)", "line 1, column 13: expected \")\" to close the \"(\" at line 1, column 1, found end of input — the comment at line 1, column 6 runs to the end of its line: close the \"(\" before the #"},
+	{"(3d6)#fire", "line 1, column 6: a comment needs a space before the # ((3d6) # …); a # right after dice counts successes (3d6#>=5)"},
+	{"1 + [Fire] 2", "line 1, column 5: a label such as [Fire] goes right after a term (2d6[Fire])"},
 	// Fudge variants.
 	{"dF.1", "line 1, column 3: dF.1 (a Fudge die with one −, four blanks and one +) is written d{-1,0,0,0,0,1} here"},
 	{"4dF.2", "line 1, column 4: dF.2 (the standard Fudge die, two −, two blanks and two +) is written dF here"},

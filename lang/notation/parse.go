@@ -111,6 +111,7 @@ type parser struct {
 	cached  bool
 
 	lastName token // the identifier of the last Name read
+	comment  int   // the offset of the last comment's "#", plus one; 0: none
 
 	// work counts what the parser has read: the bytes of every token
 	// scanned (the spaces before it included) and of every column counted
@@ -149,13 +150,32 @@ func (p *parser) peek() token {
 	if p.cached && p.cacheAt == p.off {
 		return p.cache
 	}
-	off := p.off
-	for off < len(p.src) && isSpace(p.src[off]) {
-		off++
-	}
+	off := p.skipSpace(p.off)
 	p.cache, p.cacheAt, p.cached = scanToken(p.src, off), p.off, true
 	p.work += p.cache.end - p.off + 1
 	return p.cache
+}
+
+// skipSpace is the offset after the spaces, comments and labels at off.
+// A comment is a "#" at the start of the input or after a space, and runs
+// to the end of its line; a "#" right after another character is a
+// success count (3d6#>=5) or an error. A label is "[text]" right after an
+// operand (2d6[Fire]); it names nothing yet.
+func (p *parser) skipSpace(off int) int {
+	for off < len(p.src) {
+		switch c := p.src[off]; {
+		case isSpace(c):
+			off++
+		case c == '#' && (off == 0 || isSpace(p.src[off-1])):
+			p.comment = off + 1
+			for off < len(p.src) && p.src[off] != '\n' {
+				off++
+			}
+		default:
+			return off
+		}
+	}
+	return off
 }
 
 // next consumes the next token.
@@ -179,6 +199,10 @@ func (p *parser) closing(close string, open int) {
 	t := p.peek()
 	if !t.is(close) {
 		op := p.pos(open)
+		if t.kind == tEOF && p.comment > open {
+			p.failAt(t.off, "expected %q to close the %q at line %d, column %d, found end of input — the comment at %s runs to the end of its line: close the %q before the #",
+				close, p.src[open:open+1], op.Line, op.Col, p.pos(p.comment-1), p.src[open:open+1])
+		}
 		p.failAt(t.off, "expected %q to close the %q at line %d, column %d, found %s%s",
 			close, p.src[open:open+1], op.Line, op.Col, p.desc(t), p.afterOperand(t))
 	}
@@ -414,7 +438,18 @@ func (p *parser) parseProduct() Expr { return p.parseLeft(productOps, p.parseUna
 func (p *parser) parseUnary() Expr {
 	t := p.peek()
 	if !t.is("-") {
-		return p.parsePrimary()
+		x := p.parsePrimary()
+		for {
+			u := p.peek()
+			end := 0
+			if u.text == "[" {
+				end = p.labelEnd(u.off)
+			}
+			if end == 0 {
+				return x
+			}
+			p.off = end
+		}
 	}
 	p.next()
 	p.enter(t.off)
@@ -750,7 +785,7 @@ func (p *parser) parseCond(mod int, required bool) *Cond {
 			if required {
 				hint := ""
 				if c == ' ' || isLetter(c) && isLetter(p.at(off+1)) && isLetter(p.at(off+2)) {
-					hint = " — comments (# …) are not supported yet, and # right after dice counts successes"
+					hint = " — # right after dice counts successes; a comment needs a space before the # (3d6 # fire)"
 				}
 				p.failAt(off, "expected a condition after %q, such as #>=7, found %s%s", p.src[mod:off], describeAt(p.src, off), hint)
 			}

@@ -1716,6 +1716,8 @@ var oracleCases = []string{
 	// Division by a die (issue 26): few values, far apart on their
 	// lattice (1/232792560 for d20/d20; none in 64 bits for 1/d70).
 	"d20/d20", "2d10/d20", "5/6d6", "d6/(d6-1)", "(d6-1)/d6", "1/d70", "d70/d70 + 1", "d20/d20 >= 1", "2 * d12/d11 - d3/d7",
+	// Comments and labels (issue 26) are left out.
+	"2d6[Fire] + 1d4[Cold] # burn", "# only a comment\n3d4kh2[best] # two of three", "(d6 + 1)[x] * 2",
 }
 
 // TestOracleCases compares the engine with the enumeration on the cases
