@@ -2,6 +2,7 @@ package notation
 
 import (
 	"fmt"
+	"github.com/oddsmith/oddsmith/mechanics/expr"
 	"regexp"
 	"strconv"
 	"strings"
@@ -229,20 +230,27 @@ func (p *parser) commentMessage(off int) string {
 	return fmt.Sprintf("a comment needs a space before the # (%s # …); a # right after dice counts successes (3d6#>=5)", clip(before))
 }
 
-// fudgeVariant is the refusal of Foundry's and rpg-dice-roller's dF.1 and
-// dF.2; off is the ".".
-func (p *parser) fudgeVariant(off int) {
+// fudgeVariant reads Foundry's and rpg-dice-roller's Fudge variants after
+// "dF" (the "." at off): dF.2 is dF, dF.1 (one −, four blanks, one +) the
+// die d{-1,0,0,0,0,1}, which is how it prints; any other is refused.
+func (p *parser) fudgeVariant(d *Dice, off int) {
 	end := off + 1
 	for end < len(p.src) && isDigit(p.src[end]) {
 		end++
 	}
 	switch p.src[off+1 : end] {
 	case "1":
-		p.failAt(off, "dF.1 (a Fudge die with one −, four blanks and one +) is written d{-1,0,0,0,0,1} here")
+		d.Kind = Custom
+		for _, f := range []int64{-1, 0, 0, 0, 0, 1} {
+			d.Faces = append(d.Faces, &Num{At: d.At, Value: expr.Int(f)})
+		}
+		p.off = end
+		return
 	case "2":
-		p.failAt(off, "dF.2 (the standard Fudge die, two −, two blanks and two +) is written dF here")
+		p.off = end
+		return
 	}
-	p.failAt(off, "dF.%s: the Fudge variants are dF.1 (d{-1,0,0,0,0,1}) and dF.2 (dF)", p.src[off+1:end])
+	p.failAt(off, "dF.%s: the Fudge variants are dF.1 (d{-1,0,0,0,0,1}) and dF.2 (dF)", clip(p.src[off+1:end]))
 }
 
 // condText is the text of a dice condition at off (">=8", "10", "<(n)"),

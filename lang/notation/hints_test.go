@@ -28,8 +28,6 @@ var foreignInputs = []struct{ src, err string }{
 	{"(3d6)#fire", "line 1, column 6: a comment needs a space before the # ((3d6) # …); a # right after dice counts successes (3d6#>=5)"},
 	{"1 + [Fire] 2", "line 1, column 5: a label such as [Fire] goes right after a term (2d6[Fire])"},
 	// Fudge variants.
-	{"dF.1", "line 1, column 3: dF.1 (a Fudge die with one −, four blanks and one +) is written d{-1,0,0,0,0,1} here"},
-	{"4dF.2", "line 1, column 4: dF.2 (the standard Fudge die, two −, two blanks and two +) is written dF here"},
 	{"dF.3", "line 1, column 3: dF.3: the Fudge variants are dF.1 (d{-1,0,0,0,0,1}) and dF.2 (dF)"},
 	// Foundry's and Roll20's modifiers.
 	{"10d10cs>=7df=1", "line 1, column 11: \"df=1\" is Foundry's deduct failures (each die meeting it takes one away): write 10d10cs>=7cf=1"},

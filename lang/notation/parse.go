@@ -568,7 +568,7 @@ func (p *parser) parseDice(start int, count Expr) Expr {
 		d.Kind = Fudge
 		p.off++
 		if p.at(p.off) == '.' && isDigit(p.at(p.off+1)) {
-			p.fudgeVariant(p.off)
+			p.fudgeVariant(d, p.off)
 		}
 	case c == '{':
 		d.Kind = Custom

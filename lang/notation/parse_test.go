@@ -42,6 +42,8 @@ var examples = []struct{ src, canon, tree string }{
 	{"4d6kh3[best] # c", "4d6kh3", "(dice 4 6 (keep high 3))"},
 
 	// dice
+	{"dF.1", "d{-1, 0, 0, 0, 0, 1}", "(dice _ {-1 0 0 0 0 1})"},
+	{"4dF.2kh2", "4dFkh2", "(dice 4 F (keep high 2))"},
 	{"d6", "d6", "(dice _ 6)"},
 	{"1d6", "1d6", "(dice 1 6)"},
 	{"3d6", "3d6", "(dice 3 6)"},

@@ -1718,6 +1718,8 @@ var oracleCases = []string{
 	"d20/d20", "2d10/d20", "5/6d6", "d6/(d6-1)", "(d6-1)/d6", "1/d70", "d70/d70 + 1", "d20/d20 >= 1", "2 * d12/d11 - d3/d7",
 	// Comments and labels (issue 26) are left out.
 	"2d6[Fire] + 1d4[Cold] # burn", "# only a comment\n3d4kh2[best] # two of three", "(d6 + 1)[x] * 2",
+	// Foundry's Fudge variants (issue 26).
+	"3dF.1", "2dF.2 + dF.1", "4dF.1kh2", "3dF.1cs",
 }
 
 // TestOracleCases compares the engine with the enumeration on the cases
