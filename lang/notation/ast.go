@@ -92,9 +92,10 @@ const (
 	Div                   // /: exact rational division
 	FloorDiv              // //: floor(X / Y)
 	Modulo                // %: X - Y * floor(X / Y), with the sign of Y
+	Pow                   // ^ (or **): X to the power Y, a constant whole number ≥ 0
 )
 
-var binOpNames = [...]string{"+", "-", "*", "/", "//", "%"}
+var binOpNames = [...]string{"+", "-", "*", "/", "//", "%", "^"}
 
 func (o BinOp) String() string {
 	if int(o) < len(binOpNames) {

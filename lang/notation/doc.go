@@ -90,7 +90,8 @@
 //	6      +  -                               left
 //	7      *  /  //  %                        left
 //	8      - (negation)                       prefix (-a * b is (-a) * b)
-//	9      dice and their modifiers, calls, lookup, parentheses
+//	9      ^  ** (power)                      right (2^3^2 is 2^9; -2^2 is -(2^2)); the exponent a constant whole number 0..64
+//	10     dice and their modifiers, calls, lookup, parentheses
 //
 // "if" and "not" may start an expression, a parenthesised group, an
 // argument, a case value or an if branch; elsewhere they need parentheses

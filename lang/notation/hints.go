@@ -16,9 +16,6 @@ import (
 // translating is where the rows of other tools' constructs are.
 const translating = "docs/translating.md"
 
-// powerHint is the refusal of ^ and **.
-const powerHint = "there is no power operator (^, **): write the product (2 * 2 * 2 for 2^3); a roll multiplied by itself is a name in a rule file (x = 3d6, then x * x)"
-
 // groupMessage is the refusal of a grouped roll {…} whose "{" is at open:
 // what the group means in Roll20 and Foundry and, where one exists, the
 // oddsmith expression for it.

@@ -19,9 +19,6 @@ var foreignInputs = []struct{ src, err string }{
 	{"{4d6,2d6}kh2", "line 1, column 1: grouped rolls {…} are not supported yet: {4d6,2d6}kh2 keeps or drops whole sums, which has no one-line equivalent yet (the largest is max(4d6, 2d6)); see docs/translating.md"},
 	{"1 + {4d6 2}", "line 1, column 5: grouped rolls {…} are not supported yet: the larger of several sums is max(4d6, 3d8) ({4d6, 3d8}kh1 in Roll20 and Foundry); see docs/translating.md"},
 	// Power.
-	{"3d20^4", "line 1, column 5: " + powerHint},
-	{"2**3", "line 1, column 3: " + powerHint},
-	{"2 ** 3", "line 1, column 4: " + powerHint},
 	// Comments and labels.
 	{"3d6#fire", "line 1, column 5: expected a condition after \"#\", such as #>=7, found \"fire\" — # right after dice counts successes; a comment needs a space before the # (3d6 # fire)"},
 	{"(3d6 # fire)", "line 1, column 13: expected \")\" to close the \"(\" at line 1, column 1, found end of input — the comment at line 1, column 6 runs to the end of its line: close the \"(\" before the #"},

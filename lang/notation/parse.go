@@ -232,8 +232,6 @@ func (p *parser) foreignAfterOperand(t token) string {
 		return msg
 	}
 	switch {
-	case t.text == "^" || t.is("*") && p.at(t.end) == '*':
-		return powerHint
 	case t.is("#"):
 		return p.commentMessage(t.off)
 	case t.text == "[":
@@ -438,24 +436,50 @@ func (p *parser) parseProduct() Expr { return p.parseLeft(productOps, p.parseUna
 func (p *parser) parseUnary() Expr {
 	t := p.peek()
 	if !t.is("-") {
-		x := p.parsePrimary()
-		for {
-			u := p.peek()
-			end := 0
-			if u.text == "[" {
-				end = p.labelEnd(u.off)
-			}
-			if end == 0 {
-				return x
-			}
-			p.off = end
-		}
+		return p.parsePower()
 	}
 	p.next()
 	p.enter(t.off)
 	x := p.parseUnary()
 	p.leave()
 	return &Neg{At: p.pos(t.off), X: x}
+}
+
+// parsePower: power = operand [("^" | "**") unary], right-associative and
+// binding tighter than a unary minus (-2^2 is -4, 2^3^2 is 2^9).
+func (p *parser) parsePower() Expr {
+	x := p.parseOperand()
+	t := p.peek()
+	switch {
+	case t.is("^"):
+		p.next()
+	case t.is("*") && p.at(t.end) == '*':
+		p.next()
+		p.off++
+	default:
+		return x
+	}
+	p.enter(t.off)
+	y := p.parseUnary()
+	p.leave()
+	return &Binary{At: x.Pos(), OpAt: p.pos(t.off), Op: Pow, X: x, Y: y}
+}
+
+// parseOperand is a primary and the labels after it (2d6[Fire]), which
+// are left out.
+func (p *parser) parseOperand() Expr {
+	x := p.parsePrimary()
+	for {
+		u := p.peek()
+		end := 0
+		if u.text == "[" {
+			end = p.labelEnd(u.off)
+		}
+		if end == 0 {
+			return x
+		}
+		p.off = end
+	}
 }
 
 func (p *parser) parsePrimary() Expr {
@@ -509,8 +533,6 @@ func (p *parser) parsePrimary() Expr {
 		if msg := p.bracketMessage(t.off); msg != "" {
 			p.failAt(t.off, "%s", msg)
 		}
-	case t.is("*") && t.off > 0 && strings.TrimRight(p.src[:t.off], " \t\n\r") != "" && strings.HasSuffix(strings.TrimRight(p.src[:t.off], " \t\n\r"), "*"):
-		p.failAt(t.off, "%s", powerHint)
 	case t.is("#"):
 		p.failAt(t.off, "%s", p.commentMessage(t.off))
 	}

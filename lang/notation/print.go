@@ -34,11 +34,16 @@ const (
 	lvlSum
 	lvlProd
 	lvlUnary
+	lvlPow
+	lvlAtom
 )
 
 func binLevel(op BinOp) int {
-	if op == Add || op == Sub {
+	switch op {
+	case Add, Sub:
 		return lvlSum
+	case Pow:
+		return lvlPow
 	}
 	return lvlProd
 }
@@ -90,6 +95,12 @@ func (p *printer) expr(e Expr, outer int) {
 		})
 	case *Binary:
 		l := binLevel(e.Op)
+		if e.Op == Pow {
+			// Right-associative, tighter than a unary minus: -2 ^ 2 is
+			// -(2 ^ 2), 2 ^ 3 ^ 2 is 2 ^ (3 ^ 2).
+			p.infix(outer, l, e.X, lvlAtom, e.Op, e.Y, lvlUnary)
+			break
+		}
 		p.infix(outer, l, e.X, l, e.Op, e.Y, l+1)
 	case *Compare:
 		p.infix(outer, lvlCmp, e.X, lvlSum, e.Op, e.Y, lvlSum)

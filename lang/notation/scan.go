@@ -80,7 +80,7 @@ func dieStart(src string, off int) bool {
 // twoCharOps are the punctuation tokens of two characters.
 var twoCharOps = []string{"//", "==", "!=", "<=", ">=", ".."}
 
-const oneCharOps = "+-*/%<>=!(){},:#."
+const oneCharOps = "+-*/%<>=!(){},:#.^"
 
 // scanToken reads the token that begins at off (no spaces skipped).
 func scanToken(src string, off int) token {

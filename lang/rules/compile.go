@@ -311,6 +311,9 @@ func (c *compiler) binary(e *notation.Binary) (value, error) {
 	if err != nil {
 		return value{}, err
 	}
+	if e.Op == notation.Pow {
+		return c.power(e, x, y)
+	}
 	if x.kind == rnd || y.kind == rnd {
 		if v, ok := c.rndBinary(e.Op, x, y); ok {
 			return v, nil
@@ -332,6 +335,55 @@ func (c *compiler) binary(e *notation.Binary) (value, error) {
 		return detV(expr.Sub(a, expr.Mul(b, expr.Floor(expr.Div(a, b))))), nil
 	}
 	return value{}, errAt(e.OpAt, "unsupported operator %s", e.Op)
+}
+
+// MaxPower bounds the exponent of ^.
+const MaxPower = 64
+
+// power is x ^ k: the exponent must be a constant whole number from 0 to
+// MaxPower; on a roll it is the roll's value to that power (3d6 ^ 2 is
+// the square of the total), which must stay within ±2³¹.
+func (c *compiler) power(e *notation.Binary, x, y value) (value, error) {
+	if y.kind == rnd {
+		return value{}, errAt(e.Y.Pos(), "the exponent of ^ must be a constant (a number or a parameter), not a roll: %s", e.Y.String())
+	}
+	r, err := constOf(y)
+	if err != nil {
+		return value{}, errAt(e.Y.Pos(), "the exponent of ^ must be a constant: %s %v", e.Y.String(), err)
+	}
+	if !r.IsInt() || r.N < 0 || r.N > MaxPower {
+		return value{}, errAt(e.Y.Pos(), "the exponent of ^ must be a whole number from 0 to %d, found %s", MaxPower, r)
+	}
+	k := int(r.N)
+	if x.kind == rnd {
+		pow := func(a int) int {
+			v := 1
+			for range k {
+				v *= a
+			}
+			return v
+		}
+		lo, hi := pow(x.lo), pow(x.hi)
+		lo, hi = min(lo, hi), max(lo, hi)
+		if x.lo < 0 && x.hi > 0 && k > 0 {
+			lo = min(lo, 0)
+		}
+		for _, b := range []int{x.lo, x.hi} {
+			if math.Abs(math.Pow(float64(b), float64(k))) > math.MaxInt32 {
+				return value{}, errAt(e.OpAt, "%s can reach %d ^ %d, past ±2³¹", e.String(), b, k)
+			}
+		}
+		return rndV(mechanics.Map{X: x.node, F: pow, Name: fmt.Sprintf("^ %d", k)}, lo, hi), nil
+	}
+	a := c.asDet(x)
+	out := expr.Expr(expr.Lit{V: expr.Int(1)})
+	if k > 0 {
+		out = a
+		for range k - 1 {
+			out = expr.Mul(out, a)
+		}
+	}
+	return detV(out), nil
 }
 
 // intOf is the value of a constant det expression when it is a whole

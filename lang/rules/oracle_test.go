@@ -318,6 +318,22 @@ func (o *oracle) eval(x notation.Expr) oDist {
 	case *notation.Neg:
 		return o.unary(o.eval(x.X), func(v *big.Rat) *big.Rat { return new(big.Rat).Neg(v) })
 	case *notation.Binary:
+		if x.Op == notation.Pow {
+			if !o.isConst(x.Y) {
+				oFail(oRefused, "a random exponent")
+			}
+			k := o.constant(x.Y, "an exponent")
+			if !k.IsInt() || k.Sign() < 0 || k.Num().Int64() > 64 {
+				oFail(oRefused, "the exponent %s", k)
+			}
+			return o.unary(o.eval(x.X), func(v *big.Rat) *big.Rat {
+				r := big.NewRat(1, 1)
+				for range k.Num().Int64() {
+					r.Mul(r, v)
+				}
+				return r
+			})
+		}
 		a, b := o.eval(x.X), o.eval(x.Y)
 		return o.binary(a, b, func(p, q *big.Rat) *big.Rat {
 			switch x.Op {
@@ -1720,6 +1736,9 @@ var oracleCases = []string{
 	"2d6[Fire] + 1d4[Cold] # burn", "# only a comment\n3d4kh2[best] # two of three", "(d6 + 1)[x] * 2",
 	// Foundry's Fudge variants (issue 26).
 	"3dF.1", "2dF.2 + dF.1", "4dF.1kh2", "3dF.1cs",
+	// Powers (issue 26): a constant exponent, on rolls and constants.
+	"3d6^2", "d6**2", "-d4^2", "(d6 - 3)^3", "2^3^2", "d4^0", "(d2 - 1)^0", "d6^(a + 1)", "2^d4", "d6^-1",
+	"(2d4)^2 - 2d4", "d6^2 / 4", "b^2 + d4", "max(d4, d4)^2",
 }
 
 // TestOracleCases compares the engine with the enumeration on the cases
