@@ -23,8 +23,7 @@ type term struct {
 	// compound: the explosion was written !! (the rolls of one die add up
 	// to one value); with ! a counted die's extra rolls count as dice.
 	compound bool
-	keep     *notation.Keep
-	drop     *notation.Drop
+	kd       []notation.Mod   // keeps and drops, applied left to right
 	success  []*notation.Cond // cs conditions (nil entries: the highest face)
 	fail     []*notation.Cond // cf conditions (nil: the lowest face)
 	hasCS    bool
@@ -151,16 +150,8 @@ func (c *compiler) takeApart(d *notation.Dice) (*term, error) {
 				return nil, errAt(m.At, "every face explodes (%d or more), so the die never stops: give a limit (!{3}) or a higher threshold", e.Trigger())
 			}
 			t.explode, t.compound = &e, m.Compound
-		case *notation.Keep:
-			if t.keep != nil || t.drop != nil {
-				return nil, errAt(m.At, "one keep or drop per dice term")
-			}
-			t.keep = m
-		case *notation.Drop:
-			if t.keep != nil || t.drop != nil {
-				return nil, errAt(m.At, "one keep or drop per dice term")
-			}
-			t.drop = m
+		case *notation.Keep, *notation.Drop:
+			t.kd = append(t.kd, m)
 		case *notation.CountSuccess:
 			t.success, t.hasCS = append(t.success, m.Cond), true
 		case *notation.CountFail:
@@ -314,7 +305,7 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 		lo, hi = burstRange(*t.explode)
 	}
 	switch {
-	case t.keep != nil || t.drop != nil:
+	case len(t.kd) > 0:
 		if t.n > MaxPoolDice {
 			return value{}, errAt(t.at, "keep and drop read the dice one by one: at most %d dice", MaxPoolDice)
 		}
@@ -324,24 +315,23 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 				return value{}, err
 			}
 		}
-		// Keeping more dice than there are keeps them all, dropping more
-		// drops them all (as Roll20 and Foundry do, and as highest(2d6, 3)).
-		k, highest := 1, true
-		if t.keep != nil {
-			if t.keep.Count != nil {
-				if k, err = c.intConst(t.keep.Count, "the number of dice kept", 0, MaxDice); err != nil {
+		a, b, err := c.window(t)
+		if err != nil {
+			return value{}, err
+		}
+		k, highest := b-a, a > 0
+		if a > 0 && b < t.n {
+			// A window in the middle (4d6dl1kh2): the dice ranked a..b-1
+			// from the lowest.
+			dlo, dhi := dieRange(die)
+			if t.hasCS || t.hasCF {
+				score, err := c.scorer(t)
+				if err != nil {
 					return value{}, err
 				}
+				return rndV(mechanics.Pool{Die: die, N: t.n, Eval: windowScore(t.n, a, b, -1, score)}, -k, k), nil
 			}
-			k, highest = min(k, t.n), t.keep.End == notation.High
-		} else {
-			dn := 1
-			if t.drop.Count != nil {
-				if dn, err = c.intConst(t.drop.Count, "the number of dice dropped", 0, MaxDice); err != nil {
-					return value{}, err
-				}
-			}
-			k, highest = max(0, t.n-dn), t.drop.End == notation.Low
+			return rndV(mechanics.Pool{Die: die, N: t.n, Eval: windowScore(t.n, a, b, dlo, func(f int) int { return f })}, k*dlo, k*dhi), nil
 		}
 		dlo, dhi := dieRange(die)
 		if k == 0 {
@@ -381,6 +371,59 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 		return rndV(sumOf(m, t.n), slo, shi), nil
 	}
 	return rndV(sumOf(one, t.n), t.n*lo, t.n*hi), nil
+}
+
+// window is what a term's keeps and drops leave, applied left to right
+// each to the dice still kept (Roll20's and Foundry's reading: 4d6dl1kh2
+// drops the lowest, then keeps the highest two of the other three): the
+// dice ranked a..b-1 from the lowest. Keeping more dice than are left
+// keeps them all, dropping more drops them all.
+func (c *compiler) window(t *term) (a, b int, err error) {
+	a, b = 0, t.n
+	for _, m := range t.kd {
+		var count notation.Expr
+		what, keep, top := "the number of dice kept", false, false
+		switch m := m.(type) {
+		case *notation.Keep:
+			count, keep, top = m.Count, true, m.End == notation.High
+		case *notation.Drop:
+			count, top, what = m.Count, m.End == notation.High, "the number of dice dropped"
+		}
+		n := 1
+		if count != nil {
+			if n, err = c.intConst(count, what, 0, MaxDice); err != nil {
+				return 0, 0, err
+			}
+		}
+		n = min(n, b-a)
+		switch {
+		case keep && top:
+			a = b - n
+		case keep:
+			b = a + n
+		case top:
+			b -= n
+		default:
+			a += n
+		}
+	}
+	return a, b, nil
+}
+
+// windowScore sums score over the dice ranked a..b-1 from the lowest of n
+// (the evaluator sees the faces in ascending order); every score is at
+// least lo, so that the state stays non-negative.
+func windowScore(n, a, b, lo int, score func(int) int) mechanics.Evaluator {
+	off := -min(lo, 0) * n
+	return mechanics.EvalFunc{
+		StartF: func() uint64 { return uint64(off) << 16 },
+		NextF: func(s uint64, face, c int) uint64 {
+			m, sc := int(s&0xffff), int(s>>16)
+			sc += max(0, min(m+c, b)-max(m, a)) * score(face)
+			return uint64(sc)<<16 | uint64(m+c)
+		},
+		FinalF: func(s uint64) int { return int(s>>16) - off },
+	}
 }
 
 // scorer is a face's score under a term's counting: +1 for a success
@@ -497,7 +540,7 @@ func (c *compiler) poolDie(d *notation.Dice) (mechanics.Die, int, error) {
 	if err != nil {
 		return mechanics.Die{}, 0, err
 	}
-	if t.keep != nil || t.drop != nil || t.hasCS || t.hasCF {
+	if len(t.kd) > 0 || t.hasCS || t.hasCF {
 		return mechanics.Die{}, 0, errAt(d.At, "a pool is read by its evaluator: write its dice without keep, drop or counting (%s)", d)
 	}
 	if t.n > MaxPoolDice {

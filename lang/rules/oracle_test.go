@@ -517,8 +517,7 @@ type oTerm struct {
 	explode  *notation.Explode
 	trigger  int64
 	limit    int64
-	keep     *notation.Keep
-	drop     *notation.Drop
+	kd       []notation.Mod // keeps and drops, in order
 	cs, cf   []*notation.Cond
 	hasCount bool
 }
@@ -665,16 +664,8 @@ func (o *oracle) takeApart(d *notation.Dice) *oTerm {
 				}
 				oFail(oSkip, "an unbounded explosion")
 			}
-		case *notation.Keep:
-			if t.keep != nil || t.drop != nil {
-				oFail(oRefused, "two keeps or drops")
-			}
-			t.keep = m
-		case *notation.Drop:
-			if t.keep != nil || t.drop != nil {
-				oFail(oRefused, "two keeps or drops")
-			}
-			t.drop = m
+		case *notation.Keep, *notation.Drop:
+			t.kd = append(t.kd, m)
 		case *notation.CountSuccess:
 			t.cs, t.hasCount = append(t.cs, m.Cond), true
 		case *notation.CountFail:
@@ -754,21 +745,29 @@ func (o *oracle) dice(d *notation.Dice) oDist {
 		// it: 0d6kh1 is 0 although 1 of 0 dice cannot be kept).
 		return oPoint(oZero)
 	}
-	if t.keep != nil || t.drop != nil {
-		k, highest := int64(1), true
-		if t.keep != nil {
-			// Keeping more dice than there are keeps them all; dropping
-			// more drops them all (docs/language.md, "Keep and drop").
-			if t.keep.Count != nil {
-				k = o.intConst(t.keep.Count, "the number of dice kept", 0, 100_000)
+	if len(t.kd) > 0 {
+		// Each keep or drop applies to the dice still kept, left to
+		// right (4d6dl1kh2: drop the lowest, then keep the highest two of
+		// the other three). Keeping more dice than there are keeps them
+		// all; dropping more drops them all.
+		count := func(x notation.Expr) int64 {
+			if x == nil {
+				return 1
 			}
-			k, highest = min(k, t.n), t.keep.End == notation.High
-		} else {
-			dn := int64(1)
-			if t.drop.Count != nil {
-				dn = o.intConst(t.drop.Count, "the number of dice dropped", 0, 100_000)
+			return o.intConst(x, "the number of dice kept or dropped", 0, 100_000)
+		}
+		type op struct {
+			n         int64
+			keep, top bool
+		}
+		var ops []op
+		for _, m := range t.kd {
+			switch m := m.(type) {
+			case *notation.Keep:
+				ops = append(ops, op{count(m.Count), true, m.End == notation.High})
+			case *notation.Drop:
+				ops = append(ops, op{count(m.Count), false, m.End == notation.High})
 			}
-			k, highest = max(0, t.n-dn), t.drop.End == notation.Low
 		}
 		one := o.perDie(t, chainSum)
 		out := oDist{}
@@ -776,20 +775,30 @@ func (o *oracle) dice(d *notation.Dice) oDist {
 		o.tuples(one, t.n, func(vals []int64, p *big.Rat) {
 			s := slices.Clone(vals)
 			slices.Sort(s)
-			if highest {
-				slices.Reverse(s)
+			for _, op := range ops {
+				n := min(op.n, int64(len(s)))
+				switch {
+				case op.keep && op.top:
+					s = s[int64(len(s))-n:]
+				case op.keep:
+					s = s[:n]
+				case op.top:
+					s = s[:int64(len(s))-n]
+				default:
+					s = s[n:]
+				}
 			}
 			if t.hasCount {
 				// Successes counted among the kept dice (each an
 				// exploded die's total).
 				n := int64(0)
-				for _, v := range s[:k] {
+				for _, v := range s {
 					n += score(v)
 				}
 				out.add(oInt(n), p)
 				return
 			}
-			out.add(oInt(chainSum(s[:k])), p)
+			out.add(oInt(chainSum(s)), p)
 		})
 		return out
 	}
@@ -891,7 +900,7 @@ func (o *oracle) pool(x *notation.Call) oDist {
 		oFail(oRefused, "a pool that is not a dice term: %s", poolX)
 	}
 	t := o.takeApart(pd)
-	if t.keep != nil || t.drop != nil || t.hasCount {
+	if len(t.kd) > 0 || t.hasCount {
 		oFail(oRefused, "a pool with keep, drop or counting")
 	}
 	one := o.perDie(t, chainSum)
@@ -1739,6 +1748,10 @@ var oracleCases = []string{
 	// Powers (issue 26): a constant exponent, on rolls and constants.
 	"3d6^2", "d6**2", "-d4^2", "(d6 - 3)^3", "2^3^2", "d4^0", "(d2 - 1)^0", "d6^(a + 1)", "2^d4", "d6^-1",
 	"(2d4)^2 - 2d4", "d6^2 / 4", "b^2 + d4", "max(d4, d4)^2",
+	// Several keeps and drops on one term, left to right (issue 26).
+	"4d6dl1kh2", "4d6kh3dl1", "4d6kh3kl1", "5d6dl1dh1", "4d6dl2dh2", "3d6dh1kl1cs>=3", "4d4kh3kh2kh1",
+	"5d{-2..3}dl1dh2", "4d6kl3dh1cs>=4cf1", "3d6!{1}dl1kh1", "4dFdl1dh1", "4d6dl(a)kh(a + 1)", "3d6k5dl1", "2d6d3kh1",
+	"4d{1,1,2,3}dh1dl1",
 }
 
 // TestOracleCases compares the engine with the enumeration on the cases
