@@ -23,6 +23,7 @@ var foreignInputs = []struct{ src, err string }{
 	{"3d6#fire", "line 1, column 5: expected a condition after \"#\", such as #>=7, found \"fire\" — # right after dice counts successes; a comment needs a space before the # (3d6 # fire)"},
 	{"(3d6 # fire)", "line 1, column 13: expected \")\" to close the \"(\" at line 1, column 1, found end of input — the comment at line 1, column 6 runs to the end of its line: close the \"(\" before the #"},
 	{"(3d6)#fire", "line 1, column 6: a comment needs a space before the # ((3d6) # …); a # right after dice counts successes (3d6#>=5)"},
+	{"3d6 #>=5", "line 1, column 5: a # after a space starts a comment, but \"#>=5\" reads like a success count: write it right after the dice (3d6#>=5), or put words after the # of a comment"},
 	{"1 + [Fire] 2", "line 1, column 5: a label such as [Fire] goes right after a term (2d6[Fire])"},
 	// Fudge variants.
 	{"dF.3", "line 1, column 3: dF.3: the Fudge variants are dF.1 (d{-1,0,0,0,0,1}) and dF.2 (dF)"},

@@ -167,6 +167,11 @@ func (p *parser) skipSpace(off int) int {
 		case isSpace(c):
 			off++
 		case c == '#' && (off == 0 || isSpace(p.src[off-1])):
+			// A comment that begins like a success count (3d6 #>=5)
+			// would silently drop the count: refused, not read.
+			if rest := strings.TrimLeft(p.src[off+1:], " \t"); off > 0 && rest != "" && strings.ContainsRune("<>=", rune(rest[0])) {
+				p.failAt(off, "a # after a space starts a comment, but %q reads like a success count: write it right after the dice (3d6#>=5), or put words after the # of a comment", "#"+firstLine(p.src[off+1:]))
+			}
 			p.comment = off + 1
 			for off < len(p.src) && p.src[off] != '\n' {
 				off++
@@ -1086,4 +1091,12 @@ func caseKey(c Case) string {
 		return f(c.Lo)
 	}
 	return f(c.Lo) + ".." + f(c.Hi)
+}
+
+// firstLine is s up to its first line break.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

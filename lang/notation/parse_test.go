@@ -35,7 +35,6 @@ var examples = []struct{ src, canon, tree string }{
 	// comments and labels
 	{"3d6 # fire damage", "3d6", "(dice 3 6)"},
 	{"# a comment\n3d6", "3d6", "(dice 3 6)"},
-	{"3d6 #>=5", "3d6", "(dice 3 6)"},
 	{"3d6#>=5 # hits", "3d6#>=5", "(dice 3 6 (success >=5))"},
 	{"2d6[Fire] + 1d4[Cold]", "2d6 + 1d4", "(+ (dice 2 6) (dice 1 4))"},
 	{"(d6 + 1)[x y] * 2", "(d6 + 1) * 2", "(* (+ (dice _ 6) 1) 2)"},
