@@ -3,7 +3,6 @@ package ag
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -21,15 +20,6 @@ func texts(t *testing.T, id string) (summary, doc string) {
 		t.Fatal(err)
 	}
 	return m.Summary, m.Doc
-}
-
-func atoiText(t *testing.T, s string) int {
-	t.Helper()
-	n, err := strconv.Atoi(strings.ReplaceAll(s, "−", "-"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 func pSuccess(t *testing.T, id string, sets ...string) float64 {
@@ -74,7 +64,7 @@ func TestJumpTablesAreTheModels(t *testing.T) {
 	for _, row := range strings.Split(moves[1], ", ") {
 		bonus, name, _ := strings.Cut(row, " ")
 		mechtest.Near(t, row, pSuccess(t, "ag.jump", "movement="+name, "surface=rough"),
-			pSuccess(t, "ag.skill_test", "tn=6", "modifier="+fmt.Sprint(atoiText(t, bonus))), 1e-12)
+			pSuccess(t, "ag.skill_test", "tn=6", "modifier="+fmt.Sprint(mechtest.TextInt(t, bonus))), 1e-12)
 	}
 }
 
@@ -87,8 +77,8 @@ func TestAssistTableIsTheModels(t *testing.T) {
 		t.Fatalf("the summary has %d rows: %s", len(rows), summary)
 	}
 	for _, r := range rows {
-		for g := atoiText(t, r[2]); g <= atoiText(t, r[3]); g++ {
-			if b := mechtest.MustExact(t, registry, "ag.assist", fmt.Sprintf("group=%d", g)).Var("bonus").Stats.Mean; b != float64(atoiText(t, r[1])) {
+		for g := mechtest.TextInt(t, r[2]); g <= mechtest.TextInt(t, r[3]); g++ {
+			if b := mechtest.MustExact(t, registry, "ag.assist", fmt.Sprintf("group=%d", g)).Var("bonus").Stats.Mean; b != float64(mechtest.TextInt(t, r[1])) {
 				t.Errorf("group %d: bonus %v; the summary says %s", g, b, r[0])
 			}
 		}
@@ -121,7 +111,7 @@ func TestSuffocationNumbersAreTheModels(t *testing.T) {
 		t.Fatalf("no TN and step in %q", summary)
 	}
 	r := mechtest.MustExact(t, registry, "ag.suffocation", "horizon=3", "body=1")
-	bs, at := r.Var("blackout_s"), 60+atoiText(t, m[2])
+	bs, at := r.Var("blackout_s"), 60+mechtest.TextInt(t, m[2])
 	if bs.Lo != at {
 		t.Fatalf("the first possible blackout is at %d s; the text says the first minute then %s s", bs.Lo, m[2])
 	}

@@ -16,15 +16,6 @@ import (
 // with (the texts are formatted from the constants and tables the models
 // read; these tests read the text back and compute with it).
 
-func mechanicText(t *testing.T, id string) *mechanics.Mechanic {
-	t.Helper()
-	m, err := registry.Lookup(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // config is the configuration of mechanic id at the settings.
 func config(t *testing.T, id string, settings ...string) mechanics.Config {
 	t.Helper()
@@ -35,64 +26,21 @@ func config(t *testing.T, id string, settings ...string) mechanics.Config {
 	return c
 }
 
-// paramText is the doc of parameter name of mechanic id.
-func paramText(t *testing.T, id, name string) string {
-	t.Helper()
-	for _, p := range mechanicText(t, id).Params {
-		if p.Name == name {
-			return p.Doc
-		}
-	}
-	t.Fatalf("%s has no parameter %s", id, name)
-	return ""
-}
-
-// optionText is the doc of the option of mechanic id whose name ends in
-// name.
-func optionText(t *testing.T, id, name string) string {
-	t.Helper()
-	for _, o := range mechanicText(t, id).Options {
-		if strings.HasSuffix(o.Name, "."+name) {
-			return o.Doc
-		}
-	}
-	t.Fatalf("%s has no option %s", id, name)
-	return ""
-}
-
-// find is the submatches of pattern in text, or a fatal error.
-func find(t *testing.T, pattern, what, text string) []int {
-	t.Helper()
-	m := regexp.MustCompile(pattern).FindStringSubmatch(text)
-	if m == nil {
-		t.Fatalf("%s does not state %s (%q): %s", what, pattern, pattern, text)
-	}
-	var out []int
-	for _, s := range m[1:] {
-		n, err := strconv.Atoi(strings.ReplaceAll(s, "−", "-"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, n)
-	}
-	return out
-}
-
 // The reaction economy's numbers, wherever bd.vigor, bd.defense and
 // bd.skirmish state them, are the ones the chains pay, recover and wake
 // with.
 func TestEconomyNumbersAreTheModels(t *testing.T) {
 	t.Parallel()
-	vigor, defense := mechanicText(t, "bd.vigor"), mechanicText(t, "bd.defense")
+	vigor, defense := mechtest.Mechanic(t, registry, "bd.vigor"), mechtest.Mechanic(t, registry, "bd.defense")
 	costs := [][]int{
-		find(t, `costs (\d+) Vigor \((\d+) after a Defend action\)`, "bd.vigor's doc", vigor.Doc),
-		find(t, `Block: (\d+) Vigor, (\d+) after a Defend action`, "bd.defense's doc", defense.Doc),
-		{find(t, `reactions cost (\d+)`, "bd.vigor's defend", paramText(t, "bd.vigor", "defend"))[0]},
+		mechtest.MatchedInts(t, `costs (\d+) Vigor \((\d+) after a Defend action\)`, "bd.vigor's doc", vigor.Doc),
+		mechtest.MatchedInts(t, `Block: (\d+) Vigor, (\d+) after a Defend action`, "bd.defense's doc", defense.Doc),
+		{mechtest.MatchedInts(t, `reactions cost (\d+)`, "bd.vigor's defend", mechtest.ParamDoc(t, registry, "bd.vigor", "defend"))[0]},
 	}
 	spec := mechtest.MustModel(t, registry, "bd.defense")
 	for _, v := range spec.Vars {
 		if v.Name == "value_per_reaction" {
-			costs = append(costs, find(t, `\((\d+) Vigor, (\d+) after Defend\)`, "value_per_reaction", v.Doc))
+			costs = append(costs, mechtest.MatchedInts(t, `\((\d+) Vigor, (\d+) after Defend\)`, "value_per_reaction", v.Doc))
 		}
 	}
 	if len(costs) != 4 {
@@ -120,10 +68,10 @@ func TestEconomyNumbersAreTheModels(t *testing.T) {
 	}
 
 	per := [][]int{
-		find(t, `1 back per (\d+) Stamina a round`, "bd.vigor's summary", vigor.Summary),
-		find(t, `1 Vigor per (\d+) Stamina`, "bd.vigor's doc", vigor.Doc),
-		find(t, `1 Vigor back per (\d+) a round`, "bd.vigor's stamina", paramText(t, "bd.vigor", "stamina")),
-		find(t, `1 Vigor back per (\d+) a round`, "bd.skirmish's stamina", paramText(t, "bd.skirmish", "stamina")),
+		mechtest.MatchedInts(t, `1 back per (\d+) Stamina a round`, "bd.vigor's summary", vigor.Summary),
+		mechtest.MatchedInts(t, `1 Vigor per (\d+) Stamina`, "bd.vigor's doc", vigor.Doc),
+		mechtest.MatchedInts(t, `1 Vigor back per (\d+) a round`, "bd.vigor's stamina", mechtest.ParamDoc(t, registry, "bd.vigor", "stamina")),
+		mechtest.MatchedInts(t, `1 Vigor back per (\d+) a round`, "bd.skirmish's stamina", mechtest.ParamDoc(t, registry, "bd.skirmish", "stamina")),
 	}
 	for _, p := range per {
 		for stamina, want := range map[int]int{p[0] - 1: 0, p[0]: 1, 3 * p[0]: 3} {
@@ -133,8 +81,8 @@ func TestEconomyNumbersAreTheModels(t *testing.T) {
 		}
 	}
 
-	woken := []int{find(t, `cannot act until it is back to (\d+)`, "bd.vigor's doc", vigor.Doc)[0],
-		find(t, `back to (\d+)`, "the winded flag of the chains", windedFlag())[0]}
+	woken := []int{mechtest.MatchedInts(t, `cannot act until it is back to (\d+)`, "bd.vigor's doc", vigor.Doc)[0],
+		mechtest.MatchedInts(t, `back to (\d+)`, "the winded flag of the chains", windedFlag())[0]}
 	e := economy{vmax: 100}
 	for _, w := range woken {
 		if _, still := e.recover(w-1, true); !still {
@@ -152,7 +100,7 @@ func TestLadderTextsAreTheModels(t *testing.T) {
 	t.Parallel()
 	sizes := regexp.MustCompile(`(\d+(?:, \d+)*) or (\d+)`)
 	for _, p := range [][2]string{{"bd.check", "rank"}, {"bd.defense", "rank_d"}, {"bd.damage", "rank"}, {"bd.track", "rank_d"}, {"bd.track", "rank_b"}} {
-		m := sizes.FindStringSubmatch(paramText(t, p[0], p[1]))
+		m := sizes.FindStringSubmatch(mechtest.ParamDoc(t, registry, p[0], p[1]))
 		if m == nil {
 			t.Fatalf("%s.%s lists no sizes", p[0], p[1])
 		}
@@ -172,14 +120,14 @@ func TestLadderTextsAreTheModels(t *testing.T) {
 			}
 		}
 	}
-	heroicDie := find(t, `d(\d+) = heroic`, "bd.check's rank", paramText(t, "bd.check", "rank"))[0]
+	heroicDie := mechtest.MatchedInts(t, `d(\d+) = heroic`, "bd.check's rank", mechtest.ParamDoc(t, registry, "bd.check", "rank"))[0]
 	// Durability of heroic quality is immune to a weapon of lower quality;
 	// one rung below heroic is not.
-	below := find(t, `\(below (\d+): no immunity\)`, "durability_quality", paramText(t, "bd.armor", "durability_quality"))[0]
+	below := mechtest.MatchedInts(t, `\(below (\d+): no immunity\)`, "durability_quality", mechtest.ParamDoc(t, registry, "bd.armor", "durability_quality"))[0]
 	if below != heroicDie {
 		t.Errorf("heroic is d%d in rank, %d in durability_quality", heroicDie, below)
 	}
-	for _, q := range find(t, `(\d+) heroic, (\d+) epic, (\d+) legendary`, "armor's quality", paramText(t, "bd.armor", "durability_quality")) {
+	for _, q := range mechtest.MatchedInts(t, `(\d+) heroic, (\d+) epic, (\d+) legendary`, "armor's quality", mechtest.ParamDoc(t, registry, "bd.armor", "durability_quality")) {
 		r := mechtest.MustExact(t, registry, "bd.armor", "durability_quality="+strconv.Itoa(q), "quality=8", "ar=0")
 		mechtest.Near(t, fmt.Sprintf("P(damage gets through Durability quality %d)", q), r.Event("gets_through").P, 0, 0)
 	}
@@ -187,13 +135,13 @@ func TestLadderTextsAreTheModels(t *testing.T) {
 	mechtest.Near(t, "P(damage gets through ordinary Durability)", r.Event("gets_through").P, 1, 1e-9)
 	for _, p := range []string{"quality", "armor_quality"} {
 		id := map[string]string{"quality": "bd.damage", "armor_quality": "bd.armor"}[p]
-		q := find(t, `(\d+) ordinary, (\d+) heroic`, id+"."+p, paramText(t, id, p))
+		q := mechtest.MatchedInts(t, `(\d+) ordinary, (\d+) heroic`, id+"."+p, mechtest.ParamDoc(t, registry, id, p))
 		if q[1] != heroicDie || q[0] != ladder[heroic-1] {
 			t.Errorf("%s.%s: ordinary %d, heroic %d", id, p, q[0], q[1])
 		}
 	}
 	// The mean the burst doc gives for the heroic die is the model's.
-	m := regexp.MustCompile(`\(d(\d+)!: ([\d.]+)\)`).FindStringSubmatch(mechanicText(t, "bd.core.burst").Doc)
+	m := regexp.MustCompile(`\(d(\d+)!: ([\d.]+)\)`).FindStringSubmatch(mechtest.Mechanic(t, registry, "bd.core.burst").Doc)
 	if m == nil || m[1] != strconv.Itoa(heroicDie) {
 		t.Fatalf("bd.core.burst's doc gives no mean of the heroic die: %v", m)
 	}
@@ -210,26 +158,26 @@ func TestGuardAndVSTablesAreTheModels(t *testing.T) {
 		t.Helper()
 		return mechtest.MustExact(t, registry, "bd.attack", sets...).Event("hit").P
 	}
-	attack := mechanicText(t, "bd.attack")
-	for _, text := range []string{optionText(t, "bd.attack", "cover"), attack.Doc} {
-		b := find(t, `light \+(\d+)(?: Guard)?, partial \+(\d+), full \+(\d+)`, "a cover text", text)
+	attack := mechtest.Mechanic(t, registry, "bd.attack")
+	for _, text := range []string{mechtest.OptionDoc(t, registry, "bd.attack", "cover"), attack.Doc} {
+		b := mechtest.MatchedInts(t, `light \+(\d+)(?: Guard)?, partial \+(\d+), full \+(\d+)`, "a cover text", text)
 		for i, c := range []string{"light", "partial", "full"} {
 			mechtest.Near(t, "P(hit) against "+c+" cover", hit("opt.cover="+c, "guard=15"), hit("guard="+strconv.Itoa(15+b[i])), 0)
 		}
 	}
-	for _, text := range []string{optionText(t, "bd.attack", "size_t"), attack.Doc} {
-		per := find(t, `(?:rises by |guard \+ )(\d+)`, "a size text", text)[0]
+	for _, text := range []string{mechtest.OptionDoc(t, registry, "bd.attack", "size_t"), attack.Doc} {
+		per := mechtest.MatchedInts(t, `(?:rises by |guard \+ )(\d+)`, "a size text", text)[0]
 		mechtest.Near(t, "P(hit) of a huge attacker on a small target", hit("opt.size_a=huge", "opt.size_t=small", "guard=15"), hit("guard="+strconv.Itoa(15+3*per)), 0)
 	}
-	ex := find(t, `G becomes ⌈G/2⌉ \((\d+) → (\d+)\)`, "bd.attack's doc", attack.Doc)
+	ex := mechtest.MatchedInts(t, `G becomes ⌈G/2⌉ \((\d+) → (\d+)\)`, "bd.attack's doc", attack.Doc)
 	mechtest.Near(t, "the unaware example", hit("behind_unaware=1", "guard="+strconv.Itoa(ex[0])), hit("guard="+strconv.Itoa(ex[1])), 0)
 
 	success := func(sets ...string) float64 {
 		t.Helper()
 		return mechtest.MustExact(t, registry, "bd.check", sets...).Event("success").P
 	}
-	vis := find(t, `normal \+(\d+), reduced \+(\d+), low \+(\d+), zero \+(\d+)`, "the visibility option", optionText(t, "bd.check", "visibility"))
-	bare := find(t, `by (\d+), (\d+) and (\d+)`, "bd.check's doc", mechanicText(t, "bd.check").Doc)
+	vis := mechtest.MatchedInts(t, `normal \+(\d+), reduced \+(\d+), low \+(\d+), zero \+(\d+)`, "the visibility option", mechtest.OptionDoc(t, registry, "bd.check", "visibility"))
+	bare := mechtest.MatchedInts(t, `by (\d+), (\d+) and (\d+)`, "bd.check's doc", mechtest.Mechanic(t, registry, "bd.check").Doc)
 	if !slices.Equal(vis[1:], bare) {
 		t.Errorf("the option gives %v, the doc %v", vis, bare)
 	}
@@ -237,7 +185,7 @@ func TestGuardAndVSTablesAreTheModels(t *testing.T) {
 		mechtest.Near(t, "P(success) at "+v+" visibility", success("visibility="+v, "vs=20"), success("vs="+strconv.Itoa(20+vis[i])), 0)
 	}
 
-	armour := find(t, `partial \+(\d+) armour rank, full \+(\d+) \(light cover stops nothing\)`, "bd.armor's cover", optionText(t, "bd.armor", "cover"))
+	armour := mechtest.MatchedInts(t, `partial \+(\d+) armour rank, full \+(\d+) \(light cover stops nothing\)`, "bd.armor's cover", mechtest.OptionDoc(t, registry, "bd.armor", "cover"))
 	mean := func(sets ...string) float64 {
 		t.Helper()
 		return mechtest.MustExact(t, registry, "bd.armor", sets...).Var("damage_after").Stats.Mean
@@ -247,7 +195,7 @@ func TestGuardAndVSTablesAreTheModels(t *testing.T) {
 	}
 	mechtest.Near(t, "damage after light cover", mean("cover=light", "ar=0"), mean("ar=0"), 0)
 
-	feeble := find(t, `attack: d(\d+) \(feeble below d(\d+) on the ladder\) or d(\d+)`, "the feeble die", optionText(t, "bd.damage", "feeble_die"))
+	feeble := mechtest.MatchedInts(t, `attack: d(\d+) \(feeble below d(\d+) on the ladder\) or d(\d+)`, "the feeble die", mechtest.OptionDoc(t, registry, "bd.damage", "feeble_die"))
 	for i, v := range []string{"d4", "d6"} {
 		d := feeble[2*i]
 		got := mechtest.MustExact(t, registry, "bd.damage", "unarmed=1", "k_b=0", "opt.feeble_die="+v).Var("damage").Stats.Mean

@@ -5,46 +5,11 @@ import (
 	"testing"
 
 	"github.com/oddsmith/oddsmith/internal/mechtest"
-	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // The claims the describe texts of d20w make, computed: each test runs the
 // case a text talks about and checks that the text says what the numbers
 // show.
-
-// mechanic is the declared mechanic id.
-func mechanic(t *testing.T, id string) *mechanics.Mechanic {
-	t.Helper()
-	m, err := registry.Lookup(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-// optionDoc is the doc of the option whose full name ends in name.
-func optionDoc(t *testing.T, id, name string) string {
-	t.Helper()
-	for _, o := range mechanic(t, id).Options {
-		if strings.HasSuffix(o.Name, "."+name) {
-			return o.Doc
-		}
-	}
-	t.Fatalf("%s has no option %s", id, name)
-	return ""
-}
-
-// paramDoc is the doc of parameter name.
-func paramDoc(t *testing.T, id, name string) string {
-	t.Helper()
-	for _, p := range mechanic(t, id).Params {
-		if p.Name == name {
-			return p.Doc
-		}
-	}
-	t.Fatalf("%s has no parameter %s", id, name)
-	return ""
-}
 
 // eventDoc is the doc of event name at the settings.
 func eventDoc(t *testing.T, id, name string, sets ...string) string {
@@ -82,7 +47,7 @@ func TestDescribeCMMirror(t *testing.T) {
 	for _, man := range []string{"standard", "escape_bonds"} {
 		mechtest.Near(t, man+", the PC's natural 20 resists", run(t, "d20w.cm", "pairing=npc_pc", "cma=30", "cmd=0", "manoeuvre="+man).Event("success").P, 19.0/20, 1e-12)
 	}
-	says(t, "opt.defender_naturals", optionDoc(t, "d20w.cm", "defender_naturals"), "natural 20 always resists", "except against escaping bonds", "manoeuvre=escape_bonds")
+	says(t, "opt.defender_naturals", mechtest.OptionDoc(t, registry, "d20w.cm", "defender_naturals"), "natural 20 always resists", "except against escaping bonds", "manoeuvre=escape_bonds")
 }
 
 // d20w.attack with opt.naturals=all_rolls: the attacker's natural decides
@@ -107,7 +72,7 @@ func TestDescribeAttackNaturals(t *testing.T) {
 		sets := append(c.sets, "opt.naturals=all_rolls")
 		mechtest.Near(t, strings.Join(sets, " "), run(t, "d20w.attack", sets...).Event("hit").P, c.want, 1e-12)
 	}
-	says(t, "d20w.attack's doc", mechanic(t, "d20w.attack").Doc, "opt.naturals=all_rolls", "NPC→PC (the NPC takes 10) the PC's Defence natural 20 always avoids the hit and its 1 is always hit",
+	says(t, "d20w.attack's doc", mechtest.Mechanic(t, registry, "d20w.attack").Doc, "opt.naturals=all_rolls", "NPC→PC (the NPC takes 10) the PC's Defence natural 20 always avoids the hit and its 1 is always hit",
 		"PC→PC (and NPC→NPC with opt.npc_vs_npc=both_roll) only the attacker's natural 20 and 1 decide")
 	says(t, "the hit of npc_pc under all_rolls", eventDoc(t, "d20w.attack", "hit", "pairing=npc_pc", "opt.naturals=all_rolls"), "natural 20 on Defence always avoids the hit")
 	says(t, "the hit of pc_pc under all_rolls", eventDoc(t, "d20w.attack", "hit", "pairing=pc_pc", "opt.naturals=all_rolls"), "the attacker's natural 20 always hits")
@@ -123,14 +88,14 @@ func TestDescribeDefenceBCB(t *testing.T) {
 		whole := run(t, "d20w.attack", "pairing="+p, "defence=5").Event("hit").P
 		mechtest.Near(t, p+": heroic=yes defence 3 + BCB 2 against defence 5", heroic, whole, 1e-12)
 	}
-	says(t, "d20w.attack's defence", paramDoc(t, "d20w.attack", "defence"), "without any BCB", "heroic=yes", "never here")
+	says(t, "d20w.attack's defence", mechtest.ParamDoc(t, registry, "d20w.attack", "defence"), "without any BCB", "heroic=yes", "never here")
 }
 
 // d20w.core.check has no Easy-task rule (d20w.modtrack task=easy has), and
 // its clamp holds without natural rules; all_rolls clamps to 1/20..19/20.
 func TestDescribeCheck(t *testing.T) {
 	t.Parallel()
-	m := mechanic(t, "d20w.core.check")
+	m := mechtest.Mechanic(t, registry, "d20w.core.check")
 	for _, o := range m.Options {
 		if strings.HasSuffix(o.Name, ".task") {
 			t.Errorf("d20w.core.check declares %s: its doc sends the Easy task to d20w.modtrack", o.Name)
@@ -166,7 +131,7 @@ func TestDescribeCritChoiceManoeuvre(t *testing.T) {
 		r := run(t, "d20w.crit_choice", sets...)
 		mechtest.Near(t, p+": P(manoeuvre success)", r.Event("manoeuvre_success").P, r.Event("crit").P*run(t, "d20w.cm", "pairing="+p, "cma=4", "cmd=6").Event("success").P, 1e-12)
 	}
-	says(t, "d20w.crit_choice's doc", mechanic(t, "d20w.crit_choice").Doc, "opt.npc_vs_npc=both_roll both roll it", "save_dc")
+	says(t, "d20w.crit_choice's doc", mechtest.Mechanic(t, registry, "d20w.crit_choice").Doc, "opt.npc_vs_npc=both_roll both roll it", "save_dc")
 	// The save is against save_dc, as the doc now says: DC 10, save +2,
 	// every crit (w = 4) buying the injury: P = 4/20 · P(N + 2 < 10) = 4/20 · 7/20.
 	mechtest.Near(t, "cripple_first, save_dc 10", run(t, "d20w.crit_choice", "opt.policy=cripple_first", "threat=4", "save_dc=10").Event("crippled").P, 4.0/20*7/20, 1e-12)

@@ -14,37 +14,12 @@ import (
 // with (the texts are formatted from the constants and tables the models
 // read; these tests read the text back and compute with it).
 
-// textInt reads a number as the texts write it (−4).
-func textInt(t *testing.T, s string) int {
-	t.Helper()
-	n, err := strconv.Atoi(strings.NewReplacer("−", "-", "+", "").Replace(s))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-// stated is the numbers pattern's first group matches in text, or a fatal
-// error when it matches nowhere.
-func stated(t *testing.T, pattern, what, text string) []int {
-	t.Helper()
-	m := regexp.MustCompile(pattern).FindStringSubmatch(text)
-	if m == nil {
-		t.Fatalf("%s does not state %q: %s", what, pattern, text)
-	}
-	var out []int
-	for _, s := range m[1:] {
-		out = append(out, textInt(t, s))
-	}
-	return out
-}
-
 // texts are every text of mechanic id: its summary, doc, parameters and
 // options, and the docs of its outputs at the defaults and at every value
 // of each option on its own.
 func texts(t *testing.T, id string) []string {
 	t.Helper()
-	m := mechanic(t, id)
+	m := mechtest.Mechanic(t, registry, id)
 	out := []string{m.Summary, m.Doc}
 	for _, p := range m.Params {
 		out = append(out, p.Doc)
@@ -94,7 +69,7 @@ func TestTake10TextsAreTheModels(t *testing.T) {
 						continue
 					}
 					found++
-					if textInt(t, g) != npc {
+					if mechtest.TextInt(t, g) != npc {
 						t.Errorf("%s: %q says an NPC counts %s; it counts %d: %s", id, m[0], g, npc, text)
 					}
 				}
@@ -105,9 +80,9 @@ func TestTake10TextsAreTheModels(t *testing.T) {
 		}
 	}
 	// The closed forms of d20w.core.opposed.
-	doc := mechanic(t, "d20w.core.opposed").Doc
-	pcNPC := stated(t, `PC→NPC: P = clamp\(\((\d+) \+ a − o\)/20, 0, 1\)`, "the opposed doc", doc)[0]
-	npcPC := stated(t, `P\(resist\) = clamp\(\((\d+) \+ o − a\)/20, 0, 1\)`, "the opposed doc", doc)[0]
+	doc := mechtest.Mechanic(t, registry, "d20w.core.opposed").Doc
+	pcNPC := mechtest.MatchedInts(t, `PC→NPC: P = clamp\(\((\d+) \+ a − o\)/20, 0, 1\)`, "the opposed doc", doc)[0]
+	npcPC := mechtest.MatchedInts(t, `P\(resist\) = clamp\(\((\d+) \+ o − a\)/20, 0, 1\)`, "the opposed doc", doc)[0]
 	for _, ao := range [][2]int{{0, 0}, {3, -2}, {-5, 4}} {
 		sets := []string{set("mod_a", ao[0]), set("mod_o", ao[1])}
 		p := float64(pcNPC+ao[0]-ao[1]) / 20
@@ -122,7 +97,7 @@ func TestTake10TextsAreTheModels(t *testing.T) {
 // they give.
 func TestInitiativeBoundsAreTheModels(t *testing.T) {
 	t.Parallel()
-	exact, crowd := mechanic(t, "d20w.initiative"), mechanic(t, "d20w.initiative.crowd")
+	exact, crowd := mechtest.Mechanic(t, registry, "d20w.initiative"), mechtest.Mechanic(t, registry, "d20w.initiative.crowd")
 	k := exact.Params[0]
 	kc := crowd.Params[0]
 	if k.Name != "combatants" || kc.Name != "combatants" {
@@ -134,15 +109,15 @@ func TestInitiativeBoundsAreTheModels(t *testing.T) {
 		got  []int
 		want []int
 	}{
-		{"d20w.initiative's summary", stated(t, `full orderings of (\d+)–(\d+) combatants`, "d20w.initiative's summary", exact.Summary), []int{lo, hi}},
-		{"d20w.initiative's doc", stated(t, `ordering of k ≤ (\d+) combatants`, "d20w.initiative's doc", exact.Doc), []int{hi}},
-		{"d20w.initiative's doc", stated(t, `For (\d+)–(\d+) combatants use`, "d20w.initiative's doc", exact.Doc), []int{hi + 1, int(kc.Max)}},
-		{"d20w.initiative.crowd's summary", stated(t, `up to (\d+) combatants`, "the crowd's summary", crowd.Summary), []int{int(kc.Max)}},
-		{"d20w.initiative.crowd's doc", stated(t, `for (\d+)–(\d+) combatants`, "the crowd's doc", crowd.Doc), []int{int(kc.Min), int(kc.Max)}},
-		{"d20w.initiative.crowd's doc", stated(t, `Beyond (\d+) the full ordering`, "the crowd's doc", crowd.Doc), []int{hi}},
-		{"d20w.initiative.crowd's reason", stated(t, `more than (\d+) combatants`, "the crowd's reason", crowd.MCReason), []int{hi}},
-		{"combatants", stated(t, `combatants k \((\d+)–(\d+)\)`, "combatants", k.Doc), []int{lo, hi}},
-		{"the crowd's combatants", stated(t, `combatants k \((\d+)–(\d+)\)`, "combatants", kc.Doc), []int{int(kc.Min), int(kc.Max)}},
+		{"d20w.initiative's summary", mechtest.MatchedInts(t, `full orderings of (\d+)–(\d+) combatants`, "d20w.initiative's summary", exact.Summary), []int{lo, hi}},
+		{"d20w.initiative's doc", mechtest.MatchedInts(t, `ordering of k ≤ (\d+) combatants`, "d20w.initiative's doc", exact.Doc), []int{hi}},
+		{"d20w.initiative's doc", mechtest.MatchedInts(t, `For (\d+)–(\d+) combatants use`, "d20w.initiative's doc", exact.Doc), []int{hi + 1, int(kc.Max)}},
+		{"d20w.initiative.crowd's summary", mechtest.MatchedInts(t, `up to (\d+) combatants`, "the crowd's summary", crowd.Summary), []int{int(kc.Max)}},
+		{"d20w.initiative.crowd's doc", mechtest.MatchedInts(t, `for (\d+)–(\d+) combatants`, "the crowd's doc", crowd.Doc), []int{int(kc.Min), int(kc.Max)}},
+		{"d20w.initiative.crowd's doc", mechtest.MatchedInts(t, `Beyond (\d+) the full ordering`, "the crowd's doc", crowd.Doc), []int{hi}},
+		{"d20w.initiative.crowd's reason", mechtest.MatchedInts(t, `more than (\d+) combatants`, "the crowd's reason", crowd.MCReason), []int{hi}},
+		{"combatants", mechtest.MatchedInts(t, `combatants k \((\d+)–(\d+)\)`, "combatants", k.Doc), []int{lo, hi}},
+		{"the crowd's combatants", mechtest.MatchedInts(t, `combatants k \((\d+)–(\d+)\)`, "combatants", kc.Doc), []int{int(kc.Min), int(kc.Max)}},
 	}
 	for _, c := range checks {
 		if fmt.Sprint(c.got) != fmt.Sprint(c.want) {
@@ -170,7 +145,7 @@ func factorial(n int) int {
 // texts state are the ones d20w.modtrack and d20w.crippling compute with.
 func TestTrackTextsAreTheModels(t *testing.T) {
 	t.Parallel()
-	doc := mechanic(t, "d20w.modtrack").Doc
+	doc := mechtest.Mechanic(t, registry, "d20w.modtrack").Doc
 	value := func(sets ...string) int {
 		t.Helper()
 		return int(run(t, "d20w.modtrack", append([]string{"minor_bonuses=0"}, sets...)...).Var("net_value").Stats.Mean)
@@ -179,7 +154,7 @@ func TestTrackTextsAreTheModels(t *testing.T) {
 		t.Helper()
 		return int(run(t, "d20w.modtrack", append([]string{"minor_bonuses=0"}, sets...)...).Var("net_points").Stats.Mean)
 	}
-	pts := stated(t, `Points Minor (\d+), Major (\d+), Extreme (\d+)`, "d20w.modtrack's doc", doc)
+	pts := mechtest.MatchedInts(t, `Points Minor (\d+), Major (\d+), Extreme (\d+)`, "d20w.modtrack's doc", doc)
 	for i, n := range stepNames {
 		if got := points(n + "_bonuses=1"); got != pts[i] {
 			t.Errorf("one %s bonus is %d points; the doc says %d", n, got, pts[i])
@@ -187,8 +162,8 @@ func TestTrackTextsAreTheModels(t *testing.T) {
 	}
 	// The levels by points, in d20w.modtrack and d20w.crippling.
 	bands := `(\d+) Minor, (\d+)–(\d+) Major, ≥ (\d+) Extreme`
-	for _, text := range []string{doc, mechanic(t, "d20w.crippling").Doc} {
-		b := stated(t, bands, "a levels text", text)
+	for _, text := range []string{doc, mechtest.Mechanic(t, registry, "d20w.crippling").Doc} {
+		b := mechtest.MatchedInts(t, bands, "a levels text", text)
 		for p, want := range map[int]int{b[0]: 1, b[1]: 2, b[2]: 2, b[3]: 3, b[3] + 1: 3, b[1] - 1: 1} {
 			if level(p) != want {
 				t.Errorf("%d points are level %d; the text %v says %d", p, level(p), b, want)
@@ -196,10 +171,10 @@ func TestTrackTextsAreTheModels(t *testing.T) {
 		}
 	}
 	// The step values of opt.values.
-	values := optionDoc(t, "d20w.modtrack", "values")
+	values := mechtest.OptionDoc(t, registry, "d20w.modtrack", "values")
 	for name, v := range map[string][]int{
-		"doubling":         stated(t, `doubling ±(\d+)/±(\d+)/±(\d+)`, "opt.values", values),
-		"d20_circumstance": stated(t, `d20_circumstance ±(\d+)/±(\d+)/±(\d+)`, "opt.values", values),
+		"doubling":         mechtest.MatchedInts(t, `doubling ±(\d+)/±(\d+)/±(\d+)`, "opt.values", values),
+		"d20_circumstance": mechtest.MatchedInts(t, `d20_circumstance ±(\d+)/±(\d+)/±(\d+)`, "opt.values", values),
 	} {
 		for i, n := range stepNames {
 			if got := value("opt.values="+name, n+"_bonuses=1"); got != v[i] {
@@ -208,8 +183,8 @@ func TestTrackTextsAreTheModels(t *testing.T) {
 		}
 	}
 	// The cap.
-	capDoc := optionDoc(t, "d20w.modtrack", "cap")
-	c := stated(t, `extreme: (\d+) net points or more are Extreme and no more; open: each point beyond (\d+) adds`, "opt.cap", capDoc)
+	capDoc := mechtest.OptionDoc(t, registry, "d20w.modtrack", "cap")
+	c := mechtest.MatchedInts(t, `extreme: (\d+) net points or more are Extreme and no more; open: each point beyond (\d+) adds`, "opt.cap", capDoc)
 	extreme := value("extreme_bonuses=1")
 	for _, p := range c {
 		for extra := 0; extra <= 2; extra++ {
@@ -223,8 +198,8 @@ func TestTrackTextsAreTheModels(t *testing.T) {
 		}
 	}
 	// A Major and a Minor.
-	mm := stated(t, `the value of (\d+) net points \(a Major and a Minor\): major \(it stays Major\) or interpolate \((\d+) × the Minor value\)`,
-		"opt.major_plus_minor", optionDoc(t, "d20w.modtrack", "major_plus_minor"))
+	mm := mechtest.MatchedInts(t, `the value of (\d+) net points \(a Major and a Minor\): major \(it stays Major\) or interpolate \((\d+) × the Minor value\)`,
+		"opt.major_plus_minor", mechtest.OptionDoc(t, registry, "d20w.modtrack", "major_plus_minor"))
 	if got := points("major_bonuses=1", "minor_bonuses=1"); got != mm[0] {
 		t.Errorf("a Major and a Minor are %d points; the option says %d", got, mm[0])
 	}
@@ -235,14 +210,14 @@ func TestTrackTextsAreTheModels(t *testing.T) {
 		t.Errorf("%d Minors are %d points, level %d", mm[0], got, level(got))
 	}
 	// The Easy task: rolled (and so failing at DC 60) from the bound on.
-	easy := optionDoc(t, "d20w.modtrack", "easy_rolls")
-	for _, bound := range [][]int{stated(t, `p ≤ (−\d+)`, "opt.easy_rolls", easy), stated(t, `p ≤ (−\d+) \(opt.easy_rolls\)`, "the doc", doc)} {
+	easy := mechtest.OptionDoc(t, registry, "d20w.modtrack", "easy_rolls")
+	for _, bound := range [][]int{mechtest.MatchedInts(t, `p ≤ (−\d+)`, "opt.easy_rolls", easy), mechtest.MatchedInts(t, `p ≤ (−\d+) \(opt.easy_rolls\)`, "the doc", doc)} {
 		for n, want := range map[int]float64{-bound[0] - 1: 1, -bound[0]: 0} {
 			got := run(t, "d20w.modtrack", "task=easy", "minor_bonuses=0", set("minor_penalties", n), "dc=60").Event("success").P
 			mechtest.Near(t, fmt.Sprintf("an Easy task with %d Minor penalties (the text: rolled at p ≤ %d)", n, bound[0]), got, want, 1e-12)
 		}
 	}
-	either := stated(t, `\|p\| ≥ (\d+)`, "opt.easy_rolls", easy)[0]
+	either := mechtest.MatchedInts(t, `\|p\| ≥ (\d+)`, "opt.easy_rolls", easy)[0]
 	for n, want := range map[int]float64{either - 1: 1, either: 0} {
 		got := run(t, "d20w.modtrack", "task=easy", "opt.easy_rolls=any_extreme", set("minor_bonuses", n), "dc=60").Event("success").P
 		mechtest.Near(t, fmt.Sprintf("an Easy task with %d Minor bonuses under any_extreme (the text: rolled at |p| ≥ %d)", n, either), got, want, 1e-12)
@@ -257,7 +232,7 @@ func TestTrackTextsAreTheModels(t *testing.T) {
 				doc = e.Doc
 			}
 		}
-		k := stated(t, pattern, "the event "+name, doc)[0]
+		k := mechtest.MatchedInts(t, pattern, "the event "+name, doc)[0]
 		var tail float64
 		for i, p := range inj.P {
 			if inj.Lo+i >= k {
@@ -272,24 +247,26 @@ func TestTrackTextsAreTheModels(t *testing.T) {
 // modifier the manoeuvre adds.
 func TestCMSizeTableIsTheModels(t *testing.T) {
 	t.Parallel()
-	rows := regexp.MustCompile(`(−?\d+) ([A-Z]\w+)(?: \(([+−]\d+)\))?`).FindAllStringSubmatch(paramDoc(t, "d20w.cm", "attacker_size"), -1)
+	rows := regexp.MustCompile(`(−?\d+) ([A-Z]\w+)(?: \(([+−]\d+)\))?`).FindAllStringSubmatch(mechtest.ParamDoc(t, registry, "d20w.cm", "attacker_size"), -1)
 	if len(rows) != len(sizeNames) {
 		t.Fatalf("the size table has %d rows: %v", len(rows), rows)
 	}
-	table := func(name string) string { return strings.SplitN(paramDoc(t, "d20w.cm", name), "size category: ", 2)[1] }
+	table := func(name string) string {
+		return strings.SplitN(mechtest.ParamDoc(t, registry, "d20w.cm", name), "size category: ", 2)[1]
+	}
 	if table("attacker_size") != table("defender_size") {
 		t.Errorf("the size tables differ: %s / %s", table("attacker_size"), table("defender_size"))
 	}
 	for _, r := range rows {
 		mod := 0
 		if r[3] != "" {
-			mod = textInt(t, r[3])
+			mod = mechtest.TextInt(t, r[3])
 		}
 		for _, p := range []string{"pc_npc", "npc_pc", "pc_pc"} {
-			sized := run(t, "d20w.cm", "pairing="+p, "attacker_size="+strconv.Itoa(textInt(t, r[1]))).Event("success").P
+			sized := run(t, "d20w.cm", "pairing="+p, "attacker_size="+strconv.Itoa(mechtest.TextInt(t, r[1]))).Event("success").P
 			moved := run(t, "d20w.cm", "pairing="+p, set("bonus", mod)).Event("success").P
 			mechtest.Near(t, fmt.Sprintf("%s: a %s attacker against a Medium one with %+d", p, r[2], mod), sized, moved, 1e-12)
-			sized = run(t, "d20w.cm", "pairing="+p, "defender_size="+strconv.Itoa(textInt(t, r[1]))).Event("success").P
+			sized = run(t, "d20w.cm", "pairing="+p, "defender_size="+strconv.Itoa(mechtest.TextInt(t, r[1]))).Event("success").P
 			moved = run(t, "d20w.cm", "pairing="+p, set("bonus", -mod)).Event("success").P
 			mechtest.Near(t, fmt.Sprintf("%s: a %s defender against a Medium one with %+d", p, r[2], -mod), sized, moved, 1e-12)
 		}

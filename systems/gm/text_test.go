@@ -3,80 +3,16 @@ package gm
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/oddsmith/oddsmith/internal/mechtest"
-	"github.com/oddsmith/oddsmith/mechanics"
 )
 
 // The numbers the describe texts of gm (but its ailments) state are the
 // ones the models compute with (the texts are formatted from the constants
 // and tables the models read; these tests read the text back and compute
 // with it).
-
-func mechanicText(t *testing.T, id string) *mechanics.Mechanic {
-	t.Helper()
-	m, err := registry.Lookup(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-// optionText is the doc of the option of mechanic id whose name ends in
-// name.
-func optionText(t *testing.T, id, name string) string {
-	t.Helper()
-	for _, o := range mechanicText(t, id).Options {
-		if strings.HasSuffix(o.Name, "."+name) {
-			return o.Doc
-		}
-	}
-	t.Fatalf("%s has no option %s", id, name)
-	return ""
-}
-
-// paramText is the doc of parameter name of mechanic id.
-func paramText(t *testing.T, id, name string) string {
-	t.Helper()
-	for _, p := range mechanicText(t, id).Params {
-		if p.Name == name {
-			return p.Doc
-		}
-	}
-	t.Fatalf("%s has no parameter %s", id, name)
-	return ""
-}
-
-// textNum reads a number as the texts write it: −2, +8, 7.5, ¾.
-func textNum(t *testing.T, s string) float64 {
-	t.Helper()
-	if f, ok := map[string]float64{"½": 1. / 2, "⅓": 1. / 3, "¼": 1. / 4, "¾": 3. / 4, "⅙": 1. / 6}[s]; ok {
-		return f
-	}
-	f, err := strconv.ParseFloat(strings.NewReplacer("−", "-", "+", "").Replace(s), 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
-// numbers is the groups of pattern's first match in text, read as
-// numbers, or a fatal error when it matches nowhere.
-func numbers(t *testing.T, pattern, what, text string) []float64 {
-	t.Helper()
-	m := regexp.MustCompile(pattern).FindStringSubmatch(text)
-	if m == nil {
-		t.Fatalf("%s does not state %q: %s", what, pattern, text)
-	}
-	var out []float64
-	for _, s := range m[1:] {
-		out = append(out, textNum(t, s))
-	}
-	return out
-}
 
 // numbersText is the first group of pattern's first match in text.
 func numbersText(t *testing.T, pattern, text string) string {
@@ -101,15 +37,15 @@ func sets(kv ...any) []string {
 // without air.
 func TestSuffocationNumbersAreTheModels(t *testing.T) {
 	t.Parallel()
-	doc := mechanicText(t, "gm.suffocation").Doc
+	doc := mechtest.Mechanic(t, registry, "gm.suffocation").Doc
 	rolls := func(kv ...any) float64 {
 		t.Helper()
 		return mechtest.MustExact(t, registry, "gm.suffocation", append(sets("prepared", 1), sets(kv...)...)...).Var("health_rolls").Stats.Mean
 	}
-	minute := numbers(t, `one every minute \((\d+) rounds\)`, "the doc", doc)[0]
-	step := numbers(t, `after B \+ (\d+)j rounds without air`, "the doc", doc)[0]
-	end := numbers(t, `its round < (\d+) × minutes`, "the doc", doc)[0]
-	rest := numbers(t, `double \(2B \+ (\d+)j\)`, "the doc", doc)[0]
+	minute := mechtest.Matched(t, `one every minute \((\d+) rounds\)`, "the doc", doc)[0]
+	step := mechtest.Matched(t, `after B \+ (\d+)j rounds without air`, "the doc", doc)[0]
+	end := mechtest.Matched(t, `its round < (\d+) × minutes`, "the doc", doc)[0]
+	rest := mechtest.Matched(t, `double \(2B \+ (\d+)j\)`, "the doc", doc)[0]
 	// A buffer one round short of a minute leaves one roll in a minute
 	// without air; a buffer of a minute none.
 	for _, r := range []float64{minute, end} {
@@ -120,7 +56,7 @@ func TestSuffocationNumbersAreTheModels(t *testing.T) {
 	mechtest.Near(t, "rolls in 3 minutes after a buffer of 1", rolls("endurance", 1, "minutes", 3), float64(int((3*end-1-1)/step)+1), 0)
 	// At rest by twice the minute.
 	mechtest.Near(t, "rolls at rest in 4 minutes", rolls("endurance", 0, "minutes", 4, "at_rest", 1), float64(int((4*end-1)/rest)+1), 0)
-	ex := numbers(t, `prepared, endurance=(\d+), minutes=(\d+): the buffer ends at round (\d+) of (\d+), so no roll`, "the doc", doc)
+	ex := mechtest.Matched(t, `prepared, endurance=(\d+), minutes=(\d+): the buffer ends at round (\d+) of (\d+), so no roll`, "the doc", doc)
 	if ex[2] != ex[0] || ex[3] != ex[1]*end {
 		t.Errorf("the example's buffer ends at round %v of %v; endurance=%v and %v minutes make round %v of %v", ex[2], ex[3], ex[0], ex[1], ex[0], ex[1]*end)
 	}
@@ -131,7 +67,7 @@ func TestSuffocationNumbersAreTheModels(t *testing.T) {
 // gm.fall's bands, evasion heights and time aloft are the model's.
 func TestFallNumbersAreTheModels(t *testing.T) {
 	t.Parallel()
-	m := mechanicText(t, "gm.fall")
+	m := mechtest.Mechanic(t, registry, "gm.fall")
 	fall := func(name string, kv ...any) float64 {
 		t.Helper()
 		v := mechtest.MustExact(t, registry, "gm.fall", sets(kv...)...).Var(name)
@@ -144,14 +80,14 @@ func TestFallNumbersAreTheModels(t *testing.T) {
 	// The bands: "under 10 ft 1, 10 ft to under 20 ft 2, 20–40 ft 3, …, 320 ft and more 7".
 	type band struct{ lo, hi, n float64 }
 	var bands []band
-	first := numbers(t, `by height h: under (\d+) ft (\d+), `, "the doc", m.Doc)
+	first := mechtest.Matched(t, `by height h: under (\d+) ft (\d+), `, "the doc", m.Doc)
 	bands = append(bands, band{0, first[0], first[1]})
-	second := numbers(t, `, (\d+) ft to under (\d+) ft (\d+), `, "the doc", m.Doc)
+	second := mechtest.Matched(t, `, (\d+) ft to under (\d+) ft (\d+), `, "the doc", m.Doc)
 	bands = append(bands, band{second[0], second[1], second[2]})
 	for _, r := range regexp.MustCompile(`(\d+)–(\d+) ft (\d+)`).FindAllStringSubmatch(m.Doc, -1) {
-		bands = append(bands, band{textNum(t, r[1]), textNum(t, r[2]), textNum(t, r[3])})
+		bands = append(bands, band{mechtest.TextNumber(t, r[1]), mechtest.TextNumber(t, r[2]), mechtest.TextNumber(t, r[3])})
 	}
-	last := numbers(t, `(\d+) ft and more (\d+) \(no increase past (\d+)d6\)`, "the doc", m.Doc)
+	last := mechtest.Matched(t, `(\d+) ft and more (\d+) \(no increase past (\d+)d6\)`, "the doc", m.Doc)
 	if len(bands) != len(fallBands)-1 || last[1] != last[2] {
 		t.Fatalf("the doc gives %d bands and %v: %s", len(bands), last, m.Doc)
 	}
@@ -166,7 +102,7 @@ func TestFallNumbersAreTheModels(t *testing.T) {
 	for _, h := range []float64{last[0], 2000} {
 		mechtest.Near(t, fmt.Sprintf("dice of a %v ft fall", h), dice(h), last[1], 0)
 	}
-	sum := numbers(t, `\(under (\d+) ft d6 … (\d+) ft and more (\d+)d6\); evasion negates under (\d+) ft and halves under (\d+) ft`, "the summary", m.Summary)
+	sum := mechtest.Matched(t, `\(under (\d+) ft d6 … (\d+) ft and more (\d+)d6\); evasion negates under (\d+) ft and halves under (\d+) ft`, "the summary", m.Summary)
 	if sum[0] != first[0] || sum[1] != last[0] || sum[2] != last[1] {
 		t.Errorf("the summary's bands %v are not the doc's", sum[:3])
 	}
@@ -174,8 +110,8 @@ func TestFallNumbersAreTheModels(t *testing.T) {
 	damage := func(h float64) float64 { return fall("damage", "height", h, "evasion", 20) }
 	full := func(h float64) float64 { return fall("damage", "height", h, "evasion", 0) }
 	neg, halves := sum[3], sum[4]
-	for _, text := range []string{m.Doc, optionText(t, "gm.fall", "evasion_limit")} {
-		got := numbers(t, `(?:Under |falls of )(\d+) ft.*?(?:to under|not including) (\d+) ft`, "an evasion text", text)
+	for _, text := range []string{m.Doc, mechtest.OptionDoc(t, registry, "gm.fall", "evasion_limit")} {
+		got := mechtest.Matched(t, `(?:Under |falls of )(\d+) ft.*?(?:to under|not including) (\d+) ft`, "an evasion text", text)
 		if got[0] != neg || got[1] != halves {
 			t.Errorf("an evasion text gives %v; the summary %v, %v: %s", got, neg, halves, text)
 		}
@@ -189,18 +125,18 @@ func TestFallNumbersAreTheModels(t *testing.T) {
 	mechtest.Near(t, "damage at the halving height", damage(halves), full(halves), 0)
 	// Time aloft.
 	aloft := func(h float64) float64 { return fall("seconds_aloft", "height", h) }
-	upTo := numbers(t, `1 s per die up to (\d+) ft`, "the doc", m.Doc)[0]
-	speed := numbers(t, `goes on at (\d+) ft a second`, "the doc", m.Doc)[0]
-	formula := numbers(t, `exactly (\d+) \+ \(h − (\d+)\)/(\d+) s`, "the doc", m.Doc)
+	upTo := mechtest.Matched(t, `1 s per die up to (\d+) ft`, "the doc", m.Doc)[0]
+	speed := mechtest.Matched(t, `goes on at (\d+) ft a second`, "the doc", m.Doc)[0]
+	formula := mechtest.Matched(t, `exactly (\d+) \+ \(h − (\d+)\)/(\d+) s`, "the doc", m.Doc)
 	if formula[1] != upTo || formula[2] != speed {
 		t.Errorf("the formula %v does not use %v ft and %v ft a second", formula, upTo, speed)
 	}
 	mechtest.Near(t, "time aloft at the end of 1 s per die", aloft(upTo), formula[0], 0)
 	mechtest.Near(t, "time aloft just before", aloft(upTo-1), last[1], 0)
 	for _, r := range regexp.MustCompile(`(\d+) ft → ([\d.]+) s`).FindAllStringSubmatch(m.Doc, -1) {
-		h := textNum(t, r[1])
-		mechtest.Near(t, "time aloft at "+r[1]+" ft", aloft(h), textNum(t, r[2]), 1e-12)
-		mechtest.Near(t, "time aloft at "+r[1]+" ft by the formula", formula[0]+(h-formula[1])/formula[2], textNum(t, r[2]), 1e-12)
+		h := mechtest.TextNumber(t, r[1])
+		mechtest.Near(t, "time aloft at "+r[1]+" ft", aloft(h), mechtest.TextNumber(t, r[2]), 1e-12)
+		mechtest.Near(t, "time aloft at "+r[1]+" ft by the formula", formula[0]+(h-formula[1])/formula[2], mechtest.TextNumber(t, r[2]), 1e-12)
 	}
 	for _, v := range mechtest.MustModel(t, registry, "gm.fall").Vars {
 		if v.Name == "seconds_aloft" && !strings.Contains(v.Doc, fmt.Sprintf("up to %v ft, then %v + (h − %v)/%v", upTo, formula[0], upTo, speed)) {
@@ -212,9 +148,9 @@ func TestFallNumbersAreTheModels(t *testing.T) {
 // gm.jump's base, penalties and size factors are the model's.
 func TestJumpNumbersAreTheModels(t *testing.T) {
 	t.Parallel()
-	m := mechanicText(t, "gm.jump")
-	base := numbers(t, `agility \+ (\d+) with strength`, "the summary", m.Summary)[0]
-	if numbers(t, `strength bonus \(a major contributor\) \+ (\d+) \+ modifier`, "the doc", m.Doc)[0] != base {
+	m := mechtest.Mechanic(t, registry, "gm.jump")
+	base := mechtest.Matched(t, `agility \+ (\d+) with strength`, "the summary", m.Summary)[0]
+	if mechtest.Matched(t, `strength bonus \(a major contributor\) \+ (\d+) \+ modifier`, "the doc", m.Doc)[0] != base {
 		t.Errorf("the doc's base is not the summary's %v", base)
 	}
 	reaches := func(kv ...any) float64 {
@@ -223,10 +159,10 @@ func TestJumpNumbersAreTheModels(t *testing.T) {
 	}
 	mechtest.Near(t, "P(1 ft at agility 0)", reaches("agility", 0, "target", 1), base/20, 1e-12)
 	for _, r := range regexp.MustCompile(`(\d+) ft (−\d+)`).FindAllStringSubmatch(m.Doc, -1) {
-		h, pen := textNum(t, r[1]), textNum(t, r[2])
+		h, pen := mechtest.TextNumber(t, r[1]), mechtest.TextNumber(t, r[2])
 		mechtest.Near(t, "P("+r[1]+" ft at agility 0)", reaches("agility", 0, "target", h), (base+pen)/20, 1e-12)
 	}
-	rows := regexp.MustCompile(`(\w+(?: \w+)?) ×([\d¼½¾⅓⅙]+)`).FindAllStringSubmatch(optionText(t, "gm.jump", "size"), -1)
+	rows := regexp.MustCompile(`(\w+(?: \w+)?) ×([\d¼½¾⅓⅙]+)`).FindAllStringSubmatch(mechtest.OptionDoc(t, registry, "gm.jump", "size"), -1)
 	if len(rows) != len(jumpSizes) {
 		t.Fatalf("the size option lists %d factors: %v", len(rows), rows)
 	}
@@ -236,7 +172,7 @@ func TestJumpNumbersAreTheModels(t *testing.T) {
 			s = "medium"
 		}
 		res := mechtest.MustExact(t, registry, "gm.jump", "size="+s)
-		mechtest.Near(t, "the distance of a "+s+" jumper", res.Var("distance").Stats.Mean, textNum(t, r[2])*res.Var("height").Stats.Mean, 1e-12)
+		mechtest.Near(t, "the distance of a "+s+" jumper", res.Var("distance").Stats.Mean, mechtest.TextNumber(t, r[2])*res.Var("height").Stats.Mean, 1e-12)
 	}
 }
 
@@ -249,10 +185,10 @@ func TestRollTablesAreTheModels(t *testing.T) {
 		t.Helper()
 		return mechtest.MustExact(t, registry, id, sets(kv...)...).Event(event).P
 	}
-	chase := mechanicText(t, "gm.chase")
-	per := numbers(t, `\+1 per full (\d+) points of Movement`, "the summary", chase.Summary)[0]
-	for _, text := range []string{chase.Doc, paramText(t, "gm.chase", "movement_difference")} {
-		if got := numbers(t, `\+1 per full (\d+) points(?: of difference)? \(⌊\|Δ\|/(\d+)⌋\)`, "a chase text", text); got[0] != per || got[1] != per {
+	chase := mechtest.Mechanic(t, registry, "gm.chase")
+	per := mechtest.Matched(t, `\+1 per full (\d+) points of Movement`, "the summary", chase.Summary)[0]
+	for _, text := range []string{chase.Doc, mechtest.ParamDoc(t, registry, "gm.chase", "movement_difference")} {
+		if got := mechtest.Matched(t, `\+1 per full (\d+) points(?: of difference)? \(⌊\|Δ\|/(\d+)⌋\)`, "a chase text", text); got[0] != per || got[1] != per {
 			t.Errorf("a chase text gives %v; the summary %v: %s", got, per, text)
 		}
 	}
@@ -261,21 +197,21 @@ func TestRollTablesAreTheModels(t *testing.T) {
 		mechtest.Near(t, fmt.Sprintf("caught %d Movement slower", k*int(per)), p("gm.chase", "caught", "movement_difference", -k*int(per)), p("gm.chase", "caught", "quarry_modifier", k), 1e-12)
 	}
 
-	for _, r := range regexp.MustCompile(`(\w+) (−\d+)`).FindAllStringSubmatch(optionText(t, "gm.core.roll", "movement"), -1) {
-		mechtest.Near(t, "success at movement "+r[1], p("gm.core.roll", "success", "movement", r[1]), p("gm.core.roll", "success", "modifier", textNum(t, r[2])), 1e-12)
+	for _, r := range regexp.MustCompile(`(\w+) (−\d+)`).FindAllStringSubmatch(mechtest.OptionDoc(t, registry, "gm.core.roll", "movement"), -1) {
+		mechtest.Near(t, "success at movement "+r[1], p("gm.core.roll", "success", "movement", r[1]), p("gm.core.roll", "success", "modifier", mechtest.TextNumber(t, r[2])), 1e-12)
 	}
-	for _, r := range regexp.MustCompile(`(−?\d+) → (−?\d+)`).FindAllStringSubmatch(mechanicText(t, "gm.core.roll").Doc, -1) {
-		mechtest.Near(t, "success with minor "+r[1], p("gm.core.roll", "success", "minor", textNum(t, r[1])), p("gm.core.roll", "success", "modifier", textNum(t, r[2])), 1e-12)
+	for _, r := range regexp.MustCompile(`(−?\d+) → (−?\d+)`).FindAllStringSubmatch(mechtest.Mechanic(t, registry, "gm.core.roll").Doc, -1) {
+		mechtest.Near(t, "success with minor "+r[1], p("gm.core.roll", "success", "minor", mechtest.TextNumber(t, r[1])), p("gm.core.roll", "success", "modifier", mechtest.TextNumber(t, r[2])), 1e-12)
 	}
 
-	item := mechanicText(t, "gm.item_reaction")
-	base := numbers(t, `at or under (\d+) \+`, "the summary", item.Summary)[0]
-	if numbers(t, `N ≤ (\d+) \+ material/attack bonus`, "the doc", item.Doc)[0] != base {
+	item := mechtest.Mechanic(t, registry, "gm.item_reaction")
+	base := mechtest.Matched(t, `at or under (\d+) \+`, "the summary", item.Summary)[0]
+	if mechtest.Matched(t, `N ≤ (\d+) \+ material/attack bonus`, "the doc", item.Doc)[0] != base {
 		t.Errorf("the doc's base is not the summary's %v", base)
 	}
 	// Below the base thickness there is no thickness bonus.
 	mechtest.Near(t, "P(damaged) at the base", p("gm.item_reaction", "damaged", "opt.table", "user", "user_bonus", 0, "thickness", 0), 1-base/20, 1e-12)
-	table := optionText(t, "gm.item_reaction", "table")
+	table := mechtest.OptionDoc(t, registry, "gm.item_reaction", "table")
 	thick := map[string]string{}
 	for _, r := range regexp.MustCompile(`(\w+) ([\d¼½¾]+)″`).FindAllStringSubmatch(table, -1) {
 		thick[r[1]] = r[2]
@@ -285,7 +221,7 @@ func TestRollTablesAreTheModels(t *testing.T) {
 		for _, cell := range regexp.MustCompile(`(fire|bludgeon|acid) ([+−]\d+)`).FindAllStringSubmatch(row[2], -1) {
 			printed[[2]string{row[1], cell[1]}] = true
 			got := p("gm.item_reaction", "damaged", "material", row[1], "attack", cell[1], "thickness", 4)
-			want := p("gm.item_reaction", "damaged", "opt.table", "user", "user_bonus", textNum(t, cell[2]), "user_base_thickness", textNum(t, thick[row[1]]), "thickness", 4)
+			want := p("gm.item_reaction", "damaged", "opt.table", "user", "user_bonus", mechtest.TextNumber(t, cell[2]), "user_base_thickness", mechtest.TextNumber(t, thick[row[1]]), "thickness", 4)
 			mechtest.Near(t, "P(damaged) of "+row[1]+" against "+cell[1], got, want, 1e-12)
 		}
 	}
@@ -294,7 +230,7 @@ func TestRollTablesAreTheModels(t *testing.T) {
 	}
 	// "glass, metal, stone and wood against acid, ice against bludgeoning and acid".
 	forms := map[string]string{"fire": "fire", "bludgeoning": "bludgeon", "acid": "acid"}
-	list := numbersText(t, `with table=left_to_right: ([^)]*)\)`, optionText(t, "gm.item_reaction", "blank"))
+	list := numbersText(t, `with table=left_to_right: ([^)]*)\)`, mechtest.OptionDoc(t, registry, "gm.item_reaction", "blank"))
 	blank := map[[2]string]bool{}
 	var mats []string
 	against := false
@@ -326,9 +262,9 @@ func TestRollTablesAreTheModels(t *testing.T) {
 		}
 	}
 
-	dis := mechanicText(t, "gm.disbelieve")
-	grant := numbers(t, `gives others \+(\d+)`, "the summary", dis.Summary)[0]
-	if numbers(t, `gives other characters \+(\d+) to disbelieve`, "the doc", dis.Doc)[0] != grant {
+	dis := mechtest.Mechanic(t, registry, "gm.disbelieve")
+	grant := mechtest.Matched(t, `gives others \+(\d+)`, "the summary", dis.Summary)[0]
+	if mechtest.Matched(t, `gives other characters \+(\d+) to disbelieve`, "the doc", dis.Doc)[0] != grant {
 		t.Errorf("the doc's bonus to others is not the summary's %v", grant)
 	}
 	r := mechtest.MustExact(t, registry, "gm.disbelieve", "route=willpower", "willpower=40")
