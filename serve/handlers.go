@@ -105,6 +105,22 @@ func (s *Server) runnable(w *response, r *http.Request) (req *request, t *target
 	return req, t, eng, eargs, true
 }
 
+// decodeEngine reads a request and the engine it asks for (exact unless
+// it asks for the simulator, trials by default), for the requests that
+// check the engine against their mechanics themselves; when either fails
+// it answers the error and ok is false.
+func (s *Server) decodeEngine(w *response, r *http.Request, trials int64) (req *request, eng study.Engine, eargs []string, ok bool) {
+	req, err := decode(w, r)
+	if err == nil {
+		eng, eargs, err = s.engineOf(req, engine.Exact, trials, true)
+	}
+	if err != nil {
+		fail(w, r.Context(), err)
+		return nil, study.Engine{}, nil, false
+	}
+	return req, eng, eargs, true
+}
+
 // describe answers POST /api/describe: what 'oddsmith describe' says, as
 // data and as its text.
 func (s *Server) describe(w *response, r *http.Request) {
@@ -260,14 +276,8 @@ func resultJSON(r *engine.Result) ([]byte, error) {
 
 // compare answers POST /api/compare: 'oddsmith compare --format json'.
 func (s *Server) compare(w *response, r *http.Request) {
-	req, err := decode(w, r)
-	if err != nil {
-		fail(w, r.Context(), err)
-		return
-	}
-	eng, eargs, err := s.engineOf(req, engine.Exact, 1_000_000, true)
-	if err != nil {
-		fail(w, r.Context(), err)
+	req, eng, eargs, ok := s.decodeEngine(w, r, 1_000_000)
+	if !ok {
 		return
 	}
 	cmp, args, err := s.compareSides(req)
@@ -350,14 +360,8 @@ func onSide(side string, err error) error { return fmt.Errorf("%s: %w", side, er
 
 // sweep answers POST /api/sweep: 'oddsmith sweep --format json'.
 func (s *Server) sweep(w *response, r *http.Request) {
-	req, err := decode(w, r)
-	if err != nil {
-		fail(w, r.Context(), err)
-		return
-	}
-	eng, eargs, err := s.engineOf(req, engine.Exact, 200_000, true)
-	if err != nil {
-		fail(w, r.Context(), err)
+	req, eng, eargs, ok := s.decodeEngine(w, r, 200_000)
+	if !ok {
 		return
 	}
 	t, err := s.resolve(&req.config, "")
@@ -414,14 +418,8 @@ func (s *Server) sweep(w *response, r *http.Request) {
 // solve answers POST /api/solve: 'oddsmith solve --format json', and its
 // text answer.
 func (s *Server) solve(w *response, r *http.Request) {
-	req, err := decode(w, r)
-	if err != nil {
-		fail(w, r.Context(), err)
-		return
-	}
-	eng, eargs, err := s.engineOf(req, engine.Exact, 200_000, true)
-	if err != nil {
-		fail(w, r.Context(), err)
+	req, eng, eargs, ok := s.decodeEngine(w, r, 200_000)
+	if !ok {
 		return
 	}
 	var tol float64
