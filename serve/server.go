@@ -17,6 +17,7 @@ import (
 
 	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
+	"github.com/oddsmith/oddsmith/reports"
 	"github.com/oddsmith/oddsmith/systems"
 )
 
@@ -388,8 +389,9 @@ func (s *Server) mechanicsList() ([]byte, error) {
 	return marshal(out)
 }
 
-// oneLine joins the lines of a message.
-func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
+// oneLine is a message as the CLI prints it on its one line: control
+// characters, line breaks included, written as visible escapes.
+func oneLine(s string) string { return reports.PrintableLine(s) }
 
 // errorIsInput reports bad input.
 func errorIsInput(err error) bool { return mechanics.IsInput(err) }
