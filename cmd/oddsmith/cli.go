@@ -615,11 +615,8 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if *trials < 1 || *trials > study.MaxTrials {
-		return badInput("--trials must be between 1 and %d, got %d", study.MaxTrials, *trials)
-	}
-	if *workers < 1 {
-		return badInput("--workers must be at least 1, got %d", *workers)
+	if err := checkSimCounts(*trials, *workers); err != nil {
+		return err
 	}
 	opt := study.Engine{Kind: engine.Sim, Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem, Source: pointSource(ctx)}
 	if *shard != "" {
@@ -667,4 +664,44 @@ func simOne(ctx context.Context, opt study.Engine, s series, quiet bool, stderr 
 		fmt.Fprintf(stderr, "sim: %d trials, seed %d, %d workers, %.2fs (%.3g trials/s)\n", r.Trials, r.Seed, r.Workers, el, float64(r.Trials)/el)
 	}
 	return r, nil
+}
+
+// checkSimCounts refuses a trial count out of range and a worker count
+// below 1.
+func checkSimCounts(trials int64, workers int) error {
+	if trials < 1 || trials > study.MaxTrials {
+		return badInput("--trials must be between 1 and %d, got %d", study.MaxTrials, trials)
+	}
+	if workers < 1 {
+		return badInput("--workers must be at least 1, got %d", workers)
+	}
+	return nil
+}
+
+// engineFlags are the engine flags of a command that runs many points
+// (sweep, solve): --engine, and the simulator's -n, -s and --workers.
+type engineFlags struct {
+	kind    *string
+	trials  *int64
+	seed    *uint64
+	workers *int
+}
+
+// addEngineFlags declares them; per names what the trials are counted
+// for ("point", "setting").
+func addEngineFlags(fs *flagSet, per string) engineFlags {
+	return engineFlags{
+		kind:    fs.String("engine", "exact", "`engine`: exact or sim"),
+		trials:  fs.Int64P("trials", "n", 200_000, "simulated `trials` per "+per+" (--engine sim)"),
+		seed:    fs.Uint64P("seed", "s", 1, "random `seed` (--engine sim)"),
+		workers: fs.Int("workers", runtime.GOMAXPROCS(0), "parallel `workers` (--engine sim)"),
+	}
+}
+
+// check refuses trials out of range and fewer than one worker.
+func (f engineFlags) check() error { return checkSimCounts(*f.trials, *f.workers) }
+
+// engine is the engine the flags ask for, under the memory budget mem.
+func (f engineFlags) engine(ctx context.Context, mem int64) study.Engine {
+	return study.Engine{Kind: engine.Kind(*f.kind), Trials: *f.trials, Seed: *f.seed, Workers: *f.workers, MemoryBytes: mem, Source: pointSource(ctx)}
 }

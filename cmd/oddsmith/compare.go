@@ -198,11 +198,8 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if g.percent && textFormat != "text" && textFormat != "table" {
 		return badInput("--percent shapes the text; --format %s keeps probabilities in [0, 1] (leave out one of them)", textFormat)
 	}
-	if g.trials < 1 || g.trials > study.MaxTrials {
-		return badInput("--trials must be between 1 and %d, got %d", study.MaxTrials, g.trials)
-	}
-	if g.workers < 1 {
-		return badInput("--workers must be at least 1, got %d", g.workers)
+	if err := checkSimCounts(g.trials, g.workers); err != nil {
+		return err
 	}
 	c, err := compareSides(ctx, a, b)
 	if err != nil {

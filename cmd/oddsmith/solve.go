@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -57,14 +56,11 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	minimize := fs.String("minimize", "", "among the settings that meet the targets, the one with the least `METRIC`")
 	maximize := fs.String("maximize", "", "among the settings that meet the targets, the one with the greatest `METRIC`")
 	tolerance := fs.Float64("tolerance", 0, "how closely a real parameter is searched: to within `T` (default: a thousandth of its range, rounded down to a power of ten)")
-	kind := fs.String("engine", "exact", "`engine`: exact or sim")
+	ef := addEngineFlags(fs, "setting")
 	format := fs.StringP("format", "f", "text", "output `format`: text, csv or json; png, svg or pdf: the chart of -o")
 	out := fs.StringP("output", "o", "", "also write the settings evaluated (CSV) and a chart (PNG) to `DIR` (created if missing); FILE.png, .svg or .pdf writes that one chart")
 	plotKind := fs.String("plot", "", "the chart of -o: `KIND` = solve (the metric over the settings, the default) or "+strings.Join(reports.ChartKinds, ", ")+
 		" (the distribution at the setting the answer names)")
-	trials := fs.Int64P("trials", "n", 200_000, "simulated `trials` per setting (--engine sim)")
-	seed := fs.Uint64P("seed", "s", 1, "random `seed` (--engine sim)")
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel `workers` (--engine sim)")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
 	memory := memoryFlag(fs)
 	exprSrc := exprFlag(fs)
@@ -104,11 +100,8 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if picture {
 		textFormat = "text"
 	}
-	if *workers < 1 {
-		return badInput("--workers must be at least 1, got %d", *workers)
-	}
-	if *trials < 1 || *trials > study.MaxTrials {
-		return badInput("--trials must be between 1 and %d, got %d", study.MaxTrials, *trials)
+	if err := ef.check(); err != nil {
+		return err
 	}
 	if fs.Changed("tolerance") && !(*tolerance > 0) {
 		return badInput("--tolerance must be a positive number, got %g", *tolerance)
@@ -125,7 +118,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	s := &study.Solve{Mechanic: m, Base: base, Vary: *varies, Targets: *targets, Minimize: *minimize, Maximize: *maximize, Tolerance: *tolerance,
-		Engine: study.Engine{Kind: engine.Kind(*kind), Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem, Source: pointSource(ctx)}}
+		Engine: ef.engine(ctx, mem)}
 	// Everything is checked before anything runs or is written.
 	if err := s.Validate(); err != nil {
 		return err

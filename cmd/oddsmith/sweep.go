@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 
-	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
 	"github.com/oddsmith/oddsmith/study"
@@ -23,11 +21,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	metrics := fs.StringArray("metric", nil, "what to report: `METRIC` = event:NAME, band:NAME:LABEL, mean:VAR, sd:VAR, p:VAR<=x, quantile:VAR:q or a sum joined by + (repeatable; the plot draws the first; default: the first event, else the first variable's mean)")
 	delta := fs.String("delta", "", "also report each metric's change per +1 of the varied numeric parameter `P` (a forward difference on the grid); -o draws it in <id>_sweep_delta.png")
 	format := fs.StringP("format", "f", "text", "`format` of the table on stdout: text, csv or json (without -o); png, svg or pdf: the charts of -o")
-	kind := fs.String("engine", "exact", "`engine`: exact or sim")
+	ef := addEngineFlags(fs, "point")
 	out := fs.StringP("output", "o", "", "write the CSV and the PNG(s) to `DIR` (created if missing) instead of the table on stdout; FILE.png, .svg or .pdf writes that one chart")
-	trials := fs.Int64P("trials", "n", 200_000, "simulated `trials` per point (--engine sim)")
-	seed := fs.Uint64P("seed", "s", 1, "random `seed` (--engine sim)")
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel `workers` (--engine sim)")
 	quiet := fs.BoolP("quiet", "q", false, "no progress bar on stderr")
 	percent := fs.Bool("percent", false, "print the table's probabilities as percentages and their changes in percentage points (the text table only)")
 	plotKind := fs.String("plot", "heatmap", "how to draw two varied parameters: `heatmap` or lines (one line per value of the second); or every point's "+
@@ -46,8 +41,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if *workers < 1 {
-		return badInput("--workers must be at least 1, got %d", *workers)
+	if err := ef.check(); err != nil {
+		return err
 	}
 	family := slices.Contains(reports.ChartKinds, *plotKind)
 	if !slices.Contains(reports.SweepPlotKinds, *plotKind) && !family {
@@ -76,9 +71,6 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return badInput("--plot %s draws a chart: give -o FILE.png (or -o DIR)", *plotKind)
 		}
 	}
-	if *trials < 1 || *trials > study.MaxTrials {
-		return badInput("--trials must be between 1 and %d, got %d", study.MaxTrials, *trials)
-	}
 	m, err := lookupOrExpr(fs, *exprSrc)
 	if err != nil {
 		return err
@@ -91,7 +83,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	sw := &study.Sweep{Mechanic: m, Base: base, Metrics: *metrics, Delta: strings.TrimSpace(*delta), KeepAll: family,
-		Engine: study.Engine{Kind: engine.Kind(*kind), Trials: *trials, Seed: *seed, Workers: *workers, MemoryBytes: mem, Source: pointSource(ctx)}}
+		Engine: ef.engine(ctx, mem)}
 	for _, v := range *varies {
 		a, err := study.ParseAxis(v)
 		if err != nil {
