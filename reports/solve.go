@@ -97,29 +97,10 @@ func SolveMetricWords(metric string) (label string, prob bool) {
 		case "sd":
 			parts = append(parts, "SD of "+words(t.Name))
 		case "quantile":
-			parts = append(parts, ordinal(t.X*100)+" percentile of "+words(t.Name))
+			parts = append(parts, percentile(t.X)+" percentile of "+words(t.Name))
 		}
 	}
 	return strings.Join(parts, " + "), m.Probability() && len(m.Terms) == 1
-}
-
-func ordinal(p float64) string {
-	s := num(p)
-	if p != math.Trunc(p) {
-		return s + "th"
-	}
-	n := int(p)
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-		return s + "th"
-	case n%10 == 1:
-		return s + "st"
-	case n%10 == 2:
-		return s + "nd"
-	case n%10 == 3:
-		return s + "rd"
-	}
-	return s + "th"
 }
 
 // WriteSolvePlot draws a solve's answer: a line chart for one parameter, a
