@@ -13,13 +13,7 @@ import (
 // get there. It stops counting past stop.
 func planWork(n mechanics.Node, stop float64) float64 {
 	work := 0.0
-	var walk func(mechanics.Node)
-	walkAll := func(ns []mechanics.Node) {
-		for _, c := range ns {
-			walk(c)
-		}
-	}
-	walk = func(n mechanics.Node) {
+	mechanics.Walk(n, func(n mechanics.Node) {
 		if work > stop {
 			return
 		}
@@ -33,31 +27,8 @@ func planWork(n mechanics.Node, stop float64) float64 {
 				w := float64(n.N + 1)
 				work += float64(len(n.Die.Faces)) * (w * w / 2)
 			}
-		case mechanics.Sum:
-			walkAll(n.Terms)
-		case mechanics.Max:
-			walkAll(n.Terms)
-		case mechanics.Min:
-			walkAll(n.Terms)
-		case mechanics.Repeat:
-			walk(n.X) // evaluated once, then summed
-		case mechanics.Scale:
-			walk(n.X)
-		case mechanics.Clamp:
-			walk(n.X)
-		case mechanics.Map:
-			walk(n.X)
-		case mechanics.Compare:
-			walk(n.X)
-		case mechanics.Combine:
-			walkAll([]mechanics.Node{n.X, n.Y})
-		case mechanics.Cond:
-			walkAll([]mechanics.Node{n.If, n.Then, n.Else})
-		case mechanics.Mixture:
-			walkAll(n.Of)
 		}
-	}
-	walk(n)
+	})
 	return work
 }
 

@@ -305,6 +305,44 @@ func (Explode) node() {}
 // Neg is −X.
 func Neg(x Node) Node { return Scale{X: x, K: -1} }
 
+// Children are the nodes directly below n (none for a leaf: a die, a
+// constant, a keep, a pool, an explosion).
+func Children(n Node) []Node {
+	switch n := n.(type) {
+	case Sum:
+		return n.Terms
+	case Max:
+		return n.Terms
+	case Min:
+		return n.Terms
+	case Repeat:
+		return []Node{n.X}
+	case Scale:
+		return []Node{n.X}
+	case Clamp:
+		return []Node{n.X}
+	case Map:
+		return []Node{n.X}
+	case Combine:
+		return []Node{n.X, n.Y}
+	case Compare:
+		return []Node{n.X}
+	case Cond:
+		return []Node{n.If, n.Then, n.Else}
+	case Mixture:
+		return n.Of
+	}
+	return nil
+}
+
+// Walk calls f on n and on every node below it, parents first.
+func Walk(n Node, f func(Node)) {
+	f(n)
+	for _, c := range Children(n) {
+		Walk(c, f)
+	}
+}
+
 // Validate walks a model and reports the first malformed node.
 func Validate(n Node) error {
 	switch n := n.(type) {

@@ -12,7 +12,7 @@ package mechanics
 // probability of going on at which the exact engine stops following such
 // a die (its Tolerance, or DefaultTolerance).
 func UnlimitedBursts(n Node) (found bool, tolerance float64) {
-	walk(n, func(n Node) {
+	Walk(n, func(n Node) {
 		if e, ok := n.(Explode); ok && e.Limit == 0 {
 			tol := e.Tolerance
 			if tol <= 0 {
@@ -22,42 +22,6 @@ func UnlimitedBursts(n Node) (found bool, tolerance float64) {
 		}
 	})
 	return found, tolerance
-}
-
-// walk calls f on n and on every node below it.
-func walk(n Node, f func(Node)) {
-	f(n)
-	switch n := n.(type) {
-	case Sum:
-		walkAll(n.Terms, f)
-	case Max:
-		walkAll(n.Terms, f)
-	case Min:
-		walkAll(n.Terms, f)
-	case Repeat:
-		walk(n.X, f)
-	case Scale:
-		walk(n.X, f)
-	case Clamp:
-		walk(n.X, f)
-	case Map:
-		walk(n.X, f)
-	case Combine:
-		walk(n.X, f)
-		walk(n.Y, f)
-	case Compare:
-		walk(n.X, f)
-	case Cond:
-		walkAll([]Node{n.If, n.Then, n.Else}, f)
-	case Mixture:
-		walkAll(n.Of, f)
-	}
-}
-
-func walkAll(ns []Node, f func(Node)) {
-	for _, n := range ns {
-		walk(n, f)
-	}
 }
 
 // BurstBound reports whether a declared bound of a field is where
