@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 
@@ -267,8 +268,14 @@ func (s *Server) run(w *response, r *http.Request) {
 
 // resultJSON is a result as 'oddsmith exact|sim --format json' prints it.
 func resultJSON(r *engine.Result) ([]byte, error) {
+	return written(func(w io.Writer) error { return reports.WriteJSON(w, r) })
+}
+
+// written is what write writes, without its final line break: a JSON
+// document as the command line prints it, to embed in an answer.
+func written(write func(io.Writer) error) ([]byte, error) {
 	var b bytes.Buffer
-	if err := reports.WriteJSON(&b, r); err != nil {
+	if err := write(&b); err != nil {
 		return nil, err
 	}
 	return bytes.TrimSpace(b.Bytes()), nil
@@ -297,12 +304,8 @@ func (s *Server) compare(w *response, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		var b bytes.Buffer
-		if err := reports.WriteCompare(&b, rep, "json"); err != nil {
-			return err
-		}
-		res = bytes.TrimSpace(b.Bytes())
-		return nil
+		res, err = written(func(w io.Writer) error { return reports.WriteCompare(w, rep, "json") })
+		return err
 	})
 	if err != nil {
 		fail(w, r.Context(), err)
@@ -401,12 +404,8 @@ func (s *Server) sweep(w *response, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		var b bytes.Buffer
-		if err := reports.WriteSweep(&b, sw.Report(pts, "heatmap"), "json"); err != nil {
-			return err
-		}
-		res = bytes.TrimSpace(b.Bytes())
-		return nil
+		res, err = written(func(w io.Writer) error { return reports.WriteSweep(w, sw.Report(pts, "heatmap"), "json") })
+		return err
 	})
 	if err != nil {
 		fail(w, r.Context(), err)
