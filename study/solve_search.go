@@ -715,6 +715,24 @@ func (s *Solve) analyze1(res *SolveResult) {
 	}
 }
 
+// nearest is the points of cand whose metric of the equal target is
+// nearest its value, ties (within monoSlack) included, in cand's order.
+func (s *Solve) nearest(res *SolveResult, cand []int, equal int) []int {
+	k, t := s.targetAt[equal], &s.targets[equal]
+	best := math.Inf(1)
+	var out []int
+	for _, j := range cand {
+		d := t.miss(res.Points[j].Est[k].V)
+		switch {
+		case d < best-monoSlack(d):
+			best, out = d, []int{j}
+		case d <= best+monoSlack(d):
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
 // common fills what one parameter and a grid share, from the candidate
 // points (those meeting every inequality target): the nearest to the
 // equality target, the objective's pick, the closest miss, and for a
@@ -731,18 +749,7 @@ func (s *Solve) common(res *SolveResult, cand []int) {
 		}
 	}
 	if equal >= 0 && len(cand) > 0 {
-		k := s.targetAt[equal]
-		t := &s.targets[equal]
-		best := math.Inf(1)
-		for _, j := range cand {
-			d := t.miss(res.Points[j].Est[k].V)
-			switch {
-			case d < best-monoSlack(d):
-				best, res.NearestPoints = d, []int{j}
-			case d <= best+monoSlack(d):
-				res.NearestPoints = append(res.NearestPoints, j)
-			}
-		}
+		res.NearestPoints = s.nearest(res, cand, equal)
 	}
 	if s.objective != nil && len(cand) > 0 {
 		sign := 1.0
@@ -832,15 +839,8 @@ func (s *Solve) analyzeGrid(res *SolveResult) {
 		if equal >= 0 {
 			k := s.targetAt[equal]
 			t := &s.targets[equal]
-			best := math.Inf(1)
-			for _, j := range cand {
-				d := t.miss(res.Points[j].Est[k].V)
-				switch {
-				case d < best-monoSlack(d):
-					best, row.Nearest = d, []int64{res.Points[j].Index[lastAx]}
-				case d <= best+monoSlack(d):
-					row.Nearest = append(row.Nearest, res.Points[j].Index[lastAx])
-				}
+			for _, j := range s.nearest(res, cand, equal) {
+				row.Nearest = append(row.Nearest, res.Points[j].Index[lastAx])
 			}
 			for i := range nLast - 1 {
 				v, w := res.Points[r+int(i)*stride].Est[k].V, res.Points[r+int(i+1)*stride].Est[k].V
