@@ -326,27 +326,32 @@ func WriteSweepTable(w io.Writer, s *Sweep) error {
 		}
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	// How each metric prints is decided once, not at every cell.
+	kinds := make([]valueKind, len(s.Metrics))
+	for i, m := range s.Metrics {
+		kinds[i] = kindOf(m)
+	}
 	for _, p := range s.Points {
 		var row []string
 		for j, v := range p.Values {
 			row = append(row, s.Axes[j].Text(v))
 		}
-		val := func(v float64, metric string, signed bool) string {
-			if s.Percent && probabilityOnly(metric) {
+		val := func(v float64, k valueKind, signed bool) string {
+			if s.Percent && k.prob {
 				if signed {
 					return points2(v)
 				}
 				return percent2(v)
 			}
 			if signed {
-				metric = ""
+				k = valueKind{}
 			}
-			return tableValue(v, metric, signed)
+			return tableValue(v, k, signed)
 		}
 		for i, e := range p.Metrics {
-			row = append(row, val(e.V, s.Metrics[i], false))
+			row = append(row, val(e.V, kinds[i], false))
 			if sim {
-				row = append(row, "["+val(e.Lo, s.Metrics[i], false)+", "+val(e.Hi, s.Metrics[i], false)+"]")
+				row = append(row, "["+val(e.Lo, kinds[i], false)+", "+val(e.Hi, kinds[i], false)+"]")
 			}
 		}
 		if s.Delta != "" {
@@ -359,9 +364,9 @@ func WriteSweepTable(w io.Writer, s *Sweep) error {
 					continue
 				}
 				e := p.Deltas[i]
-				row = append(row, val(e.V, s.Metrics[i], true))
+				row = append(row, val(e.V, kinds[i], true))
 				if sim {
-					row = append(row, "["+val(e.Lo, s.Metrics[i], true)+", "+val(e.Hi, s.Metrics[i], true)+"]")
+					row = append(row, "["+val(e.Lo, kinds[i], true)+", "+val(e.Hi, kinds[i], true)+"]")
 				}
 			}
 		}
@@ -384,7 +389,7 @@ func defaultWhy(metric string) string {
 
 // tableValue prints a metric's value in a table: four decimals (with a
 // sign for a change), or as the variable's value for a quantile.
-func tableValue(v float64, metric string, signed bool) string {
+func tableValue(v float64, k valueKind, signed bool) string {
 	switch {
 	case math.IsNaN(v):
 		return "NaN"
@@ -401,34 +406,33 @@ func tableValue(v float64, metric string, signed bool) string {
 		default:
 			return s
 		}
-	case quantileOnly(metric):
+	case k.quantile:
 		return num(v)
-	case probabilityOnly(metric):
+	case k.prob:
 		return prob4(v)
 	}
 	return fixed4(v)
 }
 
-// probabilityOnly tells a metric that is one probability (printed as the
-// exact and sim tables print one: 0 and 1 exact, <0.0001 for a tiny one).
-func probabilityOnly(metric string) bool {
-	m, err := engine.ParseMetric(metric)
-	return err == nil && m.Probability() && len(m.Terms) == 1
-}
+// valueKind is how a metric's values print: prob, one probability (as
+// the exact and sim tables print one: 0 and 1 exact, <0.0001 for a tiny
+// one); quantile, only quantiles (values of a variable, printed as they
+// are); otherwise four decimals.
+type valueKind struct{ prob, quantile bool }
 
-// quantileOnly tells a metric whose terms are all quantiles (values of a
-// variable, printed as they are).
-func quantileOnly(metric string) bool {
+// kindOf parses metric once to say how its values print.
+func kindOf(metric string) valueKind {
 	m, err := engine.ParseMetric(metric)
 	if err != nil {
-		return false
+		return valueKind{}
 	}
+	k := valueKind{prob: m.Probability() && len(m.Terms) == 1, quantile: true}
 	for _, t := range m.Terms {
 		if t.Kind != "quantile" {
-			return false
+			k.quantile = false
 		}
 	}
-	return true
+	return k
 }
 
 // jsonNum is a number in JSON, null when it is not finite (JSON has no
