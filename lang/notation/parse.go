@@ -481,8 +481,8 @@ func (p *parser) parsePower() Expr {
 	return &Binary{At: x.Pos(), OpAt: p.pos(t.off), Op: Pow, X: x, Y: y}
 }
 
-// parseOperand is a primary and the labels after it (2d6[Fire]), which
-// are left out.
+// parseOperand is a primary and the labels after it (2d6[Fire]): a dice
+// term keeps its last label, other operands none.
 func (p *parser) parseOperand() Expr {
 	x := p.parsePrimary()
 	for {
@@ -493,6 +493,9 @@ func (p *parser) parseOperand() Expr {
 		}
 		if end == 0 {
 			return x
+		}
+		if d, ok := x.(*Dice); ok {
+			d.Label = strings.TrimSpace(p.src[u.off+1 : end-1])
 		}
 		p.off = end
 	}
