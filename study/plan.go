@@ -18,6 +18,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/lang/notation"
 	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
@@ -43,6 +44,14 @@ type Plan struct {
 	// tables, read by package rules).
 	RuleFiles []string         `toml:"rules"`
 	Rule      []map[string]any `toml:"rule"`
+	// Dialect is whose meaning the plan's expr texts have: oddsmith's own
+	// (the default), roll20, foundry or dice-roller (notation.Dialect).
+	// A rule says its own in its [[rule]] table.
+	Dialect string `toml:"dialect"`
+	// Readings are the forms of the plan's expressions and rules, written
+	// in oddsmith's dialect, that another dice tool reads otherwise: what
+	// 'oddsmith run' warns about (notation.Readings).
+	Readings []string `toml:"-"`
 	// MemoryBytes is the memory budget of each computation (set by the
 	// command line, not the file; 0 is the default).
 	MemoryBytes int64 `toml:"-"`
@@ -276,6 +285,9 @@ func ParsePlan(reg *mechanics.Registry, file string, src []byte) (*Plan, error) 
 	p, err := decodePlan(file, src)
 	if err != nil {
 		return nil, err
+	}
+	if _, err := notation.DialectNamed(p.Dialect); err != nil {
+		return nil, &PlanError{file, keyLine(src, "dialect"), err}
 	}
 	if err := p.loadRules(reg, file, src); err != nil {
 		return nil, err
@@ -596,6 +608,7 @@ func (p *Plan) loadRules(reg *mechanics.Registry, file string, src []byte) error
 		}
 		local[r.ID] = true
 		ms = append(ms, r.Mechanic())
+		p.Readings = append(p.Readings, r.Readings...)
 	}
 	var err error
 	p.reg, err = reg.Overlay(ms)
@@ -644,6 +657,24 @@ func (p *Plan) configureAny(id, expr string, set map[string]any) (*mechanics.Mec
 		return nil, mechanics.Config{}, errors.New("needs a mechanic (an id: oddsmith list) or expr (a one-line rule, as --expr)")
 	case expr == "":
 		return p.configure(id, set)
+	}
+	d, err := notation.DialectNamed(p.Dialect)
+	if err != nil {
+		return nil, mechanics.Config{}, err
+	}
+	x, err := notation.ParseIn(expr, d)
+	switch {
+	case err != nil && d != notation.Oddsmith:
+		return nil, mechanics.Config{}, mechanics.Invalid("expr: %w (read as %s)", err, d.Title())
+	case err == nil && d != notation.Oddsmith:
+		expr = notation.String(x)
+	case err == nil:
+		for _, r := range notation.Readings(expr, x) {
+			line := fmt.Sprintf("expr %q: %s", expr, r.Msg)
+			if !slices.Contains(p.Readings, line) {
+				p.Readings = append(p.Readings, line)
+			}
+		}
 	}
 	r, err := rules.FromExpr(expr)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -177,7 +178,10 @@ func runCommand(ctx context.Context, c *command, args []string, stdout, stderr i
 type flagSet struct {
 	*pflag.FlagSet
 	ruleFiles *[]string
-	reg       *mechanics.Registry
+	// readings is where --strict and --dialect go, and the forms of the
+	// rule files' expressions that another tool reads otherwise.
+	readings *readingFlags
+	reg      *mechanics.Registry
 }
 
 // builtinsKey is the context key of the registry a command starts from.
@@ -209,6 +213,9 @@ func (fs *flagSet) loadRules(base *mechanics.Registry) error {
 		}
 		for _, r := range rs {
 			ms = append(ms, r.Mechanic())
+			if fs.readings != nil {
+				fs.readings.files = append(fs.readings.files, r.Readings...)
+			}
 		}
 	}
 	var err error
@@ -332,10 +339,30 @@ func exprFlag(fs *flagSet) *string {
 	return fs.String("expr", "", "a one-line dice `expression` to compute instead of a mechanic ('4d6kh3', 'd20 + bonus >= tn' with --set bonus=…)")
 }
 
-// strictFlag adds --strict (with --expr: a form another dice tool reads
-// otherwise is refused instead of warned about).
-func strictFlag(fs *flagSet) *bool {
-	return fs.Bool("strict", false, "refuse (exit 2) an --expr with a form that Roll20, Foundry or rpg-dice-roller reads with another meaning (3d6>3, cs, r, …), instead of warning about it on stderr")
+// readingFlags are how an --expr is read: --dialect (whose meaning its
+// text has) and --strict (a form another dice tool reads otherwise is
+// refused instead of warned about).
+type readingFlags struct {
+	strict  bool
+	dialect string
+	// files are the readings of the --rules files' expressions
+	// (rules.Rule.Readings), placed in their files.
+	files []string
+}
+
+// register adds --strict and --dialect to fs.
+func (r *readingFlags) register(fs *flagSet) {
+	fs.readings = r
+	fs.BoolVar(&r.strict, "strict", r.strict, "refuse (exit 2) an --expr with a form that Roll20, Foundry or rpg-dice-roller reads with another meaning (3d6>3, cs, r, …), instead of warning about it on stderr")
+	fs.StringVar(&r.dialect, "dialect", r.dialect, "read --expr (not --rules files: a rule says its own dialect = \"…\") with the meaning its text has in `DIALECT`: "+strings.Join(notation.Dialects(), ", ")+
+		" (the results name oddsmith's form of it: Roll20's 3d6>3 is 3d6cs>=3)")
+}
+
+// strictFlag adds --strict and --dialect.
+func strictFlag(fs *flagSet) *readingFlags {
+	r := &readingFlags{}
+	r.register(fs)
+	return r
 }
 
 // warnings are the lines a command has to say on stderr once it has
@@ -355,23 +382,55 @@ func warn(ctx context.Context, stderr io.Writer, line string) {
 	fmt.Fprintln(stderr, line)
 }
 
-// checkReadings warns about the forms of each expression that Roll20,
-// Foundry VTT or rpg-dice-roller read with another meaning
-// (notation.Readings: 3d6>3 is a total here and a count of dice in
-// Roll20), one line each on stderr once the command has succeeded; with
-// strict, the first is an error (bad input). An expression that does not
-// parse is left to the command, which says why.
-func checkReadings(ctx context.Context, stderr io.Writer, strict bool, exprs ...string) error {
-	for _, src := range exprs {
+// checkReadings reads each expression as --dialect says and puts
+// oddsmith's form of it in its place, saying on stderr what a text in
+// another dialect was read as. In oddsmith's own dialect it warns about
+// the forms of each expression that Roll20, Foundry VTT or rpg-dice-roller
+// read with another meaning (notation.Readings: 3d6>3 is a total here and
+// a count of dice in Roll20), one line each on stderr once the command has
+// succeeded; with strict, the first is an error (bad input). An
+// expression that does not parse in oddsmith's dialect is left to the
+// command, which says why.
+func checkReadings(ctx context.Context, stderr io.Writer, r *readingFlags, exprs []string) error {
+	d, err := notation.DialectNamed(r.dialect)
+	if err != nil {
+		return badInput("--dialect: %v", err)
+	}
+	for i, line := range r.files {
+		if r.strict {
+			more := ""
+			if len(r.files) > i+1 {
+				more = fmt.Sprintf(" (and %d more)", len(r.files)-i-1)
+			}
+			return badInput("%s%s (--strict refuses what another dice tool reads otherwise; a rule's dialect = \"roll20\" reads it as Roll20 does)", line, more)
+		}
+		warn(ctx, stderr, "oddsmith: warning: "+line)
+	}
+	r.files = nil
+	for i, src := range exprs {
+		if strings.TrimSpace(src) == "" {
+			continue
+		}
+		if d != notation.Oddsmith {
+			x, err := notation.ParseIn(src, d)
+			if err != nil {
+				return badInput("--expr: %v (read as %s)", err, d.Title())
+			}
+			exprs[i] = notation.String(x)
+			if exprs[i] != strings.TrimSpace(src) {
+				warn(ctx, stderr, fmt.Sprintf("oddsmith: --expr %s, read as %s: %s", reports.PrintableLine(strconv.Quote(src)), d.Title(), exprs[i]))
+			}
+			continue
+		}
 		x, err := notation.Parse(src)
-		if err != nil || strings.TrimSpace(src) == "" {
+		if err != nil {
 			continue
 		}
 		rs := notation.Readings(src, x)
 		if len(rs) == 0 {
 			continue
 		}
-		if strict {
+		if r.strict {
 			more := ""
 			if len(rs) > 1 {
 				more = fmt.Sprintf(" (and %d more)", len(rs)-1)
@@ -383,6 +442,14 @@ func checkReadings(ctx context.Context, stderr io.Writer, strict bool, exprs ...
 		}
 	}
 	return nil
+}
+
+// checkReading is checkReadings of one expression.
+func checkReading(ctx context.Context, stderr io.Writer, r *readingFlags, src *string) error {
+	exprs := []string{*src}
+	err := checkReadings(ctx, stderr, r, exprs)
+	*src = exprs[0]
+	return err
 }
 
 // lookupOrExpr is the mechanic named on the command line, or the one-line
@@ -402,7 +469,7 @@ func runDescribe(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := parse(ctx, fs, args); err != nil {
 		return err
 	}
-	if err := checkReadings(ctx, stderr, *strict, *src); err != nil {
+	if err := checkReading(ctx, stderr, strict, src); err != nil {
 		return err
 	}
 	if *format != "text" && *format != "markdown" {
@@ -461,7 +528,7 @@ type outputFlags struct {
 	plot    *string
 	draw    string
 	percent bool
-	strict  *bool
+	strict  *readingFlags
 	// out is what -o and --format ask for (resolveFileOutput).
 	out fileOutput
 }
@@ -561,7 +628,7 @@ func runExact(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parse(ctx, fs, args); err != nil {
 		return err
 	}
-	if err := checkReadings(ctx, stderr, *of.strict, of.exprs...); err != nil {
+	if err := checkReadings(ctx, stderr, of.strict, of.exprs); err != nil {
 		return err
 	}
 	mem, err := parseMemory(*memory)
@@ -604,7 +671,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := parse(ctx, fs, args); err != nil {
 		return err
 	}
-	if err := checkReadings(ctx, stderr, *of.strict, of.exprs...); err != nil {
+	if err := checkReadings(ctx, stderr, of.strict, of.exprs); err != nil {
 		return err
 	}
 	mem, err := parseMemory(*memory)

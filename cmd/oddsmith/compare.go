@@ -57,7 +57,8 @@ type compareFlags struct {
 	trials                                   int64
 	seed                                     uint64
 	workers                                  int
-	cdf, quiet, percent, strict              bool
+	cdf, quiet, percent                      bool
+	reading                                  readingFlags
 }
 
 // register adds the shared flags to a side's flag set, with the values
@@ -76,10 +77,10 @@ func (g *compareFlags) register(fs *flagSet) {
 	fs.BoolVarP(&g.quiet, "quiet", "q", g.quiet, "do not list the files written on stderr")
 	fs.BoolVar(&g.percent, "percent", g.percent, "print the text's probabilities as percentages and their changes in percentage points (--format text only)")
 	fs.StringVar(&g.memory, "memory", g.memory, "memory budget of one computation, e.g. `SIZE` = 512MiB, 4GiB")
-	fs.BoolVar(&g.strict, "strict", g.strict, "refuse (exit 2) an --expr with a form that Roll20, Foundry or rpg-dice-roller reads with another meaning (3d6>3, cs, r, …), instead of warning about it on stderr")
+	g.reading.register(fs)
 }
 
-var compareGlobal = []string{"engine", "trials", "seed", "workers", "format", "output", "var", "cdf", "quiet", "memory", "plot", "percent", "strict"}
+var compareGlobal = []string{"engine", "trials", "seed", "workers", "format", "output", "var", "cdf", "quiet", "memory", "plot", "percent", "strict", "dialect"}
 
 // compareChartKinds are what compare's chart draws: both sides' pmf or cdf
 // (the overlay), a band's categories, B − A value by value (diff), or
@@ -165,8 +166,12 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if b != nil {
 		exprs = append(exprs, *b.expr)
 	}
-	if err := checkReadings(ctx, stderr, g.strict, exprs...); err != nil {
+	if err := checkReadings(ctx, stderr, &g.reading, exprs); err != nil {
 		return err
+	}
+	*a.expr = exprs[0]
+	if b != nil {
+		*b.expr = exprs[1]
 	}
 	mem, err := parseMemory(g.memory)
 	if err != nil {

@@ -68,6 +68,9 @@ func (b bundle) write(ctx context.Context, plan *study.Plan) error {
 	if err != nil {
 		return err
 	}
+	for _, r := range plan.Readings {
+		warn(ctx, b.stderr, "oddsmith: warning: "+r)
+	}
 	for _, f := range files {
 		fmt.Fprintln(b.stdout, f)
 	}

@@ -69,7 +69,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parse(ctx, fs, args); err != nil {
 		return err
 	}
-	if err := checkReadings(ctx, stderr, *strict, *exprSrc); err != nil {
+	if err := checkReading(ctx, stderr, strict, exprSrc); err != nil {
 		return err
 	}
 	mem, err := parseMemory(*memory)

@@ -73,6 +73,10 @@ type Dice struct {
 	// End is where the term's text ends (the position just past it);
 	// zero in a node built by hand.
 	End Pos
+	// Label is the text of a label written after the term (2d6[Fire]:
+	// "Fire"), or "". It changes nothing the term computes; a one-line
+	// rule reports each labelled term as a variable of its own.
+	Label string
 }
 
 // Neg is -X.

@@ -48,3 +48,36 @@ func FuzzParse(f *testing.F) {
 		})
 	})
 }
+
+// FuzzParseIn: in every dialect ParseIn never panics, fails only with a
+// one-line *SyntaxError inside the text, and what it accepts prints as
+// oddsmith text that Parse reads back to the same text.
+func FuzzParseIn(f *testing.F) {
+	for _, c := range examples {
+		f.Add(c.src, uint8(Roll20))
+	}
+	for _, s := range []string{"3d6>3f1", "5d10x>=8cs>=8", "4d6kh3dl1", "/roll [[2d6[fire]]] words", "1d20rr<3", "6d6cf<=3", "3d6sd", "6d6m3"} {
+		for d := range uint8(len(dialectNames)) {
+			f.Add(s, d)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src string, d uint8) {
+		dialect := Dialect(d % uint8(len(dialectNames)))
+		e, err := ParseIn(src, dialect)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) || strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("ParseIn(%q, %s): %v", src, dialect, err)
+			}
+			if p := se.Pos; p.Line < 1 || p.Col < 1 || p.Off < 0 || p.Off > len(src) {
+				t.Fatalf("ParseIn(%q, %s): error at %+v", src, dialect, p)
+			}
+			return
+		}
+		text := String(e)
+		back, err := Parse(text)
+		if err != nil || String(back) != text {
+			t.Fatalf("ParseIn(%q, %s) prints %q, which reads back as %v (%v)", src, dialect, text, back, err)
+		}
+	})
+}

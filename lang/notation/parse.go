@@ -74,11 +74,17 @@ func Parse(src string) (Expr, error) {
 }
 
 // parse is Parse that also returns the parser's work (see parser.work).
-func parse(src string) (e Expr, work int, err error) {
+func parse(src string) (e Expr, work int, err error) { return parseIn(src, Oddsmith) }
+
+// parseIn is ParseIn that also returns the parser's work.
+func parseIn(src string, dialect Dialect) (e Expr, work int, err error) {
 	if len(src) > MaxSourceLen {
 		return nil, 0, &SyntaxError{Pos{1, 1, 0}, fmt.Sprintf("the expression is too long: %d bytes, the limit is %d", len(src), MaxSourceLen)}
 	}
-	p := &parser{src: src, positions: newPositions(src)}
+	if dialect != Oddsmith {
+		src = unwrap(src)
+	}
+	p := &parser{src: src, positions: newPositions(src), dialect: dialect}
 	// A syntax error unwinds the parser's stack as a bailout; any other
 	// panic is a bug and goes on.
 	defer func() {
@@ -91,6 +97,10 @@ func parse(src string) (e Expr, work int, err error) {
 		}
 	}()
 	x := p.parseExpr()
+	if t := p.peek(); t.kind != tEOF && dialect == Roll20 && t.off > 0 && isSpace(p.src[t.off-1]) && t.kind == tIdent {
+		// Roll20 shows words after the formula beside the roll.
+		return x, p.work, nil
+	}
 	if t := p.peek(); t.kind != tEOF {
 		if msg := p.foreignAfterOperand(t); msg != "" {
 			p.failAt(t.off, "%s", msg)
@@ -101,7 +111,8 @@ func parse(src string) (e Expr, work int, err error) {
 }
 
 type parser struct {
-	src string
+	src     string
+	dialect Dialect // whose meaning the text has
 	positions
 	off   int // where the unread input begins
 	depth int
@@ -470,8 +481,8 @@ func (p *parser) parsePower() Expr {
 	return &Binary{At: x.Pos(), OpAt: p.pos(t.off), Op: Pow, X: x, Y: y}
 }
 
-// parseOperand is a primary and the labels after it (2d6[Fire]), which
-// are left out.
+// parseOperand is a primary and the labels after it (2d6[Fire]): a dice
+// term keeps its last label, other operands none.
 func (p *parser) parseOperand() Expr {
 	x := p.parsePrimary()
 	for {
@@ -482,6 +493,9 @@ func (p *parser) parseOperand() Expr {
 		}
 		if end == 0 {
 			return x
+		}
+		if d, ok := x.(*Dice); ok {
+			d.Label = strings.TrimSpace(p.src[u.off+1 : end-1])
 		}
 		p.off = end
 	}
@@ -605,6 +619,7 @@ func (p *parser) parseDice(start int, count Expr) Expr {
 		p.failAt(off, `expected a number of sides after "d", found %s`, describeAt(p.src, off))
 	}
 	p.parseMods(d)
+	p.dialectTerm(d)
 	d.End = p.pos(p.off)
 	return d
 }
@@ -677,6 +692,9 @@ func (p *parser) parseMods(d *Dice) {
 	exploded := false
 	for {
 		off := p.off
+		if p.dialect != Oddsmith && p.dialectMod(d, &exploded) {
+			continue
+		}
 		switch p.at(off) {
 		case 'k', 'd':
 			if p.at(off) == 'd' && p.at(off+1) == 'f' {
@@ -819,6 +837,15 @@ func (p *parser) parseCond(mod int, required bool) *Cond {
 			return nil
 		}
 		written = false
+	}
+	if p.dialect == Roll20 {
+		// Roll20's < and > in a dice condition include the number.
+		switch op {
+		case Lt:
+			op = Le
+		case Gt:
+			op = Ge
+		}
 	}
 	c := &Cond{At: p.pos(off), Op: op}
 	v := p.off

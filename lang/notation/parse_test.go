@@ -36,9 +36,9 @@ var examples = []struct{ src, canon, tree string }{
 	{"3d6 # fire damage", "3d6", "(dice 3 6)"},
 	{"# a comment\n3d6", "3d6", "(dice 3 6)"},
 	{"3d6#>=5 # hits", "3d6#>=5", "(dice 3 6 (success >=5))"},
-	{"2d6[Fire] + 1d4[Cold]", "2d6 + 1d4", "(+ (dice 2 6) (dice 1 4))"},
+	{"2d6[Fire] + 1d4[Cold]", "2d6[Fire] + 1d4[Cold]", "(+ (dice 2 6) (dice 1 4))"},
 	{"(d6 + 1)[x y] * 2", "(d6 + 1) * 2", "(* (+ (dice _ 6) 1) 2)"},
-	{"4d6kh3[best] # c", "4d6kh3", "(dice 4 6 (keep high 3))"},
+	{"4d6kh3[best] # c", "4d6kh3[best]", "(dice 4 6 (keep high 3))"},
 
 	// powers
 	{"3d20^2", "3d20 ^ 2", "(^ (dice 3 20) 2)"},
@@ -49,7 +49,7 @@ var examples = []struct{ src, canon, tree string }{
 	{"(2^3)^2", "(2 ^ 3) ^ 2", "(^ (^ 2 3) 2)"},
 	{"2 * d6^2", "2 * d6 ^ 2", "(* 2 (^ (dice _ 6) 2))"},
 	{"2^-1", "2 ^ -1", "(^ 2 (neg 1))"},
-	{"d6[x]^2", "d6 ^ 2", "(^ (dice _ 6) 2)"},
+	{"d6[x]^2", "d6[x] ^ 2", "(^ (dice _ 6) 2)"},
 
 	// dice
 	{"dF.1", "d{-1, 0, 0, 0, 0, 1}", "(dice _ {-1 0 0 0 0 1})"},

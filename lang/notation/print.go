@@ -49,7 +49,19 @@ func binLevel(op BinOp) int {
 }
 
 // printer writes the canonical text of expressions and dice modifiers.
-type printer struct{ strings.Builder }
+type printer struct {
+	strings.Builder
+	// labelled, when set, is what stands for a labelled dice term.
+	labelled func(*Dice) string
+}
+
+// StringLabels is String with each labelled dice term (2d6[Fire]) written
+// as name(d) instead of the term.
+func StringLabels(e Expr, name func(*Dice) string) string {
+	p := printer{labelled: name}
+	p.expr(e, lvlIf)
+	return p.String()
+}
 
 // group writes what body writes, in parentheses when a node of level l
 // sits where the surrounding context (outer) binds tighter.
@@ -81,6 +93,10 @@ func (p *printer) expr(e Expr, outer int) {
 	case *Name:
 		p.WriteString(e.Name)
 	case *Dice:
+		if p.labelled != nil && e.Label != "" {
+			p.WriteString(p.labelled(e))
+			break
+		}
 		p.dice(e)
 	case *Neg:
 		p.group(lvlUnary, outer, func() {
@@ -231,6 +247,9 @@ func (p *printer) dice(d *Dice) {
 	}
 	for _, m := range d.Mods {
 		p.mod(m)
+	}
+	if d.Label != "" {
+		p.WriteString("[" + d.Label + "]")
 	}
 }
 

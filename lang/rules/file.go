@@ -210,6 +210,7 @@ type ruleReader struct {
 	// process is set for a rule with [rule.process], whose outputs read
 	// time and the state: names no parameter or binding may take.
 	inProcess bool
+	cur       *Rule // the rule read so far (its header)
 }
 
 // at is a place in the file: "house.toml:12".
@@ -360,6 +361,14 @@ func (rd *ruleReader) header() (*Rule, error) {
 	if r.Summary == "" {
 		r.Summary = "a designer's rule from " + rd.file
 	}
+	dialect, err := rd.str("dialect")
+	if err != nil {
+		return nil, err
+	}
+	if r.Dialect, err = notation.DialectNamed(dialect); err != nil {
+		return nil, rd.fail(rd.key("dialect"), "rule %s: dialect: %v", id, err)
+	}
+	rd.cur = r
 	return r, nil
 }
 
@@ -469,9 +478,19 @@ func (rd *ruleReader) def(k, name string, line int, v any) (Def, []string, error
 	if k == "bands" && ls == nil {
 		return Def{}, nil, rd.fail(line, "rule %s: band %s needs labels (write it as { expr = \"…\", labels = [\"…\", …] })", rd.id, name)
 	}
-	x, err := notation.Parse(d.Src)
+	x, err := notation.ParseIn(d.Src, rd.cur.Dialect)
 	if err != nil {
+		if rd.cur.Dialect != notation.Oddsmith {
+			return Def{}, nil, rd.fail(line, "rule %s, %s.%s: %w (read as %s)", rd.id, k, name, err, rd.cur.Dialect.Title())
+		}
 		return Def{}, nil, rd.fail(line, "rule %s, %s.%s: %w", rd.id, k, name, err)
+	}
+	if rd.cur.Dialect != notation.Oddsmith {
+		d.Src = notation.String(x)
+	} else {
+		for _, r := range notation.Readings(d.Src, x) {
+			rd.cur.Readings = append(rd.cur.Readings, fmt.Sprintf("%s: rule %s, %s.%s: %s", rd.at(line), rd.id, k, name, r.Msg))
+		}
 	}
 	d.X = x
 	return d, ls, nil

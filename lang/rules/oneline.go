@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/oddsmith/oddsmith/lang/notation"
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -31,6 +32,10 @@ func FromExpr(src string) (*Rule, error) {
 	def := func(name string, e notation.Expr) Def {
 		return Def{Name: name, Src: notation.String(e), X: e, Where: "--expr"}
 	}
+	lets, vars, x, err := labelled(x, r.Params)
+	if err != nil {
+		return nil, err
+	}
 	switch t := x.(type) {
 	case *notation.Compare:
 		r.Lets = []Def{def("total", t.X)}
@@ -53,7 +58,100 @@ func FromExpr(src string) (*Rule, error) {
 			return nil, mechanics.Invalid("--expr: the name total is taken by the comparison's left side; call it something else")
 		}
 	}
+	r.Lets = append(lets, r.Lets...)
+	r.Vars = append(r.Vars, vars...)
 	return r, nil
+}
+
+// labelled takes the labelled dice terms of a one-liner (2d6[Fire] +
+// 1d4[Cold]) out into bindings, so that the rule reports each label as a
+// variable of its own (fire, cold: the terms that carry it, added) beside
+// the whole, which reads the same rolls. x comes back with the terms
+// replaced by the bindings' names.
+func labelled(x notation.Expr, params []mechanics.Param) (lets, vars []Def, out notation.Expr, err error) {
+	var terms []*notation.Dice
+	notation.Walk(x, func(e notation.Expr) bool {
+		if d, ok := e.(*notation.Dice); ok && d.Label != "" {
+			terms = append(terms, d)
+		}
+		return true
+	})
+	if len(terms) == 0 {
+		return nil, nil, x, nil
+	}
+	taken := map[string]bool{"value": true, "total": true, "success": true}
+	for _, p := range params {
+		taken[p.Name] = true
+	}
+	fresh := func(base string) string {
+		n := base
+		for i := 2; taken[n] || reserved(n) != ""; i++ {
+			n = fmt.Sprintf("%s_%d", base, i)
+		}
+		taken[n] = true
+		return n
+	}
+	var order []string
+	byLabel := map[string][]string{}
+	varName := map[string]string{}
+	binding := map[*notation.Dice]string{}
+	for _, d := range terms {
+		if _, ok := varName[d.Label]; !ok {
+			varName[d.Label] = fresh(labelName(d.Label))
+			order = append(order, d.Label)
+		}
+	}
+	for _, d := range terms {
+		b := varName[d.Label]
+		if len(byLabel[d.Label]) > 0 || slices.ContainsFunc(terms, func(o *notation.Dice) bool { return o != d && o.Label == d.Label }) {
+			b = fresh(varName[d.Label] + "_term")
+		}
+		byLabel[d.Label] = append(byLabel[d.Label], b)
+		binding[d] = b
+		plain := *d
+		plain.Label = ""
+		lets = append(lets, Def{Name: b, Src: notation.String(&plain), X: &plain, Where: "--expr"})
+	}
+	for _, l := range order {
+		src := strings.Join(byLabel[l], " + ")
+		v, err := notation.Parse(src)
+		if err != nil {
+			return nil, nil, nil, mechanics.Invalid("--expr: internal: label %q: %v", l, err)
+		}
+		vars = append(vars, Def{Name: varName[l], Src: src, X: v, Doc: fmt.Sprintf("the terms labelled [%s]", l), Where: "--expr"})
+	}
+	src := notation.StringLabels(x, func(d *notation.Dice) string { return binding[d] })
+	if out, err = notation.Parse(src); err != nil {
+		return nil, nil, nil, mechanics.Invalid("--expr: internal: %s: %v", src, err)
+	}
+	return lets, vars, out, nil
+}
+
+// labelName is a label as a variable's name: lower case, words joined by
+// "_" (Fire damage: fire_damage), "label" when nothing is left.
+func labelName(l string) string {
+	var b strings.Builder
+	under := false
+	for _, c := range strings.ToLower(l) {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			if under && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			under = false
+			b.WriteRune(c)
+		default:
+			under = true
+		}
+	}
+	n := b.String()
+	if n == "" {
+		return "label"
+	}
+	if n[0] >= '0' && n[0] <= '9' {
+		n = "label_" + n
+	}
+	return n
 }
 
 // reserved says why a name cannot name a parameter or a binding ("" when

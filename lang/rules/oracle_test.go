@@ -1050,6 +1050,27 @@ func oracleReport(x notation.Expr, params map[string]*big.Rat, maxWork int) (rep
 			err = e
 		}
 	}()
+	// A labelled dice term is reported on its own too: the label, lower
+	// case, is the variable of the sum of the terms carrying it.
+	var labels []string
+	byLabel := map[string][]*notation.Dice{}
+	notation.Walk(x, func(e notation.Expr) bool {
+		if d, ok := e.(*notation.Dice); ok && d.Label != "" {
+			n := strings.ToLower(d.Label)
+			if byLabel[n] == nil {
+				labels = append(labels, n)
+			}
+			byLabel[n] = append(byLabel[n], d)
+		}
+		return true
+	})
+	for _, n := range labels {
+		sum := oPoint(oInt(0))
+		for _, d := range byLabel[n] {
+			sum = o.binary(sum, o.eval(d), func(p, q *big.Rat) *big.Rat { return new(big.Rat).Add(p, q) })
+		}
+		rep.vars[n] = sum
+	}
 	switch t := x.(type) {
 	case *notation.Compare:
 		d, y := o.eval(t.X), o.eval(t.Y)
@@ -1741,8 +1762,10 @@ var oracleCases = []string{
 	// Division by a die (issue 26): few values, far apart on their
 	// lattice (1/232792560 for d20/d20; none in 64 bits for 1/d70).
 	"d20/d20", "2d10/d20", "5/6d6", "d6/(d6-1)", "(d6-1)/d6", "1/d70", "d70/d70 + 1", "d20/d20 >= 1", "2 * d12/d11 - d3/d7",
-	// Comments and labels (issue 26) are left out.
+	// Comments are left out; a labelled dice term is a variable of its
+	// own too (issue 26).
 	"2d6[Fire] + 1d4[Cold] # burn", "# only a comment\n3d4kh2[best] # two of three", "(d6 + 1)[x] * 2",
+	"d6[fire] + d4[fire] + d6[cold]", "d6[hit] >= 4", "highest(3d4[pool], 2)", "d4[x] * d4[y]",
 	// Foundry's Fudge variants (issue 26).
 	"3dF.1", "2dF.2 + dF.1", "4dF.1kh2", "3dF.1cs",
 	// Powers (issue 26): a constant exponent, on rolls and constants.

@@ -39,6 +39,13 @@ type Rule struct {
 	// Line is the line of its [[rule]] in a file (0 for a one-liner).
 	Source string
 	Line   int
+	// Dialect is whose meaning the rule's expressions have (dialect = "…"
+	// in the file); they are kept in oddsmith's form of it.
+	Dialect notation.Dialect
+	// Readings are the forms of its expressions, written in oddsmith's
+	// dialect, that another dice tool reads otherwise (notation.Readings),
+	// each placed "file:line: rule id, vars.x: …".
+	Readings []string
 }
 
 // where names the rule for an error: its file and line, and its id.

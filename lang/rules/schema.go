@@ -70,7 +70,7 @@ var ruleShape = func() *shape {
 		"state", &shape{kinds: kTable, names: stateVar, words: "{ name = { start = …, min = …, max = … }, … }"},
 		"until", str, "horizon", bound, "unit", str)
 	return table("a table ([[rule]])",
-		"id", str, "summary", str, "doc", str,
+		"id", str, "summary", str, "doc", str, "dialect", str,
 		"params", defs("parameters", param),
 		"let", defs("bindings", def),
 		"next", defs("next states", def),

@@ -1,0 +1,348 @@
+package notation
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/oddsmith/oddsmith/mechanics/expr"
+)
+
+// Dialect says whose meaning the text of an expression has: oddsmith's own,
+// or that of Roll20, Foundry VTT or rpg-dice-roller. ParseIn reads a text
+// in a dialect and gives oddsmith's tree of the same meaning, so that
+// String prints what is computed in oddsmith's form (Roll20's 3d6>3 is
+// 3d6cs>=3).
+//
+// What each dialect changes (docs/translating.md has every row):
+//   - Roll20: a target glued to the dice counts them (3d6>3: the dice of
+//     at least 3), f after it takes one away per failure; < and > in every
+//     dice condition include the number (r<2 rerolls 1s and 2s); cs and cf
+//     only mark criticals, m only marks matches, s/sa/sd only sort (all
+//     left out); an explosion's extra rolls are dice of their own under
+//     keep and drop.
+//   - Foundry: r rerolls once and rr while the condition holds; x
+//     explodes (x6 on 6s, x>=5, xo at most once per die); cs counts
+//     successes, cf counts failures (the count is the result), df takes a
+//     success away per failure; conditions are strict as written.
+//   - rpg-dice-roller: targets glued to the dice count them, f subtracts
+//     failures, with < and > strict; cs, cf and sorting are left out; keep
+//     and drop each pick from all the dice (4d6kh3dl1 keeps the top three);
+//     extra rolls are dice of their own.
+//
+// Every dialect reads a leading chat command (/roll, /r, /gmroll, …),
+// an inline roll's [[…]], labels [Fire] and comments; Roll20 also reads
+// words after the formula as a comment (/roll 1d20+5 Roll for initiative).
+type Dialect uint8
+
+// The dialects.
+const (
+	Oddsmith   Dialect = iota // oddsmith's own language
+	Roll20                    // Roll20's dice reference
+	Foundry                   // Foundry VTT's dice modifiers
+	DiceRoller                // rpg-dice-roller (dice-roller/rpg-dice-roller)
+)
+
+var dialectNames = [...]string{"oddsmith", "roll20", "foundry", "dice-roller"}
+
+// String is the dialect's name as --dialect takes it.
+func (d Dialect) String() string {
+	if int(d) < len(dialectNames) {
+		return dialectNames[d]
+	}
+	return fmt.Sprintf("Dialect(%d)", d)
+}
+
+// Title is the tool's name in prose (Roll20, Foundry, rpg-dice-roller).
+func (d Dialect) Title() string {
+	switch d {
+	case Roll20:
+		return "Roll20"
+	case Foundry:
+		return "Foundry"
+	case DiceRoller:
+		return "rpg-dice-roller"
+	}
+	return "oddsmith"
+}
+
+// Dialects lists the dialects' names, oddsmith's first.
+func Dialects() []string { return dialectNames[:] }
+
+// DialectNamed is the dialect called name ("" is oddsmith's own); the
+// error lists the names.
+func DialectNamed(name string) (Dialect, error) {
+	if name == "" {
+		return Oddsmith, nil
+	}
+	for i, n := range dialectNames {
+		if n == name {
+			return Dialect(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown dialect %q (want %s)%s", clip(name), strings.Join(dialectNames[:], ", "), didYouMean(name, dialectNames[:]))
+}
+
+// ParseIn reads one expression written in dialect d and returns oddsmith's
+// tree of its meaning (Parse is ParseIn with Oddsmith). Its error, if any,
+// is a *SyntaxError.
+func ParseIn(src string, d Dialect) (Expr, error) {
+	e, _, err := parseIn(src, d)
+	return e, err
+}
+
+// chatCommands are the chat commands a pasted macro may begin with.
+var chatCommands = []string{"/roll", "/r", "/gmroll", "/gmr", "/gr", "/selfroll", "/sr", "/blindroll", "/broll", "/br", "/publicroll", "/pr", "/ir"}
+
+// unwrap blanks out what a pasted macro carries around the formula — a
+// chat command at the start, an inline roll's [[ ]] around it — keeping
+// every other byte where it is, so that positions stay those of src.
+func unwrap(src string) string {
+	b := []byte(src)
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	if i < len(b) && b[i] == '/' {
+		for _, c := range chatCommands {
+			end := i + len(c)
+			if strings.HasPrefix(src[i:], c) && (end == len(b) || isSpace(b[end])) {
+				for j := i; j < end; j++ {
+					b[j] = ' '
+				}
+				i = end
+				break
+			}
+		}
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+	}
+	if strings.HasPrefix(string(b[i:]), "[[") {
+		t := strings.TrimRight(string(b), " \t\r\n")
+		if strings.HasSuffix(t, "]]") && len(t) >= i+4 {
+			b[i], b[i+1] = ' ', ' '
+			b[len(t)-1], b[len(t)-2] = ' ', ' '
+		}
+	}
+	return string(b)
+}
+
+// dialectMod reads a modifier at p.off whose meaning is the dialect's
+// own, adding oddsmith's modifier of that meaning to d (or none, for what
+// changes nothing); false when the modifier at p.off reads as oddsmith's.
+func (p *parser) dialectMod(d *Dice, exploded *bool) bool {
+	off := p.off
+	c, next := p.at(off), p.at(off+1)
+	targets := p.dialect == Roll20 || p.dialect == DiceRoller
+	switch {
+	case targets && (c == '<' || c == '>' || c == '='):
+		// A target number glued to the dice counts them.
+		d.Mods = append(d.Mods, &CountSuccess{At: p.pos(off), Cond: p.parseCond(off, true)})
+		return true
+	case targets && c == 'f' && condStart(next):
+		p.off++
+		d.Mods = append(d.Mods, &CountFail{At: p.pos(off), Cond: p.parseCond(off, true)})
+		return true
+	case targets && c == 'c' && (next == 's' || next == 'f'):
+		// Critical success and failure only mark dice.
+		p.off += 2
+		p.parseCond(off, false)
+		return true
+	case targets && c == 's' && next != 'f':
+		// Sorting changes nothing.
+		p.off++
+		if p.at(p.off) == 'a' || p.at(p.off) == 'd' {
+			p.off++
+		}
+		return true
+	case p.dialect == Roll20 && c == 'm' && next != 't' && !strings.HasPrefix(p.src[off:], "min") && !strings.HasPrefix(p.src[off:], "max"):
+		// Roll20's m only marks matching dice (m3: sets of three).
+		p.off++
+		if isDigit(p.at(p.off)) {
+			p.rawInt("the size of a set of matches")
+		}
+		p.parseCond(off, false)
+		return true
+	case p.dialect == Foundry && c == 'r':
+		// Foundry's r rerolls once, rr while the condition holds.
+		p.off++
+		once := true
+		if p.at(p.off) == 'r' {
+			once = false
+			p.off++
+		}
+		d.Mods = append(d.Mods, &Reroll{At: p.pos(off), Once: once, Cond: p.parseCond(off, false)})
+		return true
+	case p.dialect == Foundry && (c == 'x' || c == 'X'):
+		p.foundryExplode(d, exploded)
+		return true
+	case p.dialect == Foundry && c == 'c' && next == 'f':
+		// Foundry's cf counts the failures: the count is the result.
+		p.off += 2
+		d.Mods = append(d.Mods, &CountSuccess{At: p.pos(off), Cond: p.parseCond(off, false)})
+		return true
+	case p.dialect == Foundry && c == 'd' && next == 'f':
+		// Foundry's df takes a success away for each failure.
+		p.off += 2
+		d.Mods = append(d.Mods, &CountFail{At: p.pos(off), Cond: p.parseCond(off, false)})
+		return true
+	case p.dialect == Foundry && strings.HasPrefix(p.src[off:], "sf"):
+		p.failAt(off, "Foundry's sf (subtract failures) is not supported: write the failures as a count, %scf%s (each failure takes one away)", clip(p.src[d.At.Off:off]), p.condText(off+2))
+	case p.dialect == Foundry && strings.HasPrefix(p.src[off:], "ms"):
+		p.failAt(off, "Foundry's ms (margin of success) is not supported: subtract the target from the total, (%s) - %s", clip(p.src[d.At.Off:off]), strings.TrimLeft(p.condText(off+2), "<>="))
+	case p.dialect == Foundry && (strings.HasPrefix(p.src[off:], "even") || strings.HasPrefix(p.src[off:], "odd")):
+		p.failAt(off, "Foundry's %s (count the even or odd dice) is not supported: in a rule file, count(pool == 2) + count(pool == 4) + … counts chosen faces", p.word(off))
+	}
+	return false
+}
+
+// condStart reports a byte that begins a dice condition.
+func condStart(c byte) bool { return c == '<' || c == '>' || c == '=' || isDigit(c) }
+
+// foundryExplode reads Foundry's x, xo, xN, x>=N and xo>=N at p.off.
+func (p *parser) foundryExplode(d *Dice, exploded *bool) {
+	off := p.off
+	p.off++
+	once := p.at(p.off) == 'o'
+	if once {
+		p.off++
+	}
+	if *exploded {
+		p.failAt(off, "the dice already explode: one explode modifier per dice term")
+	}
+	*exploded = true
+	x := &Explode{At: p.pos(off)}
+	if once {
+		x.Limit = &Num{At: p.pos(off), Value: intNum(1)}
+	}
+	if isDigit(p.at(p.off)) {
+		n := p.rawInt("the face that explodes")
+		if c := p.at(p.off); c == '<' || c == '>' || c == '=' {
+			// x5>=8: at most 5 explosions in the whole term.
+			p.failAt(off, "Foundry's %s caps the explosions of the whole term at %s, which is not supported: %s allows %s per die",
+				clip(p.src[off:p.off])+p.condText(p.off), n.Value, clip(p.src[d.At.Off:off])+"!"+p.condText(p.off)+"{"+n.Value.String()+"}", n.Value)
+		}
+		x.Cond = &Cond{At: n.At, Op: Eq, Value: n}
+	} else {
+		x.Cond = p.parseCond(off, false)
+	}
+	d.Mods = append(d.Mods, x)
+}
+
+// intNum is the literal n.
+func intNum(n int64) expr.Rat { return expr.Int(n) }
+
+// dialectTerm rewrites a dice term read in a dialect into oddsmith's
+// modifiers of the same meaning, once all its modifiers are read.
+func (p *parser) dialectTerm(d *Dice) {
+	if p.dialect == Oddsmith {
+		return
+	}
+	var explode *Explode
+	var keeps, drops, rerolls, counts, fails int
+	for _, m := range d.Mods {
+		switch m := m.(type) {
+		case *Explode:
+			explode = m
+		case *Keep:
+			keeps++
+		case *Drop:
+			drops++
+		case *Reroll:
+			rerolls++
+		case *CountSuccess:
+			counts++
+		case *CountFail:
+			fails++
+		}
+	}
+	if p.dialect == Foundry && counts > 1 {
+		p.failAt(d.At.Off, "Foundry counts either successes (cs) or failures (cf) in one term, not both: to take failures away from successes write df (%s)", clip(String(d)))
+	}
+	if p.dialect != DiceRoller {
+		return
+	}
+	if explode != nil && rerolls > 0 {
+		// rpg-dice-roller explodes first and then rerolls every roll,
+		// the exploded ones too, without exploding the new rolls.
+		p.failAt(d.At.Off, "rpg-dice-roller explodes before it rerolls (a rerolled die does not explode again), which has no oddsmith equivalent: reroll and explode in separate terms, or write the term in oddsmith's own dialect")
+	}
+	if keeps+drops > 1 {
+		p.diceRollerWindow(d)
+	}
+}
+
+// diceRollerWindow rewrites rpg-dice-roller's keeps and drops, which each
+// pick from all the dice and drop a die that any of them drops, into one
+// drop from each end applied in order: the dice kept are the ranks every
+// modifier keeps.
+func (p *parser) diceRollerWindow(d *Dice) {
+	n, ok := constInt(d.Count, 1)
+	if !ok {
+		p.failAt(d.At.Off, "rpg-dice-roller's keep and drop together need a number of dice written as a number (they pick from all the dice)")
+	}
+	a, b := int64(0), n
+	var kept []Mod
+	for _, m := range d.Mods {
+		switch m := m.(type) {
+		case *Keep:
+			k, ok := constInt(m.Count, 1)
+			if !ok {
+				p.failAt(m.At.Off, "rpg-dice-roller's keep and drop together need their counts written as numbers")
+			}
+			k = min(k, n)
+			if m.End == High {
+				a = max(a, n-k)
+			} else {
+				b = min(b, k)
+			}
+		case *Drop:
+			k, ok := constInt(m.Count, 1)
+			if !ok {
+				p.failAt(m.At.Off, "rpg-dice-roller's keep and drop together need their counts written as numbers")
+			}
+			k = min(k, n)
+			if m.End == High {
+				b = min(b, n-k)
+			} else {
+				a = max(a, k)
+			}
+		default:
+			kept = append(kept, m)
+		}
+	}
+	b = max(a, b)
+	at := d.Mods[0].Pos()
+	var window []Mod
+	if a > 0 {
+		window = append(window, &Drop{At: at, End: Low, Count: &Num{At: at, Value: intNum(a)}})
+	}
+	if n-b > 0 {
+		window = append(window, &Drop{At: at, End: High, Count: &Num{At: at, Value: intNum(n - b)}})
+	}
+	// The keeps and drops go where the counting reads them: before any
+	// success count, after the die's own modifiers.
+	i := 0
+	for i < len(kept) {
+		switch kept[i].(type) {
+		case *CountSuccess, *CountFail:
+		default:
+			i++
+			continue
+		}
+		break
+	}
+	d.Mods = append(append(append([]Mod{}, kept[:i]...), window...), kept[i:]...)
+}
+
+// constInt is the whole number x is written as (dflt when x is nil).
+func constInt(x Expr, dflt int64) (int64, bool) {
+	if x == nil {
+		return dflt, true
+	}
+	n, ok := x.(*Num)
+	if !ok || !n.Value.IsInt() {
+		return 0, false
+	}
+	return n.Value.N, true
+}

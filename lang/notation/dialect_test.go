@@ -1,0 +1,137 @@
+package notation
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDialects reads texts of other tools in their dialects: the tree is
+// oddsmith's of the same meaning, printed canonically, and reads back
+// the same in oddsmith's own dialect.
+func TestDialects(t *testing.T) {
+	for _, c := range []struct {
+		d         Dialect
+		src, want string
+	}{
+		// Roll20: targets count dice and include the number.
+		{Roll20, "3d6>3", "3d6cs>=3"},
+		{Roll20, "3d6<3", "3d6cs<=3"},
+		{Roll20, "3d6=6", "3d6cs6"},
+		{Roll20, "10d10>7f1", "10d10cs>=7cf1"},
+		{Roll20, "10d10>7f<2", "10d10cs>=7cf<=2"},
+		{Roll20, "4d6kh3>4", "4d6kh3cs>=4"},
+		{Roll20, "2d8r<2", "2d8r<=2"},
+		{Roll20, "1d20ro<2", "1d20ro<=2"},
+		{Roll20, "3d6!>5", "3d6!>=5"},
+		{Roll20, "5d6r1", "5d6r1"},
+		// Roll20's cs, cf, m and sorting only mark or order dice.
+		{Roll20, "4d6kh3cs>5cf<2", "4d6kh3"},
+		{Roll20, "1d20cs>19", "1d20"},
+		{Roll20, "6d6m", "6d6"},
+		{Roll20, "6d6m3", "6d6"},
+		{Roll20, "4d6sd", "4d6"},
+		{Roll20, "4d6sa + 2", "4d6 + 2"},
+		// A pasted macro: chat command, inline roll, labels, words after.
+		{Roll20, "/roll 1d20+5 Roll for initiative", "1d20 + 5"},
+		{Roll20, "/gmroll 2d6", "2d6"},
+		{Roll20, "[[2d6[Fire]+3]]", "2d6[Fire] + 3"},
+		{Roll20, "  /r [[ 3d6 ]]  ", "3d6"},
+		// Foundry: r once, rr always, x explodes, cs counts, cf counts
+		// failures, df takes one away per failure; strict < and >.
+		{Foundry, "5d6r1", "5d6ro1"},
+		{Foundry, "1d20r<2", "1d20ro<2"},
+		{Foundry, "1d20rr<3", "1d20r<3"},
+		{Foundry, "1d20r", "1d20ro"},
+		{Foundry, "2d10x", "2d10!"},
+		{Foundry, "5d10x10", "5d10!10"},
+		{Foundry, "2d10xo", "2d10!{1}"},
+		{Foundry, "3d6x>=5", "3d6!>=5"},
+		{Foundry, "3d6xo>=5", "3d6!>=5{1}"},
+		{Foundry, "8d10x>=8cs>=8", "8d10!>=8cs>=8"},
+		{Foundry, "8d10cs>=7", "8d10cs>=7"},
+		{Foundry, "3d6cs", "3d6cs"},
+		{Foundry, "10d10cs>=7df=1", "10d10cs>=7cf1"},
+		{Foundry, "6d6cf<=3", "6d6cs<=3"},
+		{Foundry, "4d6kh3", "4d6kh3"},
+		{Foundry, "2d20kh", "2d20kh"},
+		{Foundry, "/r 1d20 + 2 # to hit", "1d20 + 2"},
+		{Foundry, "2d6[fire] + 1d4[cold]", "2d6[fire] + 1d4[cold]"},
+		{Foundry, "3d6>3", "3d6 > 3"},
+		// rpg-dice-roller: targets count dice, strict as written.
+		{DiceRoller, "5d10>=8", "5d10cs>=8"},
+		{DiceRoller, "5d10>8", "5d10cs>8"},
+		{DiceRoller, "4d6>4f<3", "4d6cs>4cf<3"},
+		{DiceRoller, "3d6cs=6cf=1", "3d6"},
+		{DiceRoller, "4d6s", "4d6"},
+		{DiceRoller, "2d8r<2", "2d8r<2"},
+		// Keep and drop each pick from all the dice.
+		{DiceRoller, "4d6kh3dl1", "4d6dl1"},
+		{DiceRoller, "4d6dl1kh2", "4d6dl2"},
+		{DiceRoller, "5d6kh4kl3", "5d6dl1dh2"},
+		{DiceRoller, "6d6dh1dl1>3", "6d6dl1dh1cs>3"},
+		{DiceRoller, "6d6dh1dl1cs>3", "6d6dl1dh1"},
+		// oddsmith's own forms read the same in every dialect.
+		{Roll20, "2d6 + 3", "2d6 + 3"},
+		{Foundry, "d20 + bonus >= tn", "d20 + bonus >= tn"},
+		{DiceRoller, "4d6kh3", "4d6kh3"},
+	} {
+		t.Run(c.d.String()+"/"+c.src, func(t *testing.T) {
+			x, err := ParseIn(c.src, c.d)
+			if err != nil {
+				t.Fatalf("ParseIn(%q, %s): %v", c.src, c.d, err)
+			}
+			got := String(x)
+			if got != c.want {
+				t.Fatalf("ParseIn(%q, %s) = %s; want %s", c.src, c.d, got, c.want)
+			}
+			y, err := Parse(got)
+			if err != nil || String(y) != got {
+				t.Fatalf("%s does not read back in oddsmith's dialect: %v", got, err)
+			}
+		})
+	}
+}
+
+// TestDialectRefusals: what a dialect means and oddsmith cannot compute
+// is refused with one line naming it.
+func TestDialectRefusals(t *testing.T) {
+	for _, c := range []struct {
+		d         Dialect
+		src, want string
+	}{
+		{Foundry, "5d10x5>=8", "caps the explosions of the whole term at 5"},
+		{Foundry, "6d6sf<3", "Foundry's sf (subtract failures) is not supported"},
+		{Foundry, "1d20ms>=15", "margin of success"},
+		{Foundry, "6d6even", "count the even or odd dice"},
+		{Foundry, "6d6cs>4cf<2", "either successes (cs) or failures (cf)"},
+		{Foundry, "2d6xx", "the dice already explode"},
+		{DiceRoller, "3d6!r1", "explodes before it rerolls"},
+		{DiceRoller, "(n)d6kh2dl1", "need a number of dice written as a number"},
+		{Roll20, "3d6>", "expected a number"},
+	} {
+		t.Run(c.d.String()+"/"+c.src, func(t *testing.T) {
+			_, err := ParseIn(c.src, c.d)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("ParseIn(%q, %s) = %v; want an error with %q", c.src, c.d, err, c.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("two lines: %q", err)
+			}
+		})
+	}
+}
+
+func TestDialectNamed(t *testing.T) {
+	for i, n := range Dialects() {
+		d, err := DialectNamed(n)
+		if err != nil || int(d) != i || d.String() != n {
+			t.Fatalf("DialectNamed(%q) = %v, %v", n, d, err)
+		}
+	}
+	if d, err := DialectNamed(""); err != nil || d != Oddsmith {
+		t.Fatalf(`DialectNamed("") = %v, %v`, d, err)
+	}
+	if _, err := DialectNamed("Roll20"); err == nil || !strings.Contains(err.Error(), `did you mean "roll20"`) {
+		t.Fatalf("DialectNamed(Roll20) = %v", err)
+	}
+}
