@@ -344,6 +344,14 @@ func diceReadings(src string, d *Dice) []Reading {
 						with(d, i, &Explode{Compound: m.Compound, Cond: here, Limit: m.Limit}))})
 				}
 			}
+		case *Matches:
+			if m.Cond != nil {
+				if r20, here, ok := inclusive(m.Cond); ok {
+					out = append(out, Reading{m.At, fmt.Sprintf("%s: %s counts the matched sets of faces %s; Roll20's %s counts those of faces %s (%s here) — write %s for this reading",
+						term, modString(m), condWords(m.Cond, ""), modString(m), condWords(r20, ""),
+						with(d, i, &Matches{Size: m.Size, Cond: r20}), with(d, i, &Matches{Size: m.Size, Cond: here}))})
+				}
+			}
 		case *Keep, *Drop:
 			if kept == "" {
 				kept = modSrc(src, d, i)
