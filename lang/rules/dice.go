@@ -591,7 +591,7 @@ func (c *compiler) poolDie(d *notation.Dice) (mechanics.Die, int, error) {
 		return mechanics.Die{}, 0, err
 	}
 	if len(t.kd) > 0 || t.hasCS || t.hasCF || t.matches != nil {
-		return mechanics.Die{}, 0, errAt(d.At, "a pool is read by its evaluator: write its dice without keep, drop, counting or mt (%s)", d)
+		return mechanics.Die{}, 0, errAt(d.At, "a pool is read by its evaluator: write its dice without keep, drop or counting (%s)", d)
 	}
 	if t.unique != nil {
 		return mechanics.Die{}, 0, errAt(t.unique.At, "a pool's dice are rolled independently: unique dice (u, uo) are a dice term of their own (%s, %skh2), not a pool", d, d)
