@@ -169,6 +169,8 @@ func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
 		return ratKeep(b, n)
 	case mechanics.Pool:
 		return ratPool(b, n.Die, n.N, n.Eval, false)
+	case mechanics.Unique:
+		return uniqueRat(b, n)
 	case mechanics.Cond:
 		ds, err := evalRatAll(b, []mechanics.Node{n.If, n.Then, n.Else})
 		if err != nil {
@@ -459,6 +461,8 @@ func combinations(n mechanics.Node) float64 {
 		return math.Pow(float64(len(n.Die.Faces)), float64(n.N))
 	case mechanics.Pool:
 		return math.Pow(float64(len(n.Die.Faces)), float64(n.N))
+	case mechanics.Unique:
+		return uniqueCombinations(n)
 	case mechanics.Cond:
 		return combinations(n.If) * (combinations(n.Then) + combinations(n.Else))
 	case mechanics.Mixture:

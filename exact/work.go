@@ -22,6 +22,10 @@ func planWork(n mechanics.Node, stop float64) float64 {
 			if n.N >= 0 && n.K >= 0 && n.K <= n.N && len(n.Die.Faces) > 0 {
 				work += keepNodeWork(n, stop-work)
 			}
+		case mechanics.Unique:
+			if n.N >= 0 && len(n.Die.Faces) > 0 {
+				work += uniqueWork(n)
+			}
 		case mechanics.Pool:
 			if n.N >= 0 {
 				w := float64(n.N + 1)

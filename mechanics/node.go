@@ -306,7 +306,7 @@ func (Explode) node() {}
 func Neg(x Node) Node { return Scale{X: x, K: -1} }
 
 // Children are the nodes directly below n (none for a leaf: a die, a
-// constant, a keep, a pool, an explosion).
+// constant, a keep, a pool, a unique roll, an explosion).
 func Children(n Node) []Node {
 	switch n := n.(type) {
 	case Sum:
@@ -400,6 +400,8 @@ func Validate(n Node) error {
 			return fmt.Errorf("pool has no evaluator")
 		}
 		return n.Die.Validate()
+	case Unique:
+		return n.validate()
 	case Compare:
 		return Validate(n.X)
 	case Cond:

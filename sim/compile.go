@@ -104,6 +104,8 @@ func compile(n mechanics.Node) (sampler, error) {
 		return compilePool(n.Die, n.N, keepEval{n: n.N, k: n.K, highest: n.Highest})
 	case mechanics.Pool:
 		return compilePool(n.Die, n.N, n.Eval)
+	case mechanics.Unique:
+		return compileUnique(n)
 	case mechanics.Cond:
 		s, err := compileAll(n.If, n.Then, n.Else)
 		if err != nil {

@@ -289,7 +289,7 @@ func (e *Filter) String() string  { return String(e) }
 func (e *Lookup) String() string  { return String(e) }
 
 // Mod is one modifier of a dice term: *Keep, *Drop, *Explode, *Reroll,
-// *CountSuccess or *CountFail.
+// *CountSuccess, *CountFail, *FaceBound, *Unique or *Matches.
 type Mod interface {
 	Pos() Pos
 	String() string
@@ -375,12 +375,45 @@ type Cond struct {
 	Value Expr
 }
 
+// FaceBound changes the die itself, as a reroll does: with min (4d6min3)
+// a face below Value counts as Value, with max (d20max15, Max set) a face
+// above it does. Value is a *Num (possibly negative) or an expression
+// written in parentheses.
+type FaceBound struct {
+	At    Pos
+	Max   bool
+	Value Expr
+}
+
+// Unique rerolls a die whose face an earlier die of the term already
+// shows (rpg-dice-roller's u): until its face is new (u) or at most once
+// (uo, Once). With Cond only a repeated face that meets it is rerolled
+// (u=5, u>3), and the reroll stops at a face that does not.
+type Unique struct {
+	At   Pos
+	Once bool
+	Cond *Cond
+}
+
+// Matches (mt, Roll20's matches) makes the term the number of faces that
+// at least Size dice show (nil: 2); with Cond only faces that meet it
+// count (mt>3). Cond is always written with its operator (mt=5), since a
+// bare number after mt is the size (mt3).
+type Matches struct {
+	At   Pos
+	Size Expr
+	Cond *Cond
+}
+
 func (*Keep) modNode()         {}
 func (*Drop) modNode()         {}
 func (*Explode) modNode()      {}
 func (*Reroll) modNode()       {}
 func (*CountSuccess) modNode() {}
 func (*CountFail) modNode()    {}
+func (*FaceBound) modNode()    {}
+func (*Unique) modNode()       {}
+func (*Matches) modNode()      {}
 
 // Pos is where the modifier begins.
 func (m *Keep) Pos() Pos { return m.At }
@@ -400,12 +433,24 @@ func (m *CountSuccess) Pos() Pos { return m.At }
 // Pos is where the modifier begins.
 func (m *CountFail) Pos() Pos { return m.At }
 
+// Pos is where the modifier begins.
+func (m *FaceBound) Pos() Pos { return m.At }
+
+// Pos is where the modifier begins.
+func (m *Unique) Pos() Pos { return m.At }
+
+// Pos is where the modifier begins.
+func (m *Matches) Pos() Pos { return m.At }
+
 func (m *Keep) String() string         { return modString(m) }
 func (m *Drop) String() string         { return modString(m) }
 func (m *Explode) String() string      { return modString(m) }
 func (m *Reroll) String() string       { return modString(m) }
 func (m *CountSuccess) String() string { return modString(m) }
 func (m *CountFail) String() string    { return modString(m) }
+func (m *FaceBound) String() string    { return modString(m) }
+func (m *Unique) String() string       { return modString(m) }
+func (m *Matches) String() string      { return modString(m) }
 
 // Walk calls f on e and, when f returns true, on each of its
 // sub-expressions in the order they are written (depth first). The
@@ -479,6 +524,13 @@ func walkMod(m Mod, f func(Expr) bool) {
 	case *CountSuccess:
 		cond(m.Cond)
 	case *CountFail:
+		cond(m.Cond)
+	case *FaceBound:
+		Walk(m.Value, f)
+	case *Unique:
+		cond(m.Cond)
+	case *Matches:
+		Walk(m.Size, f)
 		cond(m.Cond)
 	}
 }

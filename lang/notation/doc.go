@@ -45,7 +45,7 @@
 //	count     = integer | "(" expr ")" .                   (a name needs parentheses: (n)d6)
 //	sides     = integer | "(" expr ")" | "%" | "F" | "{" face { "," face } [ "," ] "}" .
 //	face      = [ "-" ] number .
-//	modifier  = keep | drop | explode | reroll | success | failure .
+//	modifier  = keep | drop | explode | reroll | success | failure | bound | unique | matches .
 //	keep      = ( "kh" | "kl" | "k" ) [ n ] .              (k is kh)
 //	drop      = ( "dh" | "dl" | "d" ) [ n ] .              (d is dl)
 //	n         = integer | "(" expr ")" .                   (absent: 1)
@@ -53,6 +53,9 @@
 //	reroll    = ( "r" | "ro" ) [ cond ] .
 //	success   = "cs" [ cond ] | "#" cond .
 //	failure   = "cf" [ cond ] .
+//	bound     = ( "min" | "max" ) ( [ "-" ] number | "(" expr ")" ) .
+//	unique    = ( "u" | "uo" ) [ cond ] .
+//	matches   = "mt" [ n ] [ cond ] .                     (cond with its operator: mt=5)
 //	cond      = ( "=" | "<" | "<=" | ">" | ">=" ) value | value .   (a bare value means "=")
 //	value     = number | "(" expr ")" .                   (after an operator also "-" number)
 //
@@ -132,6 +135,12 @@
 //	cs>=7  cs  #>=7         count successes: the term is the number of dice meeting the
 //	                        condition (cs alone: the highest face; # is cs, and needs a condition)
 //	cf1  cf<=2  cf          count failures: subtracted from the successes (cf alone: the lowest face)
+//	min3  max15  min(x)     a die below 3 counts as 3 (above 15 as 15); with the rerolls, in the
+//	                        order written, they change the die for every later modifier and roll
+//	u  uo  u>3              reroll a die showing a face an earlier die shows: until new (u),
+//	                        once (uo), or only repeats meeting the condition (u>3)
+//	mt  mt3  mt>=4          matched sets: the term is the number of faces at least 2 (3) dice
+//	                        show (only faces meeting the condition)
 //
 // Conditions compare the die's face: "=" (or a bare value), "<", "<=", ">",
 // ">=". Unlike Roll20, ">" is strict: 8d10cs>7 counts 8s, 9s and 10s, and

@@ -108,6 +108,20 @@ func treeMod(m Mod) string {
 		return "(success" + treeCond(m.Cond) + ")"
 	case *CountFail:
 		return "(fail" + treeCond(m.Cond) + ")"
+	case *FaceBound:
+		name := "min"
+		if m.Max {
+			name = "max"
+		}
+		return "(" + name + " " + tree(m.Value) + ")"
+	case *Unique:
+		name := "unique"
+		if m.Once {
+			name = "unique-once"
+		}
+		return "(" + name + treeCond(m.Cond) + ")"
+	case *Matches:
+		return fmt.Sprintf("(matches %s%s)", tree(m.Size), treeCond(m.Cond))
 	}
 	return fmt.Sprintf("<%T>", m)
 }

@@ -292,14 +292,6 @@ func (p *parser) foreignModifier(d *Dice, off int) string {
 		return fmt.Sprintf("%q sorts the dice, which does not change the distribution: leave it out (%s)", p.word(off)[1:len(p.word(off))-1], term)
 	case strings.HasPrefix(rest, "p") && off > 0 && p.src[off-1] == '!':
 		return fmt.Sprintf("penetrating dice (!p: each extra roll counts one less) are not supported yet; see %s", translating)
-	case strings.HasPrefix(rest, "u"):
-		return fmt.Sprintf("\"u\" (rpg-dice-roller's unique: reroll dice that repeat a face) is not supported yet; see %s", translating)
-	case strings.HasPrefix(rest, "mt"):
-		return "\"mt\" (Roll20's matches) is not supported: count(5d6 == 6) counts the dice showing one face"
-	case strings.HasPrefix(rest, "min") || strings.HasPrefix(rest, "max"):
-		v := p.condText(off + 3)
-		return fmt.Sprintf("%q (every die at %s %s) is not supported yet: write a custom die with those faces (d6min2 is d{2,2,3,4,5,6})",
-			rest[:3]+v, map[string]string{"min": "least", "max": "most"}[rest[:3]], v)
 	case strings.HasPrefix(rest, "f"):
 		cond := p.condText(off + 1)
 		return fmt.Sprintf("%q is Roll20's failures (each die meeting it takes a success away): write %scf%s", "f"+cond, term, cond)

@@ -37,10 +37,10 @@ var foreignInputs = []struct{ src, err string }{
 	{"10d6sf", "line 1, column 5: \"sf\" is Foundry's subtract failures (the failed dice's values are taken away), which has no equivalent yet; see docs/translating.md"},
 	{"10d10cs>7f1", "line 1, column 10: \"f1\" is Roll20's failures (each die meeting it takes a success away): write 10d10cs>7cf1"},
 	{"3d6!p", "line 1, column 5: penetrating dice (!p: each extra roll counts one less) are not supported yet; see docs/translating.md"},
-	{"4d6u", "line 1, column 4: \"u\" (rpg-dice-roller's unique: reroll dice that repeat a face) is not supported yet; see docs/translating.md"},
-	{"2d20mt", "line 1, column 5: \"mt\" (Roll20's matches) is not supported: count(5d6 == 6) counts the dice showing one face"},
+	{"2d20m", "line 1, column 5: \"m\" is Roll20's match highlighting, which colours matching dice and changes nothing: leave it out, or write 2d20mt to count the matched sets"},
+	{"6d6m>3", "line 1, column 4: \"m>3\" is Roll20's match highlighting, which colours matching dice and changes nothing: leave it out, or write 6d6mt to count the matched sets"},
 	{"4d6sd", "line 1, column 4: \"sd\" sorts the dice, which does not change the distribution: leave it out (4d6)"},
-	{"3d6min2", "line 1, column 4: \"min2\" (every die at least 2) is not supported yet: write a custom die with those faces (d6min2 is d{2,2,3,4,5,6})"},
+	{"3d6min", "line 1, column 7: expected a number or a parenthesised expression after \"min\" (4d6min2), found end of input"},
 	// AnyDice.
 	{"[highest 3 of 4d6]", "line 1, column 1: AnyDice's function call [highest 3 of 4d6] is not supported: write highest(4d6, 3) or 4d6kh3 (docs/translating.md#anydice)"},
 	{"[lowest 1 of 3d6]", "line 1, column 1: AnyDice's function call [lowest 1 of 3d6] is not supported: write lowest(3d6) or 3d6kl (docs/translating.md#anydice)"},

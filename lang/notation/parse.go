@@ -306,7 +306,7 @@ func isModWord(w string) bool {
 		}
 	}
 	switch w[:i] {
-	case "k", "kh", "kl", "dh", "dl", "r", "ro", "cs", "cf":
+	case "k", "kh", "kl", "dh", "dl", "r", "ro", "cs", "cf", "u", "uo", "mt":
 		return true
 	}
 	return false
@@ -760,6 +760,15 @@ func (p *parser) parseMods(d *Dice) {
 				p.closing("}", open)
 			}
 			d.Mods = append(d.Mods, x)
+		case 'm':
+			p.parseM(d, off)
+		case 'u':
+			p.off++
+			once := p.at(p.off) == 'o'
+			if once {
+				p.off++
+			}
+			d.Mods = append(d.Mods, &Unique{At: p.pos(off), Once: once, Cond: p.parseCond(off, false)})
 		default:
 			if isWord(p.at(off)) {
 				if msg := p.foreignModifier(d, off); msg != "" {
@@ -772,12 +781,67 @@ func (p *parser) parseMods(d *Dice) {
 				case d.Count == nil && len(d.Mods) == 0:
 					hint = `; names cannot begin with "d" and a digit or "F"`
 				}
-				p.failAt(off, "unknown dice modifier %s after %q — modifiers are kh, kl, k, dh, dl, d, r, ro, cs, cf, #, ! and !!%s",
+				p.failAt(off, "unknown dice modifier %s after %q — modifiers are kh, kl, k, dh, dl, d, r, ro, cs, cf, #, !, !!, min, max, u, uo and mt%s",
 					p.word(off), clip(p.src[d.At.Off:off]), hint)
 			}
 			return
 		}
 	}
+}
+
+// parseM reads the modifiers that begin with "m" at off: min, max (a
+// die's least and most face) and mt (matched sets); Roll20's m alone
+// only highlights matches and is refused.
+func (p *parser) parseM(d *Dice, off int) {
+	rest := p.src[off:]
+	switch {
+	case strings.HasPrefix(rest, "min") || strings.HasPrefix(rest, "max"):
+		p.off = off + 3
+		fb := &FaceBound{At: p.pos(off), Max: rest[1] == 'a'}
+		fb.Value = p.modValue(off)
+		d.Mods = append(d.Mods, fb)
+	case strings.HasPrefix(rest, "mt"):
+		p.off = off + 2
+		m := &Matches{At: p.pos(off)}
+		switch c := p.at(p.off); {
+		case isDigit(c):
+			m.Size = p.rawInt("the size of a matched set")
+		case c == '(':
+			open := p.off
+			p.next()
+			m.Size = p.parseExpr()
+			p.closing(")", open)
+		}
+		if c := p.at(p.off); c == '<' || c == '>' || c == '=' {
+			m.Cond = p.parseCond(off, true)
+		}
+		d.Mods = append(d.Mods, m)
+	default:
+		p.failAt(off, "%q is Roll20's match highlighting, which colours matching dice and changes nothing: leave it out, or write %smt to count the matched sets",
+			"m"+p.condText(off+1), clip(p.src[d.At.Off:off]))
+	}
+}
+
+// modValue reads the value of min or max (begun at mod): a number, with
+// its minus sign, or a parenthesised expression.
+func (p *parser) modValue(mod int) Expr {
+	v := p.off
+	switch ch := p.at(v); {
+	case ch == '-' && isDigit(p.at(v+1)):
+		p.off++
+		n := p.rawNumber()
+		n.At, n.Value = p.pos(v), n.Value.Neg()
+		return n
+	case isDigit(ch):
+		return p.rawNumber()
+	case ch == '(':
+		p.next()
+		x := p.parseExpr()
+		p.closing(")", v)
+		return x
+	}
+	p.failAt(v, "expected a number or a parenthesised expression after %q (4d6min2), found %s", p.src[mod:v], describeAt(p.src, v))
+	return nil
 }
 
 // word quotes the run of letters and digits at off.

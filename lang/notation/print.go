@@ -326,9 +326,48 @@ func (p *printer) mod(m Mod) {
 	case *CountFail:
 		p.WriteString("cf")
 		p.cond(m.Cond)
+	case *FaceBound:
+		if m.Max {
+			p.WriteString("max")
+		} else {
+			p.WriteString("min")
+		}
+		p.value(m.Value)
+	case *Unique:
+		p.WriteByte('u')
+		if m.Once {
+			p.WriteByte('o')
+		}
+		p.cond(m.Cond)
+	case *Matches:
+		p.WriteString("mt")
+		if m.Size != nil {
+			p.operand(m.Size)
+		}
+		if c := m.Cond; c != nil && c.Op == Eq {
+			// A bare number after mt is the size: "=" is written.
+			p.WriteByte('=')
+			p.value(c.Value)
+		} else {
+			p.cond(c)
+		}
 	default:
 		fmt.Fprintf(p, "<%T>", m)
 	}
+}
+
+// value writes a modifier's value: a number as it is (negative ones
+// too: min-1), anything else in parentheses.
+func (p *printer) value(e Expr) {
+	if n, ok := e.(*Num); ok {
+		if s, ok := numText(n.Value); ok {
+			p.WriteString(s)
+			return
+		}
+	}
+	p.WriteByte('(')
+	p.expr(e, lvlIf)
+	p.WriteByte(')')
 }
 
 // condOps are the operators of dice conditions as written.

@@ -72,7 +72,13 @@ func (g gen) dice(depth int) *Dice {
 	exploded := false
 	for range g.r.IntN(4) {
 		var m Mod
-		switch g.r.IntN(6) {
+		switch g.r.IntN(9) {
+		case 6:
+			m = &FaceBound{Max: g.r.IntN(2) == 0, Value: g.modValue(depth)}
+		case 7:
+			m = &Unique{Once: g.r.IntN(2) == 0, Cond: g.cond(depth)}
+		case 8:
+			m = &Matches{Size: g.optional(func() Expr { return g.wholeOrExpr(depth) }), Cond: g.cond(depth)}
 		case 0:
 			m = &Keep{End: End(g.r.IntN(2)), Count: g.optional(func() Expr { return g.wholeOrExpr(depth) })}
 		case 1:
@@ -93,6 +99,14 @@ func (g gen) dice(depth int) *Dice {
 		d.Mods = append(d.Mods, m)
 	}
 	return d
+}
+
+// modValue is the value of min or max: a signed number or an expression.
+func (g gen) modValue(depth int) Expr {
+	if g.r.IntN(3) == 0 {
+		return g.expr(depth - 1)
+	}
+	return g.signedNum()
 }
 
 func (g gen) optional(f func() Expr) Expr {

@@ -226,7 +226,7 @@ func holds(c *Cond, f, dflt int64) (bool, bool) {
 // the faces or the condition are not numbers, or every face is rerolled).
 func keptFaces(d *Dice, i int, c *Cond) string {
 	fs, ok := faces(d)
-	if !ok {
+	if !ok || bounded(d) {
 		return ""
 	}
 	var keep []int64
@@ -344,6 +344,14 @@ func diceReadings(src string, d *Dice) []Reading {
 						with(d, i, &Explode{Compound: m.Compound, Cond: here, Limit: m.Limit}))})
 				}
 			}
+		case *Matches:
+			if m.Cond != nil {
+				if r20, here, ok := inclusive(m.Cond); ok {
+					out = append(out, Reading{m.At, fmt.Sprintf("%s: %s counts the matched sets of faces %s; Roll20's %s counts those of faces %s (%s here) — write %s for this reading",
+						term, modString(m), condWords(m.Cond, ""), modString(m), condWords(r20, ""),
+						with(d, i, &Matches{Size: m.Size, Cond: r20}), with(d, i, &Matches{Size: m.Size, Cond: here}))})
+				}
+			}
 		case *Keep, *Drop:
 			if kept == "" {
 				kept = modSrc(src, d, i)
@@ -417,11 +425,17 @@ func nextReroll(d *Dice, i int) (*Reroll, bool) {
 	return r, ok && !r.Once && r.At.Off == cur.At.Off+1 && r.At.Off > 0
 }
 
+// bounded reports a term with min or max, which change the faces a
+// reroll sees: no custom die is offered for it.
+func bounded(d *Dice) bool {
+	return slices.ContainsFunc(d.Mods, func(m Mod) bool { _, ok := m.(*FaceBound); return ok })
+}
+
 // keptDieFaces is d's custom faces after rerolling its lowest face (the
 // first r of rr), for the reading of rr here.
 func keptDieFaces(d *Dice) []*Num {
 	fs, ok := faces(d)
-	if !ok {
+	if !ok || bounded(d) {
 		return nil
 	}
 	lo := slices.Min(fs)

@@ -31,6 +31,8 @@ var readingCases = []struct {
 	{"5d6r1", []string{"line 1, column 4: 5d6r1: r1 rerolls the dice showing 1 until they show another face (as in Roll20 and rpg-dice-roller); Foundry's r rerolls once (5d6ro1 here) — write 5d{2..6} for this reading"}},
 	{"d20ro<2", []string{"line 1, column 4: d20ro<2: ro<2 rerolls once a die under 2; Roll20's ro<2 rerolls once a die of at most 2 (d20ro<=2 here) — write d20ro<=1 for this reading"}},
 	{"1d20rr>18", []string{"line 1, column 5: 1d20rr>18: rr>18 is two rerolls here, r (of the lowest face) and r>18; Foundry's rr>18 is one, rerolling the dice over 18 until they show another face (1d{1..18} here) — write 1d{2..18} for this reading"}},
+	{"8d6mt3<3", []string{"line 1, column 4: 8d6mt3<3: mt3<3 counts the matched sets of faces under 3; Roll20's mt3<3 counts those of faces of at most 3 (8d6mt3<=3 here) — write 8d6mt3<=2 for this reading"}},
+	{"8d6mt>=3", nil},
 	{"3d6!>5", []string{"line 1, column 4: 3d6!>5: !>5 explodes the dice over 5 (as in rpg-dice-roller); Roll20's !>5 explodes the dice of at least 5 (3d6!>=5 here) — write 3d6!>=6 for this reading"}},
 	{"d6r(n)", []string{"line 1, column 3: d6r(n): r(n) rerolls the dice showing (n) until they show another face (as in Roll20 and rpg-dice-roller); Foundry's r rerolls once (d6ro(n) here)"}},
 	// Explode, then keep or drop.

@@ -28,6 +28,8 @@ type term struct {
 	fail     []*notation.Cond // cf conditions (nil: the lowest face)
 	hasCS    bool
 	hasCF    bool
+	unique   *notation.Unique  // u, uo: repeats rerolled (at most one)
+	matches  *notation.Matches // mt: the term counts matched sets
 }
 
 // baseDie is the die of a dice term before its modifiers.
@@ -96,25 +98,45 @@ func (c *compiler) takeApart(d *notation.Dice) (*term, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Rerolls first: they change the die itself.
+	// Rerolls, min and max first, in the order written: they change the
+	// die itself, for every later modifier and every later roll of it.
 	for _, m := range d.Mods {
-		r, ok := m.(*notation.Reroll)
-		if !ok {
-			continue
-		}
-		lo, _ := dieRange(die)
-		test, desc, err := c.faceCond(r.Cond, lo)
-		if err != nil {
-			return nil, err
-		}
-		if die, err = reroll(die, test, r.Once); err != nil {
-			return nil, errAt(r.At, "reroll %s: %v", desc, err)
+		switch m := m.(type) {
+		case *notation.Reroll:
+			lo, _ := dieRange(die)
+			test, desc, err := c.faceCond(m.Cond, lo)
+			if err != nil {
+				return nil, err
+			}
+			if die, err = reroll(die, test, m.Once); err != nil {
+				return nil, errAt(m.At, "reroll %s: %v", desc, err)
+			}
+		case *notation.FaceBound:
+			what := "a die's minimum (min)"
+			if m.Max {
+				what = "a die's maximum (max)"
+			}
+			v, err := c.intConst(m.Value, what, math.MinInt32, math.MaxInt32)
+			if err != nil {
+				return nil, err
+			}
+			die = bounded(die, v, m.Max)
 		}
 	}
 	t.die = die
 	for _, m := range d.Mods {
 		switch m := m.(type) {
-		case *notation.Reroll:
+		case *notation.Reroll, *notation.FaceBound:
+		case *notation.Unique:
+			if t.unique != nil {
+				return nil, errAt(m.At, "the dice are already unique: one u or uo per dice term")
+			}
+			t.unique = m
+		case *notation.Matches:
+			if t.matches != nil {
+				return nil, errAt(m.At, "the matches are already counted: one mt per dice term")
+			}
+			t.matches = m
 		case *notation.Explode:
 			e := mechanics.Explode{Die: die}
 			_, top := dieRange(die)
@@ -159,6 +181,31 @@ func (c *compiler) takeApart(d *notation.Dice) (*term, error) {
 		}
 	}
 	return t, nil
+}
+
+// bounded is the die with every face below v shown as v (min), or every
+// face above v (max); faces that become equal are merged.
+func bounded(d mechanics.Die, v int, isMax bool) mechanics.Die {
+	w := map[int]int64{}
+	for i, f := range d.Faces {
+		if isMax {
+			f = min(f, v)
+		} else {
+			f = max(f, v)
+		}
+		w[f] += d.Weight(i)
+	}
+	out := mechanics.Die{Faces: slices.Sorted(maps.Keys(w))}
+	out.Weights = make([]int64, len(out.Faces))
+	uniform := true
+	for i, f := range out.Faces {
+		out.Weights[i] = w[f]
+		uniform = uniform && w[f] == w[out.Faces[0]]
+	}
+	if uniform && out.Weights[0] == 1 {
+		out.Weights = nil
+	}
+	return out
 }
 
 // reroll is the die after rerolling faces that pass test: repeatedly (the
@@ -297,6 +344,9 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 	}
 	if t.n == 0 {
 		return rndV(mechanics.Const{V: 0}, 0, 0), nil
+	}
+	if t.unique != nil || t.matches != nil {
+		return c.uniqueOrMatches(t)
 	}
 	one := mechanics.Node(t.die)
 	lo, hi := dieRange(t.die)
@@ -540,8 +590,11 @@ func (c *compiler) poolDie(d *notation.Dice) (mechanics.Die, int, error) {
 	if err != nil {
 		return mechanics.Die{}, 0, err
 	}
-	if len(t.kd) > 0 || t.hasCS || t.hasCF {
+	if len(t.kd) > 0 || t.hasCS || t.hasCF || t.matches != nil {
 		return mechanics.Die{}, 0, errAt(d.At, "a pool is read by its evaluator: write its dice without keep, drop or counting (%s)", d)
+	}
+	if t.unique != nil {
+		return mechanics.Die{}, 0, errAt(t.unique.At, "a pool's dice are rolled independently: unique dice (u, uo) are a dice term of their own (%s, %skh2), not a pool", d, d)
 	}
 	if t.n > MaxPoolDice {
 		return mechanics.Die{}, 0, errAt(d.At, "a pool has at most %d dice", MaxPoolDice)
@@ -734,4 +787,99 @@ func (c *compiler) poolCall(e *notation.Call) (value, error) {
 		return v, nil
 	}
 	return value{}, errAt(pool.Pos(), "a pool is a dice term (5d6) or a name bound to one")
+}
+
+// uniqueOrMatches compiles a term with unique dice (u, uo) or matched sets
+// (mt): a mechanics.Unique read by the term's evaluator (its sum, its
+// keeps and drops, its successes or its matched sets), or for mt alone a
+// mechanics.Pool.
+func (c *compiler) uniqueOrMatches(t *term) (value, error) {
+	if t.explode != nil {
+		what := "u rerolls repeated faces of single rolls"
+		if t.unique == nil {
+			what = "mt counts the faces of single rolls"
+		}
+		return value{}, errAt(t.at, "%s: it does not combine with ! or !! on one term", what)
+	}
+	if t.n > MaxPoolDice {
+		return value{}, errAt(t.at, "unique dice and matches read the dice one by one: at most %d dice", MaxPoolDice)
+	}
+	dlo, dhi := dieRange(t.die)
+	var ev mechanics.Evaluator
+	var lo, hi int
+	switch {
+	case t.matches != nil:
+		if len(t.kd) > 0 || t.hasCS || t.hasCF {
+			return value{}, errAt(t.matches.At, "mt makes the term the number of matched sets: it does not combine with keep, drop, cs or cf on one term")
+		}
+		size := 2
+		if t.matches.Size != nil {
+			var err error
+			if size, err = c.intConst(t.matches.Size, "the size of a matched set", 1, MaxPoolDice); err != nil {
+				return value{}, err
+			}
+		}
+		test := func(int) bool { return true }
+		if t.matches.Cond != nil {
+			var err error
+			if test, _, err = c.faceCond(t.matches.Cond, 0); err != nil {
+				return value{}, err
+			}
+		}
+		ev = matchEval(size, test)
+		lo, hi = 0, t.n/size
+	case len(t.kd) > 0:
+		a, b, err := c.window(t)
+		if err != nil {
+			return value{}, err
+		}
+		k := b - a
+		if t.hasCS || t.hasCF {
+			score, err := c.scorer(t)
+			if err != nil {
+				return value{}, err
+			}
+			ev, lo, hi = windowScore(t.n, a, b, -1, score), -k, k
+		} else {
+			ev, lo, hi = windowScore(t.n, a, b, dlo, func(f int) int { return f }), k*dlo, k*dhi
+		}
+	case t.hasCS || t.hasCF:
+		score, err := c.scorer(t)
+		if err != nil {
+			return value{}, err
+		}
+		ev, lo, hi = windowScore(t.n, 0, t.n, -1, score), -t.n, t.n
+	default:
+		ev, lo, hi = windowScore(t.n, 0, t.n, dlo, func(f int) int { return f }), t.n*dlo, t.n*dhi
+	}
+	if t.unique == nil {
+		return rndV(mechanics.Pool{Die: t.die, N: t.n, Eval: ev}, lo, hi), nil
+	}
+	u := mechanics.Unique{Die: t.die, N: t.n, Once: t.unique.Once, Eval: ev}
+	if t.unique.Cond != nil {
+		test, _, err := c.faceCond(t.unique.Cond, 0)
+		if err != nil {
+			return value{}, err
+		}
+		u.Only = test
+	}
+	if err := mechanics.Validate(u); err != nil {
+		return value{}, errAt(t.unique.At, "%v (uo rerolls once; u>N rerolls only some faces)", err)
+	}
+	return rndV(u, lo, hi), nil
+}
+
+// matchEval counts the faces (that pass test) shown by at least size
+// dice: Roll20's matched sets (mt).
+func matchEval(size int, test func(int) bool) mechanics.Evaluator {
+	return mechanics.EvalFunc{
+		StartF: func() uint64 { return 0 },
+		NextF: func(s uint64, face, c int) uint64 {
+			if c >= size && test(face) {
+				s++
+			}
+			return s
+		},
+		FinalF: func(s uint64) int { return int(s) },
+	}
 }

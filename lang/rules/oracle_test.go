@@ -37,6 +37,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -520,6 +521,8 @@ type oTerm struct {
 	kd       []notation.Mod // keeps and drops, in order
 	cs, cf   []*notation.Cond
 	hasCount bool
+	unique   *notation.Unique
+	matches  *notation.Matches
 }
 
 func (o *oracle) baseDie(d *notation.Dice) oDie {
@@ -627,13 +630,35 @@ func (o *oracle) takeApart(d *notation.Dice) *oTerm {
 	}
 	die := o.baseDie(d)
 	for _, m := range d.Mods {
-		if r, ok := m.(*notation.Reroll); ok {
-			die = oReroll(die, o.condTest(r.Cond, die.lo()), r.Once)
+		switch m := m.(type) {
+		case *notation.Reroll:
+			die = oReroll(die, o.condTest(m.Cond, die.lo()), m.Once)
+		case *notation.FaceBound:
+			// Every face past the bound shows the bound.
+			v := o.intConst(m.Value, "min or max", math.MinInt32, math.MaxInt32)
+			out := oDie{probs: die.probs}
+			for _, f := range die.faces {
+				if m.Max && f > v || !m.Max && f < v {
+					f = v
+				}
+				out.faces = append(out.faces, f)
+			}
+			die = out
 		}
 	}
 	t.die = die
 	for _, m := range d.Mods {
 		switch m := m.(type) {
+		case *notation.Unique:
+			if t.unique != nil {
+				oFail(oRefused, "two u on one term")
+			}
+			t.unique = m
+		case *notation.Matches:
+			if t.matches != nil {
+				oFail(oRefused, "two mt on one term")
+			}
+			t.matches = m
 		case *notation.Explode:
 			t.explode = m
 			t.trigger = die.hi()
@@ -745,6 +770,9 @@ func (o *oracle) dice(d *notation.Dice) oDist {
 		// it: 0d6kh1 is 0 although 1 of 0 dice cannot be kept).
 		return oPoint(oZero)
 	}
+	if t.unique != nil || t.matches != nil {
+		return o.uniqueOrMatches(t)
+	}
 	if len(t.kd) > 0 {
 		// Each keep or drop applies to the dice still kept, left to
 		// right (4d6dl1kh2: drop the lowest, then keep the highest two of
@@ -833,6 +861,170 @@ func (o *oracle) dice(d *notation.Dice) oDist {
 	return o.sumN(one, t.n)
 }
 
+// rolls enumerates the dice of a term with u or uo rolled one after
+// another: a die showing a face an earlier die shows (one the condition
+// holds for) is rolled again, once with uo, else until it shows a face
+// that is new or fails the condition — a geometric number of times, so
+// that from the first reroll on the die stops on each such face g with
+// probability p(g) / (1 − p(rerolled again)). f sees the faces in roll
+// order and their probability. Without u the dice are independent.
+func (o *oracle) rolls(t *oTerm, f func(vals []int64, p *big.Rat)) {
+	again := func(int64) bool { return true }
+	if t.unique != nil && t.unique.Cond != nil {
+		again = o.condTest(t.unique.Cond, 0)
+	}
+	vals := make([]int64, 0, t.n)
+	var rec func(p *big.Rat)
+	rec = func(p *big.Rat) {
+		if int64(len(vals)) == t.n {
+			o.step(1)
+			f(vals, p)
+			return
+		}
+		rerolled := func(v int64) bool { return t.unique != nil && slices.Contains(vals, v) && again(v) }
+		// next: the die's final face → probability, from the first roll.
+		next := map[int64]*big.Rat{}
+		addTo := func(v int64, q *big.Rat) {
+			if next[v] == nil {
+				next[v] = new(big.Rat)
+			}
+			next[v].Add(next[v], q)
+		}
+		// bad: the chance one roll shows a face that is rerolled.
+		bad := new(big.Rat)
+		for i, g := range t.die.faces {
+			if rerolled(g) {
+				bad.Add(bad, t.die.probs[i])
+			}
+		}
+		for i, g := range t.die.faces {
+			o.step(1)
+			pg := t.die.probs[i]
+			if !rerolled(g) {
+				addTo(g, pg)
+				continue
+			}
+			if t.unique.Once {
+				// One more roll, whatever it shows.
+				for k, h := range t.die.faces {
+					addTo(h, new(big.Rat).Mul(pg, t.die.probs[k]))
+				}
+				continue
+			}
+			if bad.Cmp(oOne) == 0 {
+				oFail(oRefused, "unique dice that reroll forever")
+			}
+			// Rolled again until the face is kept.
+			for k, h := range t.die.faces {
+				if !rerolled(h) {
+					q := new(big.Rat).Mul(pg, t.die.probs[k])
+					addTo(h, q.Quo(q, new(big.Rat).Sub(oOne, bad)))
+				}
+			}
+		}
+		keys := slices.Sorted(maps.Keys(next))
+		for _, v := range keys {
+			vals = append(vals, v)
+			rec(new(big.Rat).Mul(p, next[v]))
+			vals = vals[:len(vals)-1]
+		}
+	}
+	rec(big.NewRat(1, 1))
+}
+
+// uniqueOrMatches is a term with u, uo or mt: its dice enumerated in
+// order (rolls), then summed, kept, dropped, counted, or their matched
+// sets counted: the faces at least size dice show (that meet mt's
+// condition).
+func (o *oracle) uniqueOrMatches(t *oTerm) oDist {
+	if t.explode != nil {
+		oFail(oRefused, "u or mt with an explosion")
+	}
+	if t.unique != nil && !t.unique.Once {
+		// u that rerolls every face of a die with fewer faces than dice
+		// never ends.
+		distinct := map[int64]bool{}
+		all := true
+		again := func(int64) bool { return true }
+		if t.unique.Cond != nil {
+			again = o.condTest(t.unique.Cond, 0)
+		}
+		for _, f := range t.die.faces {
+			distinct[f] = true
+			all = all && again(f)
+		}
+		if all && t.n > int64(len(distinct)) {
+			oFail(oRefused, "%d unique dice of %d faces", t.n, len(distinct))
+		}
+	}
+	size, match := int64(2), func(int64) bool { return true }
+	if t.matches != nil {
+		if len(t.kd) > 0 || t.hasCount {
+			oFail(oRefused, "mt with keep, drop or counting")
+		}
+		if t.matches.Size != nil {
+			size = o.intConst(t.matches.Size, "the size of a set", 1, 255)
+		}
+		if t.matches.Cond != nil {
+			match = o.condTest(t.matches.Cond, 0)
+		}
+	}
+	count := func(x notation.Expr) int64 {
+		if x == nil {
+			return 1
+		}
+		return o.intConst(x, "the number of dice kept or dropped", 0, 100_000)
+	}
+	score := o.scorer(t)
+	out := oDist{}
+	o.rolls(t, func(vals []int64, p *big.Rat) {
+		if t.matches != nil {
+			seen := map[int64]int64{}
+			for _, v := range vals {
+				seen[v]++
+			}
+			sets := int64(0)
+			for v, c := range seen {
+				if c >= size && match(v) {
+					sets++
+				}
+			}
+			out.add(oInt(sets), p)
+			return
+		}
+		s := slices.Clone(vals)
+		slices.Sort(s)
+		for _, m := range t.kd {
+			switch m := m.(type) {
+			case *notation.Keep:
+				n := min(count(m.Count), int64(len(s)))
+				if m.End == notation.High {
+					s = s[int64(len(s))-n:]
+				} else {
+					s = s[:n]
+				}
+			case *notation.Drop:
+				n := min(count(m.Count), int64(len(s)))
+				if m.End == notation.High {
+					s = s[:int64(len(s))-n]
+				} else {
+					s = s[n:]
+				}
+			}
+		}
+		total := int64(0)
+		for _, v := range s {
+			if t.hasCount {
+				total += score(v)
+			} else {
+				total += v
+			}
+		}
+		out.add(oInt(total), p)
+	})
+	return out
+}
+
 // ---------------------------------------------------------------------------
 // Functions and pools.
 
@@ -900,8 +1092,8 @@ func (o *oracle) pool(x *notation.Call) oDist {
 		oFail(oRefused, "a pool that is not a dice term: %s", poolX)
 	}
 	t := o.takeApart(pd)
-	if len(t.kd) > 0 || t.hasCount {
-		oFail(oRefused, "a pool with keep, drop or counting")
+	if len(t.kd) > 0 || t.hasCount || t.unique != nil || t.matches != nil {
+		oFail(oRefused, "a pool with keep, drop, counting, u or mt")
 	}
 	one := o.perDie(t, chainSum)
 	// The documented limit: a pool's die has at most 64 different faces
@@ -1491,6 +1683,25 @@ func (g *oGen) dice(pool bool) string {
 		}
 		mods = append(mods, m)
 	}
+	if g.r.IntN(6) == 0 {
+		// Per-die min or max, anywhere among the faces (or past them).
+		lo, hi := slices.Min(faces), slices.Max(faces)
+		mods = append(mods, g.pick("min", "max")+fmt.Sprint(lo-1+int64(g.r.IntN(int(hi-lo)+3))))
+	}
+	if !pool && g.r.IntN(8) == 0 {
+		m := g.pick("u", "u", "uo")
+		if g.r.IntN(3) == 0 {
+			m += g.cond(faces, true)
+		}
+		mods = append(mods, m)
+	}
+	if !pool && g.r.IntN(10) == 0 {
+		m := "mt" + g.pick("", "", "1", "3", "(a)")
+		if g.r.IntN(3) == 0 {
+			m += g.pick(">=", "<", "=") + fmt.Sprint(slices.Min(faces)+int64(g.r.IntN(3)))
+		}
+		mods = append(mods, m)
+	}
 	if !pool {
 		switch g.weighted(10, 4, 3) {
 		case 1:
@@ -1775,6 +1986,13 @@ var oracleCases = []string{
 	"4d6dl1kh2", "4d6kh3dl1", "4d6kh3kl1", "5d6dl1dh1", "4d6dl2dh2", "3d6dh1kl1cs>=3", "4d4kh3kh2kh1",
 	"5d{-2..3}dl1dh2", "4d6kl3dh1cs>=4cf1", "3d6!{1}dl1kh1", "4dFdl1dh1", "4d6dl(a)kh(a + 1)", "3d6k5dl1", "2d6d3kh1",
 	"4d{1,1,2,3}dh1dl1",
+	// Per-die min and max, unique dice and matched sets (issue 26).
+	"4d6min3", "3d6max4kh2", "4dFmin0", "d20max15", "d6min3r3", "d6r3min3", "2d6max4!{2}", "d6min(a + 1)", "3d6max2cs>=2",
+	"d{-3..3}min-1max1", "d6min8", "3d6min2max5u", "4d6min3kh3", "d20max15!{2}", "2d6min3cs",
+	"3d6u", "3d6ukh2", "2d4uo", "4d6u>4", "4d6uo3", "3d{1,1,2,3}u", "3d{1,1,2,3}uo", "4d4ucs>=3", "6d6u<3kh3",
+	"4d6ur1", "3d6udl1dh1", "3dFu", "4dFuo", "5d6u>=4", "7d6u", "7d6uo", "4d6u<=6kl2", "3d6u=(a + 3)",
+	"6d6mt", "5d6mt3", "4d6mt>=4", "5d6mt=1", "6d{1,1,2}mt3", "4d6umt", "4d6uomt", "3d6min4mt", "4dFmt", "5d6mt(a)",
+	"6d6mt + 1", "2d6mt", "4d6mtkh3", "3d6!{2}mt", "3d6!!{1}u", "highest(3d6u)", "count(3d6mt == 1)",
 }
 
 // TestOracleCases compares the engine with the enumeration on the cases

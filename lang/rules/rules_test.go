@@ -210,6 +210,10 @@ func TestOneLinersBothEngines(t *testing.T) {
 		"8d10!cs>=8", "3d6!cs>=5cf1", "4d6!{2}cs=6", "5d10!>=9cs>=7", "10d10!kh5", "count(5d6!{2} >= 6)", "3d6kh2cs>=5", "6d10!{2}dl2cs>=8cf1",
 		// Comparisons and clamps of bursting sums (tables of settled counts
 		// in the simulator).
+		// Per-die min and max, unique dice, matched sets (issue 26): the
+		// simulator rolls the dice in order, rerolling repeats.
+		"4d6min3", "3d6max4kh2", "3d6u", "3d6ukh2", "2d4uo", "6d6mt", "5d6mt3", "4dFmin0", "5d8u>5cs>=6", "4d{1,1,2,3}uo",
+		"12d20ukh3", "6d6uo<=3", "8d10uo", "8d6mt>=4", "6d6umt", "d20max15!{3}",
 		"if 2d10! + d20 > 25 then d6 else 0", "clamp(d8 + 3d6! - 4, 0, 30)", "if d6! > 4 then 1 else 0", "if d4!>=3 + d4!>=3 <= 6 then 2 else d4",
 	} {
 		t.Run(src, func(t *testing.T) {
