@@ -41,6 +41,8 @@ var translations = []translation{
 	{notation.Roll20, "6d6m", "m only marks the dice that match", "6d6"},
 	{notation.Roll20, "4d6sd", "sorted from the highest", "4d6"},
 	{notation.Roll20, "/roll 2d6[Fire] + 1d4[Cold] Firebolt!", "a labelled roll with words after it", "2d6[Fire] + 1d4[Cold]"},
+	{notation.Roll20, "8d6mt", "the number of sets of matching dice (faces shown by two dice or more)", "8d6mt"},
+	{notation.Roll20, "8d6mt3>4", "sets of three or more, of faces of at least 4", "8d6mt3>=4"},
 	{notation.Foundry, "5d6r1", "reroll a 1 once", "5d6ro1"},
 	{notation.Foundry, "1d20r<3", "reroll a 1 or a 2 once (< is less than)", "d20ro<3"},
 	{notation.Foundry, "1d20rr<3", "reroll 1s and 2s until neither shows", "d20r<3"},
@@ -54,6 +56,8 @@ var translations = []translation{
 	{notation.Foundry, "2d20kh", "the higher of two d20", "2d20kh1"},
 	{notation.Foundry, "4d6dl", "drop the lowest die", "4d6kh3"},
 	{notation.Foundry, "/r 1d20 + 5 # to hit", "a roll with a comment", "d20 + 5"},
+	{notation.Foundry, "1d20min10", "a die under 10 counts as 10", "d{10,10,10,10,10,10,10,10,10,10..20}"},
+	{notation.Foundry, "4d6max5kh3", "each die at most 5, keep the highest three", "4d{1..5,5}kh3"},
 	{notation.DiceRoller, "5d10>=8", "the number of dice of at least 8", "5d10cs>=8"},
 	{notation.DiceRoller, "5d10>8", "the number of dice over 8", "5d10cs>=9"},
 	{notation.DiceRoller, "4d6>4f<3", "dice over 4, less one for each die under 3", "4d6cs>4cf<3"},
@@ -62,6 +66,10 @@ var translations = []translation{
 	{notation.DiceRoller, "3d6cs=6cf=1", "the sum; cs and cf only mark criticals", "3d6"},
 	{notation.DiceRoller, "2d8r<2", "reroll 1s until none shows (< is less than)", "2d8r1"},
 	{notation.DiceRoller, "4d6sa", "sorted from the lowest", "4d6"},
+	{notation.DiceRoller, "4d6min3", "a die under 3 counts as 3", "4d{3,3,3..6}"},
+	{notation.DiceRoller, "3d6u", "reroll a die that repeats a face until it is new", "3d6u"},
+	{notation.DiceRoller, "4d6uo", "reroll a die that repeats a face once", "4d6uo"},
+	{notation.DiceRoller, "6d6u=6", "reroll a repeated 6 until it is new", "6d6u6"},
 }
 
 // TestTranslatingRows: every row of other tools' texts computes, read in

@@ -239,9 +239,11 @@ func (p *parser) dialectTerm(d *Dice) {
 		return
 	}
 	var explode *Explode
-	var keeps, drops, rerolls, counts, fails int
+	var keeps, drops, rerolls, counts, fails, bounds int
 	for _, m := range d.Mods {
 		switch m := m.(type) {
+		case *FaceBound:
+			bounds++
 		case *Explode:
 			explode = m
 		case *Keep:
@@ -266,6 +268,11 @@ func (p *parser) dialectTerm(d *Dice) {
 		// rpg-dice-roller explodes first and then rerolls every roll,
 		// the exploded ones too, without exploding the new rolls.
 		p.failAt(d.At.Off, "rpg-dice-roller explodes before it rerolls (a rerolled die does not explode again), which has no oddsmith equivalent: reroll and explode in separate terms, or write the term in oddsmith's own dialect")
+	}
+	if bounds > 0 && (explode != nil || rerolls > 0) {
+		// rpg-dice-roller compares with the clamped value but rolls
+		// the new dice raw.
+		p.failAt(d.At.Off, "rpg-dice-roller applies min and max before it explodes or rerolls, and rolls the new dice without them, which has no oddsmith equivalent: write the term in oddsmith's own dialect (min and max change the die where they are written)")
 	}
 	if keeps+drops > 1 {
 		p.diceRollerWindow(d)

@@ -70,6 +70,15 @@ func TestDialects(t *testing.T) {
 		{DiceRoller, "5d6kh4kl3", "5d6dl1dh2"},
 		{DiceRoller, "6d6dh1dl1>3", "6d6dl1dh1cs>3"},
 		{DiceRoller, "6d6dh1dl1cs>3", "6d6dl1dh1"},
+		// Roll20's matches, rpg-dice-roller's unique, min and max.
+		{Roll20, "8d6mt", "8d6mt"},
+		{Roll20, "8d6mt3", "8d6mt3"},
+		{Roll20, "8d6mt>3", "8d6mt>=3"},
+		{DiceRoller, "4d6u", "4d6u"},
+		{DiceRoller, "4d6uo=5", "4d6uo5"},
+		{DiceRoller, "4d6min3", "4d6min3"},
+		{Foundry, "1d20min10", "1d20min10"},
+		{Foundry, "4d6max5kh3", "4d6max5kh3"},
 		// oddsmith's own forms read the same in every dialect.
 		{Roll20, "2d6 + 3", "2d6 + 3"},
 		{Foundry, "d20 + bonus >= tn", "d20 + bonus >= tn"},
@@ -106,6 +115,8 @@ func TestDialectRefusals(t *testing.T) {
 		{Foundry, "6d6cs>4cf<2", "either successes (cs) or failures (cf)"},
 		{Foundry, "2d6xx", "the dice already explode"},
 		{DiceRoller, "3d6!r1", "explodes before it rerolls"},
+		{DiceRoller, "3d6min2!", "applies min and max before it explodes or rerolls"},
+		{DiceRoller, "3d6max5r1", "applies min and max before it explodes or rerolls"},
 		{DiceRoller, "(n)d6kh2dl1", "need a number of dice written as a number"},
 		{Roll20, "3d6>", "expected a number"},
 	} {
