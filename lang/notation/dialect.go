@@ -353,3 +353,79 @@ func constInt(x Expr, dflt int64) (int64, bool) {
 	}
 	return n.Value.N, true
 }
+
+// attribute reads a character sheet's attribute at off, Roll20's @{name}
+// (or @{character|name}) and Foundry's @name (or @path.to.name), as a
+// parameter of that name (the path's parts joined by "_"): set it with
+// --set. In oddsmith's own dialect it is refused with that spelling, and a
+// Roll20 query ?{…} in every dialect.
+func (p *parser) attribute(off int) Expr {
+	if p.at(off) == '?' {
+		end := strings.IndexByte(p.src[off:], '}')
+		q := p.src[off:]
+		if end >= 0 {
+			q = q[:end+1]
+		}
+		prompt, dflt, _ := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(q, "?{"), "}"), "|")
+		name := attrName(prompt)
+		p.failAt(off, "Roll20's query %s asks at roll time, which oddsmith cannot: write a parameter, %s, and give it with --set %s=%s", clip(q), name, name, strings.TrimSpace(strings.Split(dflt+"|", "|")[0]))
+	}
+	end := off + 1
+	var raw string
+	if p.at(end) == '{' {
+		close := strings.IndexAny(p.src[end:], "}\n")
+		if close < 0 || p.src[end+close] != '}' {
+			p.failAt(off, "expected \"}\" to close the attribute @{ at %s", p.pos(off))
+		}
+		raw = p.src[end+1 : end+close]
+		if i := strings.LastIndexByte(raw, '|'); i >= 0 {
+			raw = raw[i+1:]
+		}
+		end += close + 1
+	} else {
+		for end < len(p.src) && (isWord(p.src[end]) || p.src[end] == '.' && isLetter(p.at(end+1))) {
+			end++
+		}
+		raw = p.src[off+1 : end]
+	}
+	name := attrName(raw)
+	if raw == "" || name == "" {
+		p.failAt(off, "expected an attribute's name after \"@\", found %s", describeAt(p.src, off+1))
+	}
+	if p.dialect == Oddsmith {
+		p.failAt(off, "%s is a character sheet's attribute (Roll20, Foundry): write a parameter, %s, and give it with --set %s=…, or read the text with --dialect", clip(p.src[off:end]), name, name)
+	}
+	p.off = end
+	p.lastName = token{tIdent, name, off, end}
+	n := &Name{At: p.pos(off), Name: name}
+	if p.at(end) == 'd' && dieStart(p.src, end) {
+		// @{level}d6: as many dice as the attribute says.
+		p.off++
+		return p.parseDice(off, n)
+	}
+	return n
+}
+
+// attrName is an attribute's name as a parameter's: its words joined by
+// "_" (abilities.str.mod: abilities_str_mod), "" when it has none.
+func attrName(s string) string {
+	var b strings.Builder
+	under := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isWord(c) && c != '_':
+			if under && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			under = false
+			if b.Len() == 0 && isDigit(c) {
+				b.WriteString("attr_")
+			}
+			b.WriteByte(c)
+		default:
+			under = true
+		}
+	}
+	return b.String()
+}

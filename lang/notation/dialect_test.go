@@ -146,3 +146,40 @@ func TestDialectNamed(t *testing.T) {
 		t.Fatalf("DialectNamed(Roll20) = %v", err)
 	}
 }
+
+// TestAttributes: a character sheet's attribute is a parameter in every
+// dialect but oddsmith's, which names the spelling; a Roll20 query is
+// refused with the parameter to write.
+func TestAttributes(t *testing.T) {
+	for _, c := range []struct {
+		d         Dialect
+		src, want string
+	}{
+		{Roll20, "1d20 + @{dex_mod}", "1d20 + dex_mod"},
+		{Roll20, "@{selected|level}d6", "(level)d6"},
+		{Roll20, "[[@{level}d8 + @{Strength Mod}]]", "(level)d8 + Strength_Mod"},
+		{Foundry, "1d20 + @abilities.str.mod", "1d20 + abilities_str_mod"},
+		{Foundry, "(@level)d6", "(level)d6"},
+		{Foundry, "@prof*2", "prof * 2"},
+	} {
+		x, err := ParseIn(c.src, c.d)
+		if err != nil || String(x) != c.want {
+			t.Errorf("ParseIn(%q, %s) = %v, %v; want %s", c.src, c.d, x, err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		d         Dialect
+		src, want string
+	}{
+		{Oddsmith, "1d20 + @{str}", "@{str} is a character sheet's attribute (Roll20, Foundry): write a parameter, str, and give it with --set str=…"},
+		{Oddsmith, "@abilities.str.mod", "write a parameter, abilities_str_mod"},
+		{Roll20, "d20 + ?{Bonus|2}", "Roll20's query ?{Bonus|2} asks at roll time, which oddsmith cannot: write a parameter, Bonus, and give it with --set Bonus=2"},
+		{Roll20, "d20 + @{str", `expected "}" to close the attribute`},
+		{Foundry, "d20 + @", `expected an attribute's name after "@"`},
+	} {
+		_, err := ParseIn(c.src, c.d)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseIn(%q, %s) = %v; want %q", c.src, c.d, err, c.want)
+		}
+	}
+}

@@ -503,6 +503,9 @@ func (p *parser) parseOperand() Expr {
 
 func (p *parser) parsePrimary() Expr {
 	t := p.peek()
+	if c := p.at(t.off); c == '@' || c == '?' && p.at(t.off+1) == '{' {
+		return p.attribute(t.off)
+	}
 	switch t.kind {
 	case tNum:
 		p.next()
