@@ -115,4 +115,6 @@ type strictError struct{ at warning }
 func (e *strictError) Error() string { return e.at.Message }
 
 // Unwrap makes it bad input (mechanics.IsInput).
-func (e *strictError) Unwrap() error { return &mechanics.InputError{Err: fmt.Errorf("%s", e.at.Message)} }
+func (e *strictError) Unwrap() error {
+	return &mechanics.InputError{Err: fmt.Errorf("%s", e.at.Message)}
+}
