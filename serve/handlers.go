@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/lang/notation"
 	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
@@ -144,7 +145,7 @@ func (s *Server) describe(w *response, r *http.Request) {
 		return
 	}
 	out["command"] = cmd
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, t.about(out))
 }
 
 // describeJSON is a mechanic's description at a configuration.
@@ -187,29 +188,39 @@ type checkError struct {
 	Message string `json:"message"`
 }
 
-// check answers POST /api/check: whether a one-line expression or a rule
-// file's text reads and compiles, and where it does not (HTTP 200 either
-// way).
+// check answers POST /api/check: whether a one-line expression (read in
+// its dialect) or a rule file's text reads and compiles, and where it does
+// not (HTTP 200 either way); how the expression was read and the forms
+// another dice tool reads otherwise (a strict request: an error at its
+// place).
 func (s *Server) check(w *response, r *http.Request) {
 	req, err := decode(w, r)
+	if err == nil && (req.Expr == "") == (req.Rules == nil) {
+		err = mechanics.Invalid(`check takes "expr" (a one-line expression) or "rules" (a rule file's text), one of them`)
+	}
+	if err == nil {
+		_, err = dialectOf(&req.config) // not a problem of the text
+	}
 	if err != nil {
 		fail(w, r.Context(), err)
 		return
 	}
-	if (req.Expr == "") == (req.Rules == nil) {
-		fail(w, r.Context(), mechanics.Invalid(`check takes "expr" (a one-line expression) or "rules" (a rule file's text), one of them`))
-		return
-	}
 	var ids []string
 	var file, src string
+	var rd *exprReading
+	ws := []warning{}
 	err = s.compute(r, "", func(context.Context) error {
 		if req.Expr != "" {
 			src = req.Expr
-			m, err := study.Lookup(s.base, nil, req.Expr)
+			text, read, warned, err := readExpr(&req.config)
 			if err != nil {
 				return err
 			}
-			ids = []string{m.ID}
+			m, err := study.Lookup(s.base, nil, text)
+			if err != nil {
+				return err
+			}
+			ids, rd, ws = []string{m.ID}, read, warned
 			return nil
 		}
 		file, src = "rules.toml", *req.Rules
@@ -218,16 +229,28 @@ func (s *Server) check(w *response, r *http.Request) {
 			return err
 		}
 		var ms []*mechanics.Mechanic
+		var readings []string
 		for _, r := range rs {
 			ms = append(ms, r.Mechanic())
 			ids = append(ids, r.ID)
+			readings = append(readings, r.Readings...)
 		}
-		_, err = s.base.Overlay(ms)
+		if _, err = s.base.Overlay(ms); err != nil {
+			return err
+		}
+		ws, err = ruleWarnings(readings, file, req.Strict)
 		return err
 	})
+	var se *strictError
 	switch {
 	case err == nil:
-		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "mechanics": ids})
+		out := map[string]any{"ok": true, "mechanics": ids, "warnings": ws}
+		if rd != nil {
+			out["expr"] = rd
+		}
+		writeJSON(w, http.StatusOK, out)
+	case errors.As(err, &se):
+		writeJSON(w, http.StatusOK, map[string]any{"ok": false, "errors": []checkError{{se.at.Line, se.at.Col, oneLine(se.at.Message)}}})
 	case mechanics.IsInput(err):
 		at := rules.Locate(err, file, src)
 		writeJSON(w, http.StatusOK, map[string]any{"ok": false, "errors": []checkError{{at.Line, at.Col, oneLine(err.Error())}}})
@@ -263,7 +286,7 @@ func (s *Server) run(w *response, r *http.Request) {
 		fail(w, r.Context(), err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"result": json.RawMessage(res), "command": cmd, "fingerprint": fp, "agreement": nil})
+	writeJSON(w, http.StatusOK, t.about(map[string]any{"result": json.RawMessage(res), "command": cmd, "fingerprint": fp, "agreement": nil}))
 }
 
 // resultJSON is a result as 'oddsmith exact|sim --format json' prints it.
@@ -287,7 +310,7 @@ func (s *Server) compare(w *response, r *http.Request) {
 	if !ok {
 		return
 	}
-	cmp, args, err := s.compareSides(req)
+	cmp, args, sides, err := s.compareSides(req)
 	if err != nil {
 		fail(w, r.Context(), err)
 		return
@@ -311,37 +334,39 @@ func (s *Server) compare(w *response, r *http.Request) {
 		fail(w, r.Context(), err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"result": json.RawMessage(res), "command": cmd})
+	writeJSON(w, http.StatusOK, map[string]any{"result": json.RawMessage(res), "command": cmd, "a": sides[0].about(map[string]any{}), "b": sides[1].about(map[string]any{})})
 }
 
 // compareSides resolves both sides of a comparison, as 'oddsmith compare
 // A -- B' does: B without a mechanic is A's at A's settings with B's on
-// top. args are the command line's words for both.
-func (s *Server) compareSides(req *request) (*study.Compare, []string, error) {
+// top. args are the command line's words for both; sides are A and B
+// resolved.
+func (s *Server) compareSides(req *request) (*study.Compare, []string, [2]*target, error) {
+	var sides [2]*target
 	if req.A == nil || req.B == nil {
-		return nil, nil, mechanics.Invalid(`compare needs two configurations: "a" and "b"`)
+		return nil, nil, sides, mechanics.Invalid(`compare needs two configurations: "a" and "b"`)
 	}
 	// As on the command line, a side's settings that do not apply are
 	// said to be that side's; a mechanic that is not found is named.
 	a, err := s.lookup(req.A, "")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, sides, err
 	}
 	if err := a.configure(req.A.Set); err != nil {
-		return nil, nil, onSide("A", err)
+		return nil, nil, sides, onSide("A", err)
 	}
 	cmp := &study.Compare{A: study.CompareSide{Mechanic: a.m, Config: a.c}}
-	args := append(append([]string{}, a.args...), "--")
 	if !req.B.named() {
+		args := append(append(append([]string{}, a.args...), a.flags()...), "--")
 		cb := a.c.Clone()
 		for _, kv := range req.B.Set {
 			if err := a.m.Set(cb, kv); err != nil {
-				return nil, nil, onSide("B", err)
+				return nil, nil, sides, onSide("B", err)
 			}
 			args = append(args, "--set", kv)
 		}
 		cmp.B = study.CompareSide{Mechanic: a.m, Config: cb}
-		return cmp, args, nil
+		return cmp, args, [2]*target{a, a}, nil
 	}
 	suffix := ""
 	if req.A.Rules != nil && req.B.Rules != nil && *req.A.Rules != *req.B.Rules {
@@ -349,13 +374,41 @@ func (s *Server) compareSides(req *request) (*study.Compare, []string, error) {
 	}
 	b, err := s.lookup(req.B, suffix)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, sides, err
 	}
 	if err := b.configure(req.B.Set); err != nil {
-		return nil, nil, onSide("B", err)
+		return nil, nil, sides, onSide("B", err)
 	}
 	cmp.B = study.CompareSide{Mechanic: b.m, Config: b.c}
-	return cmp, append(args, b.args...), nil
+	return cmp, compareArgs(a, b), [2]*target{a, b}, nil
+}
+
+// compareArgs are the command line's words for both sides of a
+// comparison: --dialect and --strict apply to both there, so they are
+// given once; where the sides' expressions are in different dialects, a
+// side's expression in another dialect than oddsmith's is given in
+// oddsmith's form instead.
+func compareArgs(a, b *target) []string {
+	d := a.dialect
+	if d == notation.Oddsmith || b.expr != nil && b.dialect != d {
+		d = b.dialect
+	}
+	mixed := a.expr != nil && a.dialect != d || b.expr != nil && b.dialect != d
+	side := func(t *target) []string {
+		args := append([]string{}, t.args...)
+		if mixed && t.dialect != notation.Oddsmith && len(args) > 1 && args[0] == "--expr" {
+			args[1] = t.expr.Canonical
+		}
+		return args
+	}
+	args := side(a)
+	if d != notation.Oddsmith && !mixed {
+		args = append(args, "--dialect", d.String())
+	}
+	if a.strict {
+		args = append(args, "--strict")
+	}
+	return append(append(args, "--"), side(b)...)
 }
 
 // onSide says which side of a comparison an error is about.
@@ -411,7 +464,7 @@ func (s *Server) sweep(w *response, r *http.Request) {
 		fail(w, r.Context(), err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"result": json.RawMessage(res), "command": cmd})
+	writeJSON(w, http.StatusOK, t.about(map[string]any{"result": json.RawMessage(res), "command": cmd}))
 }
 
 // solve answers POST /api/solve: 'oddsmith solve --format json', and its
@@ -480,5 +533,5 @@ func (s *Server) solve(w *response, r *http.Request) {
 		fail(w, r.Context(), err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"result": json.RawMessage(res), "text": string(text), "command": cmd})
+	writeJSON(w, http.StatusOK, t.about(map[string]any{"result": json.RawMessage(res), "text": string(text), "command": cmd}))
 }

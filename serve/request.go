@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/oddsmith/oddsmith/engine"
+	"github.com/oddsmith/oddsmith/lang/notation"
 	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/study"
@@ -27,6 +28,13 @@ type config struct {
 	Rules    *string  `json:"rules"`
 	Rule     string   `json:"rule"`
 	Set      settings `json:"set"`
+	// Dialect is whose meaning Expr has, as --dialect says: oddsmith
+	// (the default, also ""), roll20, foundry or dice-roller. A rule text
+	// says its own in each [[rule]] (dialect = "…").
+	Dialect string `json:"dialect"`
+	// strict is the request's: a form another dice tool reads otherwise
+	// is refused instead of warned about.
+	strict bool
 }
 
 // named reports whether the configuration names a mechanic.
@@ -48,6 +56,7 @@ type request struct {
 	Minimize  string   `json:"minimize"`
 	Maximize  string   `json:"maximize"`
 	Tolerance *float64 `json:"tolerance"`
+	Strict    bool     `json:"strict"`
 }
 
 // settings are "name=value" settings in the order given: a JSON object
@@ -126,6 +135,9 @@ func decode(w http.ResponseWriter, r *http.Request) (*request, error) {
 		return nil, mechanics.Invalid("malformed JSON request: more than one JSON value")
 	}
 	for _, c := range []*config{&req.config, req.A, req.B} {
+		if c != nil {
+			c.strict = req.Strict
+		}
 		if c != nil && c.Rules != nil && len(*c.Rules) > MaxRuleText {
 			return nil, &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the rule text is %d bytes: at most %d", len(*c.Rules), MaxRuleText)}
 		}
@@ -141,7 +153,26 @@ func decode(w http.ResponseWriter, r *http.Request) (*request, error) {
 type target struct {
 	m    *mechanics.Mechanic
 	c    mechanics.Config
-	args []string // "ag.skill_test" | "--expr" E | "--rules" FILE ID, then "--set" name=value …
+	args []string // "ag.skill_test" | "--expr" E [--dialect D] | "--rules" FILE ID, [--strict], then "--set" name=value …
+	// expr is how an expression was read (nil without one); warnings
+	// are the forms of the expression or the rule text that another dice
+	// tool reads otherwise.
+	expr     *exprReading
+	warnings []warning
+	// dialect and strict are the command line's --dialect and --strict
+	// (flags), kept apart from args: a comparison takes them once.
+	dialect notation.Dialect
+	strict  bool
+}
+
+// about adds how the configuration was read to an answer: "expr" (with an
+// expression) and "warnings".
+func (t *target) about(out map[string]any) map[string]any {
+	if t.expr != nil {
+		out["expr"] = t.expr
+	}
+	out["warnings"] = t.warnings
+	return out
 }
 
 // RulesFile is the name a request's rule text is read under: the rule's
@@ -159,18 +190,39 @@ func (s *Server) resolve(cf *config, suffix string) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
+	t.args = append(t.args, t.flags()...)
 	return t, t.configure(cf.Set)
+}
+
+// flags are the command line's --dialect (with an expression in another
+// dialect than oddsmith's) and --strict, as the request asks.
+func (t *target) flags() []string {
+	var out []string
+	if t.dialect != notation.Oddsmith {
+		out = append(out, "--dialect", t.dialect.String())
+	}
+	if t.strict {
+		out = append(out, "--strict")
+	}
+	return out
 }
 
 // lookup finds a configuration's mechanic (resolve without the settings).
 func (s *Server) lookup(cf *config, suffix string) (*target, error) {
-	t := &target{}
+	t := &target{warnings: []warning{}, strict: cf.strict}
 	var err error
+	if _, err := dialectOf(cf); err != nil {
+		return nil, err
+	}
 	switch {
 	case cf.Rules != nil && (cf.Mechanic != "" || cf.Expr != ""):
 		return nil, mechanics.Invalid("give one of a mechanic, an expression and rule text, not several")
 	case cf.Rules != nil:
-		if t.m, t.args, err = s.ruleText(*cf.Rules, cf.Rule, suffix); err != nil {
+		var readings []string
+		if t.m, t.args, readings, err = s.ruleText(*cf.Rules, cf.Rule, suffix); err != nil {
+			return nil, err
+		}
+		if t.warnings, err = ruleWarnings(readings, t.args[1], cf.strict); err != nil {
 			return nil, err
 		}
 	case cf.Expr != "":
@@ -178,9 +230,15 @@ func (s *Server) lookup(cf *config, suffix string) (*target, error) {
 		if cf.Mechanic != "" {
 			ids = []string{cf.Mechanic}
 		}
-		if t.m, err = study.Lookup(s.reg, ids, cf.Expr); err != nil {
+		src, rd, ws, err := readExpr(cf)
+		if err != nil {
 			return nil, err
 		}
+		if t.m, err = study.Lookup(s.reg, ids, src); err != nil {
+			return nil, err
+		}
+		t.expr, t.warnings = rd, ws
+		t.dialect, _ = dialectOf(cf)
 		t.args = []string{"--expr", cf.Expr}
 	default:
 		var ids []string
@@ -212,7 +270,7 @@ func (t *target) configure(set settings) error {
 
 // ruleText reads a rule file's text and picks the rule named id (or its
 // one rule), read as the file RulesFile(id, suffix).
-func (s *Server) ruleText(text, id, suffix string) (*mechanics.Mechanic, []string, error) {
+func (s *Server) ruleText(text, id, suffix string) (*mechanics.Mechanic, []string, []string, error) {
 	if id == "" {
 		// Read it once to learn the id: the file is named after it.
 		rs, err := rules.ParseFile("rules.toml", []byte(text))
@@ -221,7 +279,7 @@ func (s *Server) ruleText(text, id, suffix string) (*mechanics.Mechanic, []strin
 			for _, r := range rs {
 				ids = append(ids, r.ID)
 			}
-			return nil, nil, mechanics.Invalid("the rule text defines %d rules (%s): name one in \"rule\"", len(rs), strings.Join(ids, ", "))
+			return nil, nil, nil, mechanics.Invalid("the rule text defines %d rules (%s): name one in \"rule\"", len(rs), strings.Join(ids, ", "))
 		}
 		if err == nil {
 			id = rs[0].ID
@@ -232,21 +290,23 @@ func (s *Server) ruleText(text, id, suffix string) (*mechanics.Mechanic, []strin
 	file := RulesFile(id, suffix)
 	rs, err := rules.ParseFile(file, []byte(text))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var ms []*mechanics.Mechanic
+	var readings []string
 	for _, r := range rs {
 		ms = append(ms, r.Mechanic())
+		readings = append(readings, r.Readings...)
 	}
 	reg, err := s.base.Overlay(ms)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	m, err := study.Lookup(reg, []string{id}, "")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return m, []string{"--rules", file, id}, nil
+	return m, []string{"--rules", file, id}, readings, nil
 }
 
 // engineOf is the engine a request asks for (kind when it names none),

@@ -86,7 +86,7 @@ func (s *Server) simulate(w *response, r *http.Request, t *target, eng study.Eng
 		if err != nil {
 			return err
 		}
-		final = map[string]any{"result": json.RawMessage(body), "command": cmd, "fingerprint": res.Fingerprint, "agreement": ag}
+		final = t.about(map[string]any{"result": json.RawMessage(body), "command": cmd, "fingerprint": res.Fingerprint, "agreement": ag})
 		return nil
 	})
 	mu.Lock()

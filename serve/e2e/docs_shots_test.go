@@ -56,7 +56,12 @@ func TestDocsScreenshots(t *testing.T) {
 	u.wait(`window.oddsmith.lastSolve !== null`)
 	u.settle()
 	u.shot("workbench-tune")
-	for _, pg := range []*page{p, q, c, u} {
+	// A Roll20 macro read as Roll20 reads it.
+	r := openPage(t, bctx, base+"#expr="+url.QueryEscape("/roll 3d6>3")+"&dialect=roll20", dir)
+	r.wait(`window.oddsmith.lastResult && window.oddsmith.lastResult.rule === '3d6cs>=3' && !document.getElementById('expr-reading').hidden`)
+	r.settle()
+	r.shot("workbench-dialect")
+	for _, pg := range []*page{p, q, c, u, r} {
 		pg.noErrors()
 	}
 }

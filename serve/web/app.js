@@ -9,6 +9,9 @@
   const SYSTEM_COLOR = { ag: OI.blue, grim: OI.vermillion, bd: OI.green, gm: OI.purple, d20w: OI.orange, rules: OI.sky };
   const SERIES = [OI.blue, OI.vermillion, OI.green, OI.purple, OI.orange, OI.sky, OI.black];
   const DEBOUNCE_MS = 150, CHECK_MS = 250;
+  // The dialects an expression can be read in (the CLI's --dialect), and
+  // the tools' names.
+  const DIALECTS = { oddsmith: 'oddsmith', roll20: 'Roll20', foundry: 'Foundry', 'dice-roller': 'rpg-dice-roller' };
   const EXAMPLES = {
     expr1: { mode: 'expr', text: '4d6kh3', set: {} },
     expr2: { mode: 'expr', text: 'd20 + bonus >= tn', set: { bonus: 5, tn: 15 } },
@@ -41,7 +44,7 @@
 
   // ---------- state (everything the URL holds) ----------
   const S = {
-    src: 'mechanic', mechanic: 'ag.skill_test', expr: '', rules: '', rule: '',
+    src: 'mechanic', mechanic: 'ag.skill_test', expr: '', dialect: 'oddsmith', rules: '', rule: '',
     set: {}, tab: 'results', view: 'pmf', var: '', pin: null,
     tune: { p1: '', a1: '', b1: '', p2: '', a2: '', b2: '', metric: '', op: '=', target: '0.6' },
     trials: 100000, seed: 1,
@@ -177,12 +180,13 @@
   function config(s) {
     s = s || S;
     const c = s.src === 'mechanic' ? { mechanic: s.mechanic }
-      : s.src === 'expr' ? { expr: s.expr } : { rules: s.rules, rule: s.rule || '' };
+      : s.src === 'expr' ? { expr: s.expr, dialect: s.dialect || 'oddsmith' } : { rules: s.rules, rule: s.rule || '' };
     c.set = Object.assign({}, s.set);
     return c;
   }
   function configLabel(c) {
-    const base = c.mechanic || (c.expr != null ? c.expr : (c.rule || 'rule'));
+    let base = c.mechanic || (c.expr != null ? c.expr : (c.rule || 'rule'));
+    if (c.expr != null && c.dialect && c.dialect !== 'oddsmith') base += ' (' + (DIALECTS[c.dialect] || c.dialect) + ')';
     const set = Object.entries(c.set || {}).map(([k, v]) => k + '=' + v).join(' ');
     return set ? base + ' ' + set : base;
   }
@@ -198,7 +202,7 @@
   function encodeState() {
     const p = new URLSearchParams();
     if (S.src === 'mechanic') p.set('m', S.mechanic);
-    else if (S.src === 'expr') p.set('expr', S.expr);
+    else if (S.src === 'expr') { p.set('expr', S.expr); if (S.dialect !== 'oddsmith') p.set('dialect', S.dialect); }
     else { p.set('rules', S.rules); if (S.rule) p.set('rule', S.rule); }
     for (const [k, v] of Object.entries(S.set)) p.set('set.' + k, v);
     if (S.tab !== 'results') p.set('tab', S.tab);
@@ -225,10 +229,10 @@
   function decodeState(hash) {
     const p = new URLSearchParams(hash.replace(/^#/, ''));
     const s = {
-      src: 'mechanic', mechanic: 'ag.skill_test', expr: '', rules: '', rule: '', set: {}, tab: 'results', view: 'pmf', var: '', pin: null,
+      src: 'mechanic', mechanic: 'ag.skill_test', expr: '', dialect: 'oddsmith', rules: '', rule: '', set: {}, tab: 'results', view: 'pmf', var: '', pin: null,
       tune: { p1: '', a1: '', b1: '', p2: '', a2: '', b2: '', metric: '', op: '=', target: '0.6' }, trials: 100000, seed: 1,
     };
-    if (p.has('expr')) { s.src = 'expr'; s.expr = p.get('expr'); }
+    if (p.has('expr')) { s.src = 'expr'; s.expr = p.get('expr'); if (DIALECTS[p.get('dialect')]) s.dialect = p.get('dialect'); }
     else if (p.has('rules')) { s.src = 'rules'; s.rules = p.get('rules'); s.rule = p.get('rule') || ''; }
     else if (p.has('m')) s.mechanic = p.get('m');
     for (const [k, v] of p) if (k.startsWith('set.')) s.set[k.slice(4)] = /^-?\d+(\.\d+)?(e-?\d+)?$/i.test(v) ? Number(v) : v;
@@ -388,7 +392,7 @@
       const m = H.mechanics && H.mechanics.mechanics.find((x) => x.id === S.mechanic);
       id = S.mechanic; summary = (d && d.summary) || (m && m.summary) || ''; sys = m ? m.system : sysOf(S.mechanic);
     } else if (S.src === 'expr') {
-      id = 'Your one-liner'; summary = S.expr; sys = 'rules';
+      id = 'Your one-liner'; summary = S.expr + (S.dialect !== 'oddsmith' ? ' (' + DIALECTS[S.dialect] + ')' : ''); sys = 'rules';
     } else {
       id = (d && d.id) || S.rule || 'Your rule file'; summary = (d && d.summary) || ''; sys = 'rules';
     }
@@ -952,7 +956,7 @@
   function applyConfig(c) {
     resetSubjectState();
     if (c.mechanic) { S.src = 'mechanic'; S.mechanic = c.mechanic; }
-    else if (c.expr != null) { S.src = 'expr'; S.expr = c.expr; }
+    else if (c.expr != null) { S.src = 'expr'; S.expr = c.expr; S.dialect = DIALECTS[c.dialect] ? c.dialect : 'oddsmith'; }
     else { S.src = 'rules'; S.rules = c.rules; S.rule = c.rule || ''; }
     S.set = Object.assign({}, c.set || {});
     showEditor(S.src !== 'mechanic');
@@ -1312,7 +1316,24 @@
     if (ta.value !== text) ta.value = text;
     ta.placeholder = mode === 'rules' ? '[[rule]]\nid = "house.rule"\n…' : 'a dice expression: 4d6kh3, d20 + bonus >= tn, 3d6!, 8d10cs>=7 …';
     $('rule-pick').hidden = mode !== 'rules' || !(H.check && H.check.ok && (H.check.mechanics || []).length > 1);
+    $('dialect-pick').hidden = mode !== 'expr';
+    $('dialect-select').value = S.dialect;
     layoutEditor();
+  }
+  // renderReading shows, under the editor, how the server read the text:
+  // an expression in another dialect in oddsmith's form ("read as Roll20:
+  // 3d6cs>=3"), and the forms of the text that another dice tool reads
+  // otherwise (the CLI's warnings), each at its place.
+  function renderReading(res) {
+    const rd = $('expr-reading'), ws = clear($('expr-warnings'));
+    clear(rd);
+    const e = res && res.ok && S.src === 'expr' ? res.expr : null;
+    if (e && e.dialect !== 'oddsmith') rd.append('read as ' + e.title + ': ', el('code', { text: e.canonical }));
+    rd.hidden = !rd.firstChild;
+    for (const w of (res && res.ok && res.warnings) || []) {
+      ws.append(el('li', null, el('span', { class: 'pos', text: w.col ? w.line + ':' + w.col : 'line ' + w.line }), '⚠ ' + markerText(w.message)));
+    }
+    ws.hidden = !ws.firstChild;
   }
   function layoutEditor(errors) {
     const ta = $('rule-text');
@@ -1363,21 +1384,23 @@
     if (S.src === 'expr' && /^\s*(#.*\n\s*)*\[\[rule\]\]/.test(ta.value)) { S.rules = ta.value; S.expr = ''; S.src = 'rules'; showEditor(true); }
     layoutEditor();
     saveState();
+    subjectSeq++; // a load in flight is of the text before this edit
     later('check', () => loadSubject(), CHECK_MS);
   }
   async function checkRule(seq) {
-    const body = S.src === 'expr' ? { expr: S.expr } : { rules: S.rules };
+    const body = S.src === 'expr' ? { expr: S.expr, dialect: S.dialect } : { rules: S.rules };
     const st = $('rule-state');
     if (!(S.src === 'expr' ? S.expr : S.rules).trim()) {
-      H.editorErrors = []; layoutEditor(); st.className = 'rule-state'; st.textContent = 'Type a rule.'; return false;
+      H.editorErrors = []; layoutEditor(); renderReading(null); st.className = 'rule-state'; st.textContent = 'Type a rule.'; return false;
     }
     let res;
     try { res = await api('checkreq', '/api/check', body); } catch (e) {
       if (aborted(e)) return false;
-      st.className = 'rule-state bad'; st.textContent = '⚠ ' + e.message; return false;
+      st.className = 'rule-state bad'; st.textContent = '⚠ ' + e.message; renderReading(null); return false;
     }
     if (seq !== subjectSeq) return false;
     H.check = res;
+    renderReading(res);
     if (!res.ok) {
       H.editorErrors = res.errors || [];
       layoutEditor();
@@ -1489,13 +1512,14 @@
       const ex = EXAMPLES[b.dataset.example];
       resetSubjectState();
       S.src = ex.mode;
-      if (ex.mode === 'rules') { S.rules = ex.text; S.rule = ''; } else S.expr = ex.text;
+      if (ex.mode === 'rules') { S.rules = ex.text; S.rule = ''; } else { S.expr = ex.text; S.dialect = 'oddsmith'; }
       S.set = Object.assign({}, ex.set);
       H.editorErrors = [];
       showEditor(true); renderList(); loadSubject();
     });
     $('rule-text').addEventListener('input', editorInput);
     $('rule-select').addEventListener('change', () => { S.rule = $('rule-select').value; S.set = {}; loadSubject(); });
+    $('dialect-select').addEventListener('change', () => { S.dialect = $('dialect-select').value; H.editorErrors = []; layoutEditor(); loadSubject(); });
     $('rule-download').addEventListener('click', downloadRule);
     $('reset').addEventListener('click', () => { S.set = {}; renderControls(); settingsChanged(); });
     $('pin').addEventListener('click', pin);
