@@ -385,6 +385,22 @@ func diceReadings(src string, d *Dice) []Reading {
 			out = append(out, Reading{m.At, msg})
 		}
 	}
+	var bound *FaceBound
+	rolled := false
+	for _, m := range d.Mods {
+		switch m := m.(type) {
+		case *FaceBound:
+			if bound == nil {
+				bound = m
+			}
+		case *Explode, *Reroll:
+			rolled = true
+		}
+	}
+	if bound != nil && rolled {
+		out = append(out, Reading{bound.At, fmt.Sprintf("%s: %s changes the die where it is written, for the rerolls and explosions after it and the dice they roll; rpg-dice-roller applies min and max before any reroll or explosion, whatever the order written, and rolls the new dice without them — there is no other way to write this reading",
+			term, modString(bound))})
+	}
 	if exploded && kept != "" {
 		compound := slices.Clone(d.Mods)
 		for j, m := range compound {

@@ -92,3 +92,24 @@ func TestReadingsSuggestSilentForms(t *testing.T) {
 		}
 	}
 }
+
+// TestFaceBoundReading: min or max with a reroll or an explosion is read
+// in another order by rpg-dice-roller.
+func TestFaceBoundReading(t *testing.T) {
+	for src, want := range map[string]int{"d6min3!": 1, "d6r1max5": 1, "4d6min2": 0, "4d6min2kh3": 0} {
+		x, err := Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := Readings(src, x)
+		n := 0
+		for _, r := range rs {
+			if strings.Contains(r.Msg, "rpg-dice-roller applies min and max before any reroll or explosion") {
+				n++
+			}
+		}
+		if n != want {
+			t.Errorf("%s: %d readings of min/max (%v); want %d", src, n, rs, want)
+		}
+	}
+}
