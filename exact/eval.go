@@ -94,6 +94,8 @@ func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) 
 	case mechanics.Pool:
 		d, err := poolDist(b, dieTable(n.Die), n.N, n.Eval)
 		return d, lost(n.Die, d), err
+	case mechanics.ExplodeRolls:
+		return rollsDist(b, n)
 	case mechanics.Cond:
 		ds, tr, err := evalAll(b, []mechanics.Node{n.If, n.Then, n.Else})
 		if err != nil {

@@ -169,6 +169,8 @@ func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
 		return ratKeep(b, n)
 	case mechanics.Pool:
 		return ratPool(b, n.Die, n.N, n.Eval, false)
+	case mechanics.ExplodeRolls:
+		return ratRolls(b, n)
 	case mechanics.Cond:
 		ds, err := evalRatAll(b, []mechanics.Node{n.If, n.Then, n.Else})
 		if err != nil {
@@ -469,6 +471,11 @@ func combinations(n mechanics.Node) float64 {
 		return s
 	case mechanics.Explode:
 		return math.Pow(float64(len(n.Die.Faces)), float64(n.ExactDepth()+1))
+	case mechanics.ExplodeRolls:
+		if n.Explode.Limit == 0 {
+			return math.Inf(1)
+		}
+		return math.Pow(float64(len(n.Explode.Die.Faces)), float64(n.MaxRolls()))
 	}
 	return math.Inf(1)
 }
