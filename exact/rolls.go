@@ -172,7 +172,11 @@ func rollsWork(n mechanics.ExplodeRolls) float64 {
 		work += float64(n.N+1) * w * float64(n.Explode.Limit+1)
 	}
 	a := float64(n.N + 1)
-	return work + lows*float64(len(low.faces))*a*a/2
+	work += lows * float64(len(low.faces)) * a * a / 2
+	if n.States != nil {
+		work *= max(1, n.States(n.N+bmax))
+	}
+	return work
 }
 
 // rollsDist is the distribution of an ExplodeRolls' evaluator.

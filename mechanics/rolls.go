@@ -19,6 +19,10 @@ type ExplodeRolls struct {
 	Explode Explode
 	N       int
 	Eval    Evaluator
+	// States, if set, bounds the evaluator's live states when it reads
+	// at most rolls rolls, for the exact engine's work plan (nil: one
+	// state, as a Pool is counted).
+	States func(rolls int) float64
 }
 
 func (ExplodeRolls) node() {}

@@ -53,7 +53,7 @@ func (c *compiler) eachRolls(t *term) (value, error) {
 	if err != nil {
 		return value{}, errAt(t.at, "%v", err)
 	}
-	node.Eval = ev
+	node.Eval, node.States = ev, windowStates(ops, len(faces), score, faces)
 	// The dice kept grow with the rolls (never fewer than of the N first).
 	smin, smax := 0, 0
 	for i, f := range faces {
@@ -202,4 +202,38 @@ func windowEval(ops []winOp, faces []int, score func(int) int, maxRolls int) (me
 			return sum
 		},
 	}, nil
+}
+
+// windowStates bounds the states of windowEval reading at most rolls rolls:
+// the counts, the buffers (multisets of at most h faces) and the settled
+// sums (none where no roll leaving the buffer is kept).
+func windowStates(ops []winOp, nf int, score func(int) int, faces []int) func(rolls int) float64 {
+	T := 0
+	for _, op := range ops {
+		T += op.n
+	}
+	h, most := T+1, 2*T+2
+	kept, always := 0, false
+	for r := 0; r <= most-h; r++ {
+		a, b := applyWindow(ops, r+h+1)
+		if a <= r && r < b {
+			kept++
+			always = r == most-h
+		}
+	}
+	maxAbs := 0
+	for _, f := range faces {
+		maxAbs = max(maxAbs, score(f), -score(f))
+	}
+	buffers := 1.0 // C(nf+h, h)
+	for i := 1; i <= h; i++ {
+		buffers = buffers * float64(nf+i) / float64(i)
+	}
+	return func(rolls int) float64 {
+		settled := kept
+		if always {
+			settled = rolls
+		}
+		return float64(most+1) * buffers * float64(2*settled*maxAbs+1)
+	}
 }

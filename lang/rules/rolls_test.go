@@ -3,6 +3,7 @@ package rules
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +50,32 @@ func TestWindowEvalMatchesSorting(t *testing.T) {
 		if got := ev.Final(s); got != want {
 			t.Fatalf("ops %+v on %v: got %d, want %d", ops, rolls, got, want)
 		}
+	}
+}
+
+// TestEachRollsRefusals: what !e cannot do is refused in one line, and a
+// window whose states would take too long is refused by the work plan
+// before it runs (the plan counts the evaluator's states).
+func TestEachRollsRefusals(t *testing.T) {
+	for src, want := range map[string]string{
+		"100d100!edl1":         "the exact computation would take minutes or more",
+		"255d100!e>=2kh2":      "the exact computation would take minutes or more",
+		"largest_set(6d100!e)": "at most 64 different faces",
+		"highest(5d6!ekh1)":    "without keep, drop or counting",
+		"d6!e>=1kh1":           "every face explodes",
+	} {
+		_, err := engineRun(src, 0)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v; want an error with %q", src, err, want)
+		}
+	}
+	src := "[[rule]]\nid = \"t.each\"\nsummary = \"x\"\n[rule.let]\npool = \"5d10!e\"\n[rule.vars]\nbest = \"highest(pool, 2)\"\n"
+	rs, err := ParseFile("each.toml", []byte(src))
+	if err == nil {
+		m := rs[0].Mechanic()
+		_, err = m.Model(m.DefaultConfig())
+	}
+	if err == nil || !strings.Contains(err.Error(), "read only in place") {
+		t.Errorf("a pool binding of !e dice: got %v; want a refusal", err)
 	}
 }
