@@ -97,6 +97,8 @@ func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) 
 	case mechanics.Unique:
 		d, err := uniqueFloat(b, n)
 		return d, 0, err
+	case mechanics.ExplodeRolls:
+		return rollsDist(b, n)
 	case mechanics.Cond:
 		ds, tr, err := evalAll(b, []mechanics.Node{n.If, n.Then, n.Else})
 		if err != nil {

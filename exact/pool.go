@@ -1,6 +1,8 @@
 package exact
 
 import (
+	"fmt"
+
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
@@ -16,19 +18,44 @@ const poolStateBytes = 64
 // is (evaluator state, dice left), with evaluator states interned per
 // face, so the cost is O(F·S·n²) for F faces and S live states.
 func poolDist(b *engine.Budget, ft faceTable, n int, ev mechanics.Evaluator) (engine.Dist, error) {
-	qs := ft.conditionals()
 	w := n + 1
 	if err := b.Need(engine.MulBytes(engine.MulBytes(int64(w), int64(w)), engine.FloatBytes), engine.AdviceDice, "a pool of %d dice", n); err != nil {
 		return engine.Dist{}, err
 	}
+	cur := poolLayer{states: []uint64{ev.Start()}, mass: make([]float64, w)}
+	cur.mass[n] = 1
+	cur, err := multisetDP(b, ft, cur, w, ev, fmt.Sprintf("the pool of %d dice", n))
+	if err != nil {
+		return engine.Dist{}, err
+	}
+	res := map[int]float64{}
+	for si, s := range cur.states {
+		if p := cur.mass[si*w]; p != 0 {
+			res[ev.Final(s)] += p
+		}
+	}
+	return fromMap(b, res, "a pool's result")
+}
+
+// poolLayer is the multiset DP's table: for each live evaluator state, the
+// mass of every number r of dice not yet placed (mass[i*w + r]).
+type poolLayer struct {
+	states []uint64
+	mass   []float64
+}
+
+// multisetDP places the dice not yet placed of every state of cur on the
+// faces of ft, in ascending order (see poolDist): the states it returns
+// have mass only at r = 0, every die placed. what names the dice in a
+// refusal.
+func multisetDP(b *engine.Budget, ft faceTable, cur poolLayer, w int, ev mechanics.Evaluator, what string) (poolLayer, error) {
+	if len(ft.faces) == 0 {
+		return cur, nil // no faces (every roll on the other side of a trigger)
+	}
+	qs := ft.conditionals()
+	n := w - 1
 	// Each live state holds w masses; the DP keeps two layers of them.
 	stateBytes := engine.AddBytes(engine.MulBytes(int64(w), engine.FloatBytes), poolStateBytes)
-	type layer struct {
-		states []uint64
-		mass   []float64 // mass[i*w + r]
-	}
-	cur := layer{states: []uint64{ev.Start()}, mass: make([]float64, w)}
-	cur.mass[n] = 1
 	// binom[c*w + r] = C(r,c)·q^c·(1−q)^(r−c), column-major so the inner loop
 	// below walks contiguous memory; built by Pascal's rule (only convex
 	// combinations: no powers, no divisions, no cancellation).
@@ -44,10 +71,10 @@ func poolDist(b *engine.Budget, ft faceTable, n int, ev mechanics.Evaluator) (en
 			}
 		}
 		index := make(map[uint64]int32, 2*len(cur.states))
-		next := layer{}
+		next := poolLayer{}
 		for si, s := range cur.states {
 			if err := b.Tick(w * w / 2); err != nil {
-				return engine.Dist{}, err
+				return poolLayer{}, err
 			}
 			m := cur.mass[si*w : (si+1)*w]
 			rmax := -1
@@ -64,8 +91,8 @@ func poolDist(b *engine.Budget, ft faceTable, n int, ev mechanics.Evaluator) (en
 					var ok bool
 					if j, ok = index[ns]; !ok {
 						if live := int64(len(cur.states) + len(next.states) + 1); !b.Fits(engine.MulBytes(live, stateBytes)) {
-							return engine.Dist{}, b.Need(engine.MulBytes(live, stateBytes), engine.AdviceDice,
-								"the pool of %d dice (over %d states of its evaluator so far)", n, live)
+							return poolLayer{}, b.Need(engine.MulBytes(live, stateBytes), engine.AdviceDice,
+								"%s (over %d states of its evaluator so far)", what, live)
 						}
 						j = int32(len(next.states))
 						index[ns] = j
@@ -86,11 +113,5 @@ func poolDist(b *engine.Budget, ft faceTable, n int, ev mechanics.Evaluator) (en
 		}
 		cur = next
 	}
-	res := map[int]float64{}
-	for si, s := range cur.states {
-		if p := cur.mass[si*w]; p != 0 {
-			res[ev.Final(s)] += p
-		}
-	}
-	return fromMap(b, res, "a pool's result")
+	return cur, nil
 }

@@ -171,6 +171,8 @@ func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
 		return ratPool(b, n.Die, n.N, n.Eval, false)
 	case mechanics.Unique:
 		return uniqueRat(b, n)
+	case mechanics.ExplodeRolls:
+		return ratRolls(b, n)
 	case mechanics.Cond:
 		ds, err := evalRatAll(b, []mechanics.Node{n.If, n.Then, n.Else})
 		if err != nil {
@@ -473,6 +475,11 @@ func combinations(n mechanics.Node) float64 {
 		return s
 	case mechanics.Explode:
 		return math.Pow(float64(len(n.Die.Faces)), float64(n.ExactDepth()+1))
+	case mechanics.ExplodeRolls:
+		if n.Explode.Limit == 0 {
+			return math.Inf(1)
+		}
+		return math.Pow(float64(len(n.Explode.Die.Faces)), float64(n.MaxRolls()))
 	}
 	return math.Inf(1)
 }

@@ -6,7 +6,8 @@ import (
 )
 
 // planWork is the work of a model's dice read one by one — its keeps
-// (keepWork) and its pools (at least one evaluator state a face) —
+// (keepWork), its pools (at least one evaluator state a face) and the
+// rolls of its exploding dice read one by one (rollsWork) —
 // summed over the whole model before any of it runs, in the units
 // the engine ticks, so that a model whose keeps together would run past
 // engine.MaxWork is refused before it starts rather than when its ticks
@@ -31,6 +32,8 @@ func planWork(n mechanics.Node, stop float64) float64 {
 				w := float64(n.N + 1)
 				work += float64(len(n.Die.Faces)) * (w * w / 2)
 			}
+		case mechanics.ExplodeRolls:
+			work += rollsWork(n)
 		}
 	})
 	return work

@@ -306,7 +306,7 @@ func (Explode) node() {}
 func Neg(x Node) Node { return Scale{X: x, K: -1} }
 
 // Children are the nodes directly below n (none for a leaf: a die, a
-// constant, a keep, a pool, a unique roll, an explosion).
+// constant, a keep, a pool, a unique roll, an explosion, its rolls).
 func Children(n Node) []Node {
 	switch n := n.(type) {
 	case Sum:
@@ -421,6 +421,8 @@ func Validate(n Node) error {
 			}
 		}
 		return validateAll(n.Of)
+	case ExplodeRolls:
+		return n.validate()
 	case Explode:
 		if n.Limit < 0 {
 			return fmt.Errorf("explode limit %d is negative", n.Limit)

@@ -8,12 +8,16 @@ package mechanics
 // apart from a real bound, from the model alone.
 
 // UnlimitedBursts walks a model and reports whether it holds a die that
-// bursts without limit (an Explode with Limit 0) and, if so, the largest
+// bursts without limit (an Explode with Limit 0, or its rolls) and, if so, the largest
 // probability of going on at which the exact engine stops following such
 // a die (its Tolerance, or DefaultTolerance).
 func UnlimitedBursts(n Node) (found bool, tolerance float64) {
 	Walk(n, func(n Node) {
-		if e, ok := n.(Explode); ok && e.Limit == 0 {
+		e, ok := n.(Explode)
+		if r, each := n.(ExplodeRolls); each {
+			e, ok = r.Explode, true
+		}
+		if ok && e.Limit == 0 {
 			tol := e.Tolerance
 			if tol <= 0 {
 				tol = DefaultTolerance

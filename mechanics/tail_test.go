@@ -51,3 +51,21 @@ func TestOpenEnds(t *testing.T) {
 		t.Error("a process's field is open")
 	}
 }
+
+// The rolls of dice that burst without limit burst without limit.
+func TestUnlimitedBurstsSeesExplodeRolls(t *testing.T) {
+	r := ExplodeRolls{Explode: Explode{Die: D(6)}, N: 3, Eval: SumEval{}}
+	if found, tol := UnlimitedBursts(Sum{Terms: []Node{r, D(4)}}); !found || tol != DefaultTolerance {
+		t.Errorf("UnlimitedBursts = %v, %v; want true, %v", found, tol, DefaultTolerance)
+	}
+	r.Explode.Limit = 2
+	if found, _ := UnlimitedBursts(r); found {
+		t.Error("a limited explosion's rolls reported as bursting without limit")
+	}
+	if err := Validate(ExplodeRolls{Explode: Explode{Die: D(6)}, N: -1, Eval: SumEval{}}); err == nil {
+		t.Error("Validate accepted -1 dice")
+	}
+	if err := Validate(ExplodeRolls{Explode: Explode{Die: D(6)}, N: 2}); err == nil {
+		t.Error("Validate accepted no evaluator")
+	}
+}

@@ -116,6 +116,8 @@ func compile(n mechanics.Node) (sampler, error) {
 		return compileMixture(n)
 	case mechanics.Explode:
 		return compileExplode(n)
+	case mechanics.ExplodeRolls:
+		return compileRolls(n)
 	default:
 		return nil, fmt.Errorf("sim: unsupported node %T", n)
 	}

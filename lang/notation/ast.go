@@ -335,10 +335,13 @@ type Drop struct {
 // (nil: shows its highest face), and again for each new die that does.
 // Limit nil is unbounded (bursting, Roll20's "!"); otherwise it is the most
 // extra rolls per die ("!{3}"). Compound ("!!") adds the extra rolls to the
-// die that exploded, which stays one die.
+// die that exploded, which stays one die. Each ("!e") makes every extra
+// roll a die of its own for keep, drop and pools (Roll20's and Foundry's
+// reading of 5d10!k2); a plain sum is the same either way.
 type Explode struct {
 	At       Pos
 	Compound bool
+	Each     bool
 	Cond     *Cond
 	Limit    Expr
 }

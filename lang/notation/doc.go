@@ -49,7 +49,7 @@
 //	keep      = ( "kh" | "kl" | "k" ) [ n ] .              (k is kh)
 //	drop      = ( "dh" | "dl" | "d" ) [ n ] .              (d is dl)
 //	n         = integer | "(" expr ")" .                   (absent: 1)
-//	explode   = ( "!" | "!!" ) [ cond ] [ "{" expr "}" ] .  (at most one per dice term)
+//	explode   = ( "!" [ "e" ] | "!!" ) [ cond ] [ "{" expr "}" ] .  (at most one per dice term)
 //	reroll    = ( "r" | "ro" ) [ cond ] .
 //	success   = "cs" [ cond ] | "#" cond .
 //	failure   = "cf" [ cond ] .
@@ -130,6 +130,8 @@
 //	!{3}  !>=9{3}           explode at most 3 times per die (a limited explode)
 //	!!  !!>=5  !!{2}        compounding: the extra rolls add to the die that exploded, so it
 //	                        stays one die (for keep, drop and counting)
+//	!e  !e>=9  !e{2}        explode, each extra roll a die of its own for keep, drop and
+//	                        pools (5d10!ekh2: the two highest of all the rolls)
 //	r  r1  r<=2  r(x)       reroll while the condition holds (r alone: the lowest face)
 //	ro  ro<3                reroll once
 //	cs>=7  cs  #>=7         count successes: the term is the number of dice meeting the

@@ -17,6 +17,7 @@ var badInputs = []struct{ src, err string }{
 	{"4d", "line 1, column 3: expected a number of sides after \"d\", found end of input"},
 	{"4d 6", "line 1, column 3: expected a number of sides after \"d\", found a space"},
 	{"2 d6", "line 1, column 3: expected an operator or the end of the expression, found \"d6\" — a dice term is written without spaces (2d6, (n)d6)"},
+	{"5d10!!ekh2", "line 1, column 5: !!e is contradictory: !! adds each die's extra rolls into one die, !e makes each extra roll a die of its own — write one of them"},
 	{"d6x", "line 1, column 3: \"x\" is Foundry's explode: write d6!"},
 	{"d20bonus", "line 1, column 4: unknown dice modifier \"bonus\" after \"d20\" — modifiers are kh, kl, k, dh, dl, d, r, ro, cs, cf, #, !, !!, min, max, u, uo and mt; names cannot begin with \"d\" and a digit or \"F\""},
 	{"dFoo", "line 1, column 3: unknown dice modifier \"oo\" after \"dF\" — modifiers are kh, kl, k, dh, dl, d, r, ro, cs, cf, #, !, !!, min, max, u, uo and mt; names cannot begin with \"d\" and a digit or \"F\""},

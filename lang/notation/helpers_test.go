@@ -97,6 +97,9 @@ func treeMod(m Mod) string {
 		if m.Compound {
 			name = "compound"
 		}
+		if m.Each {
+			name = "explode-each"
+		}
 		return fmt.Sprintf("(%s%s limit %s)", name, treeCond(m.Cond), tree(m.Limit))
 	case *Reroll:
 		name := "reroll"

@@ -755,7 +755,14 @@ func (p *parser) parseMods(d *Dice) {
 				p.failAt(off, "the dice already explode: one explode modifier (! or !!) per dice term")
 			}
 			exploded = true
-			x := &Explode{At: p.pos(off), Compound: compound, Cond: p.parseCond(off, false)}
+			each := p.at(p.off) == 'e'
+			if each {
+				if compound {
+					p.failAt(off, "!!e is contradictory: !! adds each die's extra rolls into one die, !e makes each extra roll a die of its own — write one of them")
+				}
+				p.off++
+			}
+			x := &Explode{At: p.pos(off), Compound: compound, Each: each, Cond: p.parseCond(off, false)}
 			if p.at(p.off) == '{' {
 				open := p.off
 				p.next()

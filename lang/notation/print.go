@@ -304,6 +304,9 @@ func (p *printer) mod(m Mod) {
 		if m.Compound {
 			p.WriteByte('!')
 		}
+		if m.Each {
+			p.WriteByte('e')
+		}
 		p.cond(m.Cond)
 		if m.Limit != nil {
 			p.WriteByte('{')

@@ -329,7 +329,7 @@ func diceReadings(src string, d *Dice) []Reading {
 			}
 			out = append(out, Reading{m.At, msg})
 		case *Explode:
-			if !m.Compound {
+			if !m.Compound && !m.Each {
 				exploded = true
 			}
 			if m.Cond != nil && m.Cond.Op == Gt {
@@ -338,10 +338,13 @@ func diceReadings(src string, d *Dice) []Reading {
 					if m.Compound {
 						bang = "!!"
 					}
+					if m.Each {
+						bang += "e"
+					}
 					out = append(out, Reading{m.At, fmt.Sprintf("%s: %s%s explodes the dice %s (as in rpg-dice-roller); Roll20's %s%s explodes the dice %s (%s here) — write %s for this reading",
 						term, bang, condText(m.Cond), condWords(m.Cond, ""), bang, condText(m.Cond), condWords(r20, ""),
-						with(d, i, &Explode{Compound: m.Compound, Cond: r20, Limit: m.Limit}),
-						with(d, i, &Explode{Compound: m.Compound, Cond: here, Limit: m.Limit}))})
+						with(d, i, &Explode{Compound: m.Compound, Each: m.Each, Cond: r20, Limit: m.Limit}),
+						with(d, i, &Explode{Compound: m.Compound, Each: m.Each, Cond: here, Limit: m.Limit}))})
 				}
 			}
 		case *Matches:
@@ -402,18 +405,24 @@ func diceReadings(src string, d *Dice) []Reading {
 			term, modString(bound))})
 	}
 	if exploded && kept != "" {
-		compound := slices.Clone(d.Mods)
-		for j, m := range compound {
-			if x, ok := m.(*Explode); ok {
-				c := *x
-				c.Compound = true
-				compound[j] = &c
+		// The two spellings that say which reading is meant: !! (each
+		// die with its extra rolls as one, this reading) and !e (every
+		// roll a die of its own, Roll20's and Foundry's).
+		spelled := func(compound bool) string {
+			mods := slices.Clone(d.Mods)
+			for j, m := range mods {
+				if x, ok := m.(*Explode); ok {
+					c := *x
+					c.Compound, c.Each = compound, !compound
+					mods[j] = &c
+				}
 			}
+			c := *d
+			c.Mods = mods
+			return String(&c)
 		}
-		c := *d
-		c.Mods = compound
-		out = append(out, Reading{d.At, fmt.Sprintf("%s: %s keeps or drops each exploded die with its extra rolls as one die (as !! does); Roll20 and Foundry keep and drop the extra rolls as dice of their own, which has no equivalent yet — write %s for this reading",
-			term, kept, String(&c))})
+		out = append(out, Reading{d.At, fmt.Sprintf("%s: %s keeps or drops each exploded die with its extra rolls as one die (as !! does); Roll20 and Foundry keep and drop the extra rolls as dice of their own (%s here) — write %s for this reading",
+			term, kept, spelled(false), spelled(true))})
 	}
 	return out
 }

@@ -23,13 +23,16 @@ type term struct {
 	// compound: the explosion was written !! (the rolls of one die add up
 	// to one value); with ! a counted die's extra rolls count as dice.
 	compound bool
-	kd       []notation.Mod   // keeps and drops, applied left to right
-	success  []*notation.Cond // cs conditions (nil entries: the highest face)
-	fail     []*notation.Cond // cf conditions (nil: the lowest face)
-	hasCS    bool
-	hasCF    bool
-	unique   *notation.Unique  // u, uo: repeats rerolled (at most one)
-	matches  *notation.Matches // mt: the term counts matched sets
+	// each: the explosion was written !e (keep, drop and pools read
+	// every roll as a die of its own).
+	each    bool
+	kd      []notation.Mod   // keeps and drops, applied left to right
+	success []*notation.Cond // cs conditions (nil entries: the highest face)
+	fail    []*notation.Cond // cf conditions (nil: the lowest face)
+	hasCS   bool
+	hasCF   bool
+	unique  *notation.Unique  // u, uo: repeats rerolled (at most one)
+	matches *notation.Matches // mt: the term counts matched sets
 }
 
 // baseDie is the die of a dice term before its modifiers.
@@ -171,7 +174,7 @@ func (c *compiler) takeApart(d *notation.Dice) (*term, error) {
 			if e.Limit == 0 && e.TopProbability() >= 1 {
 				return nil, errAt(m.At, "every face explodes (%d or more), so the die never stops: give a limit (!{3}) or a higher threshold", e.Trigger())
 			}
-			t.explode, t.compound = &e, m.Compound
+			t.explode, t.compound, t.each = &e, m.Compound, m.Each
 		case *notation.Keep, *notation.Drop:
 			t.kd = append(t.kd, m)
 		case *notation.CountSuccess:
@@ -355,6 +358,8 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 		lo, hi = burstRange(*t.explode)
 	}
 	switch {
+	case len(t.kd) > 0 && t.each && t.explode != nil:
+		return c.eachRolls(t)
 	case len(t.kd) > 0:
 		if t.n > MaxPoolDice {
 			return value{}, errAt(t.at, "keep and drop read the dice one by one: at most %d dice", MaxPoolDice)
@@ -429,35 +434,63 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 // dice ranked a..b-1 from the lowest. Keeping more dice than are left
 // keeps them all, dropping more drops them all.
 func (c *compiler) window(t *term) (a, b int, err error) {
-	a, b = 0, t.n
+	ops, err := c.windowOps(t)
+	if err != nil {
+		return 0, 0, err
+	}
+	a, b = applyWindow(ops, t.n)
+	return a, b, nil
+}
+
+// winOp is one keep or drop: n dice, kept or dropped, from the top or the
+// bottom.
+type winOp struct {
+	n         int
+	keep, top bool
+}
+
+// windowOps reads a term's keeps and drops.
+func (c *compiler) windowOps(t *term) ([]winOp, error) {
+	var ops []winOp
 	for _, m := range t.kd {
 		var count notation.Expr
-		what, keep, top := "the number of dice kept", false, false
+		what, op := "the number of dice kept", winOp{}
 		switch m := m.(type) {
 		case *notation.Keep:
-			count, keep, top = m.Count, true, m.End == notation.High
+			count, op.keep, op.top = m.Count, true, m.End == notation.High
 		case *notation.Drop:
-			count, top, what = m.Count, m.End == notation.High, "the number of dice dropped"
+			count, op.top, what = m.Count, m.End == notation.High, "the number of dice dropped"
 		}
-		n := 1
+		op.n = 1
 		if count != nil {
-			if n, err = c.intConst(count, what, 0, MaxDice); err != nil {
-				return 0, 0, err
+			var err error
+			if op.n, err = c.intConst(count, what, 0, MaxDice); err != nil {
+				return nil, err
 			}
 		}
-		n = min(n, b-a)
+		ops = append(ops, op)
+	}
+	return ops, nil
+}
+
+// applyWindow is what keeps and drops leave of n dice: the dice ranked
+// a..b-1 from the lowest.
+func applyWindow(ops []winOp, n int) (a, b int) {
+	a, b = 0, n
+	for _, op := range ops {
+		k := min(op.n, b-a)
 		switch {
-		case keep && top:
-			a = b - n
-		case keep:
-			b = a + n
-		case top:
-			b -= n
+		case op.keep && op.top:
+			a = b - k
+		case op.keep:
+			b = a + k
+		case op.top:
+			b -= k
 		default:
-			a += n
+			a += k
 		}
 	}
-	return a, b, nil
+	return a, b
 }
 
 // windowScore sums score over the dice ranked a..b-1 from the lowest of n
@@ -595,6 +628,9 @@ func (c *compiler) poolDie(d *notation.Dice) (mechanics.Die, int, error) {
 	}
 	if t.unique != nil {
 		return mechanics.Die{}, 0, errAt(t.unique.At, "a pool's dice are rolled independently: unique dice (u, uo) are a dice term of their own (%s, %skh2), not a pool", d, d)
+	}
+	if t.each {
+		return mechanics.Die{}, 0, errAt(d.At, "a pool bound to a name is read die by die, and the rolls of !e as dice of their own are read only in place: write the dice in the call (highest(%s, 2))", d)
 	}
 	if t.n > MaxPoolDice {
 		return mechanics.Die{}, 0, errAt(d.At, "a pool has at most %d dice", MaxPoolDice)
@@ -766,6 +802,9 @@ func (c *compiler) poolCall(e *notation.Call) (value, error) {
 		v.event = e.Name == "all" || e.Name == "any"
 		return v, nil
 	case *notation.Dice:
+		if explodesEach(p) {
+			return c.poolRolls(e, p, st)
+		}
 		die, n, err := c.poolDie(p)
 		if err != nil {
 			return value{}, err

@@ -19,7 +19,8 @@ package rules
 //   - an exploding die rolls again on a roll at its trigger, at most n
 //     times with !{n}; a sum, keep, drop or pool reads each die's chain as
 //     one die (its sum); success counting with ! counts every roll of the
-//     chain as a die, with !! the chain's sum once;
+//     chain as a die, with !! the chain's sum once; with !e a keep, drop
+//     or pool reads every roll of every chain as a die of its own;
 //   - cs counts a die once when any cs condition holds, cf subtracts one
 //     when any cf condition holds;
 //   - a one-liner reports the variable value, or for a comparison at the
@@ -755,6 +756,36 @@ func (o *oracle) tuples(one oDist, n int64, f func(vals []int64, p *big.Rat)) {
 	rec(0, big.NewRat(1, 1))
 }
 
+// each reports an explosion written !e.
+func (t *oTerm) each() bool { return t.explode != nil && t.explode.Each }
+
+// readDice enumerates the dice a keep, drop or pool reads: each die's
+// chain as one value (its sum), or with !e every roll of every chain.
+func (o *oracle) readDice(t *oTerm, f func(vals []int64, p *big.Rat)) {
+	if !t.each() {
+		o.tuples(o.perDie(t, chainSum), t.n, f)
+		return
+	}
+	type chain struct {
+		rolls []int64
+		p     *big.Rat
+	}
+	var chains []chain
+	o.chains(t, func(rolls []int64, p *big.Rat) { chains = append(chains, chain{rolls, p}) })
+	var rec func(j int64, vals []int64, p *big.Rat)
+	rec = func(j int64, vals []int64, p *big.Rat) {
+		if j == t.n {
+			o.step(len(vals))
+			f(vals, p)
+			return
+		}
+		for _, c := range chains {
+			rec(j+1, append(slices.Clone(vals), c.rolls...), new(big.Rat).Mul(p, c.p))
+		}
+	}
+	rec(0, nil, big.NewRat(1, 1))
+}
+
 func (o *oracle) sumN(one oDist, n int64) oDist {
 	acc := oPoint(oZero)
 	for range n {
@@ -797,10 +828,9 @@ func (o *oracle) dice(d *notation.Dice) oDist {
 				ops = append(ops, op{count(m.Count), false, m.End == notation.High})
 			}
 		}
-		one := o.perDie(t, chainSum)
 		out := oDist{}
 		score := o.scorer(t)
-		o.tuples(one, t.n, func(vals []int64, p *big.Rat) {
+		o.readDice(t, func(vals []int64, p *big.Rat) {
 			s := slices.Clone(vals)
 			slices.Sort(s)
 			for _, op := range ops {
@@ -1098,8 +1128,13 @@ func (o *oracle) pool(x *notation.Call) oDist {
 	one := o.perDie(t, chainSum)
 	// The documented limit: a pool's die has at most 64 different faces
 	// (highest, lowest and sum, read as keep and sum nodes, go without it
-	// unless the die explodes).
-	if len(one) > 64 && (t.explode != nil || !slices.Contains([]string{"highest", "lowest", "sum"}, x.Name)) {
+	// unless the die explodes; with !e the die's own faces, and sum is
+	// the exploding dice summed).
+	if t.each() {
+		if len(uniq(t.die.faces)) > 64 && x.Name != "sum" {
+			oFail(oRefused, "a pool's die with %d faces", len(uniq(t.die.faces)))
+		}
+	} else if len(one) > 64 && (t.explode != nil || !slices.Contains([]string{"highest", "lowest", "sum"}, x.Name)) {
 		oFail(oRefused, "a pool's die with %d faces", len(one))
 	}
 	k := int64(1)
@@ -1199,7 +1234,7 @@ func (o *oracle) pool(x *notation.Call) oDist {
 		return oPoint(oInt(stat(nil)))
 	}
 	out := oDist{}
-	o.tuples(one, t.n, func(vals []int64, p *big.Rat) { out.add(oInt(stat(vals)), p) })
+	o.readDice(t, func(vals []int64, p *big.Rat) { out.add(oInt(stat(vals)), p) })
 	return out
 }
 
@@ -1647,7 +1682,7 @@ func (g *oGen) dice(pool bool) string {
 		mods = append(mods, m)
 	}
 	if g.r.IntN(3) == 0 {
-		m := g.pick("!", "!", "!!")
+		m := g.pick("!", "!", "!!", "!e")
 		switch g.r.IntN(6) {
 		case 0, 1:
 		case 2:
@@ -1955,6 +1990,8 @@ var oracleCases = []string{
 	"d6r6!{1}", "d6ro6!{2}", "3d6r<=2kh2", "d6ro", "d6r", "d{-1,0,0,5}ro<=0 + dF", "d{1..3, 5}",
 	"8d6cs>=5", "3d6cs", "3d6cf", "3d6cs>=5cf1", "3d6cs>=2cs<=1", "2d6#>=4", "d6!{2}cs>=5cf1", "2d6!!{2}cs>=8",
 	"3d6!{1}cs6", "2d6!>=5{2}cs>=5", "dF!{2}cs", "2dFcf", "3d4ro1cs4",
+	"3d6!e{2}kh2", "4d4!e{1}dl1", "3d6!e{2}kh1cs>=5", "highest(3d4!e{2}, 2)", "3d6!e>=5{1}dl1kh2", "3d4!e{2}dh1cf1",
+	"lowest(2d6!e>=5{2}, 2)", "count(3d4!e{1} >= 3)", "count(3d4!e{2} == highest(3d4!e{2}))", "sum(2d6!e{2})", "2d6!e{2}", "2d6!e{1}cs>=5",
 	"highest(3d6)", "highest(3d6, 2)", "lowest(3d6, 2)", "sum(2d6!{1})", "count(3d6 >= 5)", "count(3d6 == highest(3d6))",
 	"count(3d6 == lowest(3d6))", "all(3d6 >= 2)", "any(3d6 == 6)", "distinct(3d6)", "largest_set(3d4)", "straight(3d6)",
 	"straight(3dF)", "count(2d6!{1} >= 6)", "highest(2d6ro1)", "all(2d{1,1,2} == 1)",

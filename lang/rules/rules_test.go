@@ -208,6 +208,8 @@ func TestOneLinersBothEngines(t *testing.T) {
 		"min(d20, d20)", "max(3d6, 2d8) // 2", "abs(d6 - d6)", "if d6 >= 4 then 2d6 else d4", "lookup(d10, {1..3: 1, 4..9: 2, _: 3})",
 		"d20 >= 11 and d6 == 6", "dF + dF + dF + dF", "d{1,1,2,3,5,8} + d%", "(d20 + 3) / 2",
 		"8d10!cs>=8", "3d6!cs>=5cf1", "4d6!{2}cs=6", "5d10!>=9cs>=7", "10d10!kh5", "count(5d6!{2} >= 6)", "3d6kh2cs>=5", "6d10!{2}dl2cs>=8cf1",
+		// Every roll a die of its own (!e), unlimited and limited.
+		"5d10!ekh2", "4d6!edl1", "6d6!e>=5kh3", "5d10!edl1kh2cs>=8", "highest(5d10!e, 2)", "count(5d10!e >= 8)", "6d6!e{2}dh2",
 		// Comparisons and clamps of bursting sums (tables of settled counts
 		// in the simulator).
 		// Per-die min and max, unique dice, matched sets (issue 26): the

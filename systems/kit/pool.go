@@ -340,19 +340,30 @@ func PoolOf(die mechanics.Die, n int, st PoolStat) (mechanics.Node, error) {
 	if len(faces) > 64 {
 		return nil, fmt.Errorf("a pool's die may have at most 64 different faces (this one has %d)", len(faces))
 	}
+	ev, _, err := StatEvaluator(st, n, faces)
+	if err != nil {
+		return nil, err
+	}
+	return mechanics.Pool{Die: die, N: n, Eval: ev}, nil
+}
+
+// StatEvaluator is one stat of up to n dice whose distinct faces are faces
+// (ascending, at most 64) as an evaluator that sees the faces themselves,
+// and the stat's fold (its range).
+func StatEvaluator(st PoolStat, n int, faces []int) (mechanics.Evaluator, StatFold, error) {
 	f := st.Fold(n, faces)
 	if f.bits > 64 {
-		return nil, fmt.Errorf("%s of %d dice needs more than 64 bits of state", st.Name(), n)
+		return nil, f, fmt.Errorf("%s of %d dice needs more than 64 bits of state", st.Name(), n)
 	}
 	index := map[int]int{}
 	for i, v := range faces {
 		index[v] = i
 	}
-	return mechanics.Pool{Die: die, N: n, Eval: mechanics.EvalFunc{
+	return mechanics.EvalFunc{
 		StartF: func() uint64 { return f.Start },
 		NextF:  func(s uint64, face, c int) uint64 { return f.next(s, index[face], c) },
 		FinalF: f.Final,
-	}}, nil
+	}, f, nil
 }
 
 func keepOf(st PoolStat) int {
