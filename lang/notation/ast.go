@@ -14,8 +14,8 @@ type Pos struct{ Line, Col, Off int }
 // String is "line L, column C".
 func (p Pos) String() string { return fmt.Sprintf("line %d, column %d", p.Line, p.Col) }
 
-// Expr is one node of an expression: *Num, *Name, *Dice, *Neg, *Binary,
-// *Compare, *Logic, *Not, *If, *Call, *Filter or *Lookup. Pos is where the
+// Expr is one node of an expression: *Num, *Name, *Dice, *Group, *Neg,
+// *Binary, *Compare, *Logic, *Not, *If, *Call, *Filter or *Lookup. Pos is where the
 // node's text begins; String prints the node as canonical text.
 type Expr interface {
 	Pos() Pos
@@ -72,6 +72,21 @@ type Dice struct {
 	Mods  []Mod   // modifiers, in written order
 	// End is where the term's text ends (the position just past it);
 	// zero in a node built by hand.
+	End Pos
+}
+
+// Group is a grouped roll {A, B, …} (Roll20's grouped rolls, Foundry's
+// dice pools): Items, the sub-expressions, each rolled on its own, then
+// Mods in written order, which read the items as whole values (keep and
+// drop whole sums, count the sums that meet a condition) — or, with a
+// single item, keep and drop read its dice ({4d6+3d8}kh4). Mods are *Keep,
+// *Drop, *CountSuccess and *CountFail, each with a count or a condition.
+type Group struct {
+	At    Pos
+	Items []Expr
+	Mods  []Mod
+	// End is where the group's text ends (the position just past its
+	// modifiers); zero in a node built by hand.
 	End Pos
 }
 
@@ -225,6 +240,7 @@ type Case struct {
 func (*Num) exprNode()     {}
 func (*Name) exprNode()    {}
 func (*Dice) exprNode()    {}
+func (*Group) exprNode()   {}
 func (*Neg) exprNode()     {}
 func (*Binary) exprNode()  {}
 func (*Compare) exprNode() {}
@@ -243,6 +259,9 @@ func (e *Name) Pos() Pos { return e.At }
 
 // Pos is where the node's text begins (the count, or "d" without one).
 func (e *Dice) Pos() Pos { return e.At }
+
+// Pos is where the node's text begins (its "{").
+func (e *Group) Pos() Pos { return e.At }
 
 // Pos is where the node's text begins.
 func (e *Neg) Pos() Pos { return e.At }
@@ -274,6 +293,7 @@ func (e *Lookup) Pos() Pos { return e.At }
 func (e *Num) String() string     { return String(e) }
 func (e *Name) String() string    { return String(e) }
 func (e *Dice) String() string    { return String(e) }
+func (e *Group) String() string   { return String(e) }
 func (e *Neg) String() string     { return String(e) }
 func (e *Binary) String() string  { return String(e) }
 func (e *Compare) String() string { return String(e) }
@@ -419,6 +439,13 @@ func Walk(e Expr, f func(Expr) bool) {
 			if x != nil {
 				Walk(x, f)
 			}
+		}
+		for _, m := range e.Mods {
+			walkMod(m, f)
+		}
+	case *Group:
+		for _, x := range e.Items {
+			Walk(x, f)
 		}
 		for _, m := range e.Mods {
 			walkMod(m, f)

@@ -39,7 +39,7 @@
 //	sum       = product { ( "+" | "-" ) product } .
 //	product   = unary { ( "*" | "/" | "//" | "%" ) unary } .
 //	unary     = "-" unary | primary .
-//	primary   = number | name | dice | call | lookup | "(" expr ")" .
+//	primary   = number | name | dice | group | call | lookup | "(" expr ")" .
 //
 //	dice      = [ count ] "d" sides { modifier } .
 //	count     = integer | "(" expr ")" .                   (a name needs parentheses: (n)d6)
@@ -55,6 +55,9 @@
 //	failure   = "cf" [ cond ] .
 //	cond      = ( "=" | "<" | "<=" | ">" | ">=" ) value | value .   (a bare value means "=")
 //	value     = number | "(" expr ")" .                   (after an operator also "-" number)
+//
+//	group     = "{" expr { "," expr } "}" { groupmod } .  (modifiers right after the "}")
+//	groupmod  = keep | drop | "cs" cond | "cf" cond .
 //
 //	call      = function "(" [ expr { "," expr } ] ")" .
 //	lookup    = "lookup" "(" expr "," "{" case { "," case } [ "," ] "}" ")" .
