@@ -315,7 +315,7 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 				return value{}, err
 			}
 		}
-		a, b, err := c.window(t)
+		a, b, err := c.window(t.kd, t.n)
 		if err != nil {
 			return value{}, err
 		}
@@ -378,9 +378,9 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 // drops the lowest, then keeps the highest two of the other three): the
 // dice ranked a..b-1 from the lowest. Keeping more dice than are left
 // keeps them all, dropping more drops them all.
-func (c *compiler) window(t *term) (a, b int, err error) {
-	a, b = 0, t.n
-	for _, m := range t.kd {
+func (c *compiler) window(kd []notation.Mod, n int) (a, b int, err error) {
+	a, b = 0, n
+	for _, m := range kd {
 		var count notation.Expr
 		what, keep, top := "the number of dice kept", false, false
 		switch m := m.(type) {
@@ -389,22 +389,22 @@ func (c *compiler) window(t *term) (a, b int, err error) {
 		case *notation.Drop:
 			count, top, what = m.Count, m.End == notation.High, "the number of dice dropped"
 		}
-		n := 1
+		k := 1
 		if count != nil {
-			if n, err = c.intConst(count, what, 0, MaxDice); err != nil {
+			if k, err = c.intConst(count, what, 0, MaxDice); err != nil {
 				return 0, 0, err
 			}
 		}
-		n = min(n, b-a)
+		k = min(k, b-a)
 		switch {
 		case keep && top:
-			a = b - n
+			a = b - k
 		case keep:
-			b = a + n
+			b = a + k
 		case top:
-			b -= n
+			b -= k
 		default:
-			a += n
+			a += k
 		}
 	}
 	return a, b, nil
