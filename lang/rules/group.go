@@ -99,7 +99,7 @@ func (c *compiler) groupItem(x notation.Expr) (mechanics.Node, int, int, error) 
 	if _, err := constOf(v); err == nil {
 		return nil, 0, 0, errAt(x.Pos(), "an expression of a group must have whole values: %s", x)
 	}
-	return nil, 0, 0, errAt(x.Pos(), "an expression of a group must be a roll of its own or a constant: %s reads a roll bound elsewhere", x)
+	return nil, 0, 0, errAt(x.Pos(), "an expression of a group must be a whole-number roll of its own or a constant: %s is not (a division by a number, or a roll bound elsewhere; a rule file can bind the group instead)", x)
 }
 
 // groupScore is the score of a sum under a group's cs and cf: +1 when it
