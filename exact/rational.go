@@ -491,7 +491,8 @@ func combinations(n mechanics.Node) float64 {
 	case mechanics.Min:
 		return prodCombos(n.Terms)
 	case mechanics.KeepOf:
-		return prodCombos(n.Terms)
+		// Every combination of the terms' values, sorted.
+		return prodCombos(n.Terms) * float64(len(n.Terms))
 	case mechanics.Repeat:
 		return math.Pow(combinations(n.X), float64(n.N))
 	case mechanics.Scale:
