@@ -88,6 +88,8 @@ func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) 
 		return evalOrder(b, n.Terms, true)
 	case mechanics.Min:
 		return evalOrder(b, n.Terms, false)
+	case mechanics.KeepOf:
+		return evalKeepOf(b, n)
 	case mechanics.Keep:
 		d, err := keepDist(b, n)
 		return d, lost(n.Die, d), err

@@ -165,6 +165,12 @@ func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
 			return nil, err
 		}
 		return ratOrder(b, ds, false)
+	case mechanics.KeepOf:
+		ds, err := evalRatAll(b, n.Terms)
+		if err != nil {
+			return nil, err
+		}
+		return ratKeepOf(b, ds, n.Lo, n.Hi, n.Score)
 	case mechanics.Keep:
 		return ratKeep(b, n)
 	case mechanics.Pool:
@@ -191,6 +197,47 @@ func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
 	default:
 		return nil, fmt.Errorf("exact: unsupported node %T", n)
 	}
+}
+
+// ratKeepOf is a KeepOf over every combination of its terms' values.
+func ratKeepOf(bg *engine.Budget, ds []RatDist, lo, hi int, score func(int) int) (RatDist, error) {
+	n := len(ds)
+	vals := make([]int, n)
+	sorted := make([]int, n)
+	out := RatDist{}
+	p := make([]*big.Rat, n+1)
+	p[0] = big.NewRat(1, 1)
+	for i := 1; i <= n; i++ {
+		p[i] = new(big.Rat)
+	}
+	var walk func(i int) error
+	walk = func(i int) error {
+		if i == n {
+			copy(sorted, vals)
+			slices.Sort(sorted)
+			s := 0
+			for _, v := range sorted[lo:hi] {
+				if score != nil {
+					v = score(v)
+				}
+				s += v
+			}
+			out.add(s, p[n])
+			return nil
+		}
+		if err := bg.Tick(64 * n); err != nil {
+			return err
+		}
+		for _, v := range ds[i].Values() {
+			vals[i] = v
+			p[i+1].Mul(p[i], ds[i][v])
+			if err := walk(i + 1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return out, walk(0)
 }
 
 // ratSum is the sum of independent variables.
@@ -447,6 +494,9 @@ func combinations(n mechanics.Node) float64 {
 		return prodCombos(n.Terms)
 	case mechanics.Min:
 		return prodCombos(n.Terms)
+	case mechanics.KeepOf:
+		// Every combination of the terms' values, sorted.
+		return prodCombos(n.Terms) * float64(len(n.Terms))
 	case mechanics.Repeat:
 		return math.Pow(combinations(n.X), float64(n.N))
 	case mechanics.Scale:

@@ -142,6 +142,20 @@ type Max struct{ Terms []Node }
 // Min is the smallest of independent terms.
 type Min struct{ Terms []Node }
 
+// KeepOf is the sum of Score over the independent Terms ranked Lo..Hi−1
+// from the lowest (their values sorted ascending): keeping the K highest
+// of n terms is Lo = n−K, Hi = n; the K lowest, Lo = 0, Hi = K. Unlike
+// Keep, the terms need not be alike (grouped rolls: {4d6, 3d8}kh1, or the
+// dice of several kinds in {4d6+3d8}kh4). Terms of equal value score the
+// same, so ties need no order. Score nil is the value itself; Name says
+// what Score is.
+type KeepOf struct {
+	Terms  []Node
+	Lo, Hi int
+	Score  func(int) int
+	Name   string
+}
+
 // Keep is the sum of the K highest (or lowest) of N rolls of Die.
 type Keep struct {
 	Die     Die
@@ -296,6 +310,7 @@ func (Combine) node() {}
 func (Max) node()     {}
 func (Min) node()     {}
 func (Keep) node()    {}
+func (KeepOf) node()  {}
 func (Pool) node()    {}
 func (Compare) node() {}
 func (Cond) node()    {}
@@ -314,6 +329,8 @@ func Children(n Node) []Node {
 	case Max:
 		return n.Terms
 	case Min:
+		return n.Terms
+	case KeepOf:
 		return n.Terms
 	case Repeat:
 		return []Node{n.X}
@@ -360,6 +377,14 @@ func Validate(n Node) error {
 	case Min:
 		if len(n.Terms) == 0 {
 			return fmt.Errorf("min of no terms")
+		}
+		return validateAll(n.Terms)
+	case KeepOf:
+		if len(n.Terms) == 0 {
+			return fmt.Errorf("keep of no terms")
+		}
+		if n.Lo < 0 || n.Lo > n.Hi || n.Hi > len(n.Terms) {
+			return fmt.Errorf("keeping the terms ranked %d..%d of %d is impossible", n.Lo, n.Hi-1, len(n.Terms))
 		}
 		return validateAll(n.Terms)
 	case Repeat:

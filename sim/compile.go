@@ -100,6 +100,8 @@ func compile(n mechanics.Node) (sampler, error) {
 			return nil, err
 		}
 		return fuse(s[0], s[1], n.F), nil
+	case mechanics.KeepOf:
+		return compileKeepOf(n)
 	case mechanics.Keep:
 		return compilePool(n.Die, n.N, keepEval{n: n.N, k: n.K, highest: n.Highest})
 	case mechanics.Pool:
@@ -944,6 +946,45 @@ func (p *repeatSampler) sample(r *source) int {
 	s := 0
 	for i := 0; i < p.n; i++ {
 		s += p.x.sample(r)
+	}
+	return s
+}
+
+// compileKeepOf draws every term, sorts the values and sums the score of
+// those in the window (KeepOf: grouped rolls).
+func compileKeepOf(n mechanics.KeepOf) (sampler, error) {
+	terms, err := compileAll(n.Terms...)
+	if err != nil {
+		return nil, err
+	}
+	return &keepOfSampler{terms: terms, lo: n.Lo, hi: n.Hi, score: n.Score, vals: make([]int, len(terms))}, nil
+}
+
+type keepOfSampler struct {
+	terms  []sampler
+	lo, hi int
+	score  func(int) int
+	vals   []int // scratch: the values of one trial
+}
+
+func (k *keepOfSampler) sample(r *source) int {
+	v := k.vals
+	for i, t := range k.terms {
+		// Insertion sort as the values come: groups are small.
+		x := t.sample(r)
+		j := i
+		for j > 0 && v[j-1] > x {
+			v[j] = v[j-1]
+			j--
+		}
+		v[j] = x
+	}
+	s := 0
+	for _, x := range v[k.lo:k.hi] {
+		if k.score != nil {
+			x = k.score(x)
+		}
+		s += x
 	}
 	return s
 }

@@ -14,8 +14,8 @@ type Pos struct{ Line, Col, Off int }
 // String is "line L, column C".
 func (p Pos) String() string { return fmt.Sprintf("line %d, column %d", p.Line, p.Col) }
 
-// Expr is one node of an expression: *Num, *Name, *Dice, *Neg, *Binary,
-// *Compare, *Logic, *Not, *If, *Call, *Filter or *Lookup. Pos is where the
+// Expr is one node of an expression: *Num, *Name, *Dice, *Group, *Neg,
+// *Binary, *Compare, *Logic, *Not, *If, *Call, *Filter or *Lookup. Pos is where the
 // node's text begins; String prints the node as canonical text.
 type Expr interface {
 	Pos() Pos
@@ -77,6 +77,21 @@ type Dice struct {
 	// "Fire"), or "". It changes nothing the term computes; a one-line
 	// rule reports each labelled term as a variable of its own.
 	Label string
+}
+
+// Group is a grouped roll {A, B, …} (Roll20's grouped rolls, Foundry's
+// dice pools): Items, the sub-expressions, each rolled on its own, then
+// Mods in written order, which read the items as whole values (keep and
+// drop whole sums, count the sums that meet a condition) — or, with a
+// single item, keep and drop read its dice ({4d6+3d8}kh4). Mods are *Keep,
+// *Drop, *CountSuccess and *CountFail, each with a count or a condition.
+type Group struct {
+	At    Pos
+	Items []Expr
+	Mods  []Mod
+	// End is where the group's text ends (the position just past its
+	// modifiers); zero in a node built by hand.
+	End Pos
 }
 
 // Neg is -X.
@@ -229,6 +244,7 @@ type Case struct {
 func (*Num) exprNode()     {}
 func (*Name) exprNode()    {}
 func (*Dice) exprNode()    {}
+func (*Group) exprNode()   {}
 func (*Neg) exprNode()     {}
 func (*Binary) exprNode()  {}
 func (*Compare) exprNode() {}
@@ -247,6 +263,9 @@ func (e *Name) Pos() Pos { return e.At }
 
 // Pos is where the node's text begins (the count, or "d" without one).
 func (e *Dice) Pos() Pos { return e.At }
+
+// Pos is where the node's text begins (its "{").
+func (e *Group) Pos() Pos { return e.At }
 
 // Pos is where the node's text begins.
 func (e *Neg) Pos() Pos { return e.At }
@@ -278,6 +297,7 @@ func (e *Lookup) Pos() Pos { return e.At }
 func (e *Num) String() string     { return String(e) }
 func (e *Name) String() string    { return String(e) }
 func (e *Dice) String() string    { return String(e) }
+func (e *Group) String() string   { return String(e) }
 func (e *Neg) String() string     { return String(e) }
 func (e *Binary) String() string  { return String(e) }
 func (e *Compare) String() string { return String(e) }
@@ -471,6 +491,13 @@ func Walk(e Expr, f func(Expr) bool) {
 			if x != nil {
 				Walk(x, f)
 			}
+		}
+		for _, m := range e.Mods {
+			walkMod(m, f)
+		}
+	case *Group:
+		for _, x := range e.Items {
+			Walk(x, f)
 		}
 		for _, m := range e.Mods {
 			walkMod(m, f)

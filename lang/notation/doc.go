@@ -39,7 +39,7 @@
 //	sum       = product { ( "+" | "-" ) product } .
 //	product   = unary { ( "*" | "/" | "//" | "%" ) unary } .
 //	unary     = "-" unary | primary .
-//	primary   = number | name | dice | call | lookup | "(" expr ")" .
+//	primary   = number | name | dice | group | call | lookup | "(" expr ")" .
 //
 //	dice      = [ count ] "d" sides { modifier } .
 //	count     = integer | "(" expr ")" .                   (a name needs parentheses: (n)d6)
@@ -58,6 +58,9 @@
 //	matches   = "mt" [ n ] [ cond ] .                     (cond with its operator: mt=5)
 //	cond      = ( "=" | "<" | "<=" | ">" | ">=" ) value | value .   (a bare value means "=")
 //	value     = number | "(" expr ")" .                   (after an operator also "-" number)
+//
+//	group     = "{" expr { "," expr } "}" { groupmod } .  (modifiers right after the "}")
+//	groupmod  = keep | drop | "cs" cond | "cf" cond .
 //
 //	call      = function "(" [ expr { "," expr } ] ")" .
 //	lookup    = "lookup" "(" expr "," "{" case { "," case } [ "," ] "}" ")" .

@@ -550,7 +550,7 @@ func (p *parser) parsePrimary() Expr {
 	}
 	switch {
 	case t.is("{"):
-		p.failAt(t.off, "%s", p.groupMessage(t.off))
+		return p.parseGroup(t.off)
 	case t.text == "[":
 		if msg := p.bracketMessage(t.off); msg != "" {
 			p.failAt(t.off, "%s", msg)
@@ -569,6 +569,87 @@ func (p *parser) parsePrimary() Expr {
 	}
 	p.failAt(t.off, "expected an expression, found %s%s", p.desc(t), hint)
 	return nil
+}
+
+// parseGroup reads a grouped roll {A, B, …} and its modifiers; the "{"
+// is at open.
+func (p *parser) parseGroup(open int) Expr {
+	p.next()
+	p.enter(open)
+	defer p.leave()
+	g := &Group{At: p.pos(open)}
+	if u := p.peek(); u.is("}") {
+		p.failAt(u.off, "a group {…} needs at least one expression ({4d6, 3d8}kh1)")
+	}
+	for {
+		g.Items = append(g.Items, p.parseExpr())
+		u := p.peek()
+		if u.is(",") {
+			p.next()
+			continue
+		}
+		if u.is("}") {
+			break
+		}
+		op := p.pos(open)
+		p.failAt(u.off, `expected "," or "}" in the group at line %d, column %d, found %s%s`, op.Line, op.Col, p.desc(u), p.afterOperand(u))
+	}
+	p.next()
+	p.parseGroupMods(g)
+	g.End = p.pos(p.off)
+	return g
+}
+
+// parseGroupMods reads the modifiers right after a group's "}": keep, drop,
+// cs and cf (a condition required).
+func (p *parser) parseGroupMods(g *Group) {
+	for {
+		off := p.off
+		switch c := p.at(off); {
+		case c == 'k' || c == 'd' && p.at(off+1) != 'f':
+			keep := c == 'k'
+			end := High
+			if !keep {
+				end = Low
+			}
+			p.off++
+			switch p.at(p.off) {
+			case 'h':
+				end = High
+				p.off++
+			case 'l':
+				end = Low
+				p.off++
+			}
+			n := p.modCount()
+			if keep {
+				g.Mods = append(g.Mods, &Keep{At: p.pos(off), End: end, Count: n})
+			} else {
+				g.Mods = append(g.Mods, &Drop{At: p.pos(off), End: end, Count: n})
+			}
+		case c == 'c' && (p.at(off+1) == 's' || p.at(off+1) == 'f'):
+			success := p.at(off+1) == 's'
+			p.off += 2
+			cond := p.parseCond(off, false)
+			if cond == nil {
+				p.failAt(off, "%s after a group needs a condition on the sums, such as %s>=21 (a group has no highest or lowest face)", p.src[off:off+2], p.src[off:off+2])
+			}
+			if success {
+				g.Mods = append(g.Mods, &CountSuccess{At: p.pos(off), Cond: cond})
+			} else {
+				g.Mods = append(g.Mods, &CountFail{At: p.pos(off), Cond: cond})
+			}
+		case isWord(c) || c == '!' || c == '#':
+			w := p.word(off)
+			if !isWord(c) {
+				w = strconv.Quote(string(c))
+			}
+			p.failAt(off, "unknown modifier %s after the group %s — a group takes kh, kl, k, dh, dl, d (keep or drop whole sums), cs and cf (count the sums that meet a condition: cs>=21)",
+				w, clip(p.src[g.At.Off:off]))
+		default:
+			return
+		}
+	}
 }
 
 // num is the literal text at off as a *Num.

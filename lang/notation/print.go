@@ -98,6 +98,18 @@ func (p *printer) expr(e Expr, outer int) {
 			break
 		}
 		p.dice(e)
+	case *Group:
+		p.WriteByte('{')
+		for i, x := range e.Items {
+			if i > 0 {
+				p.WriteString(", ")
+			}
+			p.expr(x, lvlIf)
+		}
+		p.WriteByte('}')
+		for _, m := range e.Mods {
+			p.mod(m)
+		}
 	case *Neg:
 		p.group(lvlUnary, outer, func() {
 			p.WriteByte('-')

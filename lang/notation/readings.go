@@ -39,6 +39,9 @@ func Readings(src string, e Expr) []Reading {
 			if r, ok := gluedTarget(src, x); ok {
 				out = append(out, r)
 			}
+			if r, ok := groupTarget(src, x); ok {
+				out = append(out, r)
+			}
 		case *Dice:
 			out = append(out, diceReadings(src, x)...)
 		}
@@ -104,6 +107,42 @@ func gluedTarget(src string, c *Compare) (Reading, bool) {
 		return Reading{}, false
 	}
 	return Reading{c.OpAt, fmt.Sprintf("%s: here the total compared with %s; %s — %s", form, String(c.Y), there, total)}, true
+}
+
+// groupTarget is the reading of a comparison written right after a group
+// ({3d20+5, 2d20}>21): here the group's total against the number, in
+// Roll20 and rpg-dice-roller a count of the sums that meet it (Roll20's >
+// includes the number).
+func groupTarget(src string, c *Compare) (Reading, bool) {
+	g, ok := c.X.(*Group)
+	if !ok || g.End.Off == 0 || g.End.Off != c.OpAt.Off || g.End.Off > len(src) {
+		return Reading{}, false
+	}
+	if slices.ContainsFunc(g.Mods, func(m Mod) bool {
+		switch m.(type) {
+		case *CountSuccess, *CountFail:
+			return true
+		}
+		return false
+	}) {
+		return Reading{}, false
+	}
+	text, v, y := src[g.At.Off:g.End.Off], operand(c.Y), String(c.Y)
+	var there string
+	switch c.Op {
+	case Gt:
+		there = fmt.Sprintf("Roll20 counts the sums of at least %s (%scs>=%s here), rpg-dice-roller the sums over %s (%scs>%s)", y, text, v, y, text, v)
+	case Ge:
+		there = fmt.Sprintf("Roll20 and rpg-dice-roller count the sums of at least %s (%scs>=%s here)", y, text, v)
+	case Lt:
+		there = fmt.Sprintf("Roll20 counts the sums of at most %s (%scs<=%s here), rpg-dice-roller the sums under %s (%scs<%s)", y, text, v, y, text, v)
+	case Le:
+		there = fmt.Sprintf("Roll20 and rpg-dice-roller count the sums of at most %s (%scs<=%s here)", y, text, v)
+	default:
+		return Reading{}, false
+	}
+	return Reading{c.OpAt, fmt.Sprintf("%s%s%s: here the group's total compared with %s; %s — write (%s) %s %s for the total",
+		text, cmpOpNames[c.Op], y, y, there, text, cmpOpNames[c.Op], y)}, true
 }
 
 // condWords says which dice a condition picks: "showing 1", "under 2", …;

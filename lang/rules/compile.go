@@ -245,6 +245,8 @@ func (c *compiler) compileNode(e notation.Expr) (value, error) {
 		return c.name(e)
 	case *notation.Dice:
 		return c.dice(e)
+	case *notation.Group:
+		return c.group(e)
 	case *notation.Neg:
 		x, err := c.compile(e.X)
 		if err != nil {

@@ -370,7 +370,7 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 				return value{}, err
 			}
 		}
-		a, b, err := c.window(t)
+		a, b, err := c.window(t.kd, t.n)
 		if err != nil {
 			return value{}, err
 		}
@@ -433,12 +433,12 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 // drops the lowest, then keeps the highest two of the other three): the
 // dice ranked a..b-1 from the lowest. Keeping more dice than are left
 // keeps them all, dropping more drops them all.
-func (c *compiler) window(t *term) (a, b int, err error) {
-	ops, err := c.windowOps(t)
+func (c *compiler) window(kd []notation.Mod, n int) (a, b int, err error) {
+	ops, err := c.windowOps(kd)
 	if err != nil {
 		return 0, 0, err
 	}
-	a, b = applyWindow(ops, t.n)
+	a, b = applyWindow(ops, n)
 	return a, b, nil
 }
 
@@ -450,9 +450,9 @@ type winOp struct {
 }
 
 // windowOps reads a term's keeps and drops.
-func (c *compiler) windowOps(t *term) ([]winOp, error) {
+func (c *compiler) windowOps(kd []notation.Mod) ([]winOp, error) {
 	var ops []winOp
-	for _, m := range t.kd {
+	for _, m := range kd {
 		var count notation.Expr
 		what, op := "the number of dice kept", winOp{}
 		switch m := m.(type) {
@@ -868,7 +868,7 @@ func (c *compiler) uniqueOrMatches(t *term) (value, error) {
 		ev = matchEval(size, test)
 		lo, hi = 0, t.n/size
 	case len(t.kd) > 0:
-		a, b, err := c.window(t)
+		a, b, err := c.window(t.kd, t.n)
 		if err != nil {
 			return value{}, err
 		}

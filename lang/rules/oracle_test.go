@@ -317,6 +317,8 @@ func (o *oracle) eval(x notation.Expr) oDist {
 		return oPoint(oZero) // a parameter not set is 0
 	case *notation.Dice:
 		return o.dice(x)
+	case *notation.Group:
+		return o.group(x)
 	case *notation.Neg:
 		return o.unary(o.eval(x.X), func(v *big.Rat) *big.Rat { return new(big.Rat).Neg(v) })
 	case *notation.Binary:
@@ -2037,7 +2039,7 @@ var oracleCases = []string{
 // machine must not turn into a skip, and a skip into a failure).
 func TestOracleCases(t *testing.T) {
 	t.Parallel()
-	for _, src := range oracleCases {
+	for _, src := range append(slices.Clone(oracleCases), groupCases...) {
 		t.Run(src, func(t *testing.T) {
 			t.Parallel()
 			switch v, msg := checkOracle(src, 2_000_000, 0); v {

@@ -37,7 +37,7 @@ func (c *compiler) eachRolls(t *term) (value, error) {
 	if t.n > MaxPoolDice {
 		return value{}, errAt(t.at, "keep and drop read the dice one by one: at most %d dice", MaxPoolDice)
 	}
-	ops, err := c.windowOps(t)
+	ops, err := c.windowOps(t.kd)
 	if err != nil {
 		return value{}, err
 	}
