@@ -18,7 +18,6 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/oddsmith/oddsmith/engine"
-	"github.com/oddsmith/oddsmith/lang/notation"
 	"github.com/oddsmith/oddsmith/lang/rules"
 	"github.com/oddsmith/oddsmith/mechanics"
 	"github.com/oddsmith/oddsmith/reports"
@@ -286,7 +285,7 @@ func ParsePlan(reg *mechanics.Registry, file string, src []byte) (*Plan, error) 
 	if err != nil {
 		return nil, err
 	}
-	if _, err := notation.DialectNamed(p.Dialect); err != nil {
+	if err := rules.CheckDialect(p.Dialect); err != nil {
 		return nil, &PlanError{file, keyLine(src, "dialect"), err}
 	}
 	if err := p.loadRules(reg, file, src); err != nil {
@@ -658,27 +657,14 @@ func (p *Plan) configureAny(id, expr string, set map[string]any) (*mechanics.Mec
 	case expr == "":
 		return p.configure(id, set)
 	}
-	d, err := notation.DialectNamed(p.Dialect)
+	r, readings, err := rules.FromExprIn(expr, p.Dialect)
 	if err != nil {
 		return nil, mechanics.Config{}, err
 	}
-	x, err := notation.ParseIn(expr, d)
-	switch {
-	case err != nil && d != notation.Oddsmith:
-		return nil, mechanics.Config{}, mechanics.Invalid("expr: %w (read as %s)", err, d.Title())
-	case err == nil && d != notation.Oddsmith:
-		expr = notation.String(x)
-	case err == nil:
-		for _, r := range notation.Readings(expr, x) {
-			line := fmt.Sprintf("expr %q: %s", expr, r.Msg)
-			if !slices.Contains(p.Readings, line) {
-				p.Readings = append(p.Readings, line)
-			}
+	for _, line := range readings {
+		if !slices.Contains(p.Readings, line) {
+			p.Readings = append(p.Readings, line)
 		}
-	}
-	r, err := rules.FromExpr(expr)
-	if err != nil {
-		return nil, mechanics.Config{}, err
 	}
 	m := r.Mechanic()
 	sets, err := setStrings(set)

@@ -166,3 +166,40 @@ func reserved(name string) string {
 	}
 	return ""
 }
+
+// FromExprIn is FromExpr of a text written in the dialect named dialect
+// ("" or "oddsmith": oddsmith's own; see notation.Dialect): the rule is
+// that of oddsmith's form of the text's meaning. In oddsmith's dialect it
+// also returns the forms of the text another dice tool reads otherwise
+// (notation.Readings), each "expr "TEXT": message".
+func FromExprIn(src, dialect string) (*Rule, []string, error) {
+	d, err := notation.DialectNamed(dialect)
+	if err != nil {
+		return nil, nil, mechanics.Invalid("%w", err)
+	}
+	x, err := notation.ParseIn(src, d)
+	if err != nil {
+		if d != notation.Oddsmith {
+			return nil, nil, mechanics.Invalid("--expr: %w (read as %s)", err, d.Title())
+		}
+		return nil, nil, mechanics.Invalid("--expr: %w", err)
+	}
+	var readings []string
+	if d != notation.Oddsmith {
+		src = notation.String(x)
+	} else {
+		for _, r := range notation.Readings(src, x) {
+			readings = append(readings, fmt.Sprintf("expr %q: %s", src, r.Msg))
+		}
+	}
+	r, err := FromExpr(src)
+	return r, readings, err
+}
+
+// CheckDialect says whether a dialect's name is known ("" is oddsmith's).
+func CheckDialect(name string) error {
+	if _, err := notation.DialectNamed(name); err != nil {
+		return mechanics.Invalid("%w", err)
+	}
+	return nil
+}
