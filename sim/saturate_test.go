@@ -67,8 +67,8 @@ func oracleSaturating(terms []mechanics.Node, f func(int) int, sat int) map[int]
 			d := max(depth, 0)
 			roll(t.Die, func(fc int, q *big.Rat) {
 				pq := new(big.Rat).Mul(p, q)
-				if fc >= t.Trigger() && (t.Limit == 0 || d < t.Limit) {
-					rec(i, partial+fc, d+1, pq)
+				if t.Bursts(fc) && (t.Limit == 0 || d < t.Limit) {
+					rec(i, partial+t.BurstAdds(fc), d+1, pq)
 					return
 				}
 				rec(i+1, partial+fc, -1, pq)

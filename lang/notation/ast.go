@@ -329,14 +329,19 @@ type Drop struct {
 
 // Explode rolls another die of the same kind for each die that meets Cond
 // (nil: shows its highest face), and again for each new die that does.
-// Limit nil is unbounded (bursting, Roll20's "!"); otherwise it is the most
-// extra rolls per die ("!{3}"). Compound ("!!") adds the extra rolls to the
-// die that exploded, which stays one die.
+// Cond may name any faces ("!=5", "!<=3"). Limit nil is unbounded
+// (bursting, Roll20's "!"); otherwise it is the most extra rolls per die
+// ("!{3}"). Compound ("!!") adds the extra rolls to the die that exploded,
+// which stays one die. Penetrate ("!p", "!!p", written right after the
+// "!" or "!!" and before the condition: "d6!p>=5{3}") counts every extra
+// roll one less than it shows; whether it explodes again is judged on the
+// face shown.
 type Explode struct {
-	At       Pos
-	Compound bool
-	Cond     *Cond
-	Limit    Expr
+	At        Pos
+	Compound  bool
+	Penetrate bool
+	Cond      *Cond
+	Limit     Expr
 }
 
 // Reroll rerolls a die that meets Cond (nil: shows its lowest face):

@@ -97,6 +97,9 @@ func treeMod(m Mod) string {
 		if m.Compound {
 			name = "compound"
 		}
+		if m.Penetrate {
+			name += "-penetrate"
+		}
 		return fmt.Sprintf("(%s%s limit %s)", name, treeCond(m.Cond), tree(m.Limit))
 	case *Reroll:
 		name := "reroll"

@@ -290,8 +290,6 @@ func (p *parser) foreignModifier(d *Dice, off int) string {
 		return fmt.Sprintf("\"sf\" is Foundry's subtract failures (the failed dice's values are taken away), which has no equivalent yet; see %s", translating)
 	case strings.HasPrefix(rest, "s"):
 		return fmt.Sprintf("%q sorts the dice, which does not change the distribution: leave it out (%s)", p.word(off)[1:len(p.word(off))-1], term)
-	case strings.HasPrefix(rest, "p") && off > 0 && p.src[off-1] == '!':
-		return fmt.Sprintf("penetrating dice (!p: each extra roll counts one less) are not supported yet; see %s", translating)
 	case strings.HasPrefix(rest, "u"):
 		return fmt.Sprintf("\"u\" (rpg-dice-roller's unique: reroll dice that repeat a face) is not supported yet; see %s", translating)
 	case strings.HasPrefix(rest, "mt"):

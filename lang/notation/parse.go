@@ -734,7 +734,11 @@ func (p *parser) parseMods(d *Dice) {
 				p.failAt(off, "the dice already explode: one explode modifier (! or !!) per dice term")
 			}
 			exploded = true
-			x := &Explode{At: p.pos(off), Compound: compound, Cond: p.parseCond(off, false)}
+			penetrate := p.at(p.off) == 'p'
+			if penetrate {
+				p.off++
+			}
+			x := &Explode{At: p.pos(off), Compound: compound, Penetrate: penetrate, Cond: p.parseCond(off, false)}
 			if p.at(p.off) == '{' {
 				open := p.off
 				p.next()

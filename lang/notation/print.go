@@ -285,6 +285,9 @@ func (p *printer) mod(m Mod) {
 		if m.Compound {
 			p.WriteByte('!')
 		}
+		if m.Penetrate {
+			p.WriteByte('p')
+		}
 		p.cond(m.Cond)
 		if m.Limit != nil {
 			p.WriteByte('{')

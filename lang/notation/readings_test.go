@@ -32,13 +32,15 @@ var readingCases = []struct {
 	{"d20ro<2", []string{"line 1, column 4: d20ro<2: ro<2 rerolls once a die under 2; Roll20's ro<2 rerolls once a die of at most 2 (d20ro<=2 here) — write d20ro<=1 for this reading"}},
 	{"1d20rr>18", []string{"line 1, column 5: 1d20rr>18: rr>18 is two rerolls here, r (of the lowest face) and r>18; Foundry's rr>18 is one, rerolling the dice over 18 until they show another face (1d{1..18} here) — write 1d{2..18} for this reading"}},
 	{"3d6!>5", []string{"line 1, column 4: 3d6!>5: !>5 explodes the dice over 5 (as in rpg-dice-roller); Roll20's !>5 explodes the dice of at least 5 (3d6!>=5 here) — write 3d6!>=6 for this reading"}},
+	{"3d6!<3", []string{"line 1, column 4: 3d6!<3: !<3 explodes the dice under 3 (as in rpg-dice-roller); Roll20's !<3 explodes the dice of at most 3 (3d6!<=3 here) — write 3d6!<=2 for this reading"}},
+	{"3d6!!p>4{2}", []string{"line 1, column 4: 3d6!!p>4{2}: !!p>4 explodes the dice over 4 (as in rpg-dice-roller); Roll20's !!p>4 explodes the dice of at least 4 (3d6!!p>=4{2} here) — write 3d6!!p>=5{2} for this reading"}},
 	{"d6r(n)", []string{"line 1, column 3: d6r(n): r(n) rerolls the dice showing (n) until they show another face (as in Roll20 and rpg-dice-roller); Foundry's r rerolls once (d6ro(n) here)"}},
 	// Explode, then keep or drop.
 	{"5d10!k2", []string{"line 1, column 1: 5d10!k2: k2 keeps or drops each exploded die with its extra rolls as one die (as !! does); Roll20 and Foundry keep and drop the extra rolls as dice of their own, which has no equivalent yet — write 5d10!!kh2 for this reading"}},
 	{"4d6!d1", []string{"line 1, column 1: 4d6!d1: d1 keeps or drops each exploded die with its extra rolls as one die (as !! does); Roll20 and Foundry keep and drop the extra rolls as dice of their own, which has no equivalent yet — write 4d6!!dl1 for this reading"}},
 	// Forms every tool reads alike, or that only oddsmith reads.
 	{"3d6 > 3", nil}, {"(3d6)>3", nil}, {"d20+5>=15", nil}, {"8d10#>=7", nil}, {"5d10!!k2", nil}, {"d20ro1", nil},
-	{"d{2..6}", nil}, {"3d6!>=5", nil}, {"4d6kh3", nil}, {"count(5d6 >= 5)", nil}, {"8d10!#>=8", nil}, {"2d10!", nil},
+	{"d{2..6}", nil}, {"3d6!>=5", nil}, {"3d6!p<=2", nil}, {"d6!=5", nil}, {"4d6kh3", nil}, {"count(5d6 >= 5)", nil}, {"8d10!#>=8", nil}, {"2d10!", nil},
 	{"8d10#>=7 >= 3", nil}, {"if d20 >= 11 then 2d6 else d6", nil},
 }
 
