@@ -214,6 +214,10 @@ func TestOneLinersBothEngines(t *testing.T) {
 		// Comparisons and clamps of bursting sums (tables of settled counts
 		// in the simulator).
 		"if 2d10! + d20 > 25 then d6 else 0", "clamp(d8 + 3d6! - 4, 0, 30)", "if d6! > 4 then 1 else 0", "if d4!>=3 + d4!>=3 <= 6 then 2 else d4",
+		// Explosions on any faces and penetrating dice, in sums, keeps,
+		// pools and counts.
+		"3d6!=5", "2d6!<=2 + d4", "4dF!=-1", "d6!p + d6!p", "3d6!p>=5{3}", "4d6!p{2}kh3", "5d10!p#>=8", "6d6!p{2}cs>=5cf1",
+		"4d6!<3cs>=5", "3d6!!p{2}cs>=10", "count(4d6!p{1} >= 6)", "if 3d6!p > 14 then 1 else 0",
 	} {
 		t.Run(src, func(t *testing.T) {
 			t.Parallel()
