@@ -6,7 +6,8 @@ import (
 )
 
 // planWork is the work of a model's dice read one by one — its keeps
-// (keepWork) and its pools (at least one evaluator state a face) —
+// (keepWork), its pools (at least one evaluator state a face) and its
+// explosions (explodeWork) —
 // summed over the whole model before any of it runs, in the units
 // the engine ticks, so that a model whose keeps together would run past
 // engine.MaxWork is refused before it starts rather than when its ticks
@@ -26,6 +27,10 @@ func planWork(n mechanics.Node, stop float64) float64 {
 			if n.N >= 0 {
 				w := float64(n.N + 1)
 				work += float64(len(n.Die.Faces)) * (w * w / 2)
+			}
+		case mechanics.Explode:
+			if len(n.Die.Faces) > 0 && (n.Limit > 0 || n.TopProbability() < 1) {
+				work += explodeWork(n)
 			}
 		}
 	})
@@ -55,4 +60,30 @@ func planModel(b *engine.Budget, n mechanics.Node) error {
 		return nil
 	}
 	return b.Plan(planWork(n, engine.MaxWork))
+}
+
+// explodeWork is the work of explode: a face per level for a die that
+// bursts on one face; otherwise, at each of the depth+1 levels, a face
+// for each sum so far of the rolls that burst, held densely: after j of
+// them j·span+1 sums (span: the spread of what a bursting roll adds).
+func explodeWork(e mechanics.Explode) float64 {
+	ft := dieTable(e.Die)
+	nf := float64(len(ft.faces))
+	bursts := e.Burster()
+	k, lo, hi := 0, 0, 0
+	for _, f := range ft.faces {
+		if bursts(f) {
+			a := e.BurstAdds(f)
+			if k == 0 {
+				lo, hi = a, a
+			}
+			k, lo, hi = k+1, min(lo, a), max(hi, a)
+		}
+	}
+	d := float64(e.ExactDepth())
+	if k <= 1 {
+		return nf * (d + 1)
+	}
+	// Σ_{j=0..d} (j·span + 1)
+	return nf * ((d + 1) + float64(hi-lo)*d*(d+1)/2)
 }

@@ -280,33 +280,47 @@ func (e Explode) BurstAdds(f int) int {
 }
 
 // BurstFaces says in words which rolls burst ("6", "5 or more", "1, 2 or
-// 3"), for messages.
+// 3", "1 to 99 or 101"), for messages: runs of three faces or more are
+// written as ranges, and past eight parts the rest is counted.
 func (e Explode) BurstFaces() string {
 	if e.ByThreshold && len(e.On) == 0 {
 		return fmt.Sprintf("%d or more", e.Threshold)
 	}
 	var fs []int
+	bursts := e.Burster()
 	for _, f := range e.Die.Faces {
-		if e.Bursts(f) && !slices.Contains(fs, f) {
+		if bursts(f) {
 			fs = append(fs, f)
 		}
 	}
-	slices.Sort(fs)
 	if len(fs) == 0 {
-		fs = slices.Sorted(slices.Values(e.On))
+		fs = slices.Clone(e.On)
 	}
-	var b strings.Builder
-	for i, f := range fs {
-		switch {
-		case i == 0:
-		case i == len(fs)-1:
-			b.WriteString(" or ")
-		default:
-			b.WriteString(", ")
+	slices.Sort(fs)
+	fs = slices.Compact(fs)
+	var parts []string
+	for i := 0; i < len(fs); {
+		j := i
+		for j+1 < len(fs) && fs[j+1] == fs[j]+1 {
+			j++
 		}
-		fmt.Fprintf(&b, "%d", f)
+		switch {
+		case j-i >= 2:
+			parts = append(parts, fmt.Sprintf("%d to %d", fs[i], fs[j]))
+		case j > i:
+			parts = append(parts, fmt.Sprint(fs[i]), fmt.Sprint(fs[j]))
+		default:
+			parts = append(parts, fmt.Sprint(fs[i]))
+		}
+		i = j + 1
 	}
-	return b.String()
+	if len(parts) > 8 {
+		parts = append(parts[:7], fmt.Sprintf("%d more", len(parts)-7))
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
 // DefaultTolerance is the probability mass an unlimited Explode may leave

@@ -164,7 +164,7 @@ func TestOneLinerErrors(t *testing.T) {
 		{"4d6kh3 +", "line 1"},
 		{"(n)d6", "the number of dice must be a whole number"},
 		{"d6!>=1", "never stops"},
-		{"d6!<=6", "every face explodes (1, 2, 3, 4, 5 or 6), so the die never stops: give a limit (!{3}) or explode on fewer faces"},
+		{"d6!<=6", "every face explodes (1 to 6), so the die never stops: give a limit (!{3}) or explode on fewer faces"},
 		{"d6!<1", "the die never shows less than 1, so it never explodes"},
 		{"2d6!=7", "the die never shows 7, so it never explodes"},
 		{"3d6!p>=5{3}cs>=5", "an extra 5 counts as 4: 0, an extra 6 as 5: 1"},
