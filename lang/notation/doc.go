@@ -49,7 +49,7 @@
 //	keep      = ( "kh" | "kl" | "k" ) [ n ] .              (k is kh)
 //	drop      = ( "dh" | "dl" | "d" ) [ n ] .              (d is dl)
 //	n         = integer | "(" expr ")" .                   (absent: 1)
-//	explode   = ( "!" | "!!" ) [ cond ] [ "{" expr "}" ] .  (at most one per dice term)
+//	explode   = ( "!" | "!!" ) [ "p" ] [ cond ] [ "{" expr "}" ] .  (at most one per dice term)
 //	reroll    = ( "r" | "ro" ) [ cond ] .
 //	success   = "cs" [ cond ] | "#" cond .
 //	failure   = "cf" [ cond ] .
@@ -127,6 +127,8 @@
 //	!{3}  !>=9{3}           explode at most 3 times per die (a limited explode)
 //	!!  !!>=5  !!{2}        compounding: the extra rolls add to the die that exploded, so it
 //	                        stays one die (for keep, drop and counting)
+//	!p  !!p  !p>=5{3}       penetrating: every extra roll counts one less than its face (the
+//	                        p right after ! or !!, before the condition and the limit)
 //	r  r1  r<=2  r(x)       reroll while the condition holds (r alone: the lowest face)
 //	ro  ro<3                reroll once
 //	cs>=7  cs  #>=7         count successes: the term is the number of dice meeting the
