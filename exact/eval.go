@@ -113,9 +113,9 @@ func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) 
 		return evalMixture(b, n)
 	case mechanics.Explode:
 		if n.Limit == 0 && n.TopProbability() >= 1 {
-			return engine.Dist{}, 0, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
+			return engine.Dist{}, 0, fmt.Errorf("a die that bursts on every roll (%s) never stops", n.BurstFaces())
 		}
-		return explode(b, dieTable(n.Die), n.ExactDepth(), n.Limit > 0, n.Trigger())
+		return explode(b, dieTable(n.Die), n, n.ExactDepth(), n.Limit > 0)
 	default:
 		return engine.Dist{}, 0, fmt.Errorf("exact: unsupported node %T", n)
 	}

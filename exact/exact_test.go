@@ -210,7 +210,7 @@ func summed(a engine.Dist, n int) engine.Dist {
 }
 
 func bursting(ft faceTable, depth int, limited bool) (engine.Dist, float64) {
-	d, tr, _ := explode(nil, ft, depth, limited, ft.faces[len(ft.faces)-1])
+	d, tr, _ := explode(nil, ft, mechanics.Explode{Die: mechanics.Die{Faces: ft.faces}}, depth, limited)
 	return d, tr
 }
 

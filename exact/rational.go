@@ -191,9 +191,9 @@ func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
 		return ratMixture(b, n)
 	case mechanics.Explode:
 		if n.Limit == 0 && n.TopProbability() >= 1 {
-			return nil, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
+			return nil, fmt.Errorf("a die that bursts on every roll (%s) never stops", n.BurstFaces())
 		}
-		return ratExplode(n.Die, n.ExactDepth(), n.Limit > 0, n.Trigger()), nil
+		return ratExplode(n, n.ExactDepth(), n.Limit > 0), nil
 	default:
 		return nil, fmt.Errorf("exact: unsupported node %T", n)
 	}
@@ -420,41 +420,21 @@ func ratPow(q *big.Rat, k int) *big.Rat {
 	return out
 }
 
-func ratExplode(die mechanics.Die, depth int, limited bool, trigger int) RatDist {
-	d := ratDie(die)
+// ratExplode is explode in exact fractions: the sum so far of the rolls
+// that burst, carried one extra roll at a time.
+func ratExplode(e mechanics.Explode, depth int, limited bool) RatDist {
+	d := ratDie(e.Die)
 	vs := d.Values()
-	M := vs[len(vs)-1]
-	if trigger < M {
-		return ratExplodeFrom(d, vs, depth, limited, trigger)
-	}
-	pm := d[M]
-	out := RatDist{}
-	reach := big.NewRat(1, 1)
-	t := new(big.Rat)
-	for j := 0; j <= depth; j++ {
-		for _, f := range vs {
-			if f == M && (j < depth || !limited) {
-				continue // bursts again, or (unlimited, past depth) dropped
-			}
-			out.add(j*M+f, t.Mul(reach, d[f]))
-		}
-		reach = new(big.Rat).Mul(reach, pm)
-	}
-	return out
-}
-
-// ratExplodeFrom is ratExplode for a die that bursts on every face ≥
-// trigger (see explodeFrom).
-func ratExplodeFrom(d RatDist, vs []int, depth int, limited bool, trigger int) RatDist {
+	bursts := e.Burster()
 	out := RatDist{}
 	cur := RatDist{0: big.NewRat(1, 1)}
-	for j := 0; j <= depth; j++ {
+	for j := 0; j <= depth && len(cur) > 0; j++ {
 		next := RatDist{}
 		for _, s := range cur.Values() {
 			for _, f := range vs {
 				q := new(big.Rat).Mul(cur[s], d[f])
-				if f >= trigger && (j < depth || !limited) {
-					next.add(s+f, q)
+				if bursts(f) && (j < depth || !limited) {
+					next.add(s+e.BurstAdds(f), q) // bursts again, or (unlimited, past depth) dropped
 				} else {
 					out.add(s+f, q)
 				}

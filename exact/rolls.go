@@ -36,14 +36,14 @@ const maxRollsHigh = 1 << 20
 // probability of the high side.
 func rollsSplit(e mechanics.Explode) (low, high faceTable, p float64) {
 	ft := dieTable(e.Die)
-	t := e.Trigger()
+	bursts := e.Burster()
 	for i, f := range ft.faces {
-		if f >= t {
+		if bursts(f) {
 			p += ft.probs[i]
 		}
 	}
 	for i, f := range ft.faces {
-		if f >= t {
+		if bursts(f) {
 			high.faces = append(high.faces, f)
 			high.probs = append(high.probs, ft.probs[i]/p)
 		} else {
@@ -184,7 +184,7 @@ func rollsDist(b *engine.Budget, n mechanics.ExplodeRolls) (engine.Dist, float64
 	what := fmt.Sprintf("the rolls of %d exploding dice", n.N)
 	low, high, p := rollsSplit(n.Explode)
 	if n.Explode.Limit == 0 && p >= 1 {
-		return engine.Dist{}, 0, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Explode.Trigger())
+		return engine.Dist{}, 0, fmt.Errorf("a die that bursts on every roll (%s) never stops", n.Explode.BurstFaces())
 	}
 	bmax := rollsBound(n, p)
 	if bmax > maxRollsHigh {
@@ -253,19 +253,19 @@ func ratRolls(b *engine.Budget, n mechanics.ExplodeRolls) (RatDist, error) {
 	if e.Limit == 0 {
 		return nil, fmt.Errorf("exact fractions of exploding rolls need a limit")
 	}
-	t := e.Trigger()
+	bursts := e.Burster()
 	wts := map[int]int64{}
 	var tot, hiW int64
 	for i, f := range e.Die.Faces {
 		wts[f] += e.Die.Weight(i)
 		tot += e.Die.Weight(i)
-		if f >= t {
+		if bursts(f) {
 			hiW += e.Die.Weight(i)
 		}
 	}
 	var lowF, highF []int
 	for _, f := range ratDie(e.Die).Values() {
-		if f >= t {
+		if bursts(f) {
 			highF = append(highF, f)
 		} else {
 			lowF = append(lowF, f)

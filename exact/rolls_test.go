@@ -16,7 +16,7 @@ func bruteRolls(n mechanics.ExplodeRolls) RatDist {
 	e := n.Explode
 	die := ratDie(e.Die)
 	faces := die.Values()
-	t := e.Trigger()
+	bursts := e.Burster()
 	type chain struct {
 		rolls []int
 		p     *big.Rat
@@ -27,7 +27,7 @@ func bruteRolls(n mechanics.ExplodeRolls) RatDist {
 		for _, f := range faces {
 			q := new(big.Rat).Mul(p, die[f])
 			next := append(slices.Clone(rolls), f)
-			if f >= t && len(rolls) < e.Limit {
+			if bursts(f) && len(rolls) < e.Limit {
 				rec(next, q)
 				continue
 			}

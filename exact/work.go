@@ -6,8 +6,9 @@ import (
 )
 
 // planWork is the work of a model's dice read one by one — its keeps
-// (keepWork), its pools (at least one evaluator state a face) and the
-// rolls of its exploding dice read one by one (rollsWork) —
+// (keepWork), its pools (at least one evaluator state a face), its
+// explosions (explodeWork) and the rolls of its exploding dice read one by
+// one (rollsWork) —
 // summed over the whole model before any of it runs, in the units
 // the engine ticks, so that a model whose keeps together would run past
 // engine.MaxWork is refused before it starts rather than when its ticks
@@ -34,6 +35,10 @@ func planWork(n mechanics.Node, stop float64) float64 {
 			}
 		case mechanics.ExplodeRolls:
 			work += rollsWork(n)
+		case mechanics.Explode:
+			if len(n.Die.Faces) > 0 && (n.Limit > 0 || n.TopProbability() < 1) {
+				work += explodeWork(n)
+			}
 		}
 	})
 	return work
@@ -62,4 +67,30 @@ func planModel(b *engine.Budget, n mechanics.Node) error {
 		return nil
 	}
 	return b.Plan(planWork(n, engine.MaxWork))
+}
+
+// explodeWork is the work of explode: a face per level for a die that
+// bursts on one face; otherwise, at each of the depth+1 levels, a face
+// for each sum so far of the rolls that burst, held densely: after j of
+// them j·span+1 sums (span: the spread of what a bursting roll adds).
+func explodeWork(e mechanics.Explode) float64 {
+	ft := dieTable(e.Die)
+	nf := float64(len(ft.faces))
+	bursts := e.Burster()
+	k, lo, hi := 0, 0, 0
+	for _, f := range ft.faces {
+		if bursts(f) {
+			a := e.BurstAdds(f)
+			if k == 0 {
+				lo, hi = a, a
+			}
+			k, lo, hi = k+1, min(lo, a), max(hi, a)
+		}
+	}
+	d := float64(e.ExactDepth())
+	if k <= 1 {
+		return nf * (d + 1)
+	}
+	// Σ_{j=0..d} (j·span + 1)
+	return nf * ((d + 1) + float64(hi-lo)*d*(d+1)/2)
 }

@@ -133,3 +133,51 @@ func TestKeepOneIsLinearNotRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestExplodeWorkCountsTheTicks holds explode's estimate to the work it
+// then ticks: never less, and within a factor of two where the sums so
+// far fill their range (counts, not time).
+func TestExplodeWorkCountsTheTicks(t *testing.T) {
+	t.Parallel()
+	for name, e := range map[string]mechanics.Explode{
+		"d6!":          {Die: dieOf(6)},
+		"d6!p{5}":      {Die: dieOf(6), Penetrate: true, Limit: 5},
+		"d20!>=2":      {Die: dieOf(20), ByThreshold: true, Threshold: 2},
+		"d10!<=3{40}":  {Die: dieOf(10), On: []int{1, 2, 3}, Limit: 40},
+		"d12!p<=11":    {Die: dieOf(12), On: []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, Penetrate: true},
+		"dF!{-1,1}{9}": {Die: mechanics.Die{Faces: []int{-1, 0, 1}}, On: []int{-1, 1}, Limit: 9},
+	} {
+		est := explodeWork(e)
+		b := engine.NewBudget(context.Background(), 1<<30)
+		if _, _, err := explode(b, dieTable(e.Die), e, e.ExactDepth(), e.Limit > 0); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := float64(b.Spent()); got > est || got < est/2 {
+			t.Errorf("%s: explode ticked %.0f, the estimate was %.0f (want at most, and within a factor of 2)", name, got, est)
+		}
+	}
+}
+
+// TestExplodeRefusedBeforeStarting: a large die bursting on nearly every
+// face (minutes of work before the plan) is refused before a single tick,
+// with the advice to simulate.
+func TestExplodeRefusedBeforeStarting(t *testing.T) {
+	t.Parallel()
+	on := make([]int, 999)
+	for i := range on {
+		on[i] = i + 1
+	}
+	for name, n := range map[string]mechanics.Node{
+		"d1000!>=2":    mechanics.Explode{Die: dieOf(1000), ByThreshold: true, Threshold: 2},
+		"d1000!p<=999": mechanics.Explode{Die: dieOf(1000), On: on, Penetrate: true},
+	} {
+		b := engine.NewBudget(context.Background(), 1<<40)
+		_, _, err := evalChecked(b, n)
+		if err == nil || !strings.Contains(err.Error(), "oddsmith sim") {
+			t.Fatalf("%s: %v; want the refusal advising the simulator", name, err)
+		}
+		if b.Spent() != 0 {
+			t.Errorf("%s: refused after %d units of work; want before any", name, b.Spent())
+		}
+	}
+}

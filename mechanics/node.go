@@ -3,6 +3,8 @@ package mechanics
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 )
 
 // Node is one random variable of a model: a closed set of exported node
@@ -237,24 +239,102 @@ type Mixture struct {
 //
 // With ByThreshold the die bursts on any roll ≥ Threshold ("d6!>=5"),
 // not only on its highest face; at least one face must stay below it.
+// With On (any faces listed) the die bursts on exactly those faces
+// ("d6!=5", "d6!<=3"), whatever ByThreshold says.
+//
+// With Penetrate every extra roll counts one less than the face it shows
+// ("d6!p": 6, 6, 3 is 6 + 5 + 2); whether a roll bursts is judged on the
+// face. A chain is then the sum of BurstAdds(f) over the rolls that burst
+// (f − 1 each) and the face of the last roll.
 type Explode struct {
 	Die         Die
 	Limit       int
 	Tolerance   float64
 	ByThreshold bool
 	Threshold   int
+	On          []int
+	Penetrate   bool
 }
 
-// Trigger is the least roll that bursts: Threshold, or the highest face.
-func (e Explode) Trigger() int {
-	if e.ByThreshold {
-		return e.Threshold
+// Bursts reports whether a roll showing f rolls again.
+func (e Explode) Bursts(f int) bool {
+	switch {
+	case len(e.On) > 0:
+		return slices.Contains(e.On, f)
+	case e.ByThreshold:
+		return f >= e.Threshold
 	}
-	top := e.Die.Faces[0]
+	return f == slices.Max(e.Die.Faces)
+}
+
+// Burster is Bursts made quick for many calls (a set looked up in a map).
+func (e Explode) Burster() func(int) bool {
+	switch {
+	case len(e.On) > 0:
+		set := make(map[int]bool, len(e.On))
+		for _, f := range e.On {
+			set[f] = true
+		}
+		return func(f int) bool { return set[f] }
+	case e.ByThreshold:
+		t := e.Threshold
+		return func(f int) bool { return f >= t }
+	}
+	top := slices.Max(e.Die.Faces)
+	return func(f int) bool { return f == top }
+}
+
+// BurstAdds is what a roll showing f adds to the chain when it bursts:
+// f, or f − 1 when the extra roll it brings penetrates.
+func (e Explode) BurstAdds(f int) int {
+	if e.Penetrate {
+		return f - 1
+	}
+	return f
+}
+
+// BurstFaces says in words which rolls burst ("6", "5 or more", "1, 2 or
+// 3", "1 to 99 or 101"), for messages: runs of three faces or more are
+// written as ranges, and past eight parts the rest is counted.
+func (e Explode) BurstFaces() string {
+	if e.ByThreshold && len(e.On) == 0 {
+		return fmt.Sprintf("%d or more", e.Threshold)
+	}
+	var fs []int
+	bursts := e.Burster()
 	for _, f := range e.Die.Faces {
-		top = max(top, f)
+		if bursts(f) {
+			fs = append(fs, f)
+		}
 	}
-	return top
+	if len(fs) == 0 {
+		fs = slices.Clone(e.On)
+	}
+	slices.Sort(fs)
+	fs = slices.Compact(fs)
+	var parts []string
+	for i := 0; i < len(fs); {
+		j := i
+		for j+1 < len(fs) && fs[j+1] == fs[j]+1 {
+			j++
+		}
+		switch {
+		case j-i >= 2:
+			parts = append(parts, fmt.Sprintf("%d to %d", fs[i], fs[j]))
+		case j > i:
+			parts = append(parts, fmt.Sprint(fs[i]), fmt.Sprint(fs[j]))
+		default:
+			parts = append(parts, fmt.Sprint(fs[i]))
+		}
+		i = j + 1
+	}
+	if len(parts) > 8 {
+		parts = append(parts[:7], fmt.Sprintf("%d more", len(parts)-7))
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
 // DefaultTolerance is the probability mass an unlimited Explode may leave
@@ -266,11 +346,11 @@ const DefaultTolerance = 1e-12
 const MaxBursts = 10000
 
 // TopProbability is the probability that a roll bursts: that Die shows
-// its highest face (or a face ≥ Threshold).
+// its highest face (or a face ≥ Threshold, or one of On).
 func (e Explode) TopProbability() float64 {
-	t, w := e.Trigger(), int64(0)
+	w := int64(0)
 	for i, f := range e.Die.Faces {
-		if f >= t {
+		if e.Bursts(f) {
 			w += e.Die.Weight(i)
 		}
 	}
@@ -456,7 +536,7 @@ func Validate(n Node) error {
 			return err
 		}
 		if n.Limit == 0 && n.TopProbability() >= 1 {
-			return fmt.Errorf("a die that always shows its highest face bursts forever")
+			return fmt.Errorf("a die that always bursts (on %s) bursts forever", n.BurstFaces())
 		}
 		if n.Tolerance < 0 || n.Tolerance >= 1 {
 			return fmt.Errorf("explode tolerance %v is not in [0, 1)", n.Tolerance)

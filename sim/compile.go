@@ -219,7 +219,7 @@ func compileMixture(n mechanics.Mixture) (sampler, error) {
 // word, or, for heavy weights, one face at a time.
 func compileExplode(n mechanics.Explode) (sampler, error) {
 	if n.Limit == 0 && n.TopProbability() >= 1 {
-		return nil, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", n.Trigger())
+		return nil, fmt.Errorf("a die that bursts on every roll (%s) never stops", n.BurstFaces())
 	}
 	if n.Die.TotalWeight() <= tableMax {
 		return newBurstDice(n, 1), nil
@@ -232,7 +232,16 @@ func compileExplode(n mechanics.Explode) (sampler, error) {
 	if depth == 0 {
 		depth = mechanics.MaxBursts
 	}
-	return &explodeSampler{die: d, top: n.Trigger(), depth: depth, unlimited: n.Limit == 0}, nil
+	return &explodeSampler{die: d, bursts: n.Burster(), pen: penalty(n), depth: depth, unlimited: n.Limit == 0}, nil
+}
+
+// penalty is what each extra roll of an explosion counts less than its
+// face: 1 when it penetrates.
+func penalty(e mechanics.Explode) int {
+	if e.Penetrate {
+		return 1
+	}
+	return 0
 }
 
 // dieFaces lists a die's faces, each repeated by its weight.
@@ -686,8 +695,9 @@ func (m *mixSampler) sample(r *source) int { return m.of[m.pick.sample(r)].sampl
 // die in practice) stops the run with an error rather than a silently cut
 // value.
 type burstDice struct {
-	faces     []int // the die's faces, each repeated by its weight
-	top       int
+	faces     []int  // the die's faces, each repeated by its weight
+	bursts    []bool // whether each of faces bursts
+	pen       int    // what each extra roll counts less (penetrating)
 	k         int
 	depth     int
 	unlimited bool
@@ -699,12 +709,16 @@ type burstDice struct {
 
 func newBurstDice(e mechanics.Explode, k int) *burstDice {
 	faces := dieFaces(e.Die)
-	top := e.Trigger()
+	bursts := make([]bool, len(faces))
+	burster := e.Burster()
+	for i, f := range faces {
+		bursts[i] = burster(f)
+	}
 	depth := e.Limit
 	if depth == 0 {
 		depth = mechanics.MaxBursts
 	}
-	g := &burstDice{faces: faces, top: top, k: k, depth: depth, unlimited: e.Limit == 0, b: newBatch(uint64(len(faces)))}
+	g := &burstDice{faces: faces, bursts: bursts, pen: penalty(e), k: k, depth: depth, unlimited: e.Limit == 0, b: newBatch(uint64(len(faces)))}
 	g.buf = padded[uint64](g.b.k)
 	g.pos = len(g.buf)
 	return g
@@ -721,10 +735,10 @@ func (g *burstDice) sample(r *source) int {
 				g.b.fill(r, g.buf)
 				g.pos = 0
 			}
-			v := g.faces[g.buf[g.pos]]
+			i := g.buf[g.pos]
 			g.pos++
-			sum += v
-			if v < g.top {
+			sum += g.faces[i]
+			if !g.bursts[i] {
 				break
 			}
 			if j == g.depth {
@@ -733,6 +747,7 @@ func (g *burstDice) sample(r *source) int {
 				}
 				break
 			}
+			sum -= g.pen // the extra roll counts one less
 		}
 	}
 	return sum
@@ -742,7 +757,8 @@ func (g *burstDice) sample(r *source) int {
 // expand into a table) one face at a time.
 type explodeSampler struct {
 	die        sampler
-	top, depth int
+	bursts     func(int) bool
+	pen, depth int
 	unlimited  bool
 }
 
@@ -751,7 +767,7 @@ func (e *explodeSampler) sample(r *source) int {
 	for j := 0; ; j++ {
 		v := e.die.sample(r)
 		sum += v
-		if v < e.top {
+		if !e.bursts(v) {
 			return sum
 		}
 		if j == e.depth {
@@ -760,12 +776,22 @@ func (e *explodeSampler) sample(r *source) int {
 			}
 			return sum
 		}
+		sum -= e.pen // the extra roll counts one less
 	}
 }
 
 // sameExplode reports two explosions of the same die with the same rule.
 func sameExplode(a, b mechanics.Explode) bool {
-	return a.Limit == b.Limit && a.Trigger() == b.Trigger() && slices.Equal(dieFaces(a.Die), dieFaces(b.Die))
+	if a.Limit != b.Limit || a.Penetrate != b.Penetrate || !slices.Equal(dieFaces(a.Die), dieFaces(b.Die)) {
+		return false
+	}
+	ab, bb := a.Burster(), b.Burster()
+	for _, f := range a.Die.Faces {
+		if ab(f) != bb(f) {
+			return false
+		}
+	}
+	return true
 }
 
 // compileSum compiles a sum. When its bursting dice are all of one kind,
@@ -830,7 +856,7 @@ type firstRolls struct {
 
 func newFirstRolls(base *table, e mechanics.Explode, k int) sampler {
 	faces := dieFaces(e.Die)
-	top := e.Trigger()
+	bursts, pen := e.Burster(), penalty(e)
 	f := &firstRolls{}
 	vals, tops := []int{0}, []uint8{0}
 	if base != nil {
@@ -852,11 +878,12 @@ func newFirstRolls(base *table, e mechanics.Explode, k int) sampler {
 		nv, nt := make([]int, 0, len(vals)*len(faces)), make([]uint8, 0, len(vals)*len(faces))
 		for i, v := range vals {
 			for _, fc := range faces {
-				nv = append(nv, v+fc)
 				t := tops[i]
-				if fc >= top {
+				if bursts(fc) {
 					t++
+					fc -= pen // the extra roll it brings counts one less
 				}
+				nv = append(nv, v+fc)
 				nt = append(nt, t)
 			}
 		}

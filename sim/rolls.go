@@ -16,7 +16,7 @@ type rollsSampler struct {
 	slot      []int // index into faces of each face of the die
 	faces     []int // the die's distinct faces, ascending
 	n, depth  int
-	trigger   int
+	bursts    func(int) bool
 	unlimited bool
 	ev        mechanics.Evaluator
 	counts    []int
@@ -25,7 +25,7 @@ type rollsSampler struct {
 func compileRolls(n mechanics.ExplodeRolls) (sampler, error) {
 	e := n.Explode
 	if e.Limit == 0 && e.TopProbability() >= 1 {
-		return nil, fmt.Errorf("a die that bursts on every roll (%d or more) never stops", e.Trigger())
+		return nil, fmt.Errorf("a die that bursts on every roll (%s) never stops", e.BurstFaces())
 	}
 	faces := slices.Clone(e.Die.Faces)
 	sort.Ints(faces)
@@ -39,7 +39,7 @@ func compileRolls(n mechanics.ExplodeRolls) (sampler, error) {
 		depth = mechanics.MaxBursts
 	}
 	return &rollsSampler{die: newWeighted(e.Die), slot: slot, faces: faces, n: n.N, depth: depth,
-		trigger: e.Trigger(), unlimited: e.Limit == 0, ev: n.Eval, counts: make([]int, len(faces))}, nil
+		bursts: e.Burster(), unlimited: e.Limit == 0, ev: n.Eval, counts: make([]int, len(faces))}, nil
 }
 
 func (p *rollsSampler) sample(r *source) int {
@@ -48,7 +48,7 @@ func (p *rollsSampler) sample(r *source) int {
 		for j := 0; ; j++ {
 			i := p.die.at(r.Index(p.die.total))
 			p.counts[p.slot[i]]++
-			if p.die.faces[i] < p.trigger {
+			if !p.bursts(p.die.faces[i]) {
 				break
 			}
 			if j == p.depth {

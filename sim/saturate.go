@@ -54,7 +54,7 @@ func mulCheck(a, b uint64) (uint64, bool) {
 
 // saturating compiles f(x) for a sum x of dice when f(v) = f(sat) for every
 // v ≥ sat: a weighted table of f's values, or false when x is not a sum of
-// tables and bursting dice of positive trigger, or when the counts outgrow
+// tables and bursting dice whose bursts only add (burstsUp), or when the counts outgrow
 // the limits above (the caller then rolls the dice one by one).
 func saturating(x mechanics.Node, f func(int) int, sat int) (sampler, bool) {
 	terms := flattenSum(x, nil)
@@ -71,7 +71,7 @@ func saturating(x mechanics.Node, f func(int) int, sat int) (sampler, bool) {
 	const far = 1 << 40 // keeps the cut's arithmetic from overflowing
 	for _, t := range terms {
 		if e, ok := t.(mechanics.Explode); ok {
-			if e.Trigger() <= 0 || e.Die.TotalWeight() > tableMax || (e.Limit == 0 && e.TopProbability() >= 1) {
+			if !burstsUp(e) || e.Die.TotalWeight() > tableMax || (e.Limit == 0 && e.TopProbability() >= 1) {
 				return nil, false
 			}
 			lo := slices.Min(e.Die.Faces)
@@ -193,7 +193,7 @@ func finiteTruncated(vals []int, ws []uint64, cut int) (truncated, bool) {
 // deepest one's denominator at the end. steps counts the faces tried, at
 // most saturateMaxBurstWork.
 func burstTruncated(e mechanics.Explode, cut int) (d truncated, steps int, ok bool) {
-	faces, top := e.Die.Faces, e.Trigger()
+	faces, bursts := e.Die.Faces, e.Burster()
 	lo := slices.Min(faces)
 	// The faces' own weights: a die with a Missing weight is rolled
 	// conditional on the faces it has, as everywhere in the simulator.
@@ -226,7 +226,8 @@ func burstTruncated(e mechanics.Explode, cut int) (d truncated, steps int, ok bo
 			for i, fc := range faces {
 				w := n * uint64(e.Die.Weight(i)) // at most denom: no overflow
 				v := p + fc
-				if fc >= top && (e.Limit == 0 || j < e.Limit) {
+				if bursts(fc) && (e.Limit == 0 || j < e.Limit) {
+					v = p + e.BurstAdds(fc)
 					// The die rolls on: its value will be at least v + lo,
 					// v above its least value.
 					if v < cut {
@@ -251,6 +252,18 @@ func burstTruncated(e mechanics.Explode, cut int) (d truncated, steps int, ok bo
 		scale *= W
 	}
 	return d, steps, true
+}
+
+// burstsUp reports whether every roll that bursts adds a positive amount
+// to its chain, so that a chain's value only grows as it goes on.
+func burstsUp(e mechanics.Explode) bool {
+	bursts := e.Burster()
+	for _, f := range e.Die.Faces {
+		if bursts(f) && e.BurstAdds(f) <= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // convTruncated is the sum of two independent truncated variables, cut

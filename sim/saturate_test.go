@@ -50,7 +50,11 @@ func oracleSaturating(terms []mechanics.Node, f func(int) int, sat int) map[int]
 	// has burst depth times and rolls again.
 	var rec func(i, partial, depth int, p *big.Rat)
 	rec = func(i, partial, depth int, p *big.Rat) {
-		if partial+lows[i] >= sat {
+		low := lows[i]
+		if depth >= 0 && terms[i].(mechanics.Explode).Penetrate {
+			low-- // an extra roll of a penetrating die counts one less
+		}
+		if partial+low >= sat {
 			add(f(sat), p)
 			return
 		}
@@ -64,14 +68,17 @@ func oracleSaturating(terms []mechanics.Node, f func(int) int, sat int) map[int]
 		case mechanics.Die:
 			roll(t, func(fc int, q *big.Rat) { rec(i+1, partial+fc, -1, new(big.Rat).Mul(p, q)) })
 		case mechanics.Explode:
-			d := max(depth, 0)
+			d, v := max(depth, 0), 0
+			if depth >= 0 && t.Penetrate {
+				v = -1 // an extra roll counts one less than its face
+			}
 			roll(t.Die, func(fc int, q *big.Rat) {
 				pq := new(big.Rat).Mul(p, q)
-				if fc >= t.Trigger() && (t.Limit == 0 || d < t.Limit) {
-					rec(i, partial+fc, d+1, pq)
+				if t.Bursts(fc) && (t.Limit == 0 || d < t.Limit) {
+					rec(i, partial+fc+v, d+1, pq)
 					return
 				}
-				rec(i+1, partial+fc, -1, pq)
+				rec(i+1, partial+fc+v, -1, pq)
 			})
 		}
 	}
@@ -87,6 +94,9 @@ func TestSaturatingAgainstOracle(t *testing.T) {
 	weighted := mechanics.Explode{Die: mechanics.Die{Faces: []int{0, 1, 3}, Weights: []int64{3, 2, 1}}}
 	missing := mechanics.Explode{Die: mechanics.Die{Faces: []int{1, 2, 4}, Weights: []int64{1, 1, 1}, Missing: 5}}
 	negative := mechanics.Explode{Die: mechanics.Die{Faces: []int{-2, 0, 5}}}
+	low := mechanics.Explode{Die: d(10), On: []int{1, 2}}
+	pen := mechanics.Explode{Die: d(6), Penetrate: true}
+	penSet := mechanics.Explode{Die: d(8), On: []int{2, 8}, Penetrate: true, Limit: 3}
 	sums := map[string][]mechanics.Node{
 		"d20+2d10!":         {d(20), ex(10), ex(10)},
 		"d20+3d4!":          {d(20), ex(4), ex(4), ex(4)},
@@ -121,6 +131,28 @@ func TestSaturatingAgainstOracle(t *testing.T) {
 			lo, hi := c[0], c[1]
 			f := func(v int) int { return min(max(v, lo), hi) }
 			if compareTo(t, fmt.Sprintf("clamp(%s, %d, %d)", name, lo, hi), x, terms, f, hi) {
+				checked++
+			} else {
+				skipped++
+			}
+		}
+	}
+	// Dice bursting on low faces or penetrating, against lower targets (a
+	// chain of small bursts up to 60 outgrows the counts).
+	for name, terms := range map[string][]mechanics.Node{
+		"d20+d10!<=2":       {d(20), low},
+		"2d6!p+d4":          {pen, pen, d(4)},
+		"d8!p{2,8}{3}+d6!p": {penSet, pen},
+	} {
+		x := mechanics.Node(mechanics.Sum{Terms: terms})
+		for _, tv := range []int{-1, 3, 8, 12, 17, 22} {
+			f := func(v int) int {
+				if v >= tv {
+					return 1
+				}
+				return 0
+			}
+			if compareTo(t, fmt.Sprintf("%s >= %d", name, tv), x, terms, f, tv) {
 				checked++
 			} else {
 				skipped++

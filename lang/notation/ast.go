@@ -353,17 +353,22 @@ type Drop struct {
 
 // Explode rolls another die of the same kind for each die that meets Cond
 // (nil: shows its highest face), and again for each new die that does.
-// Limit nil is unbounded (bursting, Roll20's "!"); otherwise it is the most
-// extra rolls per die ("!{3}"). Compound ("!!") adds the extra rolls to the
-// die that exploded, which stays one die. Each ("!e") makes every extra
-// roll a die of its own for keep, drop and pools (Roll20's and Foundry's
-// reading of 5d10!k2); a plain sum is the same either way.
+// Cond may name any faces ("!=5", "!<=3"). Limit nil is unbounded
+// (bursting, Roll20's "!"); otherwise it is the most extra rolls per die
+// ("!{3}"). Compound ("!!") adds the extra rolls to the die that exploded,
+// which stays one die. Penetrate ("!p", "!!p", written right after the
+// "!" or "!!" and before the condition: "d6!p>=5{3}") counts every extra
+// roll one less than it shows; whether it explodes again is judged on the
+// face shown. Each ("!e", "!pe") makes every extra roll a die of its own
+// for keep, drop and pools (Roll20's and Foundry's reading of 5d10!k2); a
+// plain sum is the same either way.
 type Explode struct {
-	At       Pos
-	Compound bool
-	Each     bool
-	Cond     *Cond
-	Limit    Expr
+	At        Pos
+	Compound  bool
+	Penetrate bool
+	Each      bool
+	Cond      *Cond
+	Limit     Expr
 }
 
 // Reroll rerolls a die that meets Cond (nil: shows its lowest face):

@@ -49,7 +49,7 @@
 //	keep      = ( "kh" | "kl" | "k" ) [ n ] .              (k is kh)
 //	drop      = ( "dh" | "dl" | "d" ) [ n ] .              (d is dl)
 //	n         = integer | "(" expr ")" .                   (absent: 1)
-//	explode   = ( "!" [ "e" ] | "!!" ) [ cond ] [ "{" expr "}" ] .  (at most one per dice term)
+//	explode   = ( "!" | "!!" ) [ "p" ] [ "e" ] [ cond ] [ "{" expr "}" ] .  (at most one per dice term; no "e" after "!!")
 //	reroll    = ( "r" | "ro" ) [ cond ] .
 //	success   = "cs" [ cond ] | "#" cond .
 //	failure   = "cf" [ cond ] .
@@ -135,6 +135,8 @@
 //	                        stays one die (for keep, drop and counting)
 //	!e  !e>=9  !e{2}        explode, each extra roll a die of its own for keep, drop and
 //	                        pools (5d10!ekh2: the two highest of all the rolls)
+//	!p  !!p  !p>=5{3}       penetrating: every extra roll counts one less than its face (the
+//	                        p right after ! or !!, before the condition and the limit)
 //	r  r1  r<=2  r(x)       reroll while the condition holds (r alone: the lowest face)
 //	ro  ro<3                reroll once
 //	cs>=7  cs  #>=7         count successes: the term is the number of dice meeting the

@@ -100,6 +100,9 @@ func treeMod(m Mod) string {
 		if m.Each {
 			name = "explode-each"
 		}
+		if m.Penetrate {
+			name += "-penetrate"
+		}
 		return fmt.Sprintf("(%s%s limit %s)", name, treeCond(m.Cond), tree(m.Limit))
 	case *Reroll:
 		name := "reroll"

@@ -219,8 +219,6 @@ func (p *parser) foreignModifier(d *Dice, off int) string {
 		return fmt.Sprintf("\"sf\" is Foundry's subtract failures (the failed dice's values are taken away), which has no equivalent yet; see %s", translating)
 	case strings.HasPrefix(rest, "s"):
 		return fmt.Sprintf("%q sorts the dice, which does not change the distribution: leave it out (%s)", p.word(off)[1:len(p.word(off))-1], term)
-	case strings.HasPrefix(rest, "p") && off > 0 && p.src[off-1] == '!':
-		return fmt.Sprintf("penetrating dice (!p: each extra roll counts one less) are not supported yet; see %s", translating)
 	case strings.HasPrefix(rest, "f"):
 		cond := p.condText(off + 1)
 		return fmt.Sprintf("%q is Roll20's failures (each die meeting it takes a success away): write %scf%s", "f"+cond, term, cond)

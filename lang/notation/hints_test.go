@@ -27,7 +27,6 @@ var foreignInputs = []struct{ src, err string }{
 	{"5d10x5", "line 1, column 5: \"x5\" is Foundry's explode with at most 5 explosions in the whole term, which has no equivalent yet (5d10!{5} allows 5 for each die; 5d10! has no limit); see docs/translating.md"},
 	{"10d6sf", "line 1, column 5: \"sf\" is Foundry's subtract failures (the failed dice's values are taken away), which has no equivalent yet; see docs/translating.md"},
 	{"10d10cs>7f1", "line 1, column 10: \"f1\" is Roll20's failures (each die meeting it takes a success away): write 10d10cs>7cf1"},
-	{"3d6!p", "line 1, column 5: penetrating dice (!p: each extra roll counts one less) are not supported yet; see docs/translating.md"},
 	{"2d20m", "line 1, column 5: \"m\" is Roll20's match highlighting, which colours matching dice and changes nothing: leave it out, or write 2d20mt to count the matched sets"},
 	{"6d6m>3", "line 1, column 4: \"m>3\" is Roll20's match highlighting, which colours matching dice and changes nothing: leave it out, or write 6d6mt to count the matched sets"},
 	{"4d6sd", "line 1, column 4: \"sd\" sorts the dice, which does not change the distribution: leave it out (4d6)"},

@@ -836,6 +836,10 @@ func (p *parser) parseMods(d *Dice) {
 				p.failAt(off, "the dice already explode: one explode modifier (! or !!) per dice term")
 			}
 			exploded = true
+			penetrate := p.at(p.off) == 'p'
+			if penetrate {
+				p.off++
+			}
 			each := p.at(p.off) == 'e'
 			if each {
 				if compound {
@@ -843,7 +847,11 @@ func (p *parser) parseMods(d *Dice) {
 				}
 				p.off++
 			}
-			x := &Explode{At: p.pos(off), Compound: compound, Each: each, Cond: p.parseCond(off, false)}
+			if !penetrate && each && p.at(p.off) == 'p' {
+				penetrate = true
+				p.off++
+			}
+			x := &Explode{At: p.pos(off), Compound: compound, Penetrate: penetrate, Each: each, Cond: p.parseCond(off, false)}
 			if p.at(p.off) == '{' {
 				open := p.off
 				p.next()

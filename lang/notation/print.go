@@ -316,6 +316,9 @@ func (p *printer) mod(m Mod) {
 		if m.Compound {
 			p.WriteByte('!')
 		}
+		if m.Penetrate {
+			p.WriteByte('p')
+		}
 		if m.Each {
 			p.WriteByte('e')
 		}

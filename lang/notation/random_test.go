@@ -88,7 +88,7 @@ func (g gen) dice(depth int) *Dice {
 				continue
 			}
 			exploded = true
-			m = &Explode{Compound: g.r.IntN(2) == 0, Cond: g.cond(depth), Limit: g.optional(func() Expr { return g.expr(depth - 1) })}
+			m = &Explode{Compound: g.r.IntN(2) == 0, Penetrate: g.r.IntN(3) == 0, Cond: g.cond(depth), Limit: g.optional(func() Expr { return g.expr(depth - 1) })}
 		case 3:
 			m = &Reroll{Once: g.r.IntN(2) == 0, Cond: g.cond(depth)}
 		case 4:

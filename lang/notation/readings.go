@@ -371,19 +371,22 @@ func diceReadings(src string, d *Dice) []Reading {
 			if !m.Compound && !m.Each {
 				exploded = true
 			}
-			if m.Cond != nil && m.Cond.Op == Gt {
+			if m.Cond != nil && (m.Cond.Op == Gt || m.Cond.Op == Lt) {
 				if r20, here, ok := inclusive(m.Cond); ok {
 					bang := "!"
 					if m.Compound {
 						bang = "!!"
+					}
+					if m.Penetrate {
+						bang += "p"
 					}
 					if m.Each {
 						bang += "e"
 					}
 					out = append(out, Reading{m.At, fmt.Sprintf("%s: %s%s explodes the dice %s (as in rpg-dice-roller); Roll20's %s%s explodes the dice %s (%s here) — write %s for this reading",
 						term, bang, condText(m.Cond), condWords(m.Cond, ""), bang, condText(m.Cond), condWords(r20, ""),
-						with(d, i, &Explode{Compound: m.Compound, Each: m.Each, Cond: r20, Limit: m.Limit}),
-						with(d, i, &Explode{Compound: m.Compound, Each: m.Each, Cond: here, Limit: m.Limit}))})
+						with(d, i, &Explode{Compound: m.Compound, Penetrate: m.Penetrate, Each: m.Each, Cond: r20, Limit: m.Limit}),
+						with(d, i, &Explode{Compound: m.Compound, Penetrate: m.Penetrate, Each: m.Each, Cond: here, Limit: m.Limit}))})
 				}
 			}
 		case *Matches:

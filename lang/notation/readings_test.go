@@ -38,13 +38,15 @@ var readingCases = []struct {
 	{"8d6mt3<3", []string{"line 1, column 4: 8d6mt3<3: mt3<3 counts the matched sets of faces under 3; Roll20's mt3<3 counts those of faces of at most 3 (8d6mt3<=3 here) — write 8d6mt3<=2 for this reading"}},
 	{"8d6mt>=3", nil},
 	{"3d6!>5", []string{"line 1, column 4: 3d6!>5: !>5 explodes the dice over 5 (as in rpg-dice-roller); Roll20's !>5 explodes the dice of at least 5 (3d6!>=5 here) — write 3d6!>=6 for this reading"}},
+	{"3d6!<3", []string{"line 1, column 4: 3d6!<3: !<3 explodes the dice under 3 (as in rpg-dice-roller); Roll20's !<3 explodes the dice of at most 3 (3d6!<=3 here) — write 3d6!<=2 for this reading"}},
+	{"3d6!!p>4{2}", []string{"line 1, column 4: 3d6!!p>4{2}: !!p>4 explodes the dice over 4 (as in rpg-dice-roller); Roll20's !!p>4 explodes the dice of at least 4 (3d6!!p>=4{2} here) — write 3d6!!p>=5{2} for this reading"}},
 	{"d6r(n)", []string{"line 1, column 3: d6r(n): r(n) rerolls the dice showing (n) until they show another face (as in Roll20 and rpg-dice-roller); Foundry's r rerolls once (d6ro(n) here)"}},
 	// Explode, then keep or drop.
 	{"5d10!k2", []string{"line 1, column 1: 5d10!k2: k2 keeps or drops each exploded die with its extra rolls as one die (as !! does); Roll20 and Foundry keep and drop the extra rolls as dice of their own (5d10!ekh2 here) — write 5d10!!kh2 for this reading"}},
 	{"4d6!d1", []string{"line 1, column 1: 4d6!d1: d1 keeps or drops each exploded die with its extra rolls as one die (as !! does); Roll20 and Foundry keep and drop the extra rolls as dice of their own (4d6!edl1 here) — write 4d6!!dl1 for this reading"}},
 	// Forms every tool reads alike, or that only oddsmith reads.
 	{"3d6 > 3", nil}, {"(3d6)>3", nil}, {"d20+5>=15", nil}, {"8d10#>=7", nil}, {"5d10!!k2", nil}, {"5d10!ek2", nil}, {"4d6!e>5d1", []string{"line 1, column 4: 4d6!e>5d1: !e>5 explodes the dice over 5 (as in rpg-dice-roller); Roll20's !e>5 explodes the dice of at least 5 (4d6!e>=5dl1 here) — write 4d6!e>=6dl1 for this reading"}}, {"d20ro1", nil},
-	{"d{2..6}", nil}, {"3d6!>=5", nil}, {"4d6kh3", nil}, {"count(5d6 >= 5)", nil}, {"8d10!#>=8", nil}, {"2d10!", nil},
+	{"d{2..6}", nil}, {"3d6!>=5", nil}, {"3d6!p<=2", nil}, {"d6!=5", nil}, {"4d6kh3", nil}, {"count(5d6 >= 5)", nil}, {"8d10!#>=8", nil}, {"2d10!", nil},
 	{"8d10#>=7 >= 3", nil}, {"if d20 >= 11 then 2d6 else d6", nil},
 }
 

@@ -141,24 +141,34 @@ func (c *compiler) takeApart(d *notation.Dice) (*term, error) {
 			}
 			t.matches = m
 		case *notation.Explode:
-			e := mechanics.Explode{Die: die}
+			e := mechanics.Explode{Die: die, Penetrate: m.Penetrate}
 			_, top := dieRange(die)
+			never := fmt.Sprintf("%d", top)
 			if m.Cond != nil {
 				v, err := c.intConst(m.Cond.Value, "an explosion's value", math.MinInt32, math.MaxInt32)
 				if err != nil {
 					return nil, err
 				}
-				switch m.Cond.Op {
-				case notation.Ge:
-					e.ByThreshold, e.Threshold = true, v
-				case notation.Gt:
-					e.ByThreshold, e.Threshold = true, v+1
-				case notation.Eq:
-					if v != top {
-						return nil, errAt(m.At, "a die explodes on its highest faces (!, !>=N, !>N); exploding on %d alone is not supported", v)
-					}
+				switch op := m.Cond.Op; {
+				case op == notation.Ge:
+					e.ByThreshold, e.Threshold, never = true, v, fmt.Sprintf("%d or more", v)
+				case op == notation.Gt && v < math.MaxInt32:
+					e.ByThreshold, e.Threshold, never = true, v+1, fmt.Sprintf("%d or more", v+1)
+				case op == notation.Eq && v == top:
 				default:
-					return nil, errAt(m.At, "a die explodes on its highest faces (!, !>=N, !>N), not on %s %d", m.Cond.Op, v)
+					// Any other faces: the ones the condition holds for.
+					holds := cmpOps[op]
+					for _, f := range die.Faces {
+						if holds.Holds(f, v) && !slices.Contains(e.On, f) {
+							e.On = append(e.On, f)
+						}
+					}
+					slices.Sort(e.On)
+					never = map[notation.CmpOp]string{notation.Eq: "%d", notation.Lt: "less than %d", notation.Le: "%d or less", notation.Gt: "more than %d"}[op]
+					never = fmt.Sprintf(never, v)
+					if len(e.On) == 0 {
+						return nil, errAt(m.At, "the die never shows %s, so it never explodes", never)
+					}
 				}
 			}
 			if m.Limit != nil {
@@ -169,10 +179,14 @@ func (c *compiler) takeApart(d *notation.Dice) (*term, error) {
 				e.Limit = l
 			}
 			if e.TopProbability() == 0 {
-				return nil, errAt(m.At, "the die never shows %d or more, so it never explodes", e.Trigger())
+				return nil, errAt(m.At, "the die never shows %s, so it never explodes", never)
 			}
 			if e.Limit == 0 && e.TopProbability() >= 1 {
-				return nil, errAt(m.At, "every face explodes (%d or more), so the die never stops: give a limit (!{3}) or a higher threshold", e.Trigger())
+				advice := "explode on fewer faces"
+				if e.ByThreshold && len(e.On) == 0 {
+					advice = "a higher threshold"
+				}
+				return nil, errAt(m.At, "every face explodes (%s), so the die never stops: give a limit (!{3}) or %s", e.BurstFaces(), advice)
 			}
 			t.explode, t.compound, t.each = &e, m.Compound, m.Each
 		case *notation.Keep, *notation.Drop:
@@ -262,21 +276,23 @@ func burstRange(e mechanics.Explode) (lo, hi int) {
 	if n == 0 {
 		n = mechanics.MaxBursts
 	}
-	// Up to n rolls at the trigger or above, then any face: the lowest
-	// face that bursts lowers the total if it is negative, the highest
-	// raises it if positive.
-	trig, low := e.Trigger(), dhi
+	// Up to n rolls that burst, each adding BurstAdds of its face (one
+	// less when penetrating), then any face: the least a bursting roll
+	// adds lowers the total if it is negative, the most raises it if
+	// positive.
+	bursts := e.Burster()
+	low, high := dhi, dlo
 	for _, f := range e.Die.Faces {
-		if f >= trig {
-			low = min(low, f)
+		if bursts(f) {
+			low, high = min(low, e.BurstAdds(f)), max(high, e.BurstAdds(f))
 		}
 	}
-	return dlo + n*min(0, low), dhi + n*max(0, dhi)
+	return dlo + n*min(0, low), dhi + n*max(0, high)
 }
 
 // finiteDie is an explosion as one die with integer weights (every
-// sequence of rolls of the die, each extra roll taken only after a roll at
-// the trigger or above), for keep, drop and pools, which read dice one by
+// sequence of rolls of the die, each extra roll taken only after a roll
+// that bursts), for keep, drop and pools, which read dice one by
 // one. A limited explosion is exact. An unlimited one is followed while
 // the odds fit in 62 bits and until what is left, over the n dice of the
 // term, has probability at most 10⁻¹²: the chains going further are the
@@ -298,7 +314,7 @@ func finiteDie(e mechanics.Explode, at notation.Pos, n int) (mechanics.Die, erro
 	if total.BitLen() > 62 {
 		return mechanics.Die{}, errAt(at, "the exploding die's odds need more than 62 bits (%d faces, limit %d): lower the limit", len(e.Die.Faces), limit)
 	}
-	trig := e.Trigger()
+	bursts := e.Burster()
 	weights := map[int]*big.Int{}
 	missing := new(big.Int)
 	// cur: the sum of the rolls so far → weight (over W^j), for chains still going.
@@ -309,14 +325,15 @@ func finiteDie(e mechanics.Explode, at notation.Pos, n int) (mechanics.Die, erro
 		for s, w := range cur {
 			for i, f := range e.Die.Faces {
 				q := new(big.Int).Mul(w, big.NewInt(e.Die.Weight(i)))
-				if f >= trig && j < limit {
-					if next[s+f] == nil {
-						next[s+f] = new(big.Int)
+				if bursts(f) && j < limit {
+					v := s + e.BurstAdds(f)
+					if next[v] == nil {
+						next[v] = new(big.Int)
 					}
-					next[s+f].Add(next[s+f], q)
+					next[v].Add(next[v], q)
 					continue
 				}
-				if f >= trig && unlimited {
+				if bursts(f) && unlimited {
 					missing.Add(missing, q) // it would burst again: left out
 					continue
 				}
@@ -571,21 +588,26 @@ func keptScore(n, k int, highest bool, score func(int) int) mechanics.Evaluator 
 // chain's sum x = 3·G + X (G exploding rolls, X the last roll's score)
 // decodes exactly, and the count is a·G + X. The exact engine follows the
 // chain until what is left has probability ≤ 10⁻¹² (reported as truncated
-// mass), the simulator as far as the dice go.
+// mass), the simulator as far as the dice go. A penetrating die's extra
+// rolls count one less, and are scored so (as Roll20 does): see
+// penetratingCount.
 func chainCount(e mechanics.Explode, score func(int) int, at notation.Pos) (mechanics.Node, int, int, error) {
-	trig := e.Trigger()
-	a, seen := 0, false
+	if e.Penetrate {
+		return penetratingCount(e, score, at)
+	}
+	bursts := e.Burster()
+	a, first, seen := 0, 0, false
 	enc := mechanics.Die{Weights: make([]int64, len(e.Die.Faces))}
 	for i, f := range e.Die.Faces {
 		enc.Weights[i] = e.Die.Weight(i)
-		if f < trig {
+		if !bursts(f) {
 			enc.Faces = append(enc.Faces, score(f))
 			continue
 		}
 		if seen && score(f) != a {
-			return nil, 0, 0, errAt(at, "counting the rolls of an exploding die needs every exploding face to count the same (%d counts %d, %d counts %d): explode on fewer faces, or write !! to count each die's total once", trig, a, f, score(f))
+			return nil, 0, 0, errAt(at, "counting the rolls of an exploding die needs every exploding face to count the same (%d counts %d, %d counts %d): explode on fewer faces, or write !! to count each die's total once", first, a, f, score(f))
 		}
-		a, seen = score(f), true
+		a, first, seen = score(f), f, true
 		enc.Faces = append(enc.Faces, 3)
 	}
 	ex := mechanics.Explode{Die: enc, Limit: e.Limit, Tolerance: e.Tolerance, ByThreshold: true, Threshold: 2}
@@ -599,6 +621,59 @@ func chainCount(e mechanics.Explode, score func(int) int, at notation.Pos) (mech
 	}
 	lo, hi := min(0, a)*n-1, max(0, a)*n+1
 	return mechanics.Map{X: ex, F: decode, Name: "successes over the exploded rolls"}, lo, hi, nil
+}
+
+// penetratingCount is chainCount for a penetrating die: its first roll is
+// scored on its face, every extra roll on its face less one (Roll20 counts
+// the values the dice add up to), while whether a roll explodes is judged
+// on the face. The count is the first roll's score, plus, when it
+// explodes, the count over the extra rolls: a chain of its own, one
+// explosion shorter, scored on the faces less one (a single roll when the
+// limit allowed one).
+func penetratingCount(e mechanics.Explode, score func(int) int, at notation.Pos) (mechanics.Node, int, int, error) {
+	less := func(f int) int { return score(f - 1) }
+	var rest mechanics.Node
+	rlo, rhi := -1, 1
+	if e.Limit == 1 {
+		rest = mechanics.Map{X: e.Die, F: less, Name: "successes"}
+	} else {
+		bursts, a, first, seen := e.Burster(), 0, 0, false
+		for _, f := range e.Die.Faces {
+			switch {
+			case !bursts(f):
+			case !seen:
+				a, first, seen = less(f), f, true
+			case less(f) != a:
+				return nil, 0, 0, errAt(at, "counting the rolls of a penetrating die needs every exploding face to count the same as an extra roll, read one less (an extra %d counts as %d: %d, an extra %d as %d: %d): explode on fewer faces, or write !!p to count each die's total once",
+					first, first-1, a, f, f-1, less(f))
+			}
+		}
+		r := e
+		r.Penetrate = false
+		if r.Limit > 0 {
+			r.Limit--
+		}
+		var err error
+		if rest, rlo, rhi, err = chainCount(r, less, at); err != nil {
+			return nil, 0, 0, err
+		}
+	}
+	// The first roll: its score, or 10 more when it explodes.
+	bursts := e.Burster()
+	first := mechanics.Die{Faces: make([]int, len(e.Die.Faces)), Weights: make([]int64, len(e.Die.Faces))}
+	for i, f := range e.Die.Faces {
+		first.Faces[i], first.Weights[i] = score(f), e.Die.Weight(i)
+		if bursts(f) {
+			first.Faces[i] += 10
+		}
+	}
+	count := func(x, y int) int {
+		if x < 5 {
+			return x
+		}
+		return x - 10 + y
+	}
+	return mechanics.Combine{X: first, Y: rest, F: count, Name: "successes over the penetrating rolls"}, rlo - 1, rhi + 1, nil
 }
 
 // sumOf is n independent copies of x added: listed term by term for a few

@@ -16,11 +16,15 @@ package rules
 //   - rerolls change the die before anything else (r: the die without the
 //     rerolled faces; ro: a rerolled face is replaced by one more roll);
 //     an exploding, rerolled die explodes on the rerolled die;
-//   - an exploding die rolls again on a roll at its trigger, at most n
-//     times with !{n}; a sum, keep, drop or pool reads each die's chain as
-//     one die (its sum); success counting with ! counts every roll of the
-//     chain as a die, with !! the chain's sum once; with !e a keep, drop
-//     or pool reads every roll of every chain as a die of its own;
+//   - an exploding die rolls again on a roll that meets its condition
+//     (any faces: !=5, !<=3; none: the highest face), at most n times with
+//     !{n}; a penetrating die (!p) counts every roll after the first one
+//     less than its face, the condition still read on the face; a sum,
+//     keep, drop or pool reads each die's chain as one die (its value);
+//     success counting with ! counts every roll of the chain as a die (a
+//     penetrating roll scored on its face less one), with !! the chain's
+//     value once; with !e a keep, drop or pool reads every roll of every
+//     chain as a die of its own;
 //   - cs counts a die once when any cs condition holds, cf subtracts one
 //     when any cf condition holds;
 //   - a one-liner reports the variable value, or for a comparison at the
@@ -29,7 +33,7 @@ package rules
 //
 // Unbounded explosions are not enumerated (the oracle skips them). What the
 // engine refuses by design (the docs' errors: keep more dice than rolled,
-// reroll every face, explode on a low face, a pool compared with a roll,
+// reroll every face, explode on every face without a limit, a pool compared with a roll,
 // counting among kept dice, …) the oracle refuses too, and the engine must
 // then fail; likewise a division by zero or a lookup without a case that
 // happens with positive probability.
@@ -519,7 +523,7 @@ type oTerm struct {
 	n        int64
 	die      oDie // after rerolls
 	explode  *notation.Explode
-	trigger  int64
+	bursts   func(int64) bool // whether a roll showing the face rolls again
 	limit    int64
 	kd       []notation.Mod // keeps and drops, in order
 	cs, cf   []*notation.Cond
@@ -664,30 +668,15 @@ func (o *oracle) takeApart(d *notation.Dice) *oTerm {
 			t.matches = m
 		case *notation.Explode:
 			t.explode = m
-			t.trigger = die.hi()
-			if m.Cond != nil {
-				v := o.intConst(m.Cond.Value, "an explosion's value", math.MinInt32, math.MaxInt32)
-				switch m.Cond.Op {
-				case notation.Ge:
-					t.trigger = v
-				case notation.Gt:
-					t.trigger = v + 1
-				case notation.Eq:
-					if v != die.hi() {
-						oFail(oRefused, "exploding on %d, not the highest face", v)
-					}
-				default:
-					oFail(oRefused, "exploding on %s %d", m.Cond.Op, v)
-				}
-			}
+			t.bursts = o.condTest(m.Cond, die.hi())
 			if m.Limit != nil {
 				t.limit = o.intConst(m.Limit, "an explosion's limit", 1, 1000)
 			}
-			if die.hi() < t.trigger {
+			if !slices.ContainsFunc(die.faces, t.bursts) {
 				oFail(oRefused, "the die never explodes")
 			}
 			if m.Limit == nil {
-				if die.lo() >= t.trigger {
+				if !slices.ContainsFunc(die.faces, func(f int64) bool { return !t.bursts(f) }) {
 					oFail(oRefused, "every face explodes")
 				}
 				oFail(oSkip, "an unbounded explosion")
@@ -704,8 +693,8 @@ func (o *oracle) takeApart(d *notation.Dice) *oTerm {
 }
 
 // chains enumerates every chain of rolls of one die of the term: each
-// roll at the trigger or above rolls again, up to the limit; f sees the
-// rolls and the chain's probability.
+// roll that meets the explosion's condition rolls again, up to the limit;
+// f sees the rolls (the faces shown) and the chain's probability.
 func (o *oracle) chains(t *oTerm, f func(rolls []int64, p *big.Rat)) {
 	var rec func(rolls []int64, p *big.Rat)
 	rec = func(rolls []int64, p *big.Rat) {
@@ -713,7 +702,7 @@ func (o *oracle) chains(t *oTerm, f func(rolls []int64, p *big.Rat)) {
 			o.step(1)
 			q := new(big.Rat).Mul(p, t.die.probs[i])
 			next := append(slices.Clone(rolls), face)
-			if t.explode != nil && face >= t.trigger && int64(len(rolls)) < t.limit {
+			if t.explode != nil && t.bursts(face) && int64(len(rolls)) < t.limit {
 				rec(next, q)
 				continue
 			}
@@ -737,6 +726,22 @@ func chainSum(rolls []int64) int64 {
 	}
 	return s
 }
+
+// counted is what each roll of a chain counts: its face, or for a
+// penetrating die every roll after the first one less.
+func (t *oTerm) counted(rolls []int64) []int64 {
+	if t.explode == nil || !t.explode.Penetrate {
+		return rolls
+	}
+	out := slices.Clone(rolls)
+	for j := 1; j < len(out); j++ {
+		out[j]--
+	}
+	return out
+}
+
+// chainValue is a chain's value: the sum of what its rolls count.
+func (t *oTerm) chainValue(rolls []int64) int64 { return chainSum(t.counted(rolls)) }
 
 // tuples enumerates every combination of n independent dice of one
 // distribution (grouped by value): f sees the values and the probability.
@@ -866,12 +871,19 @@ func (o *oracle) dice(d *notation.Dice) oDist {
 		score := o.scorer(t)
 		var one oDist
 		if t.explode != nil && !t.explode.Compound {
-			// Every roll of the chain counts as a die; the faces that
-			// explode must all count the same.
+			// Every roll of the chain counts as a die, scored on what it
+			// counts (a penetrating extra roll: its face less one); the
+			// faces that explode must all count the same, as rolls that
+			// explode again after the first (for a penetrating die, only
+			// when a second extra roll can come).
 			seen := map[int64]bool{}
 			for _, f := range t.die.faces {
-				if f >= t.trigger {
+				switch {
+				case !t.bursts(f):
+				case !t.explode.Penetrate:
 					seen[score(f)] = true
+				case t.limit > 1:
+					seen[score(f-1)] = true
 				}
 			}
 			if len(seen) > 1 {
@@ -879,17 +891,17 @@ func (o *oracle) dice(d *notation.Dice) oDist {
 			}
 			one = o.perDie(t, func(rolls []int64) int64 {
 				s := int64(0)
-				for _, r := range rolls {
+				for _, r := range t.counted(rolls) {
 					s += score(r)
 				}
 				return s
 			})
 		} else {
-			one = o.perDie(t, func(rolls []int64) int64 { return score(chainSum(rolls)) })
+			one = o.perDie(t, func(rolls []int64) int64 { return score(t.chainValue(rolls)) })
 		}
 		return o.sumN(one, t.n)
 	}
-	one := o.perDie(t, chainSum)
+	one := o.perDie(t, t.chainValue)
 	return o.sumN(one, t.n)
 }
 
@@ -1127,7 +1139,7 @@ func (o *oracle) pool(x *notation.Call) oDist {
 	if len(t.kd) > 0 || t.hasCount || t.unique != nil || t.matches != nil {
 		oFail(oRefused, "a pool with keep, drop, counting, u or mt")
 	}
-	one := o.perDie(t, chainSum)
+	one := o.perDie(t, t.chainValue)
 	// The documented limit: a pool's die has at most 64 different faces
 	// (highest, lowest and sum, read as keep and sum nodes, go without it
 	// unless the die explodes; with !e the die's own faces, and sum is
@@ -1684,7 +1696,7 @@ func (g *oGen) dice(pool bool) string {
 		mods = append(mods, m)
 	}
 	if g.r.IntN(3) == 0 {
-		m := g.pick("!", "!", "!!", "!e")
+		m := g.pick("!", "!", "!!", "!e", "!p", "!!p")
 		switch g.r.IntN(6) {
 		case 0, 1:
 		case 2:
@@ -1994,6 +2006,12 @@ var oracleCases = []string{
 	"3d6!{1}cs6", "2d6!>=5{2}cs>=5", "dF!{2}cs", "2dFcf", "3d4ro1cs4",
 	"3d6!e{2}kh2", "4d4!e{1}dl1", "3d6!e{2}kh1cs>=5", "highest(3d4!e{2}, 2)", "3d6!e>=5{1}dl1kh2", "3d4!e{2}dh1cf1",
 	"lowest(2d6!e>=5{2}, 2)", "count(3d4!e{1} >= 3)", "count(3d4!e{2} == highest(3d4!e{2}))", "sum(2d6!e{2})", "2d6!e{2}", "2d6!e{1}cs>=5",
+	// Exploding on any faces, penetrating.
+	"d6!=5{3}", "d6!5{2}", "2d4!<=1{2}", "2d4!<2{2}", "d6!<=3{2}", "d6!=1{3} + d4", "dF!=-1{3}", "2dF!<=0{2}", "d{-1,0,1}!=-1{3}",
+	"d{-2,-1,3}!<0{2}", "d6!p{3}", "3d6!p{2}kh2", "d6!!p{2}", "d6!p>=5{2}", "d6!p>4{2}", "d6!p=1{3}", "dF!p{2}", "dF!p=-1{2}",
+	"2d6!p{1}", "d4!p<=2{3}dl0", "4d4!p{2}dl1kh2", "sum(2d6!p{1})", "highest(3d4!=2{1})", "count(2d6!p{1} >= 6)",
+	"3d6!=5{2}cs>=5", "3d6!<=2{2}cs<=2", "3d6!p{2}cs>=5", "3d6!p{1}cs>=6", "3d6!p>=5{3}cs>=5", "2d6!p{2}cs6cf1",
+	"2d6!!p{2}cs>=8", "3d6!p{2}kh2cs>=6", "d6!p{2} > d6!{2}", "3d{1,1,2}!p=1{2}#>=1",
 	"highest(3d6)", "highest(3d6, 2)", "lowest(3d6, 2)", "sum(2d6!{1})", "count(3d6 >= 5)", "count(3d6 == highest(3d6))",
 	"count(3d6 == lowest(3d6))", "all(3d6 >= 2)", "any(3d6 == 6)", "distinct(3d6)", "largest_set(3d4)", "straight(3d6)",
 	"straight(3dF)", "count(2d6!{1} >= 6)", "highest(2d6ro1)", "all(2d{1,1,2} == 1)",

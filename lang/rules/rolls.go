@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -34,6 +35,9 @@ func rollFaces(t *term) []int {
 // the sum (or, with cs and cf, the count) of the rolls its keeps and drops
 // leave, applied left to right as for plain dice.
 func (c *compiler) eachRolls(t *term) (value, error) {
+	if err := eachSplits(t); err != nil {
+		return value{}, err
+	}
 	if t.n > MaxPoolDice {
 		return value{}, errAt(t.at, "keep and drop read the dice one by one: at most %d dice", MaxPoolDice)
 	}
@@ -93,6 +97,9 @@ func (c *compiler) poolRolls(e *notation.Call, d *notation.Dice, st kit.PoolStat
 		// Every roll summed: the exploding dice summed, as 5d10! is.
 		lo, hi := burstRange(*t.explode)
 		return rndV(sumOf(*t.explode, t.n), t.n*lo, t.n*hi), nil
+	}
+	if err := eachSplits(t); err != nil {
+		return value{}, err
 	}
 	faces := rollFaces(t)
 	if len(faces) > 64 {
@@ -236,4 +243,27 @@ func windowStates(ops []winOp, nf int, score func(int) int, faces []int) func(ro
 		}
 		return float64(most+1) * buffers * float64(2*settled*maxAbs+1)
 	}
+}
+
+// eachSplits refuses the explosions whose rolls the engines cannot read
+// one by one: the faces that explode must all lie above those that do not
+// (!, !>=N, !>N), and a penetrating roll (!pe) is not a die's face.
+func eachSplits(t *term) error {
+	e := t.explode
+	if e.Penetrate {
+		return errAt(t.at, "!pe is not supported: a penetrating extra roll counts one less than its face, and keep, drop and pools read the rolls of !e by their faces — write !p without e (each die with its extra rolls as one), or !e without p")
+	}
+	bursts := e.Burster()
+	lowest, highestStill := math.MaxInt, math.MinInt
+	for _, f := range e.Die.Faces {
+		if bursts(f) {
+			lowest = min(lowest, f)
+		} else {
+			highestStill = max(highestStill, f)
+		}
+	}
+	if highestStill > lowest {
+		return errAt(t.at, "!e reads every roll as a die only for dice that explode on their highest faces (!, !>=N, !>N): this one explodes on %s but not on %d", e.BurstFaces(), highestStill)
+	}
+	return nil
 }

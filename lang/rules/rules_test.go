@@ -164,7 +164,10 @@ func TestOneLinerErrors(t *testing.T) {
 		{"4d6kh3 +", "line 1"},
 		{"(n)d6", "the number of dice must be a whole number"},
 		{"d6!>=1", "never stops"},
-		{"d6!<=2", "highest faces"},
+		{"d6!<=6", "every face explodes (1 to 6), so the die never stops: give a limit (!{3}) or explode on fewer faces"},
+		{"d6!<1", "the die never shows less than 1, so it never explodes"},
+		{"2d6!=7", "the die never shows 7, so it never explodes"},
+		{"3d6!p>=5{3}cs>=5", "an extra 5 counts as 4: 0, an extra 6 as 5: 1"},
 		{"count(6d6! >= 6)", "give the explosion a limit"},
 		{"highest(d100!{2})", "lower the explosion's limit"},
 		{"d0", "out of range"},
@@ -217,6 +220,10 @@ func TestOneLinersBothEngines(t *testing.T) {
 		"4d6min3", "3d6max4kh2", "3d6u", "3d6ukh2", "2d4uo", "6d6mt", "5d6mt3", "4dFmin0", "5d8u>5cs>=6", "4d{1,1,2,3}uo",
 		"12d20ukh3", "6d6uo<=3", "8d10uo", "8d6mt>=4", "6d6umt", "d20max15!{3}",
 		"if 2d10! + d20 > 25 then d6 else 0", "clamp(d8 + 3d6! - 4, 0, 30)", "if d6! > 4 then 1 else 0", "if d4!>=3 + d4!>=3 <= 6 then 2 else d4",
+		// Explosions on any faces and penetrating dice, in sums, keeps,
+		// pools and counts.
+		"3d6!=5", "2d6!<=2 + d4", "4dF!=-1", "d6!p + d6!p", "3d6!p>=5{3}", "4d6!p{2}kh3", "5d10!p#>=8", "6d6!p{2}cs>=5cf1",
+		"4d6!<3cs>=5", "3d6!!p{2}cs>=10", "count(4d6!p{1} >= 6)", "if 3d6!p > 14 then 1 else 0",
 	} {
 		t.Run(src, func(t *testing.T) {
 			t.Parallel()
