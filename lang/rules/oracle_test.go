@@ -770,7 +770,7 @@ func (t *oTerm) each() bool { return t.explode != nil && t.explode.Each }
 // chain as one value (its sum), or with !e every roll of every chain.
 func (o *oracle) readDice(t *oTerm, f func(vals []int64, p *big.Rat)) {
 	if !t.each() {
-		o.tuples(o.perDie(t, chainSum), t.n, f)
+		o.tuples(o.perDie(t, t.chainValue), t.n, f)
 		return
 	}
 	type chain struct {
