@@ -773,6 +773,18 @@ func (o *oracle) readDice(t *oTerm, f func(vals []int64, p *big.Rat)) {
 		o.tuples(o.perDie(t, t.chainValue), t.n, f)
 		return
 	}
+	// As documented: !e reads rolls one by one only for dice that explode
+	// on their highest faces, and not penetrating ones.
+	if t.explode.Penetrate {
+		oFail(oRefused, "!pe is not supported")
+	}
+	for _, a := range t.die.faces {
+		for _, b := range t.die.faces {
+			if t.bursts(a) && !t.bursts(b) && b > a {
+				oFail(oRefused, "!e reads every roll as a die only for dice that explode on their highest faces")
+			}
+		}
+	}
 	type chain struct {
 		rolls []int64
 		p     *big.Rat
