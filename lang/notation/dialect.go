@@ -258,6 +258,11 @@ func (p *parser) dialectTerm(d *Dice) {
 			fails++
 		}
 	}
+	if explode != nil && !explode.Compound && keeps+drops > 0 {
+		// Every tool keeps and drops an explosion's extra rolls as dice
+		// of their own.
+		explode.Each = true
+	}
 	if p.dialect == Foundry && counts > 1 {
 		p.failAt(d.At.Off, "Foundry counts either successes (cs) or failures (cf) in one term, not both: to take failures away from successes write df (%s)", clip(String(d)))
 	}

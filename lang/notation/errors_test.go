@@ -90,7 +90,7 @@ var badInputs = []struct{ src, err string }{
 	{"4d6!>=x", "line 1, column 7: expected a number or a parenthesised expression after \"!>=\", found \"x\""},
 	{"4d6kh(", "line 1, column 7: expected an expression, found end of input"},
 	{"4d6!{2", "line 1, column 7: expected \"}\" to close the \"{\" at line 1, column 5, found end of input"},
-	{"d6x3", "line 1, column 3: \"x3\" is Foundry's explode with at most 3 explosions in the whole term, which has no equivalent yet (d6!{3} allows 3 for each die; d6! has no limit); see docs/translating.md"},
+	{"d6x3", "line 1, column 3: \"x3\" is Foundry's explode on 3: write d6!3 (or --dialect foundry)"},
 	{"2d6 x", "line 1, column 5: expected an operator or the end of the expression, found \"x\""},
 	{"a $ b", "line 1, column 3: expected an operator or the end of the expression, found \"$\""},
 	{"a\x00b", "line 1, column 2: expected an operator or the end of the expression, found \"\\x00\""},

@@ -17,7 +17,7 @@ func TestGroups(t *testing.T) {
 		"{4d6, 3d8}kh1 + 2":                    "{4d6, 3d8}kh1 + 2",
 		"({2d6, d12}kh1) >= 7":                 "{2d6, d12}kh1 >= 7",
 		"{2d6}":                                "{2d6}",
-		"{ d6[fire] , d{1,2}!{2} }cs=2":        "{d6, d{1, 2}!{2}}cs2",
+		"{ d6[fire] , d{1,2}!{2} }cs=2":        "{d6[fire], d{1, 2}!{2}}cs2",
 		"-{d6, {d4, d8}kl}kh":                  "-{d6, {d4, d8}kl}kh",
 		"{if d6 > 3 then 1 else 2, 3}":         "{if d6 > 3 then 1 else 2, 3}",
 		"{3d20 + 5}>21":                        "{3d20 + 5} > 21",

@@ -208,8 +208,12 @@ func (p *parser) foreignModifier(d *Dice, off int) string {
 	case strings.HasPrefix(rest, "x") || strings.HasPrefix(rest, "X"):
 		cond := p.condText(off + 1)
 		if cond != "" && isDigit(cond[0]) {
-			return fmt.Sprintf("%q is Foundry's explode with at most %s explosions in the whole term, which has no equivalent yet (%s!{%s} allows %s for each die; %s! has no limit); see %s",
-				rest[:1]+cond, cond, term, cond, cond, term, translating)
+			if after := strings.TrimLeft(rest[1:], "0123456789"); after != "" && strings.ContainsRune("<>=", rune(after[0])) {
+				target := p.condText(off + len(rest) - len(after))
+				return fmt.Sprintf("%q is Foundry's explode on %s with at most %s explosions in the whole term, which has no equivalent (%s!%s{%s} allows %s for each die); see %s",
+					rest[:1]+cond+target, target, cond, term, target, cond, cond, translating)
+			}
+			return fmt.Sprintf("%q is Foundry's explode on %s: write %s!%s (or --dialect foundry)", rest[:1]+cond, cond, term, cond)
 		}
 		return fmt.Sprintf("%q is Foundry's explode: write %s!%s", rest[:1]+cond, term, cond)
 	case strings.HasPrefix(rest, "df"):

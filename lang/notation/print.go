@@ -56,7 +56,7 @@ type printer struct {
 }
 
 // StringLabels is String with each labelled dice term (2d6[Fire]) written
-// as name(d) instead of the term.
+// as name(d) instead of the term (the term itself where name(d) is "").
 func StringLabels(e Expr, name func(*Dice) string) string {
 	p := printer{labelled: name}
 	p.expr(e, lvlIf)
@@ -94,8 +94,10 @@ func (p *printer) expr(e Expr, outer int) {
 		p.WriteString(e.Name)
 	case *Dice:
 		if p.labelled != nil && e.Label != "" {
-			p.WriteString(p.labelled(e))
-			break
+			if s := p.labelled(e); s != "" {
+				p.WriteString(s)
+				break
+			}
 		}
 		p.dice(e)
 	case *Group:

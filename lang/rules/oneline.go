@@ -71,8 +71,15 @@ func FromExpr(src string) (*Rule, error) {
 func labelled(x notation.Expr, params []mechanics.Param) (lets, vars []Def, out notation.Expr, err error) {
 	var terms []*notation.Dice
 	notation.Walk(x, func(e notation.Expr) bool {
-		if d, ok := e.(*notation.Dice); ok && d.Label != "" {
-			terms = append(terms, d)
+		switch e := e.(type) {
+		case *notation.Dice:
+			if e.Label != "" {
+				terms = append(terms, e)
+			}
+		case *notation.Group:
+			// A group's items and their dice are ranked together:
+			// their labels name nothing of their own.
+			return false
 		}
 		return true
 	})

@@ -1308,6 +1308,9 @@ func oracleReport(x notation.Expr, params map[string]*big.Rat, maxWork int) (rep
 	var labels []string
 	byLabel := map[string][]*notation.Dice{}
 	notation.Walk(x, func(e notation.Expr) bool {
+		if _, ok := e.(*notation.Group); ok {
+			return false
+		}
 		if d, ok := e.(*notation.Dice); ok && d.Label != "" {
 			n := strings.ToLower(d.Label)
 			if byLabel[n] == nil {
@@ -2045,7 +2048,7 @@ var oracleCases = []string{
 	// Comments are left out; a labelled dice term is a variable of its
 	// own too (issue 26).
 	"2d6[Fire] + 1d4[Cold] # burn", "# only a comment\n3d4kh2[best] # two of three", "(d6 + 1)[x] * 2",
-	"d6[fire] + d4[fire] + d6[cold]", "d6[hit] >= 4", "highest(3d4[pool], 2)", "d4[x] * d4[y]",
+	"d6[fire] + d4[fire] + d6[cold]", "d6[hit] >= 4", "highest(3d4[pool], 2)", "d4[x] * d4[y]", "{d6[fire], d4}kh1 + d4[cold]",
 	// Foundry's Fudge variants (issue 26).
 	"3dF.1", "2dF.2 + dF.1", "4dF.1kh2", "3dF.1cs",
 	// Powers (issue 26): a constant exponent, on rolls and constants.
