@@ -2,6 +2,7 @@ package notation
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/oddsmith/oddsmith/mechanics/expr"
@@ -433,4 +434,180 @@ func attrName(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// dialectGroupMod reads a modifier after a group's "}" whose meaning is
+// the dialect's own (see dialectMod); false when it reads as oddsmith's.
+func (p *parser) dialectGroupMod(g *Group) bool {
+	off := p.off
+	c, next := p.at(off), p.at(off+1)
+	targets := p.dialect == Roll20 || p.dialect == DiceRoller
+	switch {
+	case targets && (c == '<' || c == '>' || c == '='):
+		g.Mods = append(g.Mods, &CountSuccess{At: p.pos(off), Cond: p.parseCond(off, true)})
+		return true
+	case targets && c == 'f' && condStart(next):
+		p.off++
+		g.Mods = append(g.Mods, &CountFail{At: p.pos(off), Cond: p.parseCond(off, true)})
+		return true
+	case targets && c == 'c' && (next == 's' || next == 'f'):
+		p.off += 2
+		p.parseCond(off, false)
+		return true
+	case targets && c == 's' && next != 'f':
+		p.off++
+		if p.at(p.off) == 'a' || p.at(p.off) == 'd' {
+			p.off++
+		}
+		return true
+	case p.dialect == Foundry && c == 'c' && next == 'f':
+		p.off += 2
+		cond := p.parseCond(off, false)
+		if cond == nil {
+			p.failAt(off, "cf after a group needs a condition on the sums, such as cf<=3")
+		}
+		g.Mods = append(g.Mods, &CountSuccess{At: p.pos(off), Cond: cond})
+		return true
+	case p.dialect == Foundry && c == 'd' && next == 'f':
+		p.off += 2
+		cond := p.parseCond(off, false)
+		if cond == nil {
+			p.failAt(off, "df after a group needs a condition on the sums, such as df<=3")
+		}
+		g.Mods = append(g.Mods, &CountFail{At: p.pos(off), Cond: cond})
+		return true
+	}
+	return false
+}
+
+// dialectGroup is a group read in a dialect as oddsmith's expression of
+// its meaning. Roll20 counts the successes of a group of one expression
+// die by die, each die with the expression's constants added
+// ({3d20+5}>21: the dice of at least 16); Foundry keeps and drops whole
+// expressions even when there is one ({4d6+3d8}kh: the sum).
+func (p *parser) dialectGroup(g *Group) Expr {
+	if p.dialect == Oddsmith || len(g.Items) != 1 {
+		return g
+	}
+	var counts, windows []Mod
+	for _, m := range g.Mods {
+		switch m.(type) {
+		case *CountSuccess, *CountFail:
+			counts = append(counts, m)
+		default:
+			windows = append(windows, m)
+		}
+	}
+	switch {
+	case p.dialect == Foundry && len(windows) > 0:
+		left := int64(1)
+		for _, m := range windows {
+			var n int64
+			var ok bool
+			keep := false
+			switch m := m.(type) {
+			case *Keep:
+				n, ok = constInt(m.Count, 1)
+				keep = true
+			case *Drop:
+				n, ok = constInt(m.Count, 1)
+			}
+			if !ok {
+				p.failAt(m.Pos().Off, "Foundry keeps or drops whole expressions: give the count as a number")
+			}
+			if keep {
+				left = min(left, n)
+			} else {
+				left = max(0, left-n)
+			}
+		}
+		item := g.Items[0]
+		if left == 0 {
+			item = &Num{At: g.At, Value: intNum(0)}
+		}
+		if len(counts) == 0 {
+			return item
+		}
+		return &Group{At: g.At, Items: []Expr{item}, Mods: counts, End: g.End}
+	case p.dialect == Roll20 && len(counts) > 0:
+		if len(windows) > 0 {
+			p.failAt(g.At.Off, "Roll20's group of one expression with both keep or drop and a target is not supported: write the keep on the dice (4d6kh3>4)")
+		}
+		return p.perDieTargets(g.Items[0], counts, g.At)
+	}
+	return g
+}
+
+// perDieTargets is Roll20's success count of a group of one expression:
+// every die of its dice terms, with the expression's constants added, is
+// compared with the targets; the counts add up.
+func (p *parser) perDieTargets(x Expr, counts []Mod, at Pos) Expr {
+	var dice []*Dice
+	var c int64
+	var walk func(x Expr, sign int64)
+	walk = func(x Expr, sign int64) {
+		switch x := x.(type) {
+		case *Dice:
+			if sign < 0 {
+				p.failAt(x.At.Off, "Roll20 counts successes die by die in a group of one expression: a subtracted dice term (-%s) is not supported", String(x))
+			}
+			for _, m := range x.Mods {
+				switch m.(type) {
+				case *CountSuccess, *CountFail, *Matches, *Keep, *Drop:
+					p.failAt(x.At.Off, "Roll20 counts successes die by die in a group of one expression: the dice %s already keep, drop or count", String(x))
+				}
+			}
+			dice = append(dice, x)
+		case *Num:
+			if !x.Value.IsInt() {
+				p.failAt(x.At.Off, "Roll20 adds the constants of a group of one expression to each die: %s is not a whole number", x.Value)
+			}
+			c += sign * x.Value.N
+		case *Binary:
+			switch x.Op {
+			case Add:
+				walk(x.X, sign)
+				walk(x.Y, sign)
+				return
+			case Sub:
+				walk(x.X, sign)
+				walk(x.Y, -sign)
+				return
+			}
+			p.failAt(x.At.Off, "Roll20 counts successes die by die in a group of one expression: write it as dice and numbers added (%s is not)", String(x))
+		default:
+			p.failAt(x.Pos().Off, "Roll20 counts successes die by die in a group of one expression: write it as dice and numbers added (%s is not)", String(x))
+		}
+	}
+	walk(x, 1)
+	if len(dice) == 0 {
+		p.failAt(at.Off, "Roll20's group of one expression counts its dice against the target, and %s has none", String(x))
+	}
+	shift := func(cd *Cond) *Cond {
+		v, ok := constInt(cd.Value, 0)
+		if !ok {
+			p.failAt(cd.At.Off, "Roll20 adds the group's constants to each die: give the target as a number")
+		}
+		return &Cond{At: cd.At, Op: cd.Op, Value: &Num{At: cd.At, Value: intNum(v - c)}}
+	}
+	var out Expr
+	for _, d := range dice {
+		nd := *d
+		nd.Mods = slices.Clone(d.Mods)
+		nd.Label = ""
+		for _, m := range counts {
+			switch m := m.(type) {
+			case *CountSuccess:
+				nd.Mods = append(nd.Mods, &CountSuccess{At: m.At, Cond: shift(m.Cond)})
+			case *CountFail:
+				nd.Mods = append(nd.Mods, &CountFail{At: m.At, Cond: shift(m.Cond)})
+			}
+		}
+		if out == nil {
+			out = &nd
+		} else {
+			out = &Binary{At: out.Pos(), OpAt: nd.At, Op: Add, X: out, Y: &nd}
+		}
+	}
+	return out
 }

@@ -79,6 +79,26 @@ func TestDialects(t *testing.T) {
 		{DiceRoller, "4d6min3", "4d6min3"},
 		{Foundry, "1d20min10", "1d20min10"},
 		{Foundry, "4d6max5kh3", "4d6max5kh3"},
+		// Explosions under keep and drop: every roll a die of its own.
+		{Roll20, "5d10!k2", "5d10!ekh2"},
+		{Roll20, "5d10!!k2", "5d10!!kh2"},
+		{Foundry, "4d10xdl1", "4d10!edl1"},
+		{DiceRoller, "4d6!kh3", "4d6!ekh3"},
+		{Roll20, "3d6!p>5", "3d6!p>=5"},
+		{Foundry, "5d10x5", "5d10!5"},
+		// Groups.
+		{Roll20, "{4d6+3d8}k4", "{4d6 + 3d8}kh4"},
+		{Roll20, "{4d6, 3d8}kh1>10", "{4d6, 3d8}kh1cs>=10"},
+		{Roll20, "{3d20+5}>21", "3d20cs>=16"},
+		{Roll20, "{3d20+5}>21f<10", "3d20cs>=16cf<=5"},
+		{Roll20, "{2d6+1d8-1}>4", "2d6cs>=5 + 1d8cs>=5"},
+		{Roll20, "{4d6+2d8, 3d20+3}>40f<10", "{4d6 + 2d8, 3d20 + 3}cs>=40cf<=10"},
+		{DiceRoller, "{3d20+5}>21", "{3d20 + 5}cs>21"},
+		{Foundry, "{4d6, 3d8}kh", "{4d6, 3d8}kh"},
+		{Foundry, "{4d6+3d8}kh", "4d6 + 3d8"},
+		{Foundry, "{4d6+3d8}dl", "0"},
+		{Foundry, "{2d20, d20+5}cf<5", "{2d20, d20 + 5}cs<5"},
+		{Foundry, "{2d20, d20+5}cs>=15df<5", "{2d20, d20 + 5}cs>=15cf<5"},
 		// oddsmith's own forms read the same in every dialect.
 		{Roll20, "2d6 + 3", "2d6 + 3"},
 		{Foundry, "d20 + bonus >= tn", "d20 + bonus >= tn"},
@@ -119,6 +139,11 @@ func TestDialectRefusals(t *testing.T) {
 		{DiceRoller, "3d6max5r1", "applies min and max before it explodes or rerolls"},
 		{DiceRoller, "(n)d6kh2dl1", "need a number of dice written as a number"},
 		{Roll20, "3d6>", "expected a number"},
+		{Roll20, "{3d20*2}>21", "write it as dice and numbers added"},
+		{Roll20, "{10-3d20}>2", "a subtracted dice term"},
+		{Roll20, "{4d6kh3}>4", "already keep, drop or count"},
+		{Roll20, "{4d6+3d8}k2>4", "both keep or drop and a target"},
+		{Roll20, "{5}>4", "has none"},
 	} {
 		t.Run(c.d.String()+"/"+c.src, func(t *testing.T) {
 			_, err := ParseIn(c.src, c.d)

@@ -597,7 +597,7 @@ func (p *parser) parseGroup(open int) Expr {
 	p.next()
 	p.parseGroupMods(g)
 	g.End = p.pos(p.off)
-	return g
+	return p.dialectGroup(g)
 }
 
 // parseGroupMods reads the modifiers right after a group's "}": keep, drop,
@@ -605,6 +605,9 @@ func (p *parser) parseGroup(open int) Expr {
 func (p *parser) parseGroupMods(g *Group) {
 	for {
 		off := p.off
+		if p.dialect != Oddsmith && p.dialectGroupMod(g) {
+			continue
+		}
 		switch c := p.at(off); {
 		case c == 'k' || c == 'd' && p.at(off+1) != 'f':
 			keep := c == 'k'
