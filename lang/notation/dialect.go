@@ -433,7 +433,11 @@ func attrName(s string) string {
 			under = true
 		}
 	}
-	return b.String()
+	n := b.String()
+	if n != "" && (n == "d" || dieStart(n, 0) || slices.Contains(keywords, n) || slices.Contains(Functions(), n) || n == "lookup") {
+		n = "attr_" + n
+	}
+	return n
 }
 
 // dialectGroupMod reads a modifier after a group's "}" whose meaning is

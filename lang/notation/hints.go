@@ -149,7 +149,11 @@ func faceRun(s string) (lo, hi int, ok bool) {
 // commentMessage is the refusal of a comment: the "#" at off, and what to
 // keep.
 func (p *parser) commentMessage(off int) string {
-	before := strings.TrimSpace(p.src[:off])
+	before := p.src[:off]
+	if i := strings.LastIndexAny(before, "\n\r"); i >= 0 {
+		before = before[i+1:]
+	}
+	before = strings.TrimSpace(before)
 	if p.depth > 0 {
 		return "a comment (# …) runs to the end of its line, so it cannot close what is open: put it after the whole expression, with a space before the #"
 	}
