@@ -129,6 +129,21 @@ func groupTarget(src string, c *Compare) (Reading, bool) {
 	}
 	text, v, y := src[g.At.Off:g.End.Off], operand(c.Y), String(c.Y)
 	var there string
+	if len(g.Items) == 1 {
+		// Roll20 counts a group of one expression die by die, with its
+		// constants added to each die.
+		r20 := "its dice one by one, with the group's constants added to each (see docs/translating.md)"
+		if x, err := ParseIn(text+cmpOpNames[c.Op]+v, Roll20); err == nil {
+			r20 = fmt.Sprintf("its dice one by one, with the group's constants added to each (%s here)", String(x))
+		}
+		dr := map[CmpOp]string{Gt: "over", Ge: "at least", Lt: "under", Le: "at most"}[c.Op]
+		if dr == "" {
+			return Reading{}, false
+		}
+		there = fmt.Sprintf("Roll20 counts %s, rpg-dice-roller gives 1 when the total is %s %s (%scs%s%s)", r20, dr, y, text, cmpOpNames[c.Op], v)
+		return Reading{c.OpAt, fmt.Sprintf("%s%s%s: here the group's total compared with %s; %s — write (%s) %s %s for the total",
+			text, cmpOpNames[c.Op], y, y, there, text, cmpOpNames[c.Op], y)}, true
+	}
 	switch c.Op {
 	case Gt:
 		there = fmt.Sprintf("Roll20 counts the sums of at least %s (%scs>=%s here), rpg-dice-roller the sums over %s (%scs>%s)", y, text, v, y, text, v)
