@@ -113,3 +113,24 @@ func headingAnchor(h string) string {
 	}
 	return b.String()
 }
+
+// TestForeignPrefilter: the quick tests never skip a text the regexps
+// match (every example and bad input of the tests, and variants).
+func TestForeignPrefilter(t *testing.T) {
+	var srcs []string
+	for _, c := range examples {
+		srcs = append(srcs, c.src)
+	}
+	for _, c := range badInputs {
+		srcs = append(srcs, c.src)
+	}
+	srcs = append(srcs, "/r 4d6", "[[1d20]]", "output 3d6", "[highest 3 of 4d6]", "function: x", `named "a"`, "loop X over {1..3}", `set "a" to 3`, "1@3d6", "X: 4d6",
+		"x := d20", "accumulate x", "repeat x", "foreach x", "sum largest 3 4d6", "count 5<=8d10", "max 2d20", "min\t3d6", "maximal {1}", "median 3d6", "choose {1,2}", "pick 2 {1}", "count different 5d6")
+	for _, src := range srcs {
+		for _, f := range foreignForms {
+			if f.re.MatchString(src) && !f.may(src) {
+				t.Errorf("%q matches %s's form, but its quick test skips it", src, f.anchor)
+			}
+		}
+	}
+}
