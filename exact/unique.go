@@ -3,6 +3,7 @@ package exact
 import (
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
@@ -97,13 +98,36 @@ func uniqueStates(u mechanics.Unique) (most, total float64) {
 	return most, total
 }
 
+// uniqueStateCost is the work of one state of uniqueSubsets, in the
+// budget's units: a map entry holding an exact count.
+const uniqueStateCost = 200
+
 // uniqueWork is the work of a Unique as the engine computes it.
 func uniqueWork(u mechanics.Unique) float64 {
 	faces, _ := mechanics.UniqueFaces(u.Die)
 	nf := float64(len(faces))
 	if uniqueSubsetCase(u) {
-		w := float64(u.N + 1)
-		return nf * w * w
+		// The states after i faces: the subsets of at most N of them
+		// (Σ C(i, k)), or the evaluator's states for each number of
+		// dice placed, bounded as for a sum of them (its range): each a
+		// map entry of exact counts, uniqueStateCost units.
+		lo, hi := slices.Min(faces), slices.Max(faces)
+		byValue := float64(u.N+1) * (float64(u.N)*float64(hi-lo) + 1)
+		// row holds C(i, k) for k ≤ N, updated face by face.
+		row := make([]float64, u.N+1)
+		row[0] = 1
+		work := 0.0
+		for range len(faces) {
+			for k := u.N; k > 0; k-- {
+				row[k] += row[k-1]
+			}
+			subsets := 0.0
+			for _, c := range row {
+				subsets += c
+			}
+			work += min(subsets, byValue) * uniqueStateCost
+		}
+		return work
 	}
 	_, total := uniqueStates(u)
 	return total * (nf + float64(u.N))
@@ -146,7 +170,7 @@ func uniqueSubsets[P any](b *engine.Budget, u mechanics.Unique, ar uniqueArith[P
 		next := make(map[key]*big.Int, 2*len(cur))
 		left := len(faces) - i - 1
 		for k, w := range cur {
-			if err := b.Tick(2); err != nil {
+			if err := b.Tick(uniqueStateCost); err != nil {
 				return nil, err
 			}
 			for c := 0; c <= 1; c++ {

@@ -181,3 +181,32 @@ func TestExplodeRefusedBeforeStarting(t *testing.T) {
 		}
 	}
 }
+
+// TestUniqueSubsetWorkBoundsTheTicks: the estimate of unique fair dice
+// (every N-subset alike) bounds the work they tick, and refuses one die
+// of 100 000 faces before a single tick (it ticked for minutes before).
+func TestUniqueSubsetWorkBoundsTheTicks(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		u    mechanics.Unique
+	}{
+		{"3d6u", mechanics.Unique{Die: dieOf(6), N: 3, Eval: mechanics.SumEval{}}},
+		{"6d20u", mechanics.Unique{Die: dieOf(20), N: 6, Eval: mechanics.SumEval{}}},
+		{"20d100u", mechanics.Unique{Die: dieOf(100), N: 20, Eval: mechanics.SumEval{}}},
+		{"d500u", mechanics.Unique{Die: dieOf(500), N: 1, Eval: mechanics.SumEval{}}},
+	} {
+		est := uniqueWork(c.u)
+		b := engine.NewBudget(context.Background(), 1<<30)
+		if _, err := uniqueFloat(b, c.u); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := float64(b.Spent()); got > est {
+			t.Errorf("%s: ticked %.0f, over the estimate %.0f", c.name, got, est)
+		}
+	}
+	big := mechanics.Unique{Die: dieOf(100_000), N: 1, Eval: mechanics.SumEval{}}
+	if w := uniqueWork(big); w <= engine.MaxWork {
+		t.Errorf("d100000u: estimate %.3g, want over the budget %.3g", w, float64(engine.MaxWork))
+	}
+}

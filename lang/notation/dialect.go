@@ -374,6 +374,9 @@ func (p *parser) attribute(off int) Expr {
 		}
 		prompt, dflt, _ := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(q, "?{"), "}"), "|")
 		name := attrName(prompt)
+		if name == "" {
+			p.failAt(off, "Roll20's query %s asks at roll time, which oddsmith cannot: write a parameter and give it with --set", clip(q))
+		}
 		p.failAt(off, "Roll20's query %s asks at roll time, which oddsmith cannot: write a parameter, %s, and give it with --set %s=%s", clip(q), name, name, strings.TrimSpace(strings.Split(dflt+"|", "|")[0]))
 	}
 	end := off + 1
