@@ -75,6 +75,9 @@ func keepOf(b *engine.Budget, ds []engine.Dist, lo, hi int, score func(int) int)
 		}
 		return poolDist(b, ft, n, windowEval(n, lo, hi, g, ft.faces))
 	}
+	if d, ok, err := keepByKinds(b, ds, lo, hi, g); ok {
+		return d, err
+	}
 	switch {
 	case hi == n:
 		return keepTop(b, ds, k, g, score == nil)
@@ -433,4 +436,35 @@ func keepEvery(b *engine.Budget, ds []engine.Dist, lo, hi int, g func(int) int) 
 		return engine.Dist{}, err
 	}
 	return fromMap(b, res, "the kept values")
+}
+
+// keepByKinds runs the kinds DP in the cheaper direction (from the
+// highest, or from the lowest on the negated values) when it fits; ok
+// false leaves the window to the other techniques.
+func keepByKinds(b *engine.Budget, ds []engine.Dist, lo, hi int, g func(int) int) (engine.Dist, bool, error) {
+	n := len(ds)
+	down := planKinds(ds, n-lo, n-hi, g, engine.MaxWork)
+	neg := make([]engine.Dist, n)
+	for i, d := range ds {
+		neg[i] = negate(d)
+	}
+	ng := func(y int) int { return g(-y) }
+	upw := planKinds(neg, hi, lo, ng, min(engine.MaxWork, down.workOr()))
+	switch {
+	case upw.ok && upw.work < down.workOr():
+		d, err := upw.run(b)
+		return d, true, err
+	case down.ok:
+		d, err := down.run(b)
+		return d, true, err
+	}
+	return engine.Dist{}, false, nil
+}
+
+// workOr is the plan's work, or +Inf when it does not fit.
+func (p kindsPlan) workOr() float64 {
+	if !p.ok {
+		return math.Inf(1)
+	}
+	return p.work
 }
