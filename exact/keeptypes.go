@@ -315,10 +315,7 @@ func (p kindsPlan) run(b *engine.Budget) (engine.Dist, error) {
 							continue
 						}
 						off := lo[s] + overlap(C, p.k, p.d, p.k)*gv
-						out := res[off : off+len(src)]
-						for x, q := range src {
-							out[x] += q * f
-						}
+						axpy(res[off:off+len(src)], src, f)
 						continue
 					}
 					t = p.up[t*T+j]
@@ -326,10 +323,7 @@ func (p kindsPlan) run(b *engine.Budget) (engine.Dist, error) {
 						data[t] = make([]float64, p.sw)
 					}
 					off := lo[s] + overlap(C, C+e, p.d, p.k)*gv
-					out := data[t][off : off+len(src)]
-					for x, q := range src {
-						out[x] += q * coef
-					}
+					axpy(data[t][off:off+len(src)], src, coef)
 					lo[t], hi[t] = min(lo[t], off), max(hi[t], off+len(src)-1)
 				}
 			}
@@ -346,4 +340,20 @@ func (p kindsPlan) run(b *engine.Budget) (engine.Dist, error) {
 		return engine.Dist{}, nil
 	}
 	return engine.Dist{Lo: p.sLo + first, P: res[first : last+1]}, nil
+}
+
+// axpy adds a·x to y (len(y) = len(x)), four at a time.
+func axpy(y, x []float64, a float64) {
+	y = y[:len(x)]
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		xs, ys := x[i:i+4:i+4], y[i:i+4:i+4]
+		ys[0] += a * xs[0]
+		ys[1] += a * xs[1]
+		ys[2] += a * xs[2]
+		ys[3] += a * xs[3]
+	}
+	for ; i < len(x); i++ {
+		y[i] += a * x[i]
+	}
 }
