@@ -81,20 +81,25 @@ func keepOf(b *engine.Budget, ds []engine.Dist, lo, hi int, score func(int) int)
 	}
 	ng := func(y int) int { return g(-y) }
 	// The kinds DP in the cheaper direction, if cheaper than the others
-	// by their estimates (keepTop's bounds its work loosely: it skips the
-	// zeros it counts, about keepTopSlack of them).
-	kinds := planKinds(ds, n-lo, n-hi, g, engine.MaxWork)
-	if up := planKinds(neg, hi, lo, ng, min(engine.MaxWork, kinds.workOr())); up.workOr() < kinds.workOr() {
-		kinds = up
-	}
+	// by their estimates (keepTop's bounds its work on wide sums loosely:
+	// it skips the zeros it counts, about keepTopSlack of them).
 	var other float64
 	switch {
 	case hi == n:
-		other = keepTopEstimate(ds, k, g, score == nil) / keepTopSlack
+		other = keepTopEstimate(ds, k, g, score == nil)
 	case lo == 0:
-		other = keepTopEstimate(neg, k, ng, false) / keepTopSlack
+		other = keepTopEstimate(neg, k, ng, false)
 	default:
 		other = keepEveryWork(ds)
+	}
+	if lo == 0 || hi == n {
+		if score == nil {
+			other /= keepTopSlack
+		}
+	}
+	kinds := planKinds(ds, n-lo, n-hi, g, min(engine.MaxWork, other))
+	if up := planKinds(neg, hi, lo, ng, min(engine.MaxWork, other, kinds.workOr())); up.workOr() < kinds.workOr() {
+		kinds = up
 	}
 	if kinds.workOr() <= other {
 		return kinds.run(b)
@@ -349,11 +354,7 @@ func keepTop(b *engine.Budget, ds []engine.Dist, k int, g func(int) int, identit
 		o := &next[to]
 		top := st.lo + len(st.p) - 1
 		o.cover(st.lo+sh, top+sh)
-		out := o.p[st.lo+sh-o.lo:]
-		out = out[:len(st.p)]
-		for x, p := range st.p {
-			out[x] += p * w
-		}
+		axpy(o.p[st.lo+sh-o.lo:], st.p, w)
 	}
 	// conv puts st convolved with a into next's slot.
 	conv := func(to int, st, a sparse) {
@@ -365,11 +366,7 @@ func keepTop(b *engine.Budget, ds []engine.Dist, k int, g func(int) int, identit
 			if p == 0 {
 				continue
 			}
-			out := o.p[base+x:]
-			out = out[:len(a.p)]
-			for y, q := range a.p {
-				out[y] += p * q
-			}
+			axpy(o.p[base+x:], a.p, p)
 		}
 	}
 	for _, v := range vs {
