@@ -9,7 +9,9 @@ import (
 
 // BenchmarkGroupExact: grouped rolls as one-line rules through the exact
 // engine (compile, distributions, outputs); goal (issue 26): groups of up
-// to 10 terms of up to 20 dice each in under 100 ms.
+// to 10 terms of up to 20 dice each in under 100 ms. Measured (2-core
+// Xeon, one run): the ten mixed sums kh5 54 → 4.3 ms, dl1 64 → 7.9 ms
+// (BenchmarkGroupKeepExact has the wider cases).
 //
 //	go test ./benchmarks -run '^$' -bench GroupExact
 func BenchmarkGroupExact(b *testing.B) {
@@ -39,6 +41,14 @@ func BenchmarkGroupExact(b *testing.B) {
 // The cases: sums of several kinds (some alike), nine alike and one
 // other, ten unlike (20d20, 19d20, …, 11d20); windows at either end, in
 // the middle, and scored (cs>=220 cf<=180 on the kept sums).
+//
+// Measured (2-core Xeon, one run, before → after the kinds DP of
+// exact/keeptypes.go): mixed kh5 53 → 3.1 ms, kh9 65 → 7.6 ms; nine
+// kh5 461 → 1.3 ms, kh9 721 → 4.5 ms, kl3 98 → 0.7 ms, dl2dh2 refused →
+// 2.3 ms; unlike kh5 290 → 62 ms, kl3 61 → 27 ms, dl4dh4 refused → 34
+// ms, dl2dh2 refused → 228 ms, kh9 404 → 362 ms (keepTop: ten unlike
+// sums with one dropped stay about 3.6 times the goal; every window with
+// fewer than five kinds is 50 to 500 times under it).
 //
 //	go test ./benchmarks -run '^$' -bench GroupKeepExact
 func BenchmarkGroupKeepExact(b *testing.B) {

@@ -28,10 +28,14 @@ func evalKeepOf(b *engine.Budget, n mechanics.KeepOf) (engine.Dist, float64, err
 //   - values alike (a group of equal sums, or dice of one kind): the
 //     multiset dynamic program of a pool over the value's support, as for
 //     n rolls of one die;
-//   - a window at an end (keep or drop the highest or the lowest): keepTop,
-//     a dynamic program over the boundary value;
-//   - a window in the middle of unlike values: every combination, bounded
-//     by the work budget.
+//   - any window of values of a few kinds (alike values, as in {20d20 ×9,
+//     20d12}): the kinds DP (keeptypes.go), a walk over the values from
+//     the highest (or the lowest) placing each kind's values multinomially;
+//   - a window at an end: keepTop, a dynamic program over the boundary
+//     value, where its estimate is lower (many unlike values, most kept);
+//   - a window in the middle: every combination where that is cheaper.
+//
+// Between the last three keepOf picks by their work estimates.
 func keepOf(b *engine.Budget, ds []engine.Dist, lo, hi int, score func(int) int) (engine.Dist, error) {
 	n, k := len(ds), hi-lo
 	whole := 1.0 // the mass of the outcomes every value holds
