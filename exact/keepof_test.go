@@ -302,14 +302,26 @@ func TestKeepKindsWork(t *testing.T) {
 			}
 		}
 	}
-	if testing.Short() {
-		return
-	}
 	b := engine.DefaultBudget()
 	if _, _, err := evalNode(b, mechanics.KeepOf{Terms: unlike, Lo: 2, Hi: 8}); err != nil {
 		t.Fatal(err)
 	}
 	if s := b.Spent(); s > 3e9 {
 		t.Errorf("ten unlike sums of 20d20, ranks 2..7: %d work units", s)
+	}
+	// Too many kinds for the kinds DP, too many combinations: refused
+	// before it starts.
+	var wide []mechanics.Node
+	for i := range 40 {
+		wide = append(wide, mechanics.Repeat{X: mechanics.D(100 + i), N: 20})
+	}
+	b = engine.DefaultBudget()
+	_, _, err := evalNode(b, mechanics.KeepOf{Terms: wide, Lo: 10, Hi: 30})
+	var ie *mechanics.InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "simulate") {
+		t.Errorf("forty unlike sums, ranks 10..29: %v, want a refusal", err)
+	}
+	if s := b.Spent(); s > 1e8 {
+		t.Errorf("forty unlike sums, ranks 10..29: %d work units before the refusal", s)
 	}
 }

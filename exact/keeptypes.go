@@ -49,6 +49,10 @@ next:
 // the other techniques).
 const maxKindStates = 1 << 14
 
+// maxKindLooks bounds the estimate's own work (some tens of
+// milliseconds).
+const maxKindLooks = 1 << 26
+
 // kindsUnits is what the kinds DP pays per transition besides its
 // multiply-adds.
 const kindsUnits = 8
@@ -153,7 +157,10 @@ func planKinds(ds []engine.Dist, k, d int, g func(int) int, stop float64) kindsP
 	p.sLo = min(0, kc*glo)
 	p.sw = max(0, kc*ghi) - p.sLo + 1
 	// The estimate: at each value, for each kind that shows it, each state
-	// takes up to (unplaced of the kind) steps over its kept scores.
+	// takes up to (unplaced of the kind) steps over its kept scores. It
+	// looks at each state once per value and kind, so it stops (as too
+	// long) past maxKindLooks of them.
+	looks := 0
 	for i, v := range p.vs {
 		for j, kd := range ks {
 			if v < kd.Lo || v > kd.Hi() || kd.P[v-kd.Lo] == 0 {
@@ -167,7 +174,7 @@ func planKinds(ds []engine.Dist, k, d int, g func(int) int, stop float64) kindsP
 				w := min(p.sw, overlap(0, p.sum[s], d, k)*span[i]+1)
 				p.work += float64(rem) * float64(w+kindsUnits)
 			}
-			if p.work > stop {
+			if looks += S; p.work > stop || looks > maxKindLooks {
 				return p
 			}
 		}
