@@ -28,10 +28,14 @@ func evalKeepOf(b *engine.Budget, n mechanics.KeepOf) (engine.Dist, float64, err
 //   - values alike (a group of equal sums, or dice of one kind): the
 //     multiset dynamic program of a pool over the value's support, as for
 //     n rolls of one die;
-//   - a window at an end (keep or drop the highest or the lowest): keepTop,
-//     a dynamic program over the boundary value;
-//   - a window in the middle of unlike values: every combination, bounded
-//     by the work budget.
+//   - any window of values of a few kinds (alike values, as in {20d20 ×9,
+//     20d12}): the kinds DP (keeptypes.go), a walk over the values from
+//     the highest (or the lowest) placing each kind's values multinomially;
+//   - a window at an end: keepTop, a dynamic program over the boundary
+//     value, where its estimate is lower (many unlike values, most kept);
+//   - a window in the middle: every combination where that is cheaper.
+//
+// Between the last three keepOf picks by their work estimates.
 func keepOf(b *engine.Budget, ds []engine.Dist, lo, hi int, score func(int) int) (engine.Dist, error) {
 	n, k := len(ds), hi-lo
 	whole := 1.0 // the mass of the outcomes every value holds
@@ -75,23 +79,52 @@ func keepOf(b *engine.Budget, ds []engine.Dist, lo, hi int, score func(int) int)
 		}
 		return poolDist(b, ft, n, windowEval(n, lo, hi, g, ft.faces))
 	}
+	neg := make([]engine.Dist, n)
+	for i, d := range ds {
+		neg[i] = negate(d)
+	}
+	ng := func(y int) int { return g(-y) }
+	// The kinds DP in the cheaper direction, if cheaper than the others
+	// by their estimates (keepTop's bounds its work on wide sums loosely:
+	// it skips the zeros it counts, about keepTopSlack of them).
+	var other float64
+	switch {
+	case hi == n:
+		other = keepTopEstimate(ds, k, g, score == nil)
+	case lo == 0:
+		other = keepTopEstimate(neg, k, ng, false)
+	default:
+		other = keepEveryWork(ds)
+	}
+	if lo == 0 || hi == n {
+		if score == nil {
+			other /= keepTopSlack
+		}
+	}
+	kinds := planKinds(ds, n-lo, n-hi, g, min(engine.MaxWork, other))
+	if up := planKinds(neg, hi, lo, ng, min(engine.MaxWork, other, kinds.workOr())); up.workOr() < kinds.workOr() {
+		kinds = up
+	}
+	if kinds.workOr() <= other {
+		return kinds.run(b)
+	}
 	switch {
 	case hi == n:
 		return keepTop(b, ds, k, g, score == nil)
 	case lo == 0:
 		// The k lowest of X are the k highest of −X.
-		neg := make([]engine.Dist, n)
-		for i, d := range ds {
-			neg[i] = negate(d)
-		}
 		if score == nil {
 			d, err := keepTop(b, neg, k, g, true)
 			return negate(d), err
 		}
-		return keepTop(b, neg, k, func(y int) int { return g(-y) }, false)
+		return keepTop(b, neg, k, ng, false)
 	}
 	return keepEvery(b, ds, lo, hi, g)
 }
+
+// keepTopSlack is about how much keepTopWork exceeds the work keepTop
+// does on wide sums (measured: 5 to 20 times).
+const keepTopSlack = 10
 
 // alike reports values with one distribution.
 func alike(ds []engine.Dist) bool {
@@ -198,6 +231,50 @@ func zeros(p []float64, n int) []float64 {
 	return p
 }
 
+// keepTopValues are the values some term can show, ascending, and the
+// bounds of g over them.
+func keepTopValues(ds []engine.Dist, g func(int) int) (vs []int, glo, ghi int) {
+	seen := map[int]bool{}
+	for _, d := range ds {
+		for i, p := range d.P {
+			if p > 0 {
+				seen[d.Lo+i] = true
+			}
+		}
+	}
+	vs = make([]int, 0, len(seen))
+	for v := range seen {
+		vs = append(vs, v)
+	}
+	slices.Sort(vs)
+	glo, ghi = math.MaxInt, math.MinInt
+	for _, v := range vs {
+		glo, ghi = min(glo, g(v)), max(ghi, g(v))
+	}
+	return vs, glo, ghi
+}
+
+// keepTopEstimate is keepTopWork for keepTop(ds, k, g, identity).
+func keepTopEstimate(ds []engine.Dist, k int, g func(int) int, identity bool) float64 {
+	n, m := len(ds), len(ds)-k
+	target := m
+	if k <= m+1 {
+		target = k - 1
+	}
+	vs, glo, ghi := keepTopValues(ds, g)
+	width := func(v int) int {
+		if !identity {
+			return ghi - glo + 1
+		}
+		w := 0
+		for _, d := range ds {
+			w = max(w, d.Hi()-v+1)
+		}
+		return w
+	}
+	return keepTopWork(n, k, target+1, vs, width)
+}
+
 // keepTop is the distribution of the sum of g over the k highest of the
 // independent values ds (k < n = len(ds)), unlike in general. Ties are
 // ranked by index (of equal values the earlier ranks lower), so that one
@@ -213,43 +290,16 @@ func zeros(p []float64, n int) []float64 {
 // values, S the scores of k − 1 values and W those of one. Masses the
 // values lack (truncated explosions) leave the result.
 func keepTop(b *engine.Budget, ds []engine.Dist, k int, g func(int) int, identity bool) (engine.Dist, error) {
+	if err := b.Plan(keepTopEstimate(ds, k, g, identity)); err != nil {
+		return engine.Dist{}, err
+	}
 	n, m := len(ds), len(ds)-k
 	countAbove := k <= m+1
 	target := m // the count on the side tracked when b is behind
 	if countAbove {
 		target = k - 1
 	}
-	// The boundary values: every value some term can show.
-	seen := map[int]bool{}
-	for _, d := range ds {
-		for i, p := range d.P {
-			if p > 0 {
-				seen[d.Lo+i] = true
-			}
-		}
-	}
-	vs := make([]int, 0, len(seen))
-	for v := range seen {
-		vs = append(vs, v)
-	}
-	slices.Sort(vs)
-	glo, ghi := math.MaxInt, math.MinInt
-	for _, v := range vs {
-		glo, ghi = min(glo, g(v)), max(ghi, g(v))
-	}
-	width := func(v int) int {
-		if !identity {
-			return ghi - glo + 1
-		}
-		w := 0
-		for _, d := range ds {
-			w = max(w, d.Hi()-v+1)
-		}
-		return w
-	}
-	if err := b.Plan(keepTopWork(n, k, target+1, vs, width)); err != nil {
-		return engine.Dist{}, err
-	}
+	vs, glo, ghi := keepTopValues(ds, g)
 	// below[i][x−Lo]: P(Xᵢ < x).
 	below := make([][]float64, n)
 	for i, d := range ds {
@@ -308,11 +358,7 @@ func keepTop(b *engine.Budget, ds []engine.Dist, k int, g func(int) int, identit
 		o := &next[to]
 		top := st.lo + len(st.p) - 1
 		o.cover(st.lo+sh, top+sh)
-		out := o.p[st.lo+sh-o.lo:]
-		out = out[:len(st.p)]
-		for x, p := range st.p {
-			out[x] += p * w
-		}
+		axpy(o.p[st.lo+sh-o.lo:], st.p, w)
 	}
 	// conv puts st convolved with a into next's slot.
 	conv := func(to int, st, a sparse) {
@@ -324,11 +370,7 @@ func keepTop(b *engine.Budget, ds []engine.Dist, k int, g func(int) int, identit
 			if p == 0 {
 				continue
 			}
-			out := o.p[base+x:]
-			out = out[:len(a.p)]
-			for y, q := range a.p {
-				out[y] += p * q
-			}
+			axpy(o.p[base+x:], a.p, p)
 		}
 	}
 	for _, v := range vs {
@@ -388,15 +430,21 @@ func keepTop(b *engine.Budget, ds []engine.Dist, k int, g func(int) int, identit
 	return fromMap(b, res, "the kept values")
 }
 
-// keepEvery is keepOf over every combination of the values, for windows in
-// the middle of unlike values ({a, b, c, d}dl1dh1).
-func keepEvery(b *engine.Budget, ds []engine.Dist, lo, hi int, g func(int) int) (engine.Dist, error) {
+// keepEveryWork is keepEvery's work: every combination, sorted.
+func keepEveryWork(ds []engine.Dist) float64 {
 	n := len(ds)
 	combos := 1.0
 	for _, d := range ds {
 		combos *= float64(d.NonZero())
 	}
-	if err := b.Plan(combos * float64(n*n+8)); err != nil {
+	return combos * float64(n*n+8)
+}
+
+// keepEvery is keepOf over every combination of the values, for windows in
+// the middle of unlike values ({a, b, c, d}dl1dh1).
+func keepEvery(b *engine.Budget, ds []engine.Dist, lo, hi int, g func(int) int) (engine.Dist, error) {
+	n := len(ds)
+	if err := b.Plan(keepEveryWork(ds)); err != nil {
 		return engine.Dist{}, err
 	}
 	res := map[int]float64{}
@@ -433,4 +481,12 @@ func keepEvery(b *engine.Budget, ds []engine.Dist, lo, hi int, g func(int) int) 
 		return engine.Dist{}, err
 	}
 	return fromMap(b, res, "the kept values")
+}
+
+// workOr is the plan's work, or +Inf when it does not fit.
+func (p kindsPlan) workOr() float64 {
+	if !p.ok {
+		return math.Inf(1)
+	}
+	return p.work
 }
