@@ -86,6 +86,8 @@ var translations = []translation{
 	{notation.DiceRoller, "{2d6, 1d8}kh1", "the larger of the two", "max(2d6, d8)"},
 	{notation.DiceRoller, "2d6!p", "penetrating explosions", "2d6!p"},
 	{notation.DiceRoller, "4d6!kh3", "the three highest of all the rolls", "4d6!ekh3"},
+	{notation.DiceRoller, "10d8r!=5 // every die a 5", "reroll every face but 5 until it shows (a comment after //)", "10d{5}"},
+	{notation.DiceRoller, "4d7>3f<>2", "dice over 3, less one for each die that is not a 2", "4d7cs>=4cf<=1cf>=3"},
 	{notation.DiceRoller, "4d6min3", "a die under 3 counts as 3", "4d{3,3,3..6}"},
 	{notation.DiceRoller, "3d6u", "reroll a die that repeats a face until it is new", "3d6u"},
 	{notation.DiceRoller, "4d6uo", "reroll a die that repeats a face once", "4d6uo"},

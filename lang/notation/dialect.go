@@ -97,8 +97,33 @@ var chatCommands = []string{"/roll", "/r", "/gmroll", "/gmr", "/gr", "/selfroll"
 // unwrap blanks out what a pasted macro carries around the formula — a
 // chat command at the start, an inline roll's [[ ]] around it — keeping
 // every other byte where it is, so that positions stay those of src.
-func unwrap(src string) string {
+func unwrap(src string, d Dialect) string {
 	b := []byte(src)
+	if d == DiceRoller {
+		// rpg-dice-roller's comments: /* … */ and // to the end of the
+		// line.
+		for i := 0; i+1 < len(b); i++ {
+			switch {
+			case b[i] == '/' && b[i+1] == '*':
+				j := strings.Index(string(b[i+2:]), "*/")
+				end := len(b)
+				if j >= 0 {
+					end = i + 2 + j + 2
+				}
+				for k := i; k < end; k++ {
+					if b[k] != '\n' {
+						b[k] = ' '
+					}
+				}
+				i = end - 1
+			case b[i] == '/' && b[i+1] == '/':
+				for i < len(b) && b[i] != '\n' {
+					b[i] = ' '
+					i++
+				}
+			}
+		}
+	}
 	i := 0
 	for i < len(b) && isSpace(b[i]) {
 		i++
@@ -140,7 +165,7 @@ func (p *parser) dialectMod(d *Dice, exploded *bool) bool {
 		// A target number glued to the dice counts them.
 		d.Mods = append(d.Mods, &CountSuccess{At: p.pos(off), Cond: p.parseCond(off, true)})
 		return true
-	case targets && c == 'f' && condStart(next):
+	case targets && c == 'f' && (condStart(next) || p.dialect == DiceRoller && next == '!' && p.at(off+2) == '='):
 		p.off++
 		d.Mods = append(d.Mods, &CountFail{At: p.pos(off), Cond: p.parseCond(off, true)})
 		return true
@@ -239,6 +264,7 @@ func (p *parser) dialectTerm(d *Dice) {
 	if p.dialect == Oddsmith {
 		return
 	}
+	p.notEqual(d)
 	var explode *Explode
 	var keeps, drops, rerolls, counts, fails, bounds int
 	for _, m := range d.Mods {
@@ -453,7 +479,7 @@ func (p *parser) dialectGroupMod(g *Group) bool {
 	case targets && (c == '<' || c == '>' || c == '='):
 		g.Mods = append(g.Mods, &CountSuccess{At: p.pos(off), Cond: p.parseCond(off, true)})
 		return true
-	case targets && c == 'f' && condStart(next):
+	case targets && c == 'f' && (condStart(next) || p.dialect == DiceRoller && next == '!' && p.at(off+2) == '='):
 		p.off++
 		g.Mods = append(g.Mods, &CountFail{At: p.pos(off), Cond: p.parseCond(off, true)})
 		return true
@@ -493,6 +519,11 @@ func (p *parser) dialectGroupMod(g *Group) bool {
 // ({3d20+5}>21: the dice of at least 16); Foundry keeps and drops whole
 // expressions even when there is one ({4d6+3d8}kh: the sum).
 func (p *parser) dialectGroup(g *Group) Expr {
+	for _, m := range g.Mods {
+		if c := modCond(m); c != nil && c.Op == Ne {
+			p.failAt(m.Pos().Off, "a \"not equal\" target on a group has no oddsmith form: count the sums below and above it with two groups")
+		}
+	}
 	if p.dialect == Oddsmith || len(g.Items) != 1 {
 		return g
 	}
@@ -617,4 +648,53 @@ func (p *parser) perDieTargets(x Expr, counts []Mod, at Pos) Expr {
 		}
 	}
 	return out
+}
+
+// notEqual rewrites rpg-dice-roller's "not equal" conditions (r!=5,
+// cs<>6, f!=1) as the two conditions on either side, which mean the same:
+// rerolling until the face is 5 is rerolling below 5, then above it; a die
+// counts once when any of its conditions holds. Elsewhere it is refused.
+func (p *parser) notEqual(d *Dice) {
+	var out []Mod
+	for _, m := range d.Mods {
+		c := modCond(m)
+		if c == nil || c.Op != Ne {
+			out = append(out, m)
+			continue
+		}
+		lt, gt := &Cond{At: c.At, Op: Lt, Value: c.Value}, &Cond{At: c.At, Op: Gt, Value: c.Value}
+		switch m := m.(type) {
+		case *Reroll:
+			if m.Once {
+				p.failAt(m.At.Off, "rerolling once a die that is not %s (ro!=%s) has no oddsmith form: write the faces to reroll (ro<…, ro>…) one at a time", String(c.Value), String(c.Value))
+			}
+			out = append(out, &Reroll{At: m.At, Cond: lt}, &Reroll{At: m.At, Cond: gt})
+		case *CountSuccess:
+			out = append(out, &CountSuccess{At: m.At, Cond: lt, Hash: m.Hash}, &CountSuccess{At: m.At, Cond: gt, Hash: m.Hash})
+		case *CountFail:
+			out = append(out, &CountFail{At: m.At, Cond: lt}, &CountFail{At: m.At, Cond: gt})
+		default:
+			p.failAt(m.Pos().Off, "%q with a \"not equal\" condition has no oddsmith form: write the faces it means as a range", modString(m))
+		}
+	}
+	d.Mods = out
+}
+
+// modCond is a modifier's condition, or nil.
+func modCond(m Mod) *Cond {
+	switch m := m.(type) {
+	case *Reroll:
+		return m.Cond
+	case *CountSuccess:
+		return m.Cond
+	case *CountFail:
+		return m.Cond
+	case *Explode:
+		return m.Cond
+	case *Unique:
+		return m.Cond
+	case *Matches:
+		return m.Cond
+	}
+	return nil
 }

@@ -42,7 +42,7 @@ func (p *parser) bracketMessage(open int) string {
 		return ""
 	}
 	inner := strings.TrimSpace(p.src[open+1 : open+close])
-	whole := clip(p.src[open : open+close+1])
+	whole := strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(clip(p.src[open : open+close+1]))
 	if inner == "" || strings.HasPrefix(inner, "[") {
 		return ""
 	}

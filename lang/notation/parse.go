@@ -82,7 +82,7 @@ func parseIn(src string, dialect Dialect) (e Expr, work int, err error) {
 		return nil, 0, &SyntaxError{Pos{1, 1, 0}, fmt.Sprintf("the expression is too long: %d bytes, the limit is %d", len(src), MaxSourceLen)}
 	}
 	if dialect != Oddsmith {
-		src = unwrap(src)
+		src = unwrap(src, dialect)
 	}
 	p := &parser{src: src, positions: newPositions(src), dialect: dialect}
 	// A syntax error unwinds the parser's stack as a bailout; any other
@@ -976,7 +976,20 @@ func (p *parser) parseCond(mod int, required bool) *Cond {
 	off := p.off
 	op, written := Eq, true
 	switch p.at(off) {
-	case '<', '>':
+	case '<', '>', '!':
+		if p.dialect == DiceRoller && (p.at(off) == '<' && p.at(off+1) == '>' || p.at(off) == '!' && p.at(off+1) == '=') {
+			// rpg-dice-roller's "not equal", <> or !=; the term
+			// rewrites it (dialectTerm).
+			op = Ne
+			p.off += 2
+			break
+		}
+		if p.at(off) == '!' {
+			if required {
+				p.failAt(off, "expected a condition after %q, such as #>=7, found %s", p.src[mod:off], describeAt(p.src, off))
+			}
+			return nil
+		}
 		op = Lt
 		if p.at(off) == '>' {
 			op = Gt
