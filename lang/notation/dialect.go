@@ -150,6 +150,13 @@ func unwrap(src string, d Dialect) string {
 			b[len(t)-1], b[len(t)-2] = ' ', ' '
 		}
 	}
+	// Inline rolls inside the formula ([[ [[1d4]]d6 ]]: 1d4 rolled
+	// first) are parentheses, when they pair up.
+	if t := string(b); strings.Count(t, "[[") == strings.Count(t, "]]") && strings.Contains(t, "[[") {
+		t = strings.ReplaceAll(t, "[[", " (")
+		t = strings.ReplaceAll(t, "]]", " )")
+		return t
+	}
 	return string(b)
 }
 

@@ -36,6 +36,8 @@ func TestDialects(t *testing.T) {
 		{Roll20, "/gmroll 2d6", "2d6"},
 		{Roll20, "[[2d6[Fire]+3]]", "2d6[Fire] + 3"},
 		{Roll20, "  /r [[ 3d6 ]]  ", "3d6"},
+		{Roll20, "[[ [[1d4]]d6 ]]", "(1d4)d6"},
+		{Roll20, "[[1d20 + [[2d4]]]]", "1d20 + 2d4"},
 		// Foundry: r once, rr always, x explodes, cs counts, cf counts
 		// failures, df takes one away per failure; strict < and >.
 		{Foundry, "5d6r1", "5d6ro1"},
