@@ -59,6 +59,9 @@ func TestDialects(t *testing.T) {
 		{Foundry, "/r 1d20 + 2 # to hit", "1d20 + 2"},
 		{Foundry, "2d6[fire] + 1d4[cold]", "2d6[fire] + 1d4[cold]"},
 		{Foundry, "3d6>3", "3d6 > 3"},
+		{Foundry, "3dc", "3d{0, 1}"},
+		{Foundry, "1dc + 1", "1d{0, 1} + 1"},
+		{Foundry, "floor(@level/2)d8", "(floor(level / 2))d8"},
 		// rpg-dice-roller: targets count dice, strict as written.
 		{DiceRoller, "5d10>=8", "5d10cs>=8"},
 		{DiceRoller, "5d10>8", "5d10cs>8"},

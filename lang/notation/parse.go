@@ -532,7 +532,14 @@ func (p *parser) parsePrimary() Expr {
 		}
 		p.next()
 		if p.peek().is("(") {
-			return p.parseCall(t)
+			call := p.parseCall(t)
+			if p.dialect != Oddsmith && dieStart(p.src, p.off) {
+				// Foundry's floor(@level/2)d8: as many dice as
+				// the call says.
+				p.off++
+				return p.parseDice(t.off, call)
+			}
+			return call
 		}
 		p.lastName = t
 		return &Name{At: p.pos(t.off), Name: t.text}
@@ -692,6 +699,11 @@ func (p *parser) parseDice(start int, count Expr) Expr {
 	case c == '%':
 		d.Kind = Percent
 		p.off++
+	case c == 'c' && p.dialect == Foundry && !isWord(p.at(off+1)):
+		// Foundry's coin: 1 for heads, 0 for tails.
+		d.Kind = Custom
+		p.off++
+		d.Faces = []*Num{{At: p.pos(off), Value: intNum(0)}, {At: p.pos(off), Value: intNum(1)}}
 	case c == 'F':
 		d.Kind = Fudge
 		p.off++
