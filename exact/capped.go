@@ -34,7 +34,6 @@ func cappedDist[P any](b *engine.Budget, n mechanics.CappedExplode, ar uniqueAri
 	for i, f := range faces {
 		first[i], extra[i] = n.Value(f, false), n.Value(f, true)
 	}
-	depth, L := n.DepthMatters(), n.Explode.Limit
 	out := map[int]P{}
 	add := func(m map[int]P, v int, p P) {
 		if old, ok := m[v]; ok {
@@ -58,24 +57,8 @@ func cappedDist[P any](b *engine.Budget, n mechanics.CappedExplode, ar uniqueAri
 			if k.d > 0 {
 				vals = extra
 			}
-			mayBurst := k.b < n.Total && (!depth || k.d < L)
 			for i := range faces {
-				nk := k
-				nk.a--
-				if mayBurst && burst[i] {
-					nk.b++
-					if !depth && k.d > 0 {
-						nk.a++
-					} else {
-						nk.c++
-					}
-				}
-				if nk.a == 0 {
-					nk.d, nk.a, nk.c = nk.d+1, nk.c, 0
-					if !depth {
-						nk.d = 1
-					}
-				}
+				nk := cappedStep(n, k, burst[i])
 				dst := out
 				if nk.a > 0 {
 					if dst = next[nk]; dst == nil {
@@ -91,6 +74,30 @@ func cappedDist[P any](b *engine.Budget, n mechanics.CappedExplode, ar uniqueAri
 		cur = next
 	}
 	return out, nil
+}
+
+// cappedStep is the state after looking at one roll in state k: shows
+// says whether the roll shows a face that bursts. The term is over when
+// the state's a is 0.
+func cappedStep(n mechanics.CappedExplode, k capKey, shows bool) capKey {
+	depth := n.DepthMatters()
+	nk := k
+	nk.a--
+	if shows && k.b < n.Total && (!depth || k.d < n.Explode.Limit) {
+		nk.b++
+		if !depth && k.d > 0 {
+			nk.a++
+		} else {
+			nk.c++
+		}
+	}
+	if nk.a == 0 {
+		nk.d, nk.a, nk.c = nk.d+1, nk.c, 0
+		if !depth {
+			nk.d = 1
+		}
+	}
+	return nk
 }
 
 // cappedFloat is the engine's distribution of a capped explosion.
@@ -129,34 +136,78 @@ func cappedShape(n mechanics.CappedExplode) (states, values float64) {
 		}
 		lo, hi = min(lo, a, e), max(hi, a, e)
 	}
-	t := float64(n.Total + 1)
-	// Given the rolls looked at and the bursts, (d, a, c) is one of two
-	// (level 0 or past it), or with the per-die limit one of the (L+1)
-	// levels with how the rolls left split between two levels.
-	states = 2 * t
+	// E: the most extra rolls. Given the rolls looked at, a state is its
+	// bursts b ≤ E and (d, a, c): one of two (level 0 or past it), or
+	// with the per-die limit a level d ≤ min(L, E) and the rolls of the
+	// next level c ≤ b (a is then what is left).
+	e := float64(n.MaxRolls() - n.N)
+	states = 2 * (e + 1)
 	if n.DepthMatters() {
-		states = float64(n.Explode.Limit+1) * t * t
+		states = (min(float64(n.Explode.Limit), e) + 1) * (e + 1) * (e + 2) / 2
 	}
 	values = float64(n.MaxRolls())*float64(hi-lo) + 1
 	return states, values
 }
 
-// cappedWork is the work of a capped explosion: at each roll looked at,
-// each state's values times the faces.
-func cappedWork(n mechanics.CappedExplode) float64 {
-	if n.N < 0 || len(n.Explode.Die.Faces) == 0 {
-		return 0
+// cappedReachLimit bounds the states cappedPlan walks to count those the
+// DP reaches; past it the bound of cappedShape stands.
+const cappedReachLimit = 1 << 22
+
+// cappedPlan is the work of a capped explosion — at each roll looked at,
+// each state's values times the faces — and the most map entries two
+// consecutive rolls' states hold. The states are counted by walking the
+// ones the DP reaches (without values: a roll bursts or not), when
+// cappedShape's bound on them is small enough; the values after j rolls
+// are at most j times the spread of a roll's values, plus one.
+func cappedPlan(n mechanics.CappedExplode) (work, peak float64) {
+	if n.N <= 0 || len(n.Explode.Die.Faces) == 0 || n.Explode.Limit < 0 || n.Total < 0 {
+		return 0, 0
 	}
 	states, values := cappedShape(n)
 	faces, _ := mechanics.UniqueFaces(n.Explode.Die)
-	return float64(n.MaxRolls()) * states * values * float64(len(faces))
+	nf := float64(len(faces))
+	rolls := float64(n.MaxRolls())
+	if states*rolls > cappedReachLimit {
+		return rolls * states * values * nf, 2 * states * values
+	}
+	bursts := n.Explode.Burster()
+	var up, down bool // some face bursts, some does not
+	for _, f := range faces {
+		up, down = up || bursts(f), down || !bursts(f)
+	}
+	spread := (values - 1) / rolls
+	prev := 0.0
+	cur := map[capKey]bool{{0, n.N, 0, 0}: true}
+	for j := 0; len(cur) > 0; j++ {
+		entries := float64(len(cur)) * (float64(j)*spread + 1)
+		work += entries * nf
+		peak, prev = max(peak, prev+entries), entries
+		next := map[capKey]bool{}
+		for k := range cur {
+			for _, shows := range []bool{false, true} {
+				if shows && !up || !shows && !down {
+					continue
+				}
+				if nk := cappedStep(n, k, shows); nk.a > 0 {
+					next[nk] = true
+				}
+			}
+		}
+		cur = next
+	}
+	return work, peak
+}
+
+// cappedWork is the work of a capped explosion (see cappedPlan).
+func cappedWork(n mechanics.CappedExplode) float64 {
+	w, _ := cappedPlan(n)
+	return w
 }
 
 // cappedCheck refuses a capped explosion whose states would not fit the
 // memory budget.
 func cappedCheck(b *engine.Budget, n mechanics.CappedExplode) error {
-	states, values := cappedShape(n)
-	entries := 2 * states * values
+	_, entries := cappedPlan(n)
 	if entries > 1e12 {
 		entries = 1e12
 	}

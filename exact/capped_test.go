@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/mechanics"
 )
 
@@ -123,4 +124,29 @@ func TestCappedWorkRefused(t *testing.T) {
 		t.Fatal("no refusal")
 	}
 	t.Log(err)
+}
+
+// TestCappedWorkBoundsTicks: the planned work of a capped explosion is at
+// least what its DP ticks, and not wildly more (the reached states are
+// counted).
+func TestCappedWorkBoundsTicks(t *testing.T) {
+	ge := func(sides, t, limit int) mechanics.Explode {
+		return mechanics.Explode{Die: mechanics.D(sides), ByThreshold: true, Threshold: t, Limit: limit}
+	}
+	for _, n := range []mechanics.CappedExplode{
+		{Explode: ge(10, 8, 0), N: 5, Total: 2},
+		{Explode: ge(10, 8, 1), N: 5, Total: 2},
+		{Explode: ge(10, 2, 5), N: 10, Total: 60},
+		{Explode: ge(6, 2, 0), N: 8, Total: 30, Score: func(f int) int { return f / 3 }},
+		{Explode: mechanics.Explode{Die: mechanics.D(6), Penetrate: true, Limit: 3}, N: 6, Total: 9},
+	} {
+		b := engine.DefaultBudget()
+		if _, err := cappedDist(b, n, floatArith); err != nil {
+			t.Fatal(err)
+		}
+		spent, plan := float64(b.Spent()), cappedWork(n)
+		if spent > plan || plan > 50*spent+1000 {
+			t.Errorf("%+v: planned %.0f, ticked %.0f", n, plan, spent)
+		}
+	}
 }
