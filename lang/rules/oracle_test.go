@@ -525,7 +525,7 @@ type oTerm struct {
 	explode  *notation.Explode
 	bursts   func(int64) bool // whether a roll showing the face rolls again
 	limit    int64
-	capped   bool  // {n in all}: at most total extra rolls in the whole term
+	capped   bool // {n in all}: at most total extra rolls in the whole term
 	total    int64
 	kd       []notation.Mod // keeps and drops, in order
 	cs, cf   []*notation.Cond
