@@ -19,10 +19,9 @@ func cappedBrute(n mechanics.CappedExplode) RatDist {
 	// rolls: the rolls made so far; look: the next to look at; extra:
 	// the extra rolls so far; p: the sequence's probability.
 	var walk func(rolls []roll, look, extra int, p *big.Rat)
-	// pending rolls (depth known, face not yet rolled) are rolled lazily:
-	// the N dice first, then each extra roll when it is made.
-	var roll1 func(rolls []roll, depth int, p *big.Rat, then func([]roll, *big.Rat))
-	roll1 = func(rolls []roll, depth int, p *big.Rat, then func([]roll, *big.Rat)) {
+	// roll1 rolls one more die at the end of the rolls: the N dice
+	// first, then each extra roll when it is made.
+	roll1 := func(rolls []roll, depth int, p *big.Rat, then func([]roll, *big.Rat)) {
 		for i, f := range d.Faces {
 			q := new(big.Rat).Mul(p, big.NewRat(d.Weight(i), W))
 			then(append(append([]roll(nil), rolls...), roll{f, depth}), q)
