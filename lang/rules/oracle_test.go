@@ -342,7 +342,7 @@ func (o *oracle) eval(x notation.Expr) oDist {
 				return r
 			})
 		}
-		a, b := o.eval(x.X), o.eval(x.Y)
+		a, b := o.both(x.X, x.Y)
 		return o.binary(a, b, func(p, q *big.Rat) *big.Rat {
 			switch x.Op {
 			case notation.Add:
@@ -367,13 +367,16 @@ func (o *oracle) eval(x notation.Expr) oDist {
 			panic("operator")
 		})
 	case *notation.Compare:
-		a, b := o.eval(x.X), o.eval(x.Y)
+		a, b := o.both(x.X, x.Y)
 		return o.binary(a, b, func(p, q *big.Rat) *big.Rat { return oBool(cmpHolds(x.Op, p.Cmp(q))) })
 	case *notation.Logic:
 		// and, or read their right side only when the left does not
 		// decide (a failure on the right matters only then).
-		a := o.eval(x.X)
+		a, ra := o.try(x.X)
 		b, rt := o.try(x.Y)
+		if ra != nil {
+			panic(ra)
+		}
 		decided := oBool(x.Op == notation.Or)
 		p := new(big.Rat)
 		out := oDist{}
@@ -404,6 +407,18 @@ func (o *oracle) eval(x notation.Expr) oDist {
 	}
 	oFail(oSkip, "unknown node %T", x)
 	return nil
+}
+
+// both evaluates the two sides of an operator; a runtime failure of the
+// left one is raised after the right one is read, so that a refusal on
+// the right (which the engine meets when it compiles) comes first.
+func (o *oracle) both(x, y notation.Expr) (oDist, oDist) {
+	a, ra := o.try(x)
+	b := o.eval(y)
+	if ra != nil {
+		panic(ra)
+	}
+	return a, b
 }
 
 func cmpHolds(op notation.CmpOp, c int) bool {
