@@ -101,6 +101,9 @@ func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) 
 		return d, 0, err
 	case mechanics.ExplodeRolls:
 		return rollsDist(b, n)
+	case mechanics.CappedExplode:
+		d, err := cappedFloat(b, n)
+		return d, 0, err
 	case mechanics.Cond:
 		ds, tr, err := evalAll(b, []mechanics.Node{n.If, n.Then, n.Else})
 		if err != nil {

@@ -179,6 +179,8 @@ func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
 		return uniqueRat(b, n)
 	case mechanics.ExplodeRolls:
 		return ratRolls(b, n)
+	case mechanics.CappedExplode:
+		return cappedRat(b, n)
 	case mechanics.Cond:
 		ds, err := evalRatAll(b, []mechanics.Node{n.If, n.Then, n.Else})
 		if err != nil {
@@ -509,6 +511,8 @@ func combinations(n mechanics.Node) float64 {
 		if n.Explode.Limit == 0 {
 			return math.Inf(1)
 		}
+		return math.Pow(float64(len(n.Explode.Die.Faces)), float64(n.MaxRolls()))
+	case mechanics.CappedExplode:
 		return math.Pow(float64(len(n.Explode.Die.Faces)), float64(n.MaxRolls()))
 	}
 	return math.Inf(1)

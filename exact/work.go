@@ -35,6 +35,8 @@ func planWork(n mechanics.Node, stop float64) float64 {
 			}
 		case mechanics.ExplodeRolls:
 			work += rollsWork(n)
+		case mechanics.CappedExplode:
+			work += cappedWork(n)
 		case mechanics.Explode:
 			if len(n.Die.Faces) > 0 && (n.Limit > 0 || n.TopProbability() < 1) {
 				work += explodeWork(n)

@@ -17,7 +17,7 @@
 //   - Node: the random variable that produces encoded records, a tree of a
 //     closed set of node types (Die, Const, Sum, Repeat, Scale, Clamp, Map,
 //     Combine, Max, Min, Keep, Pool with an Evaluator, Compare, Cond,
-//     Mixture, Explode, ExplodeRolls), walked by type switches in both engines. Things
+//     Mixture, Explode, ExplodeRolls, CappedExplode), walked by type switches in both engines. Things
 //     that unfold over time are a Process instead: finite states, absorbing
 //     ones, and a step (Step, or Kernel and Move for random walks).
 //   - Spec: the declared model, a Record with its Node (or a Process) and

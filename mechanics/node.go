@@ -528,6 +528,8 @@ func Validate(n Node) error {
 		return validateAll(n.Of)
 	case ExplodeRolls:
 		return n.validate()
+	case CappedExplode:
+		return n.validate()
 	case Explode:
 		if n.Limit < 0 {
 			return fmt.Errorf("explode limit %d is negative", n.Limit)

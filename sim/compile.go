@@ -120,6 +120,8 @@ func compile(n mechanics.Node) (sampler, error) {
 		return compileExplode(n)
 	case mechanics.ExplodeRolls:
 		return compileRolls(n)
+	case mechanics.CappedExplode:
+		return compileCapped(n)
 	default:
 		return nil, fmt.Errorf("sim: unsupported node %T", n)
 	}

@@ -129,7 +129,7 @@ func TestDialectBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"exact", "--expr", "3d6", "--dialect", "roll21"}, `oddsmith: --dialect: unknown dialect "roll21" (want oddsmith, roll20, foundry, dice-roller) — did you mean "roll20"?` + "\n"},
-		{[]string{"exact", "--expr", "5d10x5>=8", "--dialect", "foundry"}, "oddsmith: --expr: line 1, column 5: Foundry's x5>=8 caps the explosions of the whole term at 5, which is not supported: 5d10!>=8{5} allows 5 per die (read as Foundry)\n"},
+		{[]string{"exact", "--expr", "5d10x5>=8kh2", "--dialect", "foundry"}, "--expr: line 1, column 1: a cap on the explosions of the whole term ({5 in all}) goes with the sum or a count of successes (cs, cf) of the dice, not with keep or drop\n"},
 		{[]string{"sim", "--expr", "3d6!r1", "--dialect", "dice-roller", "-q"}, "(read as rpg-dice-roller)\n"},
 	} {
 		code, stdout, stderr := runCLI(context.Background(), c.args...)

@@ -361,7 +361,11 @@ type Drop struct {
 // roll one less than it shows; whether it explodes again is judged on the
 // face shown. Each ("!e", "!pe") makes every extra roll a die of its own
 // for keep, drop and pools (Roll20's and Foundry's reading of 5d10!k2); a
-// plain sum is the same either way.
+// plain sum is the same either way. Total nil is no cap on the whole
+// term; otherwise ("!>=8{2 in all}", "!>=8{1, 2 in all}" with a Limit
+// too, Foundry's x2>=8 and xo2>=8) it is the most extra rolls of all the
+// dice together, the rolls looked at in the order rolled: the dice
+// first, then each extra roll in the order it was added.
 type Explode struct {
 	At        Pos
 	Compound  bool
@@ -369,6 +373,7 @@ type Explode struct {
 	Each      bool
 	Cond      *Cond
 	Limit     Expr
+	Total     Expr
 }
 
 // Reroll rerolls a die that meets Cond (nil: shows its lowest face):
@@ -554,6 +559,7 @@ func walkMod(m Mod, f func(Expr) bool) {
 	case *Explode:
 		cond(m.Cond)
 		Walk(m.Limit, f)
+		Walk(m.Total, f)
 	case *Reroll:
 		cond(m.Cond)
 	case *CountSuccess:

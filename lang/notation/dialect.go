@@ -232,7 +232,8 @@ func (p *parser) dialectMod(d *Dice, exploded *bool) bool {
 // condStart reports a byte that begins a dice condition.
 func condStart(c byte) bool { return c == '<' || c == '>' || c == '=' || isDigit(c) }
 
-// foundryExplode reads Foundry's x, xo, xN, x>=N and xo>=N at p.off.
+// foundryExplode reads Foundry's x, xo, xN, x>=N, xo>=N and the capped
+// xM>=N and xoM>=N (at most M explosions in the whole term) at p.off.
 func (p *parser) foundryExplode(d *Dice, exploded *bool) {
 	off := p.off
 	p.off++
@@ -251,9 +252,12 @@ func (p *parser) foundryExplode(d *Dice, exploded *bool) {
 	if isDigit(p.at(p.off)) {
 		n := p.rawInt("the face that explodes")
 		if c := p.at(p.off); c == '<' || c == '>' || c == '=' {
-			// x5>=8: at most 5 explosions in the whole term.
-			p.failAt(off, "Foundry's %s caps the explosions of the whole term at %s, which is not supported: %s allows %s per die",
-				clip(p.src[off:p.off])+p.condText(p.off), n.Value, clip(p.src[d.At.Off:off])+"!"+p.condText(p.off)+"{"+n.Value.String()+"}", n.Value)
+			// x5>=8: at most 5 explosions in the whole term; xo5>=8:
+			// each of the dice rolled first at most once, 5 in all.
+			x.Total = n
+			x.Cond = p.parseCond(off, true)
+			d.Mods = append(d.Mods, x)
+			return
 		}
 		x.Cond = &Cond{At: n.At, Op: Eq, Value: n}
 	} else {

@@ -113,6 +113,12 @@ func TestDialects(t *testing.T) {
 		{DiceRoller, "4d7>3f<>2", "4d7cs>3cf<2cf>2"},
 		{DiceRoller, "10d8r!=5", "10d8r<5r>5"},
 		{Roll20, "4d6 // 2", "4d6 // 2"},
+		// A cap on the explosions of the whole term; xo: only the dice
+		// rolled first explode, each at most once.
+		{Foundry, "5d10x5>=8", "5d10!>=8{5 in all}"},
+		{Foundry, "5d10x2>=8cs>=8", "5d10!>=8{2 in all}cs>=8"},
+		{Foundry, "5d10xo2>=8", "5d10!>=8{1, 2 in all}"},
+		{Foundry, "5d10X2=10", "5d10!10{2 in all}"},
 		// oddsmith's own forms read the same in every dialect.
 		{Roll20, "2d6 + 3", "2d6 + 3"},
 		{Foundry, "d20 + bonus >= tn", "d20 + bonus >= tn"},
@@ -142,7 +148,6 @@ func TestDialectRefusals(t *testing.T) {
 		d         Dialect
 		src, want string
 	}{
-		{Foundry, "5d10x5>=8", "caps the explosions of the whole term at 5"},
 		{Foundry, "6d6sf<3", "Foundry's sf (subtract failures) is not supported"},
 		{Foundry, "1d20ms>=15", "margin of success"},
 		{Foundry, "6d6even", "count the even or odd dice"},

@@ -103,6 +103,9 @@ func treeMod(m Mod) string {
 		if m.Penetrate {
 			name += "-penetrate"
 		}
+		if m.Total != nil {
+			return fmt.Sprintf("(%s%s limit %s in all %s)", name, treeCond(m.Cond), tree(m.Limit), tree(m.Total))
+		}
 		return fmt.Sprintf("(%s%s limit %s)", name, treeCond(m.Cond), tree(m.Limit))
 	case *Reroll:
 		name := "reroll"

@@ -208,14 +208,16 @@ func (p *parser) foreignModifier(d *Dice, off int) string {
 	switch {
 	case strings.HasPrefix(rest, "xo"):
 		cond := p.condText(off + 2)
+		if max, target, ok := p.foundryCap(off + 2); ok {
+			return fmt.Sprintf("%q is Foundry's explode once on %s with at most %s explosions in the whole term: write %s!%s{1, %s in all}", "xo"+max+target, target, max, term, target, max)
+		}
 		return fmt.Sprintf("%q is Foundry's explode once: write %s!%s{1}", "xo"+cond, term, p.explodeCond(d, cond))
 	case strings.HasPrefix(rest, "x") || strings.HasPrefix(rest, "X"):
 		cond := p.condText(off + 1)
 		if cond != "" && isDigit(cond[0]) {
-			if after := strings.TrimLeft(rest[1:], "0123456789"); after != "" && strings.ContainsRune("<>=", rune(after[0])) {
-				target := p.condText(off + len(rest) - len(after))
-				return fmt.Sprintf("%q is Foundry's explode on %s with at most %s explosions in the whole term, which has no equivalent (%s!%s{%s} allows %s for each die); see %s",
-					rest[:1]+cond+target, target, cond, term, target, cond, cond, translating)
+			if max, target, ok := p.foundryCap(off + 1); ok {
+				return fmt.Sprintf("%q is Foundry's explode on %s with at most %s explosions in the whole term: write %s!%s{%s in all}",
+					rest[:1]+max+target, target, max, term, target, max)
 			}
 			return fmt.Sprintf("%q is Foundry's explode on %s: write %s!%s (or --dialect foundry)", rest[:1]+cond, cond, term, cond)
 		}
@@ -232,6 +234,20 @@ func (p *parser) foreignModifier(d *Dice, off int) string {
 		return fmt.Sprintf("%q is Roll20's failures (each die meeting it takes a success away): write %scf%s", "f"+cond, term, cond)
 	}
 	return ""
+}
+
+// foundryCap reads, at off, the cap and the condition of Foundry's
+// x2>=8 (at most 2 explosions in the whole term, on 8 or more): "2",
+// ">=8"; ok is false when off holds no number followed by a comparison.
+func (p *parser) foundryCap(off int) (max, target string, ok bool) {
+	end := off
+	for end < len(p.src) && isDigit(p.src[end]) {
+		end++
+	}
+	if end == off || !strings.ContainsRune("<>=", rune(p.at(end))) {
+		return "", "", false
+	}
+	return p.src[off:end], p.condText(end), true
 }
 
 // explodeCond is an explosion's condition written the oddsmith way: a bare

@@ -868,10 +868,7 @@ func (p *parser) parseMods(d *Dice) {
 			}
 			x := &Explode{At: p.pos(off), Compound: compound, Penetrate: penetrate, Each: each, Cond: p.parseCond(off, false)}
 			if p.at(p.off) == '{' {
-				open := p.off
-				p.next()
-				x.Limit = p.parseExpr()
-				p.closing("}", open)
+				p.explodeLimits(x)
 			}
 			d.Mods = append(d.Mods, x)
 		case 'm':
@@ -901,6 +898,40 @@ func (p *parser) parseMods(d *Dice) {
 			return
 		}
 	}
+}
+
+// explodeLimits reads the braces after an explosion at p.off: {L} (the
+// most extra rolls per die), {T in all} (the most in the whole term) or
+// {L, T in all} (both).
+func (p *parser) explodeLimits(x *Explode) {
+	open := p.off
+	p.next()
+	first := p.parseExpr()
+	switch t := p.peek(); {
+	case t.is(","):
+		p.next()
+		x.Limit, x.Total = first, p.parseExpr()
+		if !p.peek().is("in") {
+			t := p.peek()
+			p.failAt(t.off, `expected "in all" after the second number in the braces ({1, 2 in all}: at most 1 extra roll per die, 2 in the whole term), found %s`, p.desc(t))
+		}
+		p.inAll()
+	case t.is("in"):
+		x.Total = first
+		p.inAll()
+	default:
+		x.Limit = first
+	}
+	p.closing("}", open)
+}
+
+// inAll reads the "in all" of an explosion's cap on the whole term.
+func (p *parser) inAll() {
+	p.next()
+	if t := p.peek(); !t.is("all") {
+		p.failAt(t.off, `expected "all" after "in" ({2 in all}: at most 2 extra rolls in the whole term), found %s`, p.desc(t))
+	}
+	p.next()
 }
 
 // parseM reads the modifiers that begin with "m" at off: min, max (a

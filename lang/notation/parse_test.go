@@ -118,6 +118,10 @@ var examples = []struct{ src, canon, tree string }{
 	{"d6!-1", "d6! - 1", "(- (dice _ 6 (explode limit _)) 1)"},
 	{"2d6! != 7", "2d6! != 7", "(!= (dice 2 6 (explode limit _)) 7)"},
 	{"4d6!kh3", "4d6!kh3", "(dice 4 6 (explode limit _) (keep high 3))"},
+	{"5d10!>=8{2 in all}", "5d10!>=8{2 in all}", "(dice 5 10 (explode >=8 limit _ in all 2))"},
+	{"5d10!>=8{ 1 ,2 in  all }cs>=8", "5d10!>=8{1, 2 in all}cs>=8", "(dice 5 10 (explode >=8 limit 1 in all 2) (success >=8))"},
+	{"3d6!{n in all}", "3d6!{n in all}", "(dice 3 6 (explode limit _ in all n))"},
+	{"3d6!p{(k + 1) in all}", "3d6!p{k + 1 in all}", "(dice 3 6 (explode-penetrate limit _ in all (+ k 1)))"},
 
 	// rerolls
 	{"5d6r1", "5d6r1", "(dice 5 6 (reroll ==1))"},

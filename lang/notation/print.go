@@ -325,9 +325,18 @@ func (p *printer) mod(m Mod) {
 			p.WriteByte('e')
 		}
 		p.cond(m.Cond)
-		if m.Limit != nil {
+		if m.Limit != nil || m.Total != nil {
 			p.WriteByte('{')
-			p.expr(m.Limit, lvlIf)
+			if m.Limit != nil {
+				p.expr(m.Limit, lvlIf)
+			}
+			if m.Total != nil {
+				if m.Limit != nil {
+					p.WriteString(", ")
+				}
+				p.expr(m.Total, lvlIf)
+				p.WriteString(" in all")
+			}
 			p.WriteByte('}')
 		}
 	case *Reroll:

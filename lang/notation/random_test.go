@@ -88,7 +88,11 @@ func (g gen) dice(depth int) *Dice {
 				continue
 			}
 			exploded = true
-			m = &Explode{Compound: g.r.IntN(2) == 0, Penetrate: g.r.IntN(3) == 0, Cond: g.cond(depth), Limit: g.optional(func() Expr { return g.expr(depth - 1) })}
+			x := &Explode{Compound: g.r.IntN(2) == 0, Penetrate: g.r.IntN(3) == 0, Cond: g.cond(depth), Limit: g.optional(func() Expr { return g.expr(depth - 1) })}
+			if g.r.IntN(3) == 0 {
+				x.Total = g.expr(depth - 1) // {n in all}, {m, n in all}
+			}
+			m = x
 		case 3:
 			m = &Reroll{Once: g.r.IntN(2) == 0, Cond: g.cond(depth)}
 		case 4:

@@ -400,8 +400,8 @@ func diceReadings(src string, d *Dice) []Reading {
 					}
 					out = append(out, Reading{m.At, fmt.Sprintf("%s: %s%s explodes the dice %s (as in rpg-dice-roller); Roll20's %s%s explodes the dice %s (%s here) — write %s for this reading",
 						term, bang, condText(m.Cond), condWords(m.Cond, ""), bang, condText(m.Cond), condWords(r20, ""),
-						with(d, i, &Explode{Compound: m.Compound, Penetrate: m.Penetrate, Each: m.Each, Cond: r20, Limit: m.Limit}),
-						with(d, i, &Explode{Compound: m.Compound, Penetrate: m.Penetrate, Each: m.Each, Cond: here, Limit: m.Limit}))})
+						with(d, i, &Explode{Compound: m.Compound, Penetrate: m.Penetrate, Each: m.Each, Cond: r20, Limit: m.Limit, Total: m.Total}),
+						with(d, i, &Explode{Compound: m.Compound, Penetrate: m.Penetrate, Each: m.Each, Cond: here, Limit: m.Limit, Total: m.Total}))})
 				}
 			}
 		case *Matches:

@@ -25,7 +25,11 @@ type term struct {
 	compound bool
 	// each: the explosion was written !e (keep, drop and pools read
 	// every roll as a die of its own).
-	each    bool
+	each bool
+	// capped: the explosion has a cap on the extra rolls of the whole
+	// term, total of them at most ({2 in all}, Foundry's x2>=8).
+	capped  bool
+	total   int
 	kd      []notation.Mod   // keeps and drops, applied left to right
 	success []*notation.Cond // cs conditions (nil entries: the highest face)
 	fail    []*notation.Cond // cf conditions (nil: the lowest face)
@@ -181,7 +185,13 @@ func (c *compiler) takeApart(d *notation.Dice) (*term, error) {
 			if e.TopProbability() == 0 {
 				return nil, errAt(m.At, "the die never shows %s, so it never explodes", never)
 			}
-			if e.Limit == 0 && e.TopProbability() >= 1 {
+			if m.Total != nil {
+				if t.total, err = c.intConst(m.Total, "an explosion's cap on the whole term", 0, MaxExplodeLimit); err != nil {
+					return nil, err
+				}
+				t.capped = true
+			}
+			if e.Limit == 0 && e.TopProbability() >= 1 && !t.capped {
 				advice := "explode on fewer faces"
 				if e.ByThreshold && len(e.On) == 0 {
 					advice = "a higher threshold"
@@ -364,6 +374,9 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 	}
 	if t.n == 0 {
 		return rndV(mechanics.Const{V: 0}, 0, 0), nil
+	}
+	if t.capped {
+		return c.cappedTerm(t)
 	}
 	if t.unique != nil || t.matches != nil {
 		return c.uniqueOrMatches(t)
@@ -700,6 +713,9 @@ func (c *compiler) poolDie(d *notation.Dice) (mechanics.Die, int, error) {
 	}
 	if len(t.kd) > 0 || t.hasCS || t.hasCF || t.matches != nil {
 		return mechanics.Die{}, 0, errAt(d.At, "a pool is read by its evaluator: write its dice without keep, drop or counting (%s)", d)
+	}
+	if t.capped {
+		return mechanics.Die{}, 0, errAt(d.At, "%s", cappedPool(d))
 	}
 	if t.unique != nil {
 		return mechanics.Die{}, 0, errAt(t.unique.At, "a pool's dice are rolled independently: unique dice (u, uo) are a dice term of their own (%s, %skh2), not a pool", d, d)

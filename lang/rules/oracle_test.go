@@ -342,7 +342,7 @@ func (o *oracle) eval(x notation.Expr) oDist {
 				return r
 			})
 		}
-		a, b := o.eval(x.X), o.eval(x.Y)
+		a, b := o.both(x.X, x.Y)
 		return o.binary(a, b, func(p, q *big.Rat) *big.Rat {
 			switch x.Op {
 			case notation.Add:
@@ -367,13 +367,16 @@ func (o *oracle) eval(x notation.Expr) oDist {
 			panic("operator")
 		})
 	case *notation.Compare:
-		a, b := o.eval(x.X), o.eval(x.Y)
+		a, b := o.both(x.X, x.Y)
 		return o.binary(a, b, func(p, q *big.Rat) *big.Rat { return oBool(cmpHolds(x.Op, p.Cmp(q))) })
 	case *notation.Logic:
 		// and, or read their right side only when the left does not
 		// decide (a failure on the right matters only then).
-		a := o.eval(x.X)
+		a, ra := o.try(x.X)
 		b, rt := o.try(x.Y)
+		if ra != nil {
+			panic(ra)
+		}
 		decided := oBool(x.Op == notation.Or)
 		p := new(big.Rat)
 		out := oDist{}
@@ -404,6 +407,18 @@ func (o *oracle) eval(x notation.Expr) oDist {
 	}
 	oFail(oSkip, "unknown node %T", x)
 	return nil
+}
+
+// both evaluates the two sides of an operator; a runtime failure of the
+// left one is raised after the right one is read, so that a refusal on
+// the right (which the engine meets when it compiles) comes first.
+func (o *oracle) both(x, y notation.Expr) (oDist, oDist) {
+	a, ra := o.try(x)
+	b := o.eval(y)
+	if ra != nil {
+		panic(ra)
+	}
+	return a, b
 }
 
 func cmpHolds(op notation.CmpOp, c int) bool {
@@ -525,6 +540,8 @@ type oTerm struct {
 	explode  *notation.Explode
 	bursts   func(int64) bool // whether a roll showing the face rolls again
 	limit    int64
+	capped   bool // {n in all}: at most total extra rolls in the whole term
+	total    int64
 	kd       []notation.Mod // keeps and drops, in order
 	cs, cf   []*notation.Cond
 	hasCount bool
@@ -672,10 +689,13 @@ func (o *oracle) takeApart(d *notation.Dice) *oTerm {
 			if m.Limit != nil {
 				t.limit = o.intConst(m.Limit, "an explosion's limit", 1, 1000)
 			}
+			if m.Total != nil {
+				t.total, t.capped = o.intConst(m.Total, "an explosion's cap on the whole term", 0, 1000), true
+			}
 			if !slices.ContainsFunc(die.faces, t.bursts) {
 				oFail(oRefused, "the die never explodes")
 			}
-			if m.Limit == nil {
+			if m.Limit == nil && !t.capped {
 				if !slices.ContainsFunc(die.faces, func(f int64) bool { return !t.bursts(f) }) {
 					oFail(oRefused, "every face explodes")
 				}
@@ -820,6 +840,9 @@ func (o *oracle) dice(d *notation.Dice) oDist {
 		// it: 0d6kh1 is 0 although 1 of 0 dice cannot be kept).
 		return oPoint(oZero)
 	}
+	if t.capped {
+		return o.capped(t)
+	}
 	if t.unique != nil || t.matches != nil {
 		return o.uniqueOrMatches(t)
 	}
@@ -915,6 +938,68 @@ func (o *oracle) dice(d *notation.Dice) oDist {
 	}
 	one := o.perDie(t, t.chainValue)
 	return o.sumN(one, t.n)
+}
+
+// capped is a term whose explosion has a cap on the whole term, followed
+// literally: the n dice are rolled, then the rolls are looked at in
+// order, each that meets the condition — while fewer than total extra
+// rolls were made, and (with a per-die limit) while its die has extra
+// rolls left — rolling one more at the end. The term is the sum of what
+// every roll counts (a penetrating extra roll one less), or with cs and
+// cf the count over every roll, each scored on what it counts.
+func (o *oracle) capped(t *oTerm) oDist {
+	switch {
+	case t.explode.Compound:
+		oFail(oRefused, "a cap on the whole term with !!")
+	case len(t.kd) > 0:
+		oFail(oRefused, "a cap on the whole term with keep or drop")
+	case t.unique != nil || t.matches != nil:
+		oFail(oRefused, "a cap on the whole term with u or mt")
+	}
+	score := func(v int64) int64 { return v }
+	if t.hasCount {
+		score = o.scorer(t)
+	}
+	out := oDist{}
+	type roll struct{ face, depth int64 }
+	var look func(rolls []roll, i int, extra int64, p *big.Rat)
+	// roll1 rolls one die more at the end of the rolls.
+	roll1 := func(rolls []roll, depth int64, p *big.Rat, then func([]roll, *big.Rat)) {
+		for k, f := range t.die.faces {
+			o.step(1)
+			then(append(slices.Clone(rolls), roll{f, depth}), new(big.Rat).Mul(p, t.die.probs[k]))
+		}
+	}
+	look = func(rolls []roll, i int, extra int64, p *big.Rat) {
+		if i == len(rolls) {
+			s := int64(0)
+			for _, r := range rolls {
+				v := r.face
+				if r.depth > 0 && t.explode.Penetrate {
+					v--
+				}
+				s += score(v)
+			}
+			out.add(oInt(s), p)
+			return
+		}
+		r := rolls[i]
+		if extra < t.total && (t.limit == 0 || r.depth < t.limit) && t.bursts(r.face) {
+			roll1(rolls, r.depth+1, p, func(rs []roll, q *big.Rat) { look(rs, i+1, extra+1, q) })
+			return
+		}
+		look(rolls, i+1, extra, p)
+	}
+	var first func(rolls []roll, p *big.Rat)
+	first = func(rolls []roll, p *big.Rat) {
+		if int64(len(rolls)) == t.n {
+			look(rolls, 0, 0, p)
+			return
+		}
+		roll1(rolls, 0, p, first)
+	}
+	first(nil, big.NewRat(1, 1))
+	return out
 }
 
 // rolls enumerates the dice of a term with u or uo rolled one after
@@ -1150,6 +1235,9 @@ func (o *oracle) pool(x *notation.Call) oDist {
 	t := o.takeApart(pd)
 	if len(t.kd) > 0 || t.hasCount || t.unique != nil || t.matches != nil {
 		oFail(oRefused, "a pool with keep, drop, counting, u or mt")
+	}
+	if t.capped {
+		oFail(oRefused, "a pool whose explosions have a cap on the whole term")
 	}
 	one := o.perDie(t, t.chainValue)
 	// The documented limit: a pool's die has at most 64 different faces
@@ -1743,7 +1831,7 @@ func (g *oGen) dice(pool bool) string {
 		if pool {
 			m += "{1}"
 		} else {
-			m += g.pick("{1}", "{1}", "{2}", "{(a)}")
+			m += g.pick("{1}", "{1}", "{2}", "{(a)}", "{2 in all}", "{1, 2 in all}", "{(a) in all}")
 		}
 		mods = append(mods, m)
 	}
@@ -2065,6 +2153,10 @@ var oracleCases = []string{
 	"4d6ur1", "3d6udl1dh1", "3dFu", "4dFuo", "5d6u>=4", "7d6u", "7d6uo", "4d6u<=6kl2", "3d6u=(a + 3)",
 	"6d6mt", "5d6mt3", "4d6mt>=4", "5d6mt=1", "6d{1,1,2}mt3", "4d6umt", "4d6uomt", "3d6min4mt", "4dFmt", "5d6mt(a)",
 	"6d6mt + 1", "2d6mt", "4d6mtkh3", "3d6!{2}mt", "3d6!!{1}u", "highest(3d6u)", "count(3d6mt == 1)",
+	// A cap on the explosions of the whole term (Foundry's x2>=8, xo2>=8).
+	"3d4!>=3{2 in all}", "3d6!=6{1 in all}cs>=5", "4d4!>=4{1, 2 in all}", "2d4!p>=3{3 in all}", "3d4!>=2{2, 3 in all}",
+	"3d3!>=1{2 in all}", "2d4!>=3{(a) in all}cf<2cs>=3", "d6!{0 in all}", "2dF!=-1{2 in all} + 1", "3d4!e>=3{2 in all}",
+	"2d6r1!>=5{2 in all}", "3d4!p{2 in all}cs>=3", "0d6!{2 in all}",
 }
 
 // TestOracleCases compares the engine with the enumeration on the cases

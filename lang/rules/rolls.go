@@ -90,6 +90,9 @@ func (c *compiler) poolRolls(e *notation.Call, d *notation.Dice, st kit.PoolStat
 	if len(t.kd) > 0 || t.hasCS || t.hasCF {
 		return value{}, errAt(d.At, "a pool is read by its evaluator: write its dice without keep, drop or counting (%s)", d)
 	}
+	if t.capped {
+		return value{}, errAt(d.At, "%s", cappedPool(d))
+	}
 	if t.n > MaxPoolDice {
 		return value{}, errAt(d.At, "a pool has at most %d dice", MaxPoolDice)
 	}

@@ -170,6 +170,13 @@ func TestOneLinerErrors(t *testing.T) {
 		{"3d6!p>=5{3}cs>=5", "an extra 5 counts as 4: 0, an extra 6 as 5: 1"},
 		{"count(6d6! >= 6)", "give the explosion a limit"},
 		{"highest(d100!{2})", "lower the explosion's limit"},
+		{"5d10!!>=8{2 in all}", "is written with ! (every extra roll a die of its own, as Foundry's x2 rolls them), not !!"},
+		{"5d10!>=8{2 in all}kh2", "goes with the sum or a count of successes (cs, cf) of the dice, not with keep or drop"},
+		{"5d10!>=8{2 in all}u", "does not combine with unique dice"},
+		{"highest(5d10!>=8{2 in all}, 2)", "makes which dice explode depend on their order"},
+		{"count(5d10!e>=8{2 in all} >= 8)", "makes which dice explode depend on their order"},
+		{"5d10!>=8{1001 in all}", "an explosion's cap on the whole term"},
+		{"{5d10!>=8{2 in all}}kh1", "explodes"},
 		{"d0", "out of range"},
 		{"hihgest(5d6)", "did you mean"},
 	} {
@@ -224,6 +231,10 @@ func TestOneLinersBothEngines(t *testing.T) {
 		// pools and counts.
 		"3d6!=5", "2d6!<=2 + d4", "4dF!=-1", "d6!p + d6!p", "3d6!p>=5{3}", "4d6!p{2}kh3", "5d10!p#>=8", "6d6!p{2}cs>=5cf1",
 		"4d6!<3cs>=5", "3d6!!p{2}cs>=10", "count(4d6!p{1} >= 6)", "if 3d6!p > 14 then 1 else 0",
+		// A cap on the explosions of the whole term (Foundry's x2>=8,
+		// xo2>=8): the simulator follows the rolls in order.
+		"5d10!>=8{2 in all}", "5d10!>=8{2 in all}cs>=8", "5d10!>=8{1, 2 in all}", "4d6!>=5{2, 5 in all}", "6d6!p{3 in all}cs>=5cf1",
+		"3d4!>=1{4 in all} + d6",
 	} {
 		t.Run(src, func(t *testing.T) {
 			t.Parallel()
