@@ -164,30 +164,12 @@ func unwrap(src string, d Dialect) string {
 // own, adding oddsmith's modifier of that meaning to d (or none, for what
 // changes nothing); false when the modifier at p.off reads as oddsmith's.
 func (p *parser) dialectMod(d *Dice, exploded *bool) bool {
+	if p.dialectCount(&d.Mods, false) {
+		return true
+	}
 	off := p.off
 	c, next := p.at(off), p.at(off+1)
-	targets := p.dialect == Roll20 || p.dialect == DiceRoller
 	switch {
-	case targets && (c == '<' || c == '>' || c == '='):
-		// A target number glued to the dice counts them.
-		d.Mods = append(d.Mods, &CountSuccess{At: p.pos(off), Cond: p.parseCond(off, true)})
-		return true
-	case targets && c == 'f' && (condStart(next) || p.dialect == DiceRoller && next == '!' && p.at(off+2) == '='):
-		p.off++
-		d.Mods = append(d.Mods, &CountFail{At: p.pos(off), Cond: p.parseCond(off, true)})
-		return true
-	case targets && c == 'c' && (next == 's' || next == 'f'):
-		// Critical success and failure only mark dice.
-		p.off += 2
-		p.parseCond(off, false)
-		return true
-	case targets && c == 's' && next != 'f':
-		// Sorting changes nothing.
-		p.off++
-		if p.at(p.off) == 'a' || p.at(p.off) == 'd' {
-			p.off++
-		}
-		return true
 	case p.dialect == Roll20 && c == 'm' && next != 't' && !strings.HasPrefix(p.src[off:], "min") && !strings.HasPrefix(p.src[off:], "max"):
 		// Roll20's m only marks matching dice (m3: sets of three).
 		p.off++
@@ -208,16 +190,6 @@ func (p *parser) dialectMod(d *Dice, exploded *bool) bool {
 		return true
 	case p.dialect == Foundry && (c == 'x' || c == 'X'):
 		p.foundryExplode(d, exploded)
-		return true
-	case p.dialect == Foundry && c == 'c' && next == 'f':
-		// Foundry's cf counts the failures: the count is the result.
-		p.off += 2
-		d.Mods = append(d.Mods, &CountSuccess{At: p.pos(off), Cond: p.parseCond(off, false)})
-		return true
-	case p.dialect == Foundry && c == 'd' && next == 'f':
-		// Foundry's df takes a success away for each failure.
-		p.off += 2
-		d.Mods = append(d.Mods, &CountFail{At: p.pos(off), Cond: p.parseCond(off, false)})
 		return true
 	case p.dialect == Foundry && strings.HasPrefix(p.src[off:], "sf"):
 		p.failAt(off, "Foundry's sf (subtract failures) is not supported: write the failures as a count, %scf%s (each failure takes one away)", clip(p.src[d.At.Off:off]), p.condText(off+2))
@@ -481,47 +453,53 @@ func attrName(s string) string {
 }
 
 // dialectGroupMod reads a modifier after a group's "}" whose meaning is
-// the dialect's own (see dialectMod); false when it reads as oddsmith's.
-func (p *parser) dialectGroupMod(g *Group) bool {
+// the dialect's own (see dialectCount); false when it reads as oddsmith's.
+func (p *parser) dialectGroupMod(g *Group) bool { return p.dialectCount(&g.Mods, true) }
+
+// dialectCount reads, for a dice term or (group) a group, a counting or
+// marking modifier at p.off whose meaning is the dialect's own, adding
+// oddsmith's modifier of that meaning to mods (or none, for what changes
+// nothing); false when the modifier at p.off reads as oddsmith's.
+//   - Roll20 and rpg-dice-roller: a target glued to the dice counts them,
+//     f after it takes one away per failure; cs and cf only mark
+//     criticals and s, sa, sd only sort (both left out).
+//   - Foundry: cf counts the failures (the count is the result), df takes
+//     a success away for each failure.
+func (p *parser) dialectCount(mods *[]Mod, group bool) bool {
 	off := p.off
 	c, next := p.at(off), p.at(off+1)
 	targets := p.dialect == Roll20 || p.dialect == DiceRoller
+	cond := func(what string) *Cond {
+		cd := p.parseCond(off, false)
+		if cd == nil && group {
+			p.failAt(off, "%s after a group needs a condition on the sums, such as %s<=3", what, what)
+		}
+		return cd
+	}
 	switch {
 	case targets && (c == '<' || c == '>' || c == '='):
-		g.Mods = append(g.Mods, &CountSuccess{At: p.pos(off), Cond: p.parseCond(off, true)})
-		return true
+		*mods = append(*mods, &CountSuccess{At: p.pos(off), Cond: p.parseCond(off, true)})
 	case targets && c == 'f' && (condStart(next) || p.dialect == DiceRoller && next == '!' && p.at(off+2) == '='):
 		p.off++
-		g.Mods = append(g.Mods, &CountFail{At: p.pos(off), Cond: p.parseCond(off, true)})
-		return true
+		*mods = append(*mods, &CountFail{At: p.pos(off), Cond: p.parseCond(off, true)})
 	case targets && c == 'c' && (next == 's' || next == 'f'):
 		p.off += 2
 		p.parseCond(off, false)
-		return true
 	case targets && c == 's' && next != 'f':
 		p.off++
 		if p.at(p.off) == 'a' || p.at(p.off) == 'd' {
 			p.off++
 		}
-		return true
 	case p.dialect == Foundry && c == 'c' && next == 'f':
 		p.off += 2
-		cond := p.parseCond(off, false)
-		if cond == nil {
-			p.failAt(off, "cf after a group needs a condition on the sums, such as cf<=3")
-		}
-		g.Mods = append(g.Mods, &CountSuccess{At: p.pos(off), Cond: cond})
-		return true
+		*mods = append(*mods, &CountSuccess{At: p.pos(off), Cond: cond("cf")})
 	case p.dialect == Foundry && c == 'd' && next == 'f':
 		p.off += 2
-		cond := p.parseCond(off, false)
-		if cond == nil {
-			p.failAt(off, "df after a group needs a condition on the sums, such as df<=3")
-		}
-		g.Mods = append(g.Mods, &CountFail{At: p.pos(off), Cond: cond})
-		return true
+		*mods = append(*mods, &CountFail{At: p.pos(off), Cond: cond("df")})
+	default:
+		return false
 	}
-	return false
+	return true
 }
 
 // dialectGroup is a group read in a dialect as oddsmith's expression of

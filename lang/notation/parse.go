@@ -617,26 +617,7 @@ func (p *parser) parseGroupMods(g *Group) {
 		}
 		switch c := p.at(off); {
 		case c == 'k' || c == 'd' && p.at(off+1) != 'f':
-			keep := c == 'k'
-			end := High
-			if !keep {
-				end = Low
-			}
-			p.off++
-			switch p.at(p.off) {
-			case 'h':
-				end = High
-				p.off++
-			case 'l':
-				end = Low
-				p.off++
-			}
-			n := p.modCount()
-			if keep {
-				g.Mods = append(g.Mods, &Keep{At: p.pos(off), End: end, Count: n})
-			} else {
-				g.Mods = append(g.Mods, &Drop{At: p.pos(off), End: end, Count: n})
-			}
+			g.Mods = append(g.Mods, p.keepDrop())
 		case c == 'c' && (p.at(off+1) == 's' || p.at(off+1) == 'f'):
 			success := p.at(off+1) == 's'
 			p.off += 2
@@ -799,26 +780,7 @@ func (p *parser) parseMods(d *Dice) {
 			if p.at(off) == 'd' && p.at(off+1) == 'f' {
 				p.failAt(off, "%s", p.foreignModifier(d, off))
 			}
-			keep := p.at(off) == 'k'
-			end := High
-			if !keep {
-				end = Low
-			}
-			p.off++
-			switch p.at(p.off) {
-			case 'h':
-				end = High
-				p.off++
-			case 'l':
-				end = Low
-				p.off++
-			}
-			n := p.modCount()
-			if keep {
-				d.Mods = append(d.Mods, &Keep{At: p.pos(off), End: end, Count: n})
-			} else {
-				d.Mods = append(d.Mods, &Drop{At: p.pos(off), End: end, Count: n})
-			}
+			d.Mods = append(d.Mods, p.keepDrop())
 		case 'r':
 			p.off++
 			once := p.at(p.off) == 'o'
@@ -987,6 +949,31 @@ func (p *parser) modValue(mod int) Expr {
 	}
 	p.failAt(v, "expected a number or a parenthesised expression after %q (4d6min2), found %s", p.src[mod:v], describeAt(p.src, v))
 	return nil
+}
+
+// keepDrop reads a keep or drop at p.off (its "k" or "d"): kh, kl, k, dh,
+// dl, d and the optional count.
+func (p *parser) keepDrop() Mod {
+	off := p.off
+	keep := p.at(off) == 'k'
+	end := High
+	if !keep {
+		end = Low
+	}
+	p.off++
+	switch p.at(p.off) {
+	case 'h':
+		end = High
+		p.off++
+	case 'l':
+		end = Low
+		p.off++
+	}
+	n := p.modCount()
+	if keep {
+		return &Keep{At: p.pos(off), End: end, Count: n}
+	}
+	return &Drop{At: p.pos(off), End: end, Count: n}
 }
 
 // word quotes the run of letters and digits at off.

@@ -101,14 +101,7 @@ func (p *printer) expr(e Expr, outer int) {
 		}
 		p.dice(e)
 	case *Group:
-		p.WriteByte('{')
-		for i, x := range e.Items {
-			if i > 0 {
-				p.WriteString(", ")
-			}
-			p.expr(x, lvlIf)
-		}
-		p.WriteByte('}')
+		p.list('{', e.Items, '}')
 		for _, m := range e.Mods {
 			p.mod(m)
 		}
@@ -184,14 +177,19 @@ func (p *printer) num(e *Num, outer int) {
 // call writes a function call: name(arg, …).
 func (p *printer) call(e *Call) {
 	p.WriteString(e.Name)
-	p.WriteByte('(')
-	for i, a := range e.Args {
+	p.list('(', e.Args, ')')
+}
+
+// list writes expressions between open and close, separated by ", ".
+func (p *printer) list(open byte, xs []Expr, close byte) {
+	p.WriteByte(open)
+	for i, x := range xs {
 		if i > 0 {
 			p.WriteString(", ")
 		}
-		p.expr(a, lvlIf)
+		p.expr(x, lvlIf)
 	}
-	p.WriteByte(')')
+	p.WriteByte(close)
 }
 
 // lookup writes a lookup table: lookup(x, {case: value, …, _: default}).

@@ -93,17 +93,8 @@ func gluedTarget(src string, c *Compare) (Reading, bool) {
 	term, v, y := termText(src, d), operand(c.Y), String(c.Y)
 	form := term + cmpOpNames[c.Op] + y
 	total := fmt.Sprintf("write (%s) %s %s for the total", term, cmpOpNames[c.Op], y)
-	var there string
-	switch c.Op {
-	case Gt:
-		there = fmt.Sprintf("Roll20 counts the dice of at least %s (%s#>=%s here), rpg-dice-roller the dice over %s (%s#>%s)", y, term, v, y, term, v)
-	case Ge:
-		there = fmt.Sprintf("Roll20 and rpg-dice-roller count the dice of at least %s (%s#>=%s here)", y, term, v)
-	case Lt:
-		there = fmt.Sprintf("Roll20 counts the dice of at most %s (%s#<=%s here), rpg-dice-roller the dice under %s (%s#<%s)", y, term, v, y, term, v)
-	case Le:
-		there = fmt.Sprintf("Roll20 and rpg-dice-roller count the dice of at most %s (%s#<=%s here)", y, term, v)
-	default:
+	there, ok := targetCount(c.Op, "dice", term+"#", v, y)
+	if !ok {
 		return Reading{}, false
 	}
 	return Reading{c.OpAt, fmt.Sprintf("%s: here the total compared with %s; %s — %s", form, String(c.Y), there, total)}, true
@@ -128,7 +119,6 @@ func groupTarget(src string, c *Compare) (Reading, bool) {
 		return Reading{}, false
 	}
 	text, v, y := src[g.At.Off:g.End.Off], operand(c.Y), String(c.Y)
-	var there string
 	if len(g.Items) == 1 {
 		// Roll20 counts a group of one expression die by die, with its
 		// constants added to each die.
@@ -140,24 +130,33 @@ func groupTarget(src string, c *Compare) (Reading, bool) {
 		if dr == "" {
 			return Reading{}, false
 		}
-		there = fmt.Sprintf("Roll20 counts %s, rpg-dice-roller gives 1 when the total is %s %s (%scs%s%s)", r20, dr, y, text, cmpOpNames[c.Op], v)
+		there := fmt.Sprintf("Roll20 counts %s, rpg-dice-roller gives 1 when the total is %s %s (%scs%s%s)", r20, dr, y, text, cmpOpNames[c.Op], v)
 		return Reading{c.OpAt, fmt.Sprintf("%s%s%s: here the group's total compared with %s; %s — write (%s) %s %s for the total",
 			text, cmpOpNames[c.Op], y, y, there, text, cmpOpNames[c.Op], y)}, true
 	}
-	switch c.Op {
-	case Gt:
-		there = fmt.Sprintf("Roll20 counts the sums of at least %s (%scs>=%s here), rpg-dice-roller the sums over %s (%scs>%s)", y, text, v, y, text, v)
-	case Ge:
-		there = fmt.Sprintf("Roll20 and rpg-dice-roller count the sums of at least %s (%scs>=%s here)", y, text, v)
-	case Lt:
-		there = fmt.Sprintf("Roll20 counts the sums of at most %s (%scs<=%s here), rpg-dice-roller the sums under %s (%scs<%s)", y, text, v, y, text, v)
-	case Le:
-		there = fmt.Sprintf("Roll20 and rpg-dice-roller count the sums of at most %s (%scs<=%s here)", y, text, v)
-	default:
+	there, ok := targetCount(c.Op, "sums", text+"cs", v, y)
+	if !ok {
 		return Reading{}, false
 	}
 	return Reading{c.OpAt, fmt.Sprintf("%s%s%s: here the group's total compared with %s; %s — write (%s) %s %s for the total",
 		text, cmpOpNames[c.Op], y, y, there, text, cmpOpNames[c.Op], y)}, true
+}
+
+// targetCount says how Roll20 (whose > and < include the number) and
+// rpg-dice-roller read a target op y glued to what (the dice, the sums):
+// a count, written here as counted (3d6# or {…}cs) and the condition on v.
+func targetCount(op CmpOp, what, counted, v, y string) (string, bool) {
+	switch op {
+	case Gt:
+		return fmt.Sprintf("Roll20 counts the %s of at least %s (%s>=%s here), rpg-dice-roller the %s over %s (%s>%s)", what, y, counted, v, what, y, counted, v), true
+	case Ge:
+		return fmt.Sprintf("Roll20 and rpg-dice-roller count the %s of at least %s (%s>=%s here)", what, y, counted, v), true
+	case Lt:
+		return fmt.Sprintf("Roll20 counts the %s of at most %s (%s<=%s here), rpg-dice-roller the %s under %s (%s<%s)", what, y, counted, v, what, y, counted, v), true
+	case Le:
+		return fmt.Sprintf("Roll20 and rpg-dice-roller count the %s of at most %s (%s<=%s here)", what, y, counted, v), true
+	}
+	return "", false
 }
 
 // condWords says which dice a condition picks: "showing 1", "under 2", …;
