@@ -201,6 +201,15 @@ func (p *parser) dialectMod(d *Dice, exploded *bool) bool {
 	return false
 }
 
+// ones is Foundry's failure condition: c, or when none is written, the
+// dice showing 1 (its default target).
+func ones(c *Cond) *Cond {
+	if c != nil {
+		return c
+	}
+	return &Cond{Op: Eq, Value: &Num{Value: intNum(1)}}
+}
+
 // condStart reports a byte that begins a dice condition.
 func condStart(c byte) bool { return c == '<' || c == '>' || c == '=' || isDigit(c) }
 
@@ -492,10 +501,10 @@ func (p *parser) dialectCount(mods *[]Mod, group bool) bool {
 		}
 	case p.dialect == Foundry && c == 'c' && next == 'f':
 		p.off += 2
-		*mods = append(*mods, &CountSuccess{At: p.pos(off), Cond: cond("cf")})
+		*mods = append(*mods, &CountSuccess{At: p.pos(off), Cond: ones(cond("cf"))})
 	case p.dialect == Foundry && c == 'd' && next == 'f':
 		p.off += 2
-		*mods = append(*mods, &CountFail{At: p.pos(off), Cond: cond("df")})
+		*mods = append(*mods, &CountFail{At: p.pos(off), Cond: ones(cond("df"))})
 	default:
 		return false
 	}

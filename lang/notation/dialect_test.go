@@ -54,6 +54,8 @@ func TestDialects(t *testing.T) {
 		{Foundry, "3d6cs", "3d6cs"},
 		{Foundry, "10d10cs>=7df=1", "10d10cs>=7cf1"},
 		{Foundry, "6d6cf<=3", "6d6cs<=3"},
+		{Foundry, "6d6cf", "6d6cs1"},
+		{Foundry, "6d6cs>4df", "6d6cs>4cf1"},
 		{Foundry, "4d6kh3", "4d6kh3"},
 		{Foundry, "2d20kh", "2d20kh"},
 		{Foundry, "/r 1d20 + 2 # to hit", "1d20 + 2"},
