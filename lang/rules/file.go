@@ -478,22 +478,36 @@ func (rd *ruleReader) def(k, name string, line int, v any) (Def, []string, error
 	if k == "bands" && ls == nil {
 		return Def{}, nil, rd.fail(line, "rule %s: band %s needs labels (write it as { expr = \"…\", labels = [\"…\", …] })", rd.id, name)
 	}
-	x, err := notation.ParseIn(d.Src, rd.cur.Dialect)
+	x, src, err := rd.parse(d.Src)
 	if err != nil {
-		if rd.cur.Dialect != notation.Oddsmith {
-			return Def{}, nil, rd.fail(line, "rule %s, %s.%s: %w (read as %s)", rd.id, k, name, err, rd.cur.Dialect.Title())
-		}
 		return Def{}, nil, rd.fail(line, "rule %s, %s.%s: %w", rd.id, k, name, err)
 	}
-	if rd.cur.Dialect != notation.Oddsmith {
-		d.Src = notation.String(x)
-	} else {
+	if rd.cur.Dialect == notation.Oddsmith {
 		for _, r := range notation.Readings(d.Src, x) {
 			rd.cur.Readings = append(rd.cur.Readings, fmt.Sprintf("%s: rule %s, %s.%s: %s", rd.at(line), rd.id, k, name, r.Msg))
 		}
 	}
-	d.X = x
+	d.Src, d.X = src, x
 	return d, ls, nil
+}
+
+// parse reads an expression of the rule in its dialect: the tree and
+// the text in oddsmith's form (src itself in oddsmith's dialect).
+func (rd *ruleReader) parse(src string) (notation.Expr, string, error) {
+	d := notation.Oddsmith
+	if rd.cur != nil {
+		d = rd.cur.Dialect
+	}
+	x, err := notation.ParseIn(src, d)
+	switch {
+	case err != nil && d != notation.Oddsmith:
+		return nil, "", fmt.Errorf("%w (read as %s)", err, d.Title())
+	case err != nil:
+		return nil, "", err
+	case d != notation.Oddsmith:
+		src = notation.String(x)
+	}
+	return x, src, nil
 }
 
 // labels reads a band's labels = ["…", …].

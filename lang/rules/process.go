@@ -100,7 +100,7 @@ func (rd *ruleReader) process() (*ProcessDef, error) {
 	if !ok {
 		return nil, rd.fail(line, "rule %s: a process needs until = \"…\" (when it stops)", id)
 	}
-	x, err := notation.Parse(until)
+	x, until, err := rd.parse(until)
 	if err != nil {
 		return nil, rd.fail(rd.key("process", "until"), "rule %s, process.until: %w", id, err)
 	}
@@ -139,7 +139,7 @@ func (rd *ruleReader) stateVar(line int, name string, v any) (StateVar, error) {
 	sv := StateVar{Name: name}
 	for _, k := range []string{"start", "min", "max"} {
 		if src, ok := bounds[k].(string); ok {
-			x, err := notation.Parse(src)
+			x, src, err := rd.parse(src)
 			if err != nil {
 				return StateVar{}, rd.fail(line, "rule %s, process.state.%s.%s: %w", id, name, k, err)
 			}
@@ -173,7 +173,7 @@ func (rd *ruleReader) stateVar(line int, name string, v any) (StateVar, error) {
 // an expression of the parameters in quotes.
 func (rd *ruleReader) horizon(line int, v any, p *ProcessDef) error {
 	if src, ok := v.(string); ok {
-		x, err := notation.Parse(src)
+		x, src, err := rd.parse(src)
 		if err != nil {
 			return rd.fail(line, "rule %s, process.horizon: %w", rd.id, err)
 		}
