@@ -75,6 +75,8 @@ func evalNode(b *engine.Budget, n mechanics.Node) (engine.Dist, float64, error) 
 		}
 		d, err = sumN(b, d, n.N)
 		return d, tr * float64(n.N), err
+	case mechanics.RandomCount:
+		return evalRandomCount(b, n)
 	case mechanics.Scale, mechanics.Clamp, mechanics.Map, mechanics.Compare:
 		return evalMapped(b, n)
 	case mechanics.Combine:

@@ -145,6 +145,8 @@ func evalRat(b *engine.Budget, n mechanics.Node) (RatDist, error) {
 			return nil, err
 		}
 		return ratSum(b, slices.Repeat([]RatDist{d}, n.N))
+	case mechanics.RandomCount:
+		return ratRandomCount(b, n)
 	case mechanics.Scale, mechanics.Clamp, mechanics.Map, mechanics.Compare:
 		return ratMapped(b, n)
 	case mechanics.Combine:
@@ -481,6 +483,8 @@ func combinations(n mechanics.Node) float64 {
 		return prodCombos(n.Terms) * float64(len(n.Terms))
 	case mechanics.Repeat:
 		return math.Pow(combinations(n.X), float64(n.N))
+	case mechanics.RandomCount:
+		return randomCountCombinations(n)
 	case mechanics.Scale:
 		return combinations(n.X)
 	case mechanics.Clamp:

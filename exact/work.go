@@ -7,8 +7,9 @@ import (
 
 // planWork is the work of a model's dice read one by one — its keeps
 // (keepWork), its pools (at least one evaluator state a face), its
-// explosions (explodeWork) and the rolls of its exploding dice read one by
-// one (rollsWork) —
+// explosions (explodeWork), the rolls of its exploding dice read one by
+// one (rollsWork) and the n-fold sums of its random counts
+// (randomCountWork) —
 // summed over the whole model before any of it runs, in the units
 // the engine ticks, so that a model whose keeps together would run past
 // engine.MaxWork is refused before it starts rather than when its ticks
@@ -37,6 +38,8 @@ func planWork(n mechanics.Node, stop float64) float64 {
 			work += rollsWork(n)
 		case mechanics.CappedExplode:
 			work += cappedWork(n)
+		case mechanics.RandomCount:
+			work += randomCountWork(n)
 		case mechanics.Explode:
 			if len(n.Die.Faces) > 0 && (n.Limit > 0 || n.TopProbability() < 1) {
 				work += explodeWork(n)

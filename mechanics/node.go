@@ -414,6 +414,8 @@ func Children(n Node) []Node {
 		return n.Terms
 	case Repeat:
 		return []Node{n.X}
+	case RandomCount:
+		return []Node{n.N, n.X}
 	case Scale:
 		return []Node{n.X}
 	case Clamp:
@@ -470,6 +472,11 @@ func Validate(n Node) error {
 	case Repeat:
 		if n.N < 0 {
 			return fmt.Errorf("repeat count %d is negative", n.N)
+		}
+		return Validate(n.X)
+	case RandomCount:
+		if err := Validate(n.N); err != nil {
+			return err
 		}
 		return Validate(n.X)
 	case Scale:

@@ -81,6 +81,8 @@ func compile(n mechanics.Node) (sampler, error) {
 		return compileSum(n.Terms)
 	case mechanics.Repeat:
 		return compileRepeat(n)
+	case mechanics.RandomCount:
+		return compileRandomCount(n)
 	case mechanics.Max:
 		return compileFold(n.Terms, func(x, y int) int { return max(x, y) })
 	case mechanics.Min:

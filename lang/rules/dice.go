@@ -37,6 +37,9 @@ type term struct {
 	hasCF   bool
 	unique  *notation.Unique  // u, uo: repeats rerolled (at most one)
 	matches *notation.Matches // mt: the term counts matched sets
+	// count is a number of dice that is a roll ((1d4)d6; n is then its
+	// most): see count.go.
+	count *value
 }
 
 // baseDie is the die of a dice term before its modifiers.
@@ -95,11 +98,11 @@ func dieRange(d mechanics.Die) (lo, hi int) {
 func (c *compiler) takeApart(d *notation.Dice) (*term, error) {
 	t := &term{at: d.At, n: 1}
 	if d.Count != nil {
-		n, err := c.intConst(d.Count, "the number of dice", 0, MaxDice)
+		n, count, err := c.diceCount(d.Count)
 		if err != nil {
 			return nil, err
 		}
-		t.n = n
+		t.n, t.count = n, count
 	}
 	die, err := c.baseDie(d)
 	if err != nil {
@@ -371,6 +374,9 @@ func (c *compiler) dice(d *notation.Dice) (value, error) {
 	t, err := c.takeApart(d)
 	if err != nil {
 		return value{}, err
+	}
+	if t.count != nil {
+		return c.randomCount(t, d)
 	}
 	if t.n == 0 {
 		return rndV(mechanics.Const{V: 0}, 0, 0), nil
@@ -709,6 +715,9 @@ func sumOf(x mechanics.Node, n int) mechanics.Node {
 func (c *compiler) poolDie(d *notation.Dice) (mechanics.Die, int, error) {
 	t, err := c.takeApart(d)
 	if err != nil {
+		return mechanics.Die{}, 0, err
+	}
+	if err := t.fixedCount(d, "a pool"); err != nil {
 		return mechanics.Die{}, 0, err
 	}
 	if len(t.kd) > 0 || t.hasCS || t.hasCF || t.matches != nil {

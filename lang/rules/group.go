@@ -232,6 +232,9 @@ func (c *compiler) groupDice(x notation.Expr, dice *[]mechanics.Node, lo, hi *[]
 		if err != nil {
 			return err
 		}
+		if err := t.fixedCount(x, "keep and drop on a group of one expression"); err != nil {
+			return err
+		}
 		if t.explode != nil || len(t.kd) > 0 || t.hasCS || t.hasCF {
 			return errAt(x.At, "%s; %s explodes, keeps, drops or counts its dice on its own — write its dice plainly (rerolls are fine), or give the group several expressions to keep whole sums", need, x)
 		}

@@ -139,6 +139,7 @@ func (o *oracle) groupDice(x notation.Expr, dice *[][]*oEntry, add *int64, sign 
 			oFail(oRefused, "subtracting dice in a group kept die by die")
 		}
 		t := o.takeApart(x)
+		t.fixed("a group kept die by die")
 		if t.explode != nil || len(t.kd) > 0 || t.hasCount {
 			oFail(oRefused, "a dice term that explodes, keeps or counts in a group kept die by die")
 		}

@@ -547,6 +547,17 @@ type oTerm struct {
 	hasCount bool
 	unique   *notation.Unique
 	matches  *notation.Matches
+	// count is the distribution of a number of dice that is a roll
+	// ((1d4)d6): the term is then rolled for each of its values.
+	count oDist
+}
+
+// fixed refuses a random number of dice where the dice are read one by
+// one (pools, groups kept die by die).
+func (t *oTerm) fixed(what string) {
+	if t.count != nil {
+		oFail(oRefused, "%s of a random number of dice", what)
+	}
 }
 
 func (o *oracle) baseDie(d *notation.Dice) oDie {
@@ -646,7 +657,19 @@ func oReroll(d oDie, test func(int64) bool, once bool) oDie {
 
 func (o *oracle) takeApart(d *notation.Dice) *oTerm {
 	t := &oTerm{n: 1}
-	if d.Count != nil {
+	switch {
+	case d.Count != nil && !o.isConst(d.Count):
+		// A roll: every value a whole number from 0 to 100 000.
+		t.count = o.eval(d.Count)
+		for _, e := range t.count.entries() {
+			if !e.v.IsInt() || e.v.Sign() < 0 || e.v.Cmp(oInt(100_000)) > 0 {
+				oFail(oRefused, "the number of dice can be %s", e.v.RatString())
+			}
+			if e.v.Cmp(oInt(12)) > 0 {
+				oFail(oSkip, "up to %s dice", e.v.RatString())
+			}
+		}
+	case d.Count != nil:
 		t.n = o.intConst(d.Count, "the number of dice", 0, 100_000)
 		if t.n > 12 {
 			oFail(oSkip, "%d dice", t.n)
@@ -834,7 +857,27 @@ func (o *oracle) sumN(one oDist, n int64) oDist {
 }
 
 func (o *oracle) dice(d *notation.Dice) oDist {
-	t := o.takeApart(d)
+	return o.term(o.takeApart(d))
+}
+
+// term is a dice term taken apart; a random number of dice is the mixture,
+// over the count's values, of the term rolled with that many dice (keep,
+// drop, u, mt, !e and a cap on the whole term are refused: they read a
+// fixed number of dice).
+func (o *oracle) term(t *oTerm) oDist {
+	if t.count != nil {
+		switch {
+		case len(t.kd) > 0, t.unique != nil, t.matches != nil, t.capped, t.each():
+			oFail(oRefused, "keep, drop, u, mt, !e or a cap over a random number of dice")
+		}
+		out := oDist{}
+		for _, e := range t.count.entries() {
+			one := *t
+			one.count, one.n = nil, e.v.Num().Int64()
+			o.mix(out, e.p, o.term(&one))
+		}
+		return out
+	}
 	if t.n == 0 {
 		// 0d6 is 0, whatever its keep, drop or counting (as the engine has
 		// it: 0d6kh1 is 0 although 1 of 0 dice cannot be kept).
@@ -1233,6 +1276,7 @@ func (o *oracle) pool(x *notation.Call) oDist {
 		oFail(oRefused, "a pool that is not a dice term: %s", poolX)
 	}
 	t := o.takeApart(pd)
+	t.fixed("a pool")
 	if len(t.kd) > 0 || t.hasCount || t.unique != nil || t.matches != nil {
 		oFail(oRefused, "a pool with keep, drop, counting, u or mt")
 	}
@@ -2157,6 +2201,10 @@ var oracleCases = []string{
 	"3d4!>=3{2 in all}", "3d6!=6{1 in all}cs>=5", "4d4!>=4{1, 2 in all}", "2d4!p>=3{3 in all}", "3d4!>=2{2, 3 in all}",
 	"3d3!>=1{2 in all}", "2d4!>=3{(a) in all}cf<2cs>=3", "d6!{0 in all}", "2dF!=-1{2 in all} + 1", "3d4!e>=3{2 in all}",
 	"2d6r1!>=5{2 in all}", "3d4!p{2 in all}cs>=3", "0d6!{2 in all}",
+	// A random number of dice ((1d4)d6: roll 1d4, then that many d6).
+	"(d4)d6", "(1d4)d6", "(d3)d4!{1}", "(d4)d6cs>=5", "(2d2-2)d6", "(d4)d{-1,0,1}", "((d2)d2)d4",
+	"(d3)d4!!{1}cs>=4", "(d3)d4!{2}cs4", "(d3)d4!p{2}", "(d2)d6r1 + (d2-1)d4", "(d6 >= 5)d6", "(d3)dFcf",
+	"(d3)d6kh1", "(d3)d6u", "(d3)d6mt", "(d3)d4!e{1}", "(d3)d4!{1 in all}", "(d4 - 2)d6", "highest((d3)d6)", "{(d2)d6}kh1",
 }
 
 // TestOracleCases compares the engine with the enumeration on the cases

@@ -87,6 +87,9 @@ func (c *compiler) poolRolls(e *notation.Call, d *notation.Dice, st kit.PoolStat
 	if err != nil {
 		return value{}, err
 	}
+	if err := t.fixedCount(d, "a pool"); err != nil {
+		return value{}, err
+	}
 	if len(t.kd) > 0 || t.hasCS || t.hasCF {
 		return value{}, errAt(d.At, "a pool is read by its evaluator: write its dice without keep, drop or counting (%s)", d)
 	}

@@ -235,6 +235,9 @@ func TestOneLinersBothEngines(t *testing.T) {
 		// xo2>=8): the simulator follows the rolls in order.
 		"5d10!>=8{2 in all}", "5d10!>=8{2 in all}cs>=8", "5d10!>=8{1, 2 in all}", "4d6!>=5{2, 5 in all}", "6d6!p{3 in all}cs>=5cf1",
 		"3d4!>=1{4 in all} + d6",
+		// A random number of dice ((1d4)d6): the simulator rolls the
+		// count, then that many dice.
+		"(1d4)d6", "(d6!)d6", "(d4)d6cs>=5", "(3d6)d10!cs>=8", "((d3)d4)d6 + d4", "(2d2-2)d6!p{2}", "(d4)d6!!cs>=8",
 	} {
 		t.Run(src, func(t *testing.T) {
 			t.Parallel()
