@@ -315,31 +315,33 @@ func (p *parser) diceRollerWindow(d *Dice) {
 	a, b := int64(0), n
 	var kept []Mod
 	for _, m := range d.Mods {
+		var count Expr
+		var keep, top bool
 		switch m := m.(type) {
 		case *Keep:
-			k, ok := constInt(m.Count, 1)
-			if !ok {
-				p.failAt(m.At.Off, "rpg-dice-roller's keep and drop together need their counts written as numbers")
-			}
-			k = min(k, n)
-			if m.End == High {
-				a = max(a, n-k)
-			} else {
-				b = min(b, k)
-			}
+			count, keep, top = m.Count, true, m.End == High
 		case *Drop:
-			k, ok := constInt(m.Count, 1)
-			if !ok {
-				p.failAt(m.At.Off, "rpg-dice-roller's keep and drop together need their counts written as numbers")
-			}
-			k = min(k, n)
-			if m.End == High {
-				b = min(b, n-k)
-			} else {
-				a = max(a, k)
-			}
+			count, top = m.Count, m.End == High
 		default:
 			kept = append(kept, m)
+			continue
+		}
+		k, ok := constInt(count, 1)
+		if !ok {
+			p.failAt(m.Pos().Off, "rpg-dice-roller's keep and drop together need their counts written as numbers")
+		}
+		k = min(k, n)
+		// Each picks ranks from all n dice, lowest first: keep high k
+		// is [n−k, n), drop high k leaves [0, n−k), and so on.
+		switch {
+		case keep && top:
+			a = max(a, n-k)
+		case keep:
+			b = min(b, k)
+		case top:
+			b = min(b, n-k)
+		default:
+			a = max(a, k)
 		}
 	}
 	b = max(a, b)
