@@ -1266,20 +1266,27 @@ func newLinesAxis(series []Series, metric string) linesAxis {
 	return ax
 }
 
-// markLine is a vertical line across the whole data area at x.
+// markLine is a line across the whole data area: vertical at x, or
+// horizontal at y = x.
 type markLine struct {
-	x     float64
-	style draw.LineStyle
+	x          float64
+	horizontal bool
+	style      draw.LineStyle
 }
 
-// Plot draws the line from the bottom to the top of the data area.
+// Plot draws the line from edge to edge of the data area, nothing when
+// it falls outside.
 func (m markLine) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, _ := p.Transforms(&c)
-	x := trX(m.x)
-	if x < c.Min.X || x > c.Max.X {
+	trX, trY := p.Transforms(&c)
+	if m.horizontal {
+		if y := trY(m.x); y >= c.Min.Y && y <= c.Max.Y {
+			c.StrokeLine2(m.style, c.Min.X, y, c.Max.X, y)
+		}
 		return
 	}
-	c.StrokeLine2(m.style, x, c.Min.Y, x, c.Max.Y)
+	if x := trX(m.x); x >= c.Min.X && x <= c.Max.X {
+		c.StrokeLine2(m.style, x, c.Min.Y, x, c.Max.Y)
+	}
 }
 
 // MetricLabelOf names a metric in words, as MetricLabel does, with the unit

@@ -229,7 +229,7 @@ func WriteSolvePlot(w io.Writer, sp *SolvePlot) error {
 	if len(targetLines) > 0 {
 		sty := draw.LineStyle{Color: solveTarget, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}
 		for _, v := range targetLines {
-			p.Add(hLine{y: v, style: sty})
+			p.Add(markLine{x: v, horizontal: true, style: sty})
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
 		legend = append(legend, legendEntry{name: "target", thumbs: []plot.Thumbnailer{lineThumb{sty}}})
@@ -310,21 +310,6 @@ func (s *xShade) Plot(c draw.Canvas, p *plot.Plot) {
 // DataRange keeps the shaded ends on the chart.
 func (s *xShade) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return s.x0, s.x1, math.NaN(), math.NaN()
-}
-
-// hLine is a horizontal line across the data area at y.
-type hLine struct {
-	y     float64
-	style draw.LineStyle
-}
-
-func (h hLine) Plot(c draw.Canvas, p *plot.Plot) {
-	_, trY := p.Transforms(&c)
-	y := trY(h.y)
-	if y < c.Min.Y || y > c.Max.Y {
-		return
-	}
-	c.StrokeLine2(h.style, c.Min.X, y, c.Max.X, y)
 }
 
 // barThumb is a legend thumbnail: an error bar.
