@@ -570,9 +570,7 @@ func barPanel(p *plot.Plot, pn *ChartPanel) (*plot.Plot, []legendEntry, PanelSpe
 		widest = max(widest, p.X.Tick.Label.Width(t.Label))
 	}
 	if n > 0 && widest > (chartW2/2-vg.Inch)/vg.Length(n)*0.9 {
-		p.X.Tick.Label.Rotation = math.Pi / 6
-		p.X.Tick.Label.XAlign = draw.XRight
-		p.X.Tick.Label.YAlign = draw.YTop
+		slantLabels(p)
 	}
 	return p, legend, spec, nil
 }

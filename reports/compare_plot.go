@@ -440,22 +440,14 @@ func (p *ComparePlot) categories(kind, name string) *categorical {
 // they would run into each other; it returns the room the first slanted
 // label needs left of the plot.
 func categoryTicks(pl *plot.Plot, names []string) vg.Length {
-	var ticks plot.ConstantTicks
-	widest := vg.Length(0)
-	for i, n := range names {
-		ticks = append(ticks, plot.Tick{Value: float64(i), Label: n})
-		widest = max(widest, pl.X.Tick.Label.Width(n))
-	}
-	pl.X.Tick.Marker = ticks
+	widest := categoryLabels(pl, names)
 	pl.X.Tick.Length = 0
 	// At least three categories' room, so that one or two bars are not slabs.
 	mid, half := float64(len(names)-1)/2, math.Max(float64(len(names)), 3)/2+0.1
 	pl.X.Min, pl.X.Max = mid-half, mid+half
 	slot := (plotW - vg.Inch) / vg.Length(max(len(names), 1))
 	if len(names) > 0 && widest > slot*0.9 {
-		pl.X.Tick.Label.Rotation = math.Pi / 6
-		pl.X.Tick.Label.XAlign = draw.XRight
-		pl.X.Tick.Label.YAlign = draw.YTop
+		slantLabels(pl)
 		// The first label reaches left of its bar by its slanted width;
 		// the axis and half a slot's margin are already there.
 		first := pl.X.Tick.Label.Width(names[0]) * vg.Length(math.Cos(math.Pi/6))

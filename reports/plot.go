@@ -1178,6 +1178,16 @@ func categoryOffset(i, n int) float64 {
 // word at 0, 1, …, half a step of room at each end, the labels slanted
 // when they would not fit side by side.
 func categoryAxis(p *plot.Plot, labels []string) {
+	widest := categoryLabels(p, labels)
+	p.X.Min, p.X.Max = -0.5, float64(len(labels))-0.5
+	if slot := (plotW - 1.2*vg.Inch) / vg.Length(max(len(labels), 1)); widest+vg.Points(8) > slot {
+		slantLabels(p)
+	}
+}
+
+// categoryLabels puts one tick label per word at 0, 1, … on p's x axis;
+// it returns the widest label's width.
+func categoryLabels(p *plot.Plot, labels []string) vg.Length {
 	var ts plot.ConstantTicks
 	widest := vg.Length(0)
 	for i, l := range labels {
@@ -1185,12 +1195,14 @@ func categoryAxis(p *plot.Plot, labels []string) {
 		widest = max(widest, p.X.Tick.Label.Width(l))
 	}
 	p.X.Tick.Marker = ts
-	p.X.Min, p.X.Max = -0.5, float64(len(labels))-0.5
-	if slot := (plotW - 1.2*vg.Inch) / vg.Length(max(len(labels), 1)); widest+vg.Points(8) > slot {
-		p.X.Tick.Label.Rotation = math.Pi / 6
-		p.X.Tick.Label.XAlign = draw.XRight
-		p.X.Tick.Label.YAlign = draw.YTop
-	}
+	return widest
+}
+
+// slantLabels slants p's x tick labels, each ending under its tick.
+func slantLabels(p *plot.Plot) {
+	p.X.Tick.Label.Rotation = math.Pi / 6
+	p.X.Tick.Label.XAlign = draw.XRight
+	p.X.Tick.Label.YAlign = draw.YTop
 }
 
 // linesAxis is what the y axis of an overlay says.
