@@ -78,19 +78,21 @@ func TextInt(t testing.TB, s string) int {
 // (TextNumber), or a fatal error naming what does not state it.
 func Matched(t testing.TB, pattern, what, text string) []float64 {
 	t.Helper()
-	var out []float64
-	for _, s := range MatchedText(t, pattern, what, text) {
-		out = append(out, TextNumber(t, s))
-	}
-	return out
+	return matchedAs(t, pattern, what, text, TextNumber)
 }
 
 // MatchedInts is Matched for whole numbers.
 func MatchedInts(t testing.TB, pattern, what, text string) []int {
 	t.Helper()
-	var out []int
+	return matchedAs(t, pattern, what, text, TextInt)
+}
+
+// matchedAs is MatchedText with each group read by read.
+func matchedAs[T any](t testing.TB, pattern, what, text string, read func(testing.TB, string) T) []T {
+	t.Helper()
+	var out []T
 	for _, s := range MatchedText(t, pattern, what, text) {
-		out = append(out, TextInt(t, s))
+		out = append(out, read(t, s))
 	}
 	return out
 }
