@@ -117,7 +117,7 @@ func uniqueWork(u mechanics.Unique) float64 {
 		row := make([]float64, u.N+1)
 		row[0] = 1
 		work := 0.0
-		for range len(faces) {
+		for i := range len(faces) {
 			for k := u.N; k > 0; k-- {
 				row[k] += row[k-1]
 			}
@@ -125,7 +125,12 @@ func uniqueWork(u mechanics.Unique) float64 {
 			for _, c := range row {
 				subsets += c
 			}
-			work += min(subsets, byValue) * uniqueStateCost
+			if subsets >= byValue {
+				// The subsets only grow: every face left holds the
+				// evaluator's bound.
+				return work + float64(len(faces)-i)*byValue*uniqueStateCost
+			}
+			work += subsets * uniqueStateCost
 		}
 		return work
 	}
