@@ -39,20 +39,15 @@ func (c *CompareReport) delta(d float64, prob bool) string {
 }
 
 // CompareFormats are the formats of WriteCompare.
-var CompareFormats = []string{"text", "csv", "json"}
+var CompareFormats = TableFormats
 
-// WriteCompare writes a comparison as a text table, a tidy CSV or JSON;
-// "table" is another name for text, as exact and sim call it.
+// WriteCompare writes a comparison as a text table, a tidy CSV or JSON
+// (WriteTableAs).
 func WriteCompare(w io.Writer, c *CompareReport, format string) error {
-	switch format {
-	case "text", "table":
-		return WriteCompareText(w, c)
-	case "csv":
-		return WriteCompareCSV(w, c)
-	case "json":
-		return WriteCompareJSON(w, c)
-	}
-	return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(CompareFormats, ", "))
+	return WriteTableAs(w, format,
+		func(w io.Writer) error { return WriteCompareText(w, c) },
+		func(w io.Writer) error { return WriteCompareCSV(w, c) },
+		func(w io.Writer) error { return WriteCompareJSON(w, c) })
 }
 
 // sideHeader is a side's metadata (Header without the version).

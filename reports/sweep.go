@@ -116,21 +116,34 @@ func deltaNote(x string, sim bool) string {
 	return s
 }
 
-// SweepFormats are the formats of a sweep's table (WriteSweep).
-var SweepFormats = []string{"text", "csv", "json"}
+// TableFormats are the formats of a sweep's, a comparison's or a solve's
+// table (WriteTableAs).
+var TableFormats = []string{"text", "csv", "json"}
 
-// WriteSweep writes a sweep's table: "text" (also called "table", as
-// exact and sim call theirs), "csv" (WriteSweepCSV) or "json".
-func WriteSweep(w io.Writer, s *Sweep, format string) error {
+// SweepFormats are the formats of a sweep's table (WriteSweep).
+var SweepFormats = TableFormats
+
+// WriteTableAs writes a table in format: "text" (also called "table", as
+// exact and sim call theirs), "csv" or "json", each by its writer.
+func WriteTableAs(w io.Writer, format string, text, csv, json func(io.Writer) error) error {
 	switch format {
 	case "text", "table":
-		return WriteSweepTable(w, s)
+		return text(w)
 	case "csv":
-		return WriteSweepCSV(w, s)
+		return csv(w)
 	case "json":
-		return WriteSweepJSON(w, s)
+		return json(w)
 	}
-	return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(SweepFormats, ", "))
+	return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(TableFormats, ", "))
+}
+
+// WriteSweep writes a sweep's table: "text" (WriteSweepTable), "csv"
+// (WriteSweepCSV) or "json" (WriteSweepJSON).
+func WriteSweep(w io.Writer, s *Sweep, format string) error {
+	return WriteTableAs(w, format,
+		func(w io.Writer) error { return WriteSweepTable(w, s) },
+		func(w io.Writer) error { return WriteSweepCSV(w, s) },
+		func(w io.Writer) error { return WriteSweepJSON(w, s) })
 }
 
 // WriteSweepCSV writes one row per point: the varied settings (words on a

@@ -18,7 +18,7 @@ import (
 )
 
 // SolveFormats are the formats a solve's answer is written in.
-var SolveFormats = []string{"text", "csv", "json"}
+var SolveFormats = reports.TableFormats
 
 // Fixed is what a solve holds fixed, for its header: every parameter not
 // varied, and the options not at their default.
@@ -784,13 +784,7 @@ func (r *SolveResult) WriteJSON(w io.Writer) error {
 
 // Write writes the answer in a format of SolveFormats.
 func (r *SolveResult) Write(w io.Writer, format string) error {
-	switch format {
-	case "csv":
-		return r.WriteCSV(w)
-	case "json":
-		return r.WriteJSON(w)
-	}
-	return r.WriteText(w)
+	return reports.WriteTableAs(w, format, r.WriteText, r.WriteCSV, r.WriteJSON)
 }
 
 // Plot is the answer as a chart: the first target's metric (else the
