@@ -267,18 +267,25 @@ func pointsShard(ctx context.Context, s *shardRun, pts []study.Point) error {
 // sweepShard runs one shard of 'oddsmith sweep'; format is its --format,
 // merge's default for the table.
 func (j shardJob) sweepShard(ctx context.Context, sw *study.Sweep, format string) error {
+	return j.searchShard(ctx, "sweep", sw.Mechanic.ID, sw.Engine, format, sw.ShardPoints)
+}
+
+// searchShard runs one shard of a sweep or a solve (kind): the points
+// shard gives of mechanic id, on the engine e; format is the command's
+// --format, merge's default for the table.
+func (j shardJob) searchShard(ctx context.Context, kind, id string, e study.Engine, format string, shard func() ([]study.Point, error)) error {
 	s, err := j.start(j.fs.Args(), false)
 	if err != nil {
 		return err
 	}
-	pts, err := sw.ShardPoints()
+	pts, err := shard()
 	if err != nil {
 		return err
 	}
 	h := &s.header
-	h.Kind, h.What, h.OutputFormat = "sweep", sw.Mechanic.ID, format
-	if sw.Engine.Kind == engine.Sim {
-		h.Seed, h.Trials = sw.Engine.Seed, sw.Engine.Trials
+	h.Kind, h.What, h.OutputFormat = kind, id, format
+	if e.Kind == engine.Sim {
+		h.Seed, h.Trials = e.Seed, e.Trials
 	}
 	return pointsShard(ctx, s, pts)
 }

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/oddsmith/oddsmith/engine"
 	"github.com/oddsmith/oddsmith/reports"
 	"github.com/oddsmith/oddsmith/study"
 )
@@ -168,20 +167,7 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // solveShard runs one shard of 'oddsmith solve': a slice of a grid's
 // settings, or the whole search (one point) in the first shard.
 func (j shardJob) solveShard(ctx context.Context, s *study.Solve, format string) error {
-	sr, err := j.start(j.fs.Args(), false)
-	if err != nil {
-		return err
-	}
-	pts, err := s.ShardPoints()
-	if err != nil {
-		return err
-	}
-	h := &sr.header
-	h.Kind, h.What, h.OutputFormat = "solve", s.Mechanic.ID, format
-	if s.Engine.Kind == engine.Sim {
-		h.Seed, h.Trials = s.Engine.Seed, s.Engine.Trials
-	}
-	return pointsShard(ctx, sr, pts)
+	return j.searchShard(ctx, "solve", s.Mechanic.ID, s.Engine, format, s.ShardPoints)
 }
 
 // solveFocusChart is the chart of the distribution at the setting the
