@@ -303,3 +303,23 @@ func TestSetNumbersExactArithmeticHolds(t *testing.T) {
 		t.Errorf("Model at h=1e-19: %v; want bad input", err)
 	}
 }
+
+// TestExplodeRollsNeedTheTopFaces: rolls read one by one are checked by
+// the model itself (the exact engine splits them at the lowest face that
+// bursts): a penetrating explosion or one on faces below another face is
+// invalid, whoever builds it.
+func TestExplodeRollsNeedTheTopFaces(t *testing.T) {
+	d6 := D(6)
+	ok := ExplodeRolls{Explode: Explode{Die: d6, ByThreshold: true, Threshold: 5}, N: 2, Eval: SumEval{}}
+	if err := Validate(ok); err != nil {
+		t.Fatalf("!>=5: %v", err)
+	}
+	for name, e := range map[string]Explode{
+		"on 3":        {Die: d6, On: []int{3}},
+		"penetrating": {Die: d6, Penetrate: true},
+	} {
+		if err := Validate(ExplodeRolls{Explode: e, N: 2, Eval: SumEval{}}); err == nil {
+			t.Errorf("%s: valid", name)
+		}
+	}
+}

@@ -47,5 +47,34 @@ func (e ExplodeRolls) validate() error {
 	if e.Explode.Die.Missing != 0 {
 		return fmt.Errorf("exploding rolls of a die with missing weight")
 	}
+	if e.Explode.Penetrate {
+		return fmt.Errorf("exploding rolls read one by one cannot penetrate (a penetrating roll is not a face of the die)")
+	}
+	if f, ok := e.Explode.StillAbove(); ok {
+		return fmt.Errorf("exploding rolls read one by one need the faces that burst above the others: %d does not burst", f)
+	}
 	return Validate(e.Explode)
+}
+
+// StillAbove is the highest face that does not burst when it lies above a
+// face that does (ok), which keeps the extra rolls from being the top
+// faces of the die.
+func (e Explode) StillAbove() (face int, ok bool) {
+	bursts := e.Burster()
+	lowest, highest := 0, 0
+	seenBurst, seenStill := false, false
+	for _, f := range e.Die.Faces {
+		if bursts(f) {
+			if !seenBurst || f < lowest {
+				lowest = f
+			}
+			seenBurst = true
+		} else {
+			if !seenStill || f > highest {
+				highest = f
+			}
+			seenStill = true
+		}
+	}
+	return highest, seenBurst && seenStill && highest > lowest
 }

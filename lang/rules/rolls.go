@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
 	"slices"
 
@@ -259,17 +258,8 @@ func eachSplits(t *term) error {
 	if e.Penetrate {
 		return errAt(t.at, "!pe is not supported: a penetrating extra roll counts one less than its face, and keep, drop and pools read the rolls of !e by their faces — write !p without e (each die with its extra rolls as one), or !e without p")
 	}
-	bursts := e.Burster()
-	lowest, highestStill := math.MaxInt, math.MinInt
-	for _, f := range e.Die.Faces {
-		if bursts(f) {
-			lowest = min(lowest, f)
-		} else {
-			highestStill = max(highestStill, f)
-		}
-	}
-	if highestStill > lowest {
-		return errAt(t.at, "!e reads every roll as a die only for dice that explode on their highest faces (!, !>=N, !>N): this one explodes on %s but not on %d", e.BurstFaces(), highestStill)
+	if f, ok := e.StillAbove(); ok {
+		return errAt(t.at, "!e reads every roll as a die only for dice that explode on their highest faces (!, !>=N, !>N): this one explodes on %s but not on %d", e.BurstFaces(), f)
 	}
 	return nil
 }
