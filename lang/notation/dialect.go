@@ -95,8 +95,9 @@ func ParseIn(src string, d Dialect) (Expr, error) {
 var chatCommands = []string{"/roll", "/r", "/gmroll", "/gmr", "/gr", "/selfroll", "/sr", "/blindroll", "/broll", "/br", "/publicroll", "/pr", "/ir"}
 
 // unwrap blanks out what a pasted macro carries around the formula — a
-// chat command at the start, an inline roll's [[ ]] around it — keeping
-// every other byte where it is, so that positions stay those of src.
+// chat command at the start, rpg-dice-roller's comments — and reads inline
+// rolls [[ ]] as parentheses, keeping every other byte where it is, so
+// that positions stay those of src.
 func unwrap(src string, d Dialect) string {
 	b := []byte(src)
 	if d == DiceRoller {
@@ -143,15 +144,8 @@ func unwrap(src string, d Dialect) string {
 			i++
 		}
 	}
-	if strings.HasPrefix(string(b[i:]), "[[") {
-		t := strings.TrimRight(string(b), " \t\r\n")
-		if strings.HasSuffix(t, "]]") && len(t) >= i+4 {
-			b[i], b[i+1] = ' ', ' '
-			b[len(t)-1], b[len(t)-2] = ' ', ' '
-		}
-	}
-	// Inline rolls inside the formula ([[ [[1d4]]d6 ]]: 1d4 rolled
-	// first) are parentheses, when they pair up.
+	// Inline rolls ([[1d20+5]], and inside a formula [[ [[1d4]]d6 ]]:
+	// 1d4 rolled first) are parentheses, when they pair up.
 	if t := string(b); strings.Count(t, "[[") == strings.Count(t, "]]") && strings.Contains(t, "[[") {
 		t = strings.ReplaceAll(t, "[[", " (")
 		t = strings.ReplaceAll(t, "]]", " )")
