@@ -265,6 +265,16 @@ func (p *printer) dice(d *Dice) {
 	}
 }
 
+// onceMod writes a modifier that acts repeatedly or once (r, ro, u, uo)
+// with its condition.
+func (p *printer) onceMod(letter byte, once bool, c *Cond) {
+	p.WriteByte(letter)
+	if once {
+		p.WriteByte('o')
+	}
+	p.cond(c)
+}
+
 // faces writes the faces of a die d{…}.
 func (p *printer) faces(faces []*Num) {
 	p.WriteByte('{')
@@ -338,11 +348,7 @@ func (p *printer) mod(m Mod) {
 			p.WriteByte('}')
 		}
 	case *Reroll:
-		p.WriteByte('r')
-		if m.Once {
-			p.WriteByte('o')
-		}
-		p.cond(m.Cond)
+		p.onceMod('r', m.Once, m.Cond)
 	case *CountSuccess:
 		if m.Hash && m.Cond != nil {
 			p.WriteByte('#')
@@ -361,11 +367,7 @@ func (p *printer) mod(m Mod) {
 		}
 		p.value(m.Value)
 	case *Unique:
-		p.WriteByte('u')
-		if m.Once {
-			p.WriteByte('o')
-		}
-		p.cond(m.Cond)
+		p.onceMod('u', m.Once, m.Cond)
 	case *Matches:
 		p.WriteString("mt")
 		if m.Size != nil {
