@@ -591,3 +591,16 @@ func Names(e Expr) []string {
 	})
 	return out
 }
+
+// constInt is the whole number x is written as (dflt when x is nil);
+// false when x is not a literal whole number.
+func constInt(x Expr, dflt int64) (int64, bool) {
+	if x == nil {
+		return dflt, true
+	}
+	n, ok := x.(*Num)
+	if !ok || !n.Value.IsInt() {
+		return 0, false
+	}
+	return n.Value.N, true
+}

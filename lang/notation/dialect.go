@@ -362,18 +362,6 @@ func (p *parser) diceRollerWindow(d *Dice) {
 	d.Mods = append(append(append([]Mod{}, kept[:i]...), window...), kept[i:]...)
 }
 
-// constInt is the whole number x is written as (dflt when x is nil).
-func constInt(x Expr, dflt int64) (int64, bool) {
-	if x == nil {
-		return dflt, true
-	}
-	n, ok := x.(*Num)
-	if !ok || !n.Value.IsInt() {
-		return 0, false
-	}
-	return n.Value.N, true
-}
-
 // attribute reads a character sheet's attribute at off, Roll20's @{name}
 // (or @{character|name}) and Foundry's @name (or @path.to.name), as a
 // parameter of that name (the path's parts joined by "_"): set it with

@@ -183,11 +183,11 @@ func condWords(c *Cond, dflt string) string {
 // number), and the condition oddsmith reads in c written with <= or >=
 // (false when the value is not a whole number).
 func inclusive(c *Cond) (roll20, here *Cond, ok bool) {
-	n, isNum := c.Value.(*Num)
-	if !isNum || !n.Value.IsInt() {
+	v, ok := constInt(c.Value, 0)
+	if !ok {
 		return nil, nil, false
 	}
-	v := n.Value.N
+	n := c.Value
 	switch c.Op {
 	case Lt:
 		return &Cond{Op: Le, Value: n}, &Cond{Op: Le, Value: &Num{Value: expr.Int(v - 1)}}, true
@@ -228,11 +228,11 @@ func faces(d *Dice) ([]int64, bool) {
 	}
 	switch d.Kind {
 	case Sided:
-		n, ok := d.Sides.(*Num)
-		if !ok || !n.Value.IsInt() || n.Value.N < 1 || n.Value.N > 1000 {
+		n, ok := constInt(d.Sides, 0)
+		if !ok || n < 1 || n > 1000 {
 			return nil, false
 		}
-		return run(1, n.Value.N), true
+		return run(1, n), true
 	case Percent:
 		return run(1, 100), true
 	case Fudge:
@@ -256,11 +256,10 @@ func holds(c *Cond, f, dflt int64) (bool, bool) {
 	if c == nil {
 		return f == dflt, true
 	}
-	n, ok := c.Value.(*Num)
-	if !ok || !n.Value.IsInt() {
+	v, ok := constInt(c.Value, 0)
+	if !ok {
 		return false, false
 	}
-	v := n.Value.N
 	switch c.Op {
 	case Lt:
 		return f < v, true
