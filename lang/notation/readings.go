@@ -44,6 +44,10 @@ func Readings(src string, e Expr) []Reading {
 			}
 		case *Dice:
 			out = append(out, diceReadings(src, x)...)
+		case *Group:
+			if r, ok := groupKeep(src, x); ok {
+				out = append(out, r)
+			}
 		}
 		return true
 	})
@@ -140,6 +144,39 @@ func groupTarget(src string, c *Compare) (Reading, bool) {
 	}
 	return Reading{c.OpAt, fmt.Sprintf("%s%s%s: here the group's total compared with %s; %s — write (%s) %s %s for the total",
 		text, cmpOpNames[c.Op], y, y, there, text, cmpOpNames[c.Op], y)}, true
+}
+
+// groupKeep is the reading of a keep or drop on a group of one expression
+// ({4d6+3d8}kh1): here (and in Roll20 and rpg-dice-roller) it ranks the
+// expression's dice, in Foundry it keeps or drops the expression whole.
+func groupKeep(src string, g *Group) (Reading, bool) {
+	if len(g.Items) != 1 || g.End.Off == 0 || g.End.Off > len(src) {
+		return Reading{}, false
+	}
+	for _, m := range g.Mods {
+		switch m.(type) {
+		case *Keep, *Drop:
+			text := src[g.At.Off:g.End.Off]
+			foundry := "the expression itself"
+			if x, err := ParseIn(text, Foundry); err == nil {
+				foundry = String(x)
+			}
+			msg := fmt.Sprintf("%s: %s keeps or drops the dice of the group's one expression (as in Roll20 and rpg-dice-roller); Foundry keeps or drops the expression whole (%s here)",
+				text, modString(m), foundry)
+			if d, ok := g.Items[0].(*Dice); ok && len(d.Mods) == 0 && !slices.ContainsFunc(g.Mods, func(m Mod) bool {
+				_, keep := m.(*Keep)
+				_, drop := m.(*Drop)
+				return !keep && !drop
+			}) {
+				// One dice term: the keeps and drops go on the term.
+				c := *d
+				c.Mods = slices.Clone(g.Mods)
+				return Reading{m.Pos(), msg + " — write " + String(&c) + " for this reading"}, true
+			}
+			return Reading{m.Pos(), msg + ", and has no form of this reading"}, true
+		}
+	}
+	return Reading{}, false
 }
 
 // targetCount says how Roll20 (whose > and < include the number) and

@@ -20,7 +20,9 @@ var readingCases = []struct {
 	{"2d6<=tn", []string{"line 1, column 4: 2d6<=tn: here the total compared with tn; Roll20 and rpg-dice-roller count the dice of at most tn (2d6#<=(tn) here) — write (2d6) <= tn for the total"}},
 	// Success targets glued to groups.
 	{"{3d20+5, 2d20}>21", []string{"line 1, column 15: {3d20+5, 2d20}>21: here the group's total compared with 21; Roll20 counts the sums of at least 21 ({3d20+5, 2d20}cs>=21 here), rpg-dice-roller the sums over 21 ({3d20+5, 2d20}cs>21) — write ({3d20+5, 2d20}) > 21 for the total"}},
-	{"{4d6}kh3>=12", []string{"line 1, column 9: {4d6}kh3>=12: here the group's total compared with 12; Roll20 counts its dice one by one, with the group's constants added to each (see docs/translating.md), rpg-dice-roller gives 1 when the total is at least 12 ({4d6}kh3cs>=12) — write ({4d6}kh3) >= 12 for the total"}},
+	{"{4d6+3d8}kh4", []string{"line 1, column 10: {4d6+3d8}kh4: kh4 keeps or drops the dice of the group's one expression (as in Roll20 and rpg-dice-roller); Foundry keeps or drops the expression whole (4d6 + 3d8 here), and has no form of this reading"}},
+	{"{4d6, 3d8}kh1", nil},
+	{"{4d6}kh3>=12", []string{"line 1, column 6: {4d6}kh3: kh3 keeps or drops the dice of the group's one expression (as in Roll20 and rpg-dice-roller); Foundry keeps or drops the expression whole (4d6 here) — write 4d6kh3 for this reading", "line 1, column 9: {4d6}kh3>=12: here the group's total compared with 12; Roll20 counts its dice one by one, with the group's constants added to each (see docs/translating.md), rpg-dice-roller gives 1 when the total is at least 12 ({4d6}kh3cs>=12) — write ({4d6}kh3) >= 12 for the total"}},
 	{"{3d20+5}cs>=21", nil}, {"{2d6, d12}kh1 >= 7", nil},
 	// cs and cf.
 	{"8d10cs>=7", []string{"line 1, column 5: 8d10cs>=7: cs>=7 counts the dice of at least 7 (as in Foundry); Roll20's and rpg-dice-roller's cs only marks critical successes, the term being the total of its dice (8d10 here) — write 8d10#>=7 for this reading"}},
